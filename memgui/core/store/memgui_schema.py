@@ -1,0 +1,56 @@
+"""memgui's own tables inside the store file (prefix `memgui_`), with a versioned migration ladder.
+
+They live in the same file so a merge and its audit row commit atomically; Netclaw ignores tables it
+does not own, and memgui never alters Netclaw's tables. Each step runs once, in order, inside one
+BEGIN IMMEDIATE transaction together with the version bump.
+"""
+from __future__ import annotations
+
+MIGRATIONS: list[list[str]] = [
+    # v1: version ledger, audit trail with full before/after images, "not duplicates" exemptions.
+    [
+        """CREATE TABLE IF NOT EXISTS memgui_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+)""",
+        """CREATE TABLE IF NOT EXISTS memgui_audit (
+    audit_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at INTEGER NOT NULL,
+    operation TEXT NOT NULL,
+    target_id TEXT NULL,
+    source_ids_json TEXT NOT NULL,
+    decided_by TEXT NULL,
+    model_id TEXT NULL,
+    prompt_hash TEXT NULL,
+    guard_passed INTEGER NULL,
+    state TEXT NOT NULL DEFAULT 'applied',
+    reverts_audit_id INTEGER NULL,
+    details_json TEXT NOT NULL,
+    before_json TEXT NOT NULL,
+    after_json TEXT NOT NULL
+)""",
+        "CREATE INDEX IF NOT EXISTS idx_memgui_audit_target ON memgui_audit(target_id, created_at DESC)",
+        """CREATE TABLE IF NOT EXISTS memgui_exemptions (
+    first_id TEXT NOT NULL,
+    second_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    note TEXT NULL,
+    PRIMARY KEY (first_id, second_id)
+)""",
+    ],
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+VERSION_KEY = "schema_version"
+
+
+def read_version(conn_execute) -> int:
+    """Current memgui schema version (0 when memgui never wrote to this store)."""
+    try:
+        row = conn_execute("SELECT value FROM memgui_meta WHERE key = ?", (VERSION_KEY,)).fetchone()
+    except Exception:  # table missing
+        return 0
+    try:
+        return int(row[0]) if row else 0
+    except (TypeError, ValueError):
+        return 0

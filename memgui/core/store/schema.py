@@ -1,0 +1,150 @@
+"""Netclaw's memory-table DDL (spec §2), exactly as the store's own idempotent init creates it.
+
+Used to build empty stores for the demo and the tests. The legacy variant adds the prototype-era
+`domain TEXT NOT NULL` column on anchors, documents, records and edges (spec §2.7).
+"""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+MEMORY_TABLES = (
+    "memory_anchors",
+    "memory_documents",
+    "memory_records",
+    "memory_edges",
+    "memory_checkpoints",
+    "memory_embeddings",
+    "memory_documents_fts",
+    "memory_records_fts",
+)
+
+# The two tables without which a file is not a Netclaw memory store; the others are optional
+# (older stores predate memory_embeddings; legacy stores rebuilt FTS on start-up).
+REQUIRED_TABLES = ("memory_anchors", "memory_documents")
+
+FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+
+def _ddl(legacy: bool) -> list[str]:
+    domain = "    domain TEXT NOT NULL,\n" if legacy else ""
+    return [
+        f"""CREATE TABLE IF NOT EXISTS memory_anchors (
+    anchor_id TEXT PRIMARY KEY,
+{domain}    anchor_type TEXT NOT NULL,
+    canonical_name TEXT NOT NULL,
+    parent_anchor_id TEXT NULL,
+    sensitivity TEXT NOT NULL,
+    recall_mode TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    freshness_at INTEGER NULL,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+)""",
+        f"""CREATE TABLE IF NOT EXISTS memory_documents (
+    document_id TEXT PRIMARY KEY,
+    anchor_id TEXT NOT NULL,
+{domain}    memory_class TEXT NOT NULL DEFAULT 'durable_fact',
+    title TEXT NOT NULL,
+    markdown_body TEXT NOT NULL,
+    aliases_json TEXT NULL,
+    facets_json TEXT NULL,
+    slots_json TEXT NULL,
+    update_semantics TEXT NOT NULL,
+    boundary TEXT NULL,
+    audience TEXT NULL,
+    sensitivity TEXT NOT NULL,
+    recall_mode TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    freshness_at INTEGER NULL,
+    expires_at INTEGER NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    FOREIGN KEY (anchor_id) REFERENCES memory_anchors(anchor_id)
+)""",
+        "CREATE INDEX IF NOT EXISTS idx_memory_documents_anchor ON memory_documents(anchor_id, updated_at DESC)",
+        "CREATE INDEX IF NOT EXISTS idx_memory_documents_policy ON memory_documents(sensitivity, recall_mode, updated_at DESC)",
+        f"""CREATE TABLE IF NOT EXISTS memory_records (
+    record_id TEXT PRIMARY KEY,
+    anchor_id TEXT NOT NULL,
+{domain}    memory_class TEXT NOT NULL DEFAULT 'evidence',
+    record_type TEXT NOT NULL,
+    payload_json TEXT NOT NULL,
+    aliases_json TEXT NULL,
+    facets_json TEXT NULL,
+    slots_json TEXT NULL,
+    supersedes_record_id TEXT NULL,
+    update_semantics TEXT NOT NULL,
+    boundary TEXT NULL,
+    audience TEXT NULL,
+    sensitivity TEXT NOT NULL,
+    recall_mode TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    freshness_at INTEGER NULL,
+    expires_at INTEGER NULL,
+    created_at INTEGER NOT NULL,
+    FOREIGN KEY (anchor_id) REFERENCES memory_anchors(anchor_id)
+)""",
+        "CREATE INDEX IF NOT EXISTS idx_memory_records_anchor ON memory_records(anchor_id, created_at DESC)",
+        "CREATE INDEX IF NOT EXISTS idx_memory_records_policy ON memory_records(sensitivity, recall_mode, created_at DESC)",
+        f"""CREATE TABLE IF NOT EXISTS memory_edges (
+    edge_id TEXT PRIMARY KEY,
+    from_anchor_id TEXT NOT NULL,
+    to_anchor_id TEXT NOT NULL,
+{domain}    relation_type TEXT NOT NULL,
+    sensitivity TEXT NOT NULL,
+    recall_mode TEXT NOT NULL,
+    confidence REAL NOT NULL,
+    freshness_at INTEGER NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+)""",
+        "CREATE INDEX IF NOT EXISTS idx_memory_edges_from ON memory_edges(from_anchor_id, relation_type)",
+        "CREATE INDEX IF NOT EXISTS idx_memory_edges_to ON memory_edges(to_anchor_id, relation_type)",
+        """CREATE TABLE IF NOT EXISTS memory_checkpoints (
+    checkpoint_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    turn_id TEXT NULL,
+    trigger_type TEXT NOT NULL,
+    priority INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    payload_json TEXT NOT NULL,
+    retry_count INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+)""",
+        "CREATE INDEX IF NOT EXISTS idx_memory_checkpoints_pending ON memory_checkpoints(status, priority DESC, created_at ASC)",
+        """CREATE TABLE IF NOT EXISTS memory_embeddings (
+    item_id TEXT NOT NULL,
+    item_kind TEXT NOT NULL,
+    model_id TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    dims INTEGER NOT NULL,
+    vector BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (item_id, model_id)
+)""",
+        "CREATE INDEX IF NOT EXISTS idx_memory_embeddings_model ON memory_embeddings(model_id)",
+        f"""CREATE VIRTUAL TABLE IF NOT EXISTS memory_documents_fts USING fts5(
+    document_id UNINDEXED, title, body, aliases, facets, tokenize = '{FTS_TOKENIZER}'
+)""",
+        f"""CREATE VIRTUAL TABLE IF NOT EXISTS memory_records_fts USING fts5(
+    record_id UNINDEXED, title, body, aliases, facets, tokenize = '{FTS_TOKENIZER}'
+)""",
+    ]
+
+
+def create_store(path: str | Path, *, legacy: bool = False) -> Path:
+    """Create (or complete) a Netclaw memory store at `path`, in WAL mode, as Netclaw's init does."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        with conn:
+            for statement in _ddl(legacy):
+                conn.execute(statement)
+    finally:
+        conn.close()
+    return path

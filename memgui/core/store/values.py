@@ -1,0 +1,185 @@
+"""Plain values that leave the store: frozen dataclasses, never ORM objects (architecture rule)."""
+from __future__ import annotations
+
+import hashlib
+import time
+import uuid
+from dataclasses import dataclass, field
+
+# Wire values (spec §3).
+LIVE_EXCLUDED_SEMANTICS = "tombstone"
+SEARCHABLE_RECALL_MODES = ("auto", "searchable")
+LEGACY_BOUNDARY = "boundary:legacy-restricted"
+DEFAULT_AUDIENCE = "personal"
+
+
+def now_ms() -> int:
+    """Unix epoch milliseconds, UTC — Netclaw's timestamp unit (spec §2)."""
+    return int(time.time() * 1000)
+
+
+def new_document_id() -> str:
+    """`doc-` + 32 lowercase hex (a Guid in "N" format), 36 chars (spec §2.2)."""
+    return "doc-" + uuid.uuid4().hex
+
+
+def new_record_id() -> str:
+    return "rec-" + uuid.uuid4().hex
+
+
+def anchor_id_for(canonical_name: str) -> str:
+    """`anchor:` + canonical name trimmed, lower-cased, spaces → `-` (spec §2.1)."""
+    return "anchor:" + canonical_name.strip().lower().replace(" ", "-")
+
+
+def normalize_for_hash(text: str) -> str:
+    """Lower-case and collapse every whitespace run to one space (spec §11.2, §7 guard normaliser)."""
+    return " ".join(text.lower().split())
+
+
+def content_hash(title: str, body: str) -> str:
+    """Lowercase hex SHA-256 of UTF-8(norm(title) + "\\n" + norm(body)) (spec §11.2)."""
+    payload = normalize_for_hash(title) + "\n" + normalize_for_hash(body)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def embedding_text(title: str, body: str) -> str:
+    """The text Netclaw embeds for a document or a proposal: "{title}\\n{body}" (spec §11.1)."""
+    return f"{title}\n{body}"
+
+
+@dataclass(frozen=True)
+class Document:
+    """One `memory_documents` row. `boundary`/`audience` are as stored (may be None); use the
+    `effective_*` properties for display and policy."""
+
+    document_id: str
+    anchor_id: str
+    memory_class: str
+    title: str
+    markdown_body: str
+    aliases_json: str | None
+    facets_json: str | None
+    slots_json: str | None
+    update_semantics: str
+    boundary: str | None
+    audience: str | None
+    sensitivity: str
+    recall_mode: str
+    confidence: float
+    freshness_at: int | None
+    expires_at: int | None
+    created_at: int
+    updated_at: int
+
+    @property
+    def is_tombstoned(self) -> bool:
+        return self.update_semantics == LIVE_EXCLUDED_SEMANTICS
+
+    @property
+    def is_searchable(self) -> bool:
+        return self.recall_mode in SEARCHABLE_RECALL_MODES
+
+    @property
+    def effective_boundary(self) -> str:
+        return self.boundary if self.boundary is not None else LEGACY_BOUNDARY
+
+    @property
+    def effective_audience(self) -> str:
+        return self.audience if self.audience is not None else DEFAULT_AUDIENCE
+
+    @property
+    def content_hash(self) -> str:
+        return content_hash(self.title, self.markdown_body)
+
+    @property
+    def embedding_text(self) -> str:
+        return embedding_text(self.title, self.markdown_body)
+
+
+DOCUMENT_COLUMNS = tuple(Document.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class Anchor:
+    anchor_id: str
+    anchor_type: str
+    canonical_name: str
+    parent_anchor_id: str | None
+    sensitivity: str
+    recall_mode: str
+    confidence: float
+    freshness_at: int | None
+    status: str
+    created_at: int
+    updated_at: int
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+
+ANCHOR_COLUMNS = tuple(Anchor.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class Record:
+    record_id: str
+    anchor_id: str
+    memory_class: str
+    record_type: str
+    payload_json: str
+    aliases_json: str | None
+    facets_json: str | None
+    slots_json: str | None
+    supersedes_record_id: str | None
+    update_semantics: str
+    boundary: str | None
+    audience: str | None
+    sensitivity: str
+    recall_mode: str
+    confidence: float
+    freshness_at: int | None
+    expires_at: int | None
+    created_at: int
+
+
+RECORD_COLUMNS = tuple(Record.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
+class EmbeddingRow:
+    item_id: str
+    item_kind: str
+    model_id: str
+    content_hash: str
+    dims: int
+    vector: bytes  # raw little-endian float32, dims*4 bytes
+    created_at: int
+
+
+@dataclass(frozen=True)
+class StoreSummary:
+    path: str
+    read_only: bool
+    live_documents: int
+    tombstoned_documents: int
+    anchors: int
+    records: int
+    checkpoints_by_status: dict[str, int] = field(default_factory=dict)
+    embeddings_by_model: dict[str, int] = field(default_factory=dict)
+    memgui_schema_version: int = 0
+    legacy_columns: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "read_only": self.read_only,
+            "documents": {"live": self.live_documents, "tombstoned": self.tombstoned_documents},
+            "anchors": self.anchors,
+            "records": self.records,
+            "checkpoints": dict(self.checkpoints_by_status),
+            "embeddings": dict(self.embeddings_by_model),
+            "memgui_schema_version": self.memgui_schema_version,
+            "legacy_columns": list(self.legacy_columns),
+        }
