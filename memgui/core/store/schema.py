@@ -23,6 +23,12 @@ MEMORY_TABLES = (
 # (older stores predate memory_embeddings; legacy stores rebuilt FTS on start-up).
 REQUIRED_TABLES = ("memory_anchors", "memory_documents")
 
+# Columns without which memgui cannot show or write a table's rows (others read as defaults when absent).
+REQUIRED_COLUMNS = {
+    "memory_anchors": ("anchor_id", "canonical_name"),
+    "memory_documents": ("document_id", "anchor_id", "title", "markdown_body"),
+}
+
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -29,18 +30,44 @@ def new_record_id() -> str:
 
 def anchor_id_for(canonical_name: str) -> str:
     """`anchor:` + canonical name trimmed, lower-cased, spaces → `-` (spec §2.1)."""
-    return "anchor:" + canonical_name.strip().lower().replace(" ", "-")
+    return "anchor:" + lower_invariant(canonical_name.strip()).replace(" ", "-")
 
 
-def normalize_for_hash(text: str) -> str:
-    """Lower-case and collapse every whitespace run to one space (spec §11.2, §7 guard normaliser)."""
-    return " ".join(text.lower().split())
+# .NET `char.IsWhiteSpace`, which `string.Split((char[])null, …)` splits on. Python's `str.split()` also
+# splits on U+001C..U+001F; .NET does not, so the set is spelled out.
+_DOTNET_WHITESPACE = re.compile(
+    "[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"
+)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def content_hash(title: str, body: str) -> str:
+def lower_invariant(text: str) -> str:
+    """.NET `ToLowerInvariant`: a one-to-one simple case mapping. Differs from `str.lower()` in two
+    places: U+0130 (İ) stays as it is (Python makes it two characters) and capital sigma always
+    becomes σ (Python picks ς at the end of a word)."""
+    text = text.replace("\u03a3", "\u03c3")
+    if "\u0130" in text:
+        return "\u0130".join(part.lower() for part in text.split("\u0130"))
+    return text.lower()
+
+
+def normalize_for_hash(text: str | None) -> str:
+    """Netclaw's NormalizeForContainment: invariant lower-case, split on whitespace, join with single
+    spaces (spec §11.2, §7 guard normaliser)."""
+    return " ".join(w for w in _DOTNET_WHITESPACE.split(lower_invariant(text or "")) if w)
+
+
+def _utf8(text: str) -> bytes:
+    """UTF-8 as .NET's Encoding.UTF8 produces it: a lone surrogate becomes U+FFFD."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+
+
+def content_hash(title: str | None, body: str | None) -> str:
     """Lowercase hex SHA-256 of UTF-8(norm(title) + "\\n" + norm(body)) (spec §11.2)."""
-    payload = normalize_for_hash(title) + "\n" + normalize_for_hash(body)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    return hashlib.sha256(_utf8(normalize_for_hash(title) + "\n" + normalize_for_hash(body))).hexdigest()
 
 
 def embedding_text(title: str, body: str) -> str:
@@ -160,6 +187,10 @@ class EmbeddingRow:
 
 @dataclass(frozen=True)
 class StoreSummary:
+    """What `memgui info` reports. `read_only` says whether memgui can write this store at all (the file,
+    its folder or a newer memgui schema forbid it); `opened_read_only` says how this Store was opened
+    (use `Store.read_only` to decide whether a write will be refused)."""
+
     path: str
     read_only: bool
     live_documents: int
@@ -170,11 +201,15 @@ class StoreSummary:
     embeddings_by_model: dict[str, int] = field(default_factory=dict)
     memgui_schema_version: int = 0
     legacy_columns: tuple[str, ...] = ()
+    opened_read_only: bool = False
+    read_only_reason: str | None = None
 
     def as_dict(self) -> dict:
         return {
             "path": self.path,
             "read_only": self.read_only,
+            "read_only_reason": self.read_only_reason,
+            "opened_read_only": self.opened_read_only,
             "documents": {"live": self.live_documents, "tombstoned": self.tombstoned_documents},
             "anchors": self.anchors,
             "records": self.records,

@@ -1,0 +1,125 @@
+"""Low-level pieces of opening a store file: file checks, the SQLite connection factory, error mapping.
+
+Text columns are decoded leniently: bytes that are not valid UTF-8 (a store written by a buggy tool, or a
+damaged page that still passes the integrity check) are shown as U+FFFD "�" — exactly what Netclaw
+itself sees, since .NET's UTF-8 decoder replaces invalid sequences the same way — instead of making every
+read of that row fail. Rewriting such a document stores the replacement characters.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import threading
+import weakref
+from pathlib import Path
+
+from peewee import SqliteDatabase
+
+from .errors import StoreError
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+SQLITE_HEADER_SIZE = 100
+
+
+def decode_text(raw: bytes) -> str:
+    """sqlite3 text_factory: UTF-8 with U+FFFD for invalid bytes (never raises)."""
+    return raw.decode("utf-8", "replace")
+
+
+def is_lock_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def is_read_only_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "readonly" in text or "read-only" in text or "read only" in text
+
+
+def check_file(path: Path) -> None:
+    """Refuse what cannot be a store before SQLite sees it (SQLite would happily treat a missing or
+    empty file as a new, empty database)."""
+    if not path.exists():
+        raise StoreError(f"{path}: no such file")
+    if path.is_dir():
+        hint = f" (did you mean {path / 'netclaw.db'}?)" if (path / "netclaw.db").is_file() else ""
+        raise StoreError(f"{path}: is a directory, not a Netclaw memory store{hint}")
+    if not path.is_file():
+        raise StoreError(f"{path}: not a regular file, not a Netclaw memory store")
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            header = fh.read(SQLITE_HEADER_SIZE)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if size == 0:
+        raise StoreError(f"{path}: empty file (0 bytes), not a Netclaw memory store")
+    if not header.startswith(SQLITE_MAGIC):
+        raise StoreError(f"{path}: not an SQLite database")
+    if len(header) < SQLITE_HEADER_SIZE:
+        raise StoreError(f"{path}: SQLite file is truncated ({size} bytes)")
+
+
+def file_read_only_reason(path: Path) -> str | None:
+    """Why the file cannot be written, or None. Root ignores permission bits, so the bits themselves
+    count too: a file the user marked read-only (chmod a-w) is treated as read-only."""
+    mode = path.stat().st_mode
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        return "the file is marked read-only"
+    if not os.access(path, os.W_OK):
+        return "the file is not writable by this user"
+    if not os.access(path.parent, os.W_OK):
+        return "its folder is not writable (SQLite needs it for the journal)"
+    return None
+
+
+class StoreDatabase(SqliteDatabase):
+    """SqliteDatabase with lenient text decoding and a registry of every thread's connection, so
+    `close_all()` really closes the file (peewee itself only closes the calling thread's connection).
+    Connections of threads that have ended are closed when the next one is made."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._registry_lock = threading.Lock()
+        self._registry: list[tuple[weakref.ref, object]] = []
+
+    def _connect(self):
+        conn = super()._connect()
+        conn.text_factory = decode_text
+        with self._registry_lock:
+            alive = []
+            for thread_ref, other in self._registry:
+                thread = thread_ref()
+                if thread is None or not thread.is_alive():
+                    _quiet_close(other)
+                else:
+                    alive.append((thread_ref, other))
+            alive.append((weakref.ref(threading.current_thread()), conn))
+            self._registry = alive
+        return conn
+
+    def close_all(self) -> None:
+        if not self.is_closed():
+            self.close()
+        with self._registry_lock:
+            for _, conn in self._registry:
+                _quiet_close(conn)
+            self._registry = []
+
+
+def _quiet_close(conn) -> None:
+    try:
+        conn.close()
+    except Exception:  # pragma: no cover - closing a connection another thread is using
+        pass
+
+
+def make_database(path: Path, *, read_only: bool, busy_timeout_ms: int, immutable: bool = False) -> StoreDatabase:
+    """A per-thread-connection database: writes take the lock at BEGIN (BEGIN IMMEDIATE), every
+    connection waits `busy_timeout_ms` for locks. Read-only stores open with `mode=ro` + query_only."""
+    pragmas = {"busy_timeout": int(busy_timeout_ms)}
+    common = dict(timeout=busy_timeout_ms / 1000, check_same_thread=False, lock_type="IMMEDIATE")
+    if read_only:
+        uri = f"{path.as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
+        return StoreDatabase(uri, uri=True, pragmas={**pragmas, "query_only": 1}, **common)
+    return StoreDatabase(str(path), pragmas=pragmas, **common)

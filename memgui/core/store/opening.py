@@ -1,0 +1,139 @@
+"""Opening a store: file checks, integrity, the memory tables, read-only fallbacks, memgui's migrations."""
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from peewee import DatabaseError, InterfaceError, OperationalError
+
+from . import memgui_schema
+from .connection import StoreDatabase, check_file, file_read_only_reason, is_lock_error, make_database
+from .errors import StoreError, StoreLockedError, StoreReadOnlyError
+from .schema import REQUIRED_COLUMNS, REQUIRED_TABLES
+from .store import Store
+
+DEFAULT_BUSY_TIMEOUT_MS = 30_000
+
+
+def open_store(
+    path: str | os.PathLike,
+    *,
+    read_only: bool = False,
+    busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+    verify: bool = True,
+) -> Store:
+    """Open a Netclaw memory store, or raise StoreError with a one-line reason.
+
+    Refuses a missing path, a directory, an empty, non-SQLite or corrupt file (`verify` runs SQLite's
+    quick_check), an SQLite database without the memory tables, and a store locked past the busy
+    timeout. A file that cannot be written opens read-only. On writable stores memgui's own tables are
+    created/migrated, which also proves the write lock can be taken.
+    """
+    path = Path(path).expanduser().absolute()
+    check_file(path)
+    file_reason = file_read_only_reason(path)
+    reason = "requested" if read_only else file_reason
+    read_only = read_only or file_reason is not None
+    db, columns = _connect(path, read_only, busy_timeout_ms, verify)
+    store = Store(path, db, read_only, columns, read_only_reason=reason if read_only else None,
+                  file_read_only=file_reason is not None)
+    if read_only:
+        return store
+    try:
+        _migrate(store)
+    except _NewerSchema as exc:
+        store.close()
+        db, columns = _connect(path, True, busy_timeout_ms, False)
+        return Store(path, db, True, columns, read_only_reason=str(exc), file_read_only=False)
+    except StoreReadOnlyError:
+        # The file looked writable but SQLite says otherwise (a read-only mount, a -wal file owned by
+        # someone else): open it read-only instead of failing.
+        store.close()
+        db, columns = _connect(path, True, busy_timeout_ms, False)
+        return Store(path, db, True, columns, read_only_reason="SQLite refused to write", file_read_only=True)
+    except StoreError:
+        store.close()
+        raise
+    return store
+
+
+def _connect(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) -> tuple[StoreDatabase, dict]:
+    try:
+        return _inspect(make_database(path, read_only=read_only, busy_timeout_ms=busy_timeout_ms), path, verify, busy_timeout_ms)
+    except StoreError as exc:
+        if read_only and "unable to open" in str(exc):
+            # A WAL store in a folder we cannot write, with no -shm file: nobody can be writing it,
+            # so it can be read as immutable.
+            db = make_database(path, read_only=True, busy_timeout_ms=busy_timeout_ms, immutable=True)
+            return _inspect(db, path, verify, busy_timeout_ms)
+        raise
+
+
+def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) -> tuple[StoreDatabase, dict]:
+    """Connect, check integrity and the memory tables; returns the table → columns map."""
+    try:
+        db.connect(reuse_if_open=True)
+        if verify:
+            rows = db.execute_sql("PRAGMA quick_check(1)").fetchall()
+            if not rows or rows[0][0] != "ok":
+                detail = rows[0][0] if rows else "no answer"
+                raise StoreError(f"{path}: store is corrupt (SQLite integrity check: {detail})")
+        tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
+        columns = {t: tuple(r[1] for r in db.execute_sql(f"PRAGMA table_info('{t}')").fetchall()) for t in tables}
+    except StoreError:
+        db.close_all()
+        raise
+    except OperationalError as exc:
+        db.close_all()
+        if is_lock_error(exc):
+            raise StoreLockedError(
+                f"{path}: store is locked by another process (gave up after {busy_timeout_ms / 1000:g} s)"
+            ) from None
+        raise StoreError(f"{path}: cannot be opened ({exc})") from None
+    except (DatabaseError, InterfaceError, sqlite3.Error) as exc:
+        db.close_all()
+        raise StoreError(f"{path}: store is corrupt or not an SQLite database ({exc})") from None
+    missing = [t for t in REQUIRED_TABLES if t not in columns]
+    if missing:
+        db.close_all()
+        raise StoreError(f"{path}: not a Netclaw memory store (missing tables: {', '.join(missing)})")
+    for table, needed in REQUIRED_COLUMNS.items():
+        lacking = [c for c in needed if c not in columns.get(table, ())]
+        if lacking:
+            db.close_all()
+            raise StoreError(f"{path}: not a Netclaw memory store ({table} lacks columns: {', '.join(lacking)})")
+    return db, columns
+
+
+def _migrate(store: Store) -> None:
+    """Bring memgui's own tables to the current version, one step at a time, in one BEGIN IMMEDIATE
+    transaction (which also proves the write lock is available). The version is re-read inside the
+    transaction so two memgui processes never run a step twice."""
+    target = memgui_schema.current_version()
+    with store.transaction():
+        current = _fresh_version(store)
+        if current > target:
+            raise _NewerSchema(f"memgui tables are at version {current}, newer than this memgui ({target})")
+        if current == target:
+            return
+        for step in memgui_schema.MIGRATIONS[current:target]:
+            for statement in step:
+                store.execute(statement)
+        store.execute(
+            "INSERT INTO memgui_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (memgui_schema.VERSION_KEY, str(target)),
+        )
+    for (name,) in store.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+        if name not in store.columns:
+            store.columns[name] = tuple(r[1] for r in store.execute(f"PRAGMA table_info('{name}')").fetchall())
+
+
+class _NewerSchema(StoreError):
+    """The store was migrated by a newer memgui: it is opened read-only rather than written blindly."""
+
+
+def _fresh_version(store: Store) -> int:
+    """Another process may have created memgui_meta since we listed the tables."""
+    exists = store.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memgui_meta'").fetchone()
+    return memgui_schema.read_version(store.execute) if exists else 0
