@@ -67,6 +67,8 @@ class CurationSettings:
     nominator_similarity_threshold: float = 0.86
     nominator_k: int = 5
     llm_max_output_tokens: int = 4096
+    # Netclaw's newest default is 60 s, earlier builds (and their config tests) used 10 s (spec §12);
+    # memgui's headless evaluator keeps 10 s unless netclaw.json says otherwise.
     llm_timeout_seconds: float = 10.0
     # memgui-only: the interactive window's own, longer, visible and cancellable limit.
     interactive_llm_timeout_seconds: float = 120.0
@@ -76,16 +78,21 @@ class CurationSettings:
     source: str = "defaults"  # "defaults" or the path of the netclaw.json they came from
 
 
+def _positive(value: float) -> bool:
+    return value > 0 and value == value and value != float("inf")
+
+
+# Netclaw key → (field, type, validity check). Out-of-range or wrongly typed values keep the default.
 _CURATION_KEYS = {
-    "NominatorSimilarityThreshold": ("nominator_similarity_threshold", float),
-    "NominatorK": ("nominator_k", int),
-    "LlmMaxOutputTokens": ("llm_max_output_tokens", int),
-    "LlmTimeoutSeconds": ("llm_timeout_seconds", float),
+    "NominatorSimilarityThreshold": ("nominator_similarity_threshold", float, lambda v: 0.0 < v <= 1.0),
+    "NominatorK": ("nominator_k", int, lambda v: v >= 1),
+    "LlmMaxOutputTokens": ("llm_max_output_tokens", int, lambda v: v >= 1),
+    "LlmTimeoutSeconds": ("llm_timeout_seconds", float, _positive),
 }
 
 
-def _get_ci(mapping: dict, key: str):
-    """Case-insensitive dict lookup (System.Text.Json config binding is case-insensitive)."""
+def _get_ci(mapping, key: str):
+    """Case-insensitive dict lookup (.NET configuration keys are case-insensitive)."""
     if not isinstance(mapping, dict):
         return None
     for k, v in mapping.items():
@@ -94,25 +101,86 @@ def _get_ci(mapping: dict, key: str):
     return None
 
 
+def _cast(raw, cast):
+    """A JSON number, or a numeric string (.NET configuration values are strings underneath); never a bool."""
+    if isinstance(raw, bool) or raw is None or isinstance(raw, (dict, list)):
+        raise ValueError("not a number")
+    if cast is int:
+        if isinstance(raw, float):
+            if not raw.is_integer():
+                raise ValueError("not an integer")
+            return int(raw)
+        return int(str(raw).strip())
+    return float(str(raw).strip()) if isinstance(raw, str) else float(raw)
+
+
+def _relaxed_json(text: str) -> str:
+    """Drop // and /* */ comments and trailing commas outside strings: .NET's JSON configuration
+    provider accepts both, so a netclaw.json that Netclaw reads must not be "malformed" for memgui."""
+    out: list[str] = []
+    i, n, in_string = 0, len(text), False
+    while i < n:
+        ch = text[i]
+        if in_string:
+            out.append(ch)
+            if ch == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+            out.append(ch)
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            continue
+        elif ch in "}]":
+            j = len(out) - 1
+            while j >= 0 and out[j].isspace():
+                j -= 1
+            if j >= 0 and out[j] == ",":
+                del out[j]
+            out.append(ch)
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def netclaw_config_path(home: Path | None = None) -> Path:
+    return (home or netclaw_home()) / "config" / "netclaw.json"
+
+
 def load_curation_settings(home: Path | None = None) -> CurationSettings:
-    """Defaults, overridden by `{home}/config/netclaw.json` Memory.Curation when present and valid."""
-    path = (home or netclaw_home()) / "config" / "netclaw.json"
+    """Defaults, overridden by `{home}/config/netclaw.json` Memory.Curation when present and valid.
+
+    Keys are matched case-insensitively; a missing, unreadable or malformed file gives the defaults, and a
+    single bad value (wrong type, out of range) keeps that value's default."""
+    path = netclaw_config_path(home)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
+        data = json.loads(_relaxed_json(path.read_text(encoding="utf-8-sig")))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return CurationSettings()
-    memory = _get_ci(data, "Memory") or {}
-    curation = _get_ci(memory, "Curation") or {}
+    memory = _get_ci(data, "Memory")
+    if not isinstance(memory, dict):
+        return CurationSettings()
+    curation = _get_ci(memory, "Curation")
+    curation = curation if isinstance(curation, dict) else {}
     values: dict = {"source": str(path)}
-    for key, (attr, cast) in _CURATION_KEYS.items():
+    for key, (attr, cast, valid) in _CURATION_KEYS.items():
         raw = _get_ci(curation, key)
-        if raw is None:
-            continue
         try:
-            values[attr] = cast(raw)
-        except (TypeError, ValueError):
+            value = _cast(raw, cast)
+        except (TypeError, ValueError, OverflowError):
             continue
-    model_id = _get_ci(_get_ci(memory, "Embeddings") or {}, "ModelId")
+        if valid(value):
+            values[attr] = value
+    model_id = _get_ci(_get_ci(memory, "Embeddings"), "ModelId")
     if isinstance(model_id, str) and model_id.strip():
         values["embedding_model_id"] = model_id.strip()
     return CurationSettings(**values)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from ..core.store import Store, StoreError, open_store
 from ..core.store.locate import locate_store
@@ -17,13 +18,37 @@ class CliError(Exception):
 
 
 def open_store_or_fail(path: str | None, *, read_only: bool = False) -> Store:
+    """The store named by --store, else Netclaw's own (NETCLAW_HOME, ~/.netclaw), else the demo store
+    (built on first use). Any reason it cannot be opened becomes a one-line CliError (exit 2)."""
     located = locate_store(path)
     if located.is_demo and not located.path.exists():
-        from ..core.demo import build_demo_store
-
-        build_demo_store(located.path)
+        _build_demo(located.path)
     try:
         return open_store(located.path, read_only=read_only)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _build_demo(target) -> None:
+    try:
+        from ..core.demo import build_demo_store
+    except ImportError:
+        raise CliError(
+            "no Netclaw store found ($NETCLAW_HOME/netclaw.db, ~/.netclaw/netclaw.db) and the demo store "
+            "is not available in this install; pass --store PATH"
+        ) from None
+    try:
+        build_demo_store(target)
+    except (StoreError, OSError, ValueError) as exc:
+        raise CliError(f"could not build the demo store at {target}: {exc}") from None
+
+
+@contextmanager
+def store_errors_as_cli_errors() -> Iterator[None]:
+    """Turn a StoreError raised while working with an open store (a lock, damage found mid-read) into
+    the one-line CliError the entry point prints with exit code 2."""
+    try:
+        yield
     except StoreError as exc:
         raise CliError(str(exc)) from None
 
