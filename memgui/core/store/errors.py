@@ -2,7 +2,11 @@
 
 
 class StoreError(Exception):
-    """The file cannot be used as a Netclaw memory store, or a store operation failed."""
+    """The file cannot be used as a Netclaw memory store, or a store operation failed. The message is
+    always one line: SQLite's multi-line details (integrity-check reports) are folded."""
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        super().__init__(" ".join(str(message).split()), *args)
 
 
 class StoreReadOnlyError(StoreError):
