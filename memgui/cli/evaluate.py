@@ -1,5 +1,128 @@
-"""`memgui evaluate` (being built; see the issue tracker)."""
+"""`memgui evaluate --store PATH --title T --content-file F [--anchor A] [--json]`.
+
+Runs Netclaw's evaluator order (spec §5) for one proposed memory against the store, read-only, and prints the
+decision, its reason, the candidates it was judged against and the spec §13 markers the run emitted.
+The anchor defaults to the first space-separated word of the content, lower-cased (Netclaw's rules-first
+extractor). Nothing is written.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..config import load_curation_settings
+from ..core.curation import Decider, Nominator, Proposal
+from ..core.anchors import net_trim
+from ..core.evaluate import Evaluation, evaluate, extractor_anchor
+from ..core.store import Store, StoreError
+from ..core.store.values import now_ms
+from .common import EXIT_OK, CliError, open_store_or_fail, print_json
+
+
+def default_nominator(store: Store) -> Nominator | None:
+    """Hook for the vector owner: the embedding nominator the CLI evaluates with. None = Netclaw's degraded
+    lexical path (`curation_nominator_degraded reason=no_embedder_configured`)."""
+    return None
+
+
+def default_decider() -> Decider | None:
+    """Hook for the decider owner: the LLM tier the CLI evaluates with. None = no LLM (rules, auto-resolve and
+    conservative create only)."""
+    return None
 
 
 def register(subparsers) -> None:
-    pass
+    p = subparsers.add_parser(
+        "evaluate", help="show what Netclaw's curation evaluator would decide for a proposed memory (writes nothing)"
+    )
+    p.add_argument("--store", default=argparse.SUPPRESS,
+                   help="path to netclaw.db (default: located as Netclaw does, else the demo store)")
+    p.add_argument("--title", required=True, help="the proposed memory's title")
+    p.add_argument("--content-file", required=True, metavar="F", help="file with the proposed memory's content (UTF-8; - for stdin)")
+    p.add_argument("--anchor", help="anchor canonical name (default: first word of the content, lower-cased)")
+    p.add_argument("--freshness-ms", type=int, metavar="MS", help="the proposal's freshness_at in epoch ms (default: now)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run)
+
+
+def _read_content(path: str) -> str:
+    try:
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise CliError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not UTF-8 text") from None
+
+
+def build_proposal(title: str, content: str, anchor: str | None, freshness_ms: int | None) -> Proposal:
+    content = net_trim(content)
+    if not content:
+        raise CliError("the content file is empty; nothing to evaluate")
+    if not net_trim(title):
+        raise CliError("--title is empty")
+    anchor_name = net_trim(anchor) if anchor is not None else extractor_anchor(content)
+    if not anchor_name:
+        raise CliError("--anchor is empty")
+    return Proposal(title=title, content=content, anchor_name=anchor_name,
+                    freshness_at=now_ms() if freshness_ms is None else freshness_ms)
+
+
+def evaluation_as_dict(evaluation: Evaluation) -> dict:
+    d = evaluation.decision
+    return {
+        "decision": d.kind.value,
+        "target": d.target_document_id,
+        "consolidation_ids": list(d.consolidation_target_ids),
+        "reason": d.reason,
+        "from_llm_tier": d.from_llm_tier,
+        "candidates": [
+            {"document_id": c.document_id, "anchor_id": c.anchor_id, "is_exact": c.is_exact, "cosine": c.cosine}
+            for c in evaluation.candidates
+        ],
+        "events": [e.as_dict() for e in evaluation.events],
+    }
+
+
+def format_evaluation(proposal: Proposal, evaluation: Evaluation) -> str:
+    d = evaluation.decision
+    lines = [f"proposal:  anchor={proposal.anchor_name}  title={proposal.title}", f"decision:  {d.kind.value}"]
+    if d.target_document_id:
+        lines.append(f"target:    {d.target_document_id}")
+    if d.consolidation_target_ids:
+        lines.append(f"consolidate: {', '.join(d.consolidation_target_ids)}")
+    if d.canonical_anchor_name:
+        lines.append(f"canonical anchor: {d.canonical_anchor_name}")
+    lines.append(f"reason:    {d.reason}")
+    lines.append(f"tier:      {'LLM' if d.from_llm_tier else 'rules'} ({evaluation.llm_calls} LLM call(s))")
+    lines.append(f"candidates ({len(evaluation.candidates)}):" if evaluation.candidates else "candidates: none")
+    for c in evaluation.candidates:
+        tags = ["exact" if c.is_exact else "fuzzy/lexical"]
+        if c.cosine is not None:
+            tags.append(f"cosine={c.cosine:.4f}")
+        lines.append(f"  {c.document_id}  {c.anchor_id}  {' '.join(tags)}")
+    lines.append("markers:" if evaluation.events else "markers: none")
+    lines.extend(f"  {e.line}" for e in evaluation.events)
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    content = _read_content(args.content_file)
+    proposal = build_proposal(args.title, content, args.anchor, args.freshness_ms)
+    settings = load_curation_settings()
+    with open_store_or_fail(getattr(args, "store", None), read_only=True) as store:
+        try:
+            evaluation = evaluate(
+                store, proposal, nominator=default_nominator(store), decider=default_decider(), settings=settings
+            )
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+    if args.json:
+        print_json(evaluation_as_dict(evaluation))
+    else:
+        print(format_evaluation(proposal, evaluation))
+    return EXIT_OK

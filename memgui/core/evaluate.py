@@ -69,6 +69,14 @@ class Evaluation:
     events: tuple[MarkerEvent, ...] = ()
 
 
+def extractor_anchor(content: str) -> str:
+    """Netclaw's rules-first extractor anchor: the first space-separated word of the trimmed content,
+    lower-cased; `session` when there is none (spec §4)."""
+    words = [w for w in net_trim(content or "").split(" ") if w]
+    first = words[0] if words else ""
+    return "session" if is_blank(first) else first.lower()
+
+
 # ---- store reads (Netclaw's own queries) --------------------------------------------------------------
 
 _ANCHOR_CANDIDATES_SQL = """

@@ -19,6 +19,7 @@ from typing import Any, Callable, Union
 
 LOGGER_NAME = "memgui.curation"
 logger = logging.getLogger(LOGGER_NAME)
+logger.addHandler(logging.NullHandler())  # the application decides where markers go
 
 DEBUG, INFO, WARNING = "debug", "info", "warning"
 
