@@ -1,5 +1,66 @@
-"""`memgui audit` (being built; see the issue tracker)."""
+"""`memgui audit --store PATH [--json]`: memgui's own audited writes, newest first.
+
+Filters: --operation OP (repeatable), --document ID, --guard passed|failed, --model ID, --limit N.
+--images adds the full before/after images to the JSON output.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from ..core.audit import AuditEntry, list_entries
+from .common import EXIT_OK, CliError, open_store_or_fail, print_json
 
 
 def register(subparsers) -> None:
-    pass
+    p = subparsers.add_parser("audit", help="list memgui's audited writes (newest first)")
+    p.add_argument("--store", help="path to netclaw.db (default: located as Netclaw does, else the demo store)")
+    p.add_argument("--operation", action="append", help="only this operation (merge, drop, undo, …); repeatable")
+    p.add_argument("--document", help="only entries touching this document id")
+    p.add_argument("--guard", choices=("passed", "failed"), help="only entries whose guard passed / failed")
+    p.add_argument("--model", help="only entries decided with this model id")
+    p.add_argument("--limit", type=int, help="at most N entries")
+    p.add_argument("--images", action="store_true", help="include before/after images in --json output")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run)
+
+
+def _time(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def format_entry(e: AuditEntry) -> str:
+    guard = "-" if e.guard_passed is None else ("passed" if e.guard_passed else "FAILED")
+    if e.guard_override:
+        guard += " (override)"
+    who = e.decided_by or "-"
+    if e.model_id:
+        who += f"/{e.model_id}"
+    head = f"{e.audit_id:>5}  {_time(e.created_at)}  {e.operation:<18} {e.state:<8} guard={guard:<17} by={who}"
+    target = e.target_id or "-"
+    others = [s for s in e.source_ids if s != e.target_id]
+    body = f"       target={target}" + (f"  sources={','.join(others)}" if others else "")
+    if e.reverts_audit_id is not None:
+        body += f"  reverts={e.reverts_audit_id}"
+    outcome = e.details.get("outcome")
+    if outcome:
+        body += f"  outcome={outcome}"
+    lines = [head, body]
+    if e.note:
+        lines.append(f"       note: {e.note}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    if args.limit is not None and args.limit < 0:
+        raise CliError("--limit: must be ≥ 0")
+    guard = None if args.guard is None else args.guard == "passed"
+    with open_store_or_fail(args.store, read_only=True) as store:
+        entries = list_entries(store, operation=args.operation, document_id=args.document, guard_passed=guard,
+                               model_id=args.model, limit=args.limit)
+    if args.json:
+        print_json([e.to_dict(images=args.images) for e in entries])
+    elif not entries:
+        print("no audited writes")
+    else:
+        print("\n".join(format_entry(e) for e in entries))
+    return EXIT_OK

@@ -1,5 +1,165 @@
-"""`memgui merge` (being built; see the issue tracker)."""
+"""`memgui merge`, `memgui undo`, `memgui redo`: reviewer writes from the command line.
+
+    memgui merge --store PATH --target ID --sources ID[,ID…] (--body-file F | --append | --union)
+                 [--override-guard] [--note TEXT] [--json]
+    memgui undo --store PATH AUDIT_ID [--note TEXT] [--json]
+    memgui redo --store PATH AUDIT_ID [--note TEXT] [--json]
+
+Exit codes: 0 written; 1 refused (guard failed without override, a source changed, undo conflict, entry in
+the wrong state); 2 bad input (unknown store/document/audit id, unreadable body file).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..core.apply import (
+    MODE_APPEND, MODE_MERGED_BODY, MODE_UNION, ApplyInputError, GuardRefusedError, MergePlan, StaleSourceError,
+    draft_stamps, merge_cluster,
+)
+from ..core.audit import AuditEntry, AuditError, AuditNotFoundError, UndoConflictError, redo, undo
+from ..core.store import StoreError
+from .common import EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json
+
+STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
 
 
 def register(subparsers) -> None:
-    pass
+    p = subparsers.add_parser("merge", help="merge documents into a target (guarded), tombstoning the others")
+    p.add_argument("--store", help=STORE_HELP)
+    p.add_argument("--target", required=True, help="document id that keeps its identity and receives the body")
+    p.add_argument("--sources", required=True, help="comma-separated document ids merged into the target")
+    mode = p.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--body-file", metavar="FILE", help="the merged body (checked by MergeGuard)")
+    mode.add_argument("--append", action="store_true", help="append every source to the target (lossless)")
+    mode.add_argument("--union", action="store_true", help="deterministic sentence union of the sources")
+    p.add_argument("--override-guard", action="store_true", help="write even if MergeGuard fails (recorded)")
+    p.add_argument("--note", help="reviewer note stored in the audit entry")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run_merge)
+
+    for name, helptext in (("undo", "undo an audited write if its rows are unchanged since"),
+                           ("redo", "re-apply an undone write if its rows are unchanged since")):
+        q = subparsers.add_parser(name, help=helptext)
+        q.add_argument("--store", help=STORE_HELP)
+        q.add_argument("audit_id", metavar="AUDIT_ID", type=int, help="the audit entry (see `memgui audit`)")
+        q.add_argument("--note", help="reviewer note stored in the audit entry")
+        q.add_argument("--json", action="store_true", help="machine-readable output")
+        q.set_defaults(func=run_undo if name == "undo" else run_redo)
+
+
+def _split_ids(text: str) -> list[str]:
+    ids = [p.strip() for p in (text or "").split(",") if p.strip()]
+    if not ids:
+        raise CliError("--sources: give at least one document id")
+    return list(dict.fromkeys(ids))
+
+
+def _read_body(path: str) -> str:
+    try:
+        body = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a directory") from None
+    except UnicodeDecodeError:
+        raise CliError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise CliError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if not body.strip():
+        raise CliError(f"{path}: the merged body is empty")
+    return body
+
+
+def _refused(message: str, as_json: bool, **extra) -> int:
+    if as_json:
+        print_json({"ok": False, "error": message, **extra})
+    print(f"memgui: {message}", file=sys.stderr)
+    return EXIT_NEGATIVE
+
+
+def _summary(entry: AuditEntry, store_path) -> str:
+    guard = entry.guard_report or {}
+    if entry.guard_passed is None:
+        verdict = "no guard"
+    elif entry.guard_passed:
+        verdict = f"guard passed (retention {guard.get('retention', 1.0):.0%})"
+    else:
+        verdict = "guard FAILED — overridden by the reviewer"
+    after = entry.after.get("documents", {}).get(entry.target_id or "", {}).get("row") or {}
+    lines = [
+        f"audit {entry.audit_id}: {entry.operation} into {entry.target_id} "
+        f"({after.get('update_semantics', '?')}, {verdict})",
+    ]
+    tombstoned = entry.details.get("tombstoned") or []
+    if tombstoned:
+        lines.append("tombstoned: " + ", ".join(tombstoned))
+    lines.append(f"undo with: memgui undo --store {store_path} {entry.audit_id}")
+    return "\n".join(lines)
+
+
+def run_merge(args) -> int:
+    sources = _split_ids(args.sources)
+    target = (args.target or "").strip()
+    if not target:
+        raise CliError("--target: give a document id")
+    body = _read_body(args.body_file) if args.body_file else None
+    mode = MODE_APPEND if args.append else MODE_UNION if args.union else MODE_MERGED_BODY
+    with open_store_or_fail(args.store) as store:
+        cluster = list(dict.fromkeys([target, *sources]))
+        drafted = draft_stamps(store, cluster)
+        unknown = [i for i in cluster if i not in drafted]
+        if unknown:
+            raise CliError(f"{unknown[0]}: no such document in {store.path}")
+        plan = MergePlan(target_id=target, source_ids=tuple(sources), mode=mode, merged_body=body, drafted=drafted,
+                         guard_override=args.override_guard, note=args.note, decided_by="cli")
+        try:
+            entry = merge_cluster(store, plan)
+        except GuardRefusedError as exc:
+            report = exc.report
+            if args.json:
+                print_json({"ok": False, "error": str(exc), "guard": report.to_dict()})
+            print(f"memgui: merge refused: {report.reason}", file=sys.stderr)
+            print("missing tokens: " + (", ".join(report.missing) or "none"), file=sys.stderr)
+            print("nothing was written (use --append, or --override-guard to write anyway)", file=sys.stderr)
+            return EXIT_NEGATIVE
+        except StaleSourceError as exc:
+            return _refused(str(exc), args.json, document_id=exc.document_id)
+        except ApplyInputError as exc:
+            raise CliError(str(exc)) from None
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+        if args.json:
+            print_json({"ok": True, **entry.to_dict()})
+        else:
+            print(_summary(entry, store.path))
+    return EXIT_OK
+
+
+def _run_revert(args, action) -> int:
+    with open_store_or_fail(args.store) as store:
+        try:
+            entry = action(store, args.audit_id, note=args.note)
+        except AuditNotFoundError as exc:
+            raise CliError(str(exc)) from None
+        except UndoConflictError as exc:
+            return _refused(str(exc), args.json, conflict={"kind": exc.kind, "key": exc.key})
+        except AuditError as exc:
+            return _refused(str(exc), args.json)
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+        if args.json:
+            print_json({"ok": True, **entry.to_dict()})
+        else:
+            docs = ", ".join(entry.touched_documents) or "no documents"
+            print(f"audit {entry.audit_id}: {entry.operation} of audit {entry.reverts_audit_id} "
+                  f"({entry.details.get('reverted_operation')}); restored {docs}")
+    return EXIT_OK
+
+
+def run_undo(args) -> int:
+    return _run_revert(args, undo)
+
+
+def run_redo(args) -> int:
+    return _run_revert(args, redo)
