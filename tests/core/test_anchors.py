@@ -151,3 +151,35 @@ def test_normalize_for_containment_uses_net_whitespace():
     assert m.normalize_for_containment("Config   path:\n/etc/APP\u00a0x") == "config path: /etc/app x"
     # U+001F is whitespace to Python's str.split but not to .NET's char.IsWhiteSpace
     assert m.normalize_for_containment("a\x1fb") == "a\x1fb"
+
+
+# ---- properties ---------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.text())
+def test_arbitrary_unicode_never_crashes_and_scores_are_bounded(a, b):
+    overlap = m.content_overlap(a, b)
+    assert 0.0 <= overlap <= 1.0
+    assert overlap == m.content_overlap(b, a)
+    ta, tb = m.tokenize(a), m.tokenize(b)
+    assert 0.0 <= m.anchor_jaccard(ta, tb) <= 1.0
+    assert isinstance(m.is_fuzzy_match(ta, tb), bool)
+    assert isinstance(m.normalize_for_containment(a), str)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="abcdefgh", min_size=1, max_size=6), min_size=1, max_size=5))
+def test_a_name_always_fuzzy_matches_itself(tokens):
+    name = "-".join(tokens)
+    assert m.is_fuzzy_match(m.tokenize(name), m.tokenize(name))
+    assert m.anchor_jaccard(m.tokenize(name), m.tokenize(name)) == 1.0
+
+
+def test_soft_intersection_counts_from_the_first_argument_like_netclaw():
+    # Netclaw counts the tokens of A that match something in B, so the score is not symmetric
+    assert m.soft_jaccard_detail(["abc", "xyz"], ["abcd", "abce"])[1] == 1
+    assert m.soft_jaccard_detail(["abcd", "abce"], ["abc", "xyz"])[1] == 2
