@@ -72,7 +72,12 @@ def dump(store) -> dict:
         "memory_anchors": "anchor_id", "memory_records": "record_id", "memory_records_fts": "record_id",
         "memgui_exemptions": "first_id, second_id",
     }
-    return {t: store.execute(f"SELECT * FROM {t} ORDER BY {order}").fetchall() for t, order in tables.items()}
+    out = {}
+    for table, order in tables.items():  # quote() shows each value's exact storage class (1 vs 1.0, blobs)
+        cols = [r[1] for r in store.execute(f"PRAGMA table_info('{table}')").fetchall()]
+        select = ", ".join(f"quote({c})" for c in cols)
+        out[table] = store.execute(f"SELECT {select} FROM {table} ORDER BY {order}").fetchall()
+    return out
 
 
 def audit_count(store) -> int:
