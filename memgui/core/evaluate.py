@@ -343,7 +343,11 @@ class _Flow:
             return None
         self.decider_result = result
         decision = result.decision
-        if decision is None or decision.kind is DecisionKind.AMBIGUOUS:
+        try:
+            kind = DecisionKind(decision.kind) if decision is not None else None
+        except ValueError:
+            kind = None
+        if decision is None or kind is None or kind is DecisionKind.AMBIGUOUS:
             if result.error in ("timeout", "cancelled"):
                 if result.error == "cancelled":
                     self._check()
@@ -353,7 +357,7 @@ class _Flow:
             else:
                 self._emit("curation_llm_no_decision", responseLength=utf16_len(net_trim(result.raw_reply or "")))
             return None
-        return replace(decision, from_llm_tier=True, rationale=decision.rationale or result.rationale)
+        return replace(decision, kind=kind, from_llm_tier=True, rationale=decision.rationale or result.rationale)
 
 
 class _Sink:

@@ -135,7 +135,7 @@ def guard_destructive_update(
 ) -> CurationDecision:
     """Only touches Update: when the proposal would not preserve the target's body, keep the target (Skip).
     An Update whose target is not among the candidates passes unchanged."""
-    if decision.kind is not DecisionKind.UPDATE:
+    if decision.kind != DecisionKind.UPDATE:
         return decision
     target = next((c for c in candidates if c.document_id == decision.target_document_id), None)
     if target is None or preserves_content(proposal.content, target.markdown_body):
