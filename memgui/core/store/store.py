@@ -176,7 +176,8 @@ class Store:
 
     def search(self, text: str, limit: int = 50) -> list[Document]:
         """Full-text search through the store's own FTS5 table, Netclaw-style: every term double-quoted
-        (quotes doubled) and OR-joined, ranked by bm25(10, 1, 5, 3), re-joined to live, searchable rows.
+        (quotes doubled) and OR-joined, ranked by bm25(10, 1, 5, 3) — positional over all columns, the
+        unindexed id included, so effectively title 1, body 5, aliases 3 — re-joined to live, searchable rows.
         User text can never cause an FTS syntax error: a query FTS5 still rejects is "no results"."""
         query = build_fts_query(text)
         if not query or not self.has_table("memory_documents_fts"):
