@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from memgui.core.store import create_store, open_store
+from memgui.core.store import StoreError, create_store, open_store
 from memgui.core.store import memgui_schema
 from memgui.core.store.schema import FTS_TOKENIZER, MEMORY_TABLES
 
@@ -158,9 +158,9 @@ def test_a_failing_migration_step_changes_nothing(tmp_path, monkeypatch):
     open_store(path).close()
     broken = list(memgui_schema.MIGRATIONS) + [["CREATE TABLE memgui_half (x)", "THIS IS NOT SQL"]]
     monkeypatch.setattr(memgui_schema, "MIGRATIONS", broken)
-    with pytest.raises(Exception) as info:
+    with pytest.raises(StoreError) as info:
         open_store(path)
-    assert "\n" not in str(info.value)
+    assert "\n" not in str(info.value) and "syntax error" in str(info.value)
     assert "memgui_half" not in master(path)
     monkeypatch.undo()
     with open_store(path) as store:

@@ -1,0 +1,87 @@
+"""Which store memgui opens: --store, else $NETCLAW_HOME/netclaw.db, else ~/.netclaw/netclaw.db, else the demo."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memgui.config import netclaw_home, user_data_dir
+from memgui.core.store import create_store, locate_store
+
+
+@pytest.fixture
+def homes(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    netclaw = tmp_path / "netclaw-home"
+    home.mkdir()
+    netclaw.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("NETCLAW_HOME", str(netclaw))
+    return home, netclaw
+
+
+def test_explicit_path_wins_even_when_others_exist(homes, tmp_path):
+    home, netclaw = homes
+    create_store(netclaw / "netclaw.db")
+    create_store(home / ".netclaw" / "netclaw.db")
+    located = locate_store(str(tmp_path / "mine.db"))
+    assert (located.path, located.origin, located.is_demo) == (tmp_path / "mine.db", "argument", False)
+
+
+def test_explicit_path_is_expanded_and_absolute(homes, monkeypatch, tmp_path):
+    home, _ = homes
+    assert locate_store("~/x/netclaw.db").path == home / "x" / "netclaw.db"
+    monkeypatch.chdir(tmp_path)
+    assert locate_store("rel.db").path == tmp_path / "rel.db"
+    # A path that does not exist is still returned: opening it gives the "no such file" message.
+    assert locate_store("/nowhere/netclaw.db").origin == "argument"
+
+
+def test_netclaw_home_store_comes_next(homes):
+    home, netclaw = homes
+    create_store(netclaw / "netclaw.db")
+    create_store(home / ".netclaw" / "netclaw.db")
+    located = locate_store()
+    assert (located.path, located.origin) == (netclaw / "netclaw.db", "NETCLAW_HOME")
+
+
+def test_netclaw_home_is_home_expanded(homes, monkeypatch):
+    home, _ = homes
+    create_store(home / "nc" / "netclaw.db")
+    monkeypatch.setenv("NETCLAW_HOME", "~/nc")
+    assert locate_store().path == home / "nc" / "netclaw.db"
+    assert netclaw_home() == home / "nc"
+
+
+def test_home_dot_netclaw_when_netclaw_home_has_no_store(homes):
+    home, _ = homes
+    create_store(home / ".netclaw" / "netclaw.db")
+    located = locate_store()
+    assert (located.path, located.origin) == (home / ".netclaw" / "netclaw.db", "home")
+
+
+def test_home_dot_netclaw_when_netclaw_home_is_unset(homes, monkeypatch):
+    home, _ = homes
+    monkeypatch.delenv("NETCLAW_HOME")
+    create_store(home / ".netclaw" / "netclaw.db")
+    assert locate_store().origin == "home"
+    assert netclaw_home() == home / ".netclaw"
+
+
+def test_a_directory_named_netclaw_db_is_not_taken_for_a_store(homes):
+    home, netclaw = homes
+    (netclaw / "netclaw.db").mkdir()
+    assert locate_store().origin == "demo"
+
+
+def test_demo_store_in_the_user_data_dir_when_nothing_else_exists(homes):
+    located = locate_store()
+    assert located.is_demo and located.origin == "demo"
+    assert located.path == user_data_dir() / "demo" / "netclaw.db"
+    import memgui
+
+    assert Path(memgui.__file__).resolve().parent not in located.path.resolve().parents  # never in the package
+
+
+def test_demo_path_can_be_given(homes, tmp_path):
+    assert locate_store(demo_path=tmp_path / "d.db").path == tmp_path / "d.db"
