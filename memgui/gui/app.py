@@ -1,0 +1,73 @@
+"""Start the reviewer window: `run_gui(store_path, screenshot)` (called by `memgui/__main__.py`)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from .main_window import MainWindow
+from .services import Services, real_services
+
+SCREENSHOT_TIMEOUT_MS = 180_000
+
+
+def application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv if argv is not None else [sys.argv[0]])
+        app.setApplicationName("memgui")
+        app.setOrganizationName("memgui")
+        app.setApplicationDisplayName("memgui")
+    return app  # type: ignore[return-value]
+
+
+def save_screenshot(window: MainWindow, out: str | os.PathLike) -> bool:
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return window.grab().save(str(out))
+
+
+def run_gui(store_path: str | None, screenshot: str | None, *, services: Services | None = None) -> int:
+    """Open the window on `store_path` (else the located store or the demo). With `screenshot`, wait until
+    the cluster queue is filled and the first cluster selected and checked, save the whole window to that
+    PNG and exit (0 saved, 1 not). Works with QT_QPA_PLATFORM=offscreen."""
+    app = application()
+    window = MainWindow(services or real_services())
+    window.show()
+    status = {"code": 0}
+    probe = None
+    if os.environ.get("MEMGUI_STALL_PROBE"):
+        from .status import StallProbe
+
+        probe = StallProbe(5, window)
+        probe.start()
+
+    if screenshot:
+        def shoot() -> None:
+            app.processEvents()
+            ok = save_screenshot(window, screenshot)
+            print(f"memgui: screenshot {'saved to' if ok else 'could not be saved to'} {screenshot}",
+                  file=sys.stderr)
+            if not ok:
+                status["code"] = 1
+            window.close()
+
+        def failed(message: str) -> None:
+            print(f"memgui: {message}", file=sys.stderr)
+            status["code"] = 1
+            QTimer.singleShot(0, shoot)
+
+        window.ready.connect(lambda: QTimer.singleShot(250, shoot))
+        window.storeFailed.connect(failed)
+        window.scanFailed.connect(failed)
+        window.prompter.exec_box = lambda box: None  # never block on a dialog in screenshot mode
+        QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: failed("timed out waiting for the cluster queue"))
+
+    QTimer.singleShot(0, lambda: window.open_located(store_path))
+    code = app.exec()
+    if probe is not None:
+        print(f"memgui: longest event-loop stall {probe.stop():.1f} ms", file=sys.stderr)
+    return status["code"] if screenshot else int(code)

@@ -1,0 +1,164 @@
+"""The cluster queue: one row per nominee cluster (top cosine, size, titles, anchor, review status)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Sequence
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+
+NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "reviewed · merged", "reviewed · appended", "kept separate"
+STATUS_COLORS = {
+    NEW: "#1f6feb",
+    SKIPPED: "#8a6d00",
+    MERGED: "#1a7f37",
+    APPENDED: "#1a7f37",
+    KEPT_SEPARATE: "#6e7781",
+}
+SORT_ROLE = Qt.ItemDataRole.UserRole
+CLUSTER_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass(frozen=True)
+class ClusterRow:
+    cluster: Any  # core nominate.Cluster(id, member_ids, pairs, top_cosine)
+    titles: tuple[str, ...]
+    anchors: tuple[str, ...]
+    status: str = NEW
+    audit_id: int | None = None  # the write that reviewed it (for undo)
+
+    @property
+    def cluster_id(self) -> Any:
+        return self.cluster.id
+
+    @property
+    def member_ids(self) -> tuple[str, ...]:
+        return tuple(self.cluster.member_ids)
+
+    @property
+    def size(self) -> int:
+        return len(self.cluster.member_ids)
+
+    @property
+    def top_cosine(self) -> float | None:
+        value = getattr(self.cluster, "top_cosine", None)
+        return None if value is None else float(value)
+
+    @property
+    def cosine_text(self) -> str:
+        return "lexical" if self.top_cosine is None else f"{self.top_cosine:.3f}"
+
+    @property
+    def anchor_text(self) -> str:
+        unique = list(dict.fromkeys(a.removeprefix("anchor:") for a in self.anchors))
+        return unique[0] if len(unique) == 1 else f"{unique[0]} +{len(unique) - 1}" if unique else ""
+
+    @property
+    def titles_text(self) -> str:
+        unique = list(dict.fromkeys(self.titles))
+        return " · ".join(unique)
+
+
+class ClusterTableModel(QAbstractTableModel):
+    COLUMNS = ("Status", "Top cosine", "Size", "Titles", "Anchor")
+    STATUS, COSINE, SIZE, TITLES, ANCHOR = range(5)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[ClusterRow] = []
+
+    # ---- Qt model API -------------------------------------------------------------------------------
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
+            return self.COLUMNS[section]
+        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
+            return str(section + 1)
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+            return None
+        row, col = self._rows[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (row.status, row.cosine_text, str(row.size), row.titles_text, row.anchor_text)[col]
+        if role == SORT_ROLE:
+            cosine = -1.0 if row.top_cosine is None else row.top_cosine
+            return (row.status, cosine, row.size, row.titles_text.lower(), row.anchor_text.lower())[col]
+        if role == CLUSTER_ROLE:
+            return row
+        if role == Qt.ItemDataRole.ToolTipRole:
+            lines = [f"{t}  ({i})" for t, i in zip(row.titles, row.member_ids)]
+            return "\n".join([f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text}"] + lines)
+        if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS:
+            return QBrush(QColor(STATUS_COLORS.get(row.status, "#000000")))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.COSINE, self.SIZE):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    # ---- contents -----------------------------------------------------------------------------------
+
+    def set_rows(self, rows: Iterable[ClusterRow]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def rows(self) -> Sequence[ClusterRow]:
+        return tuple(self._rows)
+
+    def row_at(self, row: int) -> ClusterRow | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, cluster_id: Any) -> int:
+        for i, r in enumerate(self._rows):
+            if r.cluster_id == cluster_id:
+                return i
+        return -1
+
+    def set_status(self, cluster_id: Any, status: str, audit_id: int | None = None) -> None:
+        i = self.row_of(cluster_id)
+        if i < 0:
+            return
+        self._rows[i] = replace(self._rows[i], status=status, audit_id=audit_id)
+        self.dataChanged.emit(self.index(i, 0), self.index(i, self.columnCount() - 1))
+
+    def row_for_audit(self, audit_id: int) -> ClusterRow | None:
+        return next((r for r in self._rows if r.audit_id == audit_id), None)
+
+
+class ClusterFilterProxy(QSortFilterProxyModel):
+    """Sorts by the raw values and shows only the clusters whose members match the filter (None = all)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self._allowed_docs: frozenset[str] | None = None
+
+    def set_allowed_documents(self, document_ids: Iterable[str] | None) -> None:
+        self.beginFilterChange()
+        self._allowed_docs = None if document_ids is None else frozenset(document_ids)
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    @property
+    def filtering(self) -> bool:
+        return self._allowed_docs is not None
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        if self._allowed_docs is None:
+            return True
+        model = self.sourceModel()
+        row = model.row_at(source_row) if isinstance(model, ClusterTableModel) else None
+        return row is not None and any(m in self._allowed_docs for m in row.member_ids)

@@ -1,0 +1,134 @@
+"""The decider's side: Ask model (streamed reply, Cancel), the parsed decision, targets and rationale;
+and the action buttons (each bound to a window QAction, so keys and buttons share one enabled state)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QFont, QFontDatabase, QTextCursor
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+KIND_COLORS = {"UPDATE": "#1a7f37", "CONSOLIDATE": "#1a7f37", "CREATE": "#9a6700", "SKIP": "#57606a"}
+
+
+def action_button(action: QAction, *, primary: bool = False) -> QToolButton:
+    button = QToolButton()
+    button.setDefaultAction(action)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    button.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+    button.setMinimumHeight(28)
+    if primary:
+        button.setStyleSheet("QToolButton:enabled { font-weight:600; }")
+    return button
+
+
+class DecisionPanel(QGroupBox):
+    def __init__(self, ask: QAction, cancel: QAction, union: QAction, parent: QWidget | None = None):
+        super().__init__("Decision", parent)
+        self.setObjectName("decisionPanel")
+        layout = QVBoxLayout(self)
+        layout.setSpacing(4)
+        row = QHBoxLayout()
+        for act in (ask, cancel, union):
+            row.addWidget(action_button(act))
+        layout.addLayout(row)
+        self.model_label = QLabel("")
+        self.model_label.setObjectName("deciderModel")
+        self.model_label.setStyleSheet("color:#57606a")
+        self.model_label.setWordWrap(True)
+        layout.addWidget(self.model_label)
+        self.stream = QPlainTextEdit()
+        self.stream.setObjectName("modelStream")
+        self.stream.setReadOnly(True)
+        self.stream.setPlaceholderText("The model's reply streams here (M). U inserts the deterministic union draft.")
+        mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        mono.setPointSizeF(max(8.0, mono.pointSizeF() - 1))
+        self.stream.setFont(mono)
+        self.stream.setMaximumHeight(130)
+        layout.addWidget(self.stream)
+        grid = QGridLayout()
+        grid.setColumnStretch(1, 1)
+        self.kind_label = QLabel("—")
+        self.kind_label.setObjectName("decisionKind")
+        bold = QFont(self.kind_label.font())
+        bold.setBold(True)
+        self.kind_label.setFont(bold)
+        self.targets_label = QLabel("—")
+        self.targets_label.setObjectName("decisionTargets")
+        self.targets_label.setWordWrap(True)
+        self.rationale_label = QLabel("—")
+        self.rationale_label.setObjectName("decisionRationale")
+        self.rationale_label.setWordWrap(True)
+        self.rationale_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        for r, (name, widget) in enumerate((("Decision:", self.kind_label), ("Targets:", self.targets_label),
+                                             ("Rationale:", self.rationale_label))):
+            label = QLabel(name)
+            label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            grid.addWidget(label, r, 0)
+            grid.addWidget(widget, r, 1)
+        layout.addLayout(grid)
+
+    def clear(self) -> None:
+        self.stream.clear()
+        self.kind_label.setText("—")
+        self.kind_label.setStyleSheet("")
+        self.targets_label.setText("—")
+        self.rationale_label.setText("—")
+
+    def set_model_text(self, text: str) -> None:
+        self.model_label.setText(text)
+
+    def begin_stream(self, note: str = "") -> None:
+        self.clear()
+        self.kind_label.setText("asking the model…")
+        if note:
+            self.stream.setPlainText(note)
+
+    def append_stream(self, piece: str) -> None:
+        cursor = self.stream.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertText(piece)
+        self.stream.setTextCursor(cursor)
+        self.stream.ensureCursorVisible()
+
+    def show_cancelled(self) -> None:
+        self.kind_label.setText("cancelled")
+        self.kind_label.setStyleSheet("color:#9a6700")
+
+    def show_error(self, text: str) -> None:
+        self.kind_label.setText("no decision")
+        self.kind_label.setStyleSheet("color:#cf222e")
+        self.rationale_label.setText(text)
+
+    def show_result(self, result: Any, label_for: Callable[[str], str]) -> None:
+        """Display a DeciderResult: decision kind, targets (as pane labels), rationale, timing."""
+        decision = getattr(result, "decision", None)
+        if getattr(result, "raw_reply", "") and not self.stream.toPlainText().strip():
+            self.stream.setPlainText(result.raw_reply)
+        seconds = getattr(result, "seconds", 0.0) or 0.0
+        tokens = getattr(result, "completion_tokens", 0) or 0
+        tail = f" · {seconds:.1f} s" + (f" · {tokens} tokens" if tokens else "")
+        self.model_label.setText(f"{getattr(result, 'model_id', '') or 'decider'}{tail}")
+        if decision is None:
+            self.show_error(f"The model gave no usable decision ({getattr(result, 'error', None) or 'unparseable'}). "
+                            "Use U for the union draft, or edit the merged body yourself.")
+            return
+        kind = str(getattr(decision.kind, "value", decision.kind))
+        self.kind_label.setText(kind)
+        self.kind_label.setStyleSheet(f"color:{KIND_COLORS.get(kind, '#24292f')}")
+        targets: Sequence[str] = list(decision.consolidation_target_ids or ())
+        if decision.target_document_id:
+            targets = [decision.target_document_id, *[t for t in targets if t != decision.target_document_id]]
+        self.targets_label.setText(", ".join(label_for(t) for t in targets) if targets else "—")
+        rationale = getattr(result, "rationale", None) or decision.rationale or decision.reason or "—"
+        self.rationale_label.setText(rationale)

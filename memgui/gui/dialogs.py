@@ -1,0 +1,96 @@
+"""Every question the window asks the person, in one place (so tests can answer them).
+
+`Prompter.exec_box` runs a message box modally; tests replace it with a function that inspects the box
+and returns the button it would click. Messages are one line plus details — never a traceback."""
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+ButtonRole = QMessageBox.ButtonRole
+
+
+class Prompter:
+    def __init__(self, parent: QWidget | None = None):
+        self.parent = parent
+        # (box) -> the clicked QAbstractButton, or None for Escape/close
+        self.exec_box: Callable[[QMessageBox], object] = self._exec
+        self.last_box_text: str = ""
+
+    @staticmethod
+    def _exec(box: QMessageBox):
+        box.exec()
+        return box.clickedButton()
+
+    def _box(self, icon: QMessageBox.Icon, title: str, text: str, info: str = "", details: str = "") -> QMessageBox:
+        box = QMessageBox(icon, title, text, QMessageBox.StandardButton.NoButton, self.parent)
+        box.setObjectName("memguiPrompt")
+        if info:
+            box.setInformativeText(info)
+        if details:
+            box.setDetailedText(details)
+        return box
+
+    def _run(self, box: QMessageBox):
+        self.last_box_text = "\n".join(t for t in (box.text(), box.informativeText(), box.detailedText()) if t)
+        try:
+            return self.exec_box(box)
+        finally:
+            box.deleteLater()
+
+    # ---- questions ----------------------------------------------------------------------------------
+
+    def confirm(self, title: str, text: str, impact: str, ok_label: str) -> bool:
+        """The impact of a write, shown before it happens. True = go ahead."""
+        box = self._box(QMessageBox.Icon.Question, title, text, impact)
+        ok = box.addButton(ok_label, ButtonRole.AcceptRole)
+        cancel = box.addButton("Cancel", ButtonRole.RejectRole)
+        box.setDefaultButton(ok)
+        box.setEscapeButton(cancel)
+        return self._run(box) is ok
+
+    def guard_failed(self, reason: str, missing: list[str]) -> str | None:
+        """Accept pressed while the guard fails: 'append', 'override' or None (cancel)."""
+        shown = ", ".join(missing[:30]) + (f" … (+{len(missing) - 30})" if len(missing) > 30 else "")
+        box = self._box(
+            QMessageBox.Icon.Warning, "MergeGuard failed",
+            "MergeGuard failed on this merged body. Accepting it anyway could lose facts.",
+            f"{reason}\n\nMissing: {shown or 'none'}\n\nAppend keeps every source verbatim. "
+            "Override writes your body as it is and records the override in the audit.",
+        )
+        append = box.addButton("Append instead", ButtonRole.AcceptRole)
+        override = box.addButton("Override and merge", ButtonRole.DestructiveRole)
+        cancel = box.addButton("Cancel", ButtonRole.RejectRole)
+        box.setDefaultButton(append)
+        box.setEscapeButton(cancel)
+        clicked = self._run(box)
+        if clicked is append:
+            return "append"
+        if clicked is override:
+            return "override"
+        return None
+
+    def stale_source(self, message: str) -> bool:
+        """A source changed since the draft; True = reload the cluster (the merged body is kept)."""
+        box = self._box(
+            QMessageBox.Icon.Warning, "A source changed",
+            "A source document changed after you drafted this merge, so nothing was written.",
+            f"{message}\n\nReload the cluster to see the current text (your merged body stays in the editor), "
+            "then check the guard and diff again.",
+        )
+        reload_ = box.addButton("Reload cluster", ButtonRole.AcceptRole)
+        cancel = box.addButton("Cancel", ButtonRole.RejectRole)
+        box.setDefaultButton(reload_)
+        box.setEscapeButton(cancel)
+        return self._run(box) is reload_
+
+    def error(self, title: str, message: str, info: str = "") -> None:
+        box = self._box(QMessageBox.Icon.Critical, title, message, info)
+        box.addButton(QMessageBox.StandardButton.Ok)
+        self._run(box)
+
+    def info(self, title: str, message: str, info: str = "") -> None:
+        box = self._box(QMessageBox.Icon.Information, title, message, info)
+        box.addButton(QMessageBox.StandardButton.Ok)
+        self._run(box)

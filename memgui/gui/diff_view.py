@@ -1,0 +1,134 @@
+"""Word diff of the merged body against one source (switchable): words only in the source are struck
+through in red, words only in the merged body are green. The spans come from `core.diff` on a worker;
+this view only renders them, and ignores results for a request that is no longer current."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
+
+from ..core.diff import DELETE, EQUAL, INSERT, REPLACE
+
+DELETED_BG, DELETED_FG = QColor("#ffd7d5"), QColor("#82071e")
+INSERTED_BG, INSERTED_FG = QColor("#ccffd8"), QColor("#055d20")
+# Rendering more than this many characters of diff would make the GUI thread wait; the rest is elided.
+MAX_RENDER_CHARS = 200_000
+
+
+def _fmt(bg: QColor | None = None, fg: QColor | None = None, strike: bool = False) -> QTextCharFormat:
+    fmt = QTextCharFormat()
+    if bg is not None:
+        fmt.setBackground(bg)
+    if fg is not None:
+        fmt.setForeground(fg)
+    fmt.setFontStrikeOut(strike)
+    return fmt
+
+
+class DiffView(QWidget):
+    sourceChosen = Signal(str)  # document id
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("diffView")
+        self.request = 0
+        self.shown_request = 0
+        self.current_diff: Any = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        top = QHBoxLayout()
+        label = QLabel("Word diff — merged body vs")
+        label.setStyleSheet("font-weight:600")
+        top.addWidget(label)
+        self.combo = QComboBox()
+        self.combo.setObjectName("diffSourceCombo")
+        self.combo.setMinimumContentsLength(18)
+        self.combo.currentIndexChanged.connect(self._chosen)
+        top.addWidget(self.combo, 1)
+        self.stats = QLabel("")
+        self.stats.setObjectName("diffStats")
+        top.addWidget(self.stats)
+        layout.addLayout(top)
+        legend = QLabel(
+            "<span style='background:#ffd7d5;color:#82071e;text-decoration:line-through'>&nbsp;only in source&nbsp;</span>"
+            "&nbsp;&nbsp;<span style='background:#ccffd8;color:#055d20'>&nbsp;only in merged body&nbsp;</span>"
+        )
+        layout.addWidget(legend)
+        self.text = QTextEdit()
+        self.text.setObjectName("diffText")
+        self.text.setReadOnly(True)
+        self.text.setUndoRedoEnabled(False)
+        layout.addWidget(self.text, 1)
+
+    # ---- source choice ------------------------------------------------------------------------------
+
+    def set_sources(self, choices: Sequence[tuple[str, str]]) -> None:
+        """choices: (document id, label). Keeps the current choice when it is still there."""
+        current = self.current_source()
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        for doc_id, label in choices:
+            self.combo.addItem(label, doc_id)
+        index = self.combo.findData(current) if current else -1
+        self.combo.setCurrentIndex(index if index >= 0 else (0 if choices else -1))
+        self.combo.blockSignals(False)
+
+    def current_source(self) -> str | None:
+        data = self.combo.currentData()
+        return str(data) if data else None
+
+    def choose(self, doc_id: str) -> None:
+        index = self.combo.findData(doc_id)
+        if index >= 0:
+            self.combo.setCurrentIndex(index)
+
+    def _chosen(self, index: int) -> None:
+        doc_id = self.combo.itemData(index)
+        if doc_id:
+            self.sourceChosen.emit(str(doc_id))
+
+    # ---- requests and results -----------------------------------------------------------------------
+
+    def next_request(self) -> int:
+        self.request += 1
+        self.stats.setText("diffing…")
+        return self.request
+
+    def show_message(self, text: str) -> None:
+        self.current_diff = None
+        self.text.setPlainText(text)
+        self.stats.setText("")
+
+    def show_diff(self, request: int, diff: Any) -> bool:
+        """Render `diff` if it answers the current request; returns False (and drops it) if stale."""
+        if request != self.request:
+            return False
+        self.shown_request = request
+        self.current_diff = diff
+        self.text.clear()
+        cursor = QTextCursor(self.text.document())
+        plain, deleted = _fmt(), _fmt(DELETED_BG, DELETED_FG, strike=True)
+        inserted = _fmt(INSERTED_BG, INSERTED_FG)
+        budget = MAX_RENDER_CHARS
+        cursor.beginEditBlock()
+        for span in diff.spans:
+            if budget <= 0:
+                cursor.insertText("\n… (diff truncated for display)", plain)
+                break
+            if span.op == EQUAL:
+                cursor.insertText(span.b_text, plain)
+            if span.op in (DELETE, REPLACE):
+                cursor.insertText(span.a_text, deleted)
+            if span.op in (INSERT, REPLACE):
+                cursor.insertText(span.b_text, inserted)
+            budget -= len(span.a_text) + len(span.b_text)
+        cursor.endEditBlock()
+        self.text.moveCursor(QTextCursor.MoveOperation.Start)
+        if diff.identical:
+            self.stats.setText("identical (ignoring whitespace)")
+        else:
+            self.stats.setText(f"+{diff.inserted_words} / −{diff.deleted_words} words")
+        return True

@@ -1,0 +1,235 @@
+"""MergeGuard's report on the merged body: verdict, retention against the 95% bar, length against 60%,
+the load-bearing tokens by class (retained / missing), and the append-fallback preview when it fails.
+Displays the core's `MergeGuardReport`; computes nothing itself."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+RETENTION_BAR = 0.95
+LENGTH_BAR = 0.60
+RETAINED_BG, MISSING_BG = QColor("#dafbe1"), QColor("#ffc9c9")
+RETAINED_FG, MISSING_FG = QColor("#116329"), QColor("#7d0a0a")
+
+
+def _sources_text(sources: Any, labels: Sequence[str]) -> str:
+    out = []
+    for s in sources or ():
+        if isinstance(s, int) and 0 <= s < len(labels):
+            out.append(labels[s])
+        else:
+            out.append(str(s))
+    return ", ".join(out)
+
+
+class GuardTokenModel(QAbstractTableModel):
+    COLUMNS = ("Token", "Class", "Sources", "In merged body")
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._tokens: list[Any] = []
+        self._labels: Sequence[str] = ()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._tokens)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 4:
+            return self.COLUMNS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._tokens)):
+            return None
+        tok, col = self._tokens[index.row()], index.column()
+        retained = bool(getattr(tok, "retained", False))
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (
+                str(tok.token),
+                str(getattr(tok.kind, "value", tok.kind)),
+                _sources_text(getattr(tok, "sources", ()), self._labels),
+                "retained" if retained else "MISSING",
+            )[col]
+        if role == Qt.ItemDataRole.UserRole:  # sort key: missing first, then class, then token
+            return (
+                str(tok.token).lower(),
+                str(getattr(tok.kind, "value", tok.kind)),
+                _sources_text(getattr(tok, "sources", ()), self._labels),
+                int(retained),
+            )[col]
+        if role == Qt.ItemDataRole.BackgroundRole and col == 3:
+            return QBrush(RETAINED_BG if retained else MISSING_BG)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 3:
+            return QBrush(RETAINED_FG if retained else MISSING_FG)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f"{tok.token} ({getattr(tok.kind, 'value', tok.kind)}): {'retained' if retained else 'missing'}"
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    def set_tokens(self, tokens: Sequence[Any], labels: Sequence[str]) -> None:
+        self.beginResetModel()
+        # Grouped by class, missing first inside each class.
+        self._tokens = sorted(tokens, key=lambda t: (str(getattr(t.kind, "value", t.kind)), bool(t.retained), str(t.token).lower()))
+        self._labels = tuple(labels)
+        self.endResetModel()
+
+    def tokens(self) -> list[Any]:
+        return list(self._tokens)
+
+
+class _MissingOnlyProxy(QSortFilterProxyModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.missing_only = False
+        self.setSortRole(Qt.ItemDataRole.UserRole)
+
+    def set_missing_only(self, value: bool) -> None:
+        self.beginFilterChange()
+        self.missing_only = value
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        if not self.missing_only:
+            return True
+        model = self.sourceModel()
+        return model.data(model.index(source_row, 3), Qt.ItemDataRole.DisplayRole) == "MISSING"
+
+
+def _bar(name: str) -> QProgressBar:
+    bar = QProgressBar()
+    bar.setObjectName(name)
+    bar.setRange(0, 100)
+    bar.setTextVisible(True)
+    bar.setFixedHeight(16)
+    return bar
+
+
+class GuardPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("guardPanel")
+        self.report: Any = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        self.verdict = QLabel("MergeGuard: no merged body yet")
+        self.verdict.setObjectName("guardVerdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.setMargin(6)
+        layout.addWidget(self.verdict)
+        self.reason = QLabel("")
+        self.reason.setWordWrap(True)
+        self.reason.setStyleSheet("color:#57606a")
+        layout.addWidget(self.reason)
+        self.retention_label = QLabel("Token retention (needs ≥ 95%)")
+        self.retention_bar = _bar("retentionBar")
+        self.length_label = QLabel("Length vs longest source (needs ≥ 60%)")
+        self.length_bar = _bar("lengthBar")
+        for w in (self.retention_label, self.retention_bar, self.length_label, self.length_bar):
+            layout.addWidget(w)
+        self.missing_only = QCheckBox("show missing tokens only")
+        layout.addWidget(self.missing_only)
+        self.token_model = GuardTokenModel(self)
+        self._proxy = _MissingOnlyProxy(self)
+        self._proxy.setSourceModel(self.token_model)
+        self.table = QTableView()
+        self.table.setObjectName("guardTokens")
+        self.table.setModel(self._proxy)
+        self.table.setSortingEnabled(False)
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2, 3):
+            self.table.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.verticalHeader().setDefaultSectionSize(20)
+        layout.addWidget(self.table, 2)
+        self.missing_only.toggled.connect(self._proxy.set_missing_only)
+        self.fallback_label = QLabel("If you choose Append (P), the target will read:")
+        self.fallback_label.setStyleSheet("font-weight:600")
+        self.fallback = QPlainTextEdit()
+        self.fallback.setObjectName("appendPreview")
+        self.fallback.setReadOnly(True)
+        layout.addWidget(self.fallback_label)
+        layout.addWidget(self.fallback, 1)
+        self.set_pending(False)
+        self.show_fallback(None)
+
+    # ---- display ------------------------------------------------------------------------------------
+
+    def _set_verdict(self, text: str, fg: str, bg: str) -> None:
+        self.verdict.setText(text)
+        self.verdict.setStyleSheet(f"QLabel {{ color:{fg}; background:{bg}; border-radius:4px; font-weight:600; }}")
+
+    def set_unavailable(self, why: str) -> None:
+        self.report = None
+        self._set_verdict("MergeGuard unavailable", "#57606a", "#eaeef2")
+        self.reason.setText(why)
+
+    def set_pending(self, running: bool) -> None:
+        if self.report is None:
+            self._set_verdict("MergeGuard: checking…" if running else "MergeGuard: no merged body yet",
+                              "#57606a", "#eaeef2")
+        elif running:
+            self.reason.setText("re-checking the edited body…")
+
+    def clear(self) -> None:
+        self.report = None
+        self.token_model.set_tokens([], [])
+        self.retention_bar.setValue(0)
+        self.length_bar.setValue(0)
+        self.reason.setText("")
+        self.set_pending(False)
+        self.show_fallback(None)
+
+    def set_report(self, report: Any, source_labels: Sequence[str]) -> None:
+        self.report = report
+        tokens = list(getattr(report, "tokens", ()) or ())
+        self.token_model.set_tokens(tokens, source_labels)
+        missing = [t for t in tokens if not t.retained]
+        retention = float(report.retention)
+        length = float(report.length_ratio)
+        if report.passed:
+            self._set_verdict(f"✔ MergeGuard passed — {len(tokens) - len(missing)}/{len(tokens)} tokens kept",
+                              "#116329", "#dafbe1")
+        else:
+            self._set_verdict(f"✘ MergeGuard failed — {len(missing)} of {len(tokens)} tokens missing",
+                              "#7d0a0a", "#ffe1e1")
+        self.reason.setText(str(getattr(report, "reason", "")))
+        self._fill(self.retention_bar, retention, RETENTION_BAR)
+        self._fill(self.length_bar, length, LENGTH_BAR)
+        self.retention_label.setText(f"Token retention {retention:.0%} (needs ≥ {RETENTION_BAR:.0%})")
+        self.length_label.setText(f"Length vs longest source {length:.0%} (needs ≥ {LENGTH_BAR:.0%})")
+
+    def _fill(self, bar: QProgressBar, value: float, floor: float) -> None:
+        bar.setValue(int(round(min(1.0, max(0.0, value)) * 100)))
+        bar.setFormat(f"{value:.0%}")
+        color = "#2da44e" if value >= floor else "#cf222e"
+        bar.setStyleSheet(f"QProgressBar::chunk {{ background:{color}; }} QProgressBar {{ text-align:center; }}")
+
+    def show_fallback(self, text: str | None) -> None:
+        visible = text is not None
+        self.fallback_label.setVisible(visible)
+        self.fallback.setVisible(visible)
+        if visible:
+            self.fallback.setPlainText(text)

@@ -1,0 +1,506 @@
+"""The reviewer window: cluster queue (left), sources + merged body + word diff (middle), decision, MergeGuard
+report and actions (right). Services are injected (`Services`), so tests run it on fakes."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QFontDatabase, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QGridLayout,
+    QGroupBox,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QPlainTextEdit,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .cluster_model import NEW, ClusterFilterProxy, ClusterRow, ClusterTableModel
+from .decision_panel import DecisionPanel, action_button
+from .dialogs import Prompter
+from .diff_view import DiffView
+from .guard_panel import GuardPanel
+from .review import Review
+from .services import Services
+from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
+from .sources_view import SourcesView
+from .status import TaskStatus
+from .workers import TaskRunner, one_line
+
+KEYS_HELP = ("J/K next/previous cluster · M ask model · U union draft · E edit · A accept · P append · "
+             "C keep separate · S skip · Ctrl+Z/Ctrl+Shift+Z undo/redo · Ctrl+F filter · F5 rescan")
+
+
+def _banner(name: str, fg: str, bg: str) -> QLabel:
+    label = QLabel("")
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setStyleSheet(f"QLabel {{ color:{fg}; background:{bg}; padding:5px 8px; font-weight:600; }}")
+    label.hide()
+    return label
+
+
+class MainWindow(QMainWindow):
+    storeOpened = Signal(object)  # Store
+    storeFailed = Signal(str)
+    scanFailed = Signal(str)
+    scanFinished = Signal(object)  # ScanResult
+    ready = Signal()  # queue filled and the first cluster selected and checked
+
+    def __init__(self, services: Services, *, qsettings: QSettings | None = None, prompter: Prompter | None = None):
+        super().__init__()
+        self.setObjectName("memguiMainWindow")
+        self.setWindowTitle("memgui — memory review")
+        self.services = services
+        self.qsettings = qsettings or QSettings("memgui", "memgui")
+        self.settings: GuiSettings = load_settings(self.qsettings)
+        self.prompter = prompter or Prompter(self)
+        self.runner = TaskRunner(self)
+        self.store: Any = None
+        self.store_origin = ""
+        self.scan_result: Any = None
+        self._ready_sent = False
+        self._build_widgets()
+        self._build_actions()
+        self._build_layout()
+        self.review = Review(self)
+        self.review.changed.connect(self.update_actions)
+        self.review.guardUpdated.connect(self._maybe_ready)
+        self.runner.started.connect(lambda *_: self.update_actions())
+        self.runner.ended.connect(lambda *_: QTimer.singleShot(0, self.update_actions))
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.timeout.connect(self._run_filter)
+        self.filter_edit.textChanged.connect(lambda _t: self._filter_timer.start(300))
+        self.queue.selectionModel().currentRowChanged.connect(self._on_current_row)
+        self.resize(1560, 940)
+        geometry = self.qsettings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if services.unavailable:
+            parts = ", ".join(sorted(n.rsplit(".", 1)[-1] for n in services.unavailable))
+            self.statusBar().showMessage(f"Some features are off (core parts missing: {parts})", 10000)
+        self.update_actions()
+
+    # ---- construction ---------------------------------------------------------------------------------
+
+    def _build_widgets(self) -> None:
+        self.readonly_banner = _banner("readOnlyBanner", "#6a4a00", "#fff4c2")
+        self.notice_banner = _banner("noticeBanner", "#0b4a8b", "#ddf4ff")
+        self.cluster_model = ClusterTableModel(self)
+        self.proxy = ClusterFilterProxy(self)
+        self.proxy.setSourceModel(self.cluster_model)
+        self.queue = QTableView()
+        self.queue.setObjectName("clusterQueue")
+        self.queue.setModel(self.proxy)
+        self.queue.setSortingEnabled(True)
+        self.queue.sortByColumn(ClusterTableModel.COSINE, Qt.SortOrder.DescendingOrder)
+        self.queue.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.queue.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.queue.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.queue.verticalHeader().hide()
+        self.queue.verticalHeader().setDefaultSectionSize(22)
+        self.queue.setWordWrap(False)
+        header = self.queue.horizontalHeader()
+        for col in (0, 1, 2):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(ClusterTableModel.TITLES, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(ClusterTableModel.ANCHOR, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(ClusterTableModel.ANCHOR, 110)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setObjectName("filterEdit")
+        self.filter_edit.setPlaceholderText("Filter clusters: full-text search of the store (Ctrl+F)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.queue_label = QLabel("No store open")
+        self.queue_label.setObjectName("queueLabel")
+        self.queue_label.setStyleSheet("color:#57606a")
+        self.queue_label.setWordWrap(True)
+        self.sources = SourcesView()
+        self.editor = QPlainTextEdit()
+        self.editor.setObjectName("mergedEditor")
+        self.editor.setPlaceholderText("The merged body goes here: U for the union draft, M to ask the model, or type.")
+        self.editor_title = QLabel("Merged body")
+        self.editor_title.setObjectName("editorTitle")
+        self.editor_title.setStyleSheet("font-weight:600")
+        self.editor_title.setWordWrap(True)
+        self.diff_view = DiffView()
+        self.guard_panel = GuardPanel()
+        self.task_status = TaskStatus(self.runner)
+        self.statusBar().addPermanentWidget(self.task_status)
+
+    def _action(self, key: str, text: str, shortcut: str | QKeySequence | None, slot, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        action.setObjectName(f"action_{key}")
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        if tip:
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.addAction(action)
+        self.actions_by_key[key] = action
+        return action
+
+    def _build_actions(self) -> None:
+        self.actions_by_key: dict[str, QAction] = {}
+        r = lambda name: (lambda: getattr(self.review, name)())  # noqa: E731 - review is built after actions
+        a = self._action
+        a("open", "&Open store…", QKeySequence.StandardKey.Open, self.choose_store)
+        a("demo", "Open the &demo store", None, lambda: self.open_located(None, demo=True))
+        a("rescan", "&Rescan", "F5", self.start_scan, "Find nominee clusters again")
+        a("settings", "&Settings…", "Ctrl+,", self.show_settings)
+        a("quit", "&Quit", QKeySequence.StandardKey.Quit, self.close)
+        a("next", "Next cluster", "J", lambda: self.next_cluster(), "Next cluster (J)")
+        a("prev", "Previous cluster", "K", self.previous_cluster, "Previous cluster (K)")
+        a("ask", "Ask model (M)", "M", r("ask_model"), "Stream the local model's decision for this cluster")
+        a("cancel_model", "Cancel", "Esc", r("cancel_model"), "Stop the running model call (Esc)")
+        a("union", "Union draft (U)", "U", r("union_draft"), "Insert the deterministic sentence-union draft")
+        a("edit", "Edit (E)", "E", lambda: self.editor.setFocus(), "Edit the merged body (Esc leaves the editor)")
+        a("accept", "Accept merge (A)", "A", r("accept"), "Merge with this body (needs a passing guard or an override)")
+        a("append", "Append instead (P)", "P", r("append"), "Keep every source verbatim: append them to the target")
+        a("keep", "Keep separate (C)", "C", r("keep_separate"), "Not duplicates: never nominate them together again")
+        a("skip", "Skip for now (S)", "S", r("skip"), "Leave this cluster for later")
+        a("undo", "Undo (Ctrl+Z)", QKeySequence.StandardKey.Undo, r("undo"), "Undo the last write of this session")
+        a("redo", "Redo (Ctrl+Shift+Z)", "Ctrl+Shift+Z", r("redo"), "Redo what was undone")
+        a("filter", "Filter…", QKeySequence.StandardKey.Find, lambda: (self.filter_edit.setFocus(), self.filter_edit.selectAll()))
+        a("queue", "Go to the queue", "Ctrl+L", lambda: self.queue.setFocus())
+        a("keys", "&Keyboard shortcuts", "F1", lambda: self.prompter.info("Keyboard shortcuts", KEYS_HELP.replace(" · ", "\n")))
+        menu = self.menuBar().addMenu("&File")
+        for key in ("open", "demo"):
+            menu.addAction(self.actions_by_key[key])
+        self.recent_menu = menu.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        menu.addSeparator()
+        for key in ("rescan", "settings"):
+            menu.addAction(self.actions_by_key[key])
+        menu.addSeparator()
+        menu.addAction(self.actions_by_key["quit"])
+        menu = self.menuBar().addMenu("&Review")
+        for key in ("next", "prev", None, "ask", "cancel_model", "union", "edit", None, "accept", "append", "keep",
+                    "skip", None, "undo", "redo", None, "filter", "queue"):
+            menu.addSeparator() if key is None else menu.addAction(self.actions_by_key[key])
+        self.menuBar().addMenu("&Help").addAction(self.actions_by_key["keys"])
+
+    def _build_layout(self) -> None:
+        left = QWidget()
+        lay = QVBoxLayout(left)
+        lay.setContentsMargins(4, 4, 2, 4)
+        lay.addWidget(self.filter_edit)
+        lay.addWidget(self.queue, 1)
+        lay.addWidget(self.queue_label)
+
+        merged = QWidget()
+        lay = QVBoxLayout(merged)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.editor_title)
+        lay.addWidget(self.editor, 1)
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(merged)
+        bottom.addWidget(self.diff_view)
+        bottom.setSizes([500, 500])
+        self.middle_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.middle_splitter.addWidget(self.sources)
+        self.middle_splitter.addWidget(bottom)
+        self.middle_splitter.setSizes([460, 400])
+
+        right = QWidget()
+        lay = QVBoxLayout(right)
+        lay.setContentsMargins(2, 4, 4, 4)
+        k = self.actions_by_key
+        self.decision_panel = DecisionPanel(k["ask"], k["cancel_model"], k["union"])
+        lay.addWidget(self.decision_panel)
+        guard_box = QGroupBox("MergeGuard")
+        QVBoxLayout(guard_box).addWidget(self.guard_panel)
+        lay.addWidget(guard_box, 1)
+        actions = QGroupBox("Actions")
+        grid = QGridLayout(actions)
+        grid.addWidget(action_button(k["accept"], primary=True), 0, 0, 1, 2)
+        grid.addWidget(action_button(k["append"]), 1, 0)
+        grid.addWidget(action_button(k["keep"]), 1, 1)
+        grid.addWidget(action_button(k["skip"]), 2, 0)
+        grid.addWidget(action_button(k["edit"]), 2, 1)
+        grid.addWidget(action_button(k["undo"]), 3, 0)
+        grid.addWidget(action_button(k["redo"]), 3, 1)
+        lay.addWidget(actions)
+
+        self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.main_splitter.addWidget(left)
+        self.main_splitter.addWidget(self.middle_splitter)
+        self.main_splitter.addWidget(right)
+        self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setSizes([440, 720, 400])
+        central = QWidget()
+        lay = QVBoxLayout(central)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.readonly_banner)
+        lay.addWidget(self.notice_banner)
+        lay.addWidget(self.main_splitter, 1)
+        self.setCentralWidget(central)
+        fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
+        self.editor.setFont(fixed)
+
+    # ---- enabling ------------------------------------------------------------------------------------
+
+    def can_write(self) -> bool:
+        return (self.store is not None and not getattr(self.store, "read_only", False)
+                and self.services.apply is not None and not self.runner.busy("write"))
+
+    def update_actions(self) -> None:
+        rv = getattr(self, "review", None)
+        k = self.actions_by_key
+        reviewable = rv is not None and rv.reviewable()
+        included = len(self.sources.included_ids()) if reviewable else 0
+        writable = self.can_write()
+        deciding = self.runner.busy("decide")
+        k["ask"].setEnabled(reviewable and included >= 2 and self.services.make_decider is not None and not deciding)
+        k["cancel_model"].setEnabled(deciding)
+        k["union"].setEnabled(reviewable and self.services.sentence_union is not None)
+        k["edit"].setEnabled(reviewable)
+        k["accept"].setEnabled(reviewable and writable and included >= 2 and bool(rv.body().strip()))
+        k["append"].setEnabled(reviewable and writable and included >= 2)
+        k["keep"].setEnabled(reviewable and writable and included >= 2)
+        k["skip"].setEnabled(reviewable)
+        k["undo"].setEnabled(rv is not None and bool(rv.undo_stack) and writable and self.services.audit is not None)
+        k["redo"].setEnabled(rv is not None and bool(rv.redo_stack) and writable and self.services.audit is not None)
+        k["rescan"].setEnabled(self.store is not None and self.services.scan is not None)
+        self.editor.setReadOnly(not reviewable)
+
+    # ---- opening a store --------------------------------------------------------------------------------
+
+    def choose_store(self) -> None:
+        start = str(Path(self.settings.store_path).parent) if self.settings.store_path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open a Netclaw store", start, "Netclaw store (*.db);;All files (*)")
+        if path:
+            self.open_located(path)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_stores:
+            self.recent_menu.addAction(path, lambda p=path: self.open_located(p))
+        if not self.settings.recent_stores:
+            self.recent_menu.addAction("(none yet)").setEnabled(False)
+
+    def open_located(self, explicit: str | None, *, demo: bool = False) -> None:
+        """Open `explicit`, else the located store (argument, $NETCLAW_HOME, ~/.netclaw, demo), on a worker."""
+        s = self.services
+        try:
+            if demo:
+                from ..config import user_data_dir
+
+                located = s.locate_store(None, demo_path=user_data_dir() / "demo" / "netclaw.db")
+                if not located.is_demo:
+                    located = type(located)(user_data_dir() / "demo" / "netclaw.db", "demo")
+            else:
+                located = s.locate_store(explicit)
+        except Exception as exc:  # noqa: BLE001
+            self._open_failed(exc)
+            return
+        path, origin = Path(located.path), getattr(located, "origin", "argument")
+        build = s.build_demo_store if getattr(located, "is_demo", False) and not path.exists() else None
+        if getattr(located, "is_demo", False) and not path.exists() and build is None:
+            self._open_failed(RuntimeError(f"no Netclaw store found and the demo store cannot be built here ({path})"))
+            return
+        opener = s.open_store
+
+        def job(cancel):
+            if build is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                build(path)
+            return opener(path)
+
+        self.runner.start("open", job, label=f"Opening {path.name}", show_in_status=True,
+                          on_done=lambda store: self._opened(store, str(path), origin), on_error=self._open_failed)
+
+    def _open_failed(self, exc: BaseException) -> None:
+        message = one_line(exc)
+        self.storeFailed.emit(message)
+        self.queue_label.setText("No store open — File → Open store…")
+        self.prompter.error("Cannot open the store", message,
+                            "Choose another file with File → Open store…, or open the demo store.")
+
+    def _opened(self, store: Any, path: str, origin: str) -> None:
+        old, self.store = self.store, store
+        if old is not None and old is not store:
+            self.runner.cancel_all()
+            try:
+                old.close()
+            except Exception:  # noqa: BLE001 - closing a store that is gone is harmless
+                pass
+        self.store_origin = origin
+        self.settings = self.settings.with_recent(path)
+        save_settings(self.qsettings, self.settings)
+        ro = bool(getattr(store, "read_only", False))
+        self.readonly_banner.setText(f"Read-only store: {path} — you can review, but nothing can be written "
+                                     "(accept, append, keep separate and undo are off).")
+        self.readonly_banner.setVisible(ro)
+        demo = " (demo store)" if origin == "demo" else ""
+        self.setWindowTitle(f"memgui — {Path(path).name}{demo}{' [read-only]' if ro else ''}")
+        self.cluster_model.set_rows([])
+        self.review.undo_stack.clear()
+        self.review.redo_stack.clear()
+        self.review.load(None)
+        self.storeOpened.emit(store)
+        self.start_scan()
+
+    # ---- scanning ----------------------------------------------------------------------------------------
+
+    def start_scan(self) -> None:
+        scan, store = self.services.scan, self.store
+        if store is None:
+            return
+        if scan is None:
+            self.queue_label.setText("Nomination is not available (memgui.core.nominate missing)")
+            return
+        kwargs = self.settings.scan_kwargs()
+
+        def job(cancel):
+            result = yield from scan(store, cancel=cancel, **kwargs)
+            ids = list(dict.fromkeys(i for c in result.clusters for i in c.member_ids))
+            docs = {d.document_id: d for d in store.documents_by_ids(ids)}
+            return result, docs
+
+        self.queue_label.setText("Scanning for near-duplicates…")
+        self.runner.start("scan", job, label="Finding nominee clusters", show_in_status=True,
+                          on_done=self._scanned, on_error=self._scan_failed,
+                          on_cancelled=lambda: self.queue_label.setText("Scan cancelled — F5 to rescan"))
+
+    def _scan_failed(self, exc: BaseException) -> None:
+        self.queue_label.setText("Scan failed — F5 to retry")
+        self.scanFailed.emit(one_line(exc))
+        self.prompter.error("Cannot find nominee clusters", one_line(exc))
+
+    def _scanned(self, value: tuple) -> None:
+        result, docs = value
+        self.scan_result = result
+        rows = []
+        for cluster in result.clusters:
+            members = [docs.get(i) for i in cluster.member_ids]
+            rows.append(ClusterRow(cluster, tuple(d.title if d else i for d, i in zip(members, cluster.member_ids)),
+                                   tuple(d.anchor_id if d else "" for d in members)))
+        self.cluster_model.set_rows(rows)
+        self.queue.sortByColumn(self.queue.horizontalHeader().sortIndicatorSection(),
+                                self.queue.horizontalHeader().sortIndicatorOrder())
+        embedder = getattr(result, "embedder", None)
+        how = f"{embedder.model_id} ({embedder.source})" if embedder is not None else "lexical overlap"
+        self.queue_label.setText(f"{len(rows)} clusters · {how} · K {result.k} · threshold {result.threshold:.3f}")
+        notices = list(getattr(result, "notices", ()) or ())
+        if getattr(result, "degraded", False):
+            notices.insert(0, f"Degraded nomination (no embedder: {result.degraded_reason}); clusters come from "
+                              "word overlap and carry no cosine.")
+        self.notice_banner.setText(" · ".join(notices))
+        self.notice_banner.setVisible(bool(notices))
+        self.scanFinished.emit(result)
+        if rows:
+            self.queue.selectRow(0)
+            self.queue.setFocus()
+        else:
+            self.review.load(None)
+            self.sources._empty.setText("No nominee clusters at this threshold — nothing to review. "
+                                        "Settings (Ctrl+,) can lower the threshold.")
+            self._maybe_ready()
+
+    def _maybe_ready(self, *_args) -> None:
+        if self._ready_sent or self.scan_result is None:
+            return
+        self._ready_sent = True
+        self.ready.emit()
+
+    # ---- the queue ----------------------------------------------------------------------------------------
+
+    def _on_current_row(self, current, _previous) -> None:
+        source = self.proxy.mapToSource(current) if current.isValid() else None
+        row = self.cluster_model.row_at(source.row()) if source is not None else None
+        if row is not self.review.row:
+            self.review.load(row)
+
+    def current_proxy_row(self) -> int:
+        index = self.queue.currentIndex()
+        return index.row() if index.isValid() else -1
+
+    def _select_proxy_row(self, row: int) -> None:
+        if 0 <= row < self.proxy.rowCount():
+            index = self.proxy.index(row, 0)
+            self.queue.selectionModel().setCurrentIndex(
+                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            self.queue.scrollTo(index)
+
+    def next_cluster(self, prefer_new: bool = False) -> None:
+        start, count = self.current_proxy_row(), self.proxy.rowCount()
+        if prefer_new:
+            for offset in range(1, count + 1):
+                r = (start + offset) % count
+                row = self.proxy.data(self.proxy.index(r, 0), Qt.ItemDataRole.DisplayRole)
+                if row == NEW:
+                    self._select_proxy_row(r)
+                    return
+            self.statusBar().showMessage("Every cluster in the queue has been reviewed or skipped", 6000)
+        if start + 1 < count:
+            self._select_proxy_row(start + 1)
+
+    def previous_cluster(self) -> None:
+        if self.current_proxy_row() > 0:
+            self._select_proxy_row(self.current_proxy_row() - 1)
+
+    def select_cluster(self, cluster_id: Any) -> None:
+        source_row = self.cluster_model.row_of(cluster_id)
+        if source_row >= 0:
+            index = self.proxy.mapFromSource(self.cluster_model.index(source_row, 0))
+            if index.isValid():
+                self._select_proxy_row(index.row())
+
+    def _run_filter(self) -> None:
+        text, store = self.filter_edit.text().strip(), self.store
+        if not text or store is None:
+            self.runner.cancel("search")
+            self.proxy.set_allowed_documents(None)
+            return
+        self.runner.start("search", lambda cancel: [d.document_id for d in store.search(text, limit=1000)],
+                          label="Searching", on_done=self._filtered,
+                          on_error=lambda exc: self.statusBar().showMessage(f"Search failed: {one_line(exc)}", 6000))
+
+    def _filtered(self, doc_ids: list[str]) -> None:
+        self.proxy.set_allowed_documents(doc_ids)
+        self.statusBar().showMessage(f"{self.proxy.rowCount()} clusters match the filter", 4000)
+
+    # ---- settings and shutdown ------------------------------------------------------------------------
+
+    def show_settings(self) -> None:
+        models = []
+        if self.services.discover_models is not None:
+            try:
+                models = list(self.services.discover_models())
+            except Exception as exc:  # noqa: BLE001
+                self.statusBar().showMessage(f"Model discovery failed: {one_line(exc)}", 6000)
+        dialog = SettingsDialog(self.settings, models, self)
+        if dialog.exec():
+            self.apply_settings(dialog.result_settings())
+        dialog.deleteLater()
+
+    def apply_settings(self, new: GuiSettings) -> None:
+        old, self.settings = self.settings, new
+        save_settings(self.qsettings, new)
+        if new.store_path and new.store_path != old.store_path:
+            self.open_located(new.store_path)
+        elif new.scan_kwargs() != old.scan_kwargs():
+            self.start_scan()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.qsettings.setValue("window/geometry", self.saveGeometry())
+        self.runner.shutdown(15000)
+        if self.store is not None:
+            try:
+                self.store.close()
+            except Exception:  # noqa: BLE001
+                pass
+            self.store = None
+        super().closeEvent(event)

@@ -1,0 +1,224 @@
+"""Settings kept in QSettings: store, recent stores, embedder, decider model, K, threshold, timeouts, threads.
+
+K and threshold may be left at "default" (None): the core then uses Netclaw's configured value or the
+per-embedding-model default. Values seed from `config.load_curation_settings()`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Sequence
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..config import load_curation_settings
+
+EMBEDDERS = (
+    ("auto", "automatic (the daemon's vectors when complete, else the default)"),
+    ("default", "memgui's offline default (all-MiniLM-L6-v2)"),
+    ("stored", "the daemon's stored vectors (memory_embeddings)"),
+    ("onnx", "the daemon's own ONNX model (optional extra)"),
+)
+MAX_RECENT = 8
+
+
+@dataclass(frozen=True)
+class GuiSettings:
+    store_path: str = ""
+    recent_stores: tuple[str, ...] = ()
+    embedder: str = "auto"
+    decider_model: str = ""  # GGUF path; "" = the bundled default
+    k: int | None = None
+    threshold: float | None = None
+    llm_timeout_s: float = 120.0
+    llm_threads: int = 2
+    llm_context: int = 4096
+    guard_debounce_ms: int = 250
+    extra: dict = field(default_factory=dict)
+
+    def decider_kwargs(self) -> dict[str, Any]:
+        return {
+            "model_path": self.decider_model or None,
+            "n_threads": self.llm_threads,
+            "n_ctx": self.llm_context,
+        }
+
+    def scan_kwargs(self) -> dict[str, Any]:
+        return {"embedder_choice": self.embedder, "k": self.k, "threshold": self.threshold}
+
+    def with_recent(self, path: str) -> "GuiSettings":
+        recent = [path] + [p for p in self.recent_stores if p != path]
+        return replace(self, store_path=path, recent_stores=tuple(recent[:MAX_RECENT]))
+
+
+def _num(value: Any, cast, default):
+    try:
+        return cast(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def load_settings(qs: QSettings) -> GuiSettings:
+    base = load_curation_settings()
+    recent = qs.value("store/recent", [])
+    if isinstance(recent, str):
+        recent = [recent] if recent else []
+    k = _num(qs.value("scan/k", 0), int, 0)
+    threshold = _num(qs.value("scan/threshold", 0.0), float, 0.0)
+    return GuiSettings(
+        store_path=str(qs.value("store/path", "") or ""),
+        recent_stores=tuple(str(p) for p in recent if p)[:MAX_RECENT],
+        embedder=str(qs.value("scan/embedder", "auto") or "auto"),
+        decider_model=str(qs.value("decider/model", "") or ""),
+        k=k if k > 0 else None,
+        threshold=threshold if threshold > 0 else None,
+        llm_timeout_s=_num(qs.value("decider/timeout_s", base.interactive_llm_timeout_seconds), float,
+                           base.interactive_llm_timeout_seconds),
+        llm_threads=_num(qs.value("decider/threads", base.llm_threads), int, base.llm_threads),
+        llm_context=_num(qs.value("decider/context", base.llm_context), int, base.llm_context),
+    )
+
+
+def save_settings(qs: QSettings, s: GuiSettings) -> None:
+    qs.setValue("store/path", s.store_path)
+    qs.setValue("store/recent", list(s.recent_stores))
+    qs.setValue("scan/embedder", s.embedder)
+    qs.setValue("scan/k", s.k or 0)
+    qs.setValue("scan/threshold", s.threshold or 0.0)
+    qs.setValue("decider/model", s.decider_model)
+    qs.setValue("decider/timeout_s", s.llm_timeout_s)
+    qs.setValue("decider/threads", s.llm_threads)
+    qs.setValue("decider/context", s.llm_context)
+    qs.sync()
+
+
+def _model_label(model: Any) -> tuple[str, str]:
+    """(label, path) for a discovered GGUF model value (path-like or an object with .path)."""
+    path = str(getattr(model, "path", model))
+    name = getattr(model, "name", None) or Path(path).name
+    origin = getattr(model, "source", None) or getattr(model, "origin", None)
+    size = getattr(model, "size_bytes", None) or getattr(model, "size", None)
+    bits = [name]
+    if origin:
+        bits.append(f"({origin})")
+    if isinstance(size, (int, float)) and size > 0:
+        bits.append(f"{size / 1e9:.1f} GB")
+    return " ".join(bits), path
+
+
+class SettingsDialog(QDialog):
+    def __init__(self, settings: GuiSettings, models: Sequence[Any] = (), parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("memgui settings")
+        self.setObjectName("settingsDialog")
+        self._settings = settings
+        form = QFormLayout()
+
+        self.store_edit = QLineEdit(settings.store_path)
+        self.store_edit.setPlaceholderText("located automatically ($NETCLAW_HOME, ~/.netclaw, else the demo)")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse_store)
+        row = QHBoxLayout()
+        row.addWidget(self.store_edit, 1)
+        row.addWidget(browse)
+        form.addRow("Store:", row)
+
+        self.embedder_combo = QComboBox()
+        for key, label in EMBEDDERS:
+            self.embedder_combo.addItem(label, key)
+        self.embedder_combo.setCurrentIndex(max(0, self.embedder_combo.findData(settings.embedder)))
+        form.addRow("Embedder:", self.embedder_combo)
+
+        self.model_combo = QComboBox()
+        self.model_combo.setEditable(True)
+        self.model_combo.addItem("bundled default decider", "")
+        for model in models:
+            label, path = _model_label(model)
+            self.model_combo.addItem(label, path)
+        index = self.model_combo.findData(settings.decider_model)
+        if index >= 0:
+            self.model_combo.setCurrentIndex(index)
+        elif settings.decider_model:
+            self.model_combo.addItem(settings.decider_model, settings.decider_model)
+            self.model_combo.setCurrentIndex(self.model_combo.count() - 1)
+        pick = QPushButton("GGUF file…")
+        pick.clicked.connect(self._browse_model)
+        row = QHBoxLayout()
+        row.addWidget(self.model_combo, 1)
+        row.addWidget(pick)
+        form.addRow("Decider model:", row)
+        if not models:
+            form.addRow("", QLabel("No other GGUF files found on this machine (Ollama, LM Studio, models folder)."))
+
+        self.k_spin = QSpinBox()
+        self.k_spin.setRange(0, 50)
+        self.k_spin.setSpecialValueText("default")
+        self.k_spin.setValue(settings.k or 0)
+        form.addRow("Nominees per document (K):", self.k_spin)
+
+        self.threshold_spin = QDoubleSpinBox()
+        self.threshold_spin.setRange(0.0, 1.0)
+        self.threshold_spin.setDecimals(3)
+        self.threshold_spin.setSingleStep(0.005)
+        self.threshold_spin.setSpecialValueText("default for the embedding model")
+        self.threshold_spin.setValue(settings.threshold or 0.0)
+        form.addRow("Cosine threshold:", self.threshold_spin)
+
+        self.timeout_spin = QDoubleSpinBox()
+        self.timeout_spin.setRange(5.0, 3600.0)
+        self.timeout_spin.setSuffix(" s")
+        self.timeout_spin.setValue(settings.llm_timeout_s)
+        form.addRow("Model timeout:", self.timeout_spin)
+
+        self.threads_spin = QSpinBox()
+        self.threads_spin.setRange(1, 64)
+        self.threads_spin.setValue(settings.llm_threads)
+        form.addRow("Model threads:", self.threads_spin)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+
+    def _browse_store(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Netclaw store", self.store_edit.text(), "SQLite (*.db);;All files (*)")
+        if path:
+            self.store_edit.setText(path)
+
+    def _browse_model(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Decider model", "", "GGUF models (*.gguf)")
+        if path:
+            self.model_combo.addItem(path, path)
+            self.model_combo.setCurrentIndex(self.model_combo.count() - 1)
+
+    def result_settings(self) -> GuiSettings:
+        model = self.model_combo.currentData()
+        if model is None:  # typed into the editable combo
+            model = self.model_combo.currentText().strip()
+        return replace(
+            self._settings,
+            store_path=self.store_edit.text().strip(),
+            embedder=self.embedder_combo.currentData() or "auto",
+            decider_model=str(model or ""),
+            k=self.k_spin.value() or None,
+            threshold=self.threshold_spin.value() or None,
+            llm_timeout_s=self.timeout_spin.value(),
+            llm_threads=self.threads_spin.value(),
+        )

@@ -1,0 +1,234 @@
+"""The sources of the selected cluster, side by side (an N-pane view): title, id, anchor, updated,
+update_semantics, pairwise cosine badges, the body with MergeGuard's missing tokens highlighted, and per
+member "include" / "target" choices."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QRadioButton,
+    QScrollArea,
+    QSplitter,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+MISSING_BG = QColor("#ffc9c9")
+MISSING_FG = QColor("#7d0a0a")
+PANE_MIN_WIDTH = 260
+
+
+def format_ms(ms: int | None) -> str:
+    if not ms:
+        return "—"
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def cosine_color(value: float) -> str:
+    if value >= 0.95:
+        return "#1a7f37"
+    if value >= 0.9:
+        return "#2f6f9f"
+    return "#6e7781"
+
+
+class SourcePane(QFrame):
+    def __init__(self, number: int, doc: Any, badges: Sequence[tuple[int, float]], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.doc = doc
+        self.number = number
+        self.setObjectName(f"sourcePane{number}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setMinimumWidth(PANE_MIN_WIDTH)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(3)
+
+        top = QHBoxLayout()
+        self.title_label = QLabel(f"<b>#{number}</b>&nbsp; {_esc(doc.title) or '<i>(untitled)</i>'}")
+        self.title_label.setWordWrap(True)
+        self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        top.addWidget(self.title_label, 1)
+        self.include_box = QCheckBox("include")
+        self.include_box.setChecked(True)
+        self.include_box.setToolTip("Take part in this merge (unchecked members are left untouched)")
+        self.target_radio = QRadioButton("target")
+        self.target_radio.setToolTip("Keep this document's id; the other included members are tombstoned")
+        top.addWidget(self.include_box)
+        top.addWidget(self.target_radio)
+        layout.addLayout(top)
+
+        meta = QLabel(
+            f"<span style='color:#57606a'>{_esc(doc.document_id)}<br>"
+            f"{_esc(doc.anchor_id)} · {_esc(doc.update_semantics)} · updated {format_ms(doc.updated_at)}</span>"
+        )
+        meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        meta.setWordWrap(True)
+        layout.addWidget(meta)
+
+        badge_row = QHBoxLayout()
+        badge_row.setSpacing(4)
+        for other, cosine in badges:
+            badge = QLabel(f"↔ #{other}  {cosine:.3f}")
+            badge.setObjectName("cosineBadge")
+            badge.setToolTip(f"cosine similarity between #{number} and #{other}")
+            badge.setStyleSheet(
+                f"QLabel {{ color: white; background: {cosine_color(cosine)}; border-radius: 8px; padding: 1px 7px; }}"
+            )
+            badge_row.addWidget(badge)
+        badge_row.addStretch(1)
+        layout.addLayout(badge_row)
+
+        self.body = QPlainTextEdit(doc.markdown_body)
+        self.body.setObjectName(f"sourceBody{number}")
+        self.body.setReadOnly(True)
+        self.body.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        layout.addWidget(self.body, 1)
+        self.missing_label = QLabel("")
+        self.missing_label.setStyleSheet("color:#7d0a0a")
+        self.missing_label.setWordWrap(True)
+        layout.addWidget(self.missing_label)
+        self.include_box.toggled.connect(self._dim)
+
+    def _dim(self, included: bool) -> None:
+        self.body.setEnabled(included)
+        self.target_radio.setEnabled(included)
+
+    def set_missing(self, spans: Sequence[tuple[int, int]]) -> None:
+        selections = []
+        fmt = QTextCharFormat()
+        fmt.setBackground(MISSING_BG)
+        fmt.setForeground(MISSING_FG)
+        fmt.setFontWeight(QFont.Weight.Bold)
+        length = len(self.body.toPlainText())
+        for start, end in spans:
+            start, end = max(0, start), min(length, end)
+            if end <= start:
+                continue
+            sel = QTextEdit.ExtraSelection()
+            cursor = QTextCursor(self.body.document())
+            cursor.setPosition(start)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            sel.cursor = cursor
+            sel.format = fmt
+            selections.append(sel)
+        self.body.setExtraSelections(selections)
+        self.missing_label.setText(
+            f"{len(selections)} missing token occurrence(s) highlighted" if selections else ""
+        )
+
+    def missing_count(self) -> int:
+        return len(self.body.extraSelections())
+
+
+def _esc(text: str) -> str:
+    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class SourcesView(QWidget):
+    """Holds one SourcePane per document of the selected cluster."""
+
+    selectionChanged = Signal()  # include boxes or the target changed
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("sourcesView")
+        self._panes: list[SourcePane] = []
+        self._group = QButtonGroup(self)
+        self._group.setExclusive(True)
+        self._group.buttonToggled.connect(lambda *_: self.selectionChanged.emit())
+        self._scroll = QScrollArea(self)
+        self._scroll.setWidgetResizable(True)
+        self._scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self._splitter = QSplitter(Qt.Orientation.Horizontal)
+        self._splitter.setChildrenCollapsible(False)
+        self._scroll.setWidget(self._splitter)
+        self._empty = QLabel("Select a cluster on the left (J / K to move).")
+        self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self._empty.setStyleSheet("color:#57606a")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self._empty)
+        layout.addWidget(self._scroll)
+        self._scroll.hide()
+
+    def clear(self) -> None:
+        for pane in self._panes:
+            self._group.removeButton(pane.target_radio)
+            pane.setParent(None)
+            pane.deleteLater()
+        self._panes = []
+        self._scroll.hide()
+        self._empty.show()
+
+    def set_documents(self, docs: Sequence[Any], cosines: dict[frozenset, float], target_id: str | None) -> None:
+        self.clear()
+        numbers = {doc.document_id: i + 1 for i, doc in enumerate(docs)}
+        for doc in docs:
+            badges = []
+            for other in docs:
+                if other.document_id == doc.document_id:
+                    continue
+                cosine = cosines.get(frozenset((doc.document_id, other.document_id)))
+                if cosine is not None:
+                    badges.append((numbers[other.document_id], cosine))
+            pane = SourcePane(numbers[doc.document_id], doc, badges)
+            self._group.addButton(pane.target_radio)
+            pane.include_box.toggled.connect(self._on_include)
+            self._splitter.addWidget(pane)
+            self._panes.append(pane)
+        for pane in self._panes:
+            if pane.doc.document_id == target_id:
+                pane.target_radio.setChecked(True)
+        self._splitter.setSizes([1000] * len(self._panes))
+        self._empty.hide()
+        self._scroll.show()
+
+    def _on_include(self, checked: bool) -> None:
+        # The target must be included; moving the target off an excluded pane keeps the plan valid.
+        target = self.target_id()
+        included = self.included_ids()
+        if target not in included and included:
+            for pane in self._panes:
+                if pane.doc.document_id in included:
+                    pane.target_radio.setChecked(True)
+                    break
+        self.selectionChanged.emit()
+
+    # ---- queries ------------------------------------------------------------------------------------
+
+    def panes(self) -> list[SourcePane]:
+        return list(self._panes)
+
+    def pane_for(self, document_id: str) -> SourcePane | None:
+        return next((p for p in self._panes if p.doc.document_id == document_id), None)
+
+    def included_ids(self) -> list[str]:
+        return [p.doc.document_id for p in self._panes if p.include_box.isChecked()]
+
+    def target_id(self) -> str | None:
+        return next((p.doc.document_id for p in self._panes if p.target_radio.isChecked()), None)
+
+    def set_target(self, document_id: str) -> None:
+        pane = self.pane_for(document_id)
+        if pane is not None:
+            pane.include_box.setChecked(True)
+            pane.target_radio.setChecked(True)
+
+    def number_of(self, document_id: str) -> int:
+        pane = self.pane_for(document_id)
+        return pane.number if pane else 0
+
+    def set_missing(self, spans_by_doc: dict[str, Sequence[tuple[int, int]]]) -> None:
+        for pane in self._panes:
+            pane.set_missing(spans_by_doc.get(pane.doc.document_id, ()))

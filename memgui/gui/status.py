@@ -1,0 +1,100 @@
+"""Status-bar progress for long work (open, scan, model, writes) with a Cancel button, and an optional
+event-loop stall probe (a timer that records the longest gap between its ticks)."""
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+
+from .workers import Task, TaskRunner
+
+
+class TaskStatus(QWidget):
+    """Shows the newest running task that asked to be shown; Cancel cancels it."""
+
+    def __init__(self, runner: TaskRunner, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("taskStatus")
+        self.runner = runner
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.label = QLabel("")
+        self.bar = QProgressBar()
+        self.bar.setFixedWidth(160)
+        self.bar.setFixedHeight(14)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("statusCancel")
+        self.cancel_button.clicked.connect(self._cancel)
+        layout.addWidget(self.label)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.cancel_button)
+        self._task: Task | None = None
+        runner.started.connect(self._refresh)
+        runner.progressed.connect(self._progressed)
+        runner.ended.connect(self._refresh)
+        self._refresh()
+
+    def current(self) -> Task | None:
+        return self._task
+
+    def _refresh(self, *_):
+        shown = [t for t in self.runner.running() if t.show_in_status and not t.cancel.cancelled]
+        self._task = shown[-1] if shown else None
+        self.setVisible(self._task is not None)
+        if self._task is not None:
+            self._show(self._task)
+
+    def _progressed(self, task: Task) -> None:
+        if task is self._task:
+            self._show(task)
+
+    def _show(self, task: Task) -> None:
+        p = task.last_progress
+        message = (p.message if p and p.message else "") or ""
+        self.label.setText(f"{task.label}{' — ' + message if message else ''}")
+        if p is not None and p.total:
+            self.bar.setRange(0, max(1, p.total))
+            self.bar.setValue(min(p.done, p.total))
+        else:
+            self.bar.setRange(0, 0)  # busy indicator
+
+    def _cancel(self) -> None:
+        if self._task is not None:
+            self.runner.cancel(self._task.kind)
+
+
+class StallProbe(QObject):
+    """Ticks every `interval_ms` on the GUI thread; `longest_stall_ms` is the longest extra delay
+    between two ticks (how long the event loop was blocked)."""
+
+    def __init__(self, interval_ms: int = 5, parent: QObject | None = None):
+        super().__init__(parent)
+        self.interval_ms = interval_ms
+        self.longest_stall_ms = 0.0
+        self.ticks = 0
+        self._last = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self._tick)
+
+    def start(self) -> None:
+        self._last = time.perf_counter()
+        self._timer.start()
+
+    def stop(self) -> float:
+        self._timer.stop()
+        return self.longest_stall_ms
+
+    def reset(self) -> None:
+        self.longest_stall_ms = 0.0
+        self.ticks = 0
+        self._last = time.perf_counter()
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        if self._last is not None:
+            stall = (now - self._last) * 1000 - self.interval_ms
+            self.longest_stall_ms = max(self.longest_stall_ms, stall)
+        self._last = now
+        self.ticks += 1

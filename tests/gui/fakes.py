@@ -1,0 +1,165 @@
+"""Test doubles for the window: a small review store, a scanner that returns known clusters, and a decider
+that streams a scripted reply (optionally held at a gate so Cancel can be tested). The store, guard,
+apply and audit are the real core ones."""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Sequence
+
+from memgui.core.curation import CurationDecision, DeciderResult, DecisionKind
+from memgui.core.store import create_store, open_store
+from memgui.core.store.values import Document, anchor_id_for, new_document_id, now_ms
+from memgui.core.tasks import Cancelled, Progress
+
+DOCS = {
+    "pg-1": ("Production database", "postgres",
+             "The production database is Postgres 14.2 on db-01.internal, port 5432. Backups run nightly at "
+             "02:00 UTC to s3://backups/pg."),
+    "pg-2": ("Prod DB host", "prod-db",
+             "Prod DB: Postgres 14.2 running on db-01.internal (port 5432). Nightly backups at 02:00 UTC. "
+             "The replica is db-02.internal."),
+    "fl-1": ("Flight to Lisbon", "lisbon-trip",
+             "Mira flies LH 1234 to Lisbon on 2025-06-14, departing 07:45 from gate B12."),
+    "fl-2": ("Return flight from Lisbon", "lisbon-trip-return",
+             "Mira flies LH 1243 back from Lisbon on 2025-06-21, departing 18:10 from gate 14."),
+    "ed-1": ("Editor preference", "editor",
+             "Mira prefers Neovim with the lazy.nvim plugin manager and a 2-space indent."),
+    "ed-2": ("Preferred editor", "editor-pref",
+             "Her editor is Neovim (lazy.nvim for plugins). Indent is 2 spaces; tabs are never used."),
+    "ed-3": ("Neovim setup", "neovim",
+             "Neovim config lives in ~/.config/nvim/init.lua and uses lazy.nvim."),
+    "misc": ("Coffee", "coffee", "Mira drinks her coffee black, two cups before noon."),
+}
+CLUSTERS = (("pg-1", "pg-2", 0.962), ("ed-1", "ed-2", 0.941), ("fl-1", "fl-2", 0.915))
+
+
+@dataclass
+class ReviewStore:
+    path: Path
+    ids: dict[str, str]  # key -> document id
+
+
+def build_review_store(path: Path) -> ReviewStore:
+    create_store(path)
+    store = open_store(path)
+    ids = {}
+    try:
+        base = now_ms() - 86_400_000
+        for n, (key, (title, anchor, body)) in enumerate(DOCS.items()):
+            store.ensure_anchor(anchor)
+            doc_id = new_document_id()
+            ids[key] = doc_id
+            store.upsert_document(Document(
+                document_id=doc_id, anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
+                markdown_body=body, aliases_json=None, facets_json=None, slots_json=None,
+                update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",
+                sensitivity="normal", recall_mode="auto", confidence=0.8, freshness_at=base + n * 1000,
+                expires_at=None, created_at=base + n * 1000, updated_at=0,
+            ))
+    finally:
+        store.close()
+    return ReviewStore(path, ids)
+
+
+class FakeScanner:
+    """scan_store's shape: yields Progress, returns a ScanResult with the known clusters."""
+
+    def __init__(self, ids: dict[str, str], clusters=CLUSTERS, delay_s: float = 0.0):
+        self.ids, self.clusters, self.delay_s = ids, clusters, delay_s
+        self.calls = 0
+
+    def __call__(self, store, *, embedder_choice="auto", k=None, threshold=None, cancel=None):
+        from memgui.core.embed import EmbedderInfo
+        from memgui.core.nominate import Cluster, Pair, ScanResult
+
+        self.calls += 1
+        live = {d.document_id for d in store.documents()}
+        out = []
+        steps = 4
+        for step in range(steps):
+            if cancel is not None:
+                cancel.raise_if_cancelled()
+            time.sleep(self.delay_s / steps)
+            yield Progress("embedding", step + 1, steps, f"embedding batch {step + 1}/{steps}")
+        for spec in self.clusters:
+            *keys, cosine = spec
+            members = tuple(self.ids[k] for k in keys)
+            if not all(m in live for m in members):
+                continue
+            pairs = tuple(Pair(members[i], members[j], cosine - 0.01 * (i + j - 1))
+                          for i in range(len(members)) for j in range(i + 1, len(members)))
+            out.append(Cluster("c-" + "-".join(keys), members, pairs, max(p.cosine for p in pairs)))
+        return ScanResult(EmbedderInfo("fake-embedder", 8, "default"), k or 5, threshold or 0.8, False, None,
+                          tuple(out), documents=len(live))
+
+
+class FakeDecider:
+    """Streams `reply` word by word. With `gate` set, it waits at the gate after the first piece (and checks
+    the cancel token while waiting), so a test can press Cancel mid-stream."""
+
+    model_id = "fake-decider-q4"
+
+    def __init__(self, merged_body: str | None = None, kind=DecisionKind.UPDATE, gate: threading.Event | None = None,
+                 piece_delay_s: float = 0.0):
+        self.merged_body, self.kind, self.gate, self.piece_delay_s = merged_body, kind, gate, piece_delay_s
+        self.calls = []
+        self.cancelled = False
+
+    def decide(self, proposal, candidates, *, full_candidate_content, cancel=None, timeout_s=None):
+        self.calls.append((proposal, tuple(candidates), full_candidate_content))
+        target = candidates[0].document_id
+        body = self.merged_body if self.merged_body is not None else (
+            candidates[0].markdown_body + "\n\n" + proposal.content)
+        reply = f"{self.kind.value} {target}\nREASON: both describe the same fact\n---\n{body}"
+        started = time.monotonic()
+        for n, piece in enumerate(reply.split(" ")):
+            if cancel is not None and cancel.cancelled:
+                self.cancelled = True
+                raise Cancelled()
+            yield Progress("deciding", n + 1, None, payload=piece + " ")
+            if self.piece_delay_s:
+                time.sleep(self.piece_delay_s)
+            if n == 0 and self.gate is not None:
+                while not self.gate.wait(0.01):
+                    if cancel is not None and cancel.cancelled:
+                        self.cancelled = True
+                        raise Cancelled()
+        decision = CurationDecision(self.kind, target_document_id=target, merged_body=body, from_llm_tier=True,
+                                    rationale="both describe the same fact", reason="llm")
+        return DeciderResult(decision, raw_reply=reply, rationale="both describe the same fact",
+                             model_id=self.model_id, prompt_hash="ph-test", completion_tokens=len(reply.split()),
+                             seconds=time.monotonic() - started)
+
+
+def services_for(review: ReviewStore, *, decider: FakeDecider | None = None, scanner: FakeScanner | None = None):
+    """Real store/guard/apply/audit; fake scanner and decider."""
+    from memgui.gui.services import real_services
+
+    s = real_services()
+    s.scan = scanner or FakeScanner(review.ids)
+    the_decider = decider or FakeDecider()
+    s.make_decider = lambda settings: the_decider
+    s.build_demo_store = None
+    s.discover_models = lambda: []
+    return s
+
+
+def edit_document_behind_the_back(path: Path, doc_id: str, body: str) -> None:
+    """Another writer (e.g. the daemon) changes a document while the window has it open."""
+    store = open_store(path)
+    try:
+        doc = store.document(doc_id)
+        store.upsert_document(replace(doc, markdown_body=body))
+    finally:
+        store.close()
+
+
+def wait_until(qtbot, predicate, timeout: int = 10000) -> None:
+    qtbot.waitUntil(predicate, timeout=timeout)
+
+
+def texts(items: Sequence) -> list[str]:
+    return [str(i) for i in items]
