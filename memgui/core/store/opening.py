@@ -33,7 +33,7 @@ def open_store(
     path = Path(path).expanduser().absolute()
     check_file(path)
     file_reason = file_read_only_reason(path)
-    reason = "requested" if read_only else file_reason
+    reason = file_reason or ("requested" if read_only else None)
     read_only = read_only or file_reason is not None
     db, columns = _connect(path, read_only, busy_timeout_ms, verify)
     store = Store(path, db, read_only, columns, read_only_reason=reason if read_only else None,
