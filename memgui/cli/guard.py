@@ -1,5 +1,65 @@
-"""`memgui guard` (being built; see the issue tracker)."""
+"""`memgui guard --source FILE [--source FILE …] --merged FILE [--json]`: run MergeGuard on files.
+
+Exit 0 when the merged body passes, 1 when it fails, 2 on bad input (missing file, not UTF-8).
+`-` reads that body from standard input.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..core.guard import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, MergeGuardReport, check_merge
+from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json
 
 
 def register(subparsers) -> None:
-    pass
+    p = subparsers.add_parser(
+        "guard",
+        help="check that a merged body keeps every load-bearing token of its sources (MergeGuard)",
+        description="Exit 0 when the merged body passes MergeGuard, 1 when it fails, 2 on bad input.",
+    )
+    p.add_argument("--source", action="append", required=True, metavar="FILE", help="a source body (repeatable)")
+    p.add_argument("--merged", required=True, metavar="FILE", help="the merged body to check ('-' = stdin)")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(func=run)
+
+
+def read_body(name: str) -> str:
+    """A UTF-8 text file (a leading BOM is dropped; line endings kept), or stdin for '-'."""
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except FileNotFoundError:
+        raise CliError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{name}: is a directory, not a file") from None
+    except OSError as exc:
+        raise CliError(f"{name}: cannot read ({exc.strerror or exc})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{name}: not valid UTF-8 (byte {exc.start})") from None
+
+
+def format_report(report: MergeGuardReport) -> str:
+    lines = [
+        f"{'PASS' if report.passed else 'FAIL'}: {report.reason}",
+        f"retention:    {report.retention:.1%} (floor {RETENTION_THRESHOLD:.0%})",
+        f"length ratio: {report.length_ratio:.1%} (floor {LENGTH_COLLAPSE_THRESHOLD:.0%})",
+        f"tokens:       {len(report.tokens)} load-bearing, {len(report.missing)} missing",
+    ]
+    for token in report.tokens:
+        if not token.retained:
+            sources = ",".join(str(i + 1) for i in token.sources)
+            lines.append(f"  missing  {token.kind:<17} {token.token}   (source {sources})")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    sources = [read_body(name) for name in args.source]
+    merged = read_body(args.merged)
+    report = check_merge(sources, merged)
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        print(format_report(report))
+    return EXIT_OK if report.passed else EXIT_NEGATIVE
