@@ -404,7 +404,6 @@ def apply_decision(
             run.check_candidates([c for c in candidates if c.document_id == target])
             outcome, doc = run.write(memory_id=target or proposal.memory_id, body=proposal.content,
                                      semantics=proposal.update_semantics, anchor_name=run.anchor_name)
-            outcome = "overwritten" if target and outcome == "written" else outcome
         elif kind == DecisionKind.UPDATE:
             target = next((c for c in candidates if c.document_id == decision.target_document_id), None)
             if target is None:
@@ -420,8 +419,8 @@ def apply_decision(
             outcome, doc, sources = run.consolidate(candidates)
         else:  # pragma: no cover - DecisionKind is closed
             raise ApplyInputError(f"unknown decision kind {kind!r}")
-        if outcome == "written":
-            outcome = "created"
+        if outcome == "written":  # an explicit id that already existed: the proposal replaced it
+            outcome = "overwritten"
         audit_id = None
         if not run.change.empty:
             audit_id = run.change.commit(

@@ -23,8 +23,7 @@ from . import exemptions as exemptions_mod
 from .store import Store, now_ms
 
 # Operations (the `operation` column).
-OP_DECIDE_CREATE = "decide-create"  # apply_decision wrote a proposal as a new document/record
-OP_DECIDE_APPEND = "decide-append"  # apply_decision: anchor dedup collision → appended (spec §9)
+OP_DECIDE_CREATE = "decide-create"  # apply_decision wrote a proposal (new row, or appended on an anchor collision)
 OP_DECIDE_UPDATE = "decide-update"  # apply_decision: Update (guarded merge-or-append, or deterministic overwrite)
 OP_DECIDE_CONSOLIDATE = "decide-consolidate"
 OP_MERGE = "merge"  # a reviewer merged a cluster into a target

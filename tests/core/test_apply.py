@@ -441,3 +441,13 @@ def test_keep_separate_adds_every_pair(store):
         keep_separate(store, [a.document_id])
     with pytest.raises(ApplyInputError):
         keep_separate(store, [a.document_id, "doc-nope"])
+
+
+def test_create_with_an_explicit_existing_id_overwrites_it(store):
+    """Netclaw writes a Create's proposal unchanged: an explicit memory_id is upserted in place."""
+    target = seed(store, "Build server", TARGET_BODY)
+    result = apply_decision(store, proposal("Replacement text.", memory_id=target.document_id),
+                            CurationDecision(DecisionKind.CREATE), [], when=WHEN)
+    assert result.outcome == "overwritten" and result.document_id == target.document_id
+    assert store.document(target.document_id).markdown_body == "Replacement text."
+    assert get_entry(store, result.audit_id).before["documents"][target.document_id]["row"]["markdown_body"] == TARGET_BODY

@@ -146,3 +146,12 @@ def test_the_installed_entry_point_runs_merge(db, tmp_path):
                           "--sources", b, "--append", "--json"], capture_output=True, text=True, cwd=root, timeout=120)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["target_id"] == a
+
+
+def test_union_mode(db, capsys):
+    path, a, b = db
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--union", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    body = _doc(path, a).markdown_body
+    assert result["details"]["mode"] == "union" and result["guard_passed"] is True
+    assert "1.5.62" in body and "02:00 UTC" in body and _doc(path, a).update_semantics == "merge-document"
