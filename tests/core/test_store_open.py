@@ -357,3 +357,34 @@ def test_migration_version_read_is_robust_to_garbage(tmp_path):
     conn.close()
     with open_store(path) as store:  # treated as 0 and migrated again (steps are idempotent)
         assert store.memgui_schema_version() == memgui_schema.current_version()
+
+
+def test_sqlite_refusing_to_write_falls_back_to_read_only(tmp_path, monkeypatch):
+    """A file that looks writable but SQLite cannot write (read-only mount, someone else's -wal file)."""
+    import memgui.core.store.opening as opening
+
+    path = create_store(tmp_path / "netclaw.db")
+
+    def refuse(store):
+        raise StoreReadOnlyError(f"{store.path}: store is read-only; nothing was written")
+
+    monkeypatch.setattr(opening, "_migrate", refuse)
+    with open_store(path) as store:
+        assert store.read_only and store.read_only_reason == "SQLite refused to write"
+        with pytest.raises(StoreReadOnlyError):
+            store.upsert_document(make_doc())
+        assert store.summary().read_only
+
+
+def test_opening_and_writing_keep_the_journal_mode(tmp_path):
+    wal = create_store(tmp_path / "wal.db")
+    rollback = create_store(tmp_path / "rollback.db")
+    conn = sqlite3.connect(rollback)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.close()
+    for path, mode in ((wal, "wal"), (rollback, "delete")):
+        with open_store(path) as store:
+            store.upsert_document(make_doc())
+        conn = sqlite3.connect(path)
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == mode
+        conn.close()

@@ -112,6 +112,10 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: store is damaged ({exc})") from None
 
+    def _docs(self, sql: str, params: Iterable = ()) -> list[Document]:
+        """Documents from a query selecting exactly DOCUMENT_COLUMNS, in that order."""
+        return [Document(*row) for row in self._fetchall(sql, params)[1]]
+
     def _rows(self, sql: str, params: Iterable = ()) -> list[dict]:
         names, rows = self._fetchall(sql, params)
         return [dict(zip(names, row)) for row in rows]
@@ -148,15 +152,15 @@ class Store:
     def documents(self, *, include_tombstoned: bool = False) -> list[Document]:
         """Live documents (not tombstoned), oldest first; tombstoned ones too on request."""
         where = "" if include_tombstoned else " WHERE update_semantics != 'tombstone'"
-        return [Document(**r) for r in self._rows(self._doc_select + where + " ORDER BY created_at, document_id")]
+        return self._docs(self._doc_select + where + " ORDER BY created_at, document_id")
 
     def tombstoned_documents(self) -> list[Document]:
         sql = self._doc_select + " WHERE update_semantics = 'tombstone' ORDER BY updated_at DESC"
-        return [Document(**r) for r in self._rows(sql)]
+        return self._docs(sql)
 
     def document(self, document_id: str) -> Document | None:
-        rows = self._rows(self._doc_select + " WHERE document_id = ?", (document_id,))
-        return Document(**rows[0]) if rows else None
+        rows = self._docs(self._doc_select + " WHERE document_id = ?", (document_id,))
+        return rows[0] if rows else None
 
     def documents_by_ids(self, ids: Iterable[str]) -> list[Document]:
         """Documents in the order of `ids`; unknown ids are skipped. Batched below SQLite's variable cap."""
@@ -165,14 +169,14 @@ class Store:
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            for r in self._rows(self._doc_select + f" WHERE document_id IN ({marks})", chunk):
-                found[r["document_id"]] = Document(**r)
+            for doc in self._docs(self._doc_select + f" WHERE document_id IN ({marks})", chunk):
+                found[doc.document_id] = doc
         return [found[i] for i in ids if i in found]
 
     def documents_by_anchor(self, anchor_id: str, *, include_tombstoned: bool = False) -> list[Document]:
         """Newest first, as Netclaw's anchor lookups order them."""
         where = " WHERE anchor_id = ?" + ("" if include_tombstoned else " AND update_semantics != 'tombstone'")
-        return [Document(**r) for r in self._rows(self._doc_select + where + " ORDER BY updated_at DESC", (anchor_id,))]
+        return self._docs(self._doc_select + where + " ORDER BY updated_at DESC", (anchor_id,))
 
     def search(self, text: str, limit: int = 50) -> list[Document]:
         """Full-text search through the store's own FTS5 table, Netclaw-style: every term double-quoted
@@ -189,14 +193,14 @@ class Store:
             "ORDER BY bm25(memory_documents_fts, 10.0, 1.0, 5.0, 3.0) LIMIT ?"
         )
         try:
-            rows = self._rows(sql, (query, max(1, int(limit)) * 5))
+            docs = self._docs(sql, (query, max(1, int(limit)) * 5))
         except StoreLockedError:
             raise
         except (StoreError, ValueError):
             return []
         seen: dict[str, Document] = {}
-        for r in rows:
-            seen.setdefault(r["document_id"], Document(**r))
+        for doc in docs:
+            seen.setdefault(doc.document_id, doc)
         return list(seen.values())[: max(1, int(limit))]
 
     # ---- reads: other tables -----------------------------------------------------------------------
