@@ -4,34 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gui_fakes import build_review_store, services_for  # noqa: F401  (re-exported for tests)
-
-
-class Answerer:
-    """Stands in for QMessageBox.exec: clicks the button whose text matches the next queued answer."""
-
-    def __init__(self):
-        self.queue: list[str] = []
-        self.seen: list[dict] = []
-
-    def answer(self, *labels: str) -> "Answerer":
-        self.queue.extend(labels)
-        return self
-
-    def __call__(self, box):
-        buttons = {b.text().replace("&", ""): b for b in box.buttons()}
-        record = {"title": box.windowTitle(), "text": box.text(), "info": box.informativeText(),
-                  "buttons": list(buttons)}
-        self.seen.append(record)
-        if not self.queue:
-            raise AssertionError(f"unexpected dialog: {record}")
-        wanted = self.queue.pop(0)
-        if wanted not in buttons:
-            raise AssertionError(f"dialog has no button {wanted!r}: {record}")
-        return buttons[wanted]
-
-    def titles(self) -> list[str]:
-        return [s["title"] for s in self.seen]
+from gui_fakes import Answerer, build_review_store, services_for
 
 
 @pytest.fixture
@@ -63,8 +36,11 @@ def make_window(qtbot, qsettings, review_store):
         return window
 
     yield make
+    from shiboken6 import isValid
+
     for window in made:
-        window.close()
+        if isValid(window):
+            window.close()
 
 
 @pytest.fixture

@@ -163,3 +163,30 @@ def wait_until(qtbot, predicate, timeout: int = 10000) -> None:
 
 def texts(items: Sequence) -> list[str]:
     return [str(i) for i in items]
+
+
+class Answerer:
+    """Stands in for QMessageBox.exec: clicks the button whose text matches the next queued answer."""
+
+    def __init__(self):
+        self.queue: list[str] = []
+        self.seen: list[dict] = []
+
+    def answer(self, *labels: str) -> "Answerer":
+        self.queue.extend(labels)
+        return self
+
+    def __call__(self, box):
+        buttons = {b.text().replace("&", ""): b for b in box.buttons()}
+        record = {"title": box.windowTitle(), "text": box.text(), "info": box.informativeText(),
+                  "buttons": list(buttons)}
+        self.seen.append(record)
+        if not self.queue:
+            raise AssertionError(f"unexpected dialog: {record}")
+        wanted = self.queue.pop(0)
+        if wanted not in buttons:
+            raise AssertionError(f"dialog has no button {wanted!r}: {record}")
+        return buttons[wanted]
+
+    def titles(self) -> list[str]:
+        return [s["title"] for s in self.seen]

@@ -1,0 +1,178 @@
+"""Opening stores (errors, read-only, recent), the model call with Cancel, the FTS filter, settings,
+the diff view's stale-result rule, and no leaked widgets."""
+import os
+import stat
+import threading
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from memgui.core.curation import DecisionKind
+from memgui.core.diff import word_diff
+from memgui.core.store import open_store
+from memgui.gui.settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
+from memgui.gui.sources_view import SourcePane
+from gui_fakes import DOCS, Answerer, FakeDecider, services_for
+
+
+def test_open_errors_show_a_one_line_dialog_not_a_traceback(make_window, tmp_path, qtbot):
+    w = make_window()
+    not_sqlite = tmp_path / "notes.db"
+    not_sqlite.write_text("just text, not a database")
+    cases = [(tmp_path / "missing.db", "no such file"), (tmp_path, "is a directory"),
+             (not_sqlite, "not an SQLite database")]
+    for path, phrase in cases:
+        w.answerer.answer("OK")
+        with qtbot.waitSignal(w.storeFailed, timeout=10000) as failed:
+            w.open_located(str(path))
+        message = failed.args[0]
+        assert phrase in message and "\n" not in message and "Traceback" not in message
+        assert w.answerer.seen[-1]["title"] == "Cannot open the store"
+        assert w.answerer.seen[-1]["text"] == message
+    assert w.store is None and w.cluster_model.rowCount() == 0
+
+
+def test_read_only_store_shows_banner_and_disables_writes(make_window, review_store, qtbot):
+    os.chmod(review_store.path, stat.S_IRUSR | stat.S_IRGRP)
+    try:
+        w = make_window()
+        with qtbot.waitSignal(w.ready, timeout=15000):
+            w.open_located(str(review_store.path))
+        assert w.readonly_banner.isVisibleTo(w) and "Read-only" in w.readonly_banner.text()
+        with qtbot.waitSignal(w.review.guardUpdated, timeout=10000):
+            QTest.keyClick(w.queue, Qt.Key.Key_U)
+        k = w.actions_by_key
+        assert not k["accept"].isEnabled() and not k["append"].isEnabled() and not k["keep"].isEnabled()
+        assert k["union"].isEnabled() and k["ask"].isEnabled()  # reviewing still works
+        QTest.keyClick(w.queue, Qt.Key.Key_A)
+        assert w.answerer.seen == []  # no confirmation, no write
+    finally:
+        os.chmod(review_store.path, stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_recent_stores_are_remembered(opened, review_store, qsettings):
+    assert load_settings(qsettings).recent_stores[0] == str(review_store.path)
+    opened._fill_recent()
+    assert [a.text() for a in opened.recent_menu.actions()] == [str(review_store.path)]
+
+
+def test_ask_model_streams_then_cancel_stops_it(make_window, review_store, qtbot):
+    gate = threading.Event()
+    decider = FakeDecider(gate=gate)
+    w = make_window(services_for(review_store, decider=decider))
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    QTest.keyClick(w.queue, Qt.Key.Key_M)
+    qtbot.waitUntil(lambda: w.decision_panel.stream.toPlainText().strip() != "", timeout=10000)
+    assert w.runner.busy("decide")
+    assert w.actions_by_key["cancel_model"].isEnabled() and not w.actions_by_key["ask"].isEnabled()
+    assert w.task_status.isVisibleTo(w) and "model" in w.task_status.label.text().lower()
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000) as finished:
+        QTest.keyClick(w.queue, Qt.Key.Key_Escape)
+    assert finished.args[0] is None
+    qtbot.waitUntil(lambda: decider.cancelled, timeout=10000)  # the worker really stopped
+    assert w.decision_panel.kind_label.text() == "cancelled"
+    assert w.editor.toPlainText() == "" and not w.runner.busy("decide")
+    gate.set()
+
+
+def test_model_decision_fills_body_targets_and_rationale(make_window, review_store, qtbot):
+    body = DOCS["pg-1"][2] + " " + DOCS["pg-2"][2]
+    decider = FakeDecider(merged_body=body, kind=DecisionKind.UPDATE)
+    w = make_window(services_for(review_store, decider=decider))
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+        QTest.keyClick(w.queue, Qt.Key.Key_M)
+    proposal, candidates, full = decider.calls[0]
+    assert full is True and proposal.content == DOCS["pg-2"][2]  # newest document is the proposal
+    assert [c.document_id for c in candidates] == [review_store.ids["pg-1"]] and candidates[0].cosine is not None
+    assert w.editor.toPlainText() == body
+    assert w.decision_panel.kind_label.text() == "UPDATE"
+    assert "both describe the same fact" in w.decision_panel.rationale_label.text()
+    assert w.sources.target_id() == review_store.ids["pg-1"]  # the model's target
+    assert "fake-decider-q4" in w.decision_panel.model_label.text()
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    assert w.guard_panel.report.passed
+
+
+def test_filter_box_searches_the_store(opened, qtbot):
+    w = opened
+    assert w.proxy.rowCount() == 3
+    QTest.keyClicks(w.filter_edit, "Lisbon")
+    qtbot.waitUntil(lambda: w.proxy.rowCount() == 1, timeout=10000)
+    row = w.proxy.data(w.proxy.index(0, 3))
+    assert "Lisbon" in row
+    w.filter_edit.clear()
+    qtbot.waitUntil(lambda: w.proxy.rowCount() == 3, timeout=10000)
+
+
+def test_sorting_by_size_and_cosine(opened):
+    w = opened
+    w.queue.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    assert [w.proxy.data(w.proxy.index(r, 1)) for r in range(3)] == ["0.915", "0.941", "0.962"]
+
+
+def test_word_diff_switches_source_and_drops_stale_results(opened, review_store, qtbot):
+    w = opened
+    pg1, pg2 = review_store.ids["pg-1"], review_store.ids["pg-2"]
+    with qtbot.waitSignal(w.review.diffUpdated, timeout=10000):
+        w.editor.setPlainText(DOCS["pg-1"][2] + " Extra fact: port 6432 for pgbouncer.")
+    assert w.diff_view.current_source() == pg1
+    assert "+6" in w.diff_view.stats.text()
+    with qtbot.waitSignal(w.review.diffUpdated, timeout=10000) as updated:
+        w.diff_view.choose(pg2)
+    assert updated.args[0].deleted_words > 0
+    stale_request = w.diff_view.request
+    w.diff_view.next_request()
+    assert w.diff_view.show_diff(stale_request, word_diff("a", "b")) is False  # an old answer is dropped
+    assert w.diff_view.shown_request < w.diff_view.request
+
+
+def test_settings_dialog_round_trip(qtbot, qsettings):
+    class Model:
+        path, name, source, size_bytes = "/models/qwen.gguf", "qwen.gguf", "ollama", 1_100_000_000
+
+    dialog = SettingsDialog(GuiSettings(), [Model()])
+    qtbot.addWidget(dialog)
+    assert dialog.model_combo.count() == 2 and "ollama" in dialog.model_combo.itemText(1)
+    dialog.model_combo.setCurrentIndex(1)
+    dialog.k_spin.setValue(7)
+    dialog.threshold_spin.setValue(0.9)
+    dialog.embedder_combo.setCurrentIndex(dialog.embedder_combo.findData("stored"))
+    dialog.threads_spin.setValue(3)
+    chosen = dialog.result_settings()
+    assert (chosen.decider_model, chosen.k, chosen.threshold, chosen.embedder, chosen.llm_threads) == \
+        ("/models/qwen.gguf", 7, 0.9, "stored", 3)
+    save_settings(qsettings, chosen)
+    assert load_settings(qsettings) == chosen
+    assert chosen.scan_kwargs() == {"embedder_choice": "stored", "k": 7, "threshold": 0.9}
+    defaults = SettingsDialog(GuiSettings(), [])
+    qtbot.addWidget(defaults)
+    assert defaults.result_settings().k is None and defaults.k_spin.text() == "default"
+
+
+def test_no_widgets_leak_across_clusters_and_close(review_store, qsettings, qtbot):
+    from memgui.gui.main_window import MainWindow
+
+    def panes():
+        return [wd for wd in QApplication.allWidgets() if isinstance(wd, SourcePane)]
+
+    QApplication.sendPostedEvents(None, 0)
+    baseline = len(QApplication.allWidgets())
+    w = MainWindow(services_for(review_store), qsettings=qsettings)
+    w.prompter.exec_box = Answerer()
+    w.show()
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    for _ in range(6):
+        QTest.keyClick(w.queue, Qt.Key.Key_J)
+        QTest.keyClick(w.queue, Qt.Key.Key_K)
+    qtbot.wait(50)
+    QApplication.sendPostedEvents(None, 0)
+    assert len(panes()) == len(w.sources.panes()) == 2
+    w.close()
+    w.deleteLater()
+    qtbot.waitUntil(lambda: not panes(), timeout=5000)
+    qtbot.waitUntil(lambda: len(QApplication.allWidgets()) <= baseline, timeout=5000)
