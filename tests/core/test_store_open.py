@@ -328,24 +328,31 @@ def test_open_accepts_a_string_path_with_tilde_and_spaces(tmp_path, monkeypatch)
 def test_close_closes_every_threads_connection(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     store = open_store(path)
-    seen = []
+    seen, ready, release = [], threading.Barrier(4), threading.Event()
 
-    def reader():
+    def worker():  # a long-lived worker thread (the GUI's) that has read through the store
         seen.append(len(store.documents()))
+        ready.wait()
+        release.wait()
 
-    threads = [threading.Thread(target=reader) for _ in range(3)]
+    threads = [threading.Thread(target=worker) for _ in range(3)]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    ready.wait()
+    try:
+        store.close()
+        # With every connection closed, another connection can take the file in exclusive locking mode
+        # (peewee alone closes only the calling thread's connection, and this would time out).
+        other = sqlite3.connect(path, isolation_level=None, timeout=0.2)
+        other.execute("PRAGMA locking_mode = EXCLUSIVE")
+        other.execute("BEGIN EXCLUSIVE")
+        other.execute("COMMIT")
+        other.close()
+    finally:
+        release.set()
+        for t in threads:
+            t.join()
     assert seen == [0, 0, 0]
-    store.close()
-    # With every connection closed, another connection can take the file in exclusive locking mode.
-    other = sqlite3.connect(path, isolation_level=None, timeout=0.2)
-    other.execute("PRAGMA locking_mode = EXCLUSIVE")
-    other.execute("BEGIN EXCLUSIVE")
-    other.execute("COMMIT")
-    other.close()
 
 
 def test_migration_version_read_is_robust_to_garbage(tmp_path):
