@@ -165,3 +165,15 @@ def test_a_failing_migration_step_changes_nothing(tmp_path, monkeypatch):
     monkeypatch.undo()
     with open_store(path) as store:
         assert store.memgui_schema_version() == memgui_schema.current_version()
+
+
+def test_create_store_refuses_a_directory_or_a_non_sqlite_file(tmp_path):
+    with pytest.raises(StoreError) as info:
+        create_store(tmp_path)
+    assert "is a directory" in str(info.value)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database " * 100)
+    with pytest.raises(StoreError) as info:
+        create_store(notes)
+    assert "cannot create a store" in str(info.value) and "\n" not in str(info.value)
+    assert notes.read_text() == "not a database " * 100

@@ -142,15 +142,25 @@ def _ddl(legacy: bool) -> list[str]:
 
 
 def create_store(path: str | Path, *, legacy: bool = False) -> Path:
-    """Create (or complete) a Netclaw memory store at `path`, in WAL mode, as Netclaw's init does."""
+    """Create (or complete) a Netclaw memory store at `path`, in WAL mode, as Netclaw's init does.
+    Raises StoreError (one line) when `path` is a directory or a file SQLite cannot use."""
+    from .errors import StoreError
+
     path = Path(path)
+    if path.is_dir():
+        raise StoreError(f"{path}: is a directory; give the path of the store file to create")
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path)
+    try:
+        conn = sqlite3.connect(path)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot create a store here ({exc})") from None
     try:
         conn.execute("PRAGMA journal_mode = WAL")
         with conn:
             for statement in _ddl(legacy):
                 conn.execute(statement)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot create a store here ({exc})") from None
     finally:
         conn.close()
     return path
