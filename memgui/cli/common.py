@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -54,8 +55,20 @@ def store_errors_as_cli_errors() -> Iterator[None]:
 
 
 def print_json(value: Any) -> None:
-    json.dump(value, sys.stdout, indent=2, ensure_ascii=False, default=str)
-    sys.stdout.write("\n")
+    print_text(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def print_text(text: str) -> None:
+    """Write a line to stdout; a reader that went away (`memgui info | head`) is not an error."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush stays quiet
+        except (OSError, ValueError):
+            pass
 
 
 def progress_to_stderr(progress: Progress) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import EXIT_OK, open_store_or_fail, print_json, store_errors_as_cli_errors
+from .common import EXIT_OK, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors
 
 
 def register(subparsers) -> None:
@@ -47,5 +47,5 @@ def run(args) -> int:
     if args.json:
         print_json(summary)
     else:
-        print(format_summary(summary))
+        print_text(format_summary(summary))
     return EXIT_OK
