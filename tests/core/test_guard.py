@@ -339,7 +339,7 @@ any_text = st.text(st.characters(exclude_categories=()), max_size=300)
 sources_strategy = st.lists(st.one_of(st.none(), any_text), max_size=5)
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sources_strategy)
 def test_concatenation_of_all_sources_always_passes(sources):
     merged = "\n".join(s for s in sources if s)
@@ -348,7 +348,7 @@ def test_concatenation_of_all_sources_always_passes(sources):
     assert report.missing == ()
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(sources_strategy, any_text)
 def test_arbitrary_unicode_never_crashes(sources, merged):
     report = check_merge(sources, merged)
@@ -376,7 +376,7 @@ LOAD_BEARING = st.one_of(
 FILLER = st.lists(st.sampled_from(["the", "note", "says", "we", "keep", "this", "fact", "about", "it"]), max_size=12)
 
 
-@settings(max_examples=150)
+@settings(max_examples=150, deadline=None)
 @given(FILLER, LOAD_BEARING, FILLER)
 def test_dropping_the_only_occurrence_of_a_token_from_a_small_source_fails(before, token, after):
     source = " ".join([*before, token, *after]) + "."

@@ -327,7 +327,7 @@ def test_system_prompt_sample_replies_parse_and_their_merges_keep_tokens():
 # ── Properties ───────────────────────────────────────────────────────────────────────────────────
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(st.text(st.characters(exclude_categories=()), max_size=200))
 def test_arbitrary_unicode_never_crashes_the_parser(text):
     decision = parse_reply(text)
@@ -336,7 +336,7 @@ def test_arbitrary_unicode_never_crashes_the_parser(text):
         assert decision.merged_body is None or decision.merged_body.strip()
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(["SKIP", "CREATE", "UPDATE doc-1", "CONSOLIDATE a b"]),
        st.text(st.characters(exclude_categories=("Cs",)), max_size=80))
 def test_keyword_line_decides_whatever_follows(keyword, tail):
@@ -345,7 +345,7 @@ def test_keyword_line_decides_whatever_follows(keyword, tail):
     assert decision.kind.value == keyword.split()[0]
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.text(max_size=1500), st.text(max_size=50))
 def test_user_message_never_crashes_and_keeps_the_shape(content, title):
     message = build_user_message(_proposal(content, title=title), [_candidate(content)], full_candidate_content=False)
