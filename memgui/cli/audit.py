@@ -5,6 +5,8 @@ Filters: --operation OP (repeatable), --document ID, --guard passed|failed, --mo
 """
 from __future__ import annotations
 
+import argparse
+
 from datetime import datetime, timezone
 
 from ..core.audit import AuditEntry, list_entries
@@ -13,7 +15,7 @@ from .common import EXIT_OK, CliError, open_store_or_fail, print_json
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("audit", help="list memgui's audited writes (newest first)")
-    p.add_argument("--store", help="path to netclaw.db (default: located as Netclaw does, else the demo store)")
+    p.add_argument("--store", default=argparse.SUPPRESS, help="path to netclaw.db (default: located as Netclaw does, else the demo store)")
     p.add_argument("--operation", action="append", help="only this operation (merge, drop, undo, …); repeatable")
     p.add_argument("--document", help="only entries touching this document id")
     p.add_argument("--guard", choices=("passed", "failed"), help="only entries whose guard passed / failed")

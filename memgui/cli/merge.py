@@ -10,6 +10,8 @@ the wrong state); 2 bad input (unknown store/document/audit id, unreadable body 
 """
 from __future__ import annotations
 
+import argparse
+
 import sys
 from pathlib import Path
 
@@ -26,7 +28,7 @@ STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the dem
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("merge", help="merge documents into a target (guarded), tombstoning the others")
-    p.add_argument("--store", help=STORE_HELP)
+    p.add_argument("--store", default=argparse.SUPPRESS, help=STORE_HELP)
     p.add_argument("--target", required=True, help="document id that keeps its identity and receives the body")
     p.add_argument("--sources", required=True, help="comma-separated document ids merged into the target")
     mode = p.add_mutually_exclusive_group(required=True)
@@ -41,7 +43,7 @@ def register(subparsers) -> None:
     for name, helptext in (("undo", "undo an audited write if its rows are unchanged since"),
                            ("redo", "re-apply an undone write if its rows are unchanged since")):
         q = subparsers.add_parser(name, help=helptext)
-        q.add_argument("--store", help=STORE_HELP)
+        q.add_argument("--store", default=argparse.SUPPRESS, help=STORE_HELP)
         q.add_argument("audit_id", metavar="AUDIT_ID", type=int, help="the audit entry (see `memgui audit`)")
         q.add_argument("--note", help="reviewer note stored in the audit entry")
         q.add_argument("--json", action="store_true", help="machine-readable output")
