@@ -45,10 +45,30 @@ NET_WHITESPACE_CHARS = (
 )
 NET_WS_CLASS = "\\t\\n\\x0b\\x0c\\r\\x85 \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
 _ASCII_WS_CLASS = "\\t\\n\\x0b\\x0c\\r "
-_MONTHS = (
-    "Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|Jun(?:e)?|Jul(?:y)?|Aug(?:ust)?|"
-    "Sep(?:tember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?"
+
+
+def _ci(word: str) -> str:
+    """`word` matched case-insensitively the way .NET's RegexOptions.IgnoreCase does for these ASCII
+    words (en-US/invariant culture): each letter in either case, plus the Unicode case equivalents
+    U+017F ſ (of s) and U+212A K (of k). Unlike Python's re.IGNORECASE, i does not match ı or İ."""
+    extra = {"s": "\u017f", "k": "\u212a"}
+    out = []
+    for ch in word:
+        if ch.isalpha():
+            out.append(f"[{ch.lower()}{ch.upper()}{extra.get(ch.lower(), '')}]")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+_MONTHS = "|".join(
+    f"{_ci(short)}(?:{_ci(rest)})?" if rest else _ci(short)
+    for short, rest in (
+        ("Jan", "uary"), ("Feb", "ruary"), ("Mar", "ch"), ("Apr", "il"), ("May", ""), ("Jun", "e"),
+        ("Jul", "y"), ("Aug", "ust"), ("Sep", "tember"), ("Oct", "ober"), ("Nov", "ember"), ("Dec", "ember"),
+    )
 )
+_ORDINAL = "|".join(_ci(x) for x in ("st", "nd", "rd", "th"))
 KINDS = (
     "url", "iso_date", "written_date", "reverse_date", "slash_date", "version", "quantity", "file_path",
     "dotted_identifier", "camel_case", "snake_case", "kebab_case", "all_caps", "integer",
@@ -96,10 +116,10 @@ def _build(word: str, boundary_word: str, digit: str, ws: str) -> _PatternSet:
     d = f"[{digit}]"
     s = f"[{ws}]"
     sources = (
-        (f"https?://[^{ws}\"'<>)\\]]+", re.IGNORECASE),
+        (f"{_ci('http')}{_ci('s')}?://[^{ws}\"'<>)\\]]+", 0),
         (f"{lb}{d}{{4}}-{d}{{2}}-{d}{{2}}(?:T{d}{{2}}:{d}{{2}}(?::{d}{{2}})?Z?)?{rb}", 0),
-        (f"{lb}(?:{_MONTHS})\\.?{s}+{d}{{1,2}}(?:st|nd|rd|th)?,?{s}+{d}{{4}}{rb}", re.IGNORECASE),
-        (f"{lb}{d}{{1,2}}{s}+(?:{_MONTHS})\\.?,?{s}+{d}{{4}}{rb}", re.IGNORECASE),
+        (f"{lb}(?:{_MONTHS})\\.?{s}+{d}{{1,2}}(?:{_ORDINAL})?,?{s}+{d}{{4}}{rb}", 0),
+        (f"{lb}{d}{{1,2}}{s}+(?:{_MONTHS})\\.?,?{s}+{d}{{4}}{rb}", 0),
         (f"{lb}{d}{{1,2}}/{d}{{1,2}}/{d}{{2,4}}{rb}", 0),
         (f"{lb}{d}+(?:\\.{d}+){{1,3}}{rb}", 0),
         (f"{lb}{d}+(?:\\.{d}+)?[a-zA-Z]{{1,6}}{rb}", 0),

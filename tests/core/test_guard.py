@@ -260,6 +260,14 @@ def test_whitespace_is_dotnet_whitespace():
     assert dict(extract_tokens("May\u200913, 2026")).get("May\u200913, 2026") == "written_date"
 
 
+def test_case_insensitive_classes_match_like_dotnet_ignore_case():
+    kinds = dict(extract_tokens("HTTPS://X.org/a and MAY 5TH, 2026 and 3 sept. 2026"))
+    assert kinds["HTTPS://X.org/a"] == "url" and kinds["MAY 5TH, 2026"] == "written_date"
+    assert not any(k == "reverse_date" for k in kinds.values())  # "sept." is not a month form
+    # Python's re.IGNORECASE lets i match dotless ı; .NET (en-US/invariant) does not.
+    assert "written_date" not in dict(extract_tokens("Aprıl 5, 2026")).values()
+
+
 def test_case_folding_keeps_length_and_matches_ordinal_ignore_case():
     for text in ["straße", "ǰ", "ﬁ", "ᾳ", "İı", "ΣσςK"]:
         assert len(fold_case(text)) == len(text)
