@@ -487,7 +487,7 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike], *, cancel: Cancel
             sizes[f] = 0
     total = sum(sizes.values())
     done = 0
-    events: list[tuple[int, DaemonEvent]] = []
+    events: list[tuple[str, int, DaemonEvent]] = []
     lines = parsed = malformed = 0
     unreadable: list[str] = []
     samples: list[str] = []
@@ -502,6 +502,7 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike], *, cancel: Cancel
             continue
         read_files += 1
         ctx = _Context()
+        last_key = ""  # an event without a time sorts where the previous timed line of its file did
         with fh:
             for line_no, (raw, complete) in enumerate(_lines(fh), start=1):
                 lines += 1
@@ -520,15 +521,16 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike], *, cancel: Cancel
                     event = None
                 if event is not None:
                     parsed += 1
-                    events.append((file_index, event))
+                    last_key = _sort_key(event) or last_key
+                    events.append((last_key, file_index, event))
                 if lines % PROGRESS_EVERY_LINES == 0:
                     cancel.raise_if_cancelled()
                     yield Progress("reading logs", done, total or None, path.name)
     cancel.raise_if_cancelled()
-    events.sort(key=lambda fe: (_sort_key(fe[1]), fe[0], fe[1].line_no))
+    events.sort(key=lambda ke: (ke[0], ke[1], ke[2].line_no))
     stats = DaemonLogStats(read_files, lines, parsed, malformed, tuple(unreadable), tuple(samples))
     yield Progress("reading logs", total, total or None, f"{parsed} event(s)")
-    return DaemonTimeline(tuple(e for _, e in events), stats, tuple(str(f) for f in files))
+    return DaemonTimeline(tuple(e for _k, _f, e in events), stats, tuple(str(f) for f in files))
 
 
 def parse_daemon_logs(paths: Sequence[str | os.PathLike], *, cancel: CancelToken | None = None) -> DaemonTimeline:
