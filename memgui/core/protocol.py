@@ -81,6 +81,11 @@ def _timestamp(ms: int | float | None) -> str:
     return "" if ms is None else str(int(ms))
 
 
+def _s(value: object) -> str:
+    """.NET string interpolation: null renders as nothing."""
+    return "" if value is None else str(value)
+
+
 def build_user_message(
     proposal: Proposal, candidates: Sequence[Candidate], *, full_candidate_content: bool
 ) -> str:
@@ -88,8 +93,8 @@ def build_user_message(
     always a preview; candidates are shown in full only on the nominee path (`full_candidate_content`)."""
     lines = [
         "PROPOSED:",
-        f"  anchor: {proposal.anchor_name}",
-        f"  title: {proposal.title}",
+        f"  anchor: {_s(proposal.anchor_name)}",
+        f"  title: {_s(proposal.title)}",
         f"  content: {truncate_content(proposal.content)}",
         f"  timestamp: {_timestamp(proposal.freshness_at)}",
         "",
@@ -99,8 +104,9 @@ def build_user_message(
     else:
         lines.append("EXISTING CANDIDATES:")
         for i, candidate in enumerate(candidates, start=1):
-            content = candidate.markdown_body if full_candidate_content else truncate_content(candidate.markdown_body)
-            lines.append(f"[{i}] id={candidate.document_id} anchor={candidate.canonical_name}")
+            body = candidate.markdown_body
+            content = _s(body) if full_candidate_content else truncate_content(body)
+            lines.append(f"[{i}] id={_s(candidate.document_id)} anchor={_s(candidate.canonical_name)}")
             lines.append(f"    content: {content}")
             lines.append(f"    timestamp: {_timestamp(candidate.freshness_at)}")
     return "\n".join(lines) + "\n"

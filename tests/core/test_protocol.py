@@ -262,6 +262,12 @@ def test_user_message_exact_text():
         "  timestamp: 1000\n\nEXISTING CANDIDATES: none\n")
 
 
+def test_null_fields_render_as_nothing_like_dotnet():
+    message = build_user_message(_proposal(title=None, anchor_name=None), [_candidate(None)], full_candidate_content=True)
+    assert "  anchor: \n  title: \n" in message
+    assert "    content: \n" in message  # full mode prints the raw (null) body
+
+
 def test_long_proposal_content_is_truncated():
     message = build_user_message(_proposal("x" * 1000), [], full_candidate_content=True)
     assert "  content: " + "x" * 700 + "...\n" in message
