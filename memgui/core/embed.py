@@ -12,6 +12,7 @@ Every vector leaving this module is L2-normalised float32.
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -86,7 +87,8 @@ class LlamaEmbedder:
     """all-MiniLM-L6-v2 (or any BERT-like embedding GGUF) run by llama-cpp-python with `embedding=True`.
 
     n_ctx = n_batch = n_ubatch = `context` tokens (256 = sentence-transformers' max_seq_length for MiniLM);
-    longer texts are truncated. Calls are serialised by a lock (one llama context is not thread-safe).
+    longer texts are truncated. One text per decode; Progress every `batch` texts (the cancel granularity).
+    Calls are serialised by a lock (one llama context is not thread-safe).
     """
 
     source = "default"
@@ -98,7 +100,7 @@ class LlamaEmbedder:
         model_id: str | None = None,
         threads: int | None = None,
         context: int = 256,
-        texts_per_call: int = 16,
+        batch: int = 16,
     ):
         from . import embedder_model
 
@@ -111,6 +113,10 @@ class LlamaEmbedder:
         path = Path(model_path)
         if not path.is_file():
             raise EmbedderUnavailable(f"embedder model not found: {path}")
+        # Idle OpenMP workers must sleep, not spin: with spinning workers a 2-thread llama.cpp on a busy
+        # 2-core machine embedded ~3 texts/s instead of ~32 (measured; docs/benchmarks.md). libgomp reads this
+        # when it is first loaded, i.e. at the first `import llama_cpp` of the process.
+        os.environ.setdefault("OMP_WAIT_POLICY", "passive")
         try:
             from llama_cpp import Llama
         except ImportError:
@@ -127,7 +133,7 @@ class LlamaEmbedder:
         self.model_path = path
         self.model_id = model_id or path.stem
         self.dims = int(self._llm.n_embd())
-        self.texts_per_call = max(1, texts_per_call)
+        self.batch = max(1, batch)
         self._lock = threading.Lock()
 
     @property
@@ -138,11 +144,13 @@ class LlamaEmbedder:
         cancel = cancel or NEVER_CANCELLED
         texts = list(texts)
         out = np.empty((len(texts), self.dims), dtype=np.float32)
-        for start in range(0, len(texts), self.texts_per_call):
+        for start in range(0, len(texts), self.batch):
             cancel.raise_if_cancelled()
-            chunk = [t if t.strip() else " " for t in texts[start : start + self.texts_per_call]]
+            chunk = texts[start : start + self.batch]
             with self._lock:
-                vectors = self._llm.embed(chunk, normalize=False, truncate=True)
+                # One text per decode: packing several texts into one non-causal batch costs attention over
+                # the whole batch and was slower here at every n_batch (docs/benchmarks.md, P6).
+                vectors = [self._llm.embed(t if t.strip() else " ", normalize=False, truncate=True) for t in chunk]
             out[start : start + len(chunk)] = l2_normalise(np.asarray(vectors, dtype=np.float32))
             yield Progress("embedding", start + len(chunk), len(texts))
         return out

@@ -237,3 +237,40 @@ def test_index_nominator_unavailable_without_an_embedder(empty_store, tmp_path):
     with pytest.raises(NominatorUnavailable) as info:
         index_nominator(empty_store, model_path=tmp_path / "missing.gguf")
     assert info.value.reason == "embedder_unavailable"
+
+
+# ---- the demo store's labelled duplicates (real MiniLM, default threshold) -------------------------------------
+
+
+def labelled_pairs(labels: dict, live: set[str]) -> set[frozenset[str]]:
+    import itertools
+
+    pairs: set[frozenset[str]] = set()
+    for cluster in labels["duplicate_clusters"]:
+        members = [d for d in cluster if d in live]
+        pairs |= {frozenset(p) for p in itertools.combinations(members, 2)}
+    return pairs
+
+
+def test_demo_store_duplicates_recall_at_default_threshold(tmp_path, record_property):
+    import itertools
+
+    from memgui.core.demo import build_demo_store, demo_labels
+    from memgui.core.store import open_store
+
+    with open_store(build_demo_store(tmp_path / "demo" / "netclaw.db"), read_only=True) as store:
+        result = run_to_end(scan_store(store))
+        live = {d.document_id for d in store.documents()}
+    labels = demo_labels()
+    truth = labelled_pairs(labels, live)
+    assert result.embedder.source == "default" and result.threshold == nominate.MODEL_THRESHOLDS[MODEL_ID]
+    nominees = {frozenset((p.a, p.b)) for c in result.clusters for p in c.pairs if p.nominee}
+    together = {frozenset(p) for c in result.clusters for p in itertools.combinations(c.member_ids, 2)}
+    recall = len(nominees & truth) / len(truth)
+    precision = len(nominees & truth) / len(nominees)
+    cluster_recall = len(together & truth) / len(truth)
+    record_property("demo_pair_recall", round(recall, 3))
+    print(f"\ndemo duplicates at threshold {result.threshold}: nominee-pair recall {recall:.3f} "
+          f"precision {precision:.3f}; same-cluster recall {cluster_recall:.3f}; {len(result.clusters)} clusters")
+    # The figures in docs/benchmarks.md (0.70: recall 0.63, precision 0.71); floors leave room for corpus edits.
+    assert recall >= 0.55 and precision >= 0.6 and cluster_recall >= 0.65
