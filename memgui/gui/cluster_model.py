@@ -7,7 +7,9 @@ from typing import Any, Iterable, Sequence
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 
-NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "reviewed · merged", "reviewed · appended", "kept separate"
+NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "merged", "appended", "kept separate"
+REVIEWED_HINT = {MERGED: "reviewed: merged", APPENDED: "reviewed: appended (guard fallback)",
+                 KEPT_SEPARATE: "reviewed: not duplicates", SKIPPED: "skipped for now", NEW: "not reviewed yet"}
 STATUS_COLORS = {
     NEW: "#1f6feb",
     SKIPPED: "#8a6d00",
@@ -97,7 +99,8 @@ class ClusterTableModel(QAbstractTableModel):
             return row
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [f"{t}  ({i})" for t, i in zip(row.titles, row.member_ids)]
-            return "\n".join([f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text}"] + lines)
+            head = f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text} — {REVIEWED_HINT.get(row.status, row.status)}"
+            return "\n".join([head] + lines)
         if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS:
             return QBrush(QColor(STATUS_COLORS.get(row.status, "#000000")))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.COSINE, self.SIZE):

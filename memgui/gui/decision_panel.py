@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .style import MUTED, set_colors
+
 KIND_COLORS = {"UPDATE": "#1a7f37", "CONSOLIDATE": "#1a7f37", "CREATE": "#9a6700", "SKIP": "#57606a"}
 
 
@@ -44,7 +46,7 @@ class DecisionPanel(QGroupBox):
         layout.addLayout(row)
         self.model_label = QLabel("")
         self.model_label.setObjectName("deciderModel")
-        self.model_label.setStyleSheet("color:#57606a")
+        set_colors(self.model_label, MUTED)
         self.model_label.setWordWrap(True)
         layout.addWidget(self.model_label)
         self.stream = QPlainTextEdit()
@@ -54,7 +56,7 @@ class DecisionPanel(QGroupBox):
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         mono.setPointSizeF(max(8.0, mono.pointSizeF() - 1))
         self.stream.setFont(mono)
-        self.stream.setMaximumHeight(130)
+        self.stream.setMaximumHeight(110)
         layout.addWidget(self.stream)
         grid = QGridLayout()
         grid.setColumnStretch(1, 1)
@@ -81,7 +83,7 @@ class DecisionPanel(QGroupBox):
     def clear(self) -> None:
         self.stream.clear()
         self.kind_label.setText("—")
-        self.kind_label.setStyleSheet("")
+        set_colors(self.kind_label, "#24292f")
         self.targets_label.setText("—")
         self.rationale_label.setText("—")
 
@@ -103,11 +105,11 @@ class DecisionPanel(QGroupBox):
 
     def show_cancelled(self) -> None:
         self.kind_label.setText("cancelled")
-        self.kind_label.setStyleSheet("color:#9a6700")
+        set_colors(self.kind_label, "#9a6700")
 
     def show_error(self, text: str) -> None:
         self.kind_label.setText("no decision")
-        self.kind_label.setStyleSheet("color:#cf222e")
+        set_colors(self.kind_label, "#cf222e")
         self.rationale_label.setText(text)
 
     def show_result(self, result: Any, label_for: Callable[[str], str]) -> None:
@@ -125,7 +127,7 @@ class DecisionPanel(QGroupBox):
             return
         kind = str(getattr(decision.kind, "value", decision.kind))
         self.kind_label.setText(kind)
-        self.kind_label.setStyleSheet(f"color:{KIND_COLORS.get(kind, '#24292f')}")
+        set_colors(self.kind_label, KIND_COLORS.get(kind, "#24292f"))
         targets: Sequence[str] = list(decision.consolidation_target_ids or ())
         if decision.target_document_id:
             targets = [decision.target_document_id, *[t for t in targets if t != decision.target_document_id]]

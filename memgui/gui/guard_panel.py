@@ -13,11 +13,13 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPlainTextEdit,
-    QProgressBar,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
+
+from .ratio_bar import RatioBar
+from .style import MUTED, set_bold, set_colors
 
 RETENTION_BAR = 0.95
 LENGTH_BAR = 0.60
@@ -32,7 +34,7 @@ def _sources_text(sources: Any, labels: Sequence[str]) -> str:
             out.append(labels[s])
         else:
             out.append(str(s))
-    return ", ".join(out)
+    return ", ".join(sorted(out, key=lambda t: (len(t), t)))
 
 
 class GuardTokenModel(QAbstractTableModel):
@@ -115,12 +117,10 @@ class _MissingOnlyProxy(QSortFilterProxyModel):
         return model.data(model.index(source_row, 3), Qt.ItemDataRole.DisplayRole) == "MISSING"
 
 
-def _bar(name: str) -> QProgressBar:
-    bar = QProgressBar()
+def _bar(name: str, floor: float) -> RatioBar:
+    bar = RatioBar(floor=floor)
     bar.setObjectName(name)
-    bar.setRange(0, 100)
-    bar.setTextVisible(True)
-    bar.setFixedHeight(16)
+    bar.setToolTip(f"the black mark is the {floor:.0%} floor")
     return bar
 
 
@@ -136,15 +136,16 @@ class GuardPanel(QWidget):
         self.verdict.setObjectName("guardVerdict")
         self.verdict.setWordWrap(True)
         self.verdict.setMargin(6)
+        set_bold(self.verdict)
         layout.addWidget(self.verdict)
         self.reason = QLabel("")
         self.reason.setWordWrap(True)
-        self.reason.setStyleSheet("color:#57606a")
+        set_colors(self.reason, MUTED)
         layout.addWidget(self.reason)
         self.retention_label = QLabel("Token retention (needs ≥ 95%)")
-        self.retention_bar = _bar("retentionBar")
+        self.retention_bar = _bar("retentionBar", RETENTION_BAR)
         self.length_label = QLabel("Length vs longest source (needs ≥ 60%)")
-        self.length_bar = _bar("lengthBar")
+        self.length_bar = _bar("lengthBar", LENGTH_BAR)
         for w in (self.retention_label, self.retention_bar, self.length_label, self.length_bar):
             layout.addWidget(w)
         self.missing_only = QCheckBox("show missing tokens only")
@@ -159,18 +160,21 @@ class GuardPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col in (1, 2, 3):
-            self.table.horizontalHeader().setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((1, 100), (2, 56), (3, 96)):  # fixed: measuring contents on every report is slow
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
         self.table.verticalHeader().setDefaultSectionSize(20)
-        layout.addWidget(self.table, 2)
+        layout.addWidget(self.table, 3)
         self.missing_only.toggled.connect(self._proxy.set_missing_only)
         self.fallback_label = QLabel("If you choose Append (P), the target will read:")
-        self.fallback_label.setStyleSheet("font-weight:600")
+        set_bold(self.fallback_label)
         self.fallback = QPlainTextEdit()
         self.fallback.setObjectName("appendPreview")
         self.fallback.setReadOnly(True)
         layout.addWidget(self.fallback_label)
+        self.fallback.setMaximumHeight(110)
         layout.addWidget(self.fallback, 1)
         self.set_pending(False)
         self.show_fallback(None)
@@ -179,7 +183,7 @@ class GuardPanel(QWidget):
 
     def _set_verdict(self, text: str, fg: str, bg: str) -> None:
         self.verdict.setText(text)
-        self.verdict.setStyleSheet(f"QLabel {{ color:{fg}; background:{bg}; border-radius:4px; font-weight:600; }}")
+        set_colors(self.verdict, fg, bg)
 
     def set_unavailable(self, why: str) -> None:
         self.report = None
@@ -196,8 +200,8 @@ class GuardPanel(QWidget):
     def clear(self) -> None:
         self.report = None
         self.token_model.set_tokens([], [])
-        self.retention_bar.setValue(0)
-        self.length_bar.setValue(0)
+        self.retention_bar.set_ratio(None)
+        self.length_bar.set_ratio(None)
         self.reason.setText("")
         self.set_pending(False)
         self.show_fallback(None)
@@ -221,15 +225,13 @@ class GuardPanel(QWidget):
         self.retention_label.setText(f"Token retention {retention:.0%} (needs ≥ {RETENTION_BAR:.0%})")
         self.length_label.setText(f"Length vs longest source {length:.0%} (needs ≥ {LENGTH_BAR:.0%})")
 
-    def _fill(self, bar: QProgressBar, value: float, floor: float) -> None:
-        bar.setValue(int(round(min(1.0, max(0.0, value)) * 100)))
-        bar.setFormat(f"{value:.0%}")
-        color = "#2da44e" if value >= floor else "#cf222e"
-        bar.setStyleSheet(f"QProgressBar::chunk {{ background:{color}; }} QProgressBar {{ text-align:center; }}")
+    def _fill(self, bar: RatioBar, value: float, floor: float) -> None:
+        bar.set_ratio(value, f"{value:.0%}")
 
     def show_fallback(self, text: str | None) -> None:
-        visible = text is not None
-        self.fallback_label.setVisible(visible)
-        self.fallback.setVisible(visible)
-        if visible:
+        """The append preview stays in place (no show/hide: that would re-lay out the whole window)."""
+        if text is None:
+            self.fallback.setPlainText("")
+            self.fallback.setPlaceholderText("Select a cluster with at least two included documents.")
+        elif self.fallback.toPlainText() != text:
             self.fallback.setPlainText(text)

@@ -120,10 +120,6 @@ class Review(QObject):
         live = [d for d in self.docs if not d.is_tombstoned]
         target = self._default_target(live or self.docs)
         w.sources.set_documents(self.docs, self.cosines, target)
-        for pane in w.sources.panes():
-            if pane.doc.is_tombstoned:
-                pane.include_box.setChecked(False)
-                pane.title_label.setText(pane.title_label.text() + " <span style='color:#cf222e'>(tombstoned)</span>")
         w.diff_view.set_sources([(d.document_id, f"#{i + 1} {d.title}") for i, d in enumerate(self.docs)])
         if not keep_body:
             self.decider_result = None
@@ -219,7 +215,7 @@ class Review(QObject):
                     cancel.raise_if_cancelled()
                     spans[doc_id] = spans_of(text, report, utf16=True)
             preview = None
-            if appended is not None and not report.passed and len(bodies) > 1:
+            if appended is not None and len(bodies) > 1:
                 preview = bodies[0]
                 for other in bodies[1:]:
                     preview = appended(preview, other, today)

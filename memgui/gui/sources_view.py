@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .style import set_colors
+
 MISSING_BG = QColor("#ffc9c9")
 MISSING_FG = QColor("#7d0a0a")
 PANE_MIN_WIDTH = 260
@@ -43,62 +45,70 @@ def cosine_color(value: float) -> str:
 
 
 class SourcePane(QFrame):
-    def __init__(self, number: int, doc: Any, badges: Sequence[tuple[int, float]], parent: QWidget | None = None):
+    """One document of the cluster. Panes are reused from cluster to cluster (`set_doc`), so moving through
+    the queue creates no widgets."""
+
+    def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.doc = doc
-        self.number = number
-        self.setObjectName(f"sourcePane{number}")
+        self.doc: Any = None
+        self.number = 0
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setMinimumWidth(PANE_MIN_WIDTH)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(3)
-
         top = QHBoxLayout()
-        self.title_label = QLabel(f"<b>#{number}</b>&nbsp; {_esc(doc.title) or '<i>(untitled)</i>'}")
+        self.title_label = QLabel()
         self.title_label.setWordWrap(True)
         self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         top.addWidget(self.title_label, 1)
         self.include_box = QCheckBox("include")
-        self.include_box.setChecked(True)
         self.include_box.setToolTip("Take part in this merge (unchecked members are left untouched)")
         self.target_radio = QRadioButton("target")
         self.target_radio.setToolTip("Keep this document's id; the other included members are tombstoned")
         top.addWidget(self.include_box)
         top.addWidget(self.target_radio)
         layout.addLayout(top)
-
-        meta = QLabel(
-            f"<span style='color:#57606a'>{_esc(doc.document_id)}<br>"
-            f"{_esc(doc.anchor_id)} · {_esc(doc.update_semantics)} · updated {format_ms(doc.updated_at)}</span>"
-        )
-        meta.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        meta.setWordWrap(True)
-        layout.addWidget(meta)
-
-        badge_row = QHBoxLayout()
-        badge_row.setSpacing(4)
-        for other, cosine in badges:
-            badge = QLabel(f"↔ #{other}  {cosine:.3f}")
-            badge.setObjectName("cosineBadge")
-            badge.setToolTip(f"cosine similarity between #{number} and #{other}")
-            badge.setStyleSheet(
-                f"QLabel {{ color: white; background: {cosine_color(cosine)}; border-radius: 8px; padding: 1px 7px; }}"
-            )
-            badge_row.addWidget(badge)
-        badge_row.addStretch(1)
-        layout.addLayout(badge_row)
-
-        self.body = QPlainTextEdit(doc.markdown_body)
-        self.body.setObjectName(f"sourceBody{number}")
+        self.meta_label = QLabel()
+        self.meta_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.meta_label.setWordWrap(True)
+        layout.addWidget(self.meta_label)
+        self.badges = QLabel()
+        self.badges.setObjectName("cosineBadges")
+        self.badges.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.badges)
+        self.body = QPlainTextEdit()
         self.body.setReadOnly(True)
         self.body.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         layout.addWidget(self.body, 1)
         self.missing_label = QLabel("")
-        self.missing_label.setStyleSheet("color:#7d0a0a")
+        set_colors(self.missing_label, "#7d0a0a")
         self.missing_label.setWordWrap(True)
         layout.addWidget(self.missing_label)
         self.include_box.toggled.connect(self._dim)
+
+    def set_doc(self, number: int, doc: Any, badges: Sequence[tuple[int, float]]) -> None:
+        self.doc, self.number = doc, number
+        self.setObjectName(f"sourcePane{number}")
+        self.body.setObjectName(f"sourceBody{number}")
+        tomb = " <span style='color:#cf222e'>(tombstoned)</span>" if doc.is_tombstoned else ""
+        self.title_label.setText(f"<b>#{number}</b>&nbsp; {_esc(doc.title) or '<i>(untitled)</i>'}{tomb}")
+        self.meta_label.setText(
+            f"<span style='color:#57606a'>{_esc(doc.document_id)}<br>"
+            f"{_esc(doc.anchor_id)} · {_esc(doc.update_semantics)} · updated {format_ms(doc.updated_at)}</span>"
+        )
+        self.badges.setText("&nbsp;".join(
+            f"<span style='background-color:{cosine_color(c)}; color:white'>&nbsp;↔ #{other} {c:.3f}&nbsp;</span>"
+            for other, c in badges))
+        self.badges.setToolTip("\n".join(f"cosine similarity of #{number} and #{o}: {c:.3f}" for o, c in badges))
+        self.badges.setVisible(bool(badges))
+        self.body.setPlainText(doc.markdown_body)
+        self.body.setExtraSelections([])
+        self.missing_label.setText("")
+        self.include_box.blockSignals(True)
+        self.include_box.setChecked(not doc.is_tombstoned)
+        self.include_box.blockSignals(False)
+        self._dim(self.include_box.isChecked())
 
     def _dim(self, included: bool) -> None:
         self.body.setEnabled(included)
@@ -110,7 +120,7 @@ class SourcePane(QFrame):
         fmt.setBackground(MISSING_BG)
         fmt.setForeground(MISSING_FG)
         fmt.setFontWeight(QFont.Weight.Bold)
-        length = len(self.body.toPlainText())
+        length = self.body.document().characterCount() - 1
         for start, end in spans:
             start, end = max(0, start), min(length, end)
             if end <= start:
@@ -143,7 +153,8 @@ class SourcesView(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("sourcesView")
-        self._panes: list[SourcePane] = []
+        self._panes: list[SourcePane] = []  # shown, in order
+        self._pool: list[SourcePane] = []  # every pane made so far (reused)
         self._group = QButtonGroup(self)
         self._group.setExclusive(True)
         self._group.buttonToggled.connect(lambda *_: self.selectionChanged.emit())
@@ -155,7 +166,7 @@ class SourcesView(QWidget):
         self._scroll.setWidget(self._splitter)
         self._empty = QLabel("Select a cluster on the left (J / K to move).")
         self._empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._empty.setStyleSheet("color:#57606a")
+        set_colors(self._empty, "#57606a")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self._empty)
@@ -164,17 +175,21 @@ class SourcesView(QWidget):
 
     def clear(self) -> None:
         for pane in self._panes:
-            self._group.removeButton(pane.target_radio)
-            pane.setParent(None)
-            pane.deleteLater()
+            pane.hide()
         self._panes = []
         self._scroll.hide()
         self._empty.show()
 
     def set_documents(self, docs: Sequence[Any], cosines: dict[frozenset, float], target_id: str | None) -> None:
         self.clear()
+        while len(self._pool) < len(docs):
+            pane = SourcePane()
+            self._group.addButton(pane.target_radio)
+            pane.include_box.toggled.connect(self._on_include)
+            self._splitter.addWidget(pane)
+            self._pool.append(pane)
         numbers = {doc.document_id: i + 1 for i, doc in enumerate(docs)}
-        for doc in docs:
+        for pane, doc in zip(self._pool, docs):
             badges = []
             for other in docs:
                 if other.document_id == doc.document_id:
@@ -182,15 +197,14 @@ class SourcesView(QWidget):
                 cosine = cosines.get(frozenset((doc.document_id, other.document_id)))
                 if cosine is not None:
                     badges.append((numbers[other.document_id], cosine))
-            pane = SourcePane(numbers[doc.document_id], doc, badges)
-            self._group.addButton(pane.target_radio)
-            pane.include_box.toggled.connect(self._on_include)
-            self._splitter.addWidget(pane)
+            pane.set_doc(numbers[doc.document_id], doc, badges)
+            pane.show()
             self._panes.append(pane)
-        for pane in self._panes:
-            if pane.doc.document_id == target_id:
-                pane.target_radio.setChecked(True)
-        self._splitter.setSizes([1000] * len(self._panes))
+        self._group.setExclusive(False)
+        for pane in self._pool:
+            pane.target_radio.setChecked(pane in self._panes and pane.doc.document_id == target_id)
+        self._group.setExclusive(True)
+        self._splitter.setSizes([1000 if p in self._panes else 0 for p in self._pool])
         self._empty.hide()
         self._scroll.show()
 

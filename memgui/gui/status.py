@@ -5,7 +5,9 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+
+from .ratio_bar import RatioBar
 
 from .workers import Task, TaskRunner
 
@@ -20,9 +22,8 @@ class TaskStatus(QWidget):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.label = QLabel("")
-        self.bar = QProgressBar()
+        self.bar = RatioBar(height=14)
         self.bar.setFixedWidth(160)
-        self.bar.setFixedHeight(14)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("statusCancel")
         self.cancel_button.clicked.connect(self._cancel)
@@ -54,10 +55,9 @@ class TaskStatus(QWidget):
         message = (p.message if p and p.message else "") or ""
         self.label.setText(f"{task.label}{' — ' + message if message else ''}")
         if p is not None and p.total:
-            self.bar.setRange(0, max(1, p.total))
-            self.bar.setValue(min(p.done, p.total))
+            self.bar.set_ratio(p.done / p.total, f"{p.done}/{p.total}")
         else:
-            self.bar.setRange(0, 0)  # busy indicator
+            self.bar.set_busy()
 
     def _cancel(self) -> None:
         if self._task is not None:

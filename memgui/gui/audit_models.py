@@ -1,0 +1,298 @@
+"""Item models of the audit tab: memgui's audited writes (with a filter proxy), the daemon-log timeline, the
+store's append histories and the "kept separate" exemptions. They only present core values."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QBrush, QColor
+
+SORT_ROLE = Qt.ItemDataRole.UserRole
+VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
+PASSED_COLOR, FAILED_COLOR, MUTED_COLOR, WARN_COLOR = "#1a7f37", "#cf222e", "#6e7781", "#9a6700"
+Index = QModelIndex | QPersistentModelIndex
+
+
+def when_text(ms: int | None) -> str:
+    if not ms:
+        return ""
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def guard_label(entry: Any) -> str:
+    if entry.guard_passed is None:
+        return "—"
+    text = "passed" if entry.guard_passed else "FAILED"
+    return text + (" (override)" if getattr(entry, "guard_override", False) else "")
+
+
+def short_id(doc_id: str | None) -> str:
+    if not doc_id:
+        return ""
+    return doc_id if len(doc_id) <= 16 else f"{doc_id[:12]}…{doc_id[-4:]}"
+
+
+class _TableModel(QAbstractTableModel):
+    """Rows of values, a fixed column list, display/sort/tooltip/colour callbacks per subclass."""
+
+    COLUMNS: tuple[str, ...] = ()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[Any] = []
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
+            return self.COLUMNS[section]
+        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
+            return str(section + 1)
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)) or not (0 <= index.column() < len(self.COLUMNS)):
+            return None
+        row, col = self._rows[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.display(row, col)
+        if role == SORT_ROLE:
+            return self.sort_value(row, col)
+        if role == VALUE_ROLE:
+            return row
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(row, col)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            color = self.color(row, col)
+            return QBrush(QColor(color)) if color else None
+        return None
+
+    def display(self, row: Any, col: int) -> str:  # pragma: no cover - overridden
+        return ""
+
+    def sort_value(self, row: Any, col: int) -> Any:
+        return self.display(row, col).lower()
+
+    def tooltip(self, row: Any, col: int) -> str | None:
+        return None
+
+    def color(self, row: Any, col: int) -> str | None:
+        return None
+
+    def set_rows(self, rows: Iterable[Any]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def rows(self) -> Sequence[Any]:
+        return tuple(self._rows)
+
+    def row_at(self, row: int) -> Any:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+
+class AuditTableModel(_TableModel):
+    """memgui's audited writes (core.audit.AuditEntry), newest first."""
+
+    COLUMNS = ("#", "When", "Operation", "State", "Guard", "Decided by", "Model", "Target")
+    ID, WHEN, OPERATION, STATE, GUARD, DECIDED_BY, MODEL, TARGET = range(8)
+
+    def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
+        super().__init__(parent)
+        self.titles: Mapping[str, str] = titles or {}
+
+    def display(self, e: Any, col: int) -> str:
+        target = e.target_id or (", ".join(short_id(s) for s in e.source_ids[:2]) if e.source_ids else "")
+        if e.target_id and self.titles.get(e.target_id):
+            target = f"{self.titles[e.target_id]} ({short_id(e.target_id)})"
+        return (str(e.audit_id), when_text(e.created_at), e.operation, e.state, guard_label(e), e.decided_by or "",
+                e.model_id or "", target)[col]
+
+    def sort_value(self, e: Any, col: int) -> Any:
+        if col in (self.ID, self.WHEN):
+            return e.audit_id
+        return self.display(e, col).lower()
+
+    def tooltip(self, e: Any, col: int) -> str | None:
+        lines = [f"audit #{e.audit_id} · {e.operation} · {e.state}"]
+        if e.target_id:
+            lines.append(f"target {e.target_id}")
+        others = [s for s in e.source_ids if s != e.target_id]
+        if others:
+            lines.append("sources " + ", ".join(others))
+        if e.note:
+            lines.append(f"note: {e.note}")
+        return "\n".join(lines)
+
+    def color(self, e: Any, col: int) -> str | None:
+        if col == self.GUARD and e.guard_passed is not None:
+            return PASSED_COLOR if e.guard_passed else FAILED_COLOR
+        if e.state == "undone":
+            return MUTED_COLOR
+        return None
+
+    def row_of(self, audit_id: int) -> int:
+        return next((i for i, e in enumerate(self._rows) if e.audit_id == audit_id), -1)
+
+
+class AuditFilterProxy(QSortFilterProxyModel):
+    """Filters by operation, guard result (passed / failed / none), model id and a document id or title."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setSortRole(SORT_ROLE)
+        self.operation: str | None = None
+        self.guard: str | None = None
+        self.model_id: str | None = None
+        self.document: str = ""
+
+    def set_filters(self, *, operation: str | None = None, guard: str | None = None, model_id: str | None = None,
+                    document: str = "") -> None:
+        self.beginFilterChange()
+        self.operation, self.guard, self.model_id = operation or None, guard or None, model_id or None
+        self.document = (document or "").strip().lower()
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # noqa: N802 - Qt API
+        model = self.sourceModel()
+        e = model.row_at(source_row) if isinstance(model, AuditTableModel) else None
+        if e is None:
+            return False
+        if self.operation and e.operation != self.operation:
+            return False
+        if self.guard == "passed" and e.guard_passed is not True:
+            return False
+        if self.guard == "failed" and e.guard_passed is not False:
+            return False
+        if self.guard == "none" and e.guard_passed is not None:
+            return False
+        if self.model_id and e.model_id != self.model_id:
+            return False
+        if self.document:
+            ids = {e.target_id or "", *e.source_ids, *e.touched_documents}
+            titles = [model.titles.get(i, "") for i in ids]
+            if not any(self.document in s.lower() for s in [*ids, *titles] if s):
+                return False
+        return True
+
+
+class DaemonEventModel(_TableModel):
+    """The daemon-log timeline (core.daemon_logs.DaemonEvent)."""
+
+    COLUMNS = ("Time", "Level", "Marker", "Anchor", "Documents", "Details")
+    TIME, LEVEL, MARKER, ANCHOR, DOCUMENTS, DETAILS = range(6)
+    _SHOWN_ELSEWHERE = {"anchor", "targetDoc", "targetId", "docId", "rejectedTarget", "targetIds"}
+
+    def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
+        super().__init__(parent)
+        self.titles: Mapping[str, str] = titles or {}
+
+    def display(self, e: Any, col: int) -> str:
+        if col == self.DOCUMENTS:
+            return ", ".join(self.titles.get(d) or short_id(d) for d in e.document_ids)
+        if col == self.DETAILS:
+            parts = []
+            for k, v in e.fields.items():
+                if k in self._SHOWN_ELSEWHERE:
+                    continue
+                parts.append(f"{k}=[{', '.join(map(str, v))}]" if isinstance(v, list) else f"{k}={v}")
+            return " ".join(parts) + (f" — {e.note}" if e.note else "")
+        return (e.time or "", e.level or "", e.marker, e.anchor or "")[col]
+
+    def sort_value(self, e: Any, col: int) -> Any:
+        if col == self.TIME:
+            return f"{e.time or ''}|{e.file}|{e.line_no:09d}"
+        return self.display(e, col).lower()
+
+    def tooltip(self, e: Any, col: int) -> str | None:
+        lines = [f"{e.marker}  ({e.where})"] + [f"{k} = {v}" for k, v in e.fields.items()]
+        lines += [f"document {d}" + (f" — {self.titles[d]}" if d in self.titles else " (not in the store)") for d in e.document_ids]
+        return "\n".join(lines)
+
+    def color(self, e: Any, col: int) -> str | None:
+        if e.marker == "curation_merge_guard_failed" or e.level == "error":
+            return FAILED_COLOR
+        if e.level == "warning":
+            return WARN_COLOR
+        if e.marker == "curation_merge_guard_passed":
+            return PASSED_COLOR
+        return None
+
+
+class HistoryModel(_TableModel):
+    """Documents with an append history (core.history.DocumentHistory)."""
+
+    COLUMNS = ("Document", "Additions", "Last append", "State")
+    TITLE, ADDITIONS, LAST, STATE = range(4)
+
+    def display(self, h: Any, col: int) -> str:
+        dates = [s.date for s in h.additions if s.date]
+        state = "tombstoned" if h.tombstoned else h.update_semantics
+        return (h.title or h.document_id, str(len(h.additions)), dates[-1] if dates else "", state)[col]
+
+    def sort_value(self, h: Any, col: int) -> Any:
+        if col == self.ADDITIONS:
+            return len(h.additions)
+        return self.display(h, col).lower()
+
+    def tooltip(self, h: Any, col: int) -> str | None:
+        return f"{h.document_id}\n{h.message}"
+
+    def color(self, h: Any, col: int) -> str | None:
+        return MUTED_COLOR if h.tombstoned else None
+
+    def row_of(self, document_id: str) -> int:
+        return next((i for i, h in enumerate(self._rows) if h.document_id == document_id), -1)
+
+
+class ExemptionModel(_TableModel):
+    """Pairs kept separate (core.exemptions.Exemption)."""
+
+    COLUMNS = ("First document", "Second document", "Kept separate on", "Note")
+
+    def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
+        super().__init__(parent)
+        self.titles: Mapping[str, str] = titles or {}
+
+    def _doc(self, doc_id: str) -> str:
+        title = self.titles.get(doc_id)
+        return f"{title} ({short_id(doc_id)})" if title else f"{doc_id} (not in the store)"
+
+    def display(self, x: Any, col: int) -> str:
+        return (self._doc(x.first_id), self._doc(x.second_id), when_text(x.created_at), x.note or "")[col]
+
+    def sort_value(self, x: Any, col: int) -> Any:
+        return x.created_at if col == 2 else self.display(x, col).lower()
+
+    def tooltip(self, x: Any, col: int) -> str | None:
+        return f"{x.first_id}\n{x.second_id}"
+
+
+def selected_rows(view: Any, value_of: Callable[[QModelIndex], Any] | None = None) -> list[Any]:
+    """The row values (VALUE_ROLE) selected in a view, in view order, once each."""
+    out, seen = [], set()
+    model = view.model()
+    for index in sorted(view.selectionModel().selectedRows(), key=lambda i: i.row()):
+        value = model.data(index, VALUE_ROLE) if value_of is None else value_of(index)
+        if value is not None and id(value) not in seen:
+            seen.add(id(value))
+            out.append(value)
+    return out
+
+
+__all__ = [
+    "AuditFilterProxy", "AuditTableModel", "DaemonEventModel", "ExemptionModel", "HistoryModel", "SORT_ROLE",
+    "VALUE_ROLE", "guard_label", "selected_rows", "short_id", "when_text",
+]

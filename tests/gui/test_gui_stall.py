@@ -1,0 +1,53 @@
+"""P4: the event loop keeps turning through open → scan → ask model → accept.
+
+A 5 ms timer on the GUI thread records the longest extra gap between its ticks. The figure is reported
+(printed and attached to the test report), not asserted: timing on a shared 2-core machine is no test.
+The goal is ≤ 50 ms. What is asserted is that the timer kept ticking during every stage, i.e. no stage
+ran on the GUI thread for its whole duration."""
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from memgui.gui.status import StallProbe
+from gui_fakes import FakeDecider, FakeScanner, services_for
+
+
+def test_event_loop_stall_probe_open_scan_model_accept(make_window, review_store, qtbot, capsys, record_property):
+    decider = FakeDecider(piece_delay_s=0.02)
+    scanner = FakeScanner(review_store.ids, delay_s=0.6)
+    w = make_window(services_for(review_store, decider=decider, scanner=scanner))
+    probe = StallProbe(5)
+    probe.start()
+    stages = {}
+
+    def stage(name, run):
+        probe.reset()
+        run()
+        stages[name] = (round(probe.longest_stall_ms, 1), probe.ticks)
+
+    def open_and_scan():
+        with qtbot.waitSignal(w.ready, timeout=20000):
+            w.open_located(str(review_store.path))
+
+    def ask_model():
+        with qtbot.waitSignal(w.review.decisionFinished, timeout=20000):
+            QTest.keyClick(w.queue, Qt.Key.Key_M)
+        qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+
+    def accept():
+        w.answerer.answer("Merge")
+        with qtbot.waitSignal(w.review.writeFinished, timeout=20000):
+            QTest.keyClick(w.queue, Qt.Key.Key_A)
+        qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+
+    stage("open+scan", open_and_scan)
+    stage("ask model (streamed)", ask_model)
+    stage("accept (write + next cluster)", accept)
+    probe.stop()
+    longest = max(v[0] for v in stages.values())
+    record_property("p4_longest_stall_ms", longest)
+    with capsys.disabled():
+        print(f"\nP4 event-loop stall probe (goal <= 50 ms): longest {longest:.1f} ms; per stage: "
+              + ", ".join(f"{k} {v[0]:.1f} ms ({v[1]} ticks)" for k, v in stages.items()))
+    # The timer ran all through each stage: the slow parts (0.6 s scan, streamed reply) were off the GUI thread.
+    assert stages["open+scan"][1] >= 20 and stages["ask model (streamed)"][1] >= 20
+    assert w.cluster_model.rows()[0].status == "merged"

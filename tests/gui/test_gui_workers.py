@@ -1,0 +1,83 @@
+"""TaskRunner: results arrive by signal in the GUI thread, a newer job of the same kind makes the older one
+stale (its result is dropped), Cancel stops a generator between steps, failures become one-line messages."""
+import threading
+
+from PySide6.QtCore import QThread
+
+from memgui.core.tasks import Progress
+from memgui.gui.workers import TaskRunner, one_line
+
+
+def test_result_and_progress_arrive_in_the_gui_thread(qtbot):
+    runner = TaskRunner()
+    seen, threads = [], []
+    gui = QThread.currentThread()
+
+    def job(cancel):
+        threads.append(QThread.currentThread() is not gui)
+        for i in range(3):
+            yield Progress("step", i + 1, 3, payload=f"piece{i}")
+        return "done"
+
+    done = []
+    runner.start("k", job, on_progress=lambda p: seen.append((p.payload, QThread.currentThread() is gui)),
+                 on_done=done.append)
+    qtbot.waitUntil(lambda: done == ["done"], timeout=5000)
+    assert threads == [True]  # ran on a worker
+    assert seen == [("piece0", True), ("piece1", True), ("piece2", True)]  # every streamed piece, on the GUI thread
+    assert not runner.busy("k")
+    runner.shutdown()
+
+
+def test_newer_job_of_the_same_kind_drops_the_older_result(qtbot):
+    runner = TaskRunner()
+    release = threading.Event()
+    results = []
+
+    def slow(cancel):
+        release.wait(5)
+        return "old"  # plain (non-generator) work cannot stop early; its result must still be dropped
+
+    runner.start("diff", slow, on_done=results.append)
+    runner.start("diff", lambda cancel: "new", on_done=results.append)
+    qtbot.waitUntil(lambda: results == ["new"], timeout=5000)
+    release.set()
+    runner.wait(5000)
+    qtbot.wait(50)
+    assert results == ["new"]
+    runner.shutdown()
+
+
+def test_cancel_stops_a_generator_and_reports_cancelled(qtbot):
+    runner = TaskRunner()
+    steps, cancelled, done = [], [], []
+    started = threading.Event()
+
+    def job(cancel):
+        for i in range(1000):
+            started.set()
+            steps.append(i)
+            cancel.raise_if_cancelled()
+            threading.Event().wait(0.005)
+            yield Progress("work", i)
+        return "finished"
+
+    runner.start("scan", job, on_done=done.append, on_cancelled=lambda: cancelled.append(True))
+    assert started.wait(5)
+    assert runner.cancel("scan")
+    qtbot.waitUntil(lambda: cancelled == [True], timeout=5000)
+    assert done == [] and len(steps) < 1000 and not runner.busy("scan")
+    runner.shutdown()
+
+
+def test_failure_becomes_a_one_line_message(qtbot):
+    runner = TaskRunner()
+    errors = []
+
+    def job(cancel):
+        raise ValueError("bad thing\nwith a second line")
+
+    runner.start("open", job, on_error=errors.append)
+    qtbot.waitUntil(lambda: len(errors) == 1, timeout=5000)
+    assert one_line(errors[0]) == "bad thing with a second line"
+    runner.shutdown()
