@@ -80,6 +80,9 @@ class MainWindow(QMainWindow):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.timeout.connect(self._run_filter)
         self.filter_edit.textChanged.connect(lambda _t: self._filter_timer.start(300))
+        self._load_timer = QTimer(self)
+        self._load_timer.setSingleShot(True)
+        self._load_timer.timeout.connect(self._load_current)
         self.queue.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.resize(1560, 940)
         geometry = self.qsettings.value("window/geometry")
@@ -424,6 +427,12 @@ class MainWindow(QMainWindow):
     # ---- the queue ----------------------------------------------------------------------------------------
 
     def _on_current_row(self, current, _previous) -> None:
+        # Loading runs in the next event-loop turn: holding J/K coalesces to the last cluster, and the
+        # queue repaints before the panes are filled.
+        self._load_timer.start(0)
+
+    def _load_current(self) -> None:
+        current = self.queue.currentIndex()
         source = self.proxy.mapToSource(current) if current.isValid() else None
         row = self.cluster_model.row_at(source.row()) if source is not None else None
         if row is not self.review.row:

@@ -172,6 +172,17 @@ class SourcesView(QWidget):
         layout.addWidget(self._empty)
         layout.addWidget(self._scroll)
         self._scroll.hide()
+        self.prepare(3)
+
+    def prepare(self, count: int) -> None:
+        """Make `count` panes ahead of time (hidden), so the first cluster shows without building widgets."""
+        while len(self._pool) < count:
+            pane = SourcePane()
+            self._group.addButton(pane.target_radio)
+            pane.include_box.toggled.connect(self._on_include)
+            pane.hide()
+            self._splitter.addWidget(pane)
+            self._pool.append(pane)
 
     def clear(self) -> None:
         for pane in self._panes:
@@ -182,12 +193,7 @@ class SourcesView(QWidget):
 
     def set_documents(self, docs: Sequence[Any], cosines: dict[frozenset, float], target_id: str | None) -> None:
         self.clear()
-        while len(self._pool) < len(docs):
-            pane = SourcePane()
-            self._group.addButton(pane.target_radio)
-            pane.include_box.toggled.connect(self._on_include)
-            self._splitter.addWidget(pane)
-            self._pool.append(pane)
+        self.prepare(len(docs))
         numbers = {doc.document_id: i + 1 for i, doc in enumerate(docs)}
         for pane, doc in zip(self._pool, docs):
             badges = []

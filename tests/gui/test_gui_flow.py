@@ -150,12 +150,15 @@ def test_stale_source_dialog_offers_reload_and_keeps_the_body(opened, review_sto
 def test_keep_separate_skip_and_navigation(opened, review_store, qtbot):
     w = opened
     first = w.review.row.cluster_id
-    _key(w, Qt.Key.Key_J)
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+        _key(w, Qt.Key.Key_J)
     second = w.review.row.cluster_id
     assert second != first
-    _key(w, Qt.Key.Key_K)
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+        _key(w, Qt.Key.Key_K)
     assert w.review.row.cluster_id == first
-    _key(w, Qt.Key.Key_S)
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+        _key(w, Qt.Key.Key_S)
     assert _status(w, first) == SKIPPED and w.review.row.cluster_id == second
 
     ids = list(w.review.row.member_ids)

@@ -166,12 +166,15 @@ def test_no_widgets_leak_across_clusters_and_close(review_store, qsettings, qtbo
     w.show()
     with qtbot.waitSignal(w.ready, timeout=15000):
         w.open_located(str(review_store.path))
+    made = len(panes())
     for _ in range(6):
-        QTest.keyClick(w.queue, Qt.Key.Key_J)
-        QTest.keyClick(w.queue, Qt.Key.Key_K)
-    qtbot.wait(50)
+        with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+            QTest.keyClick(w.queue, Qt.Key.Key_J)
+        with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+            QTest.keyClick(w.queue, Qt.Key.Key_K)
     QApplication.sendPostedEvents(None, 0)
-    assert len(panes()) == len(w.sources.panes()) == 2
+    assert len(panes()) == made  # panes are reused, not rebuilt per cluster
+    assert len(w.sources.panes()) == 2
     w.close()
     w.deleteLater()
     qtbot.waitUntil(lambda: not panes(), timeout=5000)
