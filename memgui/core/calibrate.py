@@ -106,9 +106,9 @@ def suggest_threshold(pairs: Iterable[LabelledPair], *, target_recall: float = T
     if neg:
         parts.append(f"and {fp} of {neg} kept-separate pair(s) (precision {precision:.0%})")
     else:
-        parts.append("; no kept-separate decisions yet, so precision is not measured")
+        parts.append("— no kept-separate decisions yet, so precision is not measured")
     if pos < 20:
-        parts.append(f"— only {pos} accepted pair(s), so treat it as a first estimate")
+        parts.append(f"(only {pos} accepted pair(s): treat it as a first estimate)")
     return Calibration(threshold, target_recall, recall, precision if neg else None, pos, neg, tp, fp, ignored,
                        " ".join(parts))
 

@@ -72,7 +72,7 @@ def guard_html(report: Mapping | None, entry: Any) -> str:
     if missing:
         text += "<br>missing: " + " ".join(f"<span style='{MISSING_STYLE}'>&nbsp;{escape(str(t))}&nbsp;</span>" for t in missing)
     tokens = report.get("tokens") or []
-    if tokens:
+    if tokens and not report.get("reason"):
         kept = sum(1 for t in tokens if t.get("retained"))
         text += f"<br><span style='color:#57606a'>{kept} of {len(tokens)} load-bearing tokens kept</span>"
     return text
@@ -152,9 +152,10 @@ def history_html(history: Any | None, events: Sequence[Any], unrecoverable: Sequ
         parts.append(f"<h3 style='margin:0'>{escape(history.title or history.document_id)}</h3>"
                      f"<p style='color:#6e7781;margin:0'>{escape(history.document_id)} · last write "
                      f"<code>{escape(history.update_semantics)}</code></p>")
-        parts.append(f"<p>{escape(history.message)}</p>")
+        if history.additions or not unrecoverable:  # else the box below says it
+            parts.append(f"<p>{escape(history.message)}</p>")
         for seg in history.segments:
-            head = "Original" if seg.date is None else f"Appended {seg.date}"
+            head = ("Original" if history.additions else "Current body") if seg.date is None else f"Appended {seg.date}"
             color = "#24292f" if seg.date is None else "#0969da"
             parts.append(f"<p style='margin:8px 0 0 0'><b style='color:{color}'>{escape(head)}</b></p>")
             parts.append(f"<div style='white-space:pre-wrap;margin-left:10px'>{escape(seg.text) or '<i>(empty)</i>'}</div>")

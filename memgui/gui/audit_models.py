@@ -14,10 +14,10 @@ PASSED_COLOR, FAILED_COLOR, MUTED_COLOR, WARN_COLOR = "#1a7f37", "#cf222e", "#6e
 Index = QModelIndex | QPersistentModelIndex
 
 
-def when_text(ms: int | None) -> str:
+def when_text(ms: int | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
     if not ms:
         return ""
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone().strftime(fmt)
 
 
 def guard_label(entry: Any) -> str:
@@ -106,19 +106,26 @@ class _TableModel(QAbstractTableModel):
 class AuditTableModel(_TableModel):
     """memgui's audited writes (core.audit.AuditEntry), newest first."""
 
-    COLUMNS = ("#", "When", "Operation", "State", "Guard", "Decided by", "Model", "Target")
-    ID, WHEN, OPERATION, STATE, GUARD, DECIDED_BY, MODEL, TARGET = range(8)
+    COLUMNS = ("#", "When", "Operation", "State", "Guard", "Decided by", "Target")
+    ID, WHEN, OPERATION, STATE, GUARD, DECIDED_BY, TARGET = range(7)
 
     def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
         super().__init__(parent)
-        self.titles: Mapping[str, str] = titles or {}
+        self.titles: Mapping[str, str] = titles if titles is not None else {}
 
     def display(self, e: Any, col: int) -> str:
-        target = e.target_id or (", ".join(short_id(s) for s in e.source_ids[:2]) if e.source_ids else "")
+        if e.target_id:
+            target = e.target_id
+        else:
+            names = [self.titles.get(s) or short_id(s) for s in e.source_ids[:3]]
+            target = " & ".join(names) + (f" +{len(e.source_ids) - 3}" if len(e.source_ids) > 3 else "")
         if e.target_id and self.titles.get(e.target_id):
             target = f"{self.titles[e.target_id]} ({short_id(e.target_id)})"
-        return (str(e.audit_id), when_text(e.created_at), e.operation, e.state, guard_label(e), e.decided_by or "",
-                e.model_id or "", target)[col]
+        who = e.decided_by or ""
+        if e.model_id:
+            who = f"{who} · {e.model_id}" if who else e.model_id
+        return (str(e.audit_id), when_text(e.created_at, "%Y-%m-%d %H:%M"), e.operation, e.state, guard_label(e), who,
+                target)[col]
 
     def sort_value(self, e: Any, col: int) -> Any:
         if col in (self.ID, self.WHEN):
@@ -197,7 +204,7 @@ class DaemonEventModel(_TableModel):
 
     def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
         super().__init__(parent)
-        self.titles: Mapping[str, str] = titles or {}
+        self.titles: Mapping[str, str] = titles if titles is not None else {}
 
     def display(self, e: Any, col: int) -> str:
         if col == self.DOCUMENTS:
@@ -209,7 +216,7 @@ class DaemonEventModel(_TableModel):
                     continue
                 parts.append(f"{k}=[{', '.join(map(str, v))}]" if isinstance(v, list) else f"{k}={v}")
             return " ".join(parts) + (f" — {e.note}" if e.note else "")
-        return (e.time or "", e.level or "", e.marker, e.anchor or "")[col]
+        return ((e.time or "").replace("T", " "), e.level or "", e.marker, e.anchor or "")[col]
 
     def sort_value(self, e: Any, col: int) -> Any:
         if col == self.TIME:
@@ -264,7 +271,7 @@ class ExemptionModel(_TableModel):
 
     def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
         super().__init__(parent)
-        self.titles: Mapping[str, str] = titles or {}
+        self.titles: Mapping[str, str] = titles if titles is not None else {}
 
     def _doc(self, doc_id: str) -> str:
         title = self.titles.get(doc_id)

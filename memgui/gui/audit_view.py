@@ -1,0 +1,672 @@
+"""The Audit tab: every write memgui made (filterable, with a before/after diff and everything that decided it,
+Undo / Redo with the core's conflict messages), past daemon merges (append histories and the daemon-log
+timeline), the "kept separate" list with Remove, threshold calibration, and exports.
+
+Self-contained: the window creates `AuditView(runner=…)`, calls `set_store(store)` and connects
+`storeChanged` (a write happened here: reload your views) and `thresholdChosen(float)`. Reads, log parsing,
+diffs, calibration and writes all run on the task runner; the GUI thread only renders.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QSplitter,
+    QTableView, QTabWidget, QTextBrowser, QVBoxLayout, QWidget,
+)
+
+from .audit_detail import body_html, diff_html, entry_html, history_html
+from .audit_models import (
+    VALUE_ROLE, AuditFilterProxy, AuditTableModel, DaemonEventModel, ExemptionModel, HistoryModel, selected_rows,
+)
+from .calibration_chart import CalibrationPanel
+from .workers import TaskRunner, one_line
+
+BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#dafbe1;color:#116329",
+                 "error": "background:#ffebe9;color:#82071e"}
+GUARD_CHOICES = (("Any guard result", ""), ("Guard passed", "passed"), ("Guard failed", "failed"), ("No guard", "none"))
+
+
+def _table(model, *, stretch: int | None = None, multi: bool = False, fit: Sequence[int] = (),
+           widths: dict[int, int] | None = None) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection if multi
+                          else QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(22)
+    view.horizontalHeader().setHighlightSections(False)
+    header = view.horizontalHeader()
+    for col in fit:
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+    for col, width in (widths or {}).items():
+        header.resizeSection(col, width)
+    if stretch is not None:
+        header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    return view
+
+
+class AuditView(QWidget):
+    storeChanged = Signal()  # undo / redo / remove wrote to the store
+    thresholdChosen = Signal(float)
+    loaded = Signal()  # audit entries, histories and exemptions are shown
+    logsLoaded = Signal()
+    calibrated = Signal()
+    actionFinished = Signal(str)  # the banner text after an undo / redo / remove / export
+
+    def __init__(self, parent: QWidget | None = None, *, runner: TaskRunner | None = None,
+                 cosine_lookup: Callable[[str, str], float | None] | None = None,
+                 source_factory: Callable[[Any], Any] | None = None, current_threshold: float | None = None):
+        super().__init__(parent)
+        self.setObjectName("auditView")
+        self.runner = runner or TaskRunner(self)
+        self.store = None
+        self.cosine_lookup = cosine_lookup
+        self.source_factory = source_factory
+        self.current_threshold = current_threshold
+        self.titles: dict[str, str] = {}
+        self.timeline = None
+        self.unrecoverable: list[dict] = []
+        self.log_paths: list[Path] = []
+        self.pairs: list = []
+        self.calibration = None
+        self._calibrated_for = None
+        self._reselect: int | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.banner = QLabel("")
+        self.banner.setObjectName("auditBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setVisible(False)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.banner)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("auditTabs")
+        layout.addWidget(self.tabs, 1)
+        self.tabs.addTab(self._build_actions(), "memgui actions")
+        self.tabs.addTab(self._build_daemon(), "Past daemon merges")
+        self.tabs.addTab(self._build_exemptions(), "Kept separate")
+        self.calibration_panel = CalibrationPanel()
+        self.calibration_panel.thresholdChosen.connect(self.thresholdChosen)
+        self.calibration_panel.recomputeRequested.connect(self.recalibrate)
+        self.tabs.addTab(self.calibration_panel, "Threshold calibration")
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self._update_buttons()
+
+    # ---- building ------------------------------------------------------------------------------------------
+
+    def _build_actions(self) -> QWidget:
+        page = QWidget()
+        v = QVBoxLayout(page)
+        v.setContentsMargins(2, 4, 2, 2)
+        bar = QHBoxLayout()
+        self.op_filter = QComboBox()
+        self.op_filter.setObjectName("auditOperationFilter")
+        self.guard_filter = QComboBox()
+        self.guard_filter.setObjectName("auditGuardFilter")
+        for text, value in GUARD_CHOICES:
+            self.guard_filter.addItem(text, value)
+        self.op_filter.addItem("Any operation", "")
+        self.model_filter = QComboBox()
+        self.model_filter.setObjectName("auditModelFilter")
+        self.model_filter.addItem("Any model", "")
+        self.doc_filter = QLineEdit()
+        self.doc_filter.setObjectName("auditDocumentFilter")
+        self.doc_filter.setPlaceholderText("document id or title…")
+        self.doc_filter.setClearButtonEnabled(True)
+        for w in (self.op_filter, self.guard_filter, self.model_filter):
+            w.currentIndexChanged.connect(self._apply_filters)
+            bar.addWidget(w)
+        self.doc_filter.textChanged.connect(self._apply_filters)
+        bar.addWidget(self.doc_filter, 1)
+        self.count_label = QLabel("")
+        bar.addWidget(self.count_label)
+        v.addLayout(bar)
+
+        self.audit_model = AuditTableModel(self, self.titles)
+        self.audit_proxy = AuditFilterProxy(self)
+        self.audit_proxy.setSourceModel(self.audit_model)
+        self.audit_table = _table(self.audit_proxy, stretch=AuditTableModel.TARGET, fit=range(AuditTableModel.DECIDED_BY),
+                                  widths={AuditTableModel.DECIDED_BY: 110})
+        self.audit_table.setObjectName("auditTable")
+        self.audit_table.setSortingEnabled(True)
+        self.audit_table.sortByColumn(AuditTableModel.ID, Qt.SortOrder.DescendingOrder)
+        self.audit_table.selectionModel().selectionChanged.connect(self._entry_selected)
+
+        detail = QWidget()
+        dv = QVBoxLayout(detail)
+        dv.setContentsMargins(0, 0, 0, 0)
+        self.entry_text = QTextBrowser()
+        self.entry_text.setObjectName("auditEntryDetail")
+        self.entry_text.setOpenLinks(False)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Before → after of"))
+        self.doc_combo = QComboBox()
+        self.doc_combo.setObjectName("auditDiffDocument")
+        self.doc_combo.setMinimumContentsLength(20)
+        self.doc_combo.currentIndexChanged.connect(self._show_diff)
+        row.addWidget(self.doc_combo, 1)
+        self.diff_stats = QLabel("")
+        row.addWidget(self.diff_stats)
+        self.diff_text = QTextBrowser()
+        self.diff_text.setObjectName("auditDiff")
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.entry_text)
+        holder = QWidget()
+        hv = QVBoxLayout(holder)
+        hv.setContentsMargins(0, 0, 0, 0)
+        hv.addLayout(row)
+        hv.addWidget(self.diff_text, 1)
+        split.addWidget(holder)
+        split.setSizes([260, 240])
+        dv.addWidget(split)
+
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(self.audit_table)
+        main.addWidget(detail)
+        main.setSizes([600, 480])
+        v.addWidget(main, 1)
+
+        buttons = QHBoxLayout()
+        self.undo_button = QPushButton("Undo")
+        self.undo_button.setObjectName("auditUndo")
+        self.undo_button.clicked.connect(self.undo_selected)
+        self.redo_button = QPushButton("Redo")
+        self.redo_button.setObjectName("auditRedo")
+        self.redo_button.clicked.connect(self.redo_selected)
+        self.reload_button = QPushButton("Reload")
+        self.reload_button.clicked.connect(self.reload)
+        self.export_jsonl_button = QPushButton("Export JSON Lines…")
+        self.export_jsonl_button.setToolTip("The shown entries with their full before/after images, one per line")
+        self.export_jsonl_button.clicked.connect(lambda: self._export_dialog("jsonl"))
+        self.export_md_button = QPushButton("Export Markdown report…")
+        self.export_md_button.setToolTip("The shown entries, the append histories and the daemon-log timeline")
+        self.export_md_button.clicked.connect(lambda: self._export_dialog("md"))
+        for b in (self.undo_button, self.redo_button, self.reload_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        buttons.addWidget(self.export_jsonl_button)
+        buttons.addWidget(self.export_md_button)
+        v.addLayout(buttons)
+        return page
+
+    def _build_daemon(self) -> QWidget:
+        page = QWidget()
+        v = QVBoxLayout(page)
+        v.setContentsMargins(2, 4, 2, 2)
+        bar = QHBoxLayout()
+        self.logs_label = QLabel("No daemon logs read yet.")
+        self.logs_label.setObjectName("auditLogsLabel")
+        self.logs_label.setWordWrap(True)
+        bar.addWidget(self.logs_label, 1)
+        self.open_logs_button = QPushButton("Open log files…")
+        self.open_logs_button.clicked.connect(self._choose_log_files)
+        self.open_folder_button = QPushButton("Log folder…")
+        self.open_folder_button.clicked.connect(self._choose_log_folder)
+        bar.addWidget(self.open_logs_button)
+        bar.addWidget(self.open_folder_button)
+        v.addLayout(bar)
+        self.history_model = HistoryModel(self)
+        self.history_table = _table(self.history_model, stretch=HistoryModel.TITLE,
+                                    fit=(HistoryModel.ADDITIONS, HistoryModel.LAST, HistoryModel.STATE))
+        self.history_table.setObjectName("auditHistories")
+        self.history_table.selectionModel().selectionChanged.connect(self._history_selected)
+        self.history_text = QTextBrowser()
+        self.history_text.setObjectName("auditHistoryDetail")
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.history_table)
+        top.addWidget(self.history_text)
+        top.setSizes([380, 620])
+        self.event_model = DaemonEventModel(self, self.titles)
+        self.event_table = _table(self.event_model, stretch=DaemonEventModel.DETAILS,
+                                  fit=(DaemonEventModel.TIME, DaemonEventModel.LEVEL, DaemonEventModel.MARKER),
+                                  widths={DaemonEventModel.ANCHOR: 150, DaemonEventModel.DOCUMENTS: 200})
+        self.event_table.setObjectName("auditTimeline")
+        self.event_table.selectionModel().selectionChanged.connect(self._event_selected)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(self.event_table)
+        split.setSizes([300, 220])
+        v.addWidget(split, 1)
+        return page
+
+    def _build_exemptions(self) -> QWidget:
+        page = QWidget()
+        v = QVBoxLayout(page)
+        v.setContentsMargins(2, 4, 2, 2)
+        help_label = QLabel("Pairs you marked \"not duplicates\". The nominator never offers them again until you "
+                            "remove them here (the removal is audited and can be undone).")
+        help_label.setWordWrap(True)
+        v.addWidget(help_label)
+        self.exemption_model = ExemptionModel(self, self.titles)
+        self.exemption_table = _table(self.exemption_model, stretch=3, multi=True, fit=(2,), widths={0: 300, 1: 300})
+        self.exemption_table.setObjectName("auditExemptions")
+        self.exemption_table.selectionModel().selectionChanged.connect(self._update_buttons)
+        v.addWidget(self.exemption_table, 1)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        self.remove_button = QPushButton("Remove (allow nomination again)")
+        self.remove_button.setObjectName("auditRemoveExemption")
+        self.remove_button.clicked.connect(self.remove_selected_exemptions)
+        row.addWidget(self.remove_button)
+        v.addLayout(row)
+        return page
+
+    # ---- store and loading -----------------------------------------------------------------------------------
+
+    def set_store(self, store: Any) -> None:
+        """Show `store` (None clears the tab). Default daemon logs (next to the store, $NETCLAW_HOME/logs) are read."""
+        self.store = store
+        self._calibrated_for = None
+        self.timeline, self.unrecoverable, self.pairs, self.calibration = None, [], [], None
+        self.event_model.set_rows([])
+        self.calibration_panel.set_calibration([], None, self.current_threshold)
+        self.show_banner("")
+        if store is None:
+            for m in (self.audit_model, self.history_model, self.exemption_model):
+                m.set_rows([])
+            self._update_buttons()
+            return
+        from ..core.daemon_logs import default_log_dirs
+
+        self.log_paths = default_log_dirs(store.path)
+        self._update_buttons()
+        self.reload()
+        if self.log_paths:
+            self.load_daemon_logs(self.log_paths)
+        else:
+            self.logs_label.setText("No daemon logs next to the store or in $NETCLAW_HOME/logs — open log files to "
+                                    "add the daemon's curation timeline.")
+
+    def set_current_threshold(self, value: float | None) -> None:
+        self.current_threshold = value
+        self.calibration_panel.set_calibration(self.pairs, self.calibration, value)
+
+    def set_cosine_lookup(self, lookup: Callable[[str, str], float | None] | None) -> None:
+        self.cosine_lookup = lookup
+        self._calibrated_for = None
+
+    def reload(self) -> None:
+        store = self.store
+        if store is None:
+            return
+
+        def load(cancel):
+            from ..core.audit import list_entries
+            from ..core.exemptions import list_exemptions
+            from ..core.history import appended_histories
+
+            titles = {d.document_id: d.title for d in store.documents(include_tombstoned=True)}
+            return list_entries(store), appended_histories(store), list_exemptions(store), titles
+
+        self.runner.start("audit-load", load, label="Reading the audit trail", on_done=self._loaded,
+                          on_error=self._failed)
+
+    def _loaded(self, value) -> None:
+        entries, histories, exemptions, titles = value
+        self.titles.clear()
+        self.titles.update(titles)
+        selected = self._reselect if self._reselect is not None else getattr(self.selected_entry(), "audit_id", None)
+        self._reselect = None
+        self.audit_model.set_rows(entries)
+        self.history_model.set_rows(histories)
+        self.exemption_model.set_rows(exemptions)
+        self._fill_filter(self.op_filter, "Any operation", sorted({e.operation for e in entries}))
+        self._fill_filter(self.model_filter, "Any model", sorted({e.model_id for e in entries if e.model_id}))
+        self._apply_filters()
+        if selected is not None:
+            self.select_entry(selected)
+        elif self.audit_proxy.rowCount():
+            self.audit_table.selectRow(0)
+        if self.history_model.rowCount() and not self.history_table.selectionModel().hasSelection():
+            self.history_table.selectRow(0)
+        self._update_buttons()
+        self.loaded.emit()
+        if self.tabs.currentWidget() is self.calibration_panel:
+            self.recalibrate()
+
+    def _failed(self, exc: BaseException) -> None:
+        self.show_banner(one_line(exc), "error")
+
+    @staticmethod
+    def _fill_filter(combo: QComboBox, any_text: str, values: Sequence[str]) -> None:
+        current = combo.currentData()
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem(any_text, "")
+        for value in values:
+            combo.addItem(value, value)
+        index = combo.findData(current) if current else 0
+        combo.setCurrentIndex(max(0, index))
+        combo.blockSignals(False)
+
+    def _apply_filters(self) -> None:
+        self.audit_proxy.set_filters(operation=self.op_filter.currentData(), guard=self.guard_filter.currentData(),
+                                     model_id=self.model_filter.currentData(), document=self.doc_filter.text())
+        self.count_label.setText(f"{self.audit_proxy.rowCount()} of {self.audit_model.rowCount()} writes")
+
+    def show_banner(self, text: str, kind: str = "info") -> None:
+        self.banner.setText(text)
+        self.banner.setStyleSheet(f"QLabel{{{BANNER_STYLES.get(kind, '')};padding:5px;border-radius:3px}}")
+        self.banner.setVisible(bool(text))
+
+    # ---- the selected entry ------------------------------------------------------------------------------------
+
+    def selected_entry(self):
+        rows = selected_rows(self.audit_table)
+        return rows[0] if rows else None
+
+    def select_entry(self, audit_id: int) -> bool:
+        row = self.audit_model.row_of(audit_id)
+        if row < 0:
+            return False
+        index = self.audit_proxy.mapFromSource(self.audit_model.index(row, 0))
+        if not index.isValid():
+            return False
+        self.audit_table.selectionModel().select(
+            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        self.audit_table.scrollTo(index)
+        return True
+
+    def _entry_selected(self, *_) -> None:
+        e = self.selected_entry()
+        self._update_buttons()
+        self.doc_combo.blockSignals(True)
+        self.doc_combo.clear()
+        if e is None:
+            self.entry_text.setHtml("<p style='color:#6e7781'>Select a write to see what it changed and why.</p>")
+            self.diff_text.clear()
+            self.doc_combo.blockSignals(False)
+            return
+        self.entry_text.setHtml(entry_html(e, self.titles))
+        docs = list(dict.fromkeys([*([e.target_id] if e.target_id else []), *e.touched_documents]))
+        for doc_id in docs:
+            if doc_id in (e.before.get("documents") or {}) or doc_id in (e.after.get("documents") or {}):
+                self.doc_combo.addItem(self.titles.get(doc_id) or doc_id, doc_id)
+        self.doc_combo.blockSignals(False)
+        if self.doc_combo.count():
+            self.doc_combo.setCurrentIndex(0)
+            self._show_diff()
+        else:
+            self.diff_stats.setText("")
+            self.diff_text.setHtml("<p style='color:#6e7781'>This write changed no document body.</p>")
+
+    def _show_diff(self, *_) -> None:
+        e, doc_id = self.selected_entry(), self.doc_combo.currentData()
+        if e is None or not doc_id:
+            return
+        before = ((e.before.get("documents") or {}).get(doc_id) or {}).get("row")
+        after = ((e.after.get("documents") or {}).get(doc_id) or {}).get("row")
+        if before is None or after is None:
+            row = after or before or {}
+            note = "Created by this write." if before is None else "Removed by this write."
+            self.diff_stats.setText("")
+            self.diff_text.setHtml(body_html(row.get("markdown_body") or "", note))
+            self.runner.cancel("audit-diff")
+            return
+        a, b = before.get("markdown_body") or "", after.get("markdown_body") or ""
+        sem_a, sem_b = before.get("update_semantics"), after.get("update_semantics")
+        change = f" · {sem_a} → {sem_b}" if sem_a != sem_b else ""
+        if before.get("title") != after.get("title"):
+            change += f" · title “{before.get('title')}” → “{after.get('title')}”"
+
+        def work(cancel):
+            from ..core.diff import word_diff_work
+
+            return word_diff_work(a, b, cancel=cancel)
+
+        def done(diff) -> None:
+            stats = "body unchanged" if diff.identical else f"+{diff.inserted_words} / −{diff.deleted_words} words"
+            self.diff_stats.setText(stats + change)
+            self.diff_text.setHtml(diff_html(diff))
+
+        self.diff_stats.setText("diffing…")
+        self.runner.start("audit-diff", work, label="Diffing", on_done=done, on_error=self._failed)
+
+    def _update_buttons(self, *_) -> None:
+        store, e = self.store, self.selected_entry() if hasattr(self, "audit_table") else None
+        writable = store is not None and not getattr(store, "read_only", True)
+        why = "" if writable else "The store is open read-only; nothing can be written."
+        undo_ok = e is not None and ((e.state == "applied" and e.operation not in ("undo", "redo"))
+                                     or (e.operation == "redo" and self._state_of(e.reverts_audit_id) == "applied"))
+        redo_ok = e is not None and (e.state == "undone" or (e.operation == "undo" and self._state_of(e.reverts_audit_id) == "undone"))
+        self.undo_button.setEnabled(writable and undo_ok)
+        self.redo_button.setEnabled(writable and redo_ok)
+        self.undo_button.setToolTip(why or "Put back the rows as they were before this write (refused if they changed since)")
+        self.redo_button.setToolTip(why or "Apply this undone write again (refused if its rows changed since)")
+        has_ex = bool(self.exemption_table.selectionModel().selectedRows()) if hasattr(self, "exemption_table") else False
+        self.remove_button.setEnabled(writable and has_ex)
+        self.remove_button.setToolTip(why)
+        for b in (self.reload_button, self.export_jsonl_button, self.export_md_button):
+            b.setEnabled(store is not None)
+
+    def _state_of(self, audit_id: int | None) -> str | None:
+        row = self.audit_model.row_of(audit_id) if audit_id is not None else -1
+        return self.audit_model.row_at(row).state if row >= 0 else None
+
+    # ---- writes (undo, redo, remove) -----------------------------------------------------------------------------
+
+    def undo_selected(self) -> None:
+        e = self.selected_entry()
+        if e is not None:
+            target = e.reverts_audit_id if e.operation == "redo" else e.audit_id
+            self._write("undo", target)
+
+    def redo_selected(self) -> None:
+        e = self.selected_entry()
+        if e is not None:
+            self._write("redo", e.audit_id)
+
+    def _write(self, action: str, audit_id: int) -> None:
+        store = self.store
+
+        def work(cancel):
+            from ..core import audit
+
+            return (audit.undo if action == "undo" else audit.redo)(store, audit_id)
+
+        def done(new_entry) -> None:
+            verb = "Undid" if action == "undo" else "Redid"
+            self._finish(f"{verb} #{audit_id} (recorded as #{new_entry.audit_id}).", "ok", reselect=audit_id)
+
+        self.runner.start(f"audit-{action}", work, label=f"{action.capitalize()} #{audit_id}", on_done=done,
+                          on_error=self._write_failed)
+
+    def remove_selected_exemptions(self) -> None:
+        pairs = selected_rows(self.exemption_table)
+        store = self.store
+        if not pairs or store is None:
+            return
+
+        def work(cancel):
+            from ..core.apply import allow_nomination
+
+            return [allow_nomination(store, [x.first_id, x.second_id], note="removed in the audit view") for x in pairs]
+
+        def done(entries) -> None:
+            ids = ", ".join(f"#{e.audit_id}" for e in entries)
+            self._finish(f"Removed {len(entries)} kept-separate pair(s); they may be nominated again ({ids}, undoable).",
+                         "ok", reselect=entries[-1].audit_id if entries else None)
+
+        self.runner.start("audit-remove-exemption", work, label="Removing kept-separate pairs", on_done=done,
+                          on_error=self._write_failed)
+
+    def _finish(self, text: str, kind: str, reselect: int | None = None) -> None:
+        self._reselect = reselect
+        self._calibrated_for = None
+        self.show_banner(text, kind)
+        self.reload()
+        self.storeChanged.emit()
+        self.actionFinished.emit(text)
+
+    def _write_failed(self, exc: BaseException) -> None:
+        text = one_line(exc)
+        self.show_banner(text, "error")
+        self.reload()  # show the rows as they are now
+        self.actionFinished.emit(text)
+
+    # ---- daemon logs and histories ---------------------------------------------------------------------------------
+
+    def _choose_log_files(self) -> None:
+        files, _ = QFileDialog.getOpenFileNames(self, "Netclaw daemon logs", str(self.log_paths[0]) if self.log_paths else "",
+                                                "Log files (*.log *.txt *.json);;All files (*)")
+        if files:
+            self.load_daemon_logs([Path(f) for f in files])
+
+    def _choose_log_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Folder with Netclaw daemon logs")
+        if folder:
+            self.load_daemon_logs([Path(folder)])
+
+    def load_daemon_logs(self, paths: Sequence[Path]) -> None:
+        store = self.store
+        if store is None:
+            return
+        self.log_paths = list(paths)
+        self.logs_label.setText("Reading " + ", ".join(str(p) for p in paths) + "…")
+
+        def work(cancel):
+            from ..core.audit_report import unrecoverable_merges
+            from ..core.daemon_logs import parse_daemon_logs_work
+
+            timeline = yield from parse_daemon_logs_work(paths, cancel=cancel)
+            return timeline, unrecoverable_merges(store, timeline)
+
+        def failed(exc: BaseException) -> None:
+            self.logs_label.setText(f"Could not read the logs: {one_line(exc)}")
+
+        self.runner.start("audit-logs", work, label="Reading daemon logs", on_done=self._logs_loaded, on_error=failed)
+
+    def _logs_loaded(self, value) -> None:
+        self.timeline, self.unrecoverable = value
+        s = self.timeline.stats
+        text = (f"{s.files} log file(s), {s.lines:,} lines: {s.parsed:,} curation events, "
+                f"{s.skipped_malformed:,} malformed line(s) skipped. ")
+        if self.unrecoverable:
+            text += f"{len(self.unrecoverable)} daemon merge(s) replaced a body in place (earlier body not recoverable)."
+        if s.unreadable:
+            text += " Unreadable: " + "; ".join(s.unreadable)
+        self.logs_label.setText(text)
+        self.logs_label.setToolTip("\n".join(self.timeline.paths))
+        self.event_model.set_rows(self.timeline.events)
+        self._history_selected()
+        self.logsLoaded.emit()
+
+    def _history_selected(self, *_) -> None:
+        rows = selected_rows(self.history_table)
+        if rows:
+            self.show_document_history(rows[0].document_id, rows[0])
+
+    def _event_selected(self, *_) -> None:
+        rows = selected_rows(self.event_table)
+        if rows and rows[0].document_id:
+            doc_id = rows[0].document_id
+            row = self.history_model.row_of(doc_id)
+            if row >= 0:
+                self.history_table.selectRow(row)  # shows it through _history_selected
+            else:
+                self.history_table.clearSelection()
+                self.show_document_history(doc_id)
+
+    def show_document_history(self, doc_id: str, history=None) -> None:
+        if history is None and self.store is not None:
+            from ..core.history import history_of
+
+            doc = self.store.document(doc_id)
+            history = history_of(doc) if doc is not None else None
+        events = self.timeline.for_document(doc_id) if self.timeline is not None else []
+        gone = [u for u in self.unrecoverable if u["document_id"] == doc_id]
+        self.history_text.setHtml(history_html(history, events, gone, doc_id))
+
+    # ---- calibration ------------------------------------------------------------------------------------------------
+
+    def _tab_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.calibration_panel and self._calibrated_for is not self.store:
+            self.recalibrate()
+
+    def recalibrate(self) -> None:
+        store = self.store
+        if store is None:
+            return
+        self._calibrated_for = store
+        lookup, factory = self.cosine_lookup, self.source_factory
+        self.calibration_panel.set_busy("Gathering labelled pairs…")
+
+        def work(cancel):
+            from ..core.calibrate import labelled_pairs_work, suggest_threshold
+
+            source, notice = None, ""
+            if factory is not None or lookup is None:
+                try:
+                    source = factory(store) if factory is not None else _default_source(store)
+                except Exception as exc:  # noqa: BLE001 - no vectors: calibrate from recorded cosines only
+                    notice = f" (no embedding model for unrecorded cosines: {one_line(exc)})"
+            pairs = yield from labelled_pairs_work(store, source=source, cosine_of=lookup, cancel=cancel)
+            return pairs, suggest_threshold(pairs), notice
+
+        def done(value) -> None:
+            self.pairs, self.calibration, notice = value
+            self.calibration_panel.set_calibration(self.pairs, self.calibration, self.current_threshold)
+            if notice:
+                self.calibration_panel.message.setText(self.calibration_panel.message.text() + notice)
+            self.calibrated.emit()
+
+        def failed(exc: BaseException) -> None:
+            self.calibration_panel.set_busy(f"Calibration failed: {one_line(exc)}")
+
+        self.runner.start("audit-calibrate", work, label="Calibrating the threshold", on_done=done, on_error=failed)
+
+    # ---- export --------------------------------------------------------------------------------------------------------
+
+    def shown_entries(self) -> list:
+        return [self.audit_proxy.index(r, 0).data(VALUE_ROLE) for r in range(self.audit_proxy.rowCount())]
+
+    def _export_dialog(self, kind: str) -> None:
+        suffix, filt = (".jsonl", "JSON Lines (*.jsonl)") if kind == "jsonl" else (".md", "Markdown (*.md)")
+        name = (Path(self.store.path).stem if self.store is not None else "memgui") + "-audit" + suffix
+        path, _ = QFileDialog.getSaveFileName(self, "Export the audit", name, filt)
+        if path:
+            self.export_to(Path(path), kind)
+
+    def export_to(self, path: Path, kind: str) -> bool:
+        """Write the shown entries (and for Markdown the histories and the timeline) to `path`."""
+        from ..core import export
+
+        entries = self.shown_entries()
+        try:
+            if kind == "jsonl":
+                n = export.write_jsonl(path, entries)
+                text = f"Exported {n} audit entr{'y' if n == 1 else 'ies'} to {path}."
+            else:
+                export.write_markdown(
+                    path, entries, histories=list(self.history_model.rows()),
+                    daemon_events=list(self.timeline.events) if self.timeline else [],
+                    unrecoverable=self.unrecoverable, store_path=str(self.store.path) if self.store else None)
+                text = f"Exported the audit report to {path}."
+        except (OSError, ValueError) as exc:
+            self.show_banner(f"Export failed: {one_line(exc)}", "error")
+            return False
+        self.show_banner(text, "ok")
+        self.actionFinished.emit(text)
+        return True
+
+    def shutdown(self, msecs: int = 10000) -> bool:
+        """Cancel this view's jobs and wait for them (call before the store is closed)."""
+        for kind in ("audit-load", "audit-diff", "audit-logs", "audit-calibrate"):
+            self.runner.cancel(kind)
+        return self.runner.wait(msecs)
+
+
+def _default_source(store):
+    """The vectors the scan would use (the daemon's stored vectors, else memgui's default embedder)."""
+    from ..core.nominate import resolve_source
+
+    return resolve_source(store, "auto")[0]
+
+
+__all__ = ["AuditView"]
