@@ -56,7 +56,7 @@ class DecisionPanel(QGroupBox):
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         mono.setPointSizeF(max(8.0, mono.pointSizeF() - 1))
         self.stream.setFont(mono)
-        self.stream.setMaximumHeight(110)
+        self.stream.setMaximumHeight(96)
         layout.addWidget(self.stream)
         grid = QGridLayout()
         grid.setColumnStretch(1, 1)

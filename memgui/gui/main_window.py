@@ -2,11 +2,12 @@
 report and actions (right). Services are injected (`Services`), so tests run it on fakes."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QFontDatabase, QKeySequence
+from PySide6.QtGui import QCloseEvent, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -19,10 +20,13 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from .actions import build_actions
+from .audit_tab import attach_audit_tab
 from .cluster_model import NEW, ClusterFilterProxy, ClusterRow, ClusterTableModel
 from .decision_panel import DecisionPanel, action_button
 from .dialogs import Prompter
@@ -34,10 +38,6 @@ from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_se
 from .sources_view import SourcesView
 from .status import TaskStatus
 from .workers import TaskRunner, one_line
-
-KEYS_HELP = ("J/K next/previous cluster · M ask model · U union draft · E edit · A accept · P append · "
-             "C keep separate · S skip · Ctrl+Z/Ctrl+Shift+Z undo/redo · Ctrl+F filter · F5 rescan")
-
 
 def _banner(name: str, fg: str, bg: str) -> QLabel:
     label = QLabel("")
@@ -69,7 +69,7 @@ class MainWindow(QMainWindow):
         self.scan_result: Any = None
         self._ready_sent = False
         self._build_widgets()
-        self._build_actions()
+        self.actions_by_key = build_actions(self)
         self._build_layout()
         self.review = Review(self)
         self.review.changed.connect(self.update_actions)
@@ -141,60 +141,6 @@ class MainWindow(QMainWindow):
         self.task_status = TaskStatus(self.runner)
         self.statusBar().addPermanentWidget(self.task_status)
 
-    def _action(self, key: str, text: str, shortcut: str | QKeySequence | None, slot, tip: str = "") -> QAction:
-        action = QAction(text, self)
-        action.setObjectName(f"action_{key}")
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        if tip:
-            action.setToolTip(tip)
-            action.setStatusTip(tip)
-        action.triggered.connect(lambda _checked=False: slot())
-        self.addAction(action)
-        self.actions_by_key[key] = action
-        return action
-
-    def _build_actions(self) -> None:
-        self.actions_by_key: dict[str, QAction] = {}
-        r = lambda name: (lambda: getattr(self.review, name)())  # noqa: E731 - review is built after actions
-        a = self._action
-        a("open", "&Open store…", QKeySequence.StandardKey.Open, self.choose_store)
-        a("demo", "Open the &demo store", None, lambda: self.open_located(None, demo=True))
-        a("rescan", "&Rescan", "F5", self.start_scan, "Find nominee clusters again")
-        a("settings", "&Settings…", "Ctrl+,", self.show_settings)
-        a("quit", "&Quit", QKeySequence.StandardKey.Quit, self.close)
-        a("next", "Next cluster", "J", lambda: self.next_cluster(), "Next cluster (J)")
-        a("prev", "Previous cluster", "K", self.previous_cluster, "Previous cluster (K)")
-        a("ask", "Ask model (M)", "M", r("ask_model"), "Stream the local model's decision for this cluster")
-        a("cancel_model", "Cancel", "Esc", r("cancel_model"), "Stop the running model call (Esc)")
-        a("union", "Union draft (U)", "U", r("union_draft"), "Insert the deterministic sentence-union draft")
-        a("edit", "Edit (E)", "E", lambda: self.editor.setFocus(), "Edit the merged body (Esc leaves the editor)")
-        a("accept", "Accept merge (A)", "A", r("accept"), "Merge with this body (needs a passing guard or an override)")
-        a("append", "Append instead (P)", "P", r("append"), "Keep every source verbatim: append them to the target")
-        a("keep", "Keep separate (C)", "C", r("keep_separate"), "Not duplicates: never nominate them together again")
-        a("skip", "Skip for now (S)", "S", r("skip"), "Leave this cluster for later")
-        a("undo", "Undo (Ctrl+Z)", QKeySequence.StandardKey.Undo, r("undo"), "Undo the last write of this session")
-        a("redo", "Redo (Ctrl+Shift+Z)", "Ctrl+Shift+Z", r("redo"), "Redo what was undone")
-        a("filter", "Filter…", QKeySequence.StandardKey.Find, lambda: (self.filter_edit.setFocus(), self.filter_edit.selectAll()))
-        a("queue", "Go to the queue", "Ctrl+L", lambda: self.queue.setFocus())
-        a("keys", "&Keyboard shortcuts", "F1", lambda: self.prompter.info("Keyboard shortcuts", KEYS_HELP.replace(" · ", "\n")))
-        menu = self.menuBar().addMenu("&File")
-        for key in ("open", "demo"):
-            menu.addAction(self.actions_by_key[key])
-        self.recent_menu = menu.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
-        menu.addSeparator()
-        for key in ("rescan", "settings"):
-            menu.addAction(self.actions_by_key[key])
-        menu.addSeparator()
-        menu.addAction(self.actions_by_key["quit"])
-        menu = self.menuBar().addMenu("&Review")
-        for key in ("next", "prev", None, "ask", "cancel_model", "union", "edit", None, "accept", "append", "keep",
-                    "skip", None, "undo", "redo", None, "filter", "queue"):
-            menu.addSeparator() if key is None else menu.addAction(self.actions_by_key[key])
-        self.menuBar().addMenu("&Help").addAction(self.actions_by_key["keys"])
-
     def _build_layout(self) -> None:
         left = QWidget()
         lay = QVBoxLayout(left)
@@ -229,6 +175,7 @@ class MainWindow(QMainWindow):
         self.right_splitter.addWidget(guard_box)
         self.right_splitter.setChildrenCollapsible(False)
         self.right_splitter.setStretchFactor(1, 1)
+        self.right_splitter.setSizes([230, 620])
         lay.addWidget(self.right_splitter, 1)
         actions = QGroupBox("Actions")
         grid = QGridLayout(actions)
@@ -247,13 +194,25 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(right)
         self.main_splitter.setStretchFactor(1, 1)
         self.main_splitter.setSizes([440, 720, 400])
+        review_page = QWidget()
+        lay = QVBoxLayout(review_page)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.notice_banner)
+        lay.addWidget(self.main_splitter, 1)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("mainTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(review_page, "Review")
+        self.audit_view = attach_audit_tab(self)
+        if self.audit_view is not None:
+            self.tabs.addTab(self.audit_view, "Audit")
         central = QWidget()
         lay = QVBoxLayout(central)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         lay.addWidget(self.readonly_banner)
-        lay.addWidget(self.notice_banner)
-        lay.addWidget(self.main_splitter, 1)
+        lay.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
         fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
         self.editor.setFont(fixed)
@@ -358,6 +317,8 @@ class MainWindow(QMainWindow):
         self.review.undo_stack.clear()
         self.review.redo_stack.clear()
         self.review.load(None)
+        if self.audit_view is not None:
+            self.audit_view.set_store(store)
         self.storeOpened.emit(store)
         self.start_scan()
 
@@ -391,12 +352,18 @@ class MainWindow(QMainWindow):
     def _scanned(self, value: tuple) -> None:
         result, docs = value
         self.scan_result = result
+        self._cosines = {frozenset((p.a, p.b)): p.cosine for c in result.clusters for p in c.pairs}
+        kept = {r.cluster_id: r for r in self.cluster_model.rows()}  # statuses survive a rescan
         rows = []
         for cluster in result.clusters:
             members = [docs.get(i) for i in cluster.member_ids]
+            old = kept.get(cluster.id)
             rows.append(ClusterRow(cluster, tuple(d.title if d else i for d, i in zip(members, cluster.member_ids)),
-                                   tuple(d.anchor_id if d else "" for d in members)))
+                                   tuple(d.anchor_id if d else "" for d in members),
+                                   old.status if old else NEW, old.audit_id if old else None))
         self.cluster_model.set_rows(rows)
+        if self.audit_view is not None:
+            self.audit_view.set_current_threshold(result.threshold)
         self.queue.sortByColumn(self.queue.horizontalHeader().sortIndicatorSection(),
                                 self.queue.horizontalHeader().sortIndicatorOrder())
         embedder = getattr(result, "embedder", None)
@@ -486,6 +453,26 @@ class MainWindow(QMainWindow):
     def _filtered(self, doc_ids: list[str]) -> None:
         self.proxy.set_allowed_documents(doc_ids)
         self.statusBar().showMessage(f"{self.proxy.rowCount()} clusters match the filter", 4000)
+
+    # ---- the audit tab ------------------------------------------------------------------------------------
+
+    def cosine_of(self, a: str, b: str) -> float | None:
+        return getattr(self, "_cosines", {}).get(frozenset((a, b)))
+
+    def store_written(self) -> None:
+        """A write from the review tab: the audit tab re-reads its lists."""
+        if self.audit_view is not None:
+            self.audit_view.reload()
+
+    def store_changed_elsewhere(self) -> None:
+        """The audit tab wrote (undo / redo / exemptions): reload the cluster and find clusters again."""
+        if self.review.row is not None:
+            self.review.load(self.review.row, keep_body=True)
+        self.start_scan()
+
+    def threshold_chosen(self, value: float) -> None:
+        self.apply_settings(replace(self.settings, threshold=float(value)))
+        self.statusBar().showMessage(f"Nominee threshold set to {value:.3f}; finding clusters again", 6000)
 
     # ---- settings and shutdown ------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ decider call, the debounced guard and diff jobs, and the writes (accept / append
 redo). Every decision is the core's; this class gathers inputs, asks, and shows."""
 from __future__ import annotations
 
+import inspect
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -296,6 +297,11 @@ class Review(QObject):
             if decider is None:
                 yield Progress("loading model", 0, None, "loading the decider model")
                 decider = make(settings)
+                load = getattr(decider, "load", None)
+                if load is not None:
+                    loading = load()
+                    if inspect.isgenerator(loading):
+                        yield from loading
                 cache[key] = decider
             yield Progress("deciding", 0, None, f"asking {getattr(decider, 'model_id', 'the model')}")
             result = yield from decider.decide(proposal, candidates, full_candidate_content=True, cancel=cancel,
@@ -456,6 +462,7 @@ class Review(QObject):
         self.redo_stack.clear()
         self.w.statusBar().showMessage(f"Done: {desc} (audit #{audit_id}). Ctrl+Z undoes it.", 8000)
         self.writeFinished.emit(entry)
+        self.w.store_written()
         self.changed.emit()
         if self.row is row:
             self.w.next_cluster(prefer_new=True)
@@ -511,6 +518,7 @@ class Review(QObject):
             self.undo_stack.append(audit_id)
             self.w.cluster_model.set_status(cluster_id, status, audit_id)
         self.w.statusBar().showMessage(f"{action.capitalize()} done: {desc} (audit #{audit_id})", 8000)
+        self.w.store_written()
         self.w.select_cluster(cluster_id)
         if self.row is not None and self.row.cluster_id == cluster_id:
             self.load(self.w.cluster_model.row_at(self.w.cluster_model.row_of(cluster_id)))

@@ -126,12 +126,18 @@ def real_services() -> Services:
     audit = _try_import("memgui.core.audit", missing)
 
     def make_decider(settings: Any) -> Any:
-        if decide is None:
-            raise RuntimeError("the decider (memgui.core.decide) is not installed")
-        factory = getattr(decide, "make_decider", None) or getattr(decide, "load_decider", None)
-        if factory is None:
-            raise RuntimeError("memgui.core.decide has no make_decider()")
-        return factory(**settings.decider_kwargs())
+        """The llama.cpp decider on the chosen GGUF (else the bundled default). Not loaded yet: the worker
+        runs its `load()` generator, so the window shows "loading the model" with Cancel."""
+        path = settings.decider_model or None
+        if path is None and decider_model is not None:
+            path = decider_model.default_model_path()
+        if path is None:
+            raise RuntimeError("no decider model is installed: run `memgui models install`, or choose a GGUF file "
+                               "in Settings (Ctrl+,)")
+        if not Path(path).is_file():
+            raise RuntimeError(f"{path}: decider model file not found; choose another in Settings (Ctrl+,)")
+        return decide.LlamaDecider(path, n_threads=settings.llm_threads, n_ctx=settings.llm_context,
+                                   timeout_s=settings.llm_timeout_s)
 
     return Services(
         locate_store=locate_mod.locate_store,
@@ -139,7 +145,7 @@ def real_services() -> Services:
         build_demo_store=getattr(demo, "build_demo_store", None),
         store_error=store_mod.StoreError,
         scan=getattr(nominate, "scan_store", None),
-        make_decider=make_decider if decide is not None else None,
+        make_decider=make_decider if getattr(decide, "LlamaDecider", None) is not None else None,
         selftest=getattr(selftest, "run_selftest", None),
         discover_models=getattr(discovery, "discover_gguf_models", None),
         default_model_path=getattr(decider_model, "default_model_path", None),

@@ -51,13 +51,6 @@ class GuiSettings:
     guard_debounce_ms: int = 250
     extra: dict = field(default_factory=dict)
 
-    def decider_kwargs(self) -> dict[str, Any]:
-        return {
-            "model_path": self.decider_model or None,
-            "n_threads": self.llm_threads,
-            "n_ctx": self.llm_context,
-        }
-
     def scan_kwargs(self) -> dict[str, Any]:
         return {"embedder_choice": self.embedder, "k": self.k, "threshold": self.threshold}
 

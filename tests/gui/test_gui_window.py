@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QApplication
 
 from memgui.core.curation import DecisionKind
 from memgui.core.diff import word_diff
-from memgui.core.store import open_store
 from memgui.gui.settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from memgui.gui.sources_view import SourcePane
 from gui_fakes import DOCS, Answerer, FakeDecider, services_for

@@ -1,0 +1,75 @@
+"""The window's actions (single keys, as in git-cola / dedupe) and its menus. Buttons elsewhere are bound to
+these same QActions, so a key and its button always share one enabled state."""
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+
+KEYS_HELP = ("J/K next/previous cluster · M ask model · Esc cancel the model · U union draft · E edit · "
+             "A accept · P append · C keep separate · S skip · Ctrl+Z/Ctrl+Shift+Z undo/redo · "
+             "Ctrl+F filter · Ctrl+L back to the queue · F5 rescan · Ctrl+, settings")
+
+
+def build_actions(w) -> dict[str, QAction]:
+    """Create every action on window `w` (a MainWindow) and its menus; returns them by key."""
+    actions: dict[str, QAction] = {}
+
+    def a(key: str, text: str, shortcut, slot: Callable[[], object], tip: str = "") -> QAction:
+        action = QAction(text, w)
+        action.setObjectName(f"action_{key}")
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        if tip:
+            action.setToolTip(tip)
+            action.setStatusTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        w.addAction(action)
+        actions[key] = action
+        return action
+
+    def r(name: str) -> Callable[[], object]:  # the review controller is built after the actions
+        return lambda: getattr(w.review, name)()
+
+    a("open", "&Open store…", QKeySequence.StandardKey.Open, w.choose_store)
+    a("demo", "Open the &demo store", None, lambda: w.open_located(None, demo=True))
+    a("rescan", "&Rescan", "F5", w.start_scan, "Find nominee clusters again")
+    a("settings", "&Settings…", "Ctrl+,", w.show_settings)
+    a("quit", "&Quit", QKeySequence.StandardKey.Quit, w.close)
+    a("next", "Next cluster", "J", lambda: w.next_cluster(), "Next cluster (J)")
+    a("prev", "Previous cluster", "K", w.previous_cluster, "Previous cluster (K)")
+    a("ask", "Ask model (M)", "M", r("ask_model"), "Stream the local model's decision for this cluster")
+    a("cancel_model", "Cancel", "Esc", r("cancel_model"), "Stop the running model call (Esc)")
+    a("union", "Union draft (U)", "U", r("union_draft"), "Insert the deterministic sentence-union draft")
+    a("edit", "Edit (E)", "E", lambda: w.editor.setFocus(), "Edit the merged body (Ctrl+L goes back to the queue)")
+    a("accept", "Accept merge (A)", "A", r("accept"), "Merge with this body (needs a passing guard or an override)")
+    a("append", "Append instead (P)", "P", r("append"), "Keep every source verbatim: append them to the target")
+    a("keep", "Keep separate (C)", "C", r("keep_separate"), "Not duplicates: never nominate them together again")
+    a("skip", "Skip for now (S)", "S", r("skip"), "Leave this cluster for later")
+    a("undo", "Undo (Ctrl+Z)", QKeySequence.StandardKey.Undo, r("undo"), "Undo the last write of this session")
+    a("redo", "Redo (Ctrl+Shift+Z)", "Ctrl+Shift+Z", r("redo"), "Redo what was undone")
+    a("filter", "Filter…", QKeySequence.StandardKey.Find, lambda: (w.filter_edit.setFocus(), w.filter_edit.selectAll()))
+    a("queue", "Go to the queue", "Ctrl+L", lambda: w.queue.setFocus())
+    a("keys", "&Keyboard shortcuts", "F1", lambda: w.prompter.info("Keyboard shortcuts", KEYS_HELP.replace(" · ", "\n")))
+
+    menu = w.menuBar().addMenu("&File")
+    for key in ("open", "demo"):
+        menu.addAction(actions[key])
+    w.recent_menu = menu.addMenu("Open &recent")
+    w.recent_menu.aboutToShow.connect(w._fill_recent)
+    menu.addSeparator()
+    for key in ("rescan", "settings"):
+        menu.addAction(actions[key])
+    menu.addSeparator()
+    menu.addAction(actions["quit"])
+    menu = w.menuBar().addMenu("&Review")
+    for key in ("next", "prev", None, "ask", "cancel_model", "union", "edit", None, "accept", "append", "keep",
+                "skip", None, "undo", "redo", None, "filter", "queue"):
+        if key is None:
+            menu.addSeparator()
+        else:
+            menu.addAction(actions[key])
+    w.menuBar().addMenu("&Help").addAction(actions["keys"])
+    return actions
