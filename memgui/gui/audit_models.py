@@ -7,6 +7,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 SORT_ROLE = Qt.ItemDataRole.UserRole
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -299,7 +300,29 @@ def selected_rows(view: Any, value_of: Callable[[QModelIndex], Any] | None = Non
     return out
 
 
+def table_view(model, *, stretch: int | None = None, multi: bool = False, fit: Sequence[int] = (),
+           widths: dict[int, int] | None = None) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection if multi
+                          else QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.verticalHeader().setVisible(False)
+    view.verticalHeader().setDefaultSectionSize(22)
+    view.horizontalHeader().setHighlightSections(False)
+    header = view.horizontalHeader()
+    for col in fit:
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+    for col, width in (widths or {}).items():
+        header.resizeSection(col, width)
+    if stretch is not None:
+        header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    return view
+
+
 __all__ = [
     "AuditFilterProxy", "AuditTableModel", "DaemonEventModel", "ExemptionModel", "HistoryModel", "SORT_ROLE",
-    "VALUE_ROLE", "guard_label", "selected_rows", "short_id", "when_text",
+    "VALUE_ROLE", "guard_label", "selected_rows", "short_id", "table_view", "when_text",
 ]

@@ -13,42 +13,19 @@ from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPushButton, QSplitter,
-    QTableView, QTabWidget, QTextBrowser, QVBoxLayout, QWidget,
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSplitter, QTabWidget, QTextBrowser,
+    QVBoxLayout, QWidget,
 )
 
-from .audit_detail import body_html, diff_html, entry_html, history_html
-from .audit_models import (
-    VALUE_ROLE, AuditFilterProxy, AuditTableModel, DaemonEventModel, ExemptionModel, HistoryModel, selected_rows,
-)
+from .audit_daemon import DaemonMergesPage
+from .audit_detail import body_html, diff_html, entry_html
+from .audit_models import VALUE_ROLE, AuditFilterProxy, AuditTableModel, ExemptionModel, selected_rows, table_view
 from .calibration_chart import CalibrationPanel
 from .workers import TaskRunner, one_line
 
 BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#dafbe1;color:#116329",
                  "error": "background:#ffebe9;color:#82071e"}
 GUARD_CHOICES = (("Any guard result", ""), ("Guard passed", "passed"), ("Guard failed", "failed"), ("No guard", "none"))
-
-
-def _table(model, *, stretch: int | None = None, multi: bool = False, fit: Sequence[int] = (),
-           widths: dict[int, int] | None = None) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection if multi
-                          else QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().setVisible(False)
-    view.verticalHeader().setDefaultSectionSize(22)
-    view.horizontalHeader().setHighlightSections(False)
-    header = view.horizontalHeader()
-    for col in fit:
-        header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-    for col, width in (widths or {}).items():
-        header.resizeSection(col, width)
-    if stretch is not None:
-        header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
-    return view
 
 
 class AuditView(QWidget):
@@ -70,9 +47,6 @@ class AuditView(QWidget):
         self.source_factory = source_factory
         self.current_threshold = current_threshold
         self.titles: dict[str, str] = {}
-        self.timeline = None
-        self.unrecoverable: list[dict] = []
-        self.log_paths: list[Path] = []
         self.pairs: list = []
         self.calibration = None
         self._calibrated_for = None
@@ -89,7 +63,9 @@ class AuditView(QWidget):
         self.tabs.setObjectName("auditTabs")
         layout.addWidget(self.tabs, 1)
         self.tabs.addTab(self._build_actions(), "memgui actions")
-        self.tabs.addTab(self._build_daemon(), "Past daemon merges")
+        self.daemon_page = DaemonMergesPage(self.runner, self.titles)
+        self.daemon_page.logsLoaded.connect(self.logsLoaded)
+        self.tabs.addTab(self.daemon_page, "Past daemon merges")
         self.tabs.addTab(self._build_exemptions(), "Kept separate")
         self.calibration_panel = CalibrationPanel()
         self.calibration_panel.thresholdChosen.connect(self.thresholdChosen)
@@ -131,7 +107,7 @@ class AuditView(QWidget):
         self.audit_model = AuditTableModel(self, self.titles)
         self.audit_proxy = AuditFilterProxy(self)
         self.audit_proxy.setSourceModel(self.audit_model)
-        self.audit_table = _table(self.audit_proxy, stretch=AuditTableModel.TARGET, fit=range(AuditTableModel.DECIDED_BY),
+        self.audit_table = table_view(self.audit_proxy, stretch=AuditTableModel.TARGET, fit=range(AuditTableModel.DECIDED_BY),
                                   widths={AuditTableModel.DECIDED_BY: 110})
         self.audit_table.setObjectName("auditTable")
         self.audit_table.setSortingEnabled(True)
@@ -195,46 +171,6 @@ class AuditView(QWidget):
         v.addLayout(buttons)
         return page
 
-    def _build_daemon(self) -> QWidget:
-        page = QWidget()
-        v = QVBoxLayout(page)
-        v.setContentsMargins(2, 4, 2, 2)
-        bar = QHBoxLayout()
-        self.logs_label = QLabel("No daemon logs read yet.")
-        self.logs_label.setObjectName("auditLogsLabel")
-        self.logs_label.setWordWrap(True)
-        bar.addWidget(self.logs_label, 1)
-        self.open_logs_button = QPushButton("Open log files…")
-        self.open_logs_button.clicked.connect(self._choose_log_files)
-        self.open_folder_button = QPushButton("Log folder…")
-        self.open_folder_button.clicked.connect(self._choose_log_folder)
-        bar.addWidget(self.open_logs_button)
-        bar.addWidget(self.open_folder_button)
-        v.addLayout(bar)
-        self.history_model = HistoryModel(self)
-        self.history_table = _table(self.history_model, stretch=HistoryModel.TITLE,
-                                    fit=(HistoryModel.ADDITIONS, HistoryModel.LAST, HistoryModel.STATE))
-        self.history_table.setObjectName("auditHistories")
-        self.history_table.selectionModel().selectionChanged.connect(self._history_selected)
-        self.history_text = QTextBrowser()
-        self.history_text.setObjectName("auditHistoryDetail")
-        top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(self.history_table)
-        top.addWidget(self.history_text)
-        top.setSizes([380, 620])
-        self.event_model = DaemonEventModel(self, self.titles)
-        self.event_table = _table(self.event_model, stretch=DaemonEventModel.DETAILS,
-                                  fit=(DaemonEventModel.TIME, DaemonEventModel.LEVEL, DaemonEventModel.MARKER),
-                                  widths={DaemonEventModel.ANCHOR: 150, DaemonEventModel.DOCUMENTS: 200})
-        self.event_table.setObjectName("auditTimeline")
-        self.event_table.selectionModel().selectionChanged.connect(self._event_selected)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(top)
-        split.addWidget(self.event_table)
-        split.setSizes([300, 220])
-        v.addWidget(split, 1)
-        return page
-
     def _build_exemptions(self) -> QWidget:
         page = QWidget()
         v = QVBoxLayout(page)
@@ -244,7 +180,7 @@ class AuditView(QWidget):
         help_label.setWordWrap(True)
         v.addWidget(help_label)
         self.exemption_model = ExemptionModel(self, self.titles)
-        self.exemption_table = _table(self.exemption_model, stretch=3, multi=True, fit=(2,), widths={0: 300, 1: 300})
+        self.exemption_table = table_view(self.exemption_model, stretch=3, multi=True, fit=(2,), widths={0: 300, 1: 300})
         self.exemption_table.setObjectName("auditExemptions")
         self.exemption_table.selectionModel().selectionChanged.connect(self._update_buttons)
         v.addWidget(self.exemption_table, 1)
@@ -263,25 +199,18 @@ class AuditView(QWidget):
         """Show `store` (None clears the tab). Default daemon logs (next to the store, $NETCLAW_HOME/logs) are read."""
         self.store = store
         self._calibrated_for = None
-        self.timeline, self.unrecoverable, self.pairs, self.calibration = None, [], [], None
-        self.event_model.set_rows([])
+        self.pairs, self.calibration = [], None
         self.calibration_panel.set_calibration([], None, self.current_threshold)
         self.show_banner("")
         if store is None:
-            for m in (self.audit_model, self.history_model, self.exemption_model):
+            for m in (self.audit_model, self.exemption_model):
                 m.set_rows([])
+            self.daemon_page.set_store(None)
             self._update_buttons()
             return
-        from ..core.daemon_logs import default_log_dirs
-
-        self.log_paths = default_log_dirs(store.path)
         self._update_buttons()
         self.reload()
-        if self.log_paths:
-            self.load_daemon_logs(self.log_paths)
-        else:
-            self.logs_label.setText("No daemon logs next to the store or in $NETCLAW_HOME/logs — open log files to "
-                                    "add the daemon's curation timeline.")
+        self.daemon_page.set_store(store)
 
     def set_current_threshold(self, value: float | None) -> None:
         self.current_threshold = value
@@ -314,7 +243,7 @@ class AuditView(QWidget):
         selected = self._reselect if self._reselect is not None else getattr(self.selected_entry(), "audit_id", None)
         self._reselect = None
         self.audit_model.set_rows(entries)
-        self.history_model.set_rows(histories)
+        self.daemon_page.set_histories(histories)
         self.exemption_model.set_rows(exemptions)
         self._fill_filter(self.op_filter, "Any operation", sorted({e.operation for e in entries}))
         self._fill_filter(self.model_filter, "Any model", sorted({e.model_id for e in entries if e.model_id}))
@@ -323,8 +252,6 @@ class AuditView(QWidget):
             self.select_entry(selected)
         elif self.audit_proxy.rowCount():
             self.audit_table.selectRow(0)
-        if self.history_model.rowCount() and not self.history_table.selectionModel().hasSelection():
-            self.history_table.selectRow(0)
         self._update_buttons()
         self.loaded.emit()
         if self.tabs.currentWidget() is self.calibration_panel:
@@ -510,79 +437,6 @@ class AuditView(QWidget):
         self.reload()  # show the rows as they are now
         self.actionFinished.emit(text)
 
-    # ---- daemon logs and histories ---------------------------------------------------------------------------------
-
-    def _choose_log_files(self) -> None:
-        files, _ = QFileDialog.getOpenFileNames(self, "Netclaw daemon logs", str(self.log_paths[0]) if self.log_paths else "",
-                                                "Log files (*.log *.txt *.json);;All files (*)")
-        if files:
-            self.load_daemon_logs([Path(f) for f in files])
-
-    def _choose_log_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder with Netclaw daemon logs")
-        if folder:
-            self.load_daemon_logs([Path(folder)])
-
-    def load_daemon_logs(self, paths: Sequence[Path]) -> None:
-        store = self.store
-        if store is None:
-            return
-        self.log_paths = list(paths)
-        self.logs_label.setText("Reading " + ", ".join(str(p) for p in paths) + "…")
-
-        def work(cancel):
-            from ..core.audit_report import unrecoverable_merges
-            from ..core.daemon_logs import parse_daemon_logs_work
-
-            timeline = yield from parse_daemon_logs_work(paths, cancel=cancel)
-            return timeline, unrecoverable_merges(store, timeline)
-
-        def failed(exc: BaseException) -> None:
-            self.logs_label.setText(f"Could not read the logs: {one_line(exc)}")
-
-        self.runner.start("audit-logs", work, label="Reading daemon logs", on_done=self._logs_loaded, on_error=failed)
-
-    def _logs_loaded(self, value) -> None:
-        self.timeline, self.unrecoverable = value
-        s = self.timeline.stats
-        text = (f"{s.files} log file(s), {s.lines:,} lines: {s.parsed:,} curation events, "
-                f"{s.skipped_malformed:,} malformed line(s) skipped. ")
-        if self.unrecoverable:
-            text += f"{len(self.unrecoverable)} daemon merge(s) replaced a body in place (earlier body not recoverable)."
-        if s.unreadable:
-            text += " Unreadable: " + "; ".join(s.unreadable)
-        self.logs_label.setText(text)
-        self.logs_label.setToolTip("\n".join(self.timeline.paths))
-        self.event_model.set_rows(self.timeline.events)
-        self._history_selected()
-        self.logsLoaded.emit()
-
-    def _history_selected(self, *_) -> None:
-        rows = selected_rows(self.history_table)
-        if rows:
-            self.show_document_history(rows[0].document_id, rows[0])
-
-    def _event_selected(self, *_) -> None:
-        rows = selected_rows(self.event_table)
-        if rows and rows[0].document_id:
-            doc_id = rows[0].document_id
-            row = self.history_model.row_of(doc_id)
-            if row >= 0:
-                self.history_table.selectRow(row)  # shows it through _history_selected
-            else:
-                self.history_table.clearSelection()
-                self.show_document_history(doc_id)
-
-    def show_document_history(self, doc_id: str, history=None) -> None:
-        if history is None and self.store is not None:
-            from ..core.history import history_of
-
-            doc = self.store.document(doc_id)
-            history = history_of(doc) if doc is not None else None
-        events = self.timeline.for_document(doc_id) if self.timeline is not None else []
-        gone = [u for u in self.unrecoverable if u["document_id"] == doc_id]
-        self.history_text.setHtml(history_html(history, events, gone, doc_id))
-
     # ---- calibration ------------------------------------------------------------------------------------------------
 
     def _tab_changed(self, index: int) -> None:
@@ -600,13 +454,9 @@ class AuditView(QWidget):
         def work(cancel):
             from ..core.calibrate import labelled_pairs_work, suggest_threshold
 
-            source, notice = None, ""
-            if factory is not None or lookup is None:
-                try:
-                    source = factory(store) if factory is not None else _default_source(store)
-                except Exception as exc:  # noqa: BLE001 - no vectors: calibrate from recorded cosines only
-                    notice = f" (no embedding model for unrecorded cosines: {one_line(exc)})"
+            source = _LazySource(lambda: factory(store) if factory is not None else _default_source(store))
             pairs = yield from labelled_pairs_work(store, source=source, cosine_of=lookup, cancel=cancel)
+            notice = f" (pairs without a known cosine were left out: {source.problem})" if source.problem else ""
             return pairs, suggest_threshold(pairs), notice
 
         def done(value) -> None:
@@ -644,7 +494,7 @@ class AuditView(QWidget):
                 text = f"Exported {n} audit entr{'y' if n == 1 else 'ies'} to {path}."
             else:
                 export.write_markdown(
-                    path, entries, histories=list(self.history_model.rows()),
+                    path, entries, histories=list(self.daemon_page.history_model.rows()),
                     daemon_events=list(self.timeline.events) if self.timeline else [],
                     unrecoverable=self.unrecoverable, store_path=str(self.store.path) if self.store else None)
                 text = f"Exported the audit report to {path}."
@@ -655,11 +505,40 @@ class AuditView(QWidget):
         self.actionFinished.emit(text)
         return True
 
+    # ---- the daemon page (kept reachable from here) ------------------------------------------------------------------
+
+    @property
+    def timeline(self):
+        return self.daemon_page.timeline
+
+    @property
+    def unrecoverable(self) -> list[dict]:
+        return self.daemon_page.unrecoverable
+
+    def load_daemon_logs(self, paths: Sequence[Path]) -> None:
+        self.daemon_page.load_daemon_logs(paths)
+
     def shutdown(self, msecs: int = 10000) -> bool:
         """Cancel this view's jobs and wait for them (call before the store is closed)."""
         for kind in ("audit-load", "audit-diff", "audit-logs", "audit-calibrate"):
             self.runner.cancel(kind)
         return self.runner.wait(msecs)
+
+
+class _LazySource:
+    """A vector source made only when some labelled pair has no cosine yet (loading an embedder takes time);
+    if it cannot be made, those pairs are left out and `problem` says why."""
+
+    def __init__(self, make: Callable[[], Any]):
+        self.make, self.problem = make, ""
+
+    def vectors_for(self, docs, cancel=None):
+        try:
+            source = self.make()
+        except Exception as exc:  # noqa: BLE001 - no embedder here: calibrate from the cosines known
+            self.problem = one_line(exc)
+            return []
+        return (yield from source.vectors_for(docs, cancel))
 
 
 def _default_source(store):

@@ -72,10 +72,10 @@ def _wait_finished(qtbot, v, click):
 def test_models_pass_modeltester(trail, qtmodeltester, qtbot, view):
     store = trail[0]
     v = view(store)
-    for model in (v.audit_model, v.audit_proxy, v.event_model, v.history_model, v.exemption_model):
+    for model in (v.audit_model, v.audit_proxy, v.daemon_page.event_model, v.daemon_page.history_model, v.exemption_model):
         qtmodeltester.check(model)
     assert v.audit_model.rowCount() == 2 and v.exemption_model.rowCount() == 1
-    assert v.history_model.rowCount() == len(demo_labels()["append_documents"]) + 1  # + memgui's append merge
+    assert v.daemon_page.history_model.rowCount() == len(demo_labels()["append_documents"]) + 1  # + memgui's append merge
     standalone = [AuditTableModel(), AuditFilterProxy(), DaemonEventModel(), HistoryModel(), ExemptionModel()]
     standalone[1].setSourceModel(standalone[0])
     for model in standalone:  # empty models too
@@ -172,19 +172,19 @@ def test_remove_a_kept_separate_pair_is_audited(trail, qtbot, view):
 def test_daemon_timeline_links_events_to_documents(trail, qtbot, view):
     store, merge, kept, gone = trail
     v = view(store)
-    assert [e.marker for e in v.event_model.rows()] == ["curation_update", "curation_merge_guard_passed", "curation_skip"]
-    assert "1 malformed line(s) skipped" in v.logs_label.text()
+    assert [e.marker for e in v.daemon_page.event_model.rows()] == ["curation_update", "curation_merge_guard_passed", "curation_skip"]
+    assert "1 malformed line(s) skipped" in v.daemon_page.logs_label.text()
     assert v.unrecoverable and v.unrecoverable[0]["document_id"] == gone
     v.tabs.setCurrentIndex(1)
-    v.event_table.selectRow(1)
-    text = v.history_text.toPlainText()
+    v.daemon_page.event_table.selectRow(1)
+    text = v.daemon_page.history_text.toPlainText()
     assert store.document(gone).title in text
     assert "Earlier body not recoverable" in text and "cannot be recovered from the store" in text
-    assert v.event_model.index(1, DaemonEventModel.DOCUMENTS).data() == store.document(gone).title
+    assert v.daemon_page.event_model.index(1, DaemonEventModel.DOCUMENTS).data() == store.document(gone).title
     # choosing an append history shows its dated segments
-    row = v.history_model.row_of(merge.target_id)
-    v.history_table.selectRow(row)
-    assert "Appended " in v.history_text.toPlainText()
+    row = v.daemon_page.history_model.row_of(merge.target_id)
+    v.daemon_page.history_table.selectRow(row)
+    assert "Appended " in v.daemon_page.history_text.toPlainText()
 
 
 def test_exports_write_the_shown_entries(trail, view, tmp_path):
@@ -221,8 +221,21 @@ def test_no_widgets_leak(trail, qtbot):
         v.set_store(trail[0])
     v.select_entry(trail[1].audit_id)
     v.tabs.setCurrentIndex(1)
-    v.event_table.selectRow(0)
+    v.daemon_page.event_table.selectRow(0)
     v.shutdown()
     v.set_store(None)
     v.deleteLater()
     qtbot.waitUntil(lambda: len(QApplication.allWidgets()) <= baseline, timeout=5000)
+
+
+def test_calibration_without_an_embedder_uses_the_cosines_it_has_and_says_so(trail, qtbot, view):
+    store, merge = trail[0], trail[1]
+
+    def no_embedder(_store):
+        raise RuntimeError("no embedder in this test")
+
+    v = view(store, source_factory=no_embedder)
+    with qtbot.waitSignal(v.calibrated, timeout=15000):
+        v.tabs.setCurrentWidget(v.calibration_panel)
+    assert [(p.label, p.cosine, p.audit_id) for p in v.pairs] == [("accepted", pytest.approx(0.93), merge.audit_id)]
+    assert "no embedder in this test" in v.calibration_panel.message.text()

@@ -1,0 +1,176 @@
+"""The "Past daemon merges" page of the Audit tab: the store's append histories (dated segments) and the
+Netclaw daemon-log timeline, linked: choosing an event shows the history of the document it names, and says
+plainly when the body before a daemon merge cannot be recovered from the store."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+
+from .audit_detail import history_html
+from .audit_models import DaemonEventModel, HistoryModel, selected_rows, table_view
+from .workers import TaskRunner, one_line
+
+NO_LOGS = ("No daemon logs next to the store or in $NETCLAW_HOME/logs — open log files to add the daemon's "
+           "curation timeline.")
+
+
+class DaemonMergesPage(QWidget):
+    logsLoaded = Signal()
+
+    def __init__(self, runner: TaskRunner, titles: Mapping[str, str], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("auditDaemonPage")
+        self.runner = runner
+        self.store = None
+        self.timeline = None
+        self.unrecoverable: list[dict] = []
+        self.log_paths: list[Path] = []
+        v = QVBoxLayout(self)
+        v.setContentsMargins(2, 4, 2, 2)
+        bar = QHBoxLayout()
+        self.logs_label = QLabel("No daemon logs read yet.")
+        self.logs_label.setObjectName("auditLogsLabel")
+        self.logs_label.setWordWrap(True)
+        bar.addWidget(self.logs_label, 1)
+        self.open_logs_button = QPushButton("Open log files…")
+        self.open_logs_button.clicked.connect(self._choose_log_files)
+        self.open_folder_button = QPushButton("Log folder…")
+        self.open_folder_button.clicked.connect(self._choose_log_folder)
+        bar.addWidget(self.open_logs_button)
+        bar.addWidget(self.open_folder_button)
+        v.addLayout(bar)
+        self.history_model = HistoryModel(self)
+        self.history_table = table_view(self.history_model, stretch=HistoryModel.TITLE,
+                                        fit=(HistoryModel.ADDITIONS, HistoryModel.LAST, HistoryModel.STATE))
+        self.history_table.setObjectName("auditHistories")
+        self.history_table.selectionModel().selectionChanged.connect(self._history_selected)
+        self.history_text = QTextBrowser()
+        self.history_text.setObjectName("auditHistoryDetail")
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.history_table)
+        top.addWidget(self.history_text)
+        top.setSizes([380, 620])
+        self.event_model = DaemonEventModel(self, titles)
+        self.event_table = table_view(self.event_model, stretch=DaemonEventModel.DETAILS,
+                                      fit=(DaemonEventModel.TIME, DaemonEventModel.LEVEL, DaemonEventModel.MARKER),
+                                      widths={DaemonEventModel.ANCHOR: 150, DaemonEventModel.DOCUMENTS: 200})
+        self.event_table.setObjectName("auditTimeline")
+        self.event_table.selectionModel().selectionChanged.connect(self._event_selected)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(top)
+        split.addWidget(self.event_table)
+        split.setSizes([300, 220])
+        v.addWidget(split, 1)
+
+    # ---- contents ---------------------------------------------------------------------------------------------
+
+    def set_store(self, store: Any) -> None:
+        """Forget the old timeline; read the default logs of `store` (next to it, $NETCLAW_HOME/logs) if any."""
+        self.runner.cancel("audit-logs")
+        self.store, self.timeline, self.unrecoverable = store, None, []
+        self.event_model.set_rows([])
+        self.history_text.clear()
+        if store is None:
+            self.history_model.set_rows([])
+            self.logs_label.setText("No daemon logs read yet.")
+            return
+        from ..core.daemon_logs import default_log_dirs
+
+        self.log_paths = default_log_dirs(store.path)
+        if self.log_paths:
+            self.load_daemon_logs(self.log_paths)
+        else:
+            self.logs_label.setText(NO_LOGS)
+
+    def set_histories(self, histories: Sequence[Any]) -> None:
+        selected = selected_rows(self.history_table)
+        keep = selected[0].document_id if selected else None
+        self.history_model.set_rows(histories)
+        row = self.history_model.row_of(keep) if keep else -1
+        if row < 0 and self.history_model.rowCount():
+            row = 0
+        if row >= 0:
+            self.history_table.selectRow(row)
+
+    # ---- reading logs -------------------------------------------------------------------------------------------
+
+    def _choose_log_files(self) -> None:
+        start = str(self.log_paths[0]) if self.log_paths else ""
+        files, _ = QFileDialog.getOpenFileNames(self, "Netclaw daemon logs", start,
+                                                "Log files (*.log *.txt *.json);;All files (*)")
+        if files:
+            self.load_daemon_logs([Path(f) for f in files])
+
+    def _choose_log_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Folder with Netclaw daemon logs")
+        if folder:
+            self.load_daemon_logs([Path(folder)])
+
+    def load_daemon_logs(self, paths: Sequence[Path]) -> None:
+        store = self.store
+        if store is None:
+            return
+        self.log_paths = list(paths)
+        self.logs_label.setText("Reading " + ", ".join(str(p) for p in paths) + "…")
+
+        def work(cancel):
+            from ..core.audit_report import unrecoverable_merges
+            from ..core.daemon_logs import parse_daemon_logs_work
+
+            timeline = yield from parse_daemon_logs_work(paths, cancel=cancel)
+            return timeline, unrecoverable_merges(store, timeline)
+
+        def failed(exc: BaseException) -> None:
+            self.logs_label.setText(f"Could not read the logs: {one_line(exc)}")
+
+        self.runner.start("audit-logs", work, label="Reading daemon logs", on_done=self._logs_loaded, on_error=failed)
+
+    def _logs_loaded(self, value) -> None:
+        self.timeline, self.unrecoverable = value
+        s = self.timeline.stats
+        text = (f"{s.files} log file(s), {s.lines:,} lines: {s.parsed:,} curation events, "
+                f"{s.skipped_malformed:,} malformed line(s) skipped. ")
+        if self.unrecoverable:
+            text += f"{len(self.unrecoverable)} daemon merge(s) replaced a body in place (earlier body not recoverable)."
+        if s.unreadable:
+            text += " Unreadable: " + "; ".join(s.unreadable)
+        self.logs_label.setText(text)
+        self.logs_label.setToolTip("\n".join(self.timeline.paths))
+        self.event_model.set_rows(self.timeline.events)
+        self._history_selected()
+        self.logsLoaded.emit()
+
+    # ---- linking --------------------------------------------------------------------------------------------------
+
+    def _history_selected(self, *_) -> None:
+        rows = selected_rows(self.history_table)
+        if rows:
+            self.show_document_history(rows[0].document_id, rows[0])
+
+    def _event_selected(self, *_) -> None:
+        rows = selected_rows(self.event_table)
+        if rows and rows[0].document_id:
+            doc_id = rows[0].document_id
+            row = self.history_model.row_of(doc_id)
+            if row >= 0:
+                self.history_table.selectRow(row)  # shown through _history_selected
+                self.show_document_history(doc_id, self.history_model.row_at(row))
+            else:
+                self.history_table.clearSelection()
+                self.show_document_history(doc_id)
+
+    def show_document_history(self, doc_id: str, history=None) -> None:
+        if history is None and self.store is not None:
+            from ..core.history import history_of
+
+            doc = self.store.document(doc_id)
+            history = history_of(doc) if doc is not None else None
+        events = self.timeline.for_document(doc_id) if self.timeline is not None else []
+        gone = [u for u in self.unrecoverable if u["document_id"] == doc_id]
+        self.history_text.setHtml(history_html(history, events, gone, doc_id))
+
+
+__all__ = ["DaemonMergesPage"]
