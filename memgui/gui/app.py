@@ -30,12 +30,13 @@ def save_screenshot(window: MainWindow, out: str | os.PathLike) -> bool:
     return window.grab().save(str(out))
 
 
-def run_gui(store_path: str | None, screenshot: str | None, *, services: Services | None = None) -> int:
+def run_gui(store_path: str | None, screenshot: str | None, *, services: Services | None = None,
+            qsettings=None) -> int:
     """Open the window on `store_path` (else the located store or the demo). With `screenshot`, wait until
     the cluster queue is filled and the first cluster selected and checked, save the whole window to that
     PNG and exit (0 saved, 1 not). Works with QT_QPA_PLATFORM=offscreen."""
     app = application()
-    window = MainWindow(services or real_services())
+    window = MainWindow(services or real_services(), qsettings=qsettings)
     window.show()
     status = {"code": 0}
     probe = None
