@@ -80,9 +80,13 @@ class FakeScanner:
         out = []
         steps = 4
         for step in range(steps):
-            if cancel is not None:
-                cancel.raise_if_cancelled()
-            time.sleep(self.delay_s / steps)
+            deadline = time.monotonic() + self.delay_s / steps
+            while True:  # like a real embedder: the cancel token is checked between small batches
+                if cancel is not None:
+                    cancel.raise_if_cancelled()
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.01)
             yield Progress("embedding", step + 1, steps, f"embedding batch {step + 1}/{steps}")
         for spec in self.clusters:
             *keys, cosine = spec

@@ -178,3 +178,36 @@ def test_no_widgets_leak_across_clusters_and_close(review_store, qsettings, qtbo
     w.deleteLater()
     qtbot.waitUntil(lambda: not panes(), timeout=5000)
     qtbot.waitUntil(lambda: len(QApplication.allWidgets()) <= baseline, timeout=5000)
+
+
+def test_scan_progress_shows_in_the_status_bar_and_cancels(make_window, review_store, qtbot):
+    from gui_fakes import FakeScanner
+
+    scanner = FakeScanner(review_store.ids, delay_s=30.0)
+    w = make_window(services_for(review_store, scanner=scanner))
+    w.open_located(str(review_store.path))
+    qtbot.waitUntil(lambda: w.runner.busy("scan"), timeout=10000)
+    qtbot.waitUntil(lambda: w.task_status.isVisibleTo(w), timeout=5000)
+    assert "Finding nominee clusters" in w.task_status.label.text()
+    QTest.mouseClick(w.task_status.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "cancelled" in w.queue_label.text(), timeout=15000)
+    assert not w.runner.busy("scan") and not w.task_status.isVisibleTo(w)
+    assert w.cluster_model.rowCount() == 0
+
+
+def test_changed_scan_settings_rescan_with_them(opened, review_store, qtbot):
+    from dataclasses import replace
+
+    w = opened
+    calls = []
+    original = w.services.scan
+
+    def recording(store, **kwargs):
+        calls.append(kwargs)
+        return (yield from original(store, **kwargs))
+
+    w.services.scan = recording
+    with qtbot.waitSignal(w.scanFinished, timeout=10000):
+        w.apply_settings(replace(w.settings, k=3, threshold=0.91, embedder="stored"))
+    assert calls[-1]["k"] == 3 and calls[-1]["threshold"] == 0.91 and calls[-1]["embedder_choice"] == "stored"
+    assert "K 3" in w.queue_label.text() and "0.910" in w.queue_label.text()
