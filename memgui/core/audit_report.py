@@ -97,14 +97,16 @@ def build_audit_report(store: Store, *, daemon_logs: Sequence[str | os.PathLike]
 # ---- terminal text -------------------------------------------------------------------------------------------
 
 
-def format_audit_report(report: dict, *, entry_formatter=None) -> str:
-    """The report as text. `entry_formatter(dict) -> str` renders one memgui entry (the CLI passes its own)."""
+def format_audit_report(report: dict, *, entry_formatter=None, memgui: bool = True) -> str:
+    """The report as text. `entry_formatter(dict) -> str` renders one memgui entry; `memgui=False` leaves
+    memgui's writes out (for a caller that lists them its own way) and starts with the append histories."""
     from .export import OPERATION_TITLES
 
     lines: list[str] = []
-    memgui = report.get("memgui") or []
-    lines.append(f"memgui writes: {len(memgui)}")
-    for d in memgui:
+    entries = report.get("memgui") or []
+    if memgui:
+        lines.append(f"memgui writes: {len(entries)}" if entries else "no audited writes")
+    for d in entries if memgui else ():
         if entry_formatter is not None:
             lines.append(entry_formatter(d))
         else:
@@ -112,7 +114,8 @@ def format_audit_report(report: dict, *, entry_formatter=None) -> str:
             lines.append(f"  #{d['audit_id']:<5} {OPERATION_TITLES.get(d['operation'], d['operation']):<26} "
                          f"{d['state']:<8} guard={guard:<7} target={d.get('target_id') or '-'}")
     histories = report.get("appended_histories") or []
-    lines.append("")
+    if lines:
+        lines.append("")
     lines.append(f"append histories in the store: {len(histories)}")
     for h in histories:
         dates = [s["date"] for s in h["segments"] if s["date"]]

@@ -92,9 +92,9 @@ def test_a_missing_log_path_is_a_one_line_error(demo, tmp_path):
 def test_text_rendering_names_each_part(demo, tmp_path):
     _log(tmp_path / "logs" / "daemon.log", demo_labels())
     text = format_audit_report(build_audit_report(demo, daemon_logs=[tmp_path / "logs"]))
-    assert "memgui writes: 0" in text
+    assert text.startswith("no audited writes")
     assert "append histories in the store: 9" in text
     assert "1 malformed line(s) skipped" in text
     assert "cannot be recovered from the store: 2" in text
-    empty = format_audit_report(build_audit_report(demo, default_logs=False))
-    assert "daemon logs: none read" in empty
+    empty = format_audit_report(build_audit_report(demo, default_logs=False), memgui=False)
+    assert empty.startswith("append histories in the store: 9") and "daemon logs: none read" in empty
