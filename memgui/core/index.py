@@ -1,9 +1,10 @@
 """A persisted hnswlib index of one store's documents in one model's vector space.
 
-Files live in `user_cache_dir()/index/<store key>/`, one pair per model: `<model>.json` (the sidecar: label ↔
-document id ↔ content hash, the index file's name, size and CRC) and `<model>.<generation>.hnsw`. The sidecar is
-renamed into place last, so it always names a complete index file; a cancelled or crashed build leaves the
-previous pair untouched (or nothing). Reopening is incremental: documents whose content hash is unchanged keep
+Files live in `user_cache_dir()/index/<store key>/`, one set per model: `<model>.json` (the sidecar: label ↔
+document id ↔ content hash, the data files' names, sizes and CRCs), `<model>.<generation>.hnsw` (the graph) and
+`<model>.<generation>.npy` (the vectors by label, so nominate-all reads them without asking hnswlib one by one).
+The sidecar is renamed into place last, so it always names complete files; a cancelled or crashed build leaves
+the previous set untouched (or nothing). Reopening is incremental: documents whose content hash is unchanged keep
 their vectors, changed and new ones are embedded, tombstoned or deleted ones are marked deleted (their slots
 are reused), and capacity grows with `resize_index`. A damaged or mismatched pair is rebuilt with a notice.
 """
@@ -22,7 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from ..config import load_curation_settings, user_cache_dir
-from .embed import VectorSource
+from .embed import VectorSource, l2_normalise
 from .store import Document, Store
 from .tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
@@ -32,6 +33,7 @@ M = 16
 EF_CONSTRUCTION = 200
 QUERY_EF = 64
 ADD_BATCH = 256
+COMPACT_MIN_STALE = 1024  # rebuild the graph (from stored vectors) once stale labels outnumber live ones
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ class VectorIndex:
         self.hash_of: dict[str, str] = {}
         self.doc_of: dict[int, str] = {}
         self.next_label = 0
+        self._vectors = np.empty((0, dims), dtype=np.float32)  # row = label (rows of deleted labels are stale)
         self.update = IndexUpdate()
 
     def __len__(self) -> int:
@@ -106,8 +109,21 @@ class VectorIndex:
         """Stored (L2-normalised) vectors of indexed documents, in the given order."""
         if not document_ids:
             return np.empty((0, self.dims), dtype=np.float32)
-        labels = [self.label_of[d] for d in document_ids]
-        return np.asarray(self._hnsw.get_items(labels, return_type="numpy"), dtype=np.float32)
+        labels = np.fromiter((self.label_of[d] for d in document_ids), dtype=np.int64, count=len(document_ids))
+        return self._vectors[labels]
+
+    def _store_vectors(self, labels: list[int], vectors: np.ndarray) -> None:
+        top = max(labels) + 1
+        if top > len(self._vectors):
+            grown = np.empty((max(top, int(len(self._vectors) * 1.5) + 16), self.dims), dtype=np.float32)
+            grown[: len(self._vectors)] = self._vectors
+            self._vectors = grown
+        self._vectors[labels] = vectors
+
+    @property
+    def stale_rows(self) -> int:
+        """Labels no longer used by a live document (deleted or superseded)."""
+        return self.next_label - len(self.label_of)
 
     def query(self, vectors: np.ndarray, k: int) -> list[list[tuple[str, float]]]:
         """Up to k nearest live documents per query vector, best first, as (document id, cosine)."""
@@ -147,6 +163,17 @@ def _new_hnsw(dims: int, capacity: int, threads: int):
     return hnsw
 
 
+def _check_file(folder: Path, meta: dict, key: str) -> Path | str:
+    """The data file named by meta[key + '_file'] when its size and CRC match, else the reason it is unusable."""
+    name = str(meta[f"{key}_file"])
+    path = folder / name
+    if Path(name).name != name or not path.is_file():
+        return f"its {key} file is missing"
+    if path.stat().st_size != int(meta[f"{key}_size"]) or _crc32(path) != int(meta[f"{key}_crc32"]):
+        return f"its {key} file is damaged"
+    return path
+
+
 def _load(sidecar: Path, model_id: str, dims: int, threads: int) -> tuple[VectorIndex | None, str | None]:
     """The persisted index, or (None, reason) when it is missing (reason None) or unusable (reason given)."""
     if not sidecar.exists():
@@ -160,13 +187,20 @@ def _load(sidecar: Path, model_id: str, dims: int, threads: int) -> tuple[Vector
         if (meta.get("space"), meta.get("M"), meta.get("ef_construction")) != (SPACE, M, EF_CONSTRUCTION):
             return None, "it was built with other index parameters"
         ids, labels, hashes = meta["ids"], meta["labels"], meta["hashes"]
+        next_label = int(meta["next_label"])
         if not (len(ids) == len(labels) == len(hashes)) or len(set(labels)) != len(labels):
             return None, "its sidecar is inconsistent"
-        index_file = sidecar.parent / str(meta["index_file"])
-        if Path(meta["index_file"]).name != meta["index_file"] or not index_file.is_file():
-            return None, "its index file is missing"
-        if index_file.stat().st_size != int(meta["index_size"]) or _crc32(index_file) != int(meta["index_crc32"]):
-            return None, "its index file is damaged"
+        if labels and not 0 <= min(labels) <= max(labels) < next_label:
+            return None, "its sidecar is inconsistent"
+        index_file = _check_file(sidecar.parent, meta, "index")
+        if isinstance(index_file, str):
+            return None, index_file
+        vectors_file = _check_file(sidecar.parent, meta, "vectors")
+        if isinstance(vectors_file, str):
+            return None, vectors_file
+        vectors = np.load(vectors_file, allow_pickle=False)
+        if vectors.dtype != np.float32 or vectors.shape != (next_label, dims):
+            return None, "its vectors file does not match its sidecar"
         import hnswlib
 
         hnsw = hnswlib.Index(space=SPACE, dim=dims)
@@ -180,38 +214,63 @@ def _load(sidecar: Path, model_id: str, dims: int, threads: int) -> tuple[Vector
     index.label_of = {d: int(label) for d, label in zip(ids, labels)}
     index.hash_of = dict(zip(ids, hashes))
     index.doc_of = {int(label): d for d, label in zip(ids, labels)}
-    index.next_label = int(meta.get("next_label", max(labels, default=-1) + 1))
+    index.next_label = next_label
+    index._vectors = vectors
     return index, None
 
 
 def _save(index: VectorIndex) -> None:
-    """Index file first (temp + rename to a fresh generation name), then the sidecar naming it (temp + rename)."""
+    """Data files first (temp + rename to fresh generation names), then the sidecar naming them (temp + rename);
+    older generations are removed last."""
     folder = index.sidecar.parent
     folder.mkdir(parents=True, exist_ok=True)
     stem = index.sidecar.stem
-    index_file = folder / f"{stem}.{uuid.uuid4().hex[:12]}.hnsw"
-    tmp_index = folder / f".{index_file.name}.tmp"
-    tmp_sidecar = folder / f".{index.sidecar.name}.tmp"
+    generation = uuid.uuid4().hex[:12]
+    index_file = folder / f"{stem}.{generation}.hnsw"
+    vectors_file = folder / f"{stem}.{generation}.npy"
+    temps = [folder / f".{index_file.name}.tmp", folder / f".{vectors_file.name}.tmp", folder / f".{index.sidecar.name}.tmp"]
+    tmp_index, tmp_vectors, tmp_sidecar = temps
     try:
         index._hnsw.save_index(str(tmp_index))
-        size, crc = tmp_index.stat().st_size, _crc32(tmp_index)
+        with tmp_vectors.open("wb") as fh:
+            np.save(fh, np.ascontiguousarray(index._vectors[: index.next_label]), allow_pickle=False)
+        sizes = {p: (p.stat().st_size, _crc32(p)) for p in (tmp_index, tmp_vectors)}
         os.replace(tmp_index, index_file)
+        os.replace(tmp_vectors, vectors_file)
         ids = list(index.label_of)
         meta = {
             "format": INDEX_FORMAT, "model_id": index.model_id, "dims": index.dims, "space": SPACE, "M": M,
-            "ef_construction": EF_CONSTRUCTION, "index_file": index_file.name, "index_size": size,
-            "index_crc32": crc, "max_elements": index.capacity, "next_label": index.next_label,
+            "ef_construction": EF_CONSTRUCTION, "max_elements": index.capacity, "next_label": index.next_label,
+            "index_file": index_file.name, "index_size": sizes[tmp_index][0], "index_crc32": sizes[tmp_index][1],
+            "vectors_file": vectors_file.name, "vectors_size": sizes[tmp_vectors][0],
+            "vectors_crc32": sizes[tmp_vectors][1],
             "ids": ids, "labels": [index.label_of[d] for d in ids], "hashes": [index.hash_of[d] for d in ids],
         }
         tmp_sidecar.write_text(json.dumps(meta, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp_sidecar, index.sidecar)
     except BaseException:
-        tmp_index.unlink(missing_ok=True)
-        tmp_sidecar.unlink(missing_ok=True)
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
         raise
-    for old in folder.glob(f"{stem}.*.hnsw"):
-        if old != index_file:
+    for old in [*folder.glob(f"{stem}.*.hnsw"), *folder.glob(f"{stem}.*.npy")]:
+        if old not in (index_file, vectors_file):
             old.unlink(missing_ok=True)
+
+
+def _compacted(index: VectorIndex, threads: int) -> VectorIndex:
+    """A fresh graph over the live vectors only (labels 0..n-1); no document is embedded again."""
+    ids = index.document_ids()
+    vectors = index.vectors(ids)
+    fresh = VectorIndex(_new_hnsw(index.dims, len(ids), threads), index.model_id, index.dims, index.sidecar, threads)
+    if ids:
+        labels = list(range(len(ids)))
+        fresh._hnsw.add_items(vectors, labels, num_threads=threads)
+        fresh._store_vectors(labels, vectors)
+    fresh.label_of = {d: i for i, d in enumerate(ids)}
+    fresh.doc_of = dict(enumerate(ids))
+    fresh.hash_of = {d: index.hash_of[d] for d in ids}
+    fresh.next_label = len(ids)
+    return fresh
 
 
 def _clean_temp_files(folder: Path) -> None:
@@ -280,7 +339,9 @@ def open_index(
         cancel.raise_if_cancelled()
         labels = list(range(index.next_label, index.next_label + len(batch)))
         index.next_label += len(batch)
-        index._hnsw.add_items(np.asarray(vectors, dtype=np.float32), labels, num_threads=threads, replace_deleted=True)
+        vectors = l2_normalise(vectors)
+        index._hnsw.add_items(vectors, labels, num_threads=threads, replace_deleted=True)
+        index._store_vectors(labels, vectors)
         for doc, label in zip(batch, labels):
             index.label_of[doc.document_id] = label
             index.hash_of[doc.document_id] = live_hash[doc.document_id]
@@ -290,6 +351,9 @@ def open_index(
 
     cancel.raise_if_cancelled()
     changed = rebuilt or bool(to_embed) or bool(stale)
+    if index.stale_rows > max(COMPACT_MIN_STALE, len(index)):
+        index = _compacted(index, threads)
+        changed = True
     if changed:
         _save(index)
     index.update = IndexUpdate(

@@ -18,8 +18,10 @@ def build(store, embedder, **kw):
 
 
 def files(store, model_id="fake-model"):
+    """The sidecar and the data files (graph + vectors) of a model's index."""
     side = sidecar_path(store.path, model_id)
-    return side, sorted(side.parent.glob("*.hnsw")) if side.parent.exists() else []
+    data = sorted([*side.parent.glob("*.hnsw"), *side.parent.glob("*.npy")]) if side.parent.exists() else []
+    return side, data
 
 
 @pytest.fixture
@@ -33,8 +35,8 @@ def test_first_build_persists_and_reopen_embeds_nothing(store_with_docs):
     fake = FakeEmbedder()
     index = build(store, fake)
     assert (index.update.embedded, index.update.rebuilt, index.update.saved) == (30, True, True)
-    side, hnsw = files(store)
-    assert side.is_file() and len(hnsw) == 1
+    side, data = files(store)
+    assert side.is_file() and [p.suffix for p in data] == [".hnsw", ".npy"]
     assert len(fake.seen) == 30
 
     again = FakeEmbedder()
@@ -101,16 +103,16 @@ def test_cancel_mid_build_leaves_no_file(store_with_docs):
     token.cancel()
     with pytest.raises(Cancelled):
         run_to_end(work)
-    side, hnsw = files(store)
-    assert not side.exists() and hnsw == []
+    side, data = files(store)
+    assert not side.exists() and data == []
     assert not list(side.parent.glob(".*.tmp")) if side.parent.exists() else True
 
 
 def test_cancel_of_an_update_keeps_the_previous_index(store_with_docs):
     store, docs = store_with_docs
     build(store, FakeEmbedder())
-    side, hnsw = files(store)
-    before = (side.read_bytes(), [p.read_bytes() for p in hnsw])
+    side, data = files(store)
+    before = (side.read_bytes(), [p.read_bytes() for p in data])
     for d in docs[:20]:
         edit_doc(store, d, d.markdown_body + " v2")
     token = CancelToken()
@@ -120,23 +122,29 @@ def test_cancel_of_an_update_keeps_the_previous_index(store_with_docs):
     token.cancel()
     with pytest.raises(Cancelled):
         run_to_end(work)
-    side2, hnsw2 = files(store)
-    assert (side2.read_bytes(), [p.read_bytes() for p in hnsw2]) == before
+    side2, data2 = files(store)
+    assert (side2.read_bytes(), [p.read_bytes() for p in data2]) == before
     resumed = build(store, FakeEmbedder())
     assert resumed.update.embedded == 20 and not resumed.update.rebuilt
 
 
-@pytest.mark.parametrize("damage", ["garbage_index", "truncated_index", "garbage_sidecar", "missing_index", "other_dims"])
+@pytest.mark.parametrize("damage", [
+    "garbage_index", "truncated_index", "garbage_vectors", "garbage_sidecar", "missing_index", "other_dims",
+])
 def test_damaged_or_mismatched_files_are_rebuilt_with_a_notice(store_with_docs, damage):
     store, docs = store_with_docs
     build(store, FakeEmbedder())
-    side, (hnsw,) = files(store)
+    side, (hnsw, npy) = files(store)
     if damage == "garbage_index":
         data = bytearray(hnsw.read_bytes())
         data[100:4000] = bytes(3900)
         hnsw.write_bytes(bytes(data))
     elif damage == "truncated_index":
         hnsw.write_bytes(hnsw.read_bytes()[:500])
+    elif damage == "garbage_vectors":
+        data = bytearray(npy.read_bytes())
+        data[-64:] = bytes(64)
+        npy.write_bytes(bytes(data))
     elif damage == "garbage_sidecar":
         side.write_text("{not json")
     elif damage == "missing_index":
@@ -148,7 +156,26 @@ def test_damaged_or_mismatched_files_are_rebuilt_with_a_notice(store_with_docs, 
     assert len(index) == 30 and index.dims == embedder.dims
     assert build(store, FakeEmbedder(dims=embedder.dims)).update.embedded == 0, "the rebuilt pair is reusable"
     side, remaining = files(store)
-    assert len(remaining) == 1 and json.loads(side.read_text())["index_file"] == remaining[0].name
+    meta = json.loads(side.read_text())
+    assert [p.name for p in remaining] == [meta["index_file"], meta["vectors_file"]], "old generations are removed"
+
+
+def test_many_edits_compact_the_graph_without_re_embedding(store_with_docs, monkeypatch):
+    monkeypatch.setattr("memgui.core.index.COMPACT_MIN_STALE", 4)
+    store, docs = store_with_docs
+    build(store, FakeEmbedder())
+    for d in docs[:20]:
+        store.tombstone_document(d.document_id)
+    for d in docs[20:25]:
+        edit_doc(store, d, d.markdown_body + " (edited)")
+    fake = FakeEmbedder()
+    index = build(store, fake)
+    assert len(fake.seen) == 5, "only the edited documents are embedded"
+    assert index.next_label == len(index) == 10 and index.stale_rows == 0 and index.slots_used == 10
+    for d in docs[25:]:
+        hit = index.query(fake.vector(f"{d.title}\n{d.markdown_body}")[None, :], 1)[0][0]
+        assert hit[0] == d.document_id and hit[1] > 0.999
+    assert build(store, FakeEmbedder()).update.embedded == 0
 
 
 def test_each_model_has_its_own_index(store_with_docs):
