@@ -1,0 +1,282 @@
+"""The decider pipeline, the protocol it produces and its grammars, with a scripted engine (no model).
+
+The real llama.cpp path is tested in test_decide_real.py."""
+import logging
+import re
+import time
+
+import pytest
+
+from memgui.core import decider_prompt as dp
+from memgui.core.curation import Candidate, DecisionKind, Proposal
+from memgui.core.decide import PIPELINE_SINGLE, LlamaDecider
+from memgui.core.protocol import parse_reply
+from memgui.core.tasks import CancelToken, run_to_end
+
+PROPOSAL = Proposal(title="Deploy", content="Atlas deploys run at 02:00 UTC with make deploy.", anchor_name="atlas")
+SAME = Candidate("doc-same", "anchor:atlas", "atlas", "The atlas deploy runs at 02:00 UTC using make deploy.")
+OTHER = Candidate("doc-other", "anchor:atlas", "atlas", "Atlas backups are kept for 30 days.")
+ALIAS = Candidate("doc-alias", "anchor:atlas-service", "atlas service", "Deploys of atlas: 02:00 UTC, make deploy.")
+MERGED = "Atlas deploys run at 02:00 UTC with make deploy (owner: ops)."
+
+
+class ScriptedEngine:
+    """Engine double: tokens are characters, replies come from a script, pieces are streamed word by word.
+    It checks that classifier replies obey the classifier grammar and records every call."""
+
+    model_id = "scripted-model"
+
+    def __init__(self, verdicts=None, merged=MERGED, single_reply=None, delay=0.0, n_ctx=100_000, fail=None):
+        self.verdicts = verdicts or {}
+        self.merged = merged
+        self.single_reply = single_reply
+        self.delay = delay
+        self.n_ctx = n_ctx
+        self.fail = fail
+        self.loaded = True
+        self.calls = []  # (kind, prompt text, stable prefix, grammar, max_tokens)
+        self.pieces_sent = 0
+
+    def render(self, messages):
+        return dp.render_plain(messages)
+
+    def tokenize(self, prompt):
+        return [ord(c) for c in prompt]
+
+    def count_tokens(self, text):
+        return len(text.split())
+
+    def _reply(self, prompt):
+        if "NOTE 1:" in prompt:
+            return "merge", self.merged
+        if "EXISTING CANDIDATES" in prompt:
+            return "protocol", self.single_reply
+        last_pair = prompt.rsplit("EXISTING: ", 1)[1]
+        for key, verdict in self.verdicts.items():
+            if key in last_pair.split("\nNEW:")[0]:
+                return "classify", verdict
+        return "classify", "CREATE"
+
+    def generate(self, prompt_tokens, *, stable_prefix, grammar, max_tokens):
+        if self.fail:
+            raise self.fail
+        prompt = "".join(chr(t) for t in prompt_tokens)
+        kind, reply = self._reply(prompt)
+        if kind == "classify":
+            assert grammar == dp.CLASSIFY_GRAMMAR and reply in ("SKIP", "CREATE")
+        self.calls.append((kind, prompt, stable_prefix, grammar, max_tokens))
+        yield ""  # reading the prompt
+        for piece in re.findall(r"\S+\s*|\s+", reply):
+            if self.delay:
+                time.sleep(self.delay)
+            self.pieces_sent += 1
+            yield piece
+
+
+def decide(engine, candidates, **kw):
+    opts = {k: kw.pop(k) for k in ("cancel", "timeout_s", "on_progress") if k in kw}
+    decider = LlamaDecider(engine=engine, timeout_s=60, **kw)
+    work = decider.decide(PROPOSAL, candidates, full_candidate_content=True,
+                          cancel=opts.get("cancel"), timeout_s=opts.get("timeout_s"))
+    return run_to_end(work, opts.get("on_progress"))
+
+
+def test_same_fact_candidate_becomes_update_with_the_editor_body():
+    engine = ScriptedEngine({"atlas deploy runs": "SKIP"})
+    seen = []
+    result = decide(engine, [SAME, OTHER], on_progress=seen.append)
+    d = result.decision
+    assert (d.kind, d.target_document_id, d.merged_body) == (DecisionKind.UPDATE, "doc-same", MERGED)
+    assert result.error is None and result.model_id == "scripted-model"
+    assert [c[0] for c in engine.calls] == ["classify", "classify", "merge"]
+    # the raw reply is a protocol reply the Netclaw parser reads the same way
+    assert parse_reply(result.raw_reply) == d
+    assert result.raw_reply.startswith("UPDATE doc-same\nREASON: ") and "\n---\n" + MERGED in result.raw_reply
+    assert "doc-same" in d.rationale and "doc-other" in d.rationale
+    # every stage's raw reply and token counts are kept
+    calls = result.extra["calls"]
+    assert [c["reply"] for c in calls] == ["SKIP", "CREATE", MERGED]
+    assert result.prompt_tokens == sum(c["prompt_tokens"] for c in calls) > 0
+    assert result.completion_tokens == 1 + 1 + len(MERGED.split())
+    assert result.extra["same_fact_ids"] == ["doc-same"] and result.extra["different_ids"] == ["doc-other"]
+    # streamed pieces add up to what each stage said
+    streamed = "".join(p.payload for p in seen if p.payload)
+    assert streamed == "SKIP" + "CREATE" + MERGED
+    assert {p.stage for p in seen if p.payload} == {"classifying", "merging"}
+    assert len(result.prompt_hash) == 64
+
+
+def test_editor_prompt_gets_every_same_fact_body_newest_first():
+    engine = ScriptedEngine({"atlas deploy runs": "SKIP"})
+    decide(engine, [SAME, OTHER])
+    merge_prompt = engine.calls[-1][1]
+    assert merge_prompt.index(PROPOSAL.content) < merge_prompt.index(SAME.markdown_body)
+    assert OTHER.markdown_body not in merge_prompt
+    assert dp.editor_system_prompt() in merge_prompt
+
+
+def test_same_fact_under_another_anchor_or_several_become_consolidate():
+    result = decide(ScriptedEngine({"Deploys of atlas": "SKIP"}), [ALIAS])
+    assert result.decision.kind is DecisionKind.CONSOLIDATE
+    assert result.decision.consolidation_target_ids == ("doc-alias",)
+    result = decide(ScriptedEngine({"atlas deploy runs": "SKIP", "Deploys of atlas": "SKIP"}), [SAME, OTHER, ALIAS])
+    assert result.decision.consolidation_target_ids == ("doc-same", "doc-alias")
+    assert result.decision.merged_body == MERGED
+
+
+def test_no_same_fact_candidate_is_create_without_a_merge_call():
+    engine = ScriptedEngine()
+    result = decide(engine, [SAME, OTHER])
+    assert result.decision.kind is DecisionKind.CREATE and result.decision.merged_body is None
+    assert [c[0] for c in engine.calls] == ["classify", "classify"]
+    assert "differs" in result.rationale
+
+
+def test_without_candidates_the_answer_is_create_and_no_model_call():
+    engine = ScriptedEngine()
+    result = decide(engine, [])
+    assert result.decision.kind is DecisionKind.CREATE and engine.calls == []
+
+
+def test_merge_disabled_turns_same_fact_into_skip():
+    engine = ScriptedEngine({"atlas deploy runs": "SKIP"})
+    result = decide(engine, [SAME], merge_same_fact=False)
+    assert result.decision.kind is DecisionKind.SKIP and result.decision.merged_body is None
+    assert [c[0] for c in engine.calls] == ["classify"]
+
+
+def test_classifier_prompt_has_the_system_prompt_and_all_six_shots_and_a_stable_prefix():
+    engine = ScriptedEngine()
+    decide(engine, [SAME, OTHER])
+    (_, first, stable1, _, max1), (_, second, stable2, _, _) = engine.calls
+    assert dp.classify_system_prompt() in first and max1 == dp.CLASSIFY_MAX_TOKENS
+    shots = dp.classify_shots()
+    assert len(shots) == 6 and sorted(s.answer for s in shots) == ["CREATE"] * 3 + ["SKIP"] * 3
+    for s in shots:
+        assert f"EXISTING: {s.existing}\nNEW: {s.new}" in first
+    # the cache is reused only over the part every classifier prompt shares
+    assert stable1 == stable2 and first[:stable1] == second[:stable1]
+    assert SAME.markdown_body not in first[:stable1] and first[:stable1].endswith("CREATE\n<|user|>\n")
+
+
+def test_timeout_with_a_slow_model_gives_no_decision(caplog):
+    engine = ScriptedEngine({"atlas deploy runs": "SKIP"}, merged="word " * 200, delay=0.01)
+    with caplog.at_level(logging.INFO, logger="memgui.decide"):
+        result = decide(engine, [SAME], timeout_s=0.3)
+    assert result.decision is None and result.error == "timeout"
+    assert engine.pieces_sent < 200  # it stopped streaming, it did not run to the end
+    assert result.extra["marker"] == "curation_llm_timeout"
+    assert "curation_llm_timeout anchor=atlas timeoutSeconds=0.3" in caplog.text
+    assert result.extra["calls"] and result.extra["calls"][0]["reply"] == "SKIP"  # what was done is kept
+
+
+def test_cancel_between_tokens_stops_the_stream():
+    engine = ScriptedEngine({"atlas deploy runs": "SKIP"}, merged="word " * 200, delay=0.001)
+    cancel = CancelToken()
+
+    def on_progress(p):
+        if p.stage == "merging" and p.payload:
+            cancel.cancel()
+
+    result = decide(engine, [SAME], cancel=cancel, on_progress=on_progress)
+    assert result.decision is None and result.error == "cancelled"
+    assert engine.pieces_sent == 1 + 1  # the classifier's word and one merge piece, nothing after the cancel
+
+
+def test_engine_failure_is_no_decision_with_the_error_marker(caplog):
+    with caplog.at_level(logging.WARNING, logger="memgui.decide"):
+        result = decide(ScriptedEngine(fail=RuntimeError("llama_decode returned -1")), [SAME])
+    assert result.decision is None and result.error == "llama_decode returned -1"
+    assert "curation_llm_error anchor=atlas" in caplog.text
+
+
+def test_prompt_that_does_not_fit_the_context_is_an_error_not_a_crash():
+    result = decide(ScriptedEngine(n_ctx=50), [SAME])
+    assert result.decision is None and "does not fit the model context" in result.error
+
+
+def test_merge_that_does_not_fit_keeps_the_keyword_without_a_body():
+    engine = ScriptedEngine({"x" * 10: "SKIP"})
+    big = Candidate("doc-big", "anchor:atlas", "atlas", "x" * 3000)
+    classify_len = len(dp.render_plain(dp.classify_messages(big.markdown_body, PROPOSAL.content)))
+    engine.n_ctx = classify_len + 10  # room for the classifier, not for the editor's two full notes
+    result = decide(engine, [big])
+    assert result.decision.kind is DecisionKind.UPDATE and result.decision.merged_body is None
+    assert "does not fit" in result.extra["merge_error"]
+
+
+def test_single_pipeline_passes_the_protocol_grammar_and_parses_the_reply(caplog):
+    reply = "CONSOLIDATE doc-same doc-alias\nREASON: same deploy fact\n---\n" + MERGED
+    engine = ScriptedEngine(single_reply=reply)
+    result = decide(engine, [SAME, ALIAS], pipeline=PIPELINE_SINGLE)
+    [(kind, prompt, _, grammar, max_tokens)] = engine.calls
+    assert kind == "protocol" and "PROPOSED:" in prompt and max_tokens > 100
+    assert grammar == dp.protocol_grammar(["doc-same", "doc-alias"])
+    assert result.decision.consolidation_target_ids == ("doc-same", "doc-alias")
+    assert result.rationale == "same deploy fact" and result.raw_reply == reply
+
+    with caplog.at_level(logging.WARNING, logger="memgui.decide"):
+        bad = decide(ScriptedEngine(single_reply="Sure! I think UPDATE."), [SAME], pipeline=PIPELINE_SINGLE)
+    assert bad.decision is None and bad.error == "unparseable" and bad.raw_reply == "Sure! I think UPDATE."
+    assert "curation_llm_no_decision anchor=atlas responseLength=21" in caplog.text
+
+
+def test_classify_pair_is_the_production_classifier():
+    decider = LlamaDecider(engine=ScriptedEngine({"cat sleeps": "SKIP"}))
+    assert run_to_end(decider.classify_pair("The cat sleeps.", "The cat is asleep.")) == "SKIP"
+    assert run_to_end(decider.classify_pair("The dog barks.", "The cat is asleep.")) == "CREATE"
+
+
+def test_unknown_pipeline_and_missing_model_are_refused():
+    with pytest.raises(ValueError, match="pipeline"):
+        LlamaDecider(engine=ScriptedEngine(), pipeline="three-stage")
+    with pytest.raises(ValueError, match="model path"):
+        LlamaDecider()
+
+
+def test_missing_model_file_is_no_decision(tmp_path):
+    decider = LlamaDecider(tmp_path / "nope.gguf")
+    result = run_to_end(decider.decide(PROPOSAL, [SAME], full_candidate_content=True))
+    assert result.decision is None and "model file not found" in result.error
+
+
+# -- prompts and grammars (pure) ----------------------------------------------------------------------
+
+def test_protocol_grammar_names_only_the_candidate_ids():
+    g = dp.protocol_grammar(["doc-1", 'odd"id\\x'])
+    assert 'id ::= "doc-1" | "odd\\"id\\\\x"' in g
+    assert '"UPDATE " id' in g and '"CONSOLIDATE " id (" " id)*' in g and '"\\n---\\n" body' in g
+    assert "reason ::=" in g
+    no_candidates = dp.protocol_grammar([])
+    assert "merge" not in no_candidates and "UPDATE" not in no_candidates
+    assert "reason" not in dp.protocol_grammar(["doc-1"], allow_reason=False)
+
+
+def test_gbnf_literal_escapes_control_characters():
+    assert dp.gbnf_literal('a"b\\c\nd\te\x01') == '"a\\"b\\\\c\\nd\\te\\x01"'
+
+
+@pytest.mark.parametrize("keyword,body,kind", [
+    ("SKIP", None, DecisionKind.SKIP),
+    ("CREATE", None, DecisionKind.CREATE),
+    ("UPDATE doc-1", "merged text\n\nsecond paragraph", DecisionKind.UPDATE),
+    ("CONSOLIDATE doc-1 doc-2", "merged\n---\nwith a rule inside", DecisionKind.CONSOLIDATE),
+])
+def test_assembled_replies_parse_back(keyword, body, kind):
+    raw = dp.assemble_reply(keyword, reason="because\nof this", body=body)
+    d = parse_reply(raw)
+    assert d.kind is kind and d.rationale == "because of this"
+    assert d.merged_body == (body.strip() if body else None)
+
+
+def test_editor_target_length_and_plain_template():
+    assert dp.editor_target_words(["one two three four", "five six"]) == 4
+    assert dp.editor_target_words(["a " * 100, "b " * 100]) == 160
+    text = dp.render_plain([{"role": "system", "content": "S"}, {"role": "user", "content": "U"}])
+    assert text == "<|system|>\nS\n<|user|>\nU\n<|assistant|>\n"
+
+
+def test_long_pair_contents_are_clipped_for_the_classifier():
+    text = dp.pair_text("e" * 5000, "n")
+    assert len(text) < 2100 and text.endswith("...\nNEW: n")
+    assert dp.pair_text("  ", "n").startswith("EXISTING: (empty)")
