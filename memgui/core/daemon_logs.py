@@ -109,6 +109,9 @@ _LEVEL_RE = re.compile(
     r"|(?<![\w\[])(DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)(?![\w\]])",
     re.IGNORECASE,
 )
+_BRACKET_LEVEL_RE = re.compile(r"\[([A-Za-z]{3,11})\]")
+_MARKER_HINTS = (b"curation_", b"memory_")
+_HEADER_HINTS = (b"trce: ", b"dbug: ", b"info: ", b"warn: ", b"fail: ", b"crit: ")
 _CONSOLE_HEADER_RE = re.compile(r"^(?P<pre>.*?)\b(trce|dbug|info|warn|fail|crit): \S")
 
 
@@ -116,7 +119,7 @@ class DaemonLogError(ValueError):
     """A log path a person named does not exist or cannot be read (one line, nothing parsed)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DaemonEvent:
     time: str | None  # ISO 8601 as the line gave it (offset kept when there was one); None if the line had none
     marker: str
@@ -250,6 +253,9 @@ def _iso_time(prefix: str) -> str | None:
 
 
 def _level(prefix: str) -> str | None:
+    quick = _BRACKET_LEVEL_RE.search(prefix)  # the common Serilog/Akka shapes first
+    if quick and quick.group(1).lower() in _LEVELS:
+        return _LEVELS[quick.group(1).lower()]
     m = _LEVEL_RE.search(prefix)
     if not m:
         return None
@@ -465,6 +471,8 @@ def _lines(fh) -> Iterator[tuple[bytes, bool]]:
 
 
 def _sort_key(e: DaemonEvent) -> str:
+    if e.time and e.time.endswith("+00:00"):
+        return e.time[:-6] + ("" if "." in e.time else ".000000")
     if e.time and len(e.time) > 19 and e.time[-6] in "+-":
         try:
             return datetime.fromisoformat(e.time).astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")
@@ -509,6 +517,15 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike], *, cancel: Cancel
                 done += len(raw)
                 if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):
                     raw = raw[3:]
+                if not any(h in raw for h in _MARKER_HINTS):  # most lines: no marker, maybe a console header
+                    if any(h in raw for h in _HEADER_HINTS):
+                        parse_line(raw.decode("utf-8", errors="replace"), context=ctx)
+                    elif ctx.pending and raw.strip():
+                        ctx.pending = False
+                    if lines % PROGRESS_EVERY_LINES == 0:
+                        cancel.raise_if_cancelled()
+                        yield Progress("reading logs", done, total or None, path.name)
+                    continue
                 text = raw.decode("utf-8", errors="replace")
                 try:
                     if not complete and _MARKER_RE.search(text):
