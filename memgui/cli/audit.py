@@ -10,6 +10,8 @@ import argparse
 from datetime import datetime, timezone
 
 from ..core.audit import AuditEntry, list_entries
+from ..core.audit_report import build_audit_report, format_audit_report
+from ..core.daemon_logs import DaemonLogError
 from .common import EXIT_OK, CliError, open_store_or_fail, print_json
 
 
@@ -22,6 +24,9 @@ def register(subparsers) -> None:
     p.add_argument("--model", help="only entries decided with this model id")
     p.add_argument("--limit", type=int, help="at most N entries")
     p.add_argument("--images", action="store_true", help="include before/after images in --json output")
+    p.add_argument("--daemon-logs", action="append", metavar="DIR_OR_FILE",
+                   help="Netclaw daemon log file or folder to read (repeatable; default: logs/ next to the store, "
+                        "then $NETCLAW_HOME/logs)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 
@@ -59,10 +64,16 @@ def run(args) -> int:
     with open_store_or_fail(args.store, read_only=True) as store:
         entries = list_entries(store, operation=args.operation, document_id=args.document, guard_passed=guard,
                                model_id=args.model, limit=args.limit)
+        try:
+            report = build_audit_report(store, daemon_logs=args.daemon_logs or (), operation=args.operation,
+                                        document_id=args.document, guard_passed=guard, model_id=args.model,
+                                        limit=args.limit, images=args.images)
+        except DaemonLogError as exc:
+            raise CliError(str(exc)) from None
     if args.json:
-        print_json([e.to_dict(images=args.images) for e in entries])
-    elif not entries:
-        print("no audited writes")
+        print_json(report)
     else:
-        print("\n".join(format_entry(e) for e in entries))
+        print("\n".join(format_entry(e) for e in entries) if entries else "no audited writes")
+        print()
+        print(format_audit_report(report, memgui=False))
     return EXIT_OK

@@ -70,7 +70,7 @@ def test_merge_audit_undo_redo_session(db, tmp_path, capsys):
     assert _doc(path, a).markdown_body == MERGED
 
     assert main(["audit", "--store", str(path), "--json"]) == 0
-    entries = json.loads(capsys.readouterr().out)
+    entries = json.loads(capsys.readouterr().out)["memgui"]
     assert [e["operation"] for e in entries] == ["redo", "undo", "merge"]
     assert entries[2]["state"] == "applied" and entries[1]["reverts_audit_id"] == 1
     assert "before" not in entries[0]
