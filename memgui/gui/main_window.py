@@ -88,6 +88,9 @@ class MainWindow(QMainWindow):
         geometry = self.qsettings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
+        if services.warm_up is not None:
+            warm = services.warm_up
+            self.runner.start("warm-up", lambda cancel: warm(), label="Preparing MergeGuard")
         if services.unavailable:
             parts = ", ".join(sorted(n.rsplit(".", 1)[-1] for n in services.unavailable))
             self.statusBar().showMessage(f"Some features are off (core parts missing: {parts})", 10000)

@@ -34,6 +34,7 @@ class Services:
     missing_spans: Callable[[str, Any], Sequence[tuple[int, int]]] | None = None
     build_appended_body: Callable[..., str] | None = None
     sentence_union: Callable[[str, Sequence[str]], str] | None = None
+    warm_up: Callable[[], Any] | None = None  # precompiles the guard's Unicode patterns (on a worker)
     # writes and audit
     apply: Any = None  # module-like: merge_cluster, keep_separate, MergePlan, SourceStamp, errors
     audit: Any = None  # module-like: undo, redo, list_entries, UndoConflictError
@@ -153,6 +154,7 @@ def real_services() -> Services:
         missing_spans=getattr(guard, "missing_spans", None),
         build_appended_body=getattr(guard, "build_appended_body", None),
         sentence_union=getattr(union, "sentence_union", None),
+        warm_up=getattr(guard, "warm_up", None),
         apply=apply,
         audit=audit,
         unavailable=missing,
