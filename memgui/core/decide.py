@@ -6,13 +6,13 @@ reply (keyword line, optional `REASON:` line, `---` + merged body for UPDATE/CON
 
 Two pipelines (docs/decider.md has the measurements behind the default):
 - **two-stage** (default). Measured on the 1.5B default model: it judges "same fact?" reliably only with the
-  few-shot SKIP/CREATE classifier prompt, and merges well only with the "editor" prompt; asked for the whole
+  few-shot same/different classifier prompt, and merges well only with the "editor" prompt; asked for the whole
   protocol at once it does neither well. So stage 1 asks the classifier, under a two-word grammar, about the
   proposal against each candidate; stage 2 runs only when some candidate states the same facts, and has the
   editor prompt write the merged body of the proposal and those candidates. The two are assembled into one
   protocol reply: no same-fact candidate → `CREATE`; one same-fact candidate under the proposal's own anchor →
-  `UPDATE <id>`; otherwise → `CONSOLIDATE <id> …`; both followed by `---` and the editor's body. With
-  `merge_same_fact=False` a same-fact verdict becomes `SKIP` (Netclaw's meaning: the store already has it).
+  `UPDATE <id>`; otherwise → `CONSOLIDATE <id> …`; both followed by `---` and the editor's body. (SKIP is never
+  produced: "same fact" includes one side adding details, and a SKIP would drop them; MergeGuard checks the body.)
   The raw replies of every stage are kept in `DeciderResult.extra["calls"]`.
 - **single**: Netclaw's own curator prompt and user message, under a grammar that only admits the protocol
   with the candidate ids that exist (for larger models that follow the curator prompt).
@@ -80,7 +80,6 @@ class LlamaDecider:
         max_output_tokens: int | None = None,
         timeout_s: float | None = None,
         pipeline: str = PIPELINE_TWO_STAGE,
-        merge_same_fact: bool = True,
         explain: bool = False,
         settings: CurationSettings | None = None,
         engine: Engine | None = None,
@@ -93,7 +92,6 @@ class LlamaDecider:
         self.max_output_tokens = max_output_tokens or settings.llm_max_output_tokens
         self.timeout_s = timeout_s if timeout_s is not None else settings.llm_timeout_seconds
         self.pipeline = pipeline
-        self.merge_same_fact = merge_same_fact
         self.explain = explain
         if engine is None:
             if model_path is None:
@@ -180,7 +178,7 @@ class LlamaDecider:
 
     def classify_pair(self, existing: str, new: str, *, cancel: CancelToken | None = None,
                       timeout_s: float | None = None) -> Work[str | None]:
-        """Stage 1 alone on two texts: "SKIP" (same facts) or "CREATE" (different), None on timeout/cancel.
+        """Stage 1 alone on two texts: "SAME" (same fact) or "DIFFERENT", None on timeout/cancel.
         This is the exact production prompt; the capability self-test uses it."""
         with self._lock():
             yield from self.load()
@@ -213,8 +211,6 @@ class LlamaDecider:
         body = None
         if not same:
             keyword = "CREATE"
-        elif not self.merge_same_fact:
-            keyword = "SKIP"
         else:
             ids = [c.document_id for c in same]
             single_same_anchor = len(same) == 1 and _same_name(same[0].canonical_name, proposal.anchor_name)
@@ -300,9 +296,8 @@ class LlamaDecider:
         diff_ids = ", ".join(c.document_id for c in different)
         if not same:
             return f"differs in a fact or topic from every candidate ({diff_ids})" if diff_ids else "no candidates"
-        text = "states the same facts as " + ", ".join(c.document_id for c in same)
-        if keyword != "SKIP":
-            text += "; merged body drafted by the editor prompt"
+        text = "states the same fact as " + ", ".join(c.document_id for c in same)
+        text += "; merged body drafted by the editor prompt"
         return text + (f"; differs from {diff_ids}" if diff_ids else "")
 
     def _result(self, decision: CurationDecision | None, raw: str, calls: list[StageCall], extra: dict,

@@ -2,7 +2,8 @@
 
 Two prompts, measured on the 1.5B default model (docs/decider.md, design/measured/decider-models.md):
 - the **classifier** (stage 1): a system prompt plus six few-shot turns (three same-fact, three
-  different-fact), `EXISTING: …\\nNEW: …` → `SKIP` | `CREATE`, under a two-word grammar;
+  different-fact), `EXISTING: …\\nNEW: …` → `SAME` | `DIFFERENT`, under a two-word grammar. "Same" means the
+  same fact with the same values, possibly with extra details on one side (those get merged, not skipped);
 - the **editor** (stage 2, same-fact only): "write ONE shorter note, every fact once, copy numbers/URLs
   exactly" — it merges; "merge the two notes" made the model copy both verbatim.
 The texts live in `resources/prompts/decider_*` so they can be read and reviewed without code.
@@ -20,9 +21,9 @@ from typing import Sequence
 
 from ..config import resources_dir
 
-SAME, DIFFERENT = "SKIP", "CREATE"  # the classifier's two answers
-CLASSIFY_GRAMMAR = 'root ::= "SKIP" | "CREATE"\n'
-CLASSIFY_WITH_REASON_GRAMMAR = 'root ::= ("SKIP" | "CREATE") "\\nREASON: " [^\\n]{1,240}\n'
+SAME, DIFFERENT = "SAME", "DIFFERENT"  # the classifier's two answers
+CLASSIFY_GRAMMAR = 'root ::= "SAME" | "DIFFERENT"\n'
+CLASSIFY_WITH_REASON_GRAMMAR = 'root ::= ("SAME" | "DIFFERENT") "\\nREASON: " [^\\n]{1,240}\n'
 CLASSIFY_MAX_TOKENS = 4
 # Stage-1 contents longer than this are cut (the classifier judges facts; its context is shared with the shots).
 CLASSIFY_MAX_CHARS = 2000
@@ -49,7 +50,7 @@ def classify_shots() -> tuple[Shot, ...]:
     data = json.loads(_prompt_path("decider_shots.json").read_text(encoding="utf-8"))
     shots = tuple(Shot(s["existing"], s["new"], s["answer"]) for s in data["shots"])
     if not shots or any(s.answer not in (SAME, DIFFERENT) for s in shots):
-        raise ValueError("decider_shots.json: every shot needs an answer of SKIP or CREATE")
+        raise ValueError("decider_shots.json: every shot needs an answer of SAME or DIFFERENT")
     return shots
 
 

@@ -55,7 +55,7 @@ class ScriptedEngine:
         for key, verdict in self.verdicts.items():
             if key in last_pair.split("\nNEW:")[0]:
                 return "classify", verdict
-        return "classify", "CREATE"
+        return "classify", "DIFFERENT"
 
     def generate(self, prompt_tokens, *, stable_prefix, grammar, max_tokens):
         if self.fail:
@@ -63,7 +63,7 @@ class ScriptedEngine:
         prompt = "".join(chr(t) for t in prompt_tokens)
         kind, reply = self._reply(prompt)
         if kind == "classify":
-            assert grammar == dp.CLASSIFY_GRAMMAR and reply in ("SKIP", "CREATE")
+            assert grammar == dp.CLASSIFY_GRAMMAR and reply in ("SAME", "DIFFERENT")
         self.calls.append((kind, prompt, stable_prefix, grammar, max_tokens))
         yield ""  # reading the prompt
         for piece in re.findall(r"\S+\s*|\s+", reply):
@@ -82,7 +82,7 @@ def decide(engine, candidates, **kw):
 
 
 def test_same_fact_candidate_becomes_update_with_the_editor_body():
-    engine = ScriptedEngine({"atlas deploy runs": "SKIP"})
+    engine = ScriptedEngine({"atlas deploy runs": "SAME"})
     seen = []
     result = decide(engine, [SAME, OTHER], on_progress=seen.append)
     d = result.decision
@@ -95,19 +95,19 @@ def test_same_fact_candidate_becomes_update_with_the_editor_body():
     assert "doc-same" in d.rationale and "doc-other" in d.rationale
     # every stage's raw reply and token counts are kept
     calls = result.extra["calls"]
-    assert [c["reply"] for c in calls] == ["SKIP", "CREATE", MERGED]
+    assert [c["reply"] for c in calls] == ["SAME", "DIFFERENT", MERGED]
     assert result.prompt_tokens == sum(c["prompt_tokens"] for c in calls) > 0
     assert result.completion_tokens == 1 + 1 + len(MERGED.split())
     assert result.extra["same_fact_ids"] == ["doc-same"] and result.extra["different_ids"] == ["doc-other"]
     # streamed pieces add up to what each stage said
     streamed = "".join(p.payload for p in seen if p.payload)
-    assert streamed == "SKIP" + "CREATE" + MERGED
+    assert streamed == "SAME" + "DIFFERENT" + MERGED
     assert {p.stage for p in seen if p.payload} == {"classifying", "merging"}
     assert len(result.prompt_hash) == 64
 
 
 def test_editor_prompt_gets_every_same_fact_body_newest_first():
-    engine = ScriptedEngine({"atlas deploy runs": "SKIP"})
+    engine = ScriptedEngine({"atlas deploy runs": "SAME"})
     decide(engine, [SAME, OTHER])
     merge_prompt = engine.calls[-1][1]
     assert merge_prompt.index(PROPOSAL.content) < merge_prompt.index(SAME.markdown_body)
@@ -116,10 +116,10 @@ def test_editor_prompt_gets_every_same_fact_body_newest_first():
 
 
 def test_same_fact_under_another_anchor_or_several_become_consolidate():
-    result = decide(ScriptedEngine({"Deploys of atlas": "SKIP"}), [ALIAS])
+    result = decide(ScriptedEngine({"Deploys of atlas": "SAME"}), [ALIAS])
     assert result.decision.kind is DecisionKind.CONSOLIDATE
     assert result.decision.consolidation_target_ids == ("doc-alias",)
-    result = decide(ScriptedEngine({"atlas deploy runs": "SKIP", "Deploys of atlas": "SKIP"}), [SAME, OTHER, ALIAS])
+    result = decide(ScriptedEngine({"atlas deploy runs": "SAME", "Deploys of atlas": "SAME"}), [SAME, OTHER, ALIAS])
     assert result.decision.consolidation_target_ids == ("doc-same", "doc-alias")
     assert result.decision.merged_body == MERGED
 
@@ -138,40 +138,33 @@ def test_without_candidates_the_answer_is_create_and_no_model_call():
     assert result.decision.kind is DecisionKind.CREATE and engine.calls == []
 
 
-def test_merge_disabled_turns_same_fact_into_skip():
-    engine = ScriptedEngine({"atlas deploy runs": "SKIP"})
-    result = decide(engine, [SAME], merge_same_fact=False)
-    assert result.decision.kind is DecisionKind.SKIP and result.decision.merged_body is None
-    assert [c[0] for c in engine.calls] == ["classify"]
-
-
 def test_classifier_prompt_has_the_system_prompt_and_all_six_shots_and_a_stable_prefix():
     engine = ScriptedEngine()
     decide(engine, [SAME, OTHER])
     (_, first, stable1, _, max1), (_, second, stable2, _, _) = engine.calls
     assert dp.classify_system_prompt() in first and max1 == dp.CLASSIFY_MAX_TOKENS
     shots = dp.classify_shots()
-    assert len(shots) == 6 and sorted(s.answer for s in shots) == ["CREATE"] * 3 + ["SKIP"] * 3
+    assert len(shots) == 6 and sorted(s.answer for s in shots) == ["DIFFERENT"] * 3 + ["SAME"] * 3
     for s in shots:
         assert f"EXISTING: {s.existing}\nNEW: {s.new}" in first
     # the cache is reused only over the part every classifier prompt shares
     assert stable1 == stable2 and first[:stable1] == second[:stable1]
-    assert SAME.markdown_body not in first[:stable1] and first[:stable1].endswith("CREATE\n<|user|>\n")
+    assert SAME.markdown_body not in first[:stable1] and first[:stable1].endswith("DIFFERENT\n<|user|>\n")
 
 
 def test_timeout_with_a_slow_model_gives_no_decision(caplog):
-    engine = ScriptedEngine({"atlas deploy runs": "SKIP"}, merged="word " * 200, delay=0.01)
+    engine = ScriptedEngine({"atlas deploy runs": "SAME"}, merged="word " * 200, delay=0.01)
     with caplog.at_level(logging.INFO, logger="memgui.decide"):
         result = decide(engine, [SAME], timeout_s=0.3)
     assert result.decision is None and result.error == "timeout"
     assert engine.pieces_sent < 200  # it stopped streaming, it did not run to the end
     assert result.extra["marker"] == "curation_llm_timeout"
     assert "curation_llm_timeout anchor=atlas timeoutSeconds=0.3" in caplog.text
-    assert result.extra["calls"] and result.extra["calls"][0]["reply"] == "SKIP"  # what was done is kept
+    assert result.extra["calls"] and result.extra["calls"][0]["reply"] == "SAME"  # what was done is kept
 
 
 def test_cancel_between_tokens_stops_the_stream():
-    engine = ScriptedEngine({"atlas deploy runs": "SKIP"}, merged="word " * 200, delay=0.001)
+    engine = ScriptedEngine({"atlas deploy runs": "SAME"}, merged="word " * 200, delay=0.001)
     cancel = CancelToken()
 
     def on_progress(p):
@@ -196,7 +189,7 @@ def test_prompt_that_does_not_fit_the_context_is_an_error_not_a_crash():
 
 
 def test_merge_that_does_not_fit_keeps_the_keyword_without_a_body():
-    engine = ScriptedEngine({"x" * 10: "SKIP"})
+    engine = ScriptedEngine({"x" * 10: "SAME"})
     big = Candidate("doc-big", "anchor:atlas", "atlas", "x" * 3000)
     classify_len = len(dp.render_plain(dp.classify_messages(big.markdown_body, PROPOSAL.content)))
     engine.n_ctx = classify_len + 10  # room for the classifier, not for the editor's two full notes
@@ -222,9 +215,9 @@ def test_single_pipeline_passes_the_protocol_grammar_and_parses_the_reply(caplog
 
 
 def test_classify_pair_is_the_production_classifier():
-    decider = LlamaDecider(engine=ScriptedEngine({"cat sleeps": "SKIP"}))
-    assert run_to_end(decider.classify_pair("The cat sleeps.", "The cat is asleep.")) == "SKIP"
-    assert run_to_end(decider.classify_pair("The dog barks.", "The cat is asleep.")) == "CREATE"
+    decider = LlamaDecider(engine=ScriptedEngine({"cat sleeps": "SAME"}))
+    assert run_to_end(decider.classify_pair("The cat sleeps.", "The cat is asleep.")) == "SAME"
+    assert run_to_end(decider.classify_pair("The dog barks.", "The cat is asleep.")) == "DIFFERENT"
 
 
 def test_unknown_pipeline_and_missing_model_are_refused():
