@@ -1,5 +1,224 @@
-"""`memgui decide` (being built; see the issue tracker)."""
+"""`memgui decide --store PATH --docs ID,ID[,ID…] [--model GGUF | --draft union] [--json]`
+
+Decide a cluster of existing documents: the newest is the proposal, the others are candidates with their full
+content. With a model (the installed default, or `--model`), the model must pass the capability self-test
+(cached per model file); a model that fails it, or no model at all, is reported and the deterministic
+sentence-union draft is shown instead. `--draft union` asks for that draft directly. Nothing is written.
+
+Output (JSON): {decision, targets, rationale, merged_body, guard, model_id, seconds, prompt_tokens,
+completion_tokens, …}. Exit 0 with a decision, 1 when the model gave none (timeout, unparseable), 2 on bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, \
+    store_errors_as_cli_errors
 
 
 def register(subparsers) -> None:
-    pass
+    p = subparsers.add_parser(
+        "decide",
+        help="let the local model (or the sentence-union draft) decide a cluster of documents",
+        description="The newest document is the proposal, the others are candidates. Nothing is written.",
+    )
+    p.add_argument("--store", default=argparse.SUPPRESS, help="path to netclaw.db (default: located as Netclaw does)")
+    p.add_argument("--docs", required=True, metavar="ID,ID[,ID…]", help="the documents of one cluster (two or more)")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--model", metavar="GGUF", help="a GGUF model file (default: the installed default model)")
+    source.add_argument("--draft", choices=["union"], help="the deterministic sentence-union draft, no model")
+    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                   help="limit for the model's answer (default: the interactive limit, 120 s)")
+    p.add_argument("--threads", type=int, default=None, help="CPU threads for llama.cpp")
+    p.add_argument("--ctx", type=int, default=None, help="model context size in tokens (default 4096)")
+    p.add_argument("--pipeline", choices=["two-stage", "single"], default="two-stage",
+                   help="two-stage: classifier + editor prompts (default); single: Netclaw's curator prompt")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run)
+
+
+def _ids(text: str) -> list[str]:
+    ids = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    if len(ids) < 2:
+        raise CliError("--docs needs at least two distinct document ids, separated by commas")
+    return ids
+
+
+def _load_cluster(store, ids: list[str]):
+    from ..core.decide import cluster_inputs
+
+    docs = store.documents_by_ids(ids)
+    found = {d.document_id for d in docs}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise CliError(f"no such document in {store.path.name}: {', '.join(missing)}")
+    dead = [d.document_id for d in docs if d.is_tombstoned]
+    if dead:
+        raise CliError(f"tombstoned document(s) cannot be decided: {', '.join(dead)}")
+    names = {}
+    for d in docs:
+        anchor = store.anchor(d.anchor_id)
+        if anchor is not None:
+            names[d.anchor_id] = anchor.canonical_name
+    return cluster_inputs(docs, names)
+
+
+def _targets(decision) -> list[str]:
+    if decision is None:
+        return []
+    if decision.consolidation_target_ids:
+        return list(decision.consolidation_target_ids)
+    return [decision.target_document_id] if decision.target_document_id else []
+
+
+def _guard(proposal, candidates, decision):
+    if decision is None or not decision.merged_body:
+        return None
+    from ..core.guard import check_merge
+
+    by_id = {c.document_id: c.markdown_body for c in candidates}
+    sources = [by_id[t] for t in _targets(decision) if t in by_id] + [proposal.content]
+    return check_merge(sources, decision.merged_body).to_dict()
+
+
+def _payload(proposal, candidates, result) -> dict:
+    d = result.decision
+    return {
+        "decision": d.kind.value if d else None,
+        "targets": _targets(d),
+        "rationale": result.rationale,
+        "merged_body": d.merged_body if d else None,
+        "guard": _guard(proposal, candidates, d),
+        "model_id": result.model_id,
+        "seconds": result.seconds,
+        "prompt_tokens": result.prompt_tokens,
+        "completion_tokens": result.completion_tokens,
+        "proposal_id": proposal.memory_id,
+        "candidate_ids": [c.document_id for c in candidates],
+        "error": result.error,
+        "raw_reply": result.raw_reply,
+    }
+
+
+class _Stream:
+    """Model text to stderr as it is generated (one line per stage)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.key = None
+
+    def __call__(self, progress) -> None:
+        if not self.enabled:
+            return
+        key = (progress.stage, progress.message)
+        if key != self.key:
+            sys.stderr.write(("\n" if self.key else "") + f"{progress.stage} {progress.message}: ".replace(" :", ":"))
+            self.key = key
+        if progress.payload:
+            sys.stderr.write(str(progress.payload))
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        if self.enabled and self.key:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _model_path(args) -> tuple[Path | None, str | None]:
+    """(model path, why there is none)."""
+    if args.model:
+        path = Path(args.model).expanduser()
+        if not path.is_file():
+            raise CliError(f"{args.model}: no such model file")
+        return path, None
+    from ..core.decider_model import default_model_path
+
+    path = default_model_path()
+    if path is None:
+        return None, "the default decider model is not installed (run `memgui models install`, or pass --model GGUF)"
+    return path, None
+
+
+def _print_text(out: dict, note: str | None) -> None:
+    decision = out["decision"] or "no decision"
+    lines = [f"decision: {decision} {' '.join(out['targets'])}".rstrip(),
+             f"model:    {out['model_id']} ({out['seconds']:.1f} s, {out['prompt_tokens']} prompt + "
+             f"{out['completion_tokens']} completion tokens)"]
+    if note:
+        lines.append(f"note:     {note}")
+    if out.get("error"):
+        lines.append(f"error:    {out['error']}")
+    if out["rationale"]:
+        lines.append(f"reason:   {out['rationale']}")
+    if out["guard"]:
+        g = out["guard"]
+        lines.append(f"guard:    {'PASS' if g['passed'] else 'FAIL'}: {g['reason']}")
+    if out["merged_body"]:
+        lines += ["--- merged body ---", out["merged_body"]]
+    union = out.get("union_draft")
+    if union and union.get("merged_body") and union["merged_body"] != out["merged_body"]:
+        lines += ["--- sentence-union draft ---", union["merged_body"]]
+    print("\n".join(lines))
+
+
+def run(args) -> int:
+    from ..config import load_curation_settings
+    from ..core.decide import LlamaDecider, union_draft
+    from ..core.tasks import run_to_end
+
+    ids = _ids(args.docs)
+    with open_store_or_fail(getattr(args, "store", None), read_only=True) as store, store_errors_as_cli_errors():
+        proposal, candidates = _load_cluster(store, ids)
+    union = union_draft(proposal, candidates)
+    note = None
+    out = None
+    code = EXIT_OK
+    if args.draft != "union":
+        path, why_not = _model_path(args)
+        if path is not None:
+            from ..core.selftest import run_selftest
+
+            settings = load_curation_settings()
+            decider = LlamaDecider(
+                path, n_threads=args.threads or settings.llm_threads, n_ctx=args.ctx or settings.llm_context,
+                timeout_s=args.timeout if args.timeout is not None else settings.interactive_llm_timeout_seconds,
+                pipeline=args.pipeline, settings=settings,
+            )
+            stream = _Stream(enabled=sys.stderr.isatty() or not args.json)
+            try:
+                report = run_selftest(decider)
+                if report.capable:
+                    result = run_to_end(decider.decide(proposal, candidates, full_candidate_content=True), stream)
+                    out = _payload(proposal, candidates, result)
+                    out["selftest"] = {"capable": True, "passed": report.passed, "total": report.total}
+                    if result.decision is None:
+                        code = EXIT_NEGATIVE
+                else:
+                    why_not = (f"{decider.model_id} is not capable ({report.passed}/{report.total} canary pairs right"
+                               f"{'; ' + report.error if report.error else ''})")
+            finally:
+                stream.end()
+                decider.close()
+        if out is None:
+            note = f"no capable model: {why_not}; showing the sentence-union draft"
+            print(f"memgui: {note}", file=sys.stderr)
+    if out is None:
+        out = _payload(proposal, candidates, union)
+        out["decider_available"] = args.draft == "union"
+    else:
+        out["decider_available"] = True
+        if out["decision"] in ("UPDATE", "CONSOLIDATE", None):
+            targets = out["targets"] or None
+            draft = union_draft(proposal, candidates, targets) if targets != [] else union
+            out["union_draft"] = {"targets": _targets(draft.decision), "merged_body": draft.decision.merged_body,
+                                  "guard": _guard(proposal, candidates, draft.decision)}
+    if args.json:
+        print_json(out)
+    else:
+        _print_text(out, note)
+    return code
+
+
+__all__ = ["register", "run", "EXIT_BAD_INPUT"]

@@ -212,9 +212,7 @@ class LlamaDecider:
         if not same:
             keyword = "CREATE"
         else:
-            ids = [c.document_id for c in same]
-            single_same_anchor = len(same) == 1 and _same_name(same[0].canonical_name, proposal.anchor_name)
-            keyword = f"UPDATE {ids[0]}" if single_same_anchor else "CONSOLIDATE " + " ".join(ids)
+            keyword = merge_keyword(proposal, same)
             bodies = [proposal.content] + [c.markdown_body for c in same]
             messages = dp.editor_messages(bodies)
             user_texts.append(messages[-1]["content"])
@@ -348,11 +346,70 @@ def _num(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def decision_kind_label(decision: CurationDecision | None) -> str:
-    return decision.kind.value if decision is not None else "none"
+UNION_MODEL_ID = "sentence-union"
+
+
+def merge_keyword(proposal: Proposal, targets: Sequence[Candidate]) -> str:
+    """`UPDATE <id>` for one target under the proposal's own anchor, else `CONSOLIDATE <id> …`."""
+    ids = [c.document_id for c in targets]
+    if len(targets) == 1 and _same_name(targets[0].canonical_name, proposal.anchor_name):
+        return f"UPDATE {ids[0]}"
+    return "CONSOLIDATE " + " ".join(ids)
+
+
+def union_draft(proposal: Proposal, candidates: Sequence[Candidate],
+                targets: Sequence[str] | None = None) -> DeciderResult:
+    """The deterministic sentence-union draft (no model): the first target's body verbatim, plus every
+    sentence of the other targets and of the proposal not already in it. MergeGuard passes it by
+    construction. `targets` (candidate ids) defaults to every candidate."""
+    from .protocol import parse_reply
+    from .union import sentence_union
+
+    chosen = [c for c in candidates if targets is None or c.document_id in targets]
+    if not chosen:
+        raise ValueError("the union draft needs at least one candidate")
+    start = time.monotonic()
+    body = sentence_union(chosen[0].markdown_body, [c.markdown_body for c in chosen[1:]] + [proposal.content])
+    reason = (f"sentence-union draft (no model): {chosen[0].document_id} kept verbatim, new sentences of "
+              f"{', '.join([c.document_id for c in chosen[1:]] + [proposal.memory_id or 'the proposal'])} added")
+    raw = dp.assemble_reply(merge_keyword(proposal, chosen), reason=reason, body=body)
+    parsed = parse_reply(raw)
+    decision = CurationDecision(
+        parsed.kind, target_document_id=parsed.target_document_id,
+        consolidation_target_ids=parsed.consolidation_target_ids, reason="sentence-union draft",
+        merged_body=parsed.merged_body, from_llm_tier=False, rationale=parsed.rationale,
+    )
+    return DeciderResult(decision=decision, raw_reply=raw, rationale=decision.rationale, model_id=UNION_MODEL_ID,
+                         seconds=round(time.monotonic() - start, 3), extra={"pipeline": "union"})
+
+
+def cluster_inputs(documents: Sequence, anchor_names: dict[str, str] | None = None) -> tuple[Proposal, list[Candidate]]:
+    """A cluster of existing documents as decider input: the newest document (updated_at, then created_at) is
+    the proposal, the others are candidates (oldest first), with their full content.
+    `anchor_names` maps anchor ids to canonical names (the anchor id stands in when a name is missing)."""
+    if len(documents) < 2:
+        raise ValueError("a cluster needs at least two documents")
+    names = anchor_names or {}
+    ordered = sorted(documents, key=lambda d: (d.updated_at, d.created_at, d.document_id))
+    newest = ordered[-1]
+    proposal = Proposal(
+        title=newest.title, content=newest.markdown_body,
+        anchor_name=names.get(newest.anchor_id, newest.anchor_id.removeprefix("anchor:")),
+        memory_class=newest.memory_class, memory_id=newest.document_id, aliases_json=newest.aliases_json,
+        facets_json=newest.facets_json, slots_json=newest.slots_json, update_semantics=newest.update_semantics,
+        boundary=newest.boundary, audience=newest.audience, sensitivity=newest.sensitivity,
+        recall_mode=newest.recall_mode, confidence=newest.confidence, freshness_at=newest.freshness_at,
+        expires_at=newest.expires_at,
+    )
+    candidates = [
+        Candidate(d.document_id, d.anchor_id, names.get(d.anchor_id, d.anchor_id.removeprefix("anchor:")),
+                  d.markdown_body, freshness_at=d.freshness_at, confidence=d.confidence)
+        for d in ordered[:-1]
+    ]
+    return proposal, candidates
 
 
 __all__ = [
-    "LlamaDecider", "StageCall", "PromptTooLong", "PIPELINE_TWO_STAGE", "PIPELINE_SINGLE", "PIPELINES",
+    "LlamaDecider", "StageCall", "cluster_inputs", "union_draft", "merge_keyword", "UNION_MODEL_ID", "PromptTooLong", "PIPELINE_TWO_STAGE", "PIPELINE_SINGLE", "PIPELINES",
     "DecisionKind",
 ]

@@ -1,0 +1,185 @@
+"""Benchmark P3: the decider against raw llama-cpp-python, and the default model on the demo labels.
+
+Run with `make bench` (or `.venv/bin/python -m pytest -q -s tests/perf/test_p3_decider.py --override-ini addopts=`).
+Results are printed; docs/decider.md records the numbers measured on the project machine.
+
+- test_p3_overhead: one demo duplicate cluster decided by LlamaDecider (classifier call per candidate + editor
+  merge) versus raw `Llama.create_completion` calls with the same prompts, the same grammars and the same
+  number of generated tokens, on the same `Llama` object, alternated so both see the same cache states.
+  Goal: decider wall ≤ 1.05 × raw. Also prompt and generation tokens/s.
+- test_demo_label_accuracy: the production classifier on every demo duplicate cluster (newest member as the
+  proposal against each other member) and every sibling pair; plus full decisions (with merged bodies and
+  MergeGuard) on a sample of clusters. MEMGUI_P3_MERGES sets the sample size (default 6).
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+
+import pytest
+
+from memgui.core import decider_model
+from memgui.core import decider_prompt as dp
+from memgui.core.decide import LlamaDecider, cluster_inputs
+from memgui.core.tasks import run_to_end
+
+THREADS = int(os.environ.get("MEMGUI_P3_THREADS", "2"))
+
+
+@pytest.fixture(scope="module")
+def model_path():
+    return decider_model.ensure_default_model()
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    from memgui.config import resources_dir
+    from memgui.core.demo import build_demo_store
+    from memgui.core.store import open_store
+
+    path = tmp_path_factory.mktemp("p3") / "netclaw.db"
+    build_demo_store(path)
+    store = open_store(path, read_only=True)
+    labels = json.loads((resources_dir() / "demo" / "labels.json").read_text(encoding="utf-8"))
+    names = {a.anchor_id: a.canonical_name for a in store.anchors()}
+    yield store, labels, names
+    store.close()
+
+
+def _cluster(store, names, ids):
+    return cluster_inputs(store.documents_by_ids(ids), names)
+
+
+def test_p3_overhead(model_path, demo):
+    store, labels, names = demo
+    decider = LlamaDecider(model_path, n_threads=THREADS, n_ctx=4096, timeout_s=0)
+    run_to_end(decider.load())
+    llm = decider.engine.llm
+    from llama_cpp import LlamaGrammar
+
+    # the first 2-member cluster the classifier judges SAME, so the merge stage runs too
+    chosen = None
+    for ids in labels["duplicate_clusters"]:
+        if len(ids) != 2:
+            continue
+        proposal, cands = _cluster(store, names, ids)
+        if run_to_end(decider.classify_pair(cands[0].markdown_body, proposal.content)) == dp.SAME:
+            chosen = (proposal, cands)
+            break
+    assert chosen is not None, "no demo cluster judged SAME"
+    proposal, cands = chosen
+
+    def run_decider():
+        t = time.perf_counter()
+        result = run_to_end(decider.decide(proposal, cands, full_candidate_content=True))
+        return time.perf_counter() - t, result
+
+    def raw_calls(result):
+        """The same prompts through raw create_completion, same grammar, same number of tokens."""
+        prompts = [(dp.classify_messages(c.markdown_body, proposal.content), dp.CLASSIFY_GRAMMAR) for c in cands]
+        prompts.append((dp.editor_messages([proposal.content, cands[0].markdown_body]), None))
+        t0 = time.perf_counter()
+        first_token, gen_tokens, prompt_tokens = [], 0, 0
+        for (messages, grammar), call in zip(prompts, result.extra["calls"]):
+            prompt = decider.engine.render(messages)
+            start = time.perf_counter()
+            stream = llm.create_completion(
+                prompt, max_tokens=max(1, call["completion_tokens"]), temperature=0.0, stream=True,
+                grammar=LlamaGrammar.from_string(grammar, verbose=False) if grammar else None,
+            )
+            for i, _chunk in enumerate(stream):
+                if i == 0:
+                    first_token.append(time.perf_counter() - start)
+            gen_tokens += call["completion_tokens"]
+            prompt_tokens += call["prompt_tokens"]
+        return time.perf_counter() - t0, first_token
+
+    # warm both paths once, then alternate
+    run_decider()
+    dec_times, raw_times = [], []
+    for _ in range(3):
+        dt, result = run_decider()
+        rt, _ = raw_calls(result)
+        dec_times.append(dt)
+        raw_times.append(rt)
+    ratio = statistics.median(dec_times) / statistics.median(raw_times)
+
+    # prompt and generation speed of this model on this machine (cold prompt, then streamed tokens)
+    merge = result.extra["calls"][-1]
+    llm.reset()
+    prompt = decider.engine.render(dp.editor_messages([proposal.content, cands[0].markdown_body]))
+    tokens = decider.engine.tokenize(prompt)
+    t = time.perf_counter()
+    llm.eval(tokens)
+    prompt_tps = len(tokens) / (time.perf_counter() - t)
+    t = time.perf_counter()
+    n = 0
+    for _ in llm.create_completion(prompt, max_tokens=64, temperature=0.0, stream=True):
+        n += 1
+    gen_tps = n / (time.perf_counter() - t)
+
+    print(f"\nP3 decider {statistics.median(dec_times):.2f}s vs raw {statistics.median(raw_times):.2f}s "
+          f"→ {ratio:.3f}× (goal ≤ 1.05×); decision {result.decision.kind.value} "
+          f"prompt_tokens={result.prompt_tokens} completion_tokens={result.completion_tokens} "
+          f"merge body {merge['completion_tokens']} tokens; prompt {prompt_tps:.0f} tok/s, generation {gen_tps:.1f} tok/s "
+          f"(threads={THREADS}); runs decider={[round(x, 2) for x in dec_times]} raw={[round(x, 2) for x in raw_times]}")
+    assert ratio <= 1.05
+
+
+def test_demo_label_accuracy(model_path, demo):
+    from memgui.core.guard import check_merge
+
+    store, labels, names = demo
+    decider = LlamaDecider(model_path, n_threads=THREADS, n_ctx=4096, timeout_s=0)
+    run_to_end(decider.load())
+    dup_ok = dup_total = 0
+    cluster_all_same = 0
+    dup_seconds = []
+    misses = []
+    for ids in labels["duplicate_clusters"]:
+        proposal, cands = _cluster(store, names, ids)
+        all_same = True
+        for c in cands:
+            t = time.perf_counter()
+            verdict = run_to_end(decider.classify_pair(c.markdown_body, proposal.content))
+            dup_seconds.append(time.perf_counter() - t)
+            dup_total += 1
+            dup_ok += verdict == dp.SAME
+            all_same &= verdict == dp.SAME
+            if verdict != dp.SAME:
+                misses.append(("dup", c.document_id, proposal.memory_id))
+        cluster_all_same += all_same
+    sib_ok = 0
+    for a, b in labels["sibling_pairs"]:
+        proposal, cands = _cluster(store, names, [a, b])
+        verdict = run_to_end(decider.classify_pair(cands[0].markdown_body, proposal.content))
+        sib_ok += verdict == dp.DIFFERENT
+        if verdict != dp.DIFFERENT:
+            misses.append(("sibling", cands[0].document_id, proposal.memory_id))
+    n_sib = len(labels["sibling_pairs"])
+
+    # full decisions (classifier + editor merge + MergeGuard) on a sample of clusters
+    sample = int(os.environ.get("MEMGUI_P3_MERGES", "6"))
+    merges = []
+    for ids in labels["duplicate_clusters"][:sample]:
+        proposal, cands = _cluster(store, names, ids)
+        result = run_to_end(decider.decide(proposal, cands, full_candidate_content=True))
+        d = result.decision
+        guard = None
+        if d is not None and d.merged_body:
+            targets = [c.markdown_body for c in cands if c.document_id in (d.consolidation_target_ids or (d.target_document_id,))]
+            guard = check_merge(targets + [proposal.content], d.merged_body)
+        merges.append((d.kind.value if d else None, result.seconds, result.completion_tokens,
+                       guard.passed if guard else None, list(guard.missing) if guard else []))
+
+    print(f"\nDemo labels, {decider.model_id}, threads={THREADS}")
+    print(f"  duplicate pairs judged SAME: {dup_ok}/{dup_total} ({dup_ok / dup_total:.0%}); "
+          f"clusters fully recognised: {cluster_all_same}/{len(labels['duplicate_clusters'])}")
+    print(f"  sibling pairs judged DIFFERENT: {sib_ok}/{n_sib} ({sib_ok / n_sib:.0%})")
+    print(f"  classifier seconds per pair: median {statistics.median(dup_seconds):.2f}, max {max(dup_seconds):.2f}")
+    for m in merges:
+        print(f"  decision {m[0]} in {m[1]:.1f}s, {m[2]} completion tokens, guard passed={m[3]} missing={m[4]}")
+    print("  misses:", misses)
+    assert dup_total and n_sib
