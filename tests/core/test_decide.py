@@ -273,3 +273,43 @@ def test_long_pair_contents_are_clipped_for_the_classifier():
     text = dp.pair_text("e" * 5000, "n")
     assert len(text) < 2100 and text.endswith("...\nNEW: n")
     assert dp.pair_text("  ", "n").startswith("EXISTING: (empty)")
+
+
+# -- the sentence-union draft (no model) --------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from memgui.core.decide import UNION_MODEL_ID, cluster_inputs, union_draft  # noqa: E402
+from memgui.core.guard import check_merge  # noqa: E402
+
+_sentence = st.from_regex(r"[A-Z][a-z]{2,8}( [a-z0-9.:/@-]{1,12}){1,6}[.!?]", fullmatch=True)
+_body = st.lists(_sentence, min_size=1, max_size=5).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_body, st.lists(_body, min_size=1, max_size=3))
+def test_union_draft_always_passes_the_guard(proposal_body, candidate_bodies):
+    proposal = Proposal(title="t", content=proposal_body, anchor_name="a", memory_id="doc-new")
+    cands = [Candidate(f"doc-{i}", "anchor:a", "a", b) for i, b in enumerate(candidate_bodies)]
+    result = union_draft(proposal, cands)
+    d = result.decision
+    assert result.model_id == UNION_MODEL_ID and not d.from_llm_tier and result.error is None
+    assert check_merge(candidate_bodies + [proposal_body], d.merged_body).passed
+    assert d.merged_body.startswith(candidate_bodies[0].strip())  # the primary is kept verbatim
+    expected = ("UPDATE",) if len(cands) == 1 else ("CONSOLIDATE",)
+    assert d.kind.value in expected and parse_reply(result.raw_reply).merged_body == d.merged_body
+
+
+def test_cluster_inputs_newest_document_is_the_proposal():
+    from memgui.core.store.values import Document
+
+    def doc(i, updated):
+        return Document(f"doc-{i}", "anchor:x", "durable_fact", f"T{i}", f"body {i}", None, None, None,
+                        "merge-document", None, None, "normal", "auto", 0.8, None, None, 1, updated)
+
+    proposal, cands = cluster_inputs([doc(1, 30), doc(2, 10), doc(3, 20)], {"anchor:x": "X name"})
+    assert proposal.memory_id == "doc-1" and proposal.content == "body 1" and proposal.anchor_name == "X name"
+    assert [c.document_id for c in cands] == ["doc-2", "doc-3"] and cands[0].canonical_name == "X name"
+    with pytest.raises(ValueError):
+        cluster_inputs([doc(1, 1)])
