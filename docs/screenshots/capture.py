@@ -3,7 +3,8 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/capture.py [OUT_DIR]
 
-Uses a throw-away data/cache dir, so the user's own store and settings are never touched.
+Uses a throw-away data/cache dir, so the user's own store and settings are never touched. Actions are
+triggered as the keys would trigger them (the same QActions).
 """
 from __future__ import annotations
 
@@ -20,8 +21,7 @@ os.environ["MEMGUI_CACHE_DIR"] = str(_TMP / "cache")
 os.environ["NETCLAW_HOME"] = str(_TMP / "netclaw-home")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from PySide6.QtCore import QEventLoop, QSettings, Qt, QTimer  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtCore import QEventLoop, QSettings  # noqa: E402
 
 from memgui.core.demo import build_demo_store  # noqa: E402
 from memgui.gui.app import application  # noqa: E402
@@ -66,6 +66,7 @@ def main() -> int:
             box.show()
             settle(app, 200)
             box.grab().save(str(OUT / f"{name}.png"))
+            box.hide()
             shots.append(name)
         buttons = {b.text().replace("&", ""): b for b in box.buttons()}
         for wanted in ("Merge", "Cancel", "OK"):
@@ -91,35 +92,35 @@ def main() -> int:
         raise LookupError(title)
 
     select("Home Assistant")
-    QTest.keyClick(window.queue, Qt.Key.Key_U)
+    window.actions_by_key["union"].trigger()
     wait(app, lambda: window.review.origin == "union" and window.review.guard_is_current())
     wait(app, lambda: window.diff_view.shown_request == window.diff_view.request)
     shoot("02-union-guard-passed")
     written = []
     window.review.writeFinished.connect(written.append)
-    QTest.keyClick(window.queue, Qt.Key.Key_A)
+    window.actions_by_key["accept"].trigger()
     wait(app, lambda: written)
     shoot("04-after-accept")
 
-    select("Penicillin allergy")
-    window.editor.setFocus()
-    window.editor.setPlainText("Mira is allergic to penicillin.")
-    wait(app, lambda: window.review.guard_is_current())
-    window.queue.setFocus()
-    shoot("05-guard-failed")
-    QTest.keyClick(window.queue, Qt.Key.Key_A)  # the guard-failed dialog (answered Cancel)
-
     if window.services.make_decider is not None:
-        select("Portuguese lessons")
+        select("Penicillin allergy")
         finished = []
         window.review.decisionFinished.connect(finished.append)
-        QTest.keyClick(window.queue, Qt.Key.Key_M)
-        wait(app, lambda: len(window.decision_panel.stream.toPlainText()) > 40 or finished)
+        window.actions_by_key["ask"].trigger()
+        wait(app, lambda: len(window.decision_panel.stream.toPlainText()) > 60 or finished)
         if not finished:
             shoot("07-model-streaming")
         wait(app, lambda: finished)
-        wait(app, lambda: window.review.guard_is_current())
+        wait(app, lambda: window.review.guard_is_current() or window.guard_panel.report is None)
         shoot("08-model-decision")
+
+    select("routewise-api repository and deploy")
+    window.editor.setFocus()
+    window.editor.setPlainText("routewise-api is deployed from GitHub to the prod cluster.")
+    wait(app, lambda: window.review.guard_is_current())
+    window.queue.setFocus()
+    shoot("05-guard-failed")
+    window.actions_by_key["accept"].trigger()  # the guard-failed dialog (answered Cancel)
 
     if window.audit_view is not None:
         window.tabs.setCurrentWidget(window.audit_view)

@@ -196,7 +196,7 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.middle_splitter)
         self.main_splitter.addWidget(right)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([440, 720, 400])
+        self.main_splitter.setSizes([400, 760, 400])
         review_page = QWidget()
         lay = QVBoxLayout(review_page)
         lay.setContentsMargins(0, 0, 0, 0)

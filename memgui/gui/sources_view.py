@@ -27,7 +27,7 @@ from .style import set_colors
 
 MISSING_BG = QColor("#ffc9c9")
 MISSING_FG = QColor("#7d0a0a")
-PANE_MIN_WIDTH = 260
+PANE_MIN_WIDTH = 190
 
 
 def format_ms(ms: int | None) -> str:

@@ -19,8 +19,13 @@ def test_open_errors_show_a_one_line_dialog_not_a_traceback(make_window, tmp_pat
     w = make_window()
     not_sqlite = tmp_path / "notes.db"
     not_sqlite.write_text("just text, not a database")
+    other_sqlite = tmp_path / "other.db"
+    import sqlite3
+
+    with sqlite3.connect(other_sqlite) as conn:
+        conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
     cases = [(tmp_path / "missing.db", "no such file"), (tmp_path, "is a directory"),
-             (not_sqlite, "not an SQLite database")]
+             (not_sqlite, "not an SQLite database"), (other_sqlite, "not a Netclaw memory store")]
     for path, phrase in cases:
         w.answerer.answer("OK")
         with qtbot.waitSignal(w.storeFailed, timeout=10000) as failed:
@@ -211,3 +216,15 @@ def test_changed_scan_settings_rescan_with_them(opened, review_store, qtbot):
         w.apply_settings(replace(w.settings, k=3, threshold=0.91, embedder="stored"))
     assert calls[-1]["k"] == 3 and calls[-1]["threshold"] == 0.91 and calls[-1]["embedder_choice"] == "stored"
     assert "K 3" in w.queue_label.text() and "0.910" in w.queue_label.text()
+
+
+def test_open_the_demo_store_from_the_menu(make_window, review_store, qtbot):
+    from memgui.core.demo import build_demo_store
+
+    services = services_for(review_store)
+    services.build_demo_store = build_demo_store
+    w = make_window(services)
+    with qtbot.waitSignal(w.storeOpened, timeout=60000):
+        w.actions_by_key["demo"].trigger()
+    assert "(demo store)" in w.windowTitle()
+    assert w.store.summary().live_documents > 50  # the bundled demo corpus, built on first use
