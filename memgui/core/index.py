@@ -25,6 +25,7 @@ import numpy as np
 from ..config import load_curation_settings, user_cache_dir
 from .embed import VectorSource, l2_normalise
 from .store import Document, Store
+from .store.values import LIVE_EXCLUDED_SEMANTICS
 from .tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
 INDEX_FORMAT = 1
@@ -84,6 +85,9 @@ class VectorIndex:
         self.label_of: dict[str, int] = {}
         self.hash_of: dict[str, str] = {}
         self.doc_of: dict[int, str] = {}
+        self.fingerprint_of: dict[str, str] = {}  # cheap change detector: updated_at + title/body lengths
+        self.order: list[str] = []  # live document ids in store order (created_at, id) as of the last update
+        self.files: dict = {}  # the data files' names, sizes and CRCs, as in the sidecar
         self.next_label = 0
         self._vectors = np.empty((0, dims), dtype=np.float32)  # row = label (rows of deleted labels are stale)
         self.update = IndexUpdate()
@@ -163,13 +167,13 @@ def _new_hnsw(dims: int, capacity: int, threads: int):
     return hnsw
 
 
-def _check_file(folder: Path, meta: dict, key: str) -> Path | str:
-    """The data file named by meta[key + '_file'] when its size and CRC match, else the reason it is unusable."""
+def _check_file(folder: Path, meta: dict, key: str, *, crc: bool = True) -> Path | str:
+    """The data file named by meta[key + '_file'] when its size (and CRC) match, else the reason it is unusable."""
     name = str(meta[f"{key}_file"])
     path = folder / name
     if Path(name).name != name or not path.is_file():
         return f"its {key} file is missing"
-    if path.stat().st_size != int(meta[f"{key}_size"]) or _crc32(path) != int(meta[f"{key}_crc32"]):
+    if path.stat().st_size != int(meta[f"{key}_size"]) or (crc and _crc32(path) != int(meta[f"{key}_crc32"])):
         return f"its {key} file is damaged"
     return path
 
@@ -195,10 +199,12 @@ def _load(sidecar: Path, model_id: str, dims: int, threads: int) -> tuple[Vector
         index_file = _check_file(sidecar.parent, meta, "index")
         if isinstance(index_file, str):
             return None, index_file
-        vectors_file = _check_file(sidecar.parent, meta, "vectors")
+        # The graph is CRC-checked (a damaged graph could crash hnswlib); the vectors are plain floats, checked by
+        # size and header and mapped copy-on-write, so a reopen does not read 150 MB it may never need.
+        vectors_file = _check_file(sidecar.parent, meta, "vectors", crc=False)
         if isinstance(vectors_file, str):
             return None, vectors_file
-        vectors = np.load(vectors_file, allow_pickle=False)
+        vectors = np.load(vectors_file, mmap_mode="c", allow_pickle=False)
         if vectors.dtype != np.float32 or vectors.shape != (next_label, dims):
             return None, "its vectors file does not match its sidecar"
         import hnswlib
@@ -214,47 +220,71 @@ def _load(sidecar: Path, model_id: str, dims: int, threads: int) -> tuple[Vector
     index.label_of = {d: int(label) for d, label in zip(ids, labels)}
     index.hash_of = dict(zip(ids, hashes))
     index.doc_of = {int(label): d for d, label in zip(ids, labels)}
+    fingerprints = meta.get("fingerprints") or [""] * len(ids)
+    index.fingerprint_of = dict(zip(ids, fingerprints))
     index.next_label = next_label
     index._vectors = vectors
+    index.files = {k: meta[k] for k in _FILE_KEYS}
     return index, None
 
 
-def _save(index: VectorIndex) -> None:
+_FILE_KEYS = ("index_file", "index_size", "index_crc32", "vectors_file", "vectors_size", "vectors_crc32")
+
+
+def _write_sidecar(index: VectorIndex, tmp_sidecar: Path) -> None:
+    ids = list(index.label_of)
+    meta = {
+        "format": INDEX_FORMAT, "model_id": index.model_id, "dims": index.dims, "space": SPACE, "M": M,
+        "ef_construction": EF_CONSTRUCTION, "max_elements": index.capacity, "next_label": index.next_label,
+        **index.files,
+        "ids": ids, "labels": [index.label_of[d] for d in ids], "hashes": [index.hash_of[d] for d in ids],
+        "fingerprints": [index.fingerprint_of.get(d, "") for d in ids],
+    }
+    tmp_sidecar.write_text(json.dumps(meta, separators=(",", ":")), encoding="utf-8")
+    os.replace(tmp_sidecar, index.sidecar)
+
+
+def _save(index: VectorIndex, *, data: bool = True) -> None:
     """Data files first (temp + rename to fresh generation names), then the sidecar naming them (temp + rename);
-    older generations are removed last."""
+    older generations are removed last. `data=False` rewrites only the sidecar (fingerprints changed)."""
     folder = index.sidecar.parent
     folder.mkdir(parents=True, exist_ok=True)
     stem = index.sidecar.stem
+    tmp_sidecar = folder / f".{index.sidecar.name}.tmp"
+    if not data and index.files:
+        try:
+            _write_sidecar(index, tmp_sidecar)
+        except BaseException:
+            tmp_sidecar.unlink(missing_ok=True)
+            raise
+        return
     generation = uuid.uuid4().hex[:12]
     index_file = folder / f"{stem}.{generation}.hnsw"
     vectors_file = folder / f"{stem}.{generation}.npy"
-    temps = [folder / f".{index_file.name}.tmp", folder / f".{vectors_file.name}.tmp", folder / f".{index.sidecar.name}.tmp"]
-    tmp_index, tmp_vectors, tmp_sidecar = temps
+    temps = [folder / f".{index_file.name}.tmp", folder / f".{vectors_file.name}.tmp", tmp_sidecar]
+    tmp_index, tmp_vectors, _ = temps
     try:
         index._hnsw.save_index(str(tmp_index))
         with tmp_vectors.open("wb") as fh:
             np.save(fh, np.ascontiguousarray(index._vectors[: index.next_label]), allow_pickle=False)
-        sizes = {p: (p.stat().st_size, _crc32(p)) for p in (tmp_index, tmp_vectors)}
+        index.files = {
+            "index_file": index_file.name, "index_size": tmp_index.stat().st_size, "index_crc32": _crc32(tmp_index),
+            "vectors_file": vectors_file.name, "vectors_size": tmp_vectors.stat().st_size,
+            "vectors_crc32": _crc32(tmp_vectors),
+        }
         os.replace(tmp_index, index_file)
         os.replace(tmp_vectors, vectors_file)
-        ids = list(index.label_of)
-        meta = {
-            "format": INDEX_FORMAT, "model_id": index.model_id, "dims": index.dims, "space": SPACE, "M": M,
-            "ef_construction": EF_CONSTRUCTION, "max_elements": index.capacity, "next_label": index.next_label,
-            "index_file": index_file.name, "index_size": sizes[tmp_index][0], "index_crc32": sizes[tmp_index][1],
-            "vectors_file": vectors_file.name, "vectors_size": sizes[tmp_vectors][0],
-            "vectors_crc32": sizes[tmp_vectors][1],
-            "ids": ids, "labels": [index.label_of[d] for d in ids], "hashes": [index.hash_of[d] for d in ids],
-        }
-        tmp_sidecar.write_text(json.dumps(meta, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp_sidecar, index.sidecar)
+        _write_sidecar(index, tmp_sidecar)
     except BaseException:
         for tmp in temps:
             tmp.unlink(missing_ok=True)
         raise
     for old in [*folder.glob(f"{stem}.*.hnsw"), *folder.glob(f"{stem}.*.npy")]:
         if old not in (index_file, vectors_file):
-            old.unlink(missing_ok=True)
+            try:
+                old.unlink(missing_ok=True)
+            except OSError:  # still mapped by another open index (Windows): removed by a later save
+                pass
 
 
 def _compacted(index: VectorIndex, threads: int) -> VectorIndex:
@@ -269,8 +299,26 @@ def _compacted(index: VectorIndex, threads: int) -> VectorIndex:
     fresh.label_of = {d: i for i, d in enumerate(ids)}
     fresh.doc_of = dict(enumerate(ids))
     fresh.hash_of = {d: index.hash_of[d] for d in ids}
+    fresh.fingerprint_of = {d: index.fingerprint_of.get(d, "") for d in ids}
+    fresh.order = index.order
     fresh.next_label = len(ids)
     return fresh
+
+
+def fingerprint(updated_at: int, title: str, body: str) -> str:
+    """A cheap change detector for a document row: Netclaw and memgui bump updated_at (ms) on every write; the
+    lengths guard against a hand edit that kept it. A changed fingerprint only triggers a content-hash check."""
+    return f"{updated_at}:{len(title or '')}:{len(body or '')}"
+
+
+def live_fingerprints(store: Store) -> dict[str, str]:
+    """{document id: fingerprint} of the live documents, in the store's document order, in one light query."""
+    cursor = store.execute(
+        "SELECT document_id, updated_at || ':' || coalesce(length(title), 0) || ':' || coalesce(length(markdown_body), 0) "
+        "FROM memory_documents WHERE update_semantics != ? ORDER BY created_at, document_id",
+        (LIVE_EXCLUDED_SEMANTICS,),
+    )
+    return dict(cursor.fetchall())
 
 
 def _clean_temp_files(folder: Path) -> None:
@@ -298,8 +346,12 @@ def open_index(
     info = source.info
     sidecar = sidecar_path(store.path, info.model_id, cache_dir)
     _clean_temp_files(sidecar.parent)
-    live = list(docs) if docs is not None else store.documents()
     yield Progress("indexing", 0, None, f"opening the {info.model_id} index")
+    if docs is not None:
+        by_id: dict[str, Document] | None = {d.document_id: d for d in docs}
+        live_fp = {d.document_id: fingerprint(d.updated_at, d.title, d.markdown_body) for d in docs}
+    else:
+        by_id, live_fp = None, live_fingerprints(store)
 
     notices: list[str] = []
     index, problem = _load(sidecar, info.model_id, info.dims, threads)
@@ -307,18 +359,41 @@ def open_index(
     if problem:
         notices.append(f"The saved {info.model_id} vector index was rebuilt: {problem}.")
     if index is None:
-        index = VectorIndex(_new_hnsw(info.dims, len(live), threads), info.model_id, info.dims, sidecar, threads)
+        index = VectorIndex(_new_hnsw(info.dims, len(live_fp), threads), info.model_id, info.dims, sidecar, threads)
 
-    live_hash = {d.document_id: d.content_hash for d in live}
-    to_embed = [d for d in live if index.hash_of.get(d.document_id) != live_hash[d.document_id]]
-    stale = [d for d in index.label_of if live_hash.get(d) != index.hash_of[d]]
-    removed = sum(1 for d in stale if d not in live_hash)
+    # Documents whose fingerprint (updated_at + lengths) is unchanged keep their vector without being read or
+    # hashed; the others are read and hashed, and embedded only when their content hash changed.
+    if index.fingerprint_of == live_fp:  # the common reopen: nothing changed (one C-level comparison)
+        suspects: list[str] = []
+    else:
+        suspects = [d for d, fp in live_fp.items() if index.fingerprint_of.get(d) != fp]
+    if suspects and by_id is None:
+        fetched = store.documents() if len(suspects) * 2 > len(live_fp) else store.documents_by_ids(suspects)
+        by_id = {d.document_id: d for d in fetched}
+    to_embed: list[Document] = []
+    fingerprints_moved = False
+    for doc_id in suspects:
+        doc = (by_id or {}).get(doc_id)
+        if doc is None or doc.is_tombstoned:  # gone between the two reads
+            live_fp.pop(doc_id, None)
+            continue
+        live_fp[doc_id] = fingerprint(doc.updated_at, doc.title, doc.markdown_body)
+        if doc_id in index.label_of and index.hash_of[doc_id] == doc.content_hash:
+            index.fingerprint_of[doc_id] = live_fp[doc_id]
+            fingerprints_moved = True
+        else:
+            to_embed.append(doc)
+    embed_ids = {d.document_id for d in to_embed}
+    stale = [d for d in index.label_of if d not in live_fp or d in embed_ids]
+    removed = sum(1 for d in stale if d not in live_fp)
     for doc_id in stale:
         label = index.label_of.pop(doc_id)
         index.hash_of.pop(doc_id)
+        index.fingerprint_of.pop(doc_id, None)
         index.doc_of.pop(label, None)
         index._hnsw.mark_deleted(label)
-    reused = len(live) - len(to_embed)
+    index.order = list(live_fp)
+    reused = len(live_fp) - len(to_embed)
 
     needed = index.slots_used + len(to_embed)
     if needed > index.capacity:
@@ -344,7 +419,8 @@ def open_index(
         index._store_vectors(labels, vectors)
         for doc, label in zip(batch, labels):
             index.label_of[doc.document_id] = label
-            index.hash_of[doc.document_id] = live_hash[doc.document_id]
+            index.hash_of[doc.document_id] = doc.content_hash
+            index.fingerprint_of[doc.document_id] = live_fp[doc.document_id]
             index.doc_of[label] = doc.document_id
         done += len(batch)
         yield Progress("indexing", done, len(to_embed))
@@ -356,6 +432,8 @@ def open_index(
         changed = True
     if changed:
         _save(index)
+    elif fingerprints_moved:
+        _save(index, data=False)
     index.update = IndexUpdate(
         embedded=len(to_embed), reused=reused, removed=removed, rebuilt=rebuilt, saved=changed, notices=tuple(notices)
     )

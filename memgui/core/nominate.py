@@ -351,22 +351,21 @@ def scan_store(
         raise ValueError("k must be at least 1")
     if threshold is not None and not -1.0 <= threshold <= 1.0:
         raise ValueError("threshold must be a cosine between -1 and 1")
-    docs = store.documents()
-    order = [d.document_id for d in docs]
     exempt = _exempt_pairs(store)
     notices: list[str] = []
     if source is None:
         yield Progress("loading embedder", 0, None, "loading the embedder")
         try:
-            source, notices = resolve_source(store, embedder_choice, docs=docs, model_path=model_path)
+            source, notices = resolve_source(store, embedder_choice, model_path=model_path)
         except StoredVectorsError:
             raise
         except EmbedderUnavailable as exc:
             if embedder_choice in ("stored", "onnx"):
                 raise
+            docs = store.documents()
             edges = yield from lexical_edges(store, docs, cancel)
             clusters, more = build_clusters(
-                {key: None for key in edges}, order=order, exempt=exempt, lexical=edges
+                {key: None for key in edges}, order=[d.document_id for d in docs], exempt=exempt, lexical=edges
             )
             reason = "embedder_unavailable: " + exc.reason
             return ScanResult(
@@ -377,8 +376,9 @@ def scan_store(
     info = source.info
     if threshold is None:
         threshold = default_threshold(info.model_id, settings)
-    index = yield from open_index(store, source, docs=docs, cancel=cancel)
+    index = yield from open_index(store, source, cancel=cancel)
     notices.extend(index.update.notices)
+    order = index.order
     edges = yield from nominee_edges(index, order, k=k, threshold=threshold, cancel=cancel)
     cancel.raise_if_cancelled()
 
@@ -387,7 +387,7 @@ def scan_store(
         return vectors @ vectors.T
 
     clusters, more = build_clusters(edges, order=order, exempt=exempt, pair_cosine=pair_cosine)
-    return ScanResult(info, k, threshold, False, None, clusters, tuple(notices + more), len(docs), index.update)
+    return ScanResult(info, k, threshold, False, None, clusters, tuple(notices + more), len(order), index.update)
 
 
 # ---- a Nominator for the evaluator (curation.Nominator protocol) ---------------------------------------------

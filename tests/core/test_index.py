@@ -59,9 +59,14 @@ def test_editing_one_document_re_embeds_only_it(store_with_docs):
     hit = index.query(fake.vector("Note 5\na completely different body")[None, :], 1)[0][0]
     assert hit[0] == edited.document_id
     # a whitespace/case-only edit keeps the content hash (spec §11.2), so nothing is re-embedded
+    side, data = files(store)
+    data_before = [p.read_bytes() for p in data]
     edit_doc(store, edited, "A  completely DIFFERENT body")
     quiet = FakeEmbedder()
     assert build(store, quiet).update.embedded == 0 and quiet.seen == []
+    assert files(store)[1] == data and [p.read_bytes() for p in data] == data_before, "only the sidecar moved"
+    again = FakeEmbedder()
+    assert build(store, again).update.embedded == 0 and again.seen == []
 
 
 def test_tombstoned_documents_leave_the_index(store_with_docs):
@@ -129,7 +134,7 @@ def test_cancel_of_an_update_keeps_the_previous_index(store_with_docs):
 
 
 @pytest.mark.parametrize("damage", [
-    "garbage_index", "truncated_index", "garbage_vectors", "garbage_sidecar", "missing_index", "other_dims",
+    "garbage_index", "truncated_index", "truncated_vectors", "garbage_sidecar", "missing_index", "other_dims",
 ])
 def test_damaged_or_mismatched_files_are_rebuilt_with_a_notice(store_with_docs, damage):
     store, docs = store_with_docs
@@ -141,10 +146,8 @@ def test_damaged_or_mismatched_files_are_rebuilt_with_a_notice(store_with_docs, 
         hnsw.write_bytes(bytes(data))
     elif damage == "truncated_index":
         hnsw.write_bytes(hnsw.read_bytes()[:500])
-    elif damage == "garbage_vectors":
-        data = bytearray(npy.read_bytes())
-        data[-64:] = bytes(64)
-        npy.write_bytes(bytes(data))
+    elif damage == "truncated_vectors":
+        npy.write_bytes(npy.read_bytes()[:-64])
     elif damage == "garbage_sidecar":
         side.write_text("{not json")
     elif damage == "missing_index":
