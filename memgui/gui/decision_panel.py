@@ -96,6 +96,15 @@ class DecisionPanel(QGroupBox):
         if note:
             self.stream.setPlainText(note)
 
+    def begin_call(self, title: str) -> None:
+        """A new model call inside one decision: a header line in the stream."""
+        cursor = self.stream.textCursor()
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        lead = "\n" if self.stream.toPlainText() else ""
+        cursor.insertText(f"{lead}▸ {title}: ")
+        self.stream.setTextCursor(cursor)
+        self.stream.ensureCursorVisible()
+
     def append_stream(self, piece: str) -> None:
         cursor = self.stream.textCursor()
         cursor.movePosition(QTextCursor.MoveOperation.End)
@@ -112,7 +121,8 @@ class DecisionPanel(QGroupBox):
         set_colors(self.kind_label, "#cf222e")
         self.rationale_label.setText(text)
 
-    def show_result(self, result: Any, label_for: Callable[[str], str]) -> None:
+    def show_result(self, result: Any, label_for: Callable[[str], str],
+                    relabel: Callable[[str], str] = lambda text: text) -> None:
         """Display a DeciderResult: decision kind, targets (as pane labels), rationale, timing."""
         decision = getattr(result, "decision", None)
         if getattr(result, "raw_reply", "") and not self.stream.toPlainText().strip():
@@ -133,4 +143,4 @@ class DecisionPanel(QGroupBox):
             targets = [decision.target_document_id, *[t for t in targets if t != decision.target_document_id]]
         self.targets_label.setText(", ".join(label_for(t) for t in targets) if targets else "—")
         rationale = getattr(result, "rationale", None) or decision.rationale or decision.reason or "—"
-        self.rationale_label.setText(rationale)
+        self.rationale_label.setText(relabel(rationale))

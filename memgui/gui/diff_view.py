@@ -103,6 +103,8 @@ class DiffView(QWidget):
 
     def show_message(self, text: str) -> None:
         self.current_diff = None
+        self.text.clear()
+        self.text.setCurrentCharFormat(QTextCharFormat())
         self.text.setPlainText(text)
         self.stats.setText("")
 

@@ -202,6 +202,8 @@ class GuardPanel(QWidget):
         self.token_model.set_tokens([], [])
         self.retention_bar.set_ratio(None)
         self.length_bar.set_ratio(None)
+        self.retention_label.setText(f"Token retention (needs ≥ {RETENTION_BAR:.0%})")
+        self.length_label.setText(f"Length vs longest source (needs ≥ {LENGTH_BAR:.0%})")
         self.reason.setText("")
         self.set_pending(False)
         self.show_fallback(None)

@@ -78,6 +78,12 @@ class Review(QObject):
         n = self.w.sources.number_of(doc_id)
         return f"#{n} “{doc.title}”" if doc is not None else doc_id
 
+    def ids_to_labels(self, text: str) -> str:
+        """Document ids in model text shown as the pane numbers the person sees (#1, #2, …)."""
+        for doc in self.docs:
+            text = text.replace(doc.document_id, f"#{self.w.sources.number_of(doc.document_id)}")
+        return text
+
     def ordered_included(self) -> list[Any]:
         """Target first, then the other included members (the order the core's merge uses)."""
         ids = self.w.sources.included_ids()
@@ -320,10 +326,16 @@ class Review(QObject):
             self._model_cancelled()
 
     def _on_model_progress(self, progress: Progress) -> None:
+        panel = self.w.decision_panel
         if progress.payload is not None:
-            self.w.decision_panel.append_stream(str(progress.payload))
-        elif progress.message:
-            self.w.decision_panel.set_model_text(progress.message + "…")
+            panel.append_stream(str(progress.payload))
+        elif progress.stage in ("loading model", "deciding") and progress.message and not self.doc(progress.message):
+            panel.set_model_text(f"{progress.stage}: {progress.message}…")
+        else:
+            # A new model call starts (e.g. "classifying" against one candidate, then "merging"): one line each.
+            about = f" {self.label(progress.message)}" if self.doc(progress.message) else ""
+            step = f" ({progress.done + 1}/{progress.total})" if progress.total else ""
+            panel.begin_call(f"{progress.stage}{about}{step}")
 
     def _model_cancelled(self) -> None:
         self.w.decision_panel.show_cancelled()
@@ -340,7 +352,7 @@ class Review(QObject):
         if row is not self.row:
             return
         self.decider_result = result
-        self.w.decision_panel.show_result(result, self.label)
+        self.w.decision_panel.show_result(result, self.label, self.ids_to_labels)
         decision = getattr(result, "decision", None)
         if decision is not None:
             ids = [d.document_id for d in self.docs]

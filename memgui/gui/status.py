@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
 
 from .ratio_bar import RatioBar
 
@@ -27,6 +27,7 @@ class TaskStatus(QWidget):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("statusCancel")
         self.cancel_button.clicked.connect(self._cancel)
+        self.cancel_button.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.label)
         layout.addWidget(self.bar)
         layout.addWidget(self.cancel_button)

@@ -161,10 +161,10 @@ def test_no_widgets_leak_across_clusters_and_close(review_store, qsettings, qtbo
     from memgui.gui.main_window import MainWindow
 
     def panes():
-        return [wd for wd in QApplication.allWidgets() if isinstance(wd, SourcePane)]
+        return [wd for wd in QApplication.allWidgets() if isinstance(wd, SourcePane) and wd not in before]
 
     QApplication.sendPostedEvents(None, 0)
-    baseline = len(QApplication.allWidgets())
+    before = set(QApplication.allWidgets())
     w = MainWindow(services_for(review_store), qsettings=qsettings)
     w.prompter.exec_box = Answerer()
     w.show()
@@ -181,8 +181,15 @@ def test_no_widgets_leak_across_clusters_and_close(review_store, qsettings, qtbo
     assert len(w.sources.panes()) == 2
     w.close()
     w.deleteLater()
-    qtbot.waitUntil(lambda: not panes(), timeout=5000)
-    qtbot.waitUntil(lambda: len(QApplication.allWidgets()) <= baseline, timeout=5000)
+
+    def leaked():
+        QApplication.sendPostedEvents(None, 0)
+        return [type(wd).__name__ + ":" + wd.objectName() for wd in set(QApplication.allWidgets()) - before]
+
+    try:
+        qtbot.waitUntil(lambda: not leaked(), timeout=5000)
+    except Exception:
+        raise AssertionError(f"widgets outlived the window: {sorted(leaked())}") from None
 
 
 def test_scan_progress_shows_in_the_status_bar_and_cancels(make_window, review_store, qtbot):
