@@ -40,7 +40,7 @@ from .tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 # Default cosine floors per embedding model. Netclaw's own (snowflake) threshold comes from its settings
 # (Memory.Curation.NominatorSimilarityThreshold, default 0.86). memgui's MiniLM default was chosen on the demo
 # store's labelled pairs (docs/benchmarks.md, "Choosing the MiniLM threshold").
-MODEL_THRESHOLDS = {DEFAULT_MODEL_ID: 0.70}
+MODEL_THRESHOLDS = {DEFAULT_MODEL_ID: 0.68}
 ALL_PAIRS_LIMIT = 60  # clusters larger than this list only their nominee edges (pairs grow quadratically)
 LEXICAL_MIN_OVERLAP = 0.40  # degraded path: Netclaw's AmbiguousLowerThreshold for content overlap
 LEXICAL_TERMS = 8

@@ -272,5 +272,5 @@ def test_demo_store_duplicates_recall_at_default_threshold(tmp_path, record_prop
     record_property("demo_pair_recall", round(recall, 3))
     print(f"\ndemo duplicates at threshold {result.threshold}: nominee-pair recall {recall:.3f} "
           f"precision {precision:.3f}; same-cluster recall {cluster_recall:.3f}; {len(result.clusters)} clusters")
-    # The figures in docs/benchmarks.md (0.70: recall 0.63, precision 0.71); floors leave room for corpus edits.
-    assert recall >= 0.55 and precision >= 0.6 and cluster_recall >= 0.65
+    # docs/benchmarks.md has the figures (at 0.68: recall 0.71, precision 0.68); floors leave room for corpus edits.
+    assert recall >= 0.62 and precision >= 0.6 and cluster_recall >= 0.7
