@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import re
+import time
 import uuid
 import zlib
 from dataclasses import dataclass
@@ -250,7 +251,8 @@ def _save(index: VectorIndex, *, data: bool = True) -> None:
     folder = index.sidecar.parent
     folder.mkdir(parents=True, exist_ok=True)
     stem = index.sidecar.stem
-    tmp_sidecar = folder / f".{index.sidecar.name}.tmp"
+    generation = uuid.uuid4().hex[:12]  # unique temp names: two memgui processes may save at the same time
+    tmp_sidecar = folder / f".{index.sidecar.name}.{generation}.tmp"
     if not data and index.files:
         try:
             _write_sidecar(index, tmp_sidecar)
@@ -258,7 +260,6 @@ def _save(index: VectorIndex, *, data: bool = True) -> None:
             tmp_sidecar.unlink(missing_ok=True)
             raise
         return
-    generation = uuid.uuid4().hex[:12]
     index_file = folder / f"{stem}.{generation}.hnsw"
     vectors_file = folder / f"{stem}.{generation}.npy"
     temps = [folder / f".{index_file.name}.tmp", folder / f".{vectors_file.name}.tmp", tmp_sidecar]
@@ -321,10 +322,20 @@ def live_fingerprints(store: Store) -> dict[str, str]:
     return dict(cursor.fetchall())
 
 
+STALE_TEMP_SECONDS = 3600
+
+
 def _clean_temp_files(folder: Path) -> None:
-    if folder.is_dir():
-        for tmp in folder.glob(".*.tmp"):
-            tmp.unlink(missing_ok=True)
+    """Remove temp files a crashed save left behind (old ones only: another process may be saving now)."""
+    if not folder.is_dir():
+        return
+    cutoff = time.time() - STALE_TEMP_SECONDS
+    for tmp in folder.glob(".*.tmp"):
+        try:
+            if tmp.stat().st_mtime < cutoff:
+                tmp.unlink()
+        except OSError:
+            pass
 
 
 def open_index(
@@ -430,10 +441,15 @@ def open_index(
     if index.stale_rows > max(COMPACT_MIN_STALE, len(index)):
         index = _compacted(index, threads)
         changed = True
-    if changed:
-        _save(index)
-    elif fingerprints_moved:
-        _save(index, data=False)
+    try:
+        if changed:
+            _save(index)
+        elif fingerprints_moved:
+            _save(index, data=False)
+    except OSError as exc:  # a full or read-only cache dir: the index still works, it just is not kept
+        notices.append(f"The {info.model_id} vector index could not be saved ({exc.strerror or exc}); "
+                       "it will be rebuilt next time.")
+        changed = False
     index.update = IndexUpdate(
         embedded=len(to_embed), reused=reused, removed=removed, rebuilt=rebuilt, saved=changed, notices=tuple(notices)
     )

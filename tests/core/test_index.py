@@ -216,3 +216,28 @@ def test_real_llama_index_finds_the_paraphrase(empty_store):
         assert index.update.embedded == 3 and index.model_id == "all-minilm-l6-v2" and index.dims == 384
     finally:
         embedder.close()
+
+
+def test_unsavable_cache_keeps_working_with_a_notice(store_with_docs):
+    store, docs = store_with_docs
+    folder = sidecar_path(store.path, "fake-model").parent
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("not a folder")  # the cache cannot hold the index
+    index = build(store, FakeEmbedder())
+    assert len(index) == 30 and not index.update.saved
+    assert any("could not be saved" in n for n in index.update.notices)
+
+
+def test_only_stale_temp_files_are_cleaned(store_with_docs):
+    import os
+    import time
+
+    store, _ = store_with_docs
+    build(store, FakeEmbedder())
+    folder = sidecar_path(store.path, "fake-model").parent
+    fresh, old = folder / ".fresh.hnsw.tmp", folder / ".old.hnsw.tmp"
+    fresh.write_bytes(b"another process is saving")
+    old.write_bytes(b"left by a crash")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    build(store, FakeEmbedder())
+    assert fresh.exists() and not old.exists()
