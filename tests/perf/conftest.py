@@ -41,8 +41,12 @@ class PrecomputedSource:
 
 
 def fake_docs(n: int):
-    """Lightweight document stand-ins with the attributes the index reads (id + content hash)."""
-    return [SimpleNamespace(document_id=f"doc-{i:032x}", content_hash=f"{i:064x}") for i in range(n)]
+    """Lightweight document stand-ins with the attributes the index reads (id, hash, fingerprint fields)."""
+    return [
+        SimpleNamespace(document_id=f"doc-{i:032x}", content_hash=f"{i:064x}", updated_at=i, title="", markdown_body="",
+                        is_tombstoned=False)
+        for i in range(n)
+    ]
 
 
 def bench_store(tmp_path):
