@@ -222,7 +222,11 @@ class LlamaDecider:
                 body = call.reply.strip() or None
             except PromptTooLong as exc:
                 extra["merge_error"] = str(exc)  # keyword-only decision; the reviewer gets the union draft
-        reason = self._reason(keyword, same, different, reasons)
+            if body is not None:
+                body, restored = restore_missing_sentences(body, bodies)
+                if restored:
+                    extra["restored_sentences"] = restored
+        reason = self._reason(keyword, same, different, reasons, len(extra.get("restored_sentences", ())))
         raw = dp.assemble_reply(keyword, reason=reason, body=body)
         from .protocol import prompt_hash
 
@@ -287,7 +291,8 @@ class LlamaDecider:
 
     # -- results ----------------------------------------------------------------------------------------
     @staticmethod
-    def _reason(keyword: str, same: list[Candidate], different: list[Candidate], reasons: dict[str, str]) -> str:
+    def _reason(keyword: str, same: list[Candidate], different: list[Candidate], reasons: dict[str, str],
+                restored: int = 0) -> str:
         model_reason = next((reasons[c.document_id] for c in (same or different) if c.document_id in reasons), "")
         if model_reason:
             return model_reason
@@ -296,6 +301,8 @@ class LlamaDecider:
             return f"differs in a fact or topic from every candidate ({diff_ids})" if diff_ids else "no candidates"
         text = "states the same fact as " + ", ".join(c.document_id for c in same)
         text += "; merged body drafted by the editor prompt"
+        if restored:
+            text += f"; {restored} source sentence(s) restored verbatim for load-bearing tokens it dropped"
         return text + (f"; differs from {diff_ids}" if diff_ids else "")
 
     def _result(self, decision: CurationDecision | None, raw: str, calls: list[StageCall], extra: dict,
@@ -347,6 +354,32 @@ def _num(value: float | None) -> str:
 
 
 UNION_MODEL_ID = "sentence-union"
+
+
+def restore_missing_sentences(body: str, sources: Sequence[str]) -> tuple[str, list[str]]:
+    """The editor's body, plus — when MergeGuard finds load-bearing tokens missing — every source sentence that
+    carries one, appended verbatim as a last paragraph (in source order, once each). The model's own wording
+    stays; a fact it dropped comes back word for word ("over-appending is acceptable, silent loss is not").
+    Returns the body and the restored sentences."""
+    from .guard import check_merge, fold_case
+    from .union import split_units
+
+    report = check_merge(list(sources), body)
+    if not report.missing:
+        return body, []
+    missing = [fold_case(t) for t in report.missing]
+    folded_body = fold_case(body)
+    restored: list[str] = []
+    for source in sources:
+        for unit in split_units(source):
+            text = unit.text.strip()
+            folded = fold_case(text)
+            if text and text not in restored and any(m in folded and m not in folded_body for m in missing):
+                restored.append(text)
+                folded_body += "\n" + folded
+    if not restored:
+        return body, []
+    return body.rstrip() + "\n\n" + "\n".join(restored), restored
 
 
 def merge_keyword(proposal: Proposal, targets: Sequence[Candidate]) -> str:
@@ -410,6 +443,7 @@ def cluster_inputs(documents: Sequence, anchor_names: dict[str, str] | None = No
 
 
 __all__ = [
-    "LlamaDecider", "StageCall", "cluster_inputs", "union_draft", "merge_keyword", "UNION_MODEL_ID", "PromptTooLong", "PIPELINE_TWO_STAGE", "PIPELINE_SINGLE", "PIPELINES",
+    "LlamaDecider", "StageCall", "cluster_inputs", "union_draft", "merge_keyword", "UNION_MODEL_ID",
+    "restore_missing_sentences", "PromptTooLong", "PIPELINE_TWO_STAGE", "PIPELINE_SINGLE", "PIPELINES",
     "DecisionKind",
 ]

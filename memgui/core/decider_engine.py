@@ -155,9 +155,10 @@ class LlamaEngine:
         else:
             start = (cached // PROMPT_CHUNK) * PROMPT_CHUNK
         llm.n_tokens = start  # eval() drops the KV cells from here on
-        for lo, hi in _chunks(start, stable, n - 1):
+        for lo, hi in _chunks(start, stable, n):
             llm.eval(tokens[lo:hi])
             yield ""
+        # The whole prompt is now in the cache with fresh logits: create_completion samples at once.
         grammar_obj = None
         if grammar:
             from llama_cpp import LlamaGrammar

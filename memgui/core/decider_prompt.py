@@ -96,10 +96,28 @@ def editor_target_words(bodies: Sequence[str]) -> int:
     return max(max(counts), int(0.8 * sum(counts)))
 
 
+def must_keep_tokens(bodies: Sequence[str], limit: int = 60) -> list[str]:
+    """The load-bearing tokens MergeGuard will look for (spec §10), longest spellings only (a token inside
+    another listed token is dropped), in first-seen order — listed in the editor prompt so the model copies them."""
+    from .guard import extract_tokens, fold_case
+
+    tokens: dict[str, str] = {}
+    for body in bodies:
+        for token, _kind in extract_tokens(body):
+            tokens.setdefault(fold_case(token), token)
+    keys = list(tokens)
+    kept = [tokens[k] for k in keys if not any(k != other and k in other for other in keys)]
+    return kept[:limit]
+
+
 def editor_messages(bodies: Sequence[str]) -> list[dict]:
-    """The editor prompt over the notes to merge (newest first)."""
+    """The editor prompt over the notes to merge (newest first), with the exact tokens to keep."""
     notes = "\n\n".join(f"NOTE {i}:\n{(b or '').strip()}" for i, b in enumerate(bodies, 1))
-    user = f"{notes}\n\nWrite the single note (about {editor_target_words(bodies)} words)."
+    keep = must_keep_tokens(bodies)
+    user = notes + "\n\n"
+    if keep:
+        user += "The note must contain each of these exactly as written: " + ", ".join(keep) + "\n"
+    user += f"Write the single note (about {editor_target_words(bodies)} words)."
     return [{"role": "system", "content": editor_system_prompt()}, {"role": "user", "content": user}]
 
 

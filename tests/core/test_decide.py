@@ -313,3 +313,33 @@ def test_cluster_inputs_newest_document_is_the_proposal():
     assert [c.document_id for c in cands] == ["doc-2", "doc-3"] and cands[0].canonical_name == "X name"
     with pytest.raises(ValueError):
         cluster_inputs([doc(1, 1)])
+
+
+def test_editor_prompt_lists_the_tokens_the_guard_looks_for():
+    bodies = ["Deploy v3.2.1 on 2025-09-02, see https://x.example.com/a.", "Release 3.2.1 fixed #412 (owner priya@example.com)."]
+    keep = dp.must_keep_tokens(bodies)
+    assert "https://x.example.com/a" in keep and "2025-09-02" in keep and "3.2.1" in keep
+    assert "x.example.com" not in keep  # inside the URL, so not listed on its own
+    user = dp.editor_messages(bodies)[-1]["content"]
+    assert "must contain each of these exactly as written: " in user and "2025-09-02" in user
+
+
+def test_dropped_facts_come_back_as_verbatim_source_sentences():
+    from memgui.core.decide import restore_missing_sentences
+
+    sources = ["The relay runs on port 7443. It costs €4.51/month.", "Relay host: relay.example.dev, IPv4 49.12.71.188."]
+    body = "The relay relay.example.dev runs on port 7443 for €4.51/month."
+    fixed, restored = restore_missing_sentences(body, sources)
+    assert restored == ["Relay host: relay.example.dev, IPv4 49.12.71.188."]
+    assert fixed.startswith(body) and check_merge(sources, fixed).passed
+    same, none = restore_missing_sentences(fixed, sources)
+    assert same == fixed and none == []
+
+
+def test_restored_sentences_are_named_in_the_result():
+    engine = ScriptedEngine({"atlas deploy runs": "SAME"}, merged="Atlas deploys run at 02:00 UTC with make deploy.")
+    src = Candidate("doc-same", "anchor:atlas", "atlas", "The atlas deploy runs at 02:00 UTC using make deploy. Logs: https://logs.example.com/atlas.")
+    result = decide(engine, [src])
+    assert result.extra["restored_sentences"] == ["Logs: https://logs.example.com/atlas."]
+    assert "https://logs.example.com/atlas" in result.decision.merged_body
+    assert "restored verbatim" in result.decision.rationale
