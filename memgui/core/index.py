@@ -86,7 +86,7 @@ class VectorIndex:
         self.label_of: dict[str, int] = {}
         self.hash_of: dict[str, str] = {}
         self.doc_of: dict[int, str] = {}
-        self.fingerprint_of: dict[str, str] = {}  # cheap change detector: updated_at + title/body lengths
+        self.fingerprint_of: dict[str, int] = {}  # cheap change detector: updated_at + title/body lengths
         self.order: list[str] = []  # live document ids in store order (created_at, id) as of the last update
         self.files: dict = {}  # the data files' names, sizes and CRCs, as in the sidecar
         self.next_label = 0
@@ -169,12 +169,17 @@ def _new_hnsw(dims: int, capacity: int, threads: int):
 
 
 def _check_file(folder: Path, meta: dict, key: str, *, crc: bool = True) -> Path | str:
-    """The data file named by meta[key + '_file'] when its size (and CRC) match, else the reason it is unusable."""
+    """The data file named by meta[key + '_file'] when its size (and CRC) match, else the reason it is unusable.
+    The CRC is skipped when the file still has the size and mtime it had when memgui wrote and summed it."""
     name = str(meta[f"{key}_file"])
     path = folder / name
     if Path(name).name != name or not path.is_file():
         return f"its {key} file is missing"
-    if path.stat().st_size != int(meta[f"{key}_size"]) or (crc and _crc32(path) != int(meta[f"{key}_crc32"])):
+    st = path.stat()
+    if st.st_size != int(meta[f"{key}_size"]):
+        return f"its {key} file is damaged"
+    untouched = st.st_mtime_ns == meta.get(f"{key}_mtime_ns")
+    if crc and not untouched and _crc32(path) != int(meta[f"{key}_crc32"]):
         return f"its {key} file is damaged"
     return path
 
@@ -218,18 +223,21 @@ def _load(sidecar: Path, model_id: str, dims: int, threads: int) -> tuple[Vector
     except (OSError, ValueError, KeyError, TypeError, RuntimeError, UnicodeDecodeError) as exc:
         return None, f"it could not be read ({type(exc).__name__})"
     index = VectorIndex(hnsw, model_id, dims, sidecar, threads)
-    index.label_of = {d: int(label) for d, label in zip(ids, labels)}
+    index.label_of = dict(zip(ids, labels))
     index.hash_of = dict(zip(ids, hashes))
-    index.doc_of = {int(label): d for d, label in zip(ids, labels)}
-    fingerprints = meta.get("fingerprints") or [""] * len(ids)
+    index.doc_of = dict(zip(labels, ids))
+    fingerprints = meta.get("fingerprints") or [-1] * len(ids)
     index.fingerprint_of = dict(zip(ids, fingerprints))
     index.next_label = next_label
     index._vectors = vectors
-    index.files = {k: meta[k] for k in _FILE_KEYS}
+    index.files = {k: meta[k] for k in _FILE_KEYS if k in meta}
     return index, None
 
 
-_FILE_KEYS = ("index_file", "index_size", "index_crc32", "vectors_file", "vectors_size", "vectors_crc32")
+_FILE_KEYS = (
+    "index_file", "index_size", "index_crc32", "index_mtime_ns",
+    "vectors_file", "vectors_size", "vectors_crc32", "vectors_mtime_ns",
+)
 
 
 def _write_sidecar(index: VectorIndex, tmp_sidecar: Path) -> None:
@@ -239,7 +247,7 @@ def _write_sidecar(index: VectorIndex, tmp_sidecar: Path) -> None:
         "ef_construction": EF_CONSTRUCTION, "max_elements": index.capacity, "next_label": index.next_label,
         **index.files,
         "ids": ids, "labels": [index.label_of[d] for d in ids], "hashes": [index.hash_of[d] for d in ids],
-        "fingerprints": [index.fingerprint_of.get(d, "") for d in ids],
+        "fingerprints": [index.fingerprint_of.get(d, -1) for d in ids],
     }
     tmp_sidecar.write_text(json.dumps(meta, separators=(",", ":")), encoding="utf-8")
     os.replace(tmp_sidecar, index.sidecar)
@@ -275,6 +283,8 @@ def _save(index: VectorIndex, *, data: bool = True) -> None:
         }
         os.replace(tmp_index, index_file)
         os.replace(tmp_vectors, vectors_file)
+        index.files["index_mtime_ns"] = index_file.stat().st_mtime_ns
+        index.files["vectors_mtime_ns"] = vectors_file.stat().st_mtime_ns
         _write_sidecar(index, tmp_sidecar)
     except BaseException:
         for tmp in temps:
@@ -300,22 +310,24 @@ def _compacted(index: VectorIndex, threads: int) -> VectorIndex:
     fresh.label_of = {d: i for i, d in enumerate(ids)}
     fresh.doc_of = dict(enumerate(ids))
     fresh.hash_of = {d: index.hash_of[d] for d in ids}
-    fresh.fingerprint_of = {d: index.fingerprint_of.get(d, "") for d in ids}
+    fresh.fingerprint_of = {d: index.fingerprint_of.get(d, -1) for d in ids}
     fresh.order = index.order
     fresh.next_label = len(ids)
     return fresh
 
 
-def fingerprint(updated_at: int, title: str, body: str) -> str:
+def fingerprint(updated_at: int, title: str, body: str) -> int:
     """A cheap change detector for a document row: Netclaw and memgui bump updated_at (ms) on every write; the
-    lengths guard against a hand edit that kept it. A changed fingerprint only triggers a content-hash check."""
-    return f"{updated_at}:{len(title or '')}:{len(body or '')}"
+    lengths guard against a hand edit that kept it. A changed fingerprint only triggers a content-hash check.
+    Same formula as the SQL in `live_fingerprints` (fits SQLite's 64-bit integers until the year 2248)."""
+    return int(updated_at or 0) * 1048576 + (len(title or "") * 31 + len(body or "")) % 1048576
 
 
-def live_fingerprints(store: Store) -> dict[str, str]:
+def live_fingerprints(store: Store) -> dict[str, int]:
     """{document id: fingerprint} of the live documents, in the store's document order, in one light query."""
     cursor = store.execute(
-        "SELECT document_id, updated_at || ':' || coalesce(length(title), 0) || ':' || coalesce(length(markdown_body), 0) "
+        "SELECT document_id, coalesce(updated_at, 0) * 1048576 + "
+        "(coalesce(length(title), 0) * 31 + coalesce(length(markdown_body), 0)) % 1048576 "
         "FROM memory_documents WHERE update_semantics != ? ORDER BY created_at, document_id",
         (LIVE_EXCLUDED_SEMANTICS,),
     )

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -140,10 +141,12 @@ def test_damaged_or_mismatched_files_are_rebuilt_with_a_notice(store_with_docs, 
     store, docs = store_with_docs
     build(store, FakeEmbedder())
     side, (hnsw, npy) = files(store)
-    if damage == "garbage_index":
+    if damage == "garbage_index":  # same size, damaged later (its mtime moves on, as any later write's does)
         data = bytearray(hnsw.read_bytes())
         data[100:4000] = bytes(3900)
+        written = hnsw.stat().st_mtime_ns
         hnsw.write_bytes(bytes(data))
+        os.utime(hnsw, ns=(written + 2_000_000_000, written + 2_000_000_000))
     elif damage == "truncated_index":
         hnsw.write_bytes(hnsw.read_bytes()[:500])
     elif damage == "truncated_vectors":
