@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 
 from ..config import load_curation_settings
-from ..core.curation import Decider, Nominator, Proposal
+from ..core.curation import Decider, Nominator, NominatorUnavailable, Proposal
 from ..core.anchors import net_trim
 from ..core.evaluate import Evaluation, evaluate, extractor_anchor
 from ..core.store import Store, StoreError
@@ -20,9 +21,14 @@ from .common import EXIT_OK, CliError, open_store_or_fail, print_json
 
 
 def default_nominator(store: Store) -> Nominator | None:
-    """Hook for the vector owner: the embedding nominator the CLI evaluates with. None = Netclaw's degraded
-    lexical path (`curation_nominator_degraded reason=no_embedder_configured`)."""
-    return None
+    """The embedding nominator over the store's persisted index (built/updated incrementally on first use).
+    None = Netclaw's degraded lexical path (`curation_nominator_degraded reason=...`)."""
+    from ..core.nominate import index_nominator
+
+    try:
+        return index_nominator(store)
+    except NominatorUnavailable:
+        return None
 
 
 def default_decider() -> Decider | None:
@@ -37,6 +43,8 @@ def register(subparsers) -> None:
     )
     p.add_argument("--store", default=argparse.SUPPRESS,
                    help="path to netclaw.db (default: located as Netclaw does, else the demo store)")
+    p.add_argument("--embedder", choices=["default", "none"], default="default",
+                   help="nominate with the embedding index (default) or use Netclaw's degraded lexical path (none)")
     p.add_argument("--title", required=True, help="the proposed memory's title")
     p.add_argument("--content-file", required=True, metavar="F", help="file with the proposed memory's content (UTF-8; - for stdin)")
     p.add_argument("--anchor", help="anchor canonical name (default: first word of the content, lower-cased)")
@@ -116,9 +124,11 @@ def run(args) -> int:
     settings = load_curation_settings()
     with open_store_or_fail(getattr(args, "store", None), read_only=True) as store:
         try:
-            evaluation = evaluate(
-                store, proposal, nominator=default_nominator(store), decider=default_decider(), settings=settings
-            )
+            nominator = default_nominator(store) if args.embedder == "default" else None
+            threshold = getattr(nominator, "default_threshold", None)
+            if threshold is not None:  # memgui's MiniLM floor differs from Netclaw's snowflake 0.86
+                settings = replace(settings, nominator_similarity_threshold=threshold)
+            evaluation = evaluate(store, proposal, nominator=nominator, decider=default_decider(), settings=settings)
         except StoreError as exc:
             raise CliError(str(exc)) from None
     if args.json:

@@ -41,7 +41,7 @@ def write(tmp_path, text, name="content.txt") -> str:
 
 
 def run_json(capsys, *argv) -> dict:
-    assert main(["evaluate", *argv, "--json"]) == 0
+    assert main(["evaluate", "--embedder", "none", *argv, "--json"]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -73,7 +73,7 @@ def test_anchor_defaults_to_first_word_of_content(db, tmp_path, capsys):
 
 
 def test_exact_anchor_skip_in_text_form(db, tmp_path, capsys):
-    code = main(["evaluate", "--store", str(db), "--title", "Colour", "--anchor", "favorite-color",
+    code = main(["evaluate", "--embedder", "none", "--store", str(db), "--title", "Colour", "--anchor", "favorite-color",
                  "--content-file", write(tmp_path, "favorite color is blue")])
     text = capsys.readouterr().out
     assert code == 0
@@ -85,7 +85,7 @@ def test_exact_anchor_skip_in_text_form(db, tmp_path, capsys):
 
 
 def test_top_level_store_option_is_honoured(db, tmp_path, capsys):
-    assert main(["--store", str(db), "evaluate", "--title", "Colour", "--anchor", "favorite-color",
+    assert main(["--store", str(db), "evaluate", "--embedder", "none", "--title", "Colour", "--anchor", "favorite-color",
                  "--content-file", write(tmp_path, "favorite color is blue"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["decision"] == "SKIP"
 
@@ -108,14 +108,14 @@ def test_bad_input_is_one_line_and_exit_2(db, tmp_path, capsys, argv_tail, messa
         (tmp_path / "bin.txt").write_bytes(b"\xff\xfe\x00bad")
         argv_tail = [str(tmp_path / "bin.txt") if a == "BINARY" else a for a in argv_tail]
     before = db.read_bytes()
-    assert main(["evaluate", "--store", str(db), "--title", "T", *argv_tail]) == 2
+    assert main(["evaluate", "--embedder", "none", "--store", str(db), "--title", "T", *argv_tail]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
     assert db.read_bytes() == before
 
 
 def test_missing_store_is_bad_input(tmp_path, capsys):
-    assert main(["evaluate", "--store", str(tmp_path / "nope.db"), "--title", "T",
+    assert main(["evaluate", "--embedder", "none", "--store", str(tmp_path / "nope.db"), "--title", "T",
                  "--content-file", write(tmp_path, "something")]) == 2
     assert "no such file" in capsys.readouterr().err
 
@@ -127,7 +127,7 @@ def test_cli_runs_as_a_process_and_markers_are_greppable(db, tmp_path):
         "from memgui.__main__ import main; sys.exit(main(sys.argv[1:]))"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code, "evaluate", "--store", str(db), "--title", "Widget pricing", "--anchor",
+        [sys.executable, "-c", code, "evaluate", "--embedder", "none", "--store", str(db), "--title", "Widget pricing", "--anchor",
          "widget-specs", "--content-file", write(tmp_path, "Widget pricing is TBD as of Q2."), "--json"],
         capture_output=True, text=True, timeout=120,
     )
@@ -135,3 +135,21 @@ def test_cli_runs_as_a_process_and_markers_are_greppable(db, tmp_path):
     assert json.loads(proc.stdout)["decision"] == "CREATE"
     assert "curation_guard_fallthrough anchor=widget-specs rejectedTarget=doc-widget" in proc.stderr.splitlines()
     assert "curation_nominator_degraded anchor=widget-specs reason=no_embedder_configured" in proc.stderr
+
+
+def test_real_embedding_nominee_without_llm_is_a_conservative_create(tmp_path, capsys):
+    """The real MiniLM index nominates a paraphrase under an unrelated anchor; with no LLM tier the evaluator
+    must not merge on cosine alone (spec §5 step 4)."""
+    path = create_store(tmp_path / "netclaw.db")
+    with open_store(path) as store:
+        seed(store, "home-lab", "doc-nas", "The NAS backs up to Backblaze B2 every night at 02:00 using restic.")
+        seed(store, "dentist", "doc-dentist", "Dentist appointment with Dr. Silva is on 2026-03-14 at 10:30.")
+    code = main(["evaluate", "--model", "none", "--store", str(path), "--title", "NAS backups", "--anchor",
+                 "storage-box", "--content-file",
+                 write(tmp_path, "Every night at 02:00 the NAS runs restic backups to Backblaze B2."), "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    nominees = [c for c in out["candidates"] if c["cosine"] is not None]
+    assert [c["document_id"] for c in nominees] == ["doc-nas"] and nominees[0]["cosine"] > 0.68
+    assert out["decision"] == "CREATE" and "conservative create" in out["reason"]
+    assert "curation_nominee_no_llm_decision" in [e["marker"] for e in out["events"]]
