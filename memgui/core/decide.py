@@ -44,6 +44,10 @@ log = logging.getLogger("memgui.decide")
 PIPELINE_TWO_STAGE = "two-stage"
 PIPELINE_SINGLE = "single"
 PIPELINES = (PIPELINE_TWO_STAGE, PIPELINE_SINGLE)
+# The classifier answers SAME only when SAME's first-token logit beats DIFFERENT's by this much (nats); a
+# near tie is DIFFERENT. Merging is destructive, so "genuinely unsure" means CREATE (spec §8.2 bias), and a
+# near tie flips with the batch layout of the prompt (measured), so it must not decide a merge.
+DEFAULT_SAME_MARGIN = 0.3  # chosen on the dev set (resources/prompts/decider_devset.json), docs/decider.md
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class StageCall:
     prompt_tokens: int
     completion_tokens: int
     seconds: float
+    margin: float | None = None  # classifier: logit(SAME) − logit(DIFFERENT) of the first answer token
 
 
 class _Stop(Exception):
@@ -81,6 +86,7 @@ class LlamaDecider:
         timeout_s: float | None = None,
         pipeline: str = PIPELINE_TWO_STAGE,
         explain: bool = False,
+        same_margin: float = DEFAULT_SAME_MARGIN,
         settings: CurationSettings | None = None,
         engine: Engine | None = None,
         verbose: bool = False,
@@ -93,6 +99,7 @@ class LlamaDecider:
         self.timeout_s = timeout_s if timeout_s is not None else settings.llm_timeout_seconds
         self.pipeline = pipeline
         self.explain = explain
+        self.same_margin = same_margin
         if engine is None:
             if model_path is None:
                 raise ValueError("LlamaDecider needs a model path (a GGUF file) or an engine")
@@ -180,14 +187,19 @@ class LlamaDecider:
                       timeout_s: float | None = None) -> Work[str | None]:
         """Stage 1 alone on two texts: "SAME" (same fact) or "DIFFERENT", None on timeout/cancel.
         This is the exact production prompt; the capability self-test uses it."""
+        call = yield from self.judge_pair(existing, new, cancel=cancel, timeout_s=timeout_s)
+        return call.reply.split("\n", 1)[0].strip() or None if call is not None else None
+
+    def judge_pair(self, existing: str, new: str, *, cancel: CancelToken | None = None,
+                   timeout_s: float | None = None) -> Work[StageCall | None]:
+        """Stage 1 alone, with its details (reply, margin, tokens, seconds); None on timeout/cancel."""
         with self._lock():
             yield from self.load()
             deadline = time.monotonic() + timeout_s if timeout_s else None
             try:
-                call = yield from self._classify(existing, new, None, [], deadline, cancel)
+                return (yield from self._classify(existing, new, None, [], deadline, cancel))
             except _Stop:
                 return None
-        return call.reply.split("\n", 1)[0].strip() or None
 
     # -- pipelines --------------------------------------------------------------------------------------
     def _two_stage(self, proposal, candidates, full_candidate_content, calls, extra, deadline, cancel):
@@ -244,21 +256,46 @@ class LlamaDecider:
         return call.reply, prompt_hash(system, user)
 
     def _classify(self, existing, new, candidate_id, calls, deadline, cancel, done=0, total=1):
-        grammar = dp.CLASSIFY_WITH_REASON_GRAMMAR if self.explain else dp.CLASSIFY_GRAMMAR
-        max_tokens = 80 if self.explain else dp.CLASSIFY_MAX_TOKENS
         messages = dp.classify_messages(existing, new)
-        return (yield from self._call("classify", candidate_id, messages, grammar, max_tokens, calls,
-                                      deadline, cancel, done=done, total=total))
+        if self.explain or not hasattr(self.engine, "score_words"):
+            grammar = dp.CLASSIFY_WITH_REASON_GRAMMAR if self.explain else dp.CLASSIFY_GRAMMAR
+            max_tokens = 80 if self.explain else dp.CLASSIFY_MAX_TOKENS
+            return (yield from self._call("classify", candidate_id, messages, grammar, max_tokens, calls,
+                                          deadline, cancel, done=done, total=total))
+        # Score the two answers from the logits after the prompt: the same choice a two-word grammar makes
+        # greedily, plus the margin, so a near tie can be judged DIFFERENT.
+        _check(deadline, cancel)
+        started = time.monotonic()
+        tokens = self._fit(self.engine.tokenize(self.engine.render(messages)))
+        yield Progress("classifying", done, total, candidate_id or "")
+        work = self.engine.score_words(tokens, stable_prefix=self._stable_prefix("classify", messages, tokens),
+                                       words=(dp.SAME, dp.DIFFERENT))
+        while True:
+            try:
+                next(work)
+            except StopIteration as stop:
+                scores = stop.value
+                break
+            _check(deadline, cancel)
+        margin = scores[dp.SAME] - scores[dp.DIFFERENT]
+        reply = dp.SAME if margin > self.same_margin else dp.DIFFERENT
+        yield Progress("classifying", done, total, candidate_id or "", payload=reply)
+        call = StageCall("classify", candidate_id, reply, len(tokens), 1, round(time.monotonic() - started, 3),
+                         margin=round(margin, 3))
+        calls.append(call)
+        return call
+
+    def _fit(self, tokens: list[int]) -> list[int]:
+        if self.engine.n_ctx - len(tokens) < 2:
+            raise PromptTooLong(f"prompt of {len(tokens)} tokens does not fit the model context ({self.engine.n_ctx})")
+        return tokens
 
     def _call(self, stage, candidate_id, messages, grammar, max_tokens, calls, deadline, cancel, done=0, total=1):
         """One streamed, grammar-constrained model call; raises _Stop between pieces on cancel/timeout."""
         _check(deadline, cancel)
         started = time.monotonic()
-        prompt = self.engine.render(messages)
-        tokens = self.engine.tokenize(prompt)
+        tokens = self._fit(self.engine.tokenize(self.engine.render(messages)))
         room = self.engine.n_ctx - len(tokens)
-        if room < 2:
-            raise PromptTooLong(f"prompt of {len(tokens)} tokens does not fit the model context ({self.engine.n_ctx})")
         label = {"classify": "classifying", "merge": "merging"}.get(stage, "deciding")
         yield Progress(label, done, total, candidate_id or "")
         pieces: list[str] = []

@@ -37,6 +37,8 @@ class Engine(Protocol):
     def generate(self, prompt_tokens: Sequence[int], *, stable_prefix: int, grammar: str | None,
                  max_tokens: int) -> Iterator[str]: ...
 
+    # optional: def score_words(prompt_tokens, *, stable_prefix, words) -> Generator[str, None, dict[str, float]]
+
 
 class LlamaEngine:
     """llama-cpp-python behind the Engine interface. Not thread-safe by itself; `lock` serialises callers."""
@@ -55,6 +57,7 @@ class LlamaEngine:
         self._stop: list[str] = []
         self.has_chat_template = False
         self._valid_grammars: set[str] = set()
+        self._word_tokens: dict[str, list[int]] = {}
 
     @property
     def loaded(self) -> bool:
@@ -134,11 +137,9 @@ class LlamaEngine:
     def count_tokens(self, text: str) -> int:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)) if text else 0
 
-    def generate(self, prompt_tokens: Sequence[int], *, stable_prefix: int, grammar: str | None,
-                 max_tokens: int) -> Iterator[str]:
-        """Evaluate the prompt (reusing the cache only up to `stable_prefix`), then stream the completion."""
+    def _read_prompt(self, tokens: list[int], stable_prefix: int) -> Iterator[str]:
+        """Evaluate the whole prompt, reusing the cache only up to `stable_prefix`; yields "" per chunk."""
         llm = self.llm
-        tokens = list(prompt_tokens)
         n = len(tokens)
         if n == 0:
             raise ValueError("empty prompt")
@@ -150,14 +151,18 @@ class LlamaEngine:
         stable = max(0, min(stable_prefix, n - 1))
         # Keep the cache up to a chunk boundary of the stable part (or the whole stable part), so the KV
         # values of every position come from the same batch layout on every call.
-        if cached >= stable:
-            start = stable
-        else:
-            start = (cached // PROMPT_CHUNK) * PROMPT_CHUNK
+        start = stable if cached >= stable else (cached // PROMPT_CHUNK) * PROMPT_CHUNK
         llm.n_tokens = start  # eval() drops the KV cells from here on
         for lo, hi in _chunks(start, stable, n):
             llm.eval(tokens[lo:hi])
             yield ""
+
+    def generate(self, prompt_tokens: Sequence[int], *, stable_prefix: int, grammar: str | None,
+                 max_tokens: int) -> Iterator[str]:
+        """Evaluate the prompt (reusing the cache only up to `stable_prefix`), then stream the completion."""
+        llm = self.llm
+        tokens = list(prompt_tokens)
+        yield from self._read_prompt(tokens, stable_prefix)
         # The whole prompt is now in the cache with fresh logits: create_completion samples at once.
         grammar_obj = None
         if grammar:
@@ -175,6 +180,30 @@ class LlamaEngine:
                 yield chunk["choices"][0]["text"]
         finally:
             stream.close()
+
+    def score_words(self, prompt_tokens: Sequence[int], *, stable_prefix: int,
+                    words: Sequence[str]) -> Iterator[str]:
+        """Read the prompt, then score each answer word by the best next-token logit among the tokens that
+        spell a prefix of it (what a grammar allowing only these words would choose between, greedily).
+        Yields "" per prompt chunk; returns {word: logit}."""
+        import numpy as np
+
+        llm = self.llm
+        yield from self._read_prompt(list(prompt_tokens), stable_prefix)
+        ptr = llm._ctx.get_logits_ith(-1)
+        logits = np.ctypeslib.as_array(ptr, shape=(llm.n_vocab(),))
+        return {w: float(max(logits[t] for t in self._prefix_tokens(w))) for w in words}
+
+    def _prefix_tokens(self, word: str) -> list[int]:
+        cached = self._word_tokens.get(word)
+        if cached is None:
+            found = set()
+            for i in range(1, len(word) + 1):
+                toks = self.llm.tokenize(word[:i].encode("utf-8"), add_bos=False, special=False)
+                if len(toks) == 1:
+                    found.add(toks[0])
+            cached = self._word_tokens[word] = sorted(found)
+        return cached
 
 
 def _chunks(start: int, stable: int, end: int) -> Iterator[tuple[int, int]]:

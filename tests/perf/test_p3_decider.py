@@ -134,31 +134,23 @@ def test_demo_label_accuracy(model_path, demo):
     store, labels, names = demo
     decider = LlamaDecider(model_path, n_threads=THREADS, n_ctx=4096, timeout_s=0)
     run_to_end(decider.load())
-    dup_ok = dup_total = 0
-    cluster_all_same = 0
-    dup_seconds = []
-    misses = []
+    dup, sib, seconds = [], [], []  # margins: logit(SAME) - logit(DIFFERENT)
+    cluster_margins = []
     for ids in labels["duplicate_clusters"]:
         proposal, cands = _cluster(store, names, ids)
-        all_same = True
+        margins = []
         for c in cands:
-            t = time.perf_counter()
-            verdict = run_to_end(decider.classify_pair(c.markdown_body, proposal.content))
-            dup_seconds.append(time.perf_counter() - t)
-            dup_total += 1
-            dup_ok += verdict == dp.SAME
-            all_same &= verdict == dp.SAME
-            if verdict != dp.SAME:
-                misses.append(("dup", c.document_id, proposal.memory_id))
-        cluster_all_same += all_same
-    sib_ok = 0
+            call = run_to_end(decider.judge_pair(c.markdown_body, proposal.content))
+            seconds.append(call.seconds)
+            margins.append(call.margin)
+        dup += margins
+        cluster_margins.append(min(margins))
+        print(f"  dup {len(dup)} margins {margins}", flush=True)
     for a, b in labels["sibling_pairs"]:
         proposal, cands = _cluster(store, names, [a, b])
-        verdict = run_to_end(decider.classify_pair(cands[0].markdown_body, proposal.content))
-        sib_ok += verdict == dp.DIFFERENT
-        if verdict != dp.DIFFERENT:
-            misses.append(("sibling", cands[0].document_id, proposal.memory_id))
-    n_sib = len(labels["sibling_pairs"])
+        call = run_to_end(decider.judge_pair(cands[0].markdown_body, proposal.content))
+        sib.append(call.margin)
+        print(f"  sibling {len(sib)} margin {call.margin}", flush=True)
 
     # full decisions (classifier + editor merge + MergeGuard) on a sample of clusters
     sample = int(os.environ.get("MEMGUI_P3_MERGES", "6"))
@@ -167,19 +159,27 @@ def test_demo_label_accuracy(model_path, demo):
         proposal, cands = _cluster(store, names, ids)
         result = run_to_end(decider.decide(proposal, cands, full_candidate_content=True))
         d = result.decision
-        guard = None
+        guard = raw_guard = None
         if d is not None and d.merged_body:
             targets = [c.markdown_body for c in cands if c.document_id in (d.consolidation_target_ids or (d.target_document_id,))]
             guard = check_merge(targets + [proposal.content], d.merged_body)
+            editor = next(c["reply"] for c in result.extra["calls"] if c["stage"] == "merge")
+            raw_guard = check_merge(targets + [proposal.content], editor)
         merges.append((d.kind.value if d else None, result.seconds, result.completion_tokens,
-                       guard.passed if guard else None, list(guard.missing) if guard else []))
+                       raw_guard.passed if raw_guard else None, guard.passed if guard else None,
+                       len(result.extra.get("restored_sentences", ())), round(guard.length_ratio, 2) if guard else None))
+        print("  merge", merges[-1], flush=True)
 
     print(f"\nDemo labels, {decider.model_id}, threads={THREADS}")
-    print(f"  duplicate pairs judged SAME: {dup_ok}/{dup_total} ({dup_ok / dup_total:.0%}); "
-          f"clusters fully recognised: {cluster_all_same}/{len(labels['duplicate_clusters'])}")
-    print(f"  sibling pairs judged DIFFERENT: {sib_ok}/{n_sib} ({sib_ok / n_sib:.0%})")
-    print(f"  classifier seconds per pair: median {statistics.median(dup_seconds):.2f}, max {max(dup_seconds):.2f}")
+    for margin in (0.0, decider.same_margin, 1.0):
+        d_ok = sum(m > margin for m in dup)
+        c_ok = sum(m > margin for m in cluster_margins)
+        s_ok = sum(m <= margin for m in sib)
+        print(f"  margin {margin:.1f}: duplicate pairs judged SAME {d_ok}/{len(dup)} ({d_ok / len(dup):.0%}), "
+              f"clusters fully recognised {c_ok}/{len(cluster_margins)}, "
+              f"sibling pairs judged DIFFERENT {s_ok}/{len(sib)} ({s_ok / len(sib):.0%})")
+    print(f"  classifier seconds per pair: median {statistics.median(seconds):.2f}, max {max(seconds):.2f}")
     for m in merges:
-        print(f"  decision {m[0]} in {m[1]:.1f}s, {m[2]} completion tokens, guard passed={m[3]} missing={m[4]}")
-    print("  misses:", misses)
-    assert dup_total and n_sib
+        print(f"  decision {m[0]} in {m[1]:.1f}s, {m[2]} completion tokens, editor body passes guard={m[3]}, "
+              f"after restoring {m[5]} sentence(s) passes={m[4]} (length ratio {m[6]})")
+    assert dup and sib
