@@ -343,3 +343,33 @@ def test_restored_sentences_are_named_in_the_result():
     assert result.extra["restored_sentences"] == ["Logs: https://logs.example.com/atlas."]
     assert "https://logs.example.com/atlas" in result.decision.merged_body
     assert "restored verbatim" in result.decision.rationale
+
+
+class ScoringEngine(ScriptedEngine):
+    """An engine that can score answer words (like LlamaEngine): verdicts are SAME/DIFFERENT or a margin."""
+
+    def score_words(self, prompt_tokens, *, stable_prefix, words):
+        prompt = "".join(chr(t) for t in prompt_tokens)
+        kind, verdict = self._reply(prompt)
+        assert kind == "classify" and tuple(words) == (dp.SAME, dp.DIFFERENT)
+        self.calls.append((kind, prompt, stable_prefix, None, 0))
+        yield ""
+        margin = {dp.SAME: 5.0, dp.DIFFERENT: -5.0}.get(verdict, verdict)
+        return {dp.SAME: margin, dp.DIFFERENT: 0.0}
+
+
+def test_a_near_tie_is_judged_different_and_the_margin_is_kept():
+    engine = ScoringEngine({"atlas deploy runs": 0.2, "Deploys of atlas": 2.5})
+    result = decide(engine, [SAME, ALIAS])
+    calls = result.extra["calls"]
+    assert [(c["reply"], c["margin"]) for c in calls[:2]] == [(dp.DIFFERENT, 0.2), (dp.SAME, 2.5)]
+    assert result.decision.kind is DecisionKind.CONSOLIDATE and result.decision.consolidation_target_ids == ("doc-alias",)
+    strict = decide(ScoringEngine({"atlas deploy runs": 0.2}), [SAME], same_margin=0.1)
+    assert strict.decision.kind is DecisionKind.UPDATE
+
+
+def test_scored_classification_honours_cancel():
+    token = CancelToken()
+    token.cancel()
+    result = decide(ScoringEngine({"atlas deploy runs": dp.SAME}), [SAME], cancel=token)
+    assert result.decision is None and result.error == "cancelled"
