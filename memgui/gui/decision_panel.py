@@ -79,8 +79,19 @@ class DecisionPanel(QGroupBox):
             grid.addWidget(label, r, 0)
             grid.addWidget(widget, r, 1)
         layout.addLayout(grid)
+        self.warning_label = QLabel("")
+        self.warning_label.setObjectName("selftestWarning")
+        self.warning_label.setWordWrap(True)
+        set_colors(self.warning_label, "#9a6700")
+        self.warning_label.hide()
+        layout.addWidget(self.warning_label)
+
+    def warn(self, text: str) -> None:
+        self.warning_label.setText(text)
+        self.warning_label.setVisible(bool(text))
 
     def clear(self) -> None:
+        self.warn("")
         self.stream.clear()
         self.kind_label.setText("—")
         set_colors(self.kind_label, "#24292f")

@@ -45,6 +45,7 @@ class Review(QObject):
         self._after_guard: Callable[[], None] | None = None
         self._setting_body = False
         self._deciders: dict[tuple, Any] = {}
+        self._selftests: dict[tuple, Any] = {}  # decider key -> the core's self-test verdict
         self.undo_stack: list[int] = []
         self.redo_stack: list[int] = []
         self._history: dict[int, tuple[Any, str, str]] = {}  # audit id -> (cluster id, status, description)
@@ -296,6 +297,7 @@ class Review(QObject):
         settings = w.settings
         key = (settings.decider_model, settings.llm_threads, settings.llm_context)
         cache, make = self._deciders, s.make_decider
+        selftest, selftests = s.selftest, self._selftests
         row = self.row
 
         def job(cancel):
@@ -309,6 +311,12 @@ class Review(QObject):
                     if inspect.isgenerator(loading):
                         yield from loading
                 cache[key] = decider
+            if selftest is not None and key not in selftests:
+                yield Progress("loading model", 0, None, "running the capability self-test")
+                verdict = selftest(decider, cancel=cancel)
+                if inspect.isgenerator(verdict):
+                    verdict = yield from verdict
+                selftests[key] = verdict
             yield Progress("deciding", 0, None, f"asking {getattr(decider, 'model_id', 'the model')}")
             result = yield from decider.decide(proposal, candidates, full_candidate_content=True, cancel=cancel,
                                                timeout_s=settings.llm_timeout_s)
@@ -353,6 +361,12 @@ class Review(QObject):
             return
         self.decider_result = result
         self.w.decision_panel.show_result(result, self.label, self.ids_to_labels)
+        settings = self.w.settings
+        verdict = self._selftests.get((settings.decider_model, settings.llm_threads, settings.llm_context))
+        if verdict is not None and not getattr(verdict, "capable", True):
+            why = getattr(verdict, "summary", None) or "see `memgui models`"
+            self.w.decision_panel.warn(f"This model failed the capability self-test ({why}): treat its decision "
+                                       "as a hint; MergeGuard and your review decide.")
         decision = getattr(result, "decision", None)
         if decision is not None:
             ids = [d.document_id for d in self.docs]

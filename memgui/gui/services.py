@@ -26,7 +26,7 @@ class Services:
     scan: Callable[..., Any] | None = None
     # decider: (settings: GuiSettings) -> Decider (may be slow: loads a model; runs on a worker)
     make_decider: Callable[[Any], Any] | None = None
-    selftest: Callable[[Any], Any] | None = None
+    selftest: Callable[..., Any] | None = None  # (decider, *, cancel) -> Work[SelfTestReport] (cached per model)
     discover_models: Callable[[], Sequence[Any]] | None = None
     default_model_path: Callable[[], Path | None] | None = None
     # guard and drafts (pure)
@@ -147,7 +147,7 @@ def real_services() -> Services:
         store_error=store_mod.StoreError,
         scan=getattr(nominate, "scan_store", None),
         make_decider=make_decider if getattr(decide, "LlamaDecider", None) is not None else None,
-        selftest=getattr(selftest, "run_selftest", None),
+        selftest=getattr(selftest, "selftest_work", None),
         discover_models=getattr(discovery, "discover_gguf_models", None),
         default_model_path=getattr(decider_model, "default_model_path", None),
         check_merge=getattr(guard, "check_merge", None),

@@ -20,6 +20,7 @@ from ..core.tasks import CancelToken, Cancelled, Progress
 # Progress without a payload (bars, counters) is throttled to this many seconds per job; streamed
 # pieces (payload set, e.g. LLM tokens) always pass.
 PROGRESS_INTERVAL_S = 0.05
+_DETACHED_POOLS: list[QThreadPool] = []  # pools whose jobs outlived their window (see TaskRunner.shutdown)
 
 
 def one_line(exc: BaseException) -> str:
@@ -61,16 +62,24 @@ class _Job(QRunnable):
                         now = time.monotonic()
                         if progress.payload is not None or now - last_emit >= PROGRESS_INTERVAL_S:
                             last_emit = now
-                            signals.progress.emit(rid, progress)
+                            _emit(signals.progress, rid, progress)
             if cancel.cancelled:
                 raise Cancelled()
-            signals.finished.emit(rid, value)
+            _emit(signals.finished, rid, value)
         except Cancelled:
-            signals.cancelled.emit(rid)
+            _emit(signals.cancelled, rid)
         except BaseException as exc:  # noqa: BLE001 - every failure becomes a message, never a crash
-            signals.failed.emit(rid, exc)
+            _emit(signals.failed, rid, exc)
         finally:
             self.make = None
+
+
+def _emit(signal, *args) -> None:
+    """Emit from a worker; the window may be gone by now (its signals object deleted): then drop it."""
+    try:
+        signal.emit(*args)
+    except RuntimeError:
+        pass
 
 
 @dataclass
@@ -163,8 +172,14 @@ class TaskRunner(QObject):
         return self._pool.waitForDone(msecs)
 
     def shutdown(self, msecs: int = 10000) -> bool:
+        """Cancel everything and wait. A job that does not stop in time keeps its pool alive (detached from
+        this runner), so destroying the window never blocks on it while holding the GIL."""
         self.cancel_all()
-        return self.wait(msecs)
+        done = self.wait(msecs)
+        if not done:
+            self._pool.setParent(None)
+            _DETACHED_POOLS.append(self._pool)
+        return done
 
     # ---- dispatch (GUI thread) -------------------------------------------------------------------
 

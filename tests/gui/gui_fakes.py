@@ -148,6 +148,7 @@ def services_for(review: ReviewStore, *, decider: FakeDecider | None = None, sca
     s.make_decider = lambda settings: the_decider
     s.build_demo_store = None
     s.discover_models = lambda: []
+    s.selftest = None  # the capability self-test needs a real model; tests that want it set their own
     return s
 
 

@@ -57,7 +57,7 @@ def test_whole_keyboard_flow_union_accept_undo_redo(opened, review_store, qtbot)
     store = open_store(review_store.path, read_only=True)
     assert list_entries(store)[0].audit_id == entry.audit_id and list_entries(store)[0].operation == "merge"
     store.close()
-    assert w.review.row.cluster_id != row.cluster_id  # moved on to the next new cluster
+    qtbot.waitUntil(lambda: w.review.row.cluster_id != row.cluster_id, timeout=5000)  # on to the next new cluster
 
     w.answerer.answer("Undo")
     with qtbot.waitSignals([w.review.clusterLoaded], timeout=10000):

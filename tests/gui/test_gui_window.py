@@ -235,3 +235,21 @@ def test_open_the_demo_store_from_the_menu(make_window, review_store, qtbot):
         w.actions_by_key["demo"].trigger()
     assert "(demo store)" in w.windowTitle()
     assert w.store.summary().live_documents > 50  # the bundled demo corpus, built on first use
+
+
+def test_a_model_that_failed_its_self_test_is_flagged(make_window, review_store, qtbot):
+    class Verdict:
+        capable, summary = False, "fake-decider-q4: not capable (3/6 canary pairs right)"
+
+    services = services_for(review_store, decider=FakeDecider())
+    seen = []
+    services.selftest = lambda decider, cancel=None: seen.append(decider.model_id) or Verdict()
+    w = make_window(services)
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    for _ in range(2):
+        with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+            QTest.keyClick(w.queue, Qt.Key.Key_M)
+        assert "failed the capability self-test" in w.decision_panel.warning_label.text()
+        assert "3/6 canary pairs" in w.decision_panel.warning_label.text()
+    assert seen == ["fake-decider-q4"]  # run once per model, not per question
