@@ -77,3 +77,20 @@ def test_guard_token_model_groups_by_class_missing_first(qtmodeltester):
     assert missing == set(report.missing) and "https://example.com/db" in missing
     sources = {model.data(model.index(r, 0)): model.data(model.index(r, 2)) for r in range(model.rowCount())}
     assert sources["5433"] == "#2"
+
+
+def test_missing_only_filter_of_the_token_table(qtmodeltester, qtbot):
+    from memgui.gui.guard_panel import GuardPanel
+
+    panel = GuardPanel()
+    qtbot.addWidget(panel)
+    report = check_merge(["Postgres 14.2 on db-01.internal port 5432"], "Postgres 14.2 on db-01.internal")
+    panel.set_report(report, ["#1"])
+    proxy = panel.table.model()
+    qtmodeltester.check(proxy)
+    total = proxy.rowCount()
+    panel.missing_only.setChecked(True)
+    assert 0 < proxy.rowCount() < total
+    assert {proxy.data(proxy.index(r, 3)) for r in range(proxy.rowCount())} == {"MISSING"}
+    qtmodeltester.check(proxy)
+    assert "failed" in panel.verdict.text()
