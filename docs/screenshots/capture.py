@@ -103,16 +103,23 @@ def main() -> int:
     shoot("04-after-accept")
 
     if window.services.make_decider is not None:
-        select("Penicillin allergy")
-        finished = []
-        window.review.decisionFinished.connect(finished.append)
-        window.actions_by_key["ask"].trigger()
-        wait(app, lambda: len(window.decision_panel.stream.toPlainText()) > 60 or finished)
-        if not finished:
-            shoot("07-model-streaming")
-        wait(app, lambda: finished)
-        wait(app, lambda: window.review.guard_is_current() or window.guard_panel.report is None)
-        shoot("08-model-decision")
+        # The first cluster on which the model drafts a merged body (it may also answer CREATE: different facts).
+        for title in ("Penicillin allergy", "Editor of choice", "Gym membership"):
+            select(title)
+            finished = []
+            window.review.decisionFinished.connect(finished.append)
+            window.actions_by_key["ask"].trigger()
+            wait(app, lambda: "merging" in window.decision_panel.stream.toPlainText() or finished)
+            if not finished:
+                settle(app, 3000)
+                shoot("07-model-streaming")
+            wait(app, lambda: finished)
+            window.review.decisionFinished.disconnect()
+            wait(app, lambda: window.review.guard_is_current() or window.guard_panel.report is None)
+            shoot("08-model-decision")
+            decision = getattr(finished[0], "decision", None)
+            if decision is not None and decision.merged_body:
+                break
 
     select("routewise-api repository and deploy")
     window.editor.setFocus()

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from ..core.tasks import CancelToken, Cancelled, Progress
 
 # Progress without a payload (bars, counters) is throttled to this many seconds per job; streamed
-# pieces (payload set, e.g. LLM tokens) always pass.
+# pieces (payload set, e.g. LLM tokens) and the first Progress of a new stage/message always pass.
 PROGRESS_INTERVAL_S = 0.05
 _DETACHED_POOLS: list[QThreadPool] = []  # pools whose jobs outlived their window (see TaskRunner.shutdown)
 
@@ -48,7 +48,7 @@ class _Job(QRunnable):
             cancel.raise_if_cancelled()
             value = self.make(cancel)
             if inspect.isgenerator(value):
-                last_emit = 0.0
+                last_emit, last_step = 0.0, None
                 while True:
                     try:
                         progress = next(value)
@@ -60,8 +60,10 @@ class _Job(QRunnable):
                         raise Cancelled()
                     if isinstance(progress, Progress):
                         now = time.monotonic()
-                        if progress.payload is not None or now - last_emit >= PROGRESS_INTERVAL_S:
-                            last_emit = now
+                        step = (progress.stage, progress.message)
+                        # Streamed pieces and a new stage/message always pass; counters are throttled.
+                        if progress.payload is not None or step != last_step or now - last_emit >= PROGRESS_INTERVAL_S:
+                            last_emit, last_step = now, step
                             _emit(signals.progress, rid, progress)
             if cancel.cancelled:
                 raise Cancelled()
