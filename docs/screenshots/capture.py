@@ -116,6 +116,11 @@ def main() -> int:
             wait(app, lambda: finished)
             window.review.decisionFinished.disconnect()
             wait(app, lambda: window.review.guard_is_current() or window.guard_panel.report is None)
+            others = [d.document_id for d in window.review.docs if d.document_id != window.sources.target_id()]
+            if others and window.editor.toPlainText():
+                request = window.diff_view.request
+                window.diff_view.choose(others[0])  # the diff against a source the draft did not start from
+                wait(app, lambda: window.diff_view.shown_request > request)
             shoot("08-model-decision")
             decision = getattr(finished[0], "decision", None)
             if decision is not None and decision.merged_body:

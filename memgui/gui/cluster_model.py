@@ -62,7 +62,7 @@ class ClusterRow:
 
 
 class ClusterTableModel(QAbstractTableModel):
-    COLUMNS = ("Status", "Top cosine", "Size", "Titles", "Anchor")
+    COLUMNS = ("Status", "Cosine", "Size", "Titles", "Anchor")
     STATUS, COSINE, SIZE, TITLES, ANCHOR = range(5)
 
     def __init__(self, parent=None):
@@ -77,7 +77,12 @@ class ClusterTableModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
+    TIPS = ("new · skipped · merged · appended · kept separate", "the highest cosine between two members",
+            "documents in the cluster", "the members' titles", "the members' anchors")
+
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 5:
+            return self.TIPS[section]
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):

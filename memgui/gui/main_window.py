@@ -117,12 +117,12 @@ class MainWindow(QMainWindow):
         self.queue.setWordWrap(False)
         header = self.queue.horizontalHeader()
         # Fixed widths: ResizeToContents would measure every row on each change (slow with thousands of clusters).
-        for col, width in ((0, 92), (1, 92), (2, 40)):
+        for col, width in ((0, 84), (1, 66), (2, 38)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         header.setSectionResizeMode(ClusterTableModel.TITLES, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(ClusterTableModel.ANCHOR, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ClusterTableModel.ANCHOR, 96)
+        header.resizeSection(ClusterTableModel.ANCHOR, 84)
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("filterEdit")
         self.filter_edit.setPlaceholderText("Filter clusters: full-text search of the store (Ctrl+F)")
@@ -196,7 +196,7 @@ class MainWindow(QMainWindow):
         self.main_splitter.addWidget(self.middle_splitter)
         self.main_splitter.addWidget(right)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([400, 760, 400])
+        self.main_splitter.setSizes([430, 730, 400])
         review_page = QWidget()
         lay = QVBoxLayout(review_page)
         lay.setContentsMargins(0, 0, 0, 0)

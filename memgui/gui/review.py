@@ -342,7 +342,7 @@ class Review(QObject):
         else:
             # A new model call starts (e.g. "classifying" against one candidate, then "merging"): one line each.
             about = f" {self.label(progress.message)}" if self.doc(progress.message) else ""
-            step = f" ({progress.done + 1}/{progress.total})" if progress.total else ""
+            step = f" ({progress.done + 1}/{progress.total})" if progress.total and progress.done < progress.total else ""
             panel.begin_call(f"{progress.stage}{about}{step}")
 
     def _model_cancelled(self) -> None:

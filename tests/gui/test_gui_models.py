@@ -30,7 +30,7 @@ def test_cluster_model_passes_modeltester_and_shows_columns(qtmodeltester):
     model.set_rows(_rows())
     qtmodeltester.check(model)
     assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(5)] == \
-        ["Status", "Top cosine", "Size", "Titles", "Anchor"]
+        ["Status", "Cosine", "Size", "Titles", "Anchor"]
     row = [model.data(model.index(1, c)) for c in range(5)]
     assert row == ["new", "0.970", "3", "Beta · Beta 2 · Beta 3", "beta +2"]
     assert model.data(model.index(2, 1)) == "lexical"  # degraded path: no cosine
