@@ -92,6 +92,7 @@ class DecisionPanel(QGroupBox):
 
     def clear(self) -> None:
         self.warn("")
+        self.model_label.setText("")
         self.stream.clear()
         self.kind_label.setText("—")
         set_colors(self.kind_label, "#24292f")

@@ -162,7 +162,7 @@ class GuardPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((1, 100), (2, 56), (3, 96)):  # fixed: measuring contents on every report is slow
+        for col, width in ((1, 104), (2, 66), (3, 96)):  # fixed: measuring contents on every report is slow
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.table.verticalHeader().setDefaultSectionSize(20)
