@@ -31,10 +31,18 @@ def default_nominator(store: Store) -> Nominator | None:
         return None
 
 
-def default_decider() -> Decider | None:
-    """Hook for the decider owner: the LLM tier the CLI evaluates with. None = no LLM (rules, auto-resolve and
-    conservative create only)."""
-    return None
+def default_decider(choice: str = "none") -> Decider | None:
+    """The LLM tier: `none` (rules, auto-resolve and conservative create only), `default` (the bundled
+    offline model, when installed) or a path to any GGUF file."""
+    if choice == "none":
+        return None
+    from ..core.decide import LlamaDecider
+    from ..core.decider_model import default_model_path
+
+    path = default_model_path() if choice == "default" else choice
+    if path is None:
+        raise CliError("no default decider model installed (run `memgui models install`) — or pass --model PATH")
+    return LlamaDecider(path)
 
 
 def register(subparsers) -> None:
@@ -45,6 +53,8 @@ def register(subparsers) -> None:
                    help="path to netclaw.db (default: located as Netclaw does, else the demo store)")
     p.add_argument("--embedder", choices=["default", "none"], default="default",
                    help="nominate with the embedding index (default) or use Netclaw's degraded lexical path (none)")
+    p.add_argument("--model", default="none", metavar="none|default|GGUF",
+                   help="LLM tier: none (default; Netclaw's no-LLM behaviour), the bundled default model, or a GGUF path")
     p.add_argument("--title", required=True, help="the proposed memory's title")
     p.add_argument("--content-file", required=True, metavar="F", help="file with the proposed memory's content (UTF-8; - for stdin)")
     p.add_argument("--anchor", help="anchor canonical name (default: first word of the content, lower-cased)")
@@ -128,7 +138,7 @@ def run(args) -> int:
             threshold = getattr(nominator, "default_threshold", None)
             if threshold is not None:  # memgui's MiniLM floor differs from Netclaw's snowflake 0.86
                 settings = replace(settings, nominator_similarity_threshold=threshold)
-            evaluation = evaluate(store, proposal, nominator=nominator, decider=default_decider(), settings=settings)
+            evaluation = evaluate(store, proposal, nominator=nominator, decider=default_decider(args.model), settings=settings)
         except StoreError as exc:
             raise CliError(str(exc)) from None
     if args.json:
