@@ -124,6 +124,7 @@ class MergePlan:
     drafted: Mapping[str, SourceStamp] = field(default_factory=dict)
     model_id: str | None = None
     prompt_hash: str | None = None
+    prompt: str | None = None
     raw_reply: str | None = None
     rationale: str | None = None
     cosines: tuple[tuple[str, str, float], ...] = ()
@@ -490,7 +491,7 @@ def merge_cluster(store: Store, plan: MergePlan) -> AuditEntry:
         audit_id = change.commit(
             operation=OP_MERGE, target_id=plan.target_id, source_ids=plan.cluster_ids,
             provenance=Provenance(plan.decided_by, plan.model_id, plan.prompt_hash, plan.raw_reply, plan.rationale,
-                                  tuple(plan.cosines), plan.note),
+                                  tuple(plan.cosines), plan.note, plan.prompt),
             guard_passed=report.passed,
             details={
                 "mode": plan.mode, "guard": report.to_dict(), "guard_override": bool(plan.guard_override and not report.passed),

@@ -78,9 +78,11 @@ class Provenance:
     rationale: str | None = None
     cosines: tuple[tuple[str, str, float], ...] = ()  # (doc a, doc b, cosine)
     note: str | None = None
+    prompt: str | None = None  # the exact prompt text the model saw (its hash is prompt_hash)
 
     def details(self) -> dict:
         return {
+            "prompt": self.prompt,
             "raw_reply": self.raw_reply,
             "rationale": self.rationale,
             "cosines": [[a, b, float(c)] for a, b, c in self.cosines],
@@ -142,6 +144,10 @@ class AuditEntry:
     @property
     def raw_reply(self) -> str | None:
         return self.details.get("raw_reply")
+
+    @property
+    def prompt(self) -> str | None:
+        return self.details.get("prompt")
 
     @property
     def guard_report(self) -> Mapping | None:

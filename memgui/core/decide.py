@@ -159,7 +159,7 @@ class LlamaDecider:
             try:
                 if self.pipeline == PIPELINE_SINGLE:
                     raw, hash_ = yield from self._single(proposal, candidates, full_candidate_content,
-                                                         calls, deadline, cancel)
+                                                         calls, deadline, cancel, extra)
                 else:
                     raw, hash_ = yield from self._two_stage(proposal, candidates, full_candidate_content,
                                                             calls, extra, deadline, cancel)
@@ -242,13 +242,17 @@ class LlamaDecider:
         raw = dp.assemble_reply(keyword, reason=reason, body=body)
         from .protocol import prompt_hash
 
-        return raw, prompt_hash(dp.classify_system_prompt(), "\n\x1e\n".join(user_texts))
+        system, user = dp.classify_system_prompt(), "\n\x1e\n".join(user_texts)
+        extra["prompt"] = f"{system}\n\n{user}"
+        return raw, prompt_hash(system, user)
 
-    def _single(self, proposal, candidates, full_candidate_content, calls, deadline, cancel):
+    def _single(self, proposal, candidates, full_candidate_content, calls, deadline, cancel, extra=None):
         from .protocol import build_user_message, curator_system_prompt, prompt_hash
 
         system = curator_system_prompt()
         user = build_user_message(proposal, candidates, full_candidate_content=full_candidate_content)
+        if extra is not None:
+            extra["prompt"] = f"{system}\n\n{user}"
         grammar = dp.protocol_grammar([c.document_id for c in candidates])
         messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
         call = yield from self._call("protocol", None, messages, grammar, self.max_output_tokens, calls,

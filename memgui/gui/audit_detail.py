@@ -118,6 +118,8 @@ def entry_html(e: Any, titles: Mapping[str, str]) -> str:
     html = "<table cellspacing='0' cellpadding='2'>" + "".join(rows) + "</table>"
     if d.get("markers"):
         html += "<p style='margin:6px 0 0 0;color:#57606a'>Markers</p>" + _pre("\n".join(d["markers"]))
+    if e.prompt:
+        html += "<p style='margin:6px 0 0 0;color:#57606a'>Prompt</p>" + _pre(e.prompt)
     if e.raw_reply:
         html += "<p style='margin:6px 0 0 0;color:#57606a'>Raw model reply</p>" + _pre(e.raw_reply)
     return html

@@ -398,6 +398,7 @@ class Review(QObject):
             drafted={i: self.stamps[i] for i in ids},
             model_id=getattr(result, "model_id", None) or None,
             prompt_hash=getattr(result, "prompt_hash", None) or None,
+            prompt=(getattr(result, "extra", None) or {}).get("prompt"),
             raw_reply=getattr(result, "raw_reply", None) or None,
             rationale=getattr(result, "rationale", None) or None,
             cosines=pairs, guard_override=guard_override,

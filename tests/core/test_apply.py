@@ -310,8 +310,9 @@ def test_merge_cluster_with_guarded_body(store):
     plan = MergePlan(a.document_id, (a.document_id, b.document_id), merged_body=FAITHFUL,
                      drafted=draft_stamps(store, [a.document_id, b.document_id]), model_id="qwen", prompt_hash="ph",
                      raw_reply="CONSOLIDATE …", rationale="same server", cosines=((a.document_id, b.document_id, 0.91),),
-                     note="looks right")
+                     note="looks right", prompt="SYSTEM\n\nEXISTING: …\nNEW: …")
     entry = merge_cluster(store, plan)
+    assert entry.prompt == "SYSTEM\n\nEXISTING: …\nNEW: …"  # the model's exact prompt stays in the record
     target, other = store.document(a.document_id), store.document(b.document_id)
     assert target.markdown_body == FAITHFUL and target.update_semantics == MERGE_SEMANTICS
     assert (target.title, target.anchor_id, target.boundary, target.audience, target.aliases_json) == (
@@ -451,3 +452,15 @@ def test_create_with_an_explicit_existing_id_overwrites_it(store):
     assert result.outcome == "overwritten" and result.document_id == target.document_id
     assert store.document(target.document_id).markdown_body == "Replacement text."
     assert get_entry(store, result.audit_id).before["documents"][target.document_id]["row"]["markdown_body"] == TARGET_BODY
+
+
+def test_audit_detail_shows_the_prompt_and_reply_of_a_model_merge(store):
+    """The audit tab shows what the model saw and said next to the decision (MAC-2: model and prompt)."""
+    from memgui.gui.audit_detail import entry_html
+
+    a, b = _pair(store)
+    plan = MergePlan(a.document_id, (a.document_id, b.document_id), merged_body=FAITHFUL,
+                     drafted=draft_stamps(store, [a.document_id, b.document_id]), model_id="qwen",
+                     prompt="EXISTING: build server\nNEW: nightly", raw_reply="CONSOLIDATE x y\n---\nbody")
+    html = entry_html(merge_cluster(store, plan), {})
+    assert "EXISTING: build server" in html and "CONSOLIDATE x y" in html

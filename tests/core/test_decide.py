@@ -104,6 +104,8 @@ def test_same_fact_candidate_becomes_update_with_the_editor_body():
     assert streamed == "SAME" + "DIFFERENT" + MERGED
     assert {p.stage for p in seen if p.payload} == {"classifying", "merging"}
     assert len(result.prompt_hash) == 64
+    # the exact prompt text is kept for the audit record, and it names both candidates' bodies
+    assert SAME.markdown_body in result.extra["prompt"] and OTHER.markdown_body in result.extra["prompt"]
 
 
 def test_editor_prompt_gets_every_same_fact_body_newest_first():
