@@ -18,8 +18,9 @@ import os
 from typing import Iterable, Sequence
 
 from .audit import list_entries
+from .daemon_overwrites import daemon_overwrites
 from .daemon_logs import (
-    EMPTY_TIMELINE, DaemonTimeline, daemon_overwrites, default_log_dirs, parse_daemon_logs_work,
+    EMPTY_TIMELINE, DaemonTimeline, default_log_dirs, parse_daemon_logs_work,
 )
 from .history import UNRECOVERABLE_MESSAGE, appended_histories
 from .store import Store

@@ -6,8 +6,9 @@ import pytest
 
 from memgui.core import daemon_logs as dl
 from memgui.core import markers
+from memgui.core.daemon_overwrites import daemon_overwrites
 from memgui.core.daemon_logs import (
-    DaemonLogError, daemon_overwrites, default_log_dirs, find_daemon_logs, parse_daemon_logs, parse_daemon_logs_work,
+    DaemonLogError, default_log_dirs, find_daemon_logs, parse_daemon_logs, parse_daemon_logs_work,
 )
 from memgui.core.tasks import CancelToken, Cancelled
 
