@@ -34,6 +34,8 @@ from .embed import (
 from .embedder_model import MODEL_ID as DEFAULT_MODEL_ID
 from .index import IndexUpdate, VectorIndex, open_index
 from .store import Document, Store
+from .anchors import content_overlap  # Netclaw-exact (.NET separators), shared with the rules tier
+from .evaluate import lexical_terms  # the evaluator's degraded-path terms, so both paths search alike
 from .store.values import embedding_text
 from .tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 
@@ -43,7 +45,6 @@ from .tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 MODEL_THRESHOLDS = {DEFAULT_MODEL_ID: 0.68}
 ALL_PAIRS_LIMIT = 60  # clusters larger than this list only their nominee edges (pairs grow quadratically)
 LEXICAL_MIN_OVERLAP = 0.40  # degraded path: Netclaw's AmbiguousLowerThreshold for content overlap
-LEXICAL_TERMS = 8
 LEXICAL_LIMIT = 5
 LEXICAL_OVERFETCH = 25
 EMBEDDER_CHOICES = ("auto", "default", "stored", "onnx")
@@ -265,31 +266,6 @@ def _exempt_pairs(store: Store) -> set[frozenset[str]]:
 
 
 # ---- the degraded lexical path (spec §5 step 3b) -----------------------------------------------------------
-
-_LEXICAL_SPLIT = re.compile(r"[\s.,:;!?\"']+")
-_OVERLAP_SPLIT = re.compile(r"[\s,.;:!?()\[\]{}\"']+")
-
-
-def lexical_terms(content: str) -> list[str]:
-    """Split on whitespace and . , : ; ! ? " ' ; keep terms of length ≥ 3, lower-case, distinct, first 8."""
-    seen: dict[str, None] = {}
-    for term in _LEXICAL_SPLIT.split(content or ""):
-        term = term.lower()
-        if len(term) >= 3 and term not in seen:
-            seen[term] = None
-            if len(seen) == LEXICAL_TERMS:
-                break
-    return list(seen)
-
-
-def content_overlap(a: str, b: str) -> float:
-    """Netclaw's content overlap (spec §6): set Jaccard of lower-cased tokens; 0 if either side is blank."""
-    ta = {t for t in _OVERLAP_SPLIT.split((a or "").lower()) if t}
-    tb = {t for t in _OVERLAP_SPLIT.split((b or "").lower()) if t}
-    if not ta or not tb:
-        return 0.0
-    return len(ta & tb) / len(ta | tb)
-
 
 def lexical_candidates(store: Store, content: str, *, exclude: str | None = None, active: set[str] | None = None) -> list[Document]:
     """FindCandidatesByContent: FTS over the first 8 terms, overfetch 25, durable_fact, active anchor, live; 5."""
