@@ -9,7 +9,6 @@ flagged. The clustering itself (`build_clusters`) is pure.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Sequence
