@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from PySide6.QtCore import QEventLoop, QSettings  # noqa: E402
 
-from memgui.core.demo import build_demo_store  # noqa: E402
+from memgui.core.store.demo import build_demo_store  # noqa: E402
 from memgui.gui.app import application  # noqa: E402
 from memgui.gui.main_window import MainWindow  # noqa: E402
 from memgui.gui.services import real_services  # noqa: E402

@@ -9,9 +9,9 @@ import argparse
 
 from datetime import datetime, timezone
 
-from ..core.audit import AuditEntry, list_entries
-from ..core.audit_report import build_audit_report, format_audit_report
-from ..core.daemon_logs import DaemonLogError
+from ..core.store.audit_log import AuditEntry, list_entries
+from ..core.forensics.audit_report import build_audit_report, format_audit_report
+from ..core.forensics.daemon_logs import DaemonLogError
 from .common import EXIT_OK, CliError, open_store_or_fail, print_json
 
 

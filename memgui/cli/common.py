@@ -32,7 +32,7 @@ def open_store_or_fail(path: str | None, *, read_only: bool = False) -> Store:
 
 def _build_demo(target) -> None:
     try:
-        from ..core.demo import build_demo_store
+        from ..core.store.demo import build_demo_store
     except ImportError:
         raise CliError(
             "no Netclaw store found ($NETCLAW_HOME/netclaw.db, ~/.netclaw/netclaw.db) and the demo store "

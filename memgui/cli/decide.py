@@ -47,7 +47,7 @@ def _ids(text: str) -> list[str]:
 
 
 def _load_cluster(store, ids: list[str]):
-    from ..core.decide import cluster_inputs
+    from ..core.decide.inputs import cluster_inputs
 
     docs = store.documents_by_ids(ids)
     found = {d.document_id for d in docs}
@@ -76,7 +76,7 @@ def _targets(decision) -> list[str]:
 def _guard(proposal, candidates, decision):
     if decision is None or not decision.merged_body:
         return None
-    from ..core.guard import check_merge
+    from ..core.merge.guard import check_merge
 
     by_id = {c.document_id: c.markdown_body for c in candidates}
     sources = [by_id[t] for t in _targets(decision) if t in by_id] + [proposal.content]
@@ -133,7 +133,7 @@ def _model_path(args) -> tuple[Path | None, str | None]:
         if not path.is_file():
             raise CliError(f"{args.model}: no such model file")
         return path, None
-    from ..core.decider_model import default_model_path
+    from ..core.decide.model_files import default_model_path
 
     path = default_model_path()
     if path is None:
@@ -165,7 +165,8 @@ def _print_text(out: dict, note: str | None) -> None:
 
 def run(args) -> int:
     from ..config import load_curation_settings
-    from ..core.decide import LlamaDecider, union_draft
+    from ..core.decide.llm import LlamaDecider
+    from ..core.decide.drafts import union_draft
     from ..core.tasks import run_to_end
 
     ids = _ids(args.docs)
@@ -178,7 +179,7 @@ def run(args) -> int:
     if args.draft != "union":
         path, why_not = _model_path(args)
         if path is not None:
-            from ..core.selftest import run_selftest
+            from ..core.decide.selftest import run_selftest
 
             settings = load_curation_settings()
             decider = LlamaDecider(

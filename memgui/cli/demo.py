@@ -21,7 +21,7 @@ def register(subparsers) -> None:
 
 def summary_line(path: Path) -> str:
     """One line: what is in the demo store and how much of it is labelled."""
-    from ..core.demo import demo_labels
+    from ..core.store.demo import demo_labels
     from ..core.store import StoreError, open_store
 
     try:
@@ -38,7 +38,7 @@ def summary_line(path: Path) -> str:
 
 
 def run(args) -> int:
-    from ..core.demo import DemoCorpusError, build_demo_store, default_demo_path
+    from ..core.store.demo import DemoCorpusError, build_demo_store, default_demo_path
 
     target = Path(args.out).expanduser().absolute() if args.out else default_demo_path()
     if target.is_dir():

@@ -12,9 +12,9 @@ import sys
 from dataclasses import replace
 
 from ..config import load_curation_settings
-from ..core.curation import Decider, Nominator, NominatorUnavailable, Proposal
-from ..core.anchors import net_trim
-from ..core.evaluate import Evaluation, evaluate, extractor_anchor
+from ..core.curation.types import Decider, Nominator, NominatorUnavailable, Proposal
+from ..core.netfx import net_trim
+from ..core.curation.evaluator import Evaluation, evaluate, extractor_anchor
 from ..core.store import Store, StoreError
 from ..core.store.values import now_ms
 from .common import EXIT_OK, CliError, open_store_or_fail, print_json
@@ -23,7 +23,7 @@ from .common import EXIT_OK, CliError, open_store_or_fail, print_json
 def default_nominator(store: Store) -> Nominator | None:
     """The embedding nominator over the store's persisted index (built/updated incrementally on first use).
     None = Netclaw's degraded lexical path (`curation_nominator_degraded reason=...`)."""
-    from ..core.nominate import index_nominator
+    from ..core.vectors.nominate import index_nominator
 
     try:
         return index_nominator(store)
@@ -36,8 +36,8 @@ def default_decider(choice: str = "none") -> Decider | None:
     offline model, when installed) or a path to any GGUF file."""
     if choice == "none":
         return None
-    from ..core.decide import LlamaDecider
-    from ..core.decider_model import default_model_path
+    from ..core.decide.llm import LlamaDecider
+    from ..core.decide.model_files import default_model_path
 
     path = default_model_path() if choice == "default" else choice
     if path is None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..core.guard import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, MergeGuardReport, check_merge
+from ..core.merge.guard import MergeGuardReport, check_merge
+from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
 from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json
 
 

@@ -15,11 +15,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..core.apply import (
+from ..core.ops.apply import (
     MODE_APPEND, MODE_MERGED_BODY, MODE_UNION, ApplyInputError, GuardRefusedError, MergePlan, StaleSourceError,
     draft_stamps, merge_cluster,
 )
-from ..core.audit import AuditEntry, AuditError, AuditNotFoundError, UndoConflictError, redo, undo
+from ..core.store.audit_log import AuditEntry
+from ..core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
 from ..core.store import StoreError
 from .common import EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json
 

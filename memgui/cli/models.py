@@ -14,7 +14,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..core import decider_model, embedder_model
+    from ..core.decide import model_files as decider_model
+    from ..core.vectors import embedder_model
 
     status = {}
     failed = False

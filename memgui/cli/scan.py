@@ -85,8 +85,8 @@ def format_text(result, titles: dict[str, str]) -> str:
 
 
 def run(args) -> int:
-    from ..core.embed import EmbedderUnavailable
-    from ..core.nominate import scan_store
+    from ..core.vectors.embed import EmbedderUnavailable
+    from ..core.vectors.nominate import scan_store
     from ..core.tasks import run_to_end
 
     if args.k is not None and args.k < 1:

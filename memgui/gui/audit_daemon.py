@@ -77,7 +77,7 @@ class DaemonMergesPage(QWidget):
             self.history_model.set_rows([])
             self.logs_label.setText("No daemon logs read yet.")
             return
-        from ..core.daemon_logs import default_log_dirs
+        from ..core.forensics.daemon_logs import default_log_dirs
 
         self.log_paths = default_log_dirs(store.path)
         if self.log_paths:
@@ -117,8 +117,8 @@ class DaemonMergesPage(QWidget):
         self.logs_label.setText("Reading " + ", ".join(str(p) for p in paths) + "…")
 
         def work(cancel):
-            from ..core.audit_report import unrecoverable_merges
-            from ..core.daemon_logs import parse_daemon_logs_work
+            from ..core.forensics.audit_report import unrecoverable_merges
+            from ..core.forensics.daemon_logs import parse_daemon_logs_work
 
             timeline = yield from parse_daemon_logs_work(paths, cancel=cancel)
             return timeline, unrecoverable_merges(store, timeline)
@@ -164,7 +164,7 @@ class DaemonMergesPage(QWidget):
 
     def show_document_history(self, doc_id: str, history=None) -> None:
         if history is None and self.store is not None:
-            from ..core.history import history_of
+            from ..core.forensics.history import history_of
 
             doc = self.store.document(doc_id)
             history = history_of(doc) if doc is not None else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping, Sequence
 
-from ..core.diff import DELETE, EQUAL, INSERT, REPLACE
+from ..core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
 from .audit_models import guard_label, when_text
 
 DEL_STYLE = "background:#ffd7d5;color:#82071e;text-decoration:line-through"

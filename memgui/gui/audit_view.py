@@ -226,9 +226,9 @@ class AuditView(QWidget):
             return
 
         def load(cancel):
-            from ..core.audit import list_entries
-            from ..core.exemptions import list_exemptions
-            from ..core.history import appended_histories
+            from ..core.store.audit_log import list_entries
+            from ..core.store.exemptions import list_exemptions
+            from ..core.forensics.history import appended_histories
 
             titles = {d.document_id: d.title for d in store.documents(include_tombstoned=True)}
             return list_entries(store), appended_histories(store), list_exemptions(store), titles
@@ -343,7 +343,7 @@ class AuditView(QWidget):
             change += f" · title “{before.get('title')}” → “{after.get('title')}”"
 
         def work(cancel):
-            from ..core.diff import word_diff_work
+            from ..core.merge.diff import word_diff_work
 
             return word_diff_work(a, b, cancel=cancel)
 
@@ -393,7 +393,7 @@ class AuditView(QWidget):
         store = self.store
 
         def work(cancel):
-            from ..core import audit
+            from ..core.ops import undo as audit
 
             return (audit.undo if action == "undo" else audit.redo)(store, audit_id)
 
@@ -411,7 +411,7 @@ class AuditView(QWidget):
             return
 
         def work(cancel):
-            from ..core.apply import allow_nomination
+            from ..core.ops.apply import allow_nomination
 
             return [allow_nomination(store, [x.first_id, x.second_id], note="removed in the audit view") for x in pairs]
 
@@ -452,7 +452,7 @@ class AuditView(QWidget):
         self.calibration_panel.set_busy("Gathering labelled pairs…")
 
         def work(cancel):
-            from ..core.calibrate import labelled_pairs_work, suggest_threshold
+            from ..core.forensics.calibrate import labelled_pairs_work, suggest_threshold
 
             source = _LazySource(lambda: factory(store) if factory is not None else _default_source(store))
             pairs = yield from labelled_pairs_work(store, source=source, cosine_of=lookup, cancel=cancel)
@@ -485,7 +485,7 @@ class AuditView(QWidget):
 
     def export_to(self, path: Path, kind: str) -> bool:
         """Write the shown entries (and for Markdown the histories and the timeline) to `path`."""
-        from ..core import export
+        from ..core.forensics import export
 
         entries = self.shown_entries()
         try:
@@ -543,7 +543,7 @@ class _LazySource:
 
 def _default_source(store):
     """The vectors the scan would use (the daemon's stored vectors, else memgui's default embedder)."""
-    from ..core.nominate import resolve_source
+    from ..core.vectors.nominate import resolve_source
 
     return resolve_source(store, "auto")[0]
 

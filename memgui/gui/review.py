@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 
-from ..core.diff import word_diff_work
+from ..core.merge.diff import word_diff_work
 from ..core.tasks import Progress
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
 from .services import decider_inputs, default_target

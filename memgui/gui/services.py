@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from ..core.curation import Candidate, Proposal
+from ..core.curation.types import Candidate, Proposal
 
 
 @dataclass
@@ -96,7 +96,7 @@ def default_target(docs: Sequence[Any]) -> str | None:
     if not docs:
         return None
     try:
-        from ..core.rules import best_by_confidence
+        from ..core.curation.rules import best_by_confidence
     except Exception:  # noqa: BLE001
         return docs[0].document_id
     return best_by_confidence(candidates_of(docs)).document_id
@@ -111,20 +111,21 @@ def _try_import(name: str, unavailable: dict[str, str]) -> Any:
 
 
 def real_services() -> Services:
+    from ..core import netfx
     from ..core import store as store_mod
     from ..core.store import locate as locate_mod
 
     missing: dict[str, str] = {}
-    demo = _try_import("memgui.core.demo", missing)
-    nominate = _try_import("memgui.core.nominate", missing)
-    decide = _try_import("memgui.core.decide", missing)
-    decider_model = _try_import("memgui.core.decider_model", missing)
-    selftest = _try_import("memgui.core.selftest", missing)
-    discovery = _try_import("memgui.core.model_discovery", missing)
-    guard = _try_import("memgui.core.guard", missing)
-    union = _try_import("memgui.core.union", missing)
-    apply = _try_import("memgui.core.apply", missing)
-    audit = _try_import("memgui.core.audit", missing)
+    demo = _try_import("memgui.core.store.demo", missing)
+    nominate = _try_import("memgui.core.vectors.nominate", missing)
+    decide = _try_import("memgui.core.decide.llm", missing)
+    decider_model = _try_import("memgui.core.decide.model_files", missing)
+    selftest = _try_import("memgui.core.decide.selftest", missing)
+    discovery = _try_import("memgui.core.decide.discovery", missing)
+    guard = _try_import("memgui.core.merge.guard", missing)
+    union = _try_import("memgui.core.merge.union", missing)
+    apply = _try_import("memgui.core.ops.apply", missing)
+    audit = _try_import("memgui.core.ops.undo", missing)
 
     def make_decider(settings: Any) -> Any:
         """The llama.cpp decider on the chosen GGUF (else the bundled default). Not loaded yet: the worker
@@ -152,7 +153,7 @@ def real_services() -> Services:
         default_model_path=getattr(decider_model, "default_model_path", None),
         check_merge=getattr(guard, "check_merge", None),
         missing_spans=getattr(guard, "missing_spans", None),
-        build_appended_body=getattr(guard, "build_appended_body", None),
+        build_appended_body=netfx.build_appended_body,
         sentence_union=getattr(union, "sentence_union", None),
         warm_up=getattr(guard, "warm_up", None),
         apply=apply,

@@ -9,9 +9,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
-from memgui.core.curation import CurationDecision, DeciderResult, DecisionKind
+from memgui.core.curation.types import CurationDecision, DeciderResult, DecisionKind
 from memgui.core.store import create_store, open_store
-from memgui.core.store.values import Document, anchor_id_for, new_document_id, now_ms
+from memgui.core.netfx import anchor_id_for
+from memgui.core.store.values import Document, new_document_id, now_ms
 from memgui.core.tasks import Cancelled, Progress
 
 DOCS = {
@@ -72,8 +73,8 @@ class FakeScanner:
         self.calls = 0
 
     def __call__(self, store, *, embedder_choice="auto", k=None, threshold=None, cancel=None):
-        from memgui.core.embed import EmbedderInfo
-        from memgui.core.nominate import Cluster, Pair, ScanResult
+        from memgui.core.vectors.embed import EmbedderInfo
+        from memgui.core.vectors.nominate import Cluster, Pair, ScanResult
 
         self.calls += 1
         live = {d.document_id for d in store.documents()}

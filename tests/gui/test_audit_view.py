@@ -10,11 +10,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from memgui.core.apply import MODE_APPEND, MergePlan, draft_stamps, keep_separate, merge_cluster
-from memgui.core.audit import list_entries
-from memgui.core.demo import build_demo_store, demo_labels
-from memgui.core.exemptions import exempt_pairs
-from memgui.core.export import read_jsonl
+from memgui.core.ops.apply import MODE_APPEND, MergePlan, draft_stamps, keep_separate, merge_cluster
+from memgui.core.store.audit_log import list_entries
+from memgui.core.store.demo import build_demo_store, demo_labels
+from memgui.core.store.exemptions import exempt_pairs
+from memgui.core.forensics.export import read_jsonl
 from memgui.core.store import open_store
 from memgui.gui.audit_models import AuditFilterProxy, AuditTableModel, DaemonEventModel, ExemptionModel, HistoryModel
 from memgui.gui.audit_view import AuditView

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
-from memgui.core.calibrate import ACCEPTED, KEPT_SEPARATE, LabelledPair, suggest_threshold
+from memgui.core.forensics.calibrate import ACCEPTED, KEPT_SEPARATE, LabelledPair, suggest_threshold
 from memgui.gui.calibration_chart import THRESHOLD_COLOR, CalibrationPanel
 
 PAIRS = ([LabelledPair(0.99 - 0.01 * i, ACCEPTED, "audit", f"a{i}", f"b{i}", i) for i in range(20)]

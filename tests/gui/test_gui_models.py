@@ -1,7 +1,7 @@
 """qtmodeltester on every item model of the window, plus what the queue shows and how it sorts/filters."""
 from PySide6.QtCore import Qt
 
-from memgui.core.guard import check_merge
+from memgui.core.merge.guard import check_merge
 from memgui.gui.cluster_model import CLUSTER_ROLE, MERGED, NEW, ClusterFilterProxy, ClusterRow, ClusterTableModel
 from memgui.gui.guard_panel import GuardTokenModel
 

@@ -1,6 +1,6 @@
 """PySide6 6.12.0 on CPython 3.11 drops a reference to None on every void C++ call (and to True on every
-Signal.emit); a long session then aborts with "Fatal Python error: none_dealloc". Importing memgui.gui must
-keep the window alive through far more calls than None starts with (≈7,000 references)."""
+Signal.emit); a long session then aborts with "Fatal Python error: none_dealloc". memgui pins 6.11.x, which
+does not leak: a session must survive far more calls than None starts with (≈7,000 references)."""
 import subprocess
 import sys
 from pathlib import Path

@@ -43,7 +43,7 @@ def _env(tmp_path):
 
 @pytest.mark.realmodel
 def test_screenshot_of_the_demo_store_with_the_real_scan(tmp_path):
-    from memgui.core.demo import build_demo_store
+    from memgui.core.store.demo import build_demo_store
 
     store = build_demo_store(tmp_path / "demo" / "netclaw.db")
     out = tmp_path / "demo.png"

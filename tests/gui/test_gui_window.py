@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from memgui.core.curation import DecisionKind
-from memgui.core.diff import word_diff
+from memgui.core.curation.types import DecisionKind
+from memgui.core.merge.diff import word_diff
 from memgui.gui.settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from memgui.gui.sources_view import SourcePane
 from gui_fakes import DOCS, Answerer, FakeDecider, services_for
@@ -226,7 +226,7 @@ def test_changed_scan_settings_rescan_with_them(opened, review_store, qtbot):
 
 
 def test_open_the_demo_store_from_the_menu(make_window, review_store, qtbot):
-    from memgui.core.demo import build_demo_store
+    from memgui.core.store.demo import build_demo_store
 
     services = services_for(review_store)
     services.build_demo_store = build_demo_store

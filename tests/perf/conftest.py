@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from memgui.core.embed import EmbedderInfo
+from memgui.core.vectors.embed import EmbedderInfo
 from memgui.core.tasks import Progress
 
 

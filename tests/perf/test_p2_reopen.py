@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from memgui.core.index import open_index
+from memgui.core.vectors.index import open_index
 from memgui.core.store import create_store, open_store
 from memgui.core.tasks import run_to_end
 

@@ -20,9 +20,10 @@ import time
 
 import pytest
 
-from memgui.core import decider_model
-from memgui.core import decider_prompt as dp
-from memgui.core.decide import LlamaDecider, cluster_inputs
+from memgui.core.decide import model_files as decider_model
+from memgui.core.decide import prompts as dp
+from memgui.core.decide.llm import LlamaDecider
+from memgui.core.decide.inputs import cluster_inputs
 from memgui.core.tasks import run_to_end
 
 THREADS = int(os.environ.get("MEMGUI_P3_THREADS", "2"))
@@ -36,7 +37,7 @@ def model_path():
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     from memgui.config import resources_dir
-    from memgui.core.demo import build_demo_store
+    from memgui.core.store.demo import build_demo_store
     from memgui.core.store import open_store
 
     path = tmp_path_factory.mktemp("p3") / "netclaw.db"
@@ -129,7 +130,7 @@ def test_p3_overhead(model_path, demo):
 
 
 def test_demo_label_accuracy(model_path, demo):
-    from memgui.core.guard import check_merge
+    from memgui.core.merge.guard import check_merge
 
     store, labels, names = demo
     decider = LlamaDecider(model_path, n_threads=THREADS, n_ctx=4096, timeout_s=0)

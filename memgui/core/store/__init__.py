@@ -3,11 +3,11 @@ from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .locate import locate_store
 from .schema import create_store
 from .opening import DEFAULT_BUSY_TIMEOUT_MS, open_store
-from .store import Store, build_fts_query
+from .store import Store
 from .values import Anchor, Document, EmbeddingRow, Record, StoreSummary, content_hash, new_document_id, now_ms
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_MS", "Anchor", "Document", "EmbeddingRow", "Record", "Store", "StoreError", "StoreLockedError",
-    "StoreReadOnlyError", "StoreSummary", "build_fts_query", "content_hash", "create_store", "locate_store",
+    "StoreReadOnlyError", "StoreSummary", "content_hash", "create_store", "locate_store",
     "new_document_id", "now_ms", "open_store",
 ]

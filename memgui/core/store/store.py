@@ -14,6 +14,7 @@ from typing import Iterable, Iterator
 
 from peewee import DatabaseError, InterfaceError, OperationalError
 
+from ..netfx import anchor_id_for, fts_query_for_text
 from . import memgui_schema
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .models import StoreModels, build_models
@@ -28,7 +29,6 @@ from .values import (
     EmbeddingRow,
     Record,
     StoreSummary,
-    anchor_id_for,
     now_ms,
 )
 
@@ -183,7 +183,7 @@ class Store:
         (quotes doubled) and OR-joined, ranked by bm25(10, 1, 5, 3) — positional over all columns, the
         unindexed id included, so effectively title 1, body 5, aliases 3 — re-joined to live, searchable rows.
         User text can never cause an FTS syntax error: a query FTS5 still rejects is "no results"."""
-        query = build_fts_query(text)
+        query = fts_query_for_text(text)
         if not query or not self.has_table("memory_documents_fts"):
             return []
         sql = (
@@ -434,19 +434,3 @@ class Store:
             "INSERT INTO memory_documents_fts (document_id, title, body, aliases, facets) VALUES (?, ?, ?, ?, ?)",
             (doc.document_id, doc.title, doc.markdown_body, doc.aliases_json or "", doc.facets_json or ""),
         )
-
-
-def _fts_safe(text: str) -> str:
-    """Drop what SQLite cannot take as query text: NUL and lone surrogates (not encodable as UTF-8)."""
-    text = text.replace("\x00", " ")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = text.encode("utf-8", "replace").decode("utf-8")
-    return text
-
-
-def build_fts_query(text: str) -> str:
-    """Each whitespace-separated term double-quoted (embedded quotes doubled), OR-joined (spec §2.7)."""
-    terms = [t for t in _fts_safe(text or "").split() if t.strip()]
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

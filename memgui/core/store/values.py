@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import time
 import uuid
 from dataclasses import dataclass, field
 
+from ..netfx import TOMBSTONE_SEMANTICS, normalize_for_containment, utf8_bytes
+
 # Wire values (spec §3).
-LIVE_EXCLUDED_SEMANTICS = "tombstone"
+LIVE_EXCLUDED_SEMANTICS = TOMBSTONE_SEMANTICS
 SEARCHABLE_RECALL_MODES = ("auto", "searchable")
 LEGACY_BOUNDARY = "boundary:legacy-restricted"
 DEFAULT_AUDIENCE = "personal"
@@ -28,46 +29,11 @@ def new_record_id() -> str:
     return "rec-" + uuid.uuid4().hex
 
 
-def anchor_id_for(canonical_name: str) -> str:
-    """`anchor:` + canonical name trimmed, lower-cased, spaces → `-` (spec §2.1)."""
-    return "anchor:" + lower_invariant(canonical_name.strip()).replace(" ", "-")
-
-
-# .NET `char.IsWhiteSpace`, which `string.Split((char[])null, …)` splits on. Python's `str.split()` also
-# splits on U+001C..U+001F; .NET does not, so the set is spelled out.
-_DOTNET_WHITESPACE = re.compile(
-    "[\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+"
-)
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def lower_invariant(text: str) -> str:
-    """.NET `ToLowerInvariant`: a one-to-one simple case mapping. Differs from `str.lower()` in two
-    places: U+0130 (İ) stays as it is (Python makes it two characters) and capital sigma always
-    becomes σ (Python picks ς at the end of a word)."""
-    text = text.replace("\u03a3", "\u03c3")
-    if "\u0130" in text:
-        return "\u0130".join(part.lower() for part in text.split("\u0130"))
-    return text.lower()
-
-
-def normalize_for_hash(text: str | None) -> str:
-    """Netclaw's NormalizeForContainment: invariant lower-case, split on whitespace, join with single
-    spaces (spec §11.2, §7 guard normaliser)."""
-    return " ".join(w for w in _DOTNET_WHITESPACE.split(lower_invariant(text or "")) if w)
-
-
-def _utf8(text: str) -> bytes:
-    """UTF-8 as .NET's Encoding.UTF8 produces it: a lone surrogate becomes U+FFFD."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
-
-
 def content_hash(title: str | None, body: str | None) -> str:
     """Lowercase hex SHA-256 of UTF-8(norm(title) + "\\n" + norm(body)) (spec §11.2)."""
-    return hashlib.sha256(_utf8(normalize_for_hash(title) + "\n" + normalize_for_hash(body))).hexdigest()
+    return hashlib.sha256(
+        utf8_bytes(normalize_for_containment(title) + "\n" + normalize_for_containment(body))
+    ).hexdigest()
 
 
 def embedding_text(title: str, body: str) -> str:

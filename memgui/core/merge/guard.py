@@ -1,0 +1,350 @@
+"""MergeGuard (spec §10): does a merged body keep every load-bearing token of its sources?
+
+A pure function over strings, behaviour-compatible with Netclaw's guard:
+
+* 14 token classes (URL, dates, versions, quantities, paths, identifiers, integers) are run over every
+  non-empty source; each match loses trailing ``. , : ; ) ]``; the matches go into one
+  case-insensitive union across all sources.
+* A token is retained when it occurs, case-insensitively, as a substring anywhere in the merged body.
+  retention = retained / |union| (1.0 when the union is empty); it must be ≥ 0.95.
+* The merged body must be at least 0.60 of the longest source, counted in UTF-16 code units like .NET
+  (null/"" sources are skipped; whitespace-only sources still set the floor).
+
+To match .NET regex semantics exactly, the patterns below do not use Python's ``\\b``, ``\\w``, ``\\d``
+and ``\\s``: .NET works on UTF-16 code units, its word characters are the BMP letters (L*), non-spacing
+marks (Mn), decimal digits (Nd) and connector punctuation (Pc) (plus ZWJ/ZWNJ for ``\\b``), its digits
+are BMP Nd, and its white space is ``char.IsWhiteSpace``. Astral characters are two surrogates in .NET,
+hence never word characters or digits. Case-insensitive comparison mirrors ``OrdinalIgnoreCase``
+(per-character simple upper-casing).
+"""
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, NamedTuple, Sequence
+
+from ..netfx import LENGTH_COLLAPSE_THRESHOLD, NET_WS_CLASS, RETENTION_THRESHOLD, fold_case, format_p0, utf16_len
+
+NO_SOURCES_REASON = "no source bodies to validate against"
+
+# --------------------------------------------------------------------------------------------------
+# .NET character classes as Python regex class bodies (BMP only; see the module docstring). For pure
+# ASCII text .NET and the small ASCII classes agree, so ASCII text (the common case) uses cheap patterns;
+# the exact Unicode patterns are compiled once, on the first non-ASCII text.
+
+_ASCII_WS_CLASS = "\\t\\n\\x0b\\x0c\\r "
+
+
+def _ci(word: str) -> str:
+    """`word` matched case-insensitively the way .NET's RegexOptions.IgnoreCase does for these ASCII
+    words (en-US/invariant culture): each letter in either case, plus the Unicode case equivalents
+    U+017F ſ (of s) and U+212A K (of k). Unlike Python's re.IGNORECASE, i does not match ı or İ."""
+    extra = {"s": "\u017f", "k": "\u212a"}
+    out = []
+    for ch in word:
+        if ch.isalpha():
+            out.append(f"[{ch.lower()}{ch.upper()}{extra.get(ch.lower(), '')}]")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+_MONTHS = "|".join(
+    f"{_ci(short)}(?:{_ci(rest)})?" if rest else _ci(short)
+    for short, rest in (
+        ("Jan", "uary"), ("Feb", "ruary"), ("Mar", "ch"), ("Apr", "il"), ("May", ""), ("Jun", "e"),
+        ("Jul", "y"), ("Aug", "ust"), ("Sep", "tember"), ("Oct", "ober"), ("Nov", "ember"), ("Dec", "ember"),
+    )
+)
+_ORDINAL = "|".join(_ci(x) for x in ("st", "nd", "rd", "th"))
+KINDS = (
+    "url", "iso_date", "written_date", "reverse_date", "slash_date", "version", "quantity", "file_path",
+    "dotted_identifier", "camel_case", "snake_case", "kebab_case", "all_caps", "integer",
+)
+
+
+def _class_body(predicate) -> str:
+    """A regex character-class body (without brackets) of every BMP code point matching predicate."""
+    ranges: list[tuple[int, int]] = []
+    start = None
+    for cp in range(0x10000):
+        if predicate(cp):
+            if start is None:
+                start = cp
+        elif start is not None:
+            ranges.append((start, cp - 1))
+            start = None
+    if start is not None:
+        ranges.append((start, 0xFFFF))
+
+    def esc(cp: int) -> str:
+        return f"\\u{cp:04x}"
+
+    return "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges)
+
+
+class _PatternSet(NamedTuple):
+    patterns: tuple[re.Pattern[str], ...]  # the 14 classes, Netclaw's order
+    path_run: re.Pattern[str]  # maximal runs of characters a file-path match can contain (+ ZWNJ/ZWJ)
+
+
+_FILE_PATH = 7  # index of the file-path class
+
+
+def _build(word: str, boundary_word: str, digit: str, ws: str) -> _PatternSet:
+    """The 14 token patterns (Netclaw's order) over the given class bodies.
+
+    `\\b` next to a character that is always a word character reduces to one look-around: a leading
+    `\\b` before a digit/letter is "previous char is not a word char", a trailing one after a
+    digit/letter is "next char is not a word char". Only the file-path start needs the full test."""
+    bword = boundary_word
+    lb = f"(?<![{bword}])"  # \\b before a word character
+    rb = f"(?![{bword}])"  # \\b after a word character
+    full_b = f"(?:(?<=[{bword}])(?![{bword}])|(?<![{bword}])(?=[{bword}]))"
+    d = f"[{digit}]"
+    s = f"[{ws}]"
+    sources = (
+        (f"{_ci('http')}{_ci('s')}?://[^{ws}\"'<>)\\]]+", 0),
+        (f"{lb}{d}{{4}}-{d}{{2}}-{d}{{2}}(?:T{d}{{2}}:{d}{{2}}(?::{d}{{2}})?Z?)?{rb}", 0),
+        (f"{lb}(?:{_MONTHS})\\.?{s}+{d}{{1,2}}(?:{_ORDINAL})?,?{s}+{d}{{4}}{rb}", 0),
+        (f"{lb}{d}{{1,2}}{s}+(?:{_MONTHS})\\.?,?{s}+{d}{{4}}{rb}", 0),
+        (f"{lb}{d}{{1,2}}/{d}{{1,2}}/{d}{{2,4}}{rb}", 0),
+        (f"{lb}{d}+(?:\\.{d}+){{1,3}}{rb}", 0),
+        (f"{lb}{d}+(?:\\.{d}+)?[a-zA-Z]{{1,6}}{rb}", 0),
+        (f"{full_b}(?:[A-Za-z]:\\\\|~?/)?(?:[{word}.-]+[\\\\/])+[{word}.-]+\\.[A-Za-z0-9]{{1,6}}{rb}", 0),
+        (f"{lb}[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)+{rb}", 0),
+        (f"{lb}[a-z]+[A-Z][a-zA-Z0-9]*{rb}", 0),
+        (f"{lb}[a-zA-Z][a-zA-Z0-9]*(?:_[a-zA-Z0-9]+)+{rb}", 0),
+        (f"{lb}[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z0-9]+)+{rb}", 0),
+        (f"{lb}[A-Z][A-Z0-9_]{{2,}}{rb}", 0),
+        (f"(?<![a-zA-Z_])(?<!{d}\\.){d}+(?![a-zA-Z_])(?!\\.{d})", 0),
+    )
+    patterns = tuple(re.compile(pattern, flags) for pattern, flags in sources)
+    # runs include ZWNJ/ZWJ (never in a match, but word characters for \\b) so a run never ends before one
+    return _PatternSet(patterns, re.compile(f"[{bword}.\\-/\\\\:~]+"))
+
+
+_ASCII_PATTERNS = _build("A-Za-z0-9_", "A-Za-z0-9_", "0-9", _ASCII_WS_CLASS)
+_unicode_patterns: _PatternSet | None = None
+_unicode_lock = threading.Lock()
+
+
+def _patterns_for(text: str) -> _PatternSet:
+    global _unicode_patterns
+    if text.isascii():
+        return _ASCII_PATTERNS
+    if _unicode_patterns is None:
+        with _unicode_lock:
+            if _unicode_patterns is None:
+                categories = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Nd", "Pc"})
+                word = _class_body(lambda cp: not 0xD800 <= cp <= 0xDFFF and unicodedata.category(chr(cp)) in categories)
+                digit = _class_body(lambda cp: not 0xD800 <= cp <= 0xDFFF and unicodedata.category(chr(cp)) == "Nd")
+                # .NET's \\b also counts ZWNJ/ZWJ as word characters
+                _unicode_patterns = _build(word, word + "\\u200c\\u200d", digit, NET_WS_CLASS)
+    return _unicode_patterns
+
+
+def warm_up() -> None:
+    """Compile the Unicode patterns now (≈0.5 s, once per process) instead of on the first non-ASCII
+    text; call it from a worker thread at start-up so no interactive check pays for it."""
+    _patterns_for("\u00e9")
+
+
+TOKEN_KINDS: tuple[str, ...] = KINDS
+_TRAILING = ".,:;)]"
+
+
+@dataclass(frozen=True)
+class GuardToken:
+    token: str  # as first seen (union keeps the first spelling)
+    kind: str  # one of TOKEN_KINDS
+    sources: tuple[int, ...]  # indices into the source list the guard was given
+    retained: bool
+
+    def to_dict(self) -> dict:
+        return {"token": self.token, "kind": self.kind, "retained": self.retained, "sources": list(self.sources)}
+
+
+@dataclass(frozen=True)
+class MergeGuardReport:
+    passed: bool
+    retention: float
+    length_ratio: float
+    reason: str
+    tokens: tuple[GuardToken, ...] = ()
+    missing: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {
+            "passed": self.passed,
+            "retention": self.retention,
+            "length_ratio": self.length_ratio,
+            "reason": self.reason,
+            "tokens": [t.to_dict() for t in self.tokens],
+            "missing": list(self.missing),
+        }
+
+
+def _iter_matches(text: str) -> Iterable[tuple[str, int]]:
+    """(token, class index) for every match of every class, in class order, trailing punctuation cut."""
+    pattern_set = _patterns_for(text)
+    for index, pattern in enumerate(pattern_set.patterns):
+        matches = _file_path_matches(text, pattern_set) if index == _FILE_PATH else pattern.finditer(text)
+        for match in matches:
+            token = match.group().rstrip(_TRAILING)
+            if token:
+                yield token, index
+
+
+_EXTENSION_DOT = re.compile(r"\.[A-Za-z0-9]")
+_DOUBLE_SEPARATOR = re.compile(r"(?<=[/\\])(?=[/\\])")
+
+
+def _file_path_matches(text: str, pattern_set: _PatternSet) -> Iterable[re.Match[str]]:
+    """The file-path class's matches, without most of its quadratic backtracking on long runs of
+    path-like characters (`a.a.a.…`, `a/a/a/…`). Same matches as `pattern.finditer(text)`, because a
+    match never leaves a maximal run of the characters it may contain, never holds two separators in a
+    row, needs a separator, and ends in the word run of an `.ext` that follows a separator. So each
+    piece is searched alone, pieces that cannot match are skipped, and a search ends after the last
+    possible `.ext` (the character there is never a word character, so the end-of-text look-ahead sees
+    what the full text shows; look-behinds still see the text before a piece)."""
+    pattern = pattern_set.patterns[_FILE_PATH]
+    for run in pattern_set.path_run.finditer(text):
+        run_start, run_end = run.span()
+        cuts = [run_start, *(m.start() for m in _DOUBLE_SEPARATOR.finditer(text, run_start, run_end)), run_end]
+        for start, end in zip(cuts, cuts[1:]):
+            first_sep = min((i for i in (text.find("/", start, end), text.find("\\", start, end)) if i >= 0), default=-1)
+            if first_sep < 0:
+                continue
+            last_dot = -1
+            for dot in _EXTENSION_DOT.finditer(text, first_sep, end):
+                last_dot = dot.start()
+            if last_dot < 0:
+                continue
+            stop = last_dot + 1
+            while stop < end and text[stop] not in "/\\:~":
+                stop += 1
+            yield from pattern.finditer(text, start, stop)
+
+
+def extract_tokens(text: str | None) -> list[tuple[str, str]]:
+    """The load-bearing tokens of one text as (token, kind), de-duplicated case-insensitively, in the
+    order Netclaw collects them (class by class); a token found by several classes gets the first."""
+    if not text:
+        return []
+    seen: dict[str, tuple[str, int]] = {}
+    for token, index in _iter_matches(text):
+        key = fold_case(token)
+        if key not in seen:
+            seen[key] = (token, index)
+    return [(token, TOKEN_KINDS[index]) for token, index in seen.values()]
+
+
+def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) -> MergeGuardReport:
+    """Validate a merged body against every body it claims to combine (spec §10)."""
+    merged = merged_body or ""
+    if len(source_bodies) == 0:
+        return MergeGuardReport(True, 1.0, 1.0, NO_SOURCES_REASON)
+
+    union: dict[str, list] = {}  # folded token -> [first spelling, best class index, [source indices]]
+    longest = 0
+    for source_index, source in enumerate(source_bodies):
+        if not source:
+            continue
+        longest = max(longest, utf16_len(source))
+        for token, class_index in _iter_matches(source):
+            key = fold_case(token)
+            entry = union.get(key)
+            if entry is None:
+                union[key] = [token, class_index, [source_index]]
+            else:
+                if class_index < entry[1]:
+                    entry[1] = class_index
+                if entry[2][-1] != source_index:
+                    entry[2].append(source_index)
+
+    folded_merged = fold_case(merged)
+    tokens = tuple(
+        GuardToken(token, TOKEN_KINDS[class_index], tuple(sources), key in folded_merged)
+        for key, (token, class_index, sources) in union.items()
+    )
+    missing = tuple(t.token for t in tokens if not t.retained)
+    total = len(tokens)
+    retained = total - len(missing)
+    retention = 1.0 if total == 0 else retained / total
+    retention_ok = retention >= RETENTION_THRESHOLD
+
+    merged_len = utf16_len(merged)
+    length_ratio = 1.0 if longest == 0 else merged_len / longest
+    length_ok = length_ratio >= LENGTH_COLLAPSE_THRESHOLD
+
+    if not retention_ok:
+        reason = (
+            f"retention {format_p0(retention)} below {format_p0(RETENTION_THRESHOLD)} floor — "
+            f"missing {len(missing)}/{total} load-bearing tokens"
+        )
+    elif not length_ok:
+        reason = (
+            f"merged length {merged_len} is only {format_p0(length_ratio)} of longest source ({longest} chars), "
+            f"below the {format_p0(LENGTH_COLLAPSE_THRESHOLD)} collapse floor"
+        )
+    else:
+        reason = (
+            f"retained {retained}/{total} load-bearing tokens ({format_p0(retention)}); merged length {merged_len} "
+            f"is {format_p0(length_ratio)} of longest source ({longest} chars)"
+        )
+    return MergeGuardReport(retention_ok and length_ok, retention, length_ratio, reason, tokens, missing)
+
+
+def missing_spans(source_text: str | None, report: MergeGuardReport, *, utf16: bool = False) -> list[tuple[int, int]]:
+    """Where the report's missing tokens occur in one source: sorted, non-overlapping (start, end) ranges,
+    matched case-insensitively. Python string indices by default; UTF-16 offsets (Qt's QTextCursor
+    positions) with ``utf16=True``."""
+    if not source_text or not report.missing:
+        return []
+    folded = fold_case(source_text)
+    spans: list[tuple[int, int]] = []
+    for token in report.missing:
+        needle = fold_case(token)
+        start = folded.find(needle)
+        while start != -1:
+            spans.append((start, start + len(needle)))
+            start = folded.find(needle, start + 1)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    if utf16 and not source_text.isascii():
+        offsets = _utf16_offsets(source_text)
+        merged = [(offsets[a], offsets[b]) for a, b in merged]
+    return merged
+
+
+def _utf16_offsets(text: str) -> list[int]:
+    """offsets[i] = UTF-16 offset of code point i (len(text)+1 entries)."""
+    out = [0] * (len(text) + 1)
+    position = 0
+    for i, ch in enumerate(text):
+        out[i] = position
+        position += 2 if ord(ch) > 0xFFFF else 1
+    out[len(text)] = position
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+__all__ = [
+    "NO_SOURCES_REASON",
+    "TOKEN_KINDS",
+    "GuardToken",
+    "MergeGuardReport",
+    "check_merge",
+    "extract_tokens",
+    "missing_spans",
+    "warm_up",
+]

@@ -1,0 +1,578 @@
+"""The one mutation path: every write memgui makes to a store, each in ONE BEGIN IMMEDIATE transaction that
+also writes its audit row with full before- and after-images of every touched row (see core/audit.py).
+
+Two families:
+- `apply_decision` — Netclaw's ApplyDecisionAsync + batch write (spec §9) for a curation decision on a
+  proposal: Skip writes nothing; Create/Ambiguous write the proposal (new id, or the anchor dedup-collision
+  path); Update and Consolidate from the LLM go through the guarded merge-or-append (guard passes → merged
+  body, `merge-document`; fails or no body → the ORIGINAL proposal appended, `append-document`); only a
+  deterministic Update overwrites. No LLM decision ever reaches a raw overwrite.
+- Reviewer operations on existing documents: `merge_cluster`, `drop_document`, `edit_document`,
+  `keep_separate` / `allow_nomination`. Each carries the sources' stamps (content_hash, updated_at) as they
+  were when the decision was drafted and refuses with StaleSourceError if any changed since.
+
+Undo/redo live in core/audit.py (they restore images and are audited the same way).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timezone
+from typing import Iterable, Mapping, Sequence
+
+from ..store import exemptions as exemptions_mod
+from ..curation import markers
+from ..curation.anchors import is_fuzzy_match, tokenize
+from ..store.audit_log import (
+    OP_ALLOW_NOMINATION, OP_DECIDE_CONSOLIDATE, OP_DECIDE_CREATE, OP_DECIDE_UPDATE, OP_DROP, OP_EDIT,
+    OP_KEEP_SEPARATE, OP_MERGE, AuditEntry, Provenance, Touched, capture, get_entry, record_entry,
+)
+from ..curation.types import Candidate, CurationDecision, DecisionKind, Proposal
+from ..merge.guard import check_merge
+from ..netfx import APPEND_SEMANTICS, MERGE_SEMANTICS, anchor_id_for, build_appended_body
+from ..curation.rules import best_by_confidence, is_record
+from ..store import Document, Store, new_document_id, now_ms
+from ..store.values import new_record_id
+
+
+MODE_MERGED_BODY = "merged_body"
+MODE_APPEND = "append"
+MODE_UNION = "union"
+MODES = (MODE_MERGED_BODY, MODE_APPEND, MODE_UNION)
+
+
+# ---- errors --------------------------------------------------------------------------------------------
+
+class ApplyError(Exception):
+    """An operation was refused; nothing was written."""
+
+
+class ApplyInputError(ApplyError, ValueError):
+    """The operation itself is malformed (unknown or tombstoned document, missing body, …)."""
+
+
+class StaleSourceError(ApplyError):
+    """A source changed between drafting the decision and applying it (another writer got there first)."""
+
+    def __init__(self, document_id: str, drafted: "SourceStamp | None", current: "SourceStamp | None", detail: str = ""):
+        self.document_id, self.drafted, self.current = document_id, drafted, current
+        if current is None:
+            what = "was deleted"
+        elif detail:
+            what = detail
+        else:
+            what = f"changed (updated_at {drafted.updated_at if drafted else '?'} → {current.updated_at})"
+        super().__init__(f"{document_id} {what} since the decision was drafted; nothing was written")
+
+
+class GuardRefusedError(ApplyError):
+    """MergeGuard failed on the body and no override was given."""
+
+    def __init__(self, report):
+        self.report = report
+        missing = ", ".join(report.missing) or "none"
+        super().__init__(f"merge guard failed: {report.reason} (missing: {missing}); nothing was written")
+
+
+# ---- values ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SourceStamp:
+    """A source document as it was when a decision was drafted."""
+
+    content_hash: str
+    updated_at: int
+
+    @staticmethod
+    def of(doc: Document) -> "SourceStamp":
+        return SourceStamp(doc.content_hash, doc.updated_at)
+
+
+def draft_stamps(store: Store, document_ids: Iterable[str]) -> dict[str, SourceStamp]:
+    """The stamps of the given documents now (unknown ids are left out)."""
+    return {d.document_id: SourceStamp.of(d) for d in store.documents_by_ids(document_ids)}
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    outcome: str  # skipped | created | merged | appended | overwritten | duplicate-skipped
+    document_id: str | None = None
+    record_id: str | None = None
+    update_semantics: str | None = None
+    guard: Mapping | None = None  # MergeGuardReport.to_dict() when a guard ran
+    audit_id: int | None = None
+    markers: tuple = ()  # markers.MarkerEvent values, in order
+    document: Document | None = None  # the written (or duplicate) document as stored, for embed-on-write
+
+    @property
+    def wrote(self) -> bool:
+        return self.audit_id is not None
+
+    @property
+    def marker_names(self) -> tuple[str, ...]:
+        return tuple(e.marker for e in self.markers)
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    """A reviewer's accepted merge of a cluster into `target_id` (what the GUI hands to `merge_cluster`)."""
+
+    target_id: str
+    source_ids: tuple[str, ...]  # the cluster; may include the target
+    mode: str = MODE_MERGED_BODY  # merged_body | append | union
+    merged_body: str | None = None
+    drafted: Mapping[str, SourceStamp] = field(default_factory=dict)
+    model_id: str | None = None
+    prompt_hash: str | None = None
+    prompt: str | None = None
+    raw_reply: str | None = None
+    rationale: str | None = None
+    cosines: tuple[tuple[str, str, float], ...] = ()
+    guard_override: bool = False
+    note: str | None = None
+    decided_by: str = "reviewer"
+    when: date | None = None
+
+    @property
+    def cluster_ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys((self.target_id, *self.source_ids)))
+
+    @property
+    def other_ids(self) -> tuple[str, ...]:
+        return tuple(i for i in self.cluster_ids if i != self.target_id)
+
+
+# ---- shared plumbing ---------------------------------------------------------------------------------------
+
+def _today() -> date:
+    return datetime.now(timezone.utc).date()
+
+
+class _Change:
+    """Collects before-images of rows as they are first touched; `commit` writes the audit row."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.docs: list[str] = []
+        self.anchors: list[str] = []
+        self.records: list[str] = []
+        self.pairs: list[tuple[str, str]] = []
+        self.before: dict = {"documents": {}, "anchors": {}, "records": {}, "exemptions": []}
+
+    def touch(self, documents: Iterable[str] = (), anchors: Iterable[str] = (), records: Iterable[str] = (),
+              exemptions: Iterable[tuple[str, str]] = ()) -> None:
+        new = Touched.of(
+            [d for d in documents if d not in self.docs], [a for a in anchors if a not in self.anchors],
+            [r for r in records if r not in self.records],
+            [p for p in (exemptions_mod.ordered_pair(a, b) for a, b in exemptions) if p not in self.pairs],
+        )
+        image = capture(self.store, new)
+        for kind in ("documents", "anchors", "records"):
+            self.before[kind].update(image[kind])
+        self.before["exemptions"] += image["exemptions"]
+        self.docs += new.documents
+        self.anchors += new.anchors
+        self.records += new.records
+        self.pairs += new.exemptions
+
+    @property
+    def empty(self) -> bool:
+        return not (self.docs or self.anchors or self.records or self.pairs)
+
+    def commit(self, **entry) -> int:
+        after = capture(self.store, Touched.of(self.docs, self.anchors, self.records, self.pairs))
+        return record_entry(self.store, before=self.before, after=after, **entry)
+
+
+def _check_stamps(store: Store, ids: Sequence[str], drafted: Mapping[str, SourceStamp]) -> dict[str, Document]:
+    """Current documents for `ids`, refusing if any is unknown, undrafted, changed or tombstoned."""
+    current = {d.document_id: d for d in store.documents_by_ids(ids)}
+    for doc_id in ids:
+        stamp = drafted.get(doc_id)
+        doc = current.get(doc_id)
+        if stamp is None:
+            if doc is None:
+                raise ApplyInputError(f"{doc_id}: no such document; nothing was written")
+            raise ApplyInputError(f"{doc_id}: no drafted content_hash/updated_at given; nothing was written")
+        if doc is None:
+            raise StaleSourceError(doc_id, stamp, None)
+        now = SourceStamp.of(doc)
+        if now != stamp:
+            raise StaleSourceError(doc_id, stamp, now)
+        if doc.is_tombstoned:
+            raise ApplyInputError(f"{doc_id} is tombstoned; nothing was written")
+    return current
+
+
+def _guard_dict(report) -> dict | None:
+    return None if report is None else report.to_dict()
+
+
+# ---- apply_decision (spec §9) -------------------------------------------------------------------------------
+
+class _DecisionRun:
+    def __init__(self, store: Store, proposal: Proposal, decision: CurationDecision, when: date):
+        self.store, self.p, self.decision, self.when = store, proposal, decision, when
+        self.events: list = []
+        self.change = _Change(store)
+        self.report = None
+        self.anchor_name = proposal.anchor_name.strip() or proposal.title
+
+    def emit(self, marker: str, **fields) -> None:
+        markers.emit(self.events, marker, **fields)
+
+    # -- the store's batch write of one document operation
+    def _proposal_doc(self, doc_id: str, anchor_name: str, body: str, semantics: str, existing: Document | None) -> Document:
+        p = self.p
+        return Document(
+            document_id=doc_id, anchor_id=existing.anchor_id if existing else anchor_id_for(anchor_name),
+            memory_class=p.memory_class, title=p.title, markdown_body=body, aliases_json=p.aliases_json,
+            facets_json=p.facets_json, slots_json=p.slots_json, update_semantics=semantics, boundary=p.boundary,
+            audience=p.audience, sensitivity=p.sensitivity, recall_mode=p.recall_mode, confidence=p.confidence,
+            freshness_at=p.freshness_at, expires_at=p.expires_at,
+            created_at=existing.created_at if existing else 0, updated_at=existing.updated_at if existing else 0,
+        )
+
+    def _ensure_anchor(self, anchor_name: str) -> None:
+        p = self.p
+        self.change.touch(anchors=[anchor_id_for(anchor_name)])
+        self.store.ensure_anchor(
+            anchor_name, anchor_type=p.anchor_type or "concept", sensitivity=p.sensitivity, recall_mode=p.recall_mode,
+            confidence=p.confidence, freshness_at=p.freshness_at, status="active",
+        )
+
+    def write(self, *, memory_id: str | None, body: str, semantics: str, anchor_name: str) -> tuple[str, Document | None]:
+        """The batch write (STORE ApplyCurationOperationsAsync) of the proposal with `body`/`semantics`."""
+        store, p = self.store, self.p
+        anchor_id = anchor_id_for(anchor_name)
+        if memory_id:
+            existing = store.document(memory_id)
+            self.change.touch(documents=[memory_id])
+            self._ensure_anchor(anchor_name)
+            doc = store.upsert_document(self._proposal_doc(memory_id, anchor_name, body, semantics, existing))
+            return ("created" if existing is None else "written"), doc
+        if semantics == MERGE_SEMANTICS:
+            latest = store.documents_by_anchor(anchor_id, include_tombstoned=True)
+            if latest:  # dedup collision: the anchor's most recently updated doc, in ANY state
+                existing = latest[0]
+                if p.content in existing.markdown_body:
+                    self.emit("curation_dedup_duplicate_skipped", anchor=anchor_name, targetDoc=existing.document_id)
+                    return "duplicate-skipped", existing
+                self.change.touch(documents=[existing.document_id])
+                self._ensure_anchor(anchor_name)
+                appended = build_appended_body(existing.markdown_body, p.content, self.when)
+                doc = replace(
+                    self._proposal_doc(existing.document_id, anchor_name, appended, APPEND_SEMANTICS, existing),
+                    title=existing.title, boundary=existing.boundary, audience=existing.audience,
+                    sensitivity=existing.sensitivity,
+                )
+                self.emit("curation_dedup_append", anchor=anchor_name, targetDoc=existing.document_id)
+                return "appended", store.upsert_document(doc)
+        doc_id = new_document_id()
+        self.change.touch(documents=[doc_id])
+        self._ensure_anchor(anchor_name)
+        return "created", store.upsert_document(self._proposal_doc(doc_id, anchor_name, body, semantics, None))
+
+    def write_record(self) -> str:
+        store, p = self.store, self.p
+        record_id = p.memory_id or new_record_id()
+        self.change.touch(records=[record_id])
+        self._ensure_anchor(self.anchor_name)
+        values = dict(
+            record_id=record_id, anchor_id=anchor_id_for(self.anchor_name), memory_class=p.memory_class,
+            record_type=p.title, payload_json=p.content, aliases_json=p.aliases_json, facets_json=p.facets_json,
+            slots_json=p.slots_json, supersedes_record_id=None, update_semantics=p.update_semantics,
+            boundary="boundary:trusted-instance" if p.boundary == "boundary:legacy-restricted" else p.boundary,
+            audience=p.audience, sensitivity=p.sensitivity,
+            recall_mode="never" if p.memory_class == "trace" else p.recall_mode, confidence=p.confidence,
+            freshness_at=p.freshness_at, expires_at=p.expires_at, created_at=now_ms(),
+        )
+        if "domain" in store.columns.get("memory_records", ()):
+            values["domain"] = store._legacy_domain_for(values["anchor_id"])
+        cols = list(values)
+        store.execute(f"INSERT INTO memory_records ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
+                      [values[c] for c in cols])
+        if values["recall_mode"] in ("auto", "searchable") and store.has_table("memory_records_fts"):
+            store.execute(
+                "INSERT INTO memory_records_fts (record_id, title, body, aliases, facets) VALUES (?, ?, ?, ?, ?)",
+                (record_id, p.title, p.content, p.aliases_json or "", p.facets_json or ""),
+            )
+        return record_id
+
+    # -- ApplyGuardedMergeOrAppend
+    def guarded(self, target: Candidate, sources: list[str], anchor_name: str) -> tuple[str, Document | None]:
+        merged = self.decision.merged_body
+        if merged is not None and merged.strip():
+            self.report = check_merge(sources, merged)
+            if self.report.passed:
+                self.emit("curation_merge_guard_passed", anchor=anchor_name, targetDoc=target.document_id,
+                          reason=self.report.reason)
+                _, doc = self.write(memory_id=target.document_id, body=merged, semantics=MERGE_SEMANTICS,
+                                    anchor_name=anchor_name)
+                return "merged", doc
+            self.emit("curation_merge_guard_failed", anchor=anchor_name, targetDoc=target.document_id,
+                      missingTokens=list(self.report.missing), reason=self.report.reason)
+        self.emit("curation_append_fallback", anchor=anchor_name, targetDoc=target.document_id,
+                  hadMergedBody=bool(merged and merged.strip()))
+        appended = build_appended_body(target.markdown_body, self.p.content, self.when)
+        _, doc = self.write(memory_id=target.document_id, body=appended, semantics=APPEND_SEMANTICS,
+                            anchor_name=anchor_name)
+        return "appended", doc
+
+    def check_candidates(self, candidates: Iterable[Candidate]) -> None:
+        """Candidates carry the bodies the decision was made against; refuse if a target changed since."""
+        for cand in candidates:
+            doc = self.store.document(cand.document_id)
+            if doc is None:
+                raise StaleSourceError(cand.document_id, None, None)
+            if doc.is_tombstoned or doc.markdown_body != cand.markdown_body:
+                raise StaleSourceError(cand.document_id, None, SourceStamp.of(doc),
+                                       "was tombstoned" if doc.is_tombstoned else "body changed")
+
+    def fuzzy_anchor_ids(self, anchor_name: str) -> list[str]:
+        """FindFuzzyAnchorMatchesAsync: active anchors with a live document whose name matches exactly or fuzzily."""
+        rows = self.store.execute(
+            "SELECT a.anchor_id, a.canonical_name FROM memory_anchors a WHERE a.status = 'active' AND EXISTS ("
+            "SELECT 1 FROM memory_documents d WHERE d.anchor_id = a.anchor_id AND d.update_semantics != 'tombstone') "
+            "ORDER BY a.anchor_id"
+        ).fetchall()
+        wanted, proposed = anchor_id_for(anchor_name).lower(), tokenize(anchor_name)
+        return [aid for aid, name in rows if aid.lower() == wanted or is_fuzzy_match(proposed, tokenize(name))]
+
+    def consolidate(self, candidates: Sequence[Candidate]) -> tuple[str, Document | None, list[str]]:
+        store, d = self.store, self.decision
+        canonical = (d.canonical_anchor_name or "").strip() or self.anchor_name
+        canonical_id = anchor_id_for(canonical)
+        ids = list(d.consolidation_target_ids) or ([d.target_document_id] if d.target_document_id else [])
+        wanted = {i.lower() for i in ids}
+        targets = [c for c in candidates if c.document_id.lower() in wanted]
+        self.check_candidates(targets)
+        for doc_id in ids:  # side effects first: re-anchor every named document …
+            doc = store.document(doc_id)
+            if doc is not None and doc.anchor_id != canonical_id:
+                self.change.touch(documents=[doc_id])
+                store.execute("UPDATE memory_documents SET anchor_id = ? WHERE document_id = ?", (canonical_id, doc_id))
+                self.emit("curation_reanchor", docId=doc_id, newAnchor=canonical_id)
+        for aid in self.fuzzy_anchor_ids(self.anchor_name):  # … then tombstone the proposal's other matching anchors
+            if aid != canonical_id:
+                self.change.touch(anchors=[aid])
+                store.execute("UPDATE memory_anchors SET status = 'tombstoned', updated_at = ? WHERE anchor_id = ?",
+                              (now_ms(), aid))
+                self.emit("curation_tombstone_anchor", anchorId=aid, canonicalName=canonical)
+        if not targets:
+            outcome, doc = self.write(memory_id=None, body=self.p.content, semantics=self.p.update_semantics,
+                                      anchor_name=canonical)
+            return outcome, doc, ids
+        primary = best_by_confidence(targets)
+        sources = [t.markdown_body for t in targets] + [self.p.content]
+        outcome, doc = self.guarded(primary, sources, canonical)
+        return outcome, doc, ids
+
+
+def apply_decision(
+    store: Store,
+    proposal: Proposal,
+    decision: CurationDecision,
+    candidates: Sequence[Candidate],
+    *,
+    when: date | None = None,
+    audit_context: Provenance | None = None,
+) -> ApplyResult:
+    """Apply one curation decision exactly as Netclaw's ApplyDecisionAsync + batch write (spec §9), in one
+    transaction with its audit row. `candidates` is the list the decision was made against (never
+    re-queried); a target whose body changed since refuses with StaleSourceError."""
+    if not (proposal.title or "").strip() and not (proposal.anchor_name or "").strip():
+        raise ApplyInputError("the proposal has neither an anchor nor a title; nothing was written")
+    run = _DecisionRun(store, proposal, decision, when or _today())
+    kind = decision.kind
+    prov = audit_context or Provenance(decided_by="llm" if decision.from_llm_tier else "rules",
+                                       rationale=decision.rationale)
+    markers.emit_decision_applied(run.events, run.anchor_name, decision)
+    if kind == DecisionKind.SKIP:
+        return ApplyResult("skipped", document_id=decision.target_document_id, markers=tuple(run.events))
+    operation, sources = OP_DECIDE_CREATE, []
+    record_id = None
+    with store.transaction():
+        if is_record(proposal):
+            record_id = run.write_record()
+            outcome, doc = "created", None
+        elif kind in (DecisionKind.CREATE, DecisionKind.AMBIGUOUS):
+            outcome, doc = run.write(memory_id=proposal.memory_id, body=proposal.content,
+                                     semantics=proposal.update_semantics, anchor_name=run.anchor_name)
+        elif kind == DecisionKind.UPDATE and not decision.from_llm_tier:
+            operation, target = OP_DECIDE_UPDATE, decision.target_document_id
+            sources = [target] if target else []
+            run.check_candidates([c for c in candidates if c.document_id == target])
+            outcome, doc = run.write(memory_id=target or proposal.memory_id, body=proposal.content,
+                                     semantics=proposal.update_semantics, anchor_name=run.anchor_name)
+        elif kind == DecisionKind.UPDATE:
+            target = next((c for c in candidates if c.document_id == decision.target_document_id), None)
+            if target is None:
+                run.emit("curation_update_target_unknown", anchor=run.anchor_name, targetId=decision.target_document_id)
+                outcome, doc = run.write(memory_id=proposal.memory_id, body=proposal.content,
+                                         semantics=proposal.update_semantics, anchor_name=run.anchor_name)
+            else:
+                operation, sources = OP_DECIDE_UPDATE, [target.document_id]
+                run.check_candidates([target])
+                outcome, doc = run.guarded(target, [target.markdown_body, proposal.content], run.anchor_name)
+        elif kind == DecisionKind.CONSOLIDATE:
+            operation = OP_DECIDE_CONSOLIDATE
+            outcome, doc, sources = run.consolidate(candidates)
+        else:  # pragma: no cover - DecisionKind is closed
+            raise ApplyInputError(f"unknown decision kind {kind!r}")
+        if outcome == "written":  # an explicit id that already existed: the proposal replaced it
+            outcome = "overwritten"
+        audit_id = None
+        if not run.change.empty:
+            audit_id = run.change.commit(
+                operation=operation, target_id=doc.document_id if doc else record_id, source_ids=sources,
+                provenance=prov, guard_passed=None if run.report is None else run.report.passed,
+                details={
+                    "outcome": outcome,
+                    "decision": {
+                        "kind": kind.value, "target_document_id": decision.target_document_id,
+                        "consolidation_target_ids": list(decision.consolidation_target_ids),
+                        "canonical_anchor_name": decision.canonical_anchor_name, "reason": decision.reason,
+                        "from_llm_tier": decision.from_llm_tier, "had_merged_body": bool(decision.merged_body),
+                    },
+                    "proposal": {"title": proposal.title, "anchor": run.anchor_name, "kind": proposal.kind},
+                    "guard": _guard_dict(run.report),
+                    "when": run.when.isoformat(),
+                    "markers": [e.line for e in run.events],
+                },
+            )
+    return ApplyResult(
+        outcome, document_id=doc.document_id if doc else None, record_id=record_id,
+        update_semantics=doc.update_semantics if doc else None, guard=_guard_dict(run.report), audit_id=audit_id,
+        markers=tuple(run.events), document=doc,
+    )
+
+
+# ---- reviewer operations ---------------------------------------------------------------------------------------
+
+def merge_cluster(store: Store, plan: MergePlan) -> AuditEntry:
+    """Merge a cluster into `plan.target_id`: the target keeps its identity (title, anchor, boundary,
+    audience, …) and gets the guarded body (`merge-document`) or, in append mode, its body with every
+    other source appended under a `_[merged YYYY-MM-DD]_` separator (`append-document`); the other
+    sources are tombstoned. One transaction with the audit row. Refuses with StaleSourceError if a
+    source changed since `plan.drafted`, with GuardRefusedError if the guard fails without override."""
+    if plan.mode not in MODES:
+        raise ApplyInputError(f"unknown merge mode {plan.mode!r} (use one of: {', '.join(MODES)})")
+    if not plan.target_id:
+        raise ApplyInputError("a merge needs a target document")
+    if not plan.other_ids:
+        raise ApplyInputError("a merge needs at least one source besides the target")
+    if plan.mode == MODE_MERGED_BODY and not (plan.merged_body or "").strip():
+        raise ApplyInputError("merged_body mode needs a non-empty merged body")
+    when = plan.when or _today()
+    with store.transaction():
+        docs = _check_stamps(store, plan.cluster_ids, plan.drafted)
+        target, others = docs[plan.target_id], [docs[i] for i in plan.other_ids]
+        bodies = [target.markdown_body] + [o.markdown_body for o in others]
+        if plan.mode == MODE_APPEND:
+            body = target.markdown_body
+            for other in others:
+                body = build_appended_body(body, other.markdown_body, when)
+            semantics = APPEND_SEMANTICS
+        elif plan.mode == MODE_UNION:
+            from ..merge.union import sentence_union  # the deterministic draft (core/union.py)
+
+            body, semantics = sentence_union(target.markdown_body, [o.markdown_body for o in others]), MERGE_SEMANTICS
+        else:
+            body, semantics = plan.merged_body, MERGE_SEMANTICS
+        report = check_merge(bodies, body)
+        if not report.passed and not plan.guard_override:
+            raise GuardRefusedError(report)
+        change = _Change(store)
+        change.touch(documents=plan.cluster_ids)
+        store.upsert_document(replace(target, markdown_body=body, update_semantics=semantics))
+        for other in others:
+            store.tombstone_document(other.document_id)
+        audit_id = change.commit(
+            operation=OP_MERGE, target_id=plan.target_id, source_ids=plan.cluster_ids,
+            provenance=Provenance(plan.decided_by, plan.model_id, plan.prompt_hash, plan.raw_reply, plan.rationale,
+                                  tuple(plan.cosines), plan.note, plan.prompt),
+            guard_passed=report.passed,
+            details={
+                "mode": plan.mode, "guard": report.to_dict(), "guard_override": bool(plan.guard_override and not report.passed),
+                "tombstoned": list(plan.other_ids), "when": when.isoformat(),
+                "drafted": {k: [v.content_hash, v.updated_at] for k, v in plan.drafted.items() if k in plan.cluster_ids},
+            },
+        )
+    return get_entry(store, audit_id)  # type: ignore[return-value]
+
+
+def _stamp_map(doc_id: str, drafted) -> Mapping[str, SourceStamp]:
+    return {doc_id: drafted} if isinstance(drafted, SourceStamp) else (drafted or {})
+
+
+def drop_document(store: Store, doc_id: str, drafted: SourceStamp | Mapping[str, SourceStamp], note: str | None = None,
+                  *, provenance: Provenance | None = None) -> AuditEntry:
+    """Tombstone a redundant document (softly, as Netclaw does), audited and undoable."""
+    with store.transaction():
+        _check_stamps(store, [doc_id], _stamp_map(doc_id, drafted))
+        change = _Change(store)
+        change.touch(documents=[doc_id])
+        store.tombstone_document(doc_id)
+        prov = provenance or Provenance(note=note)
+        audit_id = change.commit(operation=OP_DROP, target_id=doc_id, source_ids=[doc_id],
+                                 provenance=replace(prov, note=note if note is not None else prov.note), details={})
+    return get_entry(store, audit_id)  # type: ignore[return-value]
+
+
+def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | Mapping[str, SourceStamp], *,
+                  title: str | None = None, note: str | None = None, guard_override: bool = False) -> AuditEntry:
+    """A person's edit of one document's body (and optionally title). The guard is re-run against the old
+    body; a failing guard needs `guard_override` (recorded). update_semantics is kept, as Netclaw's
+    update_memory tool does; updated_at bumped, FTS refreshed, embedding rows deleted."""
+    if not (body or "").strip():
+        raise ApplyInputError("the edited body is empty; use drop to remove a document")
+    with store.transaction():
+        doc = _check_stamps(store, [doc_id], _stamp_map(doc_id, drafted))[doc_id]
+        new_title = doc.title if title is None else title
+        if body == doc.markdown_body and new_title == doc.title:
+            raise ApplyInputError(f"{doc_id}: the edit changes nothing; nothing was written")
+        report = check_merge([doc.markdown_body], body)
+        if not report.passed and not guard_override:
+            raise GuardRefusedError(report)
+        change = _Change(store)
+        change.touch(documents=[doc_id])
+        store.upsert_document(replace(doc, markdown_body=body, title=new_title))
+        audit_id = change.commit(
+            operation=OP_EDIT, target_id=doc_id, source_ids=[doc_id], provenance=Provenance(note=note),
+            guard_passed=report.passed,
+            details={"guard": report.to_dict(), "guard_override": bool(guard_override and not report.passed)},
+        )
+    return get_entry(store, audit_id)  # type: ignore[return-value]
+
+
+def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add: bool) -> AuditEntry:
+    ids = list(dict.fromkeys(doc_ids))
+    if len(ids) < 2:
+        raise ApplyInputError("keeping documents separate needs at least two different documents")
+    pairs = exemptions_mod.all_pairs(ids)
+    with store.transaction():
+        known = {d.document_id for d in store.documents_by_ids(ids)}
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise ApplyInputError(f"{unknown[0]}: no such document; nothing was written")
+        change = _Change(store)
+        change.touch(exemptions=pairs)
+        for a, b in pairs:
+            if add:
+                exemptions_mod.add_exemption(store, a, b, note)
+            else:
+                exemptions_mod.remove_exemption(store, a, b)
+        audit_id = change.commit(operation=OP_KEEP_SEPARATE if add else OP_ALLOW_NOMINATION, target_id=None,
+                                 source_ids=ids, provenance=Provenance(note=note),
+                                 details={"pairs": [list(p) for p in pairs]})
+    return get_entry(store, audit_id)  # type: ignore[return-value]
+
+
+def keep_separate(store: Store, doc_ids: Iterable[str], note: str | None = None) -> AuditEntry:
+    """"Not duplicates": an exemption for every pair of `doc_ids`, so the nominator never offers them again."""
+    return _exemption_op(store, doc_ids, note, add=True)
+
+
+def allow_nomination(store: Store, doc_ids: Iterable[str], note: str | None = None) -> AuditEntry:
+    """Forget the exemptions between every pair of `doc_ids` (audited, undoable)."""
+    return _exemption_op(store, doc_ids, note, add=False)

@@ -1,0 +1,116 @@
+"""Undo and redo of audited writes.
+
+Undo puts the before-images back only if every touched row still equals its after-image, else it refuses
+with UndoConflictError naming the row that changed; redo puts the after-images back under the same rule
+against the before-images. Both are audited themselves (operation `undo` / `redo`, reverts_audit_id) and
+flip the original entry's state between `applied` and `undone`.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from ..store import Store
+from ..store.audit_log import (
+    OP_REDO, OP_UNDO, STATE_APPLIED, STATE_UNDONE, AuditEntry, Provenance, Touched, capture, get_entry, record_entry,
+    restore, set_state,
+)
+
+
+class AuditError(Exception):
+    """An audit entry cannot be undone/redone as asked (unknown id, wrong state). Nothing was written."""
+
+
+class AuditNotFoundError(AuditError):
+    """No audit entry has that id."""
+
+
+class UndoConflictError(AuditError):
+    """A touched row changed after the entry was applied (or undone); restoring would lose that change."""
+
+    def __init__(self, audit_id: int, kind: str, key: str, action: str = "undo"):
+        self.audit_id, self.kind, self.key, self.action = audit_id, kind, key, action
+        what = {"documents": "document", "anchors": "anchor", "records": "record", "exemptions": "exemption"}.get(kind, kind)
+        super().__init__(
+            f"cannot {action} audit {audit_id}: {what} {key} changed since; nothing was written"
+        )
+
+    @property
+    def document_id(self) -> str | None:
+        return self.key if self.kind == "documents" else None
+
+
+
+def first_difference(store: Store, expected: Mapping) -> tuple[str, str] | None:
+    """(kind, key) of the first touched row whose current image differs from `expected`, or None."""
+    current = capture(store, Touched.from_image(expected))
+    for kind in ("documents", "anchors", "records"):
+        for key, value in expected.get(kind, {}).items():
+            if current[kind].get(key) != value:
+                return kind, key
+    now = {tuple(e["pair"]): e["row"] for e in current["exemptions"]}
+    for ex in expected.get("exemptions", []):
+        if now.get(tuple(ex["pair"])) != ex["row"]:
+            return "exemptions", " & ".join(ex["pair"])
+    return None
+
+
+def _require(store: Store, audit_id: int) -> AuditEntry:
+    try:
+        wanted = int(audit_id)
+    except (TypeError, ValueError):
+        raise AuditNotFoundError(f"{audit_id!r}: not an audit id") from None
+    entry = get_entry(store, wanted)
+    if entry is None:
+        raise AuditNotFoundError(f"audit {wanted}: no such entry")
+    return entry
+
+
+def _revert(store: Store, entry: AuditEntry, *, expected: Mapping, target: Mapping, action: str,
+            note: str | None, new_state: str) -> AuditEntry:
+    diff = first_difference(store, expected)
+    if diff is not None:
+        raise UndoConflictError(entry.audit_id, diff[0], diff[1], action)
+    touched = Touched.from_image(expected)
+    current = capture(store, touched)
+    restore(store, target)
+    restored = capture(store, touched)
+    new_id = record_entry(
+        store, operation=OP_UNDO if action == "undo" else OP_REDO, target_id=entry.target_id,
+        source_ids=entry.source_ids, before=current, after=restored,
+        details={"reverted_operation": entry.operation}, provenance=Provenance(decided_by="reviewer", note=note),
+        reverts_audit_id=entry.audit_id,
+    )
+    set_state(store, entry.audit_id, new_state)
+    return get_entry(store, new_id)  # type: ignore[return-value]
+
+
+def undo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
+    """Restore the before-images of an applied entry if every touched row still holds its after-image;
+    returns the new `undo` entry. Refuses (nothing written) with UndoConflictError or AuditError."""
+    with store.transaction():
+        entry = _require(store, audit_id)
+        if entry.operation in (OP_UNDO, OP_REDO):
+            hint = f"use `redo {entry.reverts_audit_id}`" if entry.operation == OP_UNDO else f"use `undo {entry.reverts_audit_id}`"
+            raise AuditError(f"audit {entry.audit_id} is itself an {entry.operation}; {hint}")
+        if entry.state != STATE_APPLIED:
+            raise AuditError(f"audit {entry.audit_id} is already undone")
+        return _revert(store, entry, expected=entry.after, target=entry.before, action="undo", note=note,
+                       new_state=STATE_UNDONE)
+
+
+def redo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
+    """Re-apply an undone entry's after-images if every touched row still holds its before-image;
+    returns the new `redo` entry. The id of the `undo` entry is accepted too."""
+    with store.transaction():
+        entry = _require(store, audit_id)
+        if entry.operation == OP_UNDO and entry.reverts_audit_id is not None:
+            entry = _require(store, entry.reverts_audit_id)
+        elif entry.operation == OP_REDO:
+            raise AuditError(f"audit {entry.audit_id} is itself a redo; use `undo {entry.reverts_audit_id}`")
+        if entry.state != STATE_UNDONE:
+            raise AuditError(f"audit {entry.audit_id} is not undone; nothing to redo")
+        return _revert(store, entry, expected=entry.before, target=entry.after, action="redo", note=note,
+                       new_state=STATE_APPLIED)
+
+
+__all__ = ["AuditError", "AuditNotFoundError", "UndoConflictError", "first_difference", "redo", "undo"]

@@ -1,0 +1,157 @@
+"""`memgui merge`, `memgui audit`, `memgui undo`, `memgui redo` end to end on a real store file."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from memgui.__main__ import main
+from memgui.core.store import Document, create_store, new_document_id, open_store
+from memgui.core.netfx import anchor_id_for
+
+A_BODY = "The build server is ci.example.org running version 1.5.62."
+B_BODY = "The build server now also runs nightly at 02:00 UTC."
+MERGED = "The build server is ci.example.org running version 1.5.62 and also runs nightly at 02:00 UTC."
+LOSSY = "The build server runs nightly builds every single night of the week."
+
+
+def _seed(store, title, body, anchor):
+    store.ensure_anchor(anchor)
+    return store.upsert_document(Document(
+        document_id=new_document_id(), anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
+        markdown_body=body, aliases_json=None, facets_json=None, slots_json=None, update_semantics="merge-document",
+        boundary="boundary:trusted-instance", audience="personal", sensitivity="normal", recall_mode="auto",
+        confidence=0.8, freshness_at=None, expires_at=None, created_at=0, updated_at=0,
+    )).document_id
+
+
+@pytest.fixture
+def db(tmp_path):
+    path = create_store(tmp_path / "netclaw.db")
+    with open_store(path) as store:
+        a = _seed(store, "Build server", A_BODY, "build-server")
+        b = _seed(store, "Nightly", B_BODY, "nightly")
+    return path, a, b
+
+
+def _doc(path, doc_id):
+    with open_store(path, read_only=True) as store:
+        return store.document(doc_id)
+
+
+def _body_file(tmp_path, text) -> str:
+    f = tmp_path / "merged.md"
+    f.write_text(text, encoding="utf-8")
+    return str(f)
+
+
+def test_merge_audit_undo_redo_session(db, tmp_path, capsys):
+    path, a, b = db
+    rc = main(["merge", "--store", str(path), "--target", a, "--sources", f"{a},{b}",
+               "--body-file", _body_file(tmp_path, MERGED), "--note", "same server"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "audit 1: merge into " + a in out and "guard passed" in out and f"tombstoned: {b}" in out
+    assert _doc(path, a).markdown_body == MERGED and _doc(path, b).is_tombstoned
+
+    assert main(["audit", "--store", str(path)]) == 0
+    listing = capsys.readouterr().out
+    assert "merge" in listing and "guard=passed" in listing and "note: same server" in listing and a in listing
+
+    assert main(["undo", "--store", str(path), "1"]) == 0
+    assert "undo of audit 1" in capsys.readouterr().out
+    assert _doc(path, a).markdown_body == A_BODY and not _doc(path, b).is_tombstoned
+
+    assert main(["redo", "--store", str(path), "1"]) == 0
+    capsys.readouterr()
+    assert _doc(path, a).markdown_body == MERGED
+
+    assert main(["audit", "--store", str(path), "--json"]) == 0
+    entries = json.loads(capsys.readouterr().out)["memgui"]
+    assert [e["operation"] for e in entries] == ["redo", "undo", "merge"]
+    assert entries[2]["state"] == "applied" and entries[1]["reverts_audit_id"] == 1
+    assert "before" not in entries[0]
+
+
+def test_failing_guard_exits_1_listing_missing_tokens_and_writes_nothing(db, tmp_path, capsys):
+    path, a, b = db
+    rc = main(["merge", "--store", str(path), "--target", a, "--sources", b, "--body-file", _body_file(tmp_path, LOSSY)])
+    err = capsys.readouterr().err
+    assert rc == 1 and "missing tokens:" in err and "1.5.62" in err and "ci.example.org" in err
+    assert _doc(path, a).markdown_body == A_BODY and not _doc(path, b).is_tombstoned
+    assert main(["audit", "--store", str(path)]) == 0 and "no audited writes" in capsys.readouterr().out
+
+    rc = main(["merge", "--store", str(path), "--target", a, "--sources", b, "--body-file",
+               _body_file(tmp_path, LOSSY), "--override-guard", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert rc == 0 and result["ok"] and result["guard_passed"] is False and result["details"]["guard_override"]
+    assert _doc(path, a).markdown_body == LOSSY
+    main(["audit", "--store", str(path), "--guard", "failed"])
+    assert "FAILED (override)" in capsys.readouterr().out
+
+
+def test_append_mode_json(db, capsys):
+    path, a, b = db
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--append", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["operation"] == "merge" and result["details"]["mode"] == "append"
+    body = _doc(path, a).markdown_body
+    assert body.startswith(A_BODY) and body.endswith(B_BODY) and "_[merged " in body
+    assert _doc(path, a).update_semantics == "append-document"
+
+
+def test_undo_conflict_and_state_errors_exit_1(db, capsys):
+    path, a, b = db
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--append"]) == 0
+    with open_store(path) as store:  # someone edits the merged document afterwards
+        store.upsert_document(replace(store.document(a), markdown_body="edited afterwards"))
+    capsys.readouterr()
+    assert main(["undo", "--store", str(path), "1"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot undo audit 1" in err and a in err
+    assert _doc(path, a).markdown_body == "edited afterwards"
+    assert main(["redo", "--store", str(path), "1"]) == 1
+    assert "not undone" in capsys.readouterr().err
+
+
+def test_bad_input_exits_2(db, tmp_path, capsys):
+    path, a, b = db
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", "doc-nope", "--append"]) == 2
+    assert "doc-nope" in capsys.readouterr().err
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--body-file",
+                 str(tmp_path / "missing.md")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", a, "--append"]) == 2
+    assert "at least one source" in capsys.readouterr().err
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", " , ", "--append"]) == 2
+    assert main(["merge", "--store", str(tmp_path / "nope.db"), "--target", a, "--sources", b, "--append"]) == 2
+    assert main(["undo", "--store", str(path), "99"]) == 2
+    assert "no such entry" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["merge", "--store", str(path), "--target", a, "--sources", b])  # no mode
+    assert exit_.value.code == 2
+    with pytest.raises(SystemExit) as exit_:
+        main(["undo", "--store", str(path), "one"])
+    assert exit_.value.code == 2
+    assert _doc(path, a).markdown_body == A_BODY and not _doc(path, b).is_tombstoned
+
+
+def test_the_installed_entry_point_runs_merge(db, tmp_path):
+    path, a, b = db
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, "-m", "memgui", "merge", "--store", str(path), "--target", a,
+                          "--sources", b, "--append", "--json"], capture_output=True, text=True, cwd=root, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["target_id"] == a
+
+
+def test_union_mode(db, capsys):
+    path, a, b = db
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--union", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    body = _doc(path, a).markdown_body
+    assert result["details"]["mode"] == "union" and result["guard_passed"] is True
+    assert "1.5.62" in body and "02:00 UTC" in body and _doc(path, a).update_semantics == "merge-document"

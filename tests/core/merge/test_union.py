@@ -1,0 +1,163 @@
+"""The sentence-union draft: keeps the primary verbatim, adds only new sentences, always passes MergeGuard."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memgui.core.merge.guard import check_merge
+from memgui.core.merge.union import normalise_sentence, sentence_union, split_units
+
+PRIMARY = """Atlas 2.14.3 was deployed on 2024-03-18. See https://docs.example.com/atlas/deploy-v2 for the runbook.
+The metrics port is 9464.
+
+- Ticket: OPS-4471
+- Owner: priya@example.com
+"""
+
+OTHER = """the metrics  port is 9464! Atlas 2.14.3 was deployed on 2024-03-18
+Rollback to 2.13.9 needs --dry-run first. WAL replay takes 30 seconds.
+
+* Ticket: OPS-4471
+* Channel: #atlas-sync. Ask there first.
+
+```
+atlas deploy --dry-run
+The metrics port is 9464.
+```
+"""
+
+
+def test_primary_is_kept_verbatim_and_only_new_sentences_are_added_in_order():
+    union = sentence_union(PRIMARY, [OTHER])
+    assert union.startswith(PRIMARY)
+    added = union[len(PRIMARY):]
+    assert added == (
+        "\nRollback to 2.13.9 needs --dry-run first. WAL replay takes 30 seconds.\n"
+        "\n"
+        "* Channel: #atlas-sync. Ask there first.\n"
+        "\n"
+        "```\natlas deploy --dry-run\nThe metrics port is 9464.\n```"
+    )
+    assert check_merge([PRIMARY, OTHER], union).passed
+
+
+def test_duplicates_differing_in_case_spacing_markers_and_end_punctuation_are_not_repeated():
+    union = sentence_union("The pool size is 20.", ["THE POOL   SIZE IS 20!", "- the pool size is 20", "The pool size is 20"])
+    assert union == "The pool size is 20."
+
+
+def test_a_sentence_repeated_across_other_sources_is_added_once():
+    union = sentence_union("Alpha.", ["Beta is new. Alpha.", "beta is new"])
+    assert union == "Alpha.\n\nBeta is new."
+
+
+def test_markdown_lines_stay_whole_and_sentences_of_prose_are_split():
+    units = [u.text for u in split_units("One. Two!\n- a bullet. With two sentences\n# Heading. Still one\n| a | b. |")]
+    assert units == ["One.", "Two!", "- a bullet. With two sentences", "# Heading. Still one", "| a | b. |"]
+    assert [u.text for u in split_units("See Jan. 5, 2026 and e.g. this. Next")] == [
+        "See Jan. 5, 2026 and e.g. this.", "Next"]
+
+
+def test_fenced_code_block_is_one_unit_even_unclosed():
+    units = [u.text for u in split_units("Text.\n```py\nx = 1\n\ny = 2\n```\nAfter.")]
+    assert units == ["Text.", "```py\nx = 1\n\ny = 2\n```", "After."]
+    assert [u.text for u in split_units("~~~\nopen")] == ["~~~\nopen"]
+
+
+def test_normalised_key():
+    assert normalise_sentence("  - The  Port is 80!! ") == normalise_sentence("the port is 80") == "THE PORT IS 80"
+    assert normalise_sentence("1. Step one:") == "STEP ONE"
+    assert normalise_sentence("...") == ""
+
+
+def test_non_primary_source_much_longer_than_primary():
+    primary = "Short note about 5433."
+    long_other = " ".join(f"Fact number {i} is value-{i}." for i in range(200)) + " Short note about 5433."
+    union = sentence_union(primary, [long_other])
+    report = check_merge([primary, long_other], union)
+    assert report.passed and report.missing == ()
+    assert union.count("Short note about 5433") == 1
+    assert report.length_ratio >= 0.99
+
+
+def test_token_split_across_a_sentence_boundary_survives():
+    # "Jan.  5, 2026" differs only in white space from the primary's sentences, which are "already
+    # present" - but the token (with two spaces) must still be in the draft.
+    primary = "Shipped Jan. 5, 2026 to prod."
+    other = "Shipped Jan.  5, 2026 to prod."
+    union = sentence_union(primary, [other])
+    report = check_merge([primary, other], union)
+    assert report.passed and report.missing == ()
+    assert "Jan.  5, 2026" in union
+
+
+def test_degenerate_sources_fall_back_to_appending_verbatim():
+    repeated = "A. " * 40
+    union = sentence_union("x", [repeated])
+    assert check_merge(["x", repeated], union).passed
+    assert union == "x\n\n" + repeated
+    blank_longest = " " * 50
+    assert check_merge(["a", blank_longest], sentence_union("a", [blank_longest])).passed
+
+
+def test_empty_primary_and_empty_others():
+    assert sentence_union("", ["One. Two."]) == "One. Two."
+    assert sentence_union(None, []) == ""
+    assert sentence_union("Keep me.", [None, "", "keep me"]) == "Keep me."
+    assert sentence_union("ends with newline\n", ["New one."]) == "ends with newline\n\nNew one."
+
+
+# ── Properties ───────────────────────────────────────────────────────────────────────────────────
+
+any_text = st.text(st.characters(exclude_categories=()), max_size=200)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(any_text, st.lists(st.one_of(st.none(), any_text), max_size=4))
+def test_union_of_arbitrary_text_always_passes_the_guard(primary, others):
+    union = sentence_union(primary, others)
+    assert union.startswith(primary)
+    report = check_merge([primary, *others], union)
+    assert report.passed, report.reason
+    assert report.missing == ()
+
+
+SENTENCES = st.sampled_from([
+    "The pool size is 20.", "the pool size is 20!", "Deploy v2.14.3 on 2024-03-18.", "See https://x.org/a/b.",
+    "Port 9464 is open.", "- Ticket OPS-4471", "* ticket OPS-4471", "Jan. 5, 2026 was the date.",
+    "Config lives in deploy/staging/db.yaml.", "maxOutputTokens is 4096.", "1. First step: run it",
+    "```\ncode 1.2.3\n```", "# Heading", "", "\n", "Short.", "Version 1.5.62, not 1.5.60.",
+])
+DOC = st.lists(SENTENCES, max_size=8).map(lambda parts: " ".join(parts))
+DOC_LINES = st.lists(SENTENCES, max_size=8).map(lambda parts: "\n".join(parts))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(DOC, DOC_LINES), st.lists(st.one_of(DOC, DOC_LINES), max_size=4))
+def test_union_of_overlapping_notes_passes_and_is_the_deduplicated_draft_when_that_is_safe(primary, others):
+    union = sentence_union(primary, others)
+    assert union.startswith(primary)
+    report = check_merge([primary, *others], union)
+    assert report.passed and report.missing == ()
+    draft = sentence_union_dedup_only(primary, others)
+    draft_report = check_merge([primary, *others], draft)
+    if not draft_report.missing and draft_report.length_ratio >= 0.6:
+        assert union == draft  # no known sentence is added twice
+    else:
+        assert len(union) >= len(draft)  # the safety net only ever adds
+
+
+def sentence_union_dedup_only(primary, others):
+    """The de-duplicated draft before any safety net (what the fallback replaced)."""
+    from memgui.core.merge.union import _append, _join  # noqa: PLC0415
+
+    seen = {u.key for u in split_units(primary)}
+    parts = []
+    for other in others:
+        kept = []
+        for unit in split_units(other):
+            if unit.key and unit.key not in seen:
+                seen.add(unit.key)
+                kept.append(unit)
+        parts.append(_join(kept))
+    return _append(primary, parts)

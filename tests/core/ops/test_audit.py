@@ -1,0 +1,252 @@
+"""core/audit.py: the audit trail, undo with conflict check, redo. Undo must leave every touched row
+byte-identical (documents, FTS rows, embedding rows, anchors, records, exemptions)."""
+from __future__ import annotations
+
+import struct
+from dataclasses import replace
+from datetime import date
+
+import pytest
+
+from memgui.core.ops.apply import (
+    MODE_APPEND, MergePlan, SourceStamp, apply_decision, draft_stamps, drop_document, edit_document, keep_separate,
+    merge_cluster,
+)
+from memgui.core.store.audit_log import get_entry, list_entries
+from memgui.core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
+from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
+from memgui.core.store.exemptions import exempt_pairs
+from memgui.core.store import Document, create_store, new_document_id, now_ms, open_store
+from memgui.core.netfx import anchor_id_for
+
+WHEN = date(2026, 6, 1)
+A_BODY = "The build server is ci.example.org running version 1.5.62."
+B_BODY = "The build server now also runs nightly at 02:00 UTC."
+MERGED = "The build server is ci.example.org running version 1.5.62 and also runs nightly at 02:00 UTC."
+
+
+def seed(store, title, body, *, anchor="build-server", **kw) -> Document:
+    store.ensure_anchor(anchor)
+    doc = Document(
+        document_id=new_document_id(), anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
+        markdown_body=body, aliases_json='["ci"]', facets_json='["infra"]', slots_json=None,
+        update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",
+        sensitivity="normal", recall_mode="auto", confidence=0.8, freshness_at=1_700_000_000_000, expires_at=None,
+        created_at=0, updated_at=0,
+    )
+    return store.upsert_document(replace(doc, **kw))
+
+
+def seed_embedding(store, doc_id, model, dims):
+    vec = struct.pack(f"<{dims}f", *[(i + 1) / 7 for i in range(dims)])
+    with store.transaction():
+        store.execute(
+            "INSERT INTO memory_embeddings (item_id, item_kind, model_id, content_hash, dims, vector, created_at) "
+            "VALUES (?, 'document', ?, ?, ?, ?, ?)",
+            (doc_id, model, store.document(doc_id).content_hash, dims, vec, now_ms()),
+        )
+
+
+def dump(store) -> dict:
+    tables = {
+        "memory_documents": "document_id", "memory_documents_fts": "document_id",
+        "memory_embeddings": "item_id, model_id", "memory_anchors": "anchor_id", "memory_records": "record_id",
+        "memory_records_fts": "record_id", "memgui_exemptions": "first_id, second_id",
+    }
+    out = {}
+    for table, order in tables.items():  # quote() shows each value's exact storage class (1 vs 1.0, blobs)
+        cols = [r[1] for r in store.execute(f"PRAGMA table_info('{table}')").fetchall()]
+        select = ", ".join(f"quote({c})" for c in cols)
+        out[table] = store.execute(f"SELECT {select} FROM {table} ORDER BY {order}").fetchall()
+    return out
+
+
+@pytest.fixture
+def seeded(empty_store):
+    store = empty_store
+    a = seed(store, "Build server", A_BODY)
+    b = seed(store, "Nightly", B_BODY, anchor="nightly")
+    c = seed(store, "Legacy", "Kept for 30 days.", anchor="retention", boundary=None, audience=None)
+    for doc in (a, b, c):
+        seed_embedding(store, doc.document_id, "snowflake-arctic-embed-m-int8", 8)
+        seed_embedding(store, doc.document_id, "all-minilm-l6-v2", 4)
+    return store, store.document(a.document_id), store.document(b.document_id), store.document(c.document_id)
+
+
+def _merge(store, a, b, c, **kw):
+    ids = [a.document_id, b.document_id, c.document_id]
+    return merge_cluster(store, MergePlan(a.document_id, tuple(ids), mode=MODE_APPEND, drafted=draft_stamps(store, ids),
+                                          when=WHEN, **kw))
+
+
+def test_apply_then_undo_is_byte_identical_and_redo_reapplies(seeded):
+    store, a, b, c = seeded
+    before = dump(store)
+    entry = _merge(store, a, b, c, note="merge three")
+    applied = dump(store)
+    assert applied != before
+    assert applied["memory_embeddings"] == []  # rewritten and tombstoned docs lose their vectors
+
+    undone = undo(store, entry.audit_id, note="oops")
+    assert dump(store) == before  # every row, FTS row and embedding row exactly as before
+    assert undone.operation == "undo" and undone.reverts_audit_id == entry.audit_id and undone.note == "oops"
+    assert get_entry(store, entry.audit_id).state == "undone"
+
+    redone = redo(store, entry.audit_id)
+    assert dump(store) == applied
+    assert redone.operation == "redo" and get_entry(store, entry.audit_id).state == "applied"
+
+    undo(store, entry.audit_id)  # and round again
+    assert dump(store) == before
+
+
+def test_undo_and_redo_of_a_guarded_merge_override_and_edit(seeded):
+    store, a, b, c = seeded
+    before = dump(store)
+    e1 = merge_cluster(store, MergePlan(a.document_id, (b.document_id,), merged_body=MERGED,
+                                        drafted=draft_stamps(store, [a.document_id, b.document_id])))
+    e2 = edit_document(store, c.document_id, "Kept for 30 days, then archived.",
+                       SourceStamp.of(store.document(c.document_id)))
+    undo(store, e2.audit_id)
+    undo(store, e1.audit_id)
+    assert dump(store) == before
+
+
+def test_undo_of_create_removes_the_document_and_restores_the_anchor(seeded):
+    store, a, *_ = seeded
+    before = dump(store)
+    result = apply_decision(store, Proposal("Fresh", "A brand new fact.", anchor_name="fresh-topic"),
+                            CurationDecision(DecisionKind.CREATE), [], when=WHEN)
+    assert store.document(result.document_id) is not None and store.anchor("anchor:fresh-topic") is not None
+    undo(store, result.audit_id)
+    assert store.document(result.document_id) is None and store.anchor("anchor:fresh-topic") is None
+    assert dump(store) == before
+
+
+def test_undo_of_an_llm_consolidate_restores_reanchored_docs_and_anchors(seeded):
+    store, a, b, c = seeded
+    before = dump(store)
+    cands = [Candidate(d.document_id, d.anchor_id, d.anchor_id[7:], d.markdown_body, d.freshness_at, d.confidence)
+             for d in (a, b)]
+    decision = CurationDecision(DecisionKind.CONSOLIDATE, a.document_id, (a.document_id, b.document_id),
+                                canonical_anchor_name="build-server", merged_body="too short", from_llm_tier=True)
+    result = apply_decision(store, Proposal("Build", "Runs on Debian 12.", anchor_name="build-servers"), decision, cands,
+                            when=WHEN)
+    assert result.outcome == "appended" and store.document(b.document_id).anchor_id == "anchor:build-server"
+    undo(store, result.audit_id)
+    assert dump(store) == before
+
+
+def test_undo_of_a_record_create(seeded):
+    store, *_ = seeded
+    before = dump(store)
+    p = Proposal("event", '{"x":1}', anchor_name="trip", kind="record", memory_class="evidence", recall_mode="searchable")
+    result = apply_decision(store, p, CurationDecision(DecisionKind.CREATE), [])
+    assert len(store.records()) == 1
+    undo(store, result.audit_id)
+    assert dump(store) == before
+
+
+def test_undo_refuses_when_a_touched_row_changed(seeded):
+    store, a, b, c = seeded
+    entry = _merge(store, a, b, c)
+    store.upsert_document(replace(store.document(a.document_id), markdown_body="edited by the daemon afterwards"))
+    after_edit = dump(store)
+    with pytest.raises(UndoConflictError) as err:
+        undo(store, entry.audit_id)
+    assert err.value.document_id == a.document_id and a.document_id in str(err.value)
+    assert dump(store) == after_edit and get_entry(store, entry.audit_id).state == "applied"
+    assert list_entries(store, operation="undo") == []
+
+
+def test_undo_refuses_when_only_embeddings_or_fts_changed(seeded):
+    store, a, b, c = seeded
+    entry = drop_document(store, c.document_id, SourceStamp.of(c))
+    # the daemon re-embeds nothing for a tombstone, but suppose something wrote a vector row meanwhile
+    seed_embedding(store, c.document_id, "snowflake-arctic-embed-m-int8", 8)
+    with pytest.raises(UndoConflictError, match=c.document_id):
+        undo(store, entry.audit_id)
+    with store.transaction():
+        store.execute("DELETE FROM memory_embeddings WHERE item_id = ?", (c.document_id,))
+    undo(store, entry.audit_id)  # back to the after-image → undo works
+    assert not store.document(c.document_id).is_tombstoned
+
+
+def test_redo_refuses_when_a_row_changed_after_undo(seeded):
+    store, a, b, c = seeded
+    entry = _merge(store, a, b, c)
+    undo(store, entry.audit_id)
+    store.upsert_document(replace(store.document(b.document_id), markdown_body=B_BODY + " Also Sundays."))
+    with pytest.raises(UndoConflictError, match=b.document_id):
+        redo(store, entry.audit_id)
+    assert get_entry(store, entry.audit_id).state == "undone"
+
+
+def test_state_rules(seeded):
+    store, a, b, c = seeded
+    entry = _merge(store, a, b, c)
+    with pytest.raises(AuditError, match="not undone"):
+        redo(store, entry.audit_id)
+    u = undo(store, entry.audit_id)
+    with pytest.raises(AuditError, match="already undone"):
+        undo(store, entry.audit_id)
+    with pytest.raises(AuditError, match="redo"):
+        undo(store, u.audit_id)  # an undo entry is not itself undone; redo the original instead
+    r = redo(store, u.audit_id)  # the undo entry's id is accepted by redo
+    assert r.reverts_audit_id == entry.audit_id
+    with pytest.raises(AuditNotFoundError):
+        undo(store, 9999)
+    with pytest.raises(AuditNotFoundError):
+        undo(store, "x")
+
+
+def test_keep_separate_undo_removes_the_exemptions(seeded):
+    store, a, b, c = seeded
+    entry = keep_separate(store, [a.document_id, b.document_id], note="different facts")
+    assert exempt_pairs(store) == {frozenset((a.document_id, b.document_id))}
+    undo(store, entry.audit_id)
+    assert exempt_pairs(store) == set()
+    redo(store, entry.audit_id)
+    assert exempt_pairs(store) == {frozenset((a.document_id, b.document_id))}
+
+
+def test_list_entries_filters(seeded):
+    store, a, b, c = seeded
+    m = _merge(store, a, b, c)
+    d = apply_decision(store, Proposal("Fresh", "New fact.", anchor_name="fresh"), CurationDecision(DecisionKind.CREATE), [])
+    u = undo(store, m.audit_id)
+    assert [e.audit_id for e in list_entries(store)] == [u.audit_id, d.audit_id, m.audit_id]  # newest first
+    assert [e.audit_id for e in list_entries(store, operation="merge")] == [m.audit_id]
+    assert [e.audit_id for e in list_entries(store, operation=["merge", "undo"])] == [u.audit_id, m.audit_id]
+    assert {e.audit_id for e in list_entries(store, document_id=c.document_id)} == {m.audit_id, u.audit_id}
+    assert [e.audit_id for e in list_entries(store, document_id=d.document_id)] == [d.audit_id]
+    assert [e.audit_id for e in list_entries(store, limit=1)] == [u.audit_id]
+    assert [e.audit_id for e in list_entries(store, state="undone")] == [m.audit_id]
+    assert list_entries(store, guard_passed=True)[0].audit_id == m.audit_id
+    entry = get_entry(store, m.audit_id)
+    assert set(entry.touched_documents) == {a.document_id, b.document_id, c.document_id}
+    assert entry.to_dict()["source_ids"] == [a.document_id, b.document_id, c.document_id]
+    assert "before" in entry.to_dict(images=True) and "before" not in entry.to_dict()
+    assert get_entry(store, 4242) is None
+
+
+def test_read_only_store_without_memgui_tables_lists_nothing(tmp_path):
+    path = create_store(tmp_path / "fresh.db")
+    with open_store(path, read_only=True) as ro:
+        assert list_entries(ro) == [] and get_entry(ro, 1) is None and exempt_pairs(ro) == set()
+
+
+def test_legacy_store_round_trip(tmp_path):
+    """A prototype-era store with the extra `domain` column: images carry it and undo restores it."""
+    store = open_store(create_store(tmp_path / "legacy.db", legacy=True))
+    try:
+        a = seed(store, "A", A_BODY)
+        b = seed(store, "B", B_BODY, anchor="nightly")
+        before = dump(store)
+        entry = merge_cluster(store, MergePlan(a.document_id, (b.document_id,), mode=MODE_APPEND,
+                                               drafted=draft_stamps(store, [a.document_id, b.document_id])))
+        assert "domain" in entry.before["documents"][a.document_id]["row"]
+        undo(store, entry.audit_id)
+        assert dump(store) == before
+    finally:
+        store.close()

@@ -1,0 +1,122 @@
+"""Architecture rules, enforced on the import graph:
+
+- memgui/core never imports Qt, the GUI or the CLI;
+- core's stage packages import only from their own stage or an earlier one (the flow, in order):
+  netfx/tasks → store → curation → vectors → merge → decide → ops → forensics
+  (merge proof is pure and sits below decide because the decider drafts against the guard);
+- the GUI reaches the core only through its service layer (memgui/gui/services*), and no GUI module
+  imports another in a cycle.
+"""
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "memgui"
+CORE = PKG / "core"
+GUI = PKG / "gui"
+QT = ("PySide6", "shiboken6", "pytestqt")
+STAGES = ("netfx", "tasks", "store", "curation", "vectors", "merge", "decide", "ops", "forensics")
+RANK = {"netfx": 0, "tasks": 0, "store": 1, "curation": 2, "vectors": 3, "merge": 4, "decide": 5, "ops": 6,
+        "forensics": 7}
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path):
+    """Absolute names of every module `path` imports (relative imports resolved), with `from X import y`
+    also yielding X.y (y may be a submodule)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = _module(path).split(".") if path.name == "__init__.py" else _module(path).split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            yield mod
+            for alias in node.names:
+                yield f"{mod}.{alias.name}"
+
+
+def _stage(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["memgui", "core"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+def test_core_never_imports_qt_gui_or_cli():
+    offenders = [
+        f"{p.relative_to(PKG)} imports {name}"
+        for p in CORE.rglob("*.py")
+        for name in _imports(p)
+        if name.split(".")[0] in QT or name.startswith(("memgui.gui", "memgui.cli"))
+    ]
+    assert offenders == []
+
+
+def test_core_is_only_stage_packages():
+    found = {p.stem if p.is_file() else p.name for p in CORE.iterdir()
+             if p.name != "__pycache__" and p.name != "__init__.py"}
+    assert found == set(STAGES)
+
+
+def test_no_stage_imports_a_later_stage():
+    offenders = []
+    for path in CORE.rglob("*.py"):
+        own = _stage(_module(path))
+        if own is None:
+            continue
+        for name in _imports(path):
+            other = _stage(name)
+            if other in RANK and RANK[other] > RANK[own]:
+                offenders.append(f"{path.relative_to(CORE)} ({own}) imports {name} ({other})")
+    assert offenders == []
+
+
+def test_gui_reaches_core_only_through_the_service_layer():
+    offenders = []
+    for path in GUI.rglob("*.py"):
+        if path.stem.startswith("services") or "services" in path.relative_to(GUI).parts[:-1]:
+            continue
+        for name in _imports(path):
+            if name.startswith("memgui.core"):
+                offenders.append(f"{path.relative_to(PKG)} imports {name}")
+    assert sorted(set(offenders)) == []
+
+
+def test_gui_modules_import_no_cycle():
+    graph: dict[str, set[str]] = {}
+    modules = {_module(p): p for p in GUI.rglob("*.py")}
+    for mod, path in modules.items():
+        graph[mod] = {n for n in _imports(path) if n in modules and n != mod}
+    seen, on_path, cycles = set(), [], []
+
+    def visit(node):
+        if node in on_path:
+            cycles.append(on_path[on_path.index(node):] + [node])
+            return
+        if node in seen:
+            return
+        seen.add(node)
+        on_path.append(node)
+        for nxt in sorted(graph[node]):
+            visit(nxt)
+        on_path.pop()
+
+    for mod in sorted(graph):
+        visit(mod)
+    assert cycles == []
+
+
+def test_no_gui_file_past_400_lines():
+    long = {str(p.relative_to(PKG)): n for p in GUI.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
+    assert long == {}
