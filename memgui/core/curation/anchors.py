@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-from ..netfx import is_blank, lower_invariant, net_split, net_trim, utf16_len
+from ..netfx import fold_case, is_blank, lower_invariant, net_split, net_trim, utf16_len
 
 JACCARD_THRESHOLD = 0.6
 MAX_TOKEN_DIFFERENCE = 2
@@ -37,8 +37,9 @@ def tokenize(anchor_name: str | None) -> list[str]:
 
 
 def is_prefix_match(a: str, b: str) -> bool:
-    """Equal ignoring case, or the shorter (>= MIN_PREFIX_LENGTH code units) starts the longer."""
-    a_l, b_l = a.lower(), b.lower()
+    """Equal ignoring case, or the shorter (>= MIN_PREFIX_LENGTH code units) starts the longer
+    (both OrdinalIgnoreCase)."""
+    a_l, b_l = fold_case(a), fold_case(b)
     if a_l == b_l:
         return True
     shorter, longer = (a_l, b_l) if utf16_len(a) <= utf16_len(b) else (b_l, a_l)
@@ -46,10 +47,10 @@ def is_prefix_match(a: str, b: str) -> bool:
 
 
 def _token_set(tokens: Iterable[str]) -> list[str]:
-    """A case-insensitive HashSet, kept in first-seen order (order never changes a result)."""
+    """An OrdinalIgnoreCase HashSet, kept in first-seen order (order never changes a result)."""
     seen: dict[str, str] = {}
     for t in tokens:
-        seen.setdefault(t.lower(), t)
+        seen.setdefault(fold_case(t), t)
     return list(seen.values())
 
 
