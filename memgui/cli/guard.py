@@ -1,7 +1,8 @@
 """`memgui guard --source FILE [--source FILE …] --merged FILE [--json]`: run MergeGuard on files.
 
 Exit 0 when the merged body passes, 1 when it fails, 2 on bad input (missing file, not UTF-8).
-`-` reads that body from standard input.
+`-` reads that body from standard input. The exit code is Netclaw's MergeGuard verdict; memgui's strict
+lens (facts the guard cannot see) is reported beside it (`"strict"` in the JSON) and never changes it.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ..core.merge.guard import MergeGuardReport, check_merge
+from ..core.merge.strict import StrictReport, check_strict
 from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
 from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json
 
@@ -41,7 +43,7 @@ def read_body(name: str) -> str:
         raise CliError(f"{name}: not valid UTF-8 (byte {exc.start})") from None
 
 
-def format_report(report: MergeGuardReport) -> str:
+def format_report(report: MergeGuardReport, strict: StrictReport) -> str:
     lines = [
         f"{'PASS' if report.passed else 'FAIL'}: {report.reason}",
         f"retention:    {report.retention:.1%} (floor {RETENTION_THRESHOLD:.0%})",
@@ -52,6 +54,11 @@ def format_report(report: MergeGuardReport) -> str:
         if not token.retained:
             sources = ",".join(str(i + 1) for i in token.sources)
             lines.append(f"  missing  {token.kind:<17} {token.token}   (source {sources})")
+    lines.append(f"strict lens:  {'clean' if strict.passed else f'{len(strict.at_risk)} facts at risk'}"
+                 f" ({strict.checked} facts checked; memgui's check, beside Netclaw's verdict)")
+    for risk in strict.at_risk:
+        sources = ",".join(str(i + 1) for i in risk.sources)
+        lines.append(f"  at risk  {risk.kind:<17} {risk.token}   (source {sources})")
     return "\n".join(lines)
 
 
@@ -59,8 +66,9 @@ def run(args) -> int:
     sources = [read_body(name) for name in args.source]
     merged = read_body(args.merged)
     report = check_merge(sources, merged)
+    strict = check_strict(sources, merged)
     if args.json:
-        print_json(report.to_dict())
+        print_json({**report.to_dict(), "strict": strict.to_dict()})
     else:
-        print(format_report(report))
+        print(format_report(report, strict))
     return EXIT_OK if report.passed else EXIT_NEGATIVE

@@ -1,0 +1,180 @@
+"""The strict lens: facts a reviewer needs kept that Netclaw's MergeGuard cannot see.
+
+MergeGuard (guard.py) is Netclaw's rule and stays exactly Netclaw's: it governs the append fallback. Its
+retention is a substring test over 14 token classes, so a merged body that turns `02:30` into `14:30`,
+"14 August" into "14 September", "no sugar" into "and sugar" or `600` into `6000` passes it. The strict
+lens is reported beside it, never instead of it. A fact of a source is *at risk* when the merged body does
+not contain it as a whole token (case-insensitive, white space collapsed; a token inside a longer word or
+number does not count). What counts as a fact:
+
+- every token MergeGuard extracts, but matched whole (`2026-02` is not kept by `2026`);
+- times (`02:30`, `9:15 pm`), paths without an extension (`/srv/backups/restic`, `~/notes`);
+- dates by day and month (`14 August`, `August 14th`), month and weekday names (`June`, `Sundays`);
+- a number with its unit (`32 GB`, `6 months`, `600 requests per minute`) and every standalone number;
+- e-mail addresses, `#channels`, proper names (capitalised words not at a sentence start: `Okafor`);
+- a negation with the word it negates (`no sugar`, `not before`, `never on`, `without approval`);
+- identifiers from the titles (words with a digit, `_`, `-` or `.` inside, or camelCase).
+
+Pure: strings in, a frozen report out.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .guard import extract_tokens
+
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_MONTH_NAMES = "january|february|march|april|june|july|august|september|october|november|december"
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_UNITS = (
+    r"[kmgtp]i?b|bytes?|kb|mb|gb|tb|pb|ms|us|µs|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|"
+    r"months?|years?|yrs?|%|percent|x|times|requests?|reqs?|calls?|rps|qps|users?|items?|rows?|tokens?|"
+    r"files?|retries|attempts?|cores?|threads?|workers?|nodes?|replicas?|pods?|gpus?|cpus?|vcpus?|"
+    r"mhz|ghz|hz|kbps|mbps|gbps|km|m|cm|mm|kg|g|mg|l|ml|°c|°f|c|f|eur|usd|gbp|chf|€|\$|£|k|mi|miles?|lbs?"
+)
+_PER = r"(?:\s*(?:/|per)\s*[a-z]+)?"
+
+_KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in (
+        ("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])"),
+        ("path", r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@-]+/?(?![\w/])"),
+        ("email", r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])"),
+        ("channel", r"(?<![\w#&])#[a-z][\w-]*"),
+        ("day_month", rf"(?<!\w)\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b\.?"),
+        ("day_month", rf"\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?!\w)"),
+        ("month", rf"\b(?:{_MONTH_NAMES})\b"),
+        ("weekday", rf"\b(?:{_WEEKDAYS})s?\b"),
+        ("quantity", rf"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:{_UNITS})(?![\w]){_PER}"),
+        ("quantity", rf"(?<![\w.])\d+(?:[.,]\d+)?\s+[a-z]+\s+per\s+[a-z]+"),
+        ("number", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*(?![\w:/-]|[.,]\d)"),
+        ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
+    )
+)
+# A capitalised word not at a sentence start (after `.`, `!`, `?`, `:` or a line start). Titles such as
+# "Dr." do not end a sentence.
+_PROPER = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*(?![\w'’])")
+_ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "st", "mt", "sr", "jr", "vs", "e.g", "i.e"})
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;]\s*|\n\s*[-*+>#]*\s*|\n\s*\d+[.)]\s+|[\"“(]\s*)$")
+_COMMON_CAPITALS = frozenset({
+    "i", "the", "a", "an", "this", "that", "these", "those", "it", "we", "they", "he", "she", "you", "our",
+    "my", "your", "their", "its", "if", "when", "for", "and", "or", "but", "so", "also", "then", "note",
+    "use", "run", "see", "in", "on", "at", "to", "from", "with", "by", "as", "is", "are", "was", "all",
+})
+_TITLE_IDENTIFIER = re.compile(r"[A-Za-z0-9][\w.-]*[\d_.-][\w.-]*[A-Za-z0-9]|[a-z]+[A-Z]\w*")
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class AtRisk:
+    token: str  # as first seen in the sources
+    kind: str
+    sources: tuple[int, ...]  # indices of the sources holding it
+
+    def to_dict(self) -> dict:
+        return {"token": self.token, "kind": self.kind, "sources": list(self.sources)}
+
+
+@dataclass(frozen=True)
+class StrictReport:
+    passed: bool
+    at_risk: tuple[AtRisk, ...]
+    checked: int  # distinct facts looked for
+
+    def to_dict(self) -> dict:
+        return {"passed": self.passed, "checked": self.checked, "at_risk": [a.to_dict() for a in self.at_risk]}
+
+
+def _norm(text: str) -> str:
+    return _SPACES.sub(" ", text).strip().casefold()
+
+
+def _proper_names(text: str) -> Iterable[str]:
+    for m in _PROPER.finditer(text):
+        before = text[: m.start()]
+        word = m.group(0)
+        if _SENTENCE_END.search(before):
+            prev = re.search(r"([\w.]+)\.\s*$", before)
+            if not (prev and prev.group(1).casefold() in _ABBREVIATIONS):
+                continue  # a sentence start: any word is capitalised there
+        if word.casefold() in _COMMON_CAPITALS:
+            continue
+        yield word
+
+
+def facts(text: str) -> list[tuple[str, str]]:
+    """(token, kind) of every fact the lens looks for in `text`, first spelling kept, in order found."""
+    found: dict[str, tuple[str, str]] = {}
+
+    def add(token: str, kind: str) -> None:
+        token = token.strip().rstrip(".,:;)]")
+        key = _norm(token)
+        if key and key not in found:
+            found[key] = (token, kind)
+
+    for token, kind in extract_tokens(text):
+        add(token, kind)
+    for kind, pattern in _KIND_PATTERNS:
+        for m in pattern.finditer(text):
+            add(m.group(0), kind)
+    for word in _proper_names(text):
+        add(word, "name")
+    return list(found.values())
+
+
+def _contains_whole(haystack: str, needle: str) -> bool:
+    """`needle` occurs in `haystack` (both normalised) with no word character glued to either end."""
+    start = 0
+    while True:
+        at = haystack.find(needle, start)
+        if at < 0:
+            return False
+        end = at + len(needle)
+        left_ok = at == 0 or not (haystack[at - 1].isalnum() or haystack[at - 1] == "_") or not (
+            needle[0].isalnum() or needle[0] == "_")
+        right_ok = end == len(haystack) or not (haystack[end].isalnum() or haystack[end] == "_") or not (
+            needle[-1].isalnum() or needle[-1] == "_")
+        # a number glued to a decimal/ordinal continuation ("600" in "600.5", "7" in "7,5") is another number
+        if right_ok and needle[-1].isdigit() and end + 1 < len(haystack) and haystack[end] in ".," and \
+                haystack[end + 1].isdigit():
+            right_ok = False
+        if left_ok and needle[0].isdigit() and at >= 2 and haystack[at - 1] in ".," and haystack[at - 2].isdigit():
+            left_ok = False
+        if left_ok and right_ok:
+            return True
+        start = at + 1
+
+
+def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,
+                 titles: Sequence[str | None] = (), kept_title: str | None = None) -> StrictReport:
+    """Every fact of every source kept whole in the merged body? `titles` are the sources' titles: an
+    identifier in one of them must survive in the merged body or in `kept_title` (the target's title,
+    which the merge keeps)."""
+    merged = _norm(merged_body or "")
+    merged_and_title = _norm(f"{merged_body or ''}\n{kept_title or ''}")
+    seen: dict[str, tuple[str, str, list[int]]] = {}
+    for index, body in enumerate(source_bodies):
+        own = _norm(body or "")
+        for token, kind in facts(body or ""):
+            if not _contains_whole(own, _norm(token)):
+                continue  # MergeGuard also finds digits inside longer numbers ("1" of "3.11"): not a fact
+            entry = seen.setdefault(_norm(token), (token, kind, []))
+            if index not in entry[2]:
+                entry[2].append(index)
+    for index, title in enumerate(titles):
+        for m in _TITLE_IDENTIFIER.finditer(title or ""):
+            entry = seen.setdefault(_norm(m.group(0)), (m.group(0), "title_identifier", []))
+            if index not in entry[2]:
+                entry[2].append(index)
+    at_risk = tuple(
+        AtRisk(token, kind, tuple(sources))
+        for key, (token, kind, sources) in seen.items()
+        if not _contains_whole(merged_and_title if kind == "title_identifier" else merged, key)
+    )
+    return StrictReport(passed=not at_risk, at_risk=at_risk, checked=len(seen))
+
+
+__all__ = ["AtRisk", "StrictReport", "check_strict", "facts"]

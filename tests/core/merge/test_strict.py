@@ -1,0 +1,117 @@
+"""The strict lens: facts a merged body loses that Netclaw's MergeGuard lets through (issue 11, item 3)."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from memgui.core.merge.guard import check_merge
+from memgui.core.merge.strict import check_strict
+
+# (source, merged, the fact the lens must name, its kind). Each merge changes or drops one fact.
+LOSSY = [
+    ("Nightly restic backup of the NAS runs at 02:30 UTC and keeps 30 daily snapshots.",
+     "Nightly restic backup of the NAS runs at 14:30 UTC and keeps 30 daily snapshots.", "02:30", "time"),
+    ("Backups of the photo library go to /srv/backups/restic on the NAS, checked weekly.",
+     "Backups of the photo library go to the NAS, checked weekly.", "/srv/backups/restic", "path"),
+    ("The team offsite in Porto is on 14 August, flights booked through the travel desk.",
+     "The team offsite in Porto is on 14 September, flights booked through the travel desk.", "14 August",
+     "day_month"),
+    ("The partner API allows 600 requests per minute per key; bursts above that get HTTP 429.",
+     "The partner API allows 600 requests per hour per key; bursts above that get HTTP 429.",
+     "600 requests per minute", "quantity"),
+    ("Set the worker pool to 600 connections for the ingest service.",
+     "Set the worker pool to 6000 connections for the ingest service.", "600", "integer"),
+    ("Session tokens expire after 7 minutes of inactivity on the admin console.",
+     "Session tokens expire after 17 minutes of inactivity on the admin console.", "7 minutes", "quantity"),
+    ("The build box has 32 GB of RAM and an 8-core Ryzen CPU.",
+     "The build box has 32 TB of RAM and an 8-core Ryzen CPU.", "32 GB", "quantity"),
+    ("Grocery delivery comes on Sundays between 9 and 11.",
+     "Grocery delivery comes on Mondays between 9 and 11.", "Sundays", "weekday"),
+    ("Coffee order for the office: flat white, oat milk, no sugar.",
+     "Coffee order for the office: flat white, oat milk and sugar.", "no sugar", "negation"),
+    ("My dentist is Dr. Okafor at the Elm Street practice; check-ups every six months.",
+     "My dentist is Dr. Lindqvist at the Elm Street practice; check-ups every six months.", "Okafor", "name"),
+    ("Working from Lisbon this quarter. Until June the Berlin office is closed for renovation.",
+     "Working from Lisbon this quarter. The Berlin office is closed for renovation.", "June", "month"),
+    ("Post the weekly release notes in #releases every Friday before noon.",
+     "Post the weekly release notes every Friday before noon.", "#releases", "channel"),
+    ("Send supplier invoices to billing@acme.io with the PO number in the subject.",
+     "Send supplier invoices to accounts@acme.io with the PO number in the subject.", "billing@acme.io", "email"),
+    ("The mobile app was released 2026-02 on both stores.",
+     "The mobile app is on both stores since 2026.", "02", "integer"),
+]
+
+# Paraphrases that keep every fact: no alarm.
+FAITHFUL = [
+    ("The nightly backup runs at 02:30 UTC and keeps 30 days of snapshots in /srv/backups/restic.",
+     "Every night at 02:30 UTC a backup runs; it keeps 30 days of snapshots in /srv/backups/restic."),
+    ("Dr. Okafor is my dentist. Appointments are on Tuesdays at 9:15.",
+     "Appointments with my dentist, Dr. Okafor, are on Tuesdays at 9:15."),
+    ("Use Python 3.11 for the Atlas service; never deploy on Fridays.",
+     "For the Atlas service use Python 3.11, and never deploy on Fridays."),
+    ("Invoices go to billing@acme.io. The API allows 600 requests per minute.",
+     "The API allows 600 requests per minute, and invoices go to billing@acme.io."),
+    ("The offsite is on 14 August in Porto.\n- book via #travel\n- budget 32 GB of photos",
+     "- book via #travel\n- budget 32 GB of photos\nThe offsite in Porto is on 14 August."),
+]
+
+
+@pytest.mark.parametrize("source, merged, fact, kind", LOSSY, ids=[c[2] for c in LOSSY])
+def test_strict_lens_flags_what_the_guard_lets_through(source, merged, fact, kind):
+    strict = check_strict([source], merged)
+    assert not strict.passed
+    assert (fact, kind) in {(r.token, r.kind) for r in strict.at_risk}
+    assert all(r.sources == (0,) for r in strict.at_risk)
+
+
+def test_most_of_those_merges_pass_netclaws_guard():
+    # the reason for the lens: Netclaw's verdict is green on these
+    passed = [src for src, merged, *_ in LOSSY if check_merge([src], merged).passed]
+    assert len(passed) >= 11
+
+
+@pytest.mark.parametrize("source, merged", FAITHFUL)
+def test_no_alarm_on_a_paraphrase_that_keeps_every_fact(source, merged):
+    strict = check_strict([source], merged)
+    assert strict.passed, [r.token for r in strict.at_risk]
+    assert strict.checked > 0
+
+
+def test_a_digit_inside_a_longer_number_is_not_a_fact_but_a_whole_number_is():
+    assert check_strict(["Pin Python 3.11 on the runner."], "Pin Python 3.11 on the runner.").passed
+    kept_inside = check_strict(["Retry 600 times."], "Retry 600.5 times.")
+    assert {r.token for r in kept_inside.at_risk} == {"600", "600 times"}
+
+
+def test_facts_from_every_source_are_attributed():
+    a = "The staging DB lives at db-staging.internal, port 5433."
+    b = "Ops contact for the staging DB is Dr. Mensah, on #db-ops."
+    merged = "The staging DB lives at db-staging.internal, port 5433."
+    strict = check_strict([a, b], merged)
+    assert {(r.token, r.sources) for r in strict.at_risk} >= {("Mensah", (1,)), ("#db-ops", (1,))}
+
+
+def test_title_identifiers_must_survive_in_the_body_or_the_kept_title():
+    titles = ["openssl-3.0.13 pin", "libcurl pin"]
+    body = "Pin the library to the patched release."
+    lost = check_strict(["Pin it.", "Pin it too."], body, titles=titles, kept_title="libcurl pin")
+    assert [r.token for r in lost.at_risk] == ["openssl-3.0.13"]
+    kept = check_strict(["Pin it.", "Pin it too."], body, titles=titles, kept_title="openssl-3.0.13 pin")
+    assert kept.passed
+
+
+def test_cli_guard_reports_the_strict_lens_beside_netclaws_verdict(tmp_path):
+    src, merged = tmp_path / "a.md", tmp_path / "m.md"
+    src.write_text("Standup is at 09:30 on Sundays in #standup.", encoding="utf-8")
+    merged.write_text("Standup is at 09:30 on Mondays.", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "memgui", "guard", "--source", str(src), "--merged", str(merged),
+                           "--json"], capture_output=True, text=True, timeout=60)
+    data = json.loads(proc.stdout)
+    assert proc.returncode == 0 and data["passed"] is True  # Netclaw's verdict decides the exit code
+    assert data["strict"]["passed"] is False
+    risky = {(r["token"], r["kind"]) for r in data["strict"]["at_risk"]}
+    assert risky == {("Sundays", "weekday"), ("#standup", "channel")}
+    text = subprocess.run([sys.executable, "-m", "memgui", "guard", "--source", str(src), "--merged", str(merged)],
+                          capture_output=True, text=True, timeout=60).stdout
+    assert "strict lens:  2 facts at risk" in text and "Sundays" in text
