@@ -52,7 +52,7 @@ def test_json_report(files, capsys):
                  "--merged", files("m.md", LOSSY), "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1
-    assert set(report) == {"passed", "retention", "length_ratio", "reason", "tokens", "missing"}
+    assert set(report) == {"passed", "retention", "length_ratio", "reason", "tokens", "missing", "strict"}
     assert report["passed"] is False
     assert "64GB" in report["missing"] and "2026-05-13" in report["missing"]
     by_token = {t["token"]: t for t in report["tokens"]}
