@@ -88,7 +88,8 @@ class StrictReport:
         return {"passed": self.passed, "checked": self.checked, "at_risk": [a.to_dict() for a in self.at_risk]}
 
 
-def _norm(text: str) -> str:
+def normalise_text(text: str) -> str:
+    """The form facts are compared in: white space collapsed, case-folded."""
     return _SPACES.sub(" ", text).strip().casefold()
 
 
@@ -111,7 +112,7 @@ def facts(text: str) -> list[tuple[str, str]]:
 
     def add(token: str, kind: str) -> None:
         token = token.strip().rstrip(".,:;)]")
-        key = _norm(token)
+        key = normalise_text(token)
         if key and key not in found:
             found[key] = (token, kind)
 
@@ -125,7 +126,7 @@ def facts(text: str) -> list[tuple[str, str]]:
     return list(found.values())
 
 
-def _contains_whole(haystack: str, needle: str) -> bool:
+def contains_whole(haystack: str, needle: str) -> bool:
     """`needle` occurs in `haystack` (both normalised) with no word character glued to either end."""
     start = 0
     while True:
@@ -153,28 +154,28 @@ def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,
     """Every fact of every source kept whole in the merged body? `titles` are the sources' titles: an
     identifier in one of them must survive in the merged body or in `kept_title` (the target's title,
     which the merge keeps)."""
-    merged = _norm(merged_body or "")
-    merged_and_title = _norm(f"{merged_body or ''}\n{kept_title or ''}")
+    merged = normalise_text(merged_body or "")
+    merged_and_title = normalise_text(f"{merged_body or ''}\n{kept_title or ''}")
     seen: dict[str, tuple[str, str, list[int]]] = {}
     for index, body in enumerate(source_bodies):
-        own = _norm(body or "")
+        own = normalise_text(body or "")
         for token, kind in facts(body or ""):
-            if not _contains_whole(own, _norm(token)):
+            if not contains_whole(own, normalise_text(token)):
                 continue  # MergeGuard also finds digits inside longer numbers ("1" of "3.11"): not a fact
-            entry = seen.setdefault(_norm(token), (token, kind, []))
+            entry = seen.setdefault(normalise_text(token), (token, kind, []))
             if index not in entry[2]:
                 entry[2].append(index)
     for index, title in enumerate(titles):
         for m in _TITLE_IDENTIFIER.finditer(title or ""):
-            entry = seen.setdefault(_norm(m.group(0)), (m.group(0), "title_identifier", []))
+            entry = seen.setdefault(normalise_text(m.group(0)), (m.group(0), "title_identifier", []))
             if index not in entry[2]:
                 entry[2].append(index)
     at_risk = tuple(
         AtRisk(token, kind, tuple(sources))
         for key, (token, kind, sources) in seen.items()
-        if not _contains_whole(merged_and_title if kind == "title_identifier" else merged, key)
+        if not contains_whole(merged_and_title if kind == "title_identifier" else merged, key)
     )
     return StrictReport(passed=not at_risk, at_risk=at_risk, checked=len(seen))
 
 
-__all__ = ["AtRisk", "StrictReport", "check_strict", "facts"]
+__all__ = ["AtRisk", "StrictReport", "check_strict", "contains_whole", "facts", "normalise_text"]

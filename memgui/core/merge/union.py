@@ -1,12 +1,14 @@
 """The sentence-union draft (no LLM): a merged body that loses nothing.
 
-`sentence_union(primary, others)` keeps the primary body verbatim, then adds every sentence of the other
-sources that is not already there. Sentences are compared normalised (case-folded, white space collapsed,
+`sentence_union(primary, others)` keeps the primary body verbatim, then adds, in source order, only the
+sentences of the other sources that bring something the draft lacks: a load-bearing token, a strict-lens fact
+or a content word (a greedy cover). A paraphrase of what is already there adds nothing, so duplicates do not
+end up twice inside the merged memory. Sentences are compared normalised (case-folded, white space collapsed,
 list/heading/quote markers and trailing punctuation ignored). Markdown lines — bullets, numbered items,
 headings, quotes, table rows, indented code — are kept whole, and a fenced code block is one unit.
 
-MergeGuard passes the result by construction: the draft is checked with the guard itself, and if any
-load-bearing token went missing (a token can straddle a sentence boundary, or differ only in white space
+MergeGuard and the strict lens pass the result by construction: the draft is checked with both, and if any
+load-bearing token or fact went missing (a token can straddle a sentence boundary, or differ only in white space
 from a sentence judged "already present") the dropped sentences holding it are put back; if that still
 does not pass (e.g. a source made of one sentence repeated many times, whose de-duplicated form falls
 under the 60% length floor), the other sources are appended verbatim — over-appending is acceptable,
@@ -18,7 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from .guard import check_merge
+from .guard import check_merge, extract_tokens
+from .strict import check_strict, contains_whole, normalise_text, facts as strict_facts
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -125,25 +128,75 @@ def _append(primary: str, parts: list[str]) -> str:
 
 
 def _passes_fully(sources: list[str | None], merged: str) -> tuple[bool, tuple[str, ...]]:
+    """Netclaw's guard with nothing missing and the strict lens clean; the tokens/facts still missing."""
     report = check_merge(sources, merged)
-    ok = not report.missing and report.length_ratio >= LENGTH_COLLAPSE_THRESHOLD
-    return ok, report.missing
+    strict = check_strict(sources, merged)
+    missing = tuple(report.missing) + tuple(r.token for r in strict.at_risk)
+    ok = not missing and report.length_ratio >= LENGTH_COLLAPSE_THRESHOLD
+    return ok, missing
+
+
+# A sentence with no new fact is added only when more than this share of its content words is new: then it
+# says something else, not the same thing in other words.
+NEW_WORD_SHARE = 0.5
+_WORD = re.compile(r"[^\W_]+")
+_STOPWORDS = frozenset("""
+about above after again also always among another because been before being below between both cannot could
+does doing down during each every from further have having here into itself just more most much must once only
+other over same should some such than that their them then there these they this those through under until very
+what when where which while with would your yours will shall were with also
+""".split())
+
+
+def _content_words(text: str) -> set[str]:
+    """Words that carry meaning: four letters or more (or holding a digit), not a stop word, case-folded,
+    a plural `s` dropped."""
+    words = set()
+    for w in _WORD.findall(fold_case(text).casefold()):
+        if len(w) < 4 and not any(c.isdigit() for c in w):
+            continue
+        if w in _STOPWORDS:
+            continue
+        words.add(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w)
+    return words
+
+
+def _facts(text: str) -> set[str]:
+    """Load-bearing tokens and strict-lens facts of `text` that stand as whole tokens in it (MergeGuard also
+    finds pieces such as the "1" of "16.4", which say nothing on their own)."""
+    own = normalise_text(text)
+    found = {t for t, _ in extract_tokens(text)} | {t for t, _ in strict_facts(text)}
+    return {t for t in found if contains_whole(own, normalise_text(t))}
 
 
 def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
-    """The primary verbatim, then each not-yet-present sentence of the others, in order (see module doc)."""
+    """The primary verbatim, then — in source order — each sentence of the others that brings a
+    load-bearing token, a strict-lens fact or a content word the draft does not have yet (a greedy cover;
+    a paraphrase of a sentence already there adds nothing). Then checked: see the module doc."""
     primary = primary or ""
     seen = {unit.key for unit in split_units(primary)}
+    have_words, have_text = _content_words(primary), normalise_text(primary)
     per_source: list[tuple[list[_Unit], list[bool]]] = []
+    dedup_only: list[list[bool]] = []  # every sentence not literally there yet (the draft before the cover)
     for other in others:
         units = split_units(other)
-        keep = []
+        keep, unseen_keys = [], []
         for unit in units:
-            new = bool(unit.key) and unit.key not in seen
-            if new:
+            unseen = bool(unit.key) and unit.key not in seen
+            new = unseen
+            if unseen:
                 seen.add(unit.key)
+                words = _content_words(unit.text)
+                new_fact = any(not contains_whole(have_text, normalise_text(f)) for f in _facts(unit.text))
+                new = (new_fact or not words or _FENCE.match(unit.text) is not None
+                       or len(words - have_words) > NEW_WORD_SHARE * len(words))
+                if new:
+                    have_words |= words
+                    have_text += "\n" + normalise_text(unit.text)
             keep.append(new)
+            unseen_keys.append(unseen)
         per_source.append((units, keep))
+        dedup_only.append(unseen_keys)
 
     def draft() -> str:
         return _append(primary, [_join([u for u, k in zip(units, keep) if k]) for units, keep in per_source])
@@ -154,7 +207,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     if ok:
         return merged
 
-    # Put back the dropped sentences that hold a missing token.
+    # Put back the dropped sentences that hold a missing token or fact.
     folded_missing = [fold_case(token) for token in missing]
     for units, keep in per_source:
         for index, unit in enumerate(units):
@@ -164,10 +217,15 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     ok, _ = _passes_fully(sources, merged)
     if ok:
         return merged
+    # Too short after the cover (a source that repeats itself): every sentence not literally there yet.
+    for (units, keep), unseen_keys in zip(per_source, dedup_only):
+        keep[:] = [k or u for k, u in zip(keep, unseen_keys)]
+    merged = draft()
+    ok, _ = _passes_fully(sources, merged)
+    if ok:
+        return merged
     # Degenerate input: append the other sources as they are.
     return _append(primary, [other for other in others if other])
-
-
 
 
 def restore_missing_sentences(body: str, sources: Sequence[str]) -> tuple[str, list[str]]:

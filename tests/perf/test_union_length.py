@@ -1,0 +1,28 @@
+"""Union drafts on the demo's labelled duplicate pairs: guard pass rate, strict-lens pass rate and the median
+length ratio (merged / longest source). Goal (issue 11): guard 100 %, median ≤ 1.3. Printed, and the
+guard/strict pass rates asserted (they hold by construction); the length goal is reported, met or not."""
+import itertools
+import statistics
+
+from memgui.core.merge.guard import check_merge
+from memgui.core.merge.strict import check_strict
+from memgui.core.merge.union import sentence_union
+from memgui.core.store.demo import demo_labels, load_corpus
+
+
+def test_union_drafts_on_demo_duplicate_pairs():
+    bodies = {d.document_id: d.row["markdown_body"] for d in load_corpus().documents}
+    ratios, guard_ok, strict_ok = [], 0, 0
+    pairs = [p for cluster in demo_labels()["duplicate_clusters"] for p in itertools.combinations(cluster, 2)]
+    for a, b in pairs:
+        longest, other = sorted([bodies[a], bodies[b]], key=len, reverse=True)
+        merged = sentence_union(longest, [other])
+        ratios.append(len(merged) / max(1, len(longest)))
+        guard_ok += check_merge([longest, other], merged).passed
+        strict_ok += check_strict([longest, other], merged).passed
+    median = statistics.median(ratios)
+    print(f"\nunion drafts on {len(pairs)} demo duplicate pairs: guard pass {guard_ok}/{len(pairs)}, strict pass "
+          f"{strict_ok}/{len(pairs)}, length ratio median {median:.2f} (goal ≤ 1.30: "
+          f"{'met' if median <= 1.3 else 'NOT met'}), mean {statistics.mean(ratios):.2f}, "
+          f"max {max(ratios):.2f}")
+    assert guard_ok == strict_ok == len(pairs)
