@@ -1,0 +1,119 @@
+"""Conflict evidence between two sources: what one states that the other does not, and where both state a
+fact of the same kind with different values (a version, a date, a time, a number, a name, an identifier).
+
+A reviewer deciding "same fact?" needs exactly this beside the sources: two notes about a Postgres upgrade
+that disagree on `15.7` vs `16.4`, or on prod vs staging, are siblings, not duplicates. `likely_different`
+marks a whole cluster before any model call when its members each name their own identifiers and share
+none (different packages, different hosts, different versions of different things).
+
+Pure: strings in, frozen values out. Facts are those of the strict lens (strict.py), compared whole.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Sequence
+
+from .diff import DiffSpan, word_diff
+from .strict import contains_whole, facts, normalise_text
+
+# Fact kinds grouped into the classes a conflict is reported in.
+CLASS_OF_KIND = {
+    "version": "version",
+    "iso_date": "date", "written_date": "date", "reverse_date": "date", "slash_date": "date", "day_month": "date",
+    "month": "date", "weekday": "weekday", "time": "time",
+    "integer": "number", "number": "number", "quantity": "number",
+    "name": "name", "email": "email", "channel": "channel", "url": "url",
+    "file_path": "path", "path": "path",
+    "dotted_identifier": "identifier", "camel_case": "identifier", "snake_case": "identifier",
+    "kebab_case": "identifier", "all_caps": "identifier", "title_identifier": "identifier",
+    "negation": "negation",
+}
+# Classes that name a thing: a cluster whose members share none of these is "likely different facts".
+NAMING_CLASSES = frozenset({"identifier", "version", "url", "path", "email", "channel", "name"})
+
+
+@dataclass(frozen=True)
+class Conflict:
+    fact_class: str
+    a: tuple[str, ...]  # values only the first source states
+    b: tuple[str, ...]  # values only the second source states
+
+    def to_dict(self, a_id: str = "A", b_id: str = "B") -> dict:
+        return {"class": self.fact_class, a_id: list(self.a), b_id: list(self.b)}
+
+
+@dataclass(frozen=True)
+class PairEvidence:
+    only_in_a: tuple[tuple[str, str], ...]  # (fact, class) the second source lacks
+    only_in_b: tuple[tuple[str, str], ...]
+    shared: tuple[tuple[str, str], ...]
+    conflicts: tuple[Conflict, ...]
+    spans: tuple[DiffSpan, ...]  # word diff of the first source against the second (empty unless asked)
+
+    def to_dict(self, a_id: str = "A", b_id: str = "B") -> dict:
+        return {
+            "only_in": {a_id: [f for f, _ in self.only_in_a], b_id: [f for f, _ in self.only_in_b]},
+            "conflicts": [c.to_dict(a_id, b_id) for c in self.conflicts],
+            "spans": [
+                {"op": s.op, "a": [s.a_start, s.a_end], "b": [s.b_start, s.b_end], "a_text": s.a_text,
+                 "b_text": s.b_text}
+                for s in self.spans if s.changed
+            ],
+        }
+
+
+def _classified(text: str) -> list[tuple[str, str]]:
+    """The facts of `text` with their class, each a whole token there and not a piece of a longer fact
+    (the `06` of `2025-06-11`, the `CVE` of `CVE-2024-35195` say nothing on their own)."""
+    own = normalise_text(text)
+    found = [(token, CLASS_OF_KIND.get(kind, kind)) for token, kind in facts(text)
+             if contains_whole(own, normalise_text(token))]
+    keys = [normalise_text(t) for t, _ in found]
+    return [f for f, key in zip(found, keys) if not any(key != other and key in other for other in keys)]
+
+
+def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: str = "",
+                  with_diff: bool = True) -> PairEvidence:
+    """What differs between two sources (titles count as part of each source's facts)."""
+    a, b = a or "", b or ""
+    a_all, b_all = f"{a_title}\n{a}", f"{b_title}\n{b}"
+    a_norm, b_norm = normalise_text(a_all), normalise_text(b_all)
+    a_facts, b_facts = _classified(a_all), _classified(b_all)
+    only_a = tuple(f for f in a_facts if not contains_whole(b_norm, normalise_text(f[0])))
+    only_b = tuple(f for f in b_facts if not contains_whole(a_norm, normalise_text(f[0])))
+    shared = tuple(f for f in a_facts if contains_whole(b_norm, normalise_text(f[0])))
+    conflicts = []
+    for fact_class in dict.fromkeys(c for _, c in only_a):
+        mine = tuple(t for t, c in only_a if c == fact_class)
+        theirs = tuple(t for t, c in only_b if c == fact_class)
+        if mine and theirs:
+            conflicts.append(Conflict(fact_class, mine, theirs))
+    spans = word_diff(a, b).spans if with_diff else ()
+    return PairEvidence(only_a, only_b, shared, tuple(conflicts), tuple(spans))
+
+
+@dataclass(frozen=True)
+class DifferentFactsMark:
+    likely_different: bool
+    reason: str  # one line for the reviewer; "" when not marked
+
+
+def likely_different(bodies: Sequence[str | None], titles: Sequence[str | None] = ()) -> DifferentFactsMark:
+    """A cluster is likely different facts when every pair of members names things (identifiers, versions,
+    URLs, paths, names) that the other lacks, and the pair shares none of them: each note is about its own
+    thing, whatever its wording has in common with the others."""
+    titles = list(titles) + [""] * (len(bodies) - len(titles))
+    if len(bodies) < 2:
+        return DifferentFactsMark(False, "")
+    for i, j in combinations(range(len(bodies)), 2):
+        ev = pair_evidence(bodies[i], bodies[j], a_title=titles[i] or "", b_title=titles[j] or "", with_diff=False)
+        own_i = [f for f, c in ev.only_in_a if c in NAMING_CLASSES]
+        own_j = [f for f, c in ev.only_in_b if c in NAMING_CLASSES]
+        shares = [f for f, c in ev.shared if c in NAMING_CLASSES]
+        if shares or not own_i or not own_j:
+            return DifferentFactsMark(False, "")
+    return DifferentFactsMark(True, "each member names its own identifiers and none are shared")
+
+
+__all__ = ["CLASS_OF_KIND", "Conflict", "DifferentFactsMark", "PairEvidence", "likely_different", "pair_evidence"]

@@ -1,0 +1,56 @@
+"""Conflict evidence between two sources, and the "likely different facts" mark (issue 11, item 2)."""
+import itertools
+
+from memgui.core.merge.conflicts import likely_different, pair_evidence
+from memgui.core.store.demo import demo_labels, load_corpus
+
+PROD = "Prod Postgres upgraded 15.7 → 16.4 on 2025-06-11 in the 02:00–04:00 UTC window, on db-prod.internal."
+STAGING = "Staging Postgres upgraded 15.7 → 16.4 on 2025-05-28, on db-staging.internal; took 7 minutes."
+
+
+def test_values_of_the_same_class_that_differ_are_conflicts():
+    ev = pair_evidence(PROD, STAGING)
+    by_class = {c.fact_class: (c.a, c.b) for c in ev.conflicts}
+    assert by_class["date"] == (("2025-06-11",), ("2025-05-28",))
+    assert "db-prod" in by_class["identifier"][0] and "db-staging" in by_class["identifier"][1]
+    assert "06" not in by_class.get("number", ((), ()))[0]  # a piece of the date is not a fact of its own
+    assert ("16.4", "version") in ev.shared and not any("16.4" in c.a for c in ev.conflicts)
+
+
+def test_only_in_lists_what_the_other_source_lacks():
+    ev = pair_evidence("Deploy with make deploy at 02:00 UTC.", "Deploy with make deploy at 02:00 UTC, see #ops.")
+    assert [f for f, _ in ev.only_in_a] == []
+    assert [f for f, _ in ev.only_in_b] == ["#ops"]
+    assert ev.conflicts == ()
+
+
+def test_the_source_vs_source_word_diff_marks_the_changed_words():
+    ev = pair_evidence("The relay listens on port 7443.", "The relay listens on port 7444.")
+    changed = [(s.a_text, s.b_text) for s in ev.spans if s.changed]
+    assert changed == [("7443", "7444")]
+    data = ev.to_dict("doc-a", "doc-b")
+    assert data["conflicts"] == [{"class": "number", "doc-a": ["7443"], "doc-b": ["7444"]}]
+    assert data["spans"][0]["a_text"] == "7443"
+
+
+def test_members_that_each_name_their_own_things_are_likely_different():
+    pins = ["Pin requests to 2.31.0 in api/requirements.txt because of CVE-2024-35195.",
+            "Pin urllib3 to 2.2.2 in worker/requirements.txt because of CVE-2024-37891."]
+    mark = likely_different(pins, ["requests-pin", "urllib3-pin"])
+    assert mark.likely_different and mark.reason
+    dupes = ["The relay runs on relay.atlas-sync.dev, port 7443.", "relay.atlas-sync.dev listens on 7443 (Caddy TLS)."]
+    assert not likely_different(dupes).likely_different
+
+
+def test_no_labelled_duplicate_cluster_of_the_demo_is_marked_different():
+    bodies = {d.document_id: (d.row["markdown_body"], d.row["title"]) for d in load_corpus().documents}
+    labels = demo_labels()
+
+    def mark(ids):
+        return likely_different([bodies[i][0] for i in ids], [bodies[i][1] for i in ids]).likely_different
+
+    assert sum(mark(c) for c in labels["duplicate_clusters"]) == 0
+    siblings_marked = sum(mark(p) for p in labels["sibling_pairs"])
+    assert siblings_marked >= 5  # a prior before any model call, not the whole answer (8 of 32 today)
+    pairs = [p for c in labels["duplicate_clusters"] for p in itertools.combinations(c, 2)]
+    assert sum(mark(p) for p in pairs) <= 3  # 2 of 135 duplicate pairs today
