@@ -8,7 +8,8 @@ not contain it as a whole token (case-insensitive, white space collapsed; a toke
 number does not count). What counts as a fact:
 
 - every token MergeGuard extracts, but matched whole (`2026-02` is not kept by `2026`);
-- times (`02:30`, `9:15 pm`), paths without an extension (`/srv/backups/restic`, `~/notes`);
+- URLs of any scheme (`s3://backups/pg`), times (`02:30`, `9:15 pm`), paths without an extension
+  (`/srv/backups/restic`, `~/notes`);
 - dates by day and month (`14 August`, `August 14th`), month and weekday names (`June`, `Sundays`);
 - a number with its unit (`32 GB`, `6 months`, `600 requests per minute`) and every standalone number;
 - e-mail addresses, `#channels`, proper names (capitalised words not at a sentence start: `Okafor`);
@@ -40,6 +41,7 @@ _PER = r"(?:\s*(?:/|per)\s*[a-z]+)?"
 _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
     for kind, pattern in (
+        ("url", r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+"),  # any scheme: s3://, ssh://, postgres://
         ("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])"),
         ("path", r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@-]+/?(?![\w/])"),
         ("email", r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])"),

@@ -1,9 +1,11 @@
 """Nominee clusters: TopK(K, threshold) per document over the vector index, joined into clusters.
 
-A cluster is a connected component of the nominee graph (an edge a–b when b is among a's K nearest other
-documents with cosine ≥ threshold, or the reverse). Each cluster carries every pairwise cosine among its members
-(`Pair.nominee` marks the TopK edges). Pairs a person marked "not duplicates" are removed before the components
-are formed. When no embedder works, the degraded lexical path of spec §5 step 3b is used and the result is
+The nominee graph has an edge a–b when b is among a's K nearest other documents with cosine ≥ threshold (or
+the reverse). Its connected components chain: a–b and b–c put a and c together however far apart they are (the
+demo store had a 25-document component of different notes). So each component is split by average linkage:
+two groups join only while the mean cosine between their members stays ≥ the threshold (the same floor, not a
+tuned one), and never beyond MAX_CLUSTER_SIZE members; what does not fit is re-queued as clusters of its own. Each cluster carries every pairwise cosine among its members (`Pair.nominee` marks the
+TopK edges). Pairs a person marked "not duplicates" are removed before the components are formed. When no embedder works, the degraded lexical path of spec §5 step 3b is used and the result is
 flagged. The clustering itself (`build_clusters`) is pure.
 """
 from __future__ import annotations
@@ -42,7 +44,8 @@ from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 # (Memory.Curation.NominatorSimilarityThreshold, default 0.86). memgui's MiniLM default was chosen on the demo
 # store's labelled pairs (docs/benchmarks.md, "Choosing the MiniLM threshold").
 MODEL_THRESHOLDS = {DEFAULT_MODEL_ID: 0.68}
-ALL_PAIRS_LIMIT = 60  # clusters larger than this list only their nominee edges (pairs grow quadratically)
+ALL_PAIRS_LIMIT = 60  # components larger than this are not split by linkage (pairs grow quadratically)
+MAX_CLUSTER_SIZE = 8  # a reviewer (and the pairwise decider: ≤ 28 pairs) takes at most this many at once
 LEXICAL_MIN_OVERLAP = 0.40  # degraded path: Netclaw's AmbiguousLowerThreshold for content overlap
 LEXICAL_LIMIT = 5
 LEXICAL_OVERFETCH = 25
@@ -205,6 +208,31 @@ def _components(nodes_order: Sequence[str], edges: Iterable[tuple[str, str]]) ->
     return [g for g in groups.values() if len(g) > 1]
 
 
+def coherent_groups(members: Sequence[str], matrix: np.ndarray, *, floor: float,
+                    cap: int = MAX_CLUSTER_SIZE) -> list[list[str]]:
+    """Pure: split one component (its cosine matrix) into groups of two or more. Average linkage: the two
+    groups with the highest mean cosine between their members join while that mean is ≥ `floor` and the
+    joined group fits `cap`. What does not fit a full group stays in groups of its own (re-queued as separate
+    clusters). Members keep `members` order; singletons are dropped."""
+    groups: list[list[int]] = [[i] for i in range(len(members))]
+    while len(groups) > 1:
+        best, pair = floor, None
+        for gi in range(len(groups)):
+            for gj in range(gi + 1, len(groups)):
+                a, b = groups[gi], groups[gj]
+                if len(a) + len(b) > cap:
+                    continue
+                mean = float(matrix[np.ix_(a, b)].mean())
+                if mean >= best:
+                    best, pair = mean, (gi, gj)
+        if pair is None:
+            break
+        gi, gj = pair
+        groups[gi] = sorted(groups[gi] + groups[gj])
+        del groups[gj]
+    return [[members[i] for i in g] for g in sorted(groups, key=lambda g: g[0]) if len(g) > 1]
+
+
 def cluster_id(member_ids: Iterable[str]) -> str:
     return "c-" + hashlib.sha1("\n".join(sorted(member_ids)).encode("utf-8")).hexdigest()[:12]
 
@@ -216,13 +244,23 @@ def build_clusters(
     exempt: set[frozenset[str]] = frozenset(),
     pair_cosine: Callable[[Sequence[str]], np.ndarray] | None = None,
     lexical: Mapping[tuple[str, str], float] | None = None,
+    threshold: float | None = None,
 ) -> tuple[tuple[Cluster, ...], list[str]]:
     """Pure: clusters from nominee edges, minus exempt pairs. `pair_cosine(members)` returns the members'
-    cosine matrix (so every pair gets its cosine); without it only the edges are listed. Returns the clusters
-    (best first) and notices."""
+    cosine matrix (so every pair gets its cosine, and components are split into coherent groups of at most
+    MAX_CLUSTER_SIZE with `threshold` — default: the lowest edge cosine — as the linkage floor); without it
+    the components are kept and only the edges listed. Returns the clusters (best first) and notices."""
     notices: list[str] = []
     kept = {key: cos for key, cos in edges.items() if frozenset(key) not in exempt}
-    members_list = _components(order, kept)
+    members_list = []
+    for component in _components(order, kept):
+        if pair_cosine is None or len(component) > ALL_PAIRS_LIMIT:
+            members_list.append(component)
+            continue
+        matrix = np.asarray(pair_cosine(component), dtype=np.float64)
+        floor = -1.0 if threshold is None else threshold
+        for group in coherent_groups(component, matrix, floor=floor):
+            members_list.append(group)
     clusters = []
     for members in members_list:
         pairs: list[Pair] = []
@@ -361,7 +399,7 @@ def scan_store(
         vectors = index.vectors(members)
         return vectors @ vectors.T
 
-    clusters, more = build_clusters(edges, order=order, exempt=exempt, pair_cosine=pair_cosine)
+    clusters, more = build_clusters(edges, order=order, exempt=exempt, pair_cosine=pair_cosine, threshold=threshold)
     return ScanResult(info, k, threshold, False, None, clusters, tuple(notices + more), len(order), index.update)
 
 

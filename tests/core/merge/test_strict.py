@@ -115,3 +115,9 @@ def test_cli_guard_reports_the_strict_lens_beside_netclaws_verdict(tmp_path):
     text = subprocess.run([sys.executable, "-m", "memgui", "guard", "--source", str(src), "--merged", str(merged)],
                           capture_output=True, text=True, timeout=60).stdout
     assert "strict lens:  2 facts at risk" in text and "Sundays" in text
+
+
+def test_a_uri_of_any_scheme_is_a_fact():
+    strict = check_strict(["Backups run nightly to s3://backups/pg and ssh://nas.local/backup."],
+                          "Backups run nightly.")
+    assert {r.token for r in strict.at_risk if r.kind == "url"} == {"s3://backups/pg", "ssh://nas.local/backup"}
