@@ -39,8 +39,10 @@ class ScriptedEngine:
         if "EXISTING CANDIDATES" in prompt:
             return "protocol", self.single_reply
         last_pair = prompt.rsplit("EXISTING: ", 1)[1]
+        existing, _, new = last_pair.partition("\nNEW:")
         for key, verdict in self.verdicts.items():
-            if key in last_pair.split("\nNEW:")[0]:
+            # a key is text of the existing side, or (existing text, new text) for one pair
+            if (key[0] in existing and key[1] in new) if isinstance(key, tuple) else key in existing:
                 return "classify", verdict
         return "classify", "DIFFERENT"
 

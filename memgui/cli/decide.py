@@ -5,8 +5,13 @@ content. With a model (the installed default, or `--model`), the model must pass
 (cached per model file); a model that fails it, or no model at all, is reported and the deterministic
 sentence-union draft is shown instead. `--draft union` asks for that draft directly. Nothing is written.
 
+With a capable model, every pair of the cluster is judged first ("same fact?") and the cluster is split into
+same-fact groups (`groups`, largest first); the decision and the merged body are drafted for the largest group
+only, into `target` (its most complete, then newest, member).
+
 Output (JSON): {decision, targets, rationale, merged_body, guard, model_id, seconds, prompt_tokens,
-completion_tokens, …}. Exit 0 with a decision, 1 when the model gave none (timeout, unparseable), 2 on bad input.
+completion_tokens, groups, groups_judged, target, pairs, …}. Exit 0 with a decision, 1 when the model gave none
+(timeout, unparseable), 2 on bad input.
 """
 from __future__ import annotations
 
@@ -47,9 +52,9 @@ def _ids(text: str) -> list[str]:
 
 
 def _load_cluster(store, ids: list[str]):
-    from ..core.decide.inputs import cluster_inputs
-
-    docs = store.documents_by_ids(ids)
+    """The cluster's documents (in --docs order) and their anchors' canonical names."""
+    by_id = {d.document_id: d for d in store.documents_by_ids(ids)}
+    docs = [by_id[i] for i in ids if i in by_id]
     found = {d.document_id for d in docs}
     missing = [i for i in ids if i not in found]
     if missing:
@@ -62,7 +67,7 @@ def _load_cluster(store, ids: list[str]):
         anchor = store.anchor(d.anchor_id)
         if anchor is not None:
             names[d.anchor_id] = anchor.canonical_name
-    return cluster_inputs(docs, names)
+    return docs, names
 
 
 def _targets(decision) -> list[str]:
@@ -143,9 +148,13 @@ def _model_path(args) -> tuple[Path | None, str | None]:
 
 def _print_text(out: dict, note: str | None) -> None:
     decision = out["decision"] or "no decision"
-    lines = [f"decision: {decision} {' '.join(out['targets'])}".rstrip(),
-             f"model:    {out['model_id']} ({out['seconds']:.1f} s, {out['prompt_tokens']} prompt + "
-             f"{out['completion_tokens']} completion tokens)"]
+    lines = [f"decision: {decision} {' '.join(out['targets'])}".rstrip()]
+    if out["seconds"] is not None:
+        lines.append(f"model:    {out['model_id']} ({out['seconds']:.1f} s, {out['prompt_tokens']} prompt + "
+                     f"{out['completion_tokens']} completion tokens)")
+    if out["groups_judged"]:
+        lines.append("groups:   " + " | ".join(", ".join(g) for g in out["groups"]) + "  (same-fact, largest first)")
+    lines.append(f"target:   {out['target']}")
     if note:
         lines.append(f"note:     {note}")
     if out.get("error"):
@@ -167,12 +176,18 @@ def run(args) -> int:
     from ..config import load_curation_settings
     from ..core.decide.llm import LlamaDecider
     from ..core.decide.drafts import union_draft
+    from ..core.decide.groups import FactGroups, choose_target, judge_pairs
+    from ..core.decide.inputs import cluster_inputs
     from ..core.tasks import run_to_end
 
     ids = _ids(args.docs)
     with open_store_or_fail(getattr(args, "store", None), read_only=True) as store, store_errors_as_cli_errors():
-        proposal, candidates = _load_cluster(store, ids)
-    union = union_draft(proposal, candidates)
+        docs, names = _load_cluster(store, ids)
+    by_id = {d.document_id: d for d in docs}
+    # Until a model has judged every pair, the cluster is one unjudged group.
+    groups = FactGroups((tuple(ids),), choose_target(docs), ())
+    proposal, candidates = cluster_inputs(docs, names)
+    union = union_draft(proposal, candidates, primary=groups.target)
     note = None
     out = None
     code = EXIT_OK
@@ -191,11 +206,18 @@ def run(args) -> int:
             try:
                 report = run_selftest(decider)
                 if report.capable:
-                    result = run_to_end(decider.decide(proposal, candidates, full_candidate_content=True), stream)
-                    out = _payload(proposal, candidates, result)
+                    groups = run_to_end(judge_pairs(docs, decider.judge_pair), stream)
+                    largest = [by_id[m] for m in groups.largest]
+                    if len(largest) >= 2:  # the merge is drafted for the largest same-fact group only
+                        proposal, candidates = cluster_inputs(largest, names)
+                        union = union_draft(proposal, candidates, primary=groups.target)
+                        result = run_to_end(decider.decide(proposal, candidates, full_candidate_content=True), stream)
+                        out = _payload(proposal, candidates, result)
+                        if result.decision is None:
+                            code = EXIT_NEGATIVE
+                    else:
+                        out = _all_different(proposal, candidates, decider.model_id)
                     out["selftest"] = {"capable": True, "passed": report.passed, "total": report.total}
-                    if result.decision is None:
-                        code = EXIT_NEGATIVE
                 else:
                     why_not = (f"{decider.model_id} is not capable ({report.passed}/{report.total} canary pairs right"
                                f"{'; ' + report.error if report.error else ''})")
@@ -212,14 +234,28 @@ def run(args) -> int:
         out["decider_available"] = True
         if out["decision"] in ("UPDATE", "CONSOLIDATE", None):
             targets = out["targets"] or None
-            draft = union_draft(proposal, candidates, targets) if targets != [] else union
+            draft = union_draft(proposal, candidates, targets, primary=groups.target) if targets != [] else union
             out["union_draft"] = {"targets": _targets(draft.decision), "merged_body": draft.decision.merged_body,
                                   "guard": _guard(proposal, candidates, draft.decision)}
+    out["groups"] = [list(g) for g in groups.groups]
+    out["groups_judged"] = bool(groups.verdicts)
+    out["target"] = groups.target
+    out["pairs"] = [v.to_dict() for v in groups.verdicts]
     if args.json:
         print_json(out)
     else:
         _print_text(out, note)
     return code
+
+
+def _all_different(proposal, candidates, model_id: str) -> dict:
+    """Every pair judged different: nothing to merge (the reviewer keeps them separate)."""
+    return {
+        "decision": "CREATE", "targets": [], "rationale": "every pair was judged a different fact",
+        "merged_body": None, "guard": None, "model_id": model_id, "seconds": None, "prompt_tokens": None,
+        "completion_tokens": None, "proposal_id": proposal.memory_id,
+        "candidate_ids": [c.document_id for c in candidates], "error": None, "raw_reply": None,
+    }
 
 
 __all__ = ["register", "run", "EXIT_BAD_INPUT"]

@@ -133,3 +133,42 @@ def test_a_model_that_fails_the_selftest_is_reported_not_capable(demo_store, cap
     data = json.loads(out)
     assert code == 0 and data["model_id"] == "sentence-union"
     assert "not capable (4/6 canary pairs right)" in err
+
+
+GO_PAIR = ("doc-41991d75fb0dce859b757ed92245ca27", "doc-703f5e7691b6ff37f7df261ea90f0d4a")  # Go version, twice
+GO_SIBLING = "doc-0d79eb5fa1aedf766b21ea3d631f1f80"  # "Routewise moved to Go 1.24": a later, different fact
+
+
+def test_a_mixed_cluster_is_split_and_only_the_duplicates_are_drafted(demo_store, capsys, monkeypatch, tmp_path):
+    path, labels = demo_store
+    siblings = [set(p) for p in labels["sibling_pairs"]]
+    assert list(GO_PAIR) in labels["duplicate_clusters"] and any(GO_SIBLING in p and p & set(GO_PAIR) for p in siblings)
+    verdicts = _scripted(monkeypatch, lambda expected: expected)
+    from memgui.core.store import open_store
+
+    with open_store(path, read_only=True) as store:
+        older, newer = sorted(store.documents_by_ids(list(GO_PAIR)), key=lambda d: (d.updated_at, d.created_at))
+    verdicts[(older.markdown_body[:60], newer.markdown_body[:60])] = dp.SAME  # only this pair is the same fact
+    model = tmp_path / "scripted.gguf"
+    model.write_bytes(b"GGUF")
+    ids = [GO_SIBLING, *GO_PAIR]
+    code, out, _ = run_cli(capsys, "--store", str(path), "--docs", ",".join(ids), "--model", str(model), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["groups_judged"] is True
+    assert set(data["groups"][0]) == set(GO_PAIR) and data["groups"][1] == [GO_SIBLING]
+    assert data["target"] in GO_PAIR
+    assert GO_SIBLING not in data["targets"] + [data["proposal_id"]]  # the merge is drafted for the pair only
+    assert len(data["pairs"]) == 3
+
+
+def test_the_union_draft_names_one_unjudged_group_and_its_target(demo_store, capsys):
+    path, labels = demo_store
+    ids = cluster(labels, 3)
+    code, out, _ = run_cli(capsys, "--store", str(path), "--docs", ",".join(ids), "--draft", "union", "--json")
+    data = json.loads(out)
+    assert data["groups"] == [ids] and data["groups_judged"] is False and data["target"] in ids
+    from memgui.core.store import open_store
+
+    with open_store(path, read_only=True) as store:
+        target_body = store.documents_by_ids([data["target"]])[0].markdown_body
+    assert data["merged_body"].startswith(target_body)  # the target's body is kept verbatim

@@ -14,17 +14,22 @@ UNION_MODEL_ID = "sentence-union"
 
 
 def union_draft(proposal: Proposal, candidates: Sequence[Candidate],
-                targets: Sequence[str] | None = None) -> DeciderResult:
-    """The deterministic sentence-union draft (no model): the first target's body verbatim, plus every
-    sentence of the other targets and of the proposal not already in it. MergeGuard passes it by
-    construction. `targets` (candidate ids) defaults to every candidate."""
+                targets: Sequence[str] | None = None, primary: str | None = None) -> DeciderResult:
+    """The deterministic sentence-union draft (no model): one body verbatim — `primary` (a candidate id or
+    the proposal's memory id; default the first target) — plus the sentences of the others (the other targets
+    and the proposal) that bring something new. MergeGuard and the strict lens pass it by construction.
+    `targets` (candidate ids) defaults to every candidate."""
     chosen = [c for c in candidates if targets is None or c.document_id in targets]
     if not chosen:
         raise ValueError("the union draft needs at least one candidate")
     start = time.monotonic()
-    body = sentence_union(chosen[0].markdown_body, [c.markdown_body for c in chosen[1:]] + [proposal.content])
-    reason = (f"sentence-union draft (no model): {chosen[0].document_id} kept verbatim, new sentences of "
-              f"{', '.join([c.document_id for c in chosen[1:]] + [proposal.memory_id or 'the proposal'])} added")
+    bodies = [(c.document_id, c.markdown_body) for c in chosen] + [(proposal.memory_id or "the proposal",
+                                                                   proposal.content)]
+    first = next((i for i, (doc_id, _) in enumerate(bodies) if primary is not None and doc_id == primary), 0)
+    bodies.insert(0, bodies.pop(first))
+    body = sentence_union(bodies[0][1], [b for _, b in bodies[1:]])
+    reason = (f"sentence-union draft (no model): {bodies[0][0]} kept verbatim, new sentences of "
+              f"{', '.join(doc_id for doc_id, _ in bodies[1:])} added")
     raw = dp.assemble_reply(merge_keyword(proposal, chosen), reason=reason, body=body)
     parsed = parse_reply(raw)
     decision = CurationDecision(

@@ -1,0 +1,111 @@
+"""Same-fact groups: the decider judges every pair of a cluster, and the cluster is split into groups whose
+members are all judged the same fact as each other.
+
+Comparing only the newest document with the rest answers for the whole cluster at once: a duplicate pair
+plus a sibling (prod vs staging) came back as one answer, and "keep separate" would also have exempted the
+true duplicates. Judging every pair (≤ 8 members → ≤ 28 pairs) gives a partition instead. A member joins a
+group only when it is judged the same fact as *every* member already there (no chaining through one
+"same" answer). Groups are listed largest first; the merge is drafted for the largest group only, into its
+target: the most complete member (most facts, then the longest body), then the newest.
+
+`partition` and `choose_target` are pure; `judge_pairs` runs the judge (a generator, cancellable).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Callable, Sequence
+
+from ..merge.strict import facts
+from ..tasks import CancelToken, NEVER_CANCELLED, Progress, Work
+
+SAME, DIFFERENT = "same", "different"
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    a: str  # the older document (the "existing" side of the judge's prompt)
+    b: str
+    verdict: str | None  # SAME, DIFFERENT, or None (no answer: timeout)
+    margin: float | None = None
+    seconds: float | None = None
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "verdict": self.verdict, "margin": self.margin, "seconds": self.seconds}
+
+
+@dataclass(frozen=True)
+class FactGroups:
+    groups: tuple[tuple[str, ...], ...]  # the same-fact partition, largest first
+    target: str | None  # the most complete, then newest, member of the largest group
+    verdicts: tuple[PairVerdict, ...]
+
+    @property
+    def largest(self) -> tuple[str, ...]:
+        return self.groups[0] if self.groups else ()
+
+    def apart_pairs(self) -> list[tuple[str, str]]:
+        """Pairs judged to be different facts (in different groups): the only pairs "keep separate" may
+        record as not duplicates."""
+        group_of = {m: i for i, g in enumerate(self.groups) for m in g}
+        return [(v.a, v.b) for v in self.verdicts if group_of.get(v.a) != group_of.get(v.b)]
+
+    def to_dict(self) -> dict:
+        return {"groups": [list(g) for g in self.groups], "target": self.target,
+                "pairs": [v.to_dict() for v in self.verdicts]}
+
+
+def partition(member_ids: Sequence[str], verdicts: Sequence[PairVerdict]) -> tuple[tuple[str, ...], ...]:
+    """Pure: groups in which every two members were judged SAME. Members are placed in `member_ids` order,
+    each into the largest group it is the same fact as entirely; groups largest first (ties: first member)."""
+    same = {frozenset((v.a, v.b)) for v in verdicts if v.verdict == SAME}
+    groups: list[list[str]] = []
+    for member in member_ids:
+        fits = [g for g in groups if all(frozenset((member, other)) in same for other in g)]
+        if fits:
+            max(fits, key=len).append(member)
+        else:
+            groups.append([member])
+    order = {m: i for i, m in enumerate(member_ids)}
+    groups.sort(key=lambda g: (-len(g), order[g[0]]))
+    return tuple(tuple(g) for g in groups)
+
+
+def completeness(body: str | None) -> tuple[int, int]:
+    """How complete a note is: the facts it states (strict lens), then its length."""
+    return len(facts(body or "")), len(body or "")
+
+
+def choose_target(documents: Sequence) -> str | None:
+    """The most complete document (most facts, then the longest body), then the newest (updated_at)."""
+    if not documents:
+        return None
+    return max(documents, key=lambda d: (completeness(d.markdown_body), d.updated_at, d.document_id)).document_id
+
+
+def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
+                cancel: CancelToken | None = None) -> Work[FactGroups]:
+    """Judge every pair (older document as "existing", newer as "new") with `judge(existing, new, cancel=…)`,
+    a generator returning a StageCall-like value (`.reply` starting with SAME/DIFFERENT, `.margin`,
+    `.seconds`) or None. Yields Progress per pair; returns the groups of the documents."""
+    cancel = cancel or NEVER_CANCELLED
+    ordered = sorted(documents, key=lambda d: (d.updated_at, d.created_at, d.document_id))
+    pairs = list(combinations(ordered, 2))
+    verdicts: list[PairVerdict] = []
+    for done, (older, newer) in enumerate(pairs):
+        cancel.raise_if_cancelled()
+        yield Progress("judging pairs", done, len(pairs), f"{older.document_id} vs {newer.document_id}")
+        call = yield from judge(older.markdown_body, newer.markdown_body, cancel=cancel)
+        word = (call.reply.split("\n", 1)[0].strip().upper() if call is not None else "")
+        verdict = SAME if word == "SAME" else DIFFERENT if word == "DIFFERENT" else None
+        verdicts.append(PairVerdict(older.document_id, newer.document_id, verdict,
+                                    getattr(call, "margin", None), getattr(call, "seconds", None)))
+    yield Progress("judging pairs", len(pairs), len(pairs), "done")
+    groups = partition([d.document_id for d in ordered], verdicts)
+    by_id = {d.document_id: d for d in ordered}
+    target = choose_target([by_id[m] for m in groups[0]]) if groups else None
+    return FactGroups(groups, target, tuple(verdicts))
+
+
+__all__ = ["DIFFERENT", "FactGroups", "PairVerdict", "SAME", "choose_target", "completeness", "judge_pairs",
+           "partition"]
