@@ -111,7 +111,7 @@ def utf8_bytes(text: str) -> bytes:
 
 def normalize_for_containment(text: str | None) -> str:
     """Netclaw's NormalizeForContainment: invariant lower case, split on white space, joined with single
-    spaces. Used by the destructive-update guard and the content hash (N5)."""
+    spaces. Used by the destructive-update guard and the content hash (netclaw-compat §11.2)."""
     return " ".join(split_whitespace(lower_invariant(text or "")))
 
 

@@ -1,0 +1,116 @@
+"""False merges on the demo labels: if a reviewer accepted every pre-selected, guard-passing proposal, how many
+merges would join documents that are not labelled duplicates (wrong merges per 100 clusters)?
+
+- before: connected components of the nominee graph (chained), every member pre-selected, union draft;
+- after, no model: coherent clusters (average linkage, ≤ 8), every member pre-selected unless the cluster is
+  marked "likely different facts" (then nothing is pre-selected);
+- after, model: coherent clusters, every pair judged by the default decider, the largest same-fact group
+  pre-selected (nothing when every pair was judged different).
+A merge is wrong when two of its members are not a labelled duplicate pair. The union draft passes
+MergeGuard by construction, so "guard-passing" holds for every proposal counted. Verdicts of the model are
+cached in the user cache dir (keyed by model file and the two bodies) so a re-run only pays for new pairs.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+
+import numpy as np
+
+from memgui.config import user_cache_dir
+from memgui.core.decide import model_files as decider_model
+from memgui.core.decide.groups import judge_pairs
+from memgui.core.decide.llm import LlamaDecider
+from memgui.core.merge.conflicts import likely_different
+from memgui.core.store import open_store
+from memgui.core.store.demo import build_demo_store, demo_labels
+from memgui.core.tasks import run_to_end
+from memgui.core.vectors.embed import EmbedderSource, LlamaEmbedder
+from memgui.core.vectors.index import open_index
+from memgui.core.vectors.nominate import MODEL_THRESHOLDS, _components, build_clusters, nominee_edges
+from memgui.core.vectors.embedder_model import MODEL_ID
+
+
+def _wrong(selected, truth) -> bool:
+    return any(frozenset(p) not in truth for p in itertools.combinations(selected, 2))
+
+
+class CachedJudge:
+    """The decider's pair judge with verdicts cached on disk (a benchmark re-run pays only for new pairs)."""
+
+    def __init__(self, decider: LlamaDecider):
+        self.decider = decider
+        self.path = user_cache_dir() / "bench-pair-verdicts.json"
+        self.cache = json.loads(self.path.read_text()) if self.path.exists() else {}
+        self.calls = 0
+
+    def __call__(self, existing, new, cancel=None):
+        key = hashlib.sha1(f"{self.decider.model_id}\n{existing}\n\x1e{new}".encode()).hexdigest()
+        if key not in self.cache:
+            call = yield from self.decider.judge_pair(existing, new, cancel=cancel)
+            self.cache[key] = call.reply.split("\n", 1)[0] if call is not None else ""
+            self.calls += 1
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(self.cache))
+
+        class Reply:
+            reply = self.cache[key]
+            margin = None
+            seconds = None
+
+        return Reply()
+
+
+def test_false_merges_per_100_clusters(tmp_path):
+    with open_store(build_demo_store(tmp_path / "demo.db"), read_only=True) as store:
+        docs = {d.document_id: d for d in store.documents()}
+        index = run_to_end(open_index(store, EmbedderSource(LlamaEmbedder())))
+        order = index.order
+        threshold = MODEL_THRESHOLDS[MODEL_ID]
+        edges = run_to_end(nominee_edges(index, order, k=5, threshold=threshold))
+
+        def pair_cosine(members):
+            v = index.vectors(members)
+            return np.asarray(v) @ np.asarray(v).T
+
+        coherent, _ = build_clusters(edges, order=order, pair_cosine=pair_cosine, threshold=threshold)
+    truth = set()
+    for cluster in demo_labels()["duplicate_clusters"]:
+        truth |= {frozenset(p) for p in itertools.combinations([d for d in cluster if d in docs], 2)}
+
+    chained = _components(order, edges)
+    before = sum(_wrong(c, truth) for c in chained)
+
+    def bodies(ids):
+        return [docs[i].markdown_body for i in ids], [docs[i].title for i in ids]
+
+    no_model = sum(_wrong(c.member_ids, truth) for c in coherent
+                   if not likely_different(*bodies(c.member_ids)).likely_different)
+    marked = sum(likely_different(*bodies(c.member_ids)).likely_different for c in coherent)
+    print(f"\nfalse merges on the demo labels (accept every pre-selected, guard-passing proposal):")
+    print(f"  before (chained components, all members): {before} wrong of {len(chained)} clusters "
+          f"= {100 * before / len(chained):.1f} per 100 (largest cluster {max(len(c) for c in chained)})")
+    print(f"  after, no model (coherent ≤ 8, 'likely different' not pre-selected: {marked}): {no_model} wrong of "
+          f"{len(coherent)} = {100 * no_model / len(coherent):.1f} per 100")
+    path = decider_model.default_model_path()
+    if path is None or os.environ.get("MEMGUI_BENCH_NO_MODEL"):
+        print("  after, model: skipped (no default decider model installed)")
+        return
+    decider = LlamaDecider(path, n_threads=2, n_ctx=4096, timeout_s=0)
+    judge = CachedJudge(decider)
+    try:
+        wrong = merges = 0
+        missed = 0
+        for c in coherent:
+            groups = run_to_end(judge_pairs([docs[m] for m in c.member_ids], judge))
+            if len(groups.largest) >= 2:
+                merges += 1
+                wrong += _wrong(groups.largest, truth)
+            missed += sum(frozenset(p) in truth for p in groups.apart_pairs())
+    finally:
+        decider.close()
+    print(f"  after, model (largest same-fact group): {wrong} wrong of {len(coherent)} clusters = "
+          f"{100 * wrong / len(coherent):.1f} per 100 ({merges} merges proposed; {missed} labelled duplicate pairs "
+          f"judged apart; {judge.calls} new model calls)")
