@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Sequence
 
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 
@@ -25,9 +26,11 @@ _TOKEN_RE = re.compile(r"\w+(?:[.\-'/:@#]+\w+)*|\s+|[^\w\s]", re.UNICODE)
 # A sentence ends after . ! ? (followed by whitespace) or at a blank/new line.
 _SENTENCE_RE = re.compile(r"[^\n]*?(?:[.!?](?=\s)|\n|$)\s*", re.UNICODE)
 
-# Above this many tokens on both sides of one changed block, word alignment is skipped and the
-# block is reported as one replace (difflib is quadratic in the worst case).
-MAX_BLOCK_TOKENS = 6000
+# difflib is quadratic (worse on repeated tokens), so it only aligns blocks up to this many token pairs
+# (len(a) × len(b)); bigger blocks are cut at anchors — tokens that occur exactly once on each side, in
+# order (patience diff) — and a piece with no anchor left is reported as one replace. Any input stays
+# near-linear: 100 KB in well under a second.
+MAX_ALIGN_PAIRS = 400_000
 
 
 @dataclass(frozen=True)
@@ -154,13 +157,101 @@ class _Builder:
         return WordDiff(spans, len(self.a), len(self.b), inserted, deleted)
 
 
+def _unique_anchors(ka: Sequence[str], kb: Sequence[str], a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
+    """Patience anchors of ka[a0:a1] × kb[b0:b1]: keys occurring exactly once on each side, the longest run
+    of them in the same order on both sides (O(n log n))."""
+    count_a: dict[str, int] = {}
+    for i in range(a0, a1):
+        count_a[ka[i]] = count_a.get(ka[i], 0) + 1
+    count_b: dict[str, int] = {}
+    pos_b: dict[str, int] = {}
+    for j in range(b0, b1):
+        count_b[kb[j]] = count_b.get(kb[j], 0) + 1
+        pos_b[kb[j]] = j
+    pairs = [(i, pos_b[ka[i]]) for i in range(a0, a1)
+             if count_a[ka[i]] == 1 and count_b.get(ka[i]) == 1]
+    # longest increasing subsequence of the b positions (patience sorting with back-links)
+    tails: list[int] = []  # index into pairs of the smallest tail of each length
+    back: list[int] = [-1] * len(pairs)
+    for n, (_, j) in enumerate(pairs):
+        at = _bisect_tails(pairs, tails, j)
+        if at > 0:
+            back[n] = tails[at - 1]
+        if at == len(tails):
+            tails.append(n)
+        else:
+            tails[at] = n
+    out: list[tuple[int, int]] = []
+    n = tails[-1] if tails else -1
+    while n >= 0:
+        out.append(pairs[n])
+        n = back[n]
+    return out[::-1]
+
+
+def _bisect_tails(pairs: list[tuple[int, int]], tails: list[int], j: int) -> int:
+    """The first tail whose b position is not below `j`."""
+    lo, hi = 0, len(tails)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pairs[tails[mid]][1] < j:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def aligned_opcodes(ka: Sequence[str], kb: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib-style opcodes of two key sequences in near-linear time (see MAX_ALIGN_PAIRS)."""
+    out: list[tuple[str, int, int, int, int]] = []
+
+    def emit(tag: str, i1: int, i2: int, j1: int, j2: int) -> None:
+        if i1 == i2 and j1 == j2:
+            return
+        if tag != "equal":
+            tag = "replace" if (i2 > i1 and j2 > j1) else ("delete" if i2 > i1 else "insert")
+        if out and out[-1][0] == tag and out[-1][2] == i1 and out[-1][4] == j1:
+            out[-1] = (tag, out[-1][1], i2, out[-1][3], j2)
+        else:
+            out.append((tag, i1, i2, j1, j2))
+
+    def solve(a0: int, a1: int, b0: int, b1: int) -> None:
+        head = 0
+        while a0 + head < a1 and b0 + head < b1 and ka[a0 + head] == kb[b0 + head]:
+            head += 1
+        tail = 0
+        while a1 - tail > a0 + head and b1 - tail > b0 + head and ka[a1 - tail - 1] == kb[b1 - tail - 1]:
+            tail += 1
+        emit("equal", a0, a0 + head, b0, b0 + head)
+        i0, i1, j0, j1 = a0 + head, a1 - tail, b0 + head, b1 - tail
+        if i0 == i1 or j0 == j1 or (i1 - i0) * (j1 - j0) <= MAX_ALIGN_PAIRS:
+            if i0 < i1 or j0 < j1:
+                matcher = SequenceMatcher(None, ka[i0:i1], kb[j0:j1], autojunk=False)
+                for tag, x1, x2, y1, y2 in matcher.get_opcodes():
+                    emit(tag, i0 + x1, i0 + x2, j0 + y1, j0 + y2)
+        else:
+            anchors = _unique_anchors(ka, kb, i0, i1, j0, j1)
+            if not anchors:
+                emit("replace", i0, i1, j0, j1)
+            else:
+                pi, pj = i0, j0
+                for ai, aj in anchors:
+                    solve(pi, ai, pj, aj)
+                    emit("equal", ai, ai + 1, aj, aj + 1)
+                    pi, pj = ai + 1, aj + 1
+                solve(pi, i1, pj, j1)
+        emit("equal", a1 - tail, a1, b1 - tail, b1)
+
+    solve(0, len(ka), 0, len(kb))
+    return out
+
+
 def _diff_tokens(builder: _Builder, ta: list[_Tok], tb: list[_Tok], a0: int, a1: int, b0: int, b1: int) -> None:
     """Word-align one changed block [a0:a1) × [b0:b1) (character offsets)."""
-    if not ta or not tb or (len(ta) > MAX_BLOCK_TOKENS and len(tb) > MAX_BLOCK_TOKENS):
+    if not ta or not tb:
         builder.add(REPLACE, a0, a1, b0, b1)
         return
-    matcher = SequenceMatcher(None, [t.key for t in ta], [t.key for t in tb], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in aligned_opcodes([t.key for t in ta], [t.key for t in tb]):
         sa = ta[i1].start if i1 < len(ta) else a1
         ea = ta[i2 - 1].end if i2 > i1 else sa
         sb = tb[j1].start if j1 < len(tb) else b1
@@ -176,9 +267,8 @@ def word_diff_work(a: str, b: str, *, cancel: CancelToken | None = None) -> Work
     b = b or ""
     builder = _Builder(a, b)
     sa, sb = _sentences(a), _sentences(b)
-    matcher = SequenceMatcher(None, [_sentence_key(s) for s in sa], [_sentence_key(s) for s in sb], autojunk=False)
     opcodes = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in aligned_opcodes([_sentence_key(s) for s in sa], [_sentence_key(s) for s in sb]):
         if tag == "replace" and i2 - i1 == j2 - j1 and i2 - i1 > 1:
             # As many sentences changed on each side: pair them in order (each is then diffed alone).
             opcodes.extend(("replace", i1 + n, i1 + n + 1, j1 + n, j1 + n + 1) for n in range(i2 - i1))

@@ -87,7 +87,9 @@ def _class_body(predicate) -> str:
 
 class _PatternSet(NamedTuple):
     patterns: tuple[re.Pattern[str], ...]  # the 14 classes, Netclaw's order
-    path_run: re.Pattern[str]  # maximal runs of characters a file-path match can contain (+ ZWNJ/ZWJ)
+    # maximal runs of characters a file-path match can contain (+ ZWNJ/ZWJ) that hold a / or \\ (only
+    # those can match)
+    path_run_with_separator: re.Pattern[str]
 
 
 _FILE_PATH = 7  # index of the file-path class
@@ -123,7 +125,8 @@ def _build(word: str, boundary_word: str, digit: str, ws: str) -> _PatternSet:
     )
     patterns = tuple(re.compile(pattern, flags) for pattern, flags in sources)
     # runs include ZWNJ/ZWJ (never in a match, but word characters for \\b) so a run never ends before one
-    return _PatternSet(patterns, re.compile(f"[{bword}.\\-/\\\\:~]+"))
+    run_chars = f"[{bword}.\\-/\\\\:~]"
+    return _PatternSet(patterns, re.compile(f"(?<!{run_chars}){run_chars}*?[/\\\\]{run_chars}*"))
 
 
 _ASCII_PATTERNS = _build("A-Za-z0-9_", "A-Za-z0-9_", "0-9", _ASCII_WS_CLASS)
@@ -188,12 +191,17 @@ class MergeGuardReport:
 
 
 def _iter_matches(text: str) -> Iterable[tuple[str, int]]:
-    """(token, class index) for every match of every class, in class order, trailing punctuation cut."""
+    """(token, class index) for every distinct match of every class, in class order (first occurrence
+    first), trailing punctuation cut. Matches are collected by the regex engine (`findall`) and repeats
+    dropped before any per-token work, so a 1 MB body costs little more than the regex scans."""
     pattern_set = _patterns_for(text)
     for index, pattern in enumerate(pattern_set.patterns):
-        matches = _file_path_matches(text, pattern_set) if index == _FILE_PATH else pattern.finditer(text)
-        for match in matches:
-            token = match.group().rstrip(_TRAILING)
+        if index == _FILE_PATH:
+            found = [m.group() for m in _file_path_matches(text, pattern_set)]
+        else:
+            found = pattern.findall(text)
+        for match in dict.fromkeys(found):
+            token = match.rstrip(_TRAILING)
             if token:
                 yield token, index
 
@@ -211,7 +219,7 @@ def _file_path_matches(text: str, pattern_set: _PatternSet) -> Iterable[re.Match
     possible `.ext` (the character there is never a word character, so the end-of-text look-ahead sees
     what the full text shows; look-behinds still see the text before a piece)."""
     pattern = pattern_set.patterns[_FILE_PATH]
-    for run in pattern_set.path_run.finditer(text):
+    for run in pattern_set.path_run_with_separator.finditer(text):
         run_start, run_end = run.span()
         cuts = [run_start, *(m.start() for m in _DOUBLE_SEPARATOR.finditer(text, run_start, run_end)), run_end]
         for start, end in zip(cuts, cuts[1:]):
@@ -266,8 +274,10 @@ def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) ->
                     entry[2].append(source_index)
 
     folded_merged = fold_case(merged)
+    # A token the merged body yields itself is in it; only the others need a substring search.
+    in_merged = {fold_case(token) for token, _ in _iter_matches(merged)} if merged else set()
     tokens = tuple(
-        GuardToken(token, TOKEN_KINDS[class_index], tuple(sources), key in folded_merged)
+        GuardToken(token, TOKEN_KINDS[class_index], tuple(sources), key in in_merged or key in folded_merged)
         for key, (token, class_index, sources) in union.items()
     )
     missing = tuple(t.token for t in tokens if not t.retained)

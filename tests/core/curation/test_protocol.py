@@ -357,3 +357,30 @@ def test_user_message_never_crashes_and_keeps_the_shape(content, title):
     message = build_user_message(_proposal(content, title=title), [_candidate(content)], full_candidate_content=False)
     assert message.startswith("PROPOSED:\n  anchor: test\n")
     assert "\nEXISTING CANDIDATES:\n[1] id=doc-abc123 anchor=existing\n" in message
+
+
+_THINK_REFERENCE = re.compile(r"<[Tt][Hh][Ii][Nn][Kk]>.*?</[Tt][Hh][Ii][Nn][Kk]>", re.DOTALL)  # the old parser
+
+
+def _reference_strip(text):
+    from memgui.core.netfx import fold_case
+
+    stripped = _THINK_REFERENCE.sub("", text)
+    at = fold_case(stripped).find("<THINK>")
+    return stripped[:at] if at >= 0 else stripped
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["<think>", "</think>", "<THINK>", "</Think>", "x", "UPDATE doc-1", "\n---\nbody",
+                                 "<thınk>", " ", "SKIP"]), max_size=14).map("".join))
+def test_think_blocks_are_stripped_exactly_as_the_regex_does(text):
+    from memgui.core.curation.protocol import strip_think_blocks
+
+    assert strip_think_blocks(text) == _reference_strip(text)
+
+
+def test_a_reply_of_unclosed_think_tags_is_unusable_not_slow():
+    from memgui.core.curation.protocol import parse_reply
+
+    assert parse_reply("<think>" * 14_000) is None  # the regex version rescanned the rest from every tag
+    assert parse_reply("<think>a</think>" * 6_000 + "SKIP").kind == DecisionKind.SKIP

@@ -106,3 +106,19 @@ def test_spans_always_cover_both_texts(a, b):
     for span in diff.spans:
         if span.op == EQUAL:
             assert " ".join(span.a_text.split()) == " ".join(span.b_text.split())
+
+
+def test_big_blocks_are_aligned_at_unique_anchors_not_reported_as_one_replace():
+    words = [f"w{i}" for i in range(4000)]  # one 4,000-word "sentence": far above the difflib budget
+    a = " ".join(words)
+    b = " ".join(words[:1000] + ["CHANGED"] + words[1001:])
+    diff = word_diff(a, b)
+    assert [(s.a_text, s.b_text) for s in diff.changed_spans()] == [("w1000", "CHANGED")]
+
+
+def test_repeated_lines_still_find_the_one_change():
+    line = "The pool size is 20 and the port is 5432.\n"
+    a = line * 800
+    b = line * 400 + line.replace("5432", "5433") + line * 399
+    changed = [(s.a_text, s.b_text) for s in word_diff(a, b).changed_spans()]
+    assert changed == [("5432", "5433")]

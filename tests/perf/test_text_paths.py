@@ -1,0 +1,58 @@
+"""Text paths on hostile input sizes (issue 12, item 9): word diff of 100 KB inputs of several shapes (goal
+≤ 0.5 s each), the reply parser on 100 KB of `<think>` (linear), MergeGuard on 1 MB of sources (goal ≤ 0.1 s).
+Each is also reported as a ratio against a linear baseline measured in the same run (tokenizing the same
+text), so a regression to quadratic shows however fast the machine is."""
+import random
+import time
+
+from memgui.core.curation.protocol import parse_reply
+from memgui.core.merge.diff import tokenize, word_diff
+from memgui.core.merge.guard import check_merge
+
+
+def _seconds(fn, *args, repeat=3):
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _inputs():
+    rng = random.Random(7)
+    line = "The pool size is 20 and the port is 5432 on db-01.internal.\n"
+    repeated = line * (100_000 // len(line))
+    words = " ".join(f"w{rng.randint(0, 60)}" for _ in range(16_000))[:100_000]
+    prose = " ".join(rng.choice(["Atlas", "deploys", "run", "at", "02:00", "UTC", "with", "make", "deploy.",
+                                 "Backups", "keep", "30", "days", "v2.14.3", "on", "2024-03-18."])
+                     for _ in range(15_000))[:100_000]
+    return {
+        "repeated lines, one change": (repeated, repeated.replace("5432", "5433", 1)),
+        "one 16k-word sentence vs another": (words, " ".join(reversed(words.split()))),
+        "prose, 1% of words changed": (prose, " ".join(w if rng.random() > 0.01 else "CHANGED"
+                                                        for w in prose.split(" "))),
+    }
+
+
+def test_text_paths_stay_linear():
+    print()
+    worst = 0.0
+    for name, (a, b) in _inputs().items():
+        seconds = _seconds(word_diff, a, b, repeat=1)
+        base = _seconds(lambda: (tokenize(a), tokenize(b)))
+        worst = max(worst, seconds)
+        print(f"word diff 100 KB, {name}: {seconds:.3f} s ({seconds / base:.1f}× tokenizing both)")
+    think = "<think>" * 14_000
+    seconds = _seconds(parse_reply, think)
+    print(f"parse_reply on 100 KB of unclosed <think>: {seconds * 1000:.2f} ms")
+    rng = random.Random(11)
+    source = " ".join(f"release v{rng.randint(1, 9)}.{rng.randint(0, 99)}.{rng.randint(0, 99)} on "
+                      f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d} port {rng.randint(1000, 9999)}."
+                      for _ in range(22_000))[:1_000_000]
+    merged = source[:-50_000]
+    guard = _seconds(check_merge, [source], merged, repeat=1)
+    base = _seconds(tokenize, source, repeat=1)
+    print(f"MergeGuard on 1 MB of sources: {guard:.3f} s (goal ≤ 0.100 s: {'met' if guard <= 0.1 else 'NOT met'}; "
+          f"{guard / base:.1f}× tokenizing it)")
+    assert worst <= 0.5 and seconds < 0.05
