@@ -10,7 +10,8 @@ same-fact groups (`groups`, largest first); the decision and the merged body are
 only, into `target` (its most complete, then newest, member).
 
 Output (JSON): {decision, targets, rationale, merged_body, guard, model_id, seconds, prompt_tokens,
-completion_tokens, groups, groups_judged, target, pairs, …}. Exit 0 with a decision, 1 when the model gave none
+completion_tokens, groups, groups_judged, target, pairs, stamps, …}. `stamps` are each source's updated_at and
+content hash at draft time: `memgui merge --draft FILE` refuses when any source changed since. Exit 0 with a decision, 1 when the model gave none
 (timeout, unparseable), 2 on bad input.
 """
 from __future__ import annotations
@@ -237,6 +238,8 @@ def run(args) -> int:
             draft = union_draft(proposal, candidates, targets, primary=groups.target) if targets != [] else union
             out["union_draft"] = {"targets": _targets(draft.decision), "merged_body": draft.decision.merged_body,
                                   "guard": _guard(proposal, candidates, draft.decision)}
+    # the sources as they were when this draft was made: `memgui merge --draft FILE` refuses if any changed
+    out["stamps"] = {d.document_id: {"updated_at": d.updated_at, "content_hash": d.content_hash} for d in docs}
     out["groups"] = [list(g) for g in groups.groups]
     out["groups_judged"] = bool(groups.verdicts)
     out["target"] = groups.target

@@ -12,6 +12,7 @@ import pytest
 from memgui.__main__ import main
 from memgui.core.store import Document, create_store, new_document_id, open_store
 from memgui.core.netfx import anchor_id_for
+from memgui.core.store.audit_log import list_entries
 
 A_BODY = "The build server is ci.example.org running version 1.5.62."
 B_BODY = "The build server now also runs nightly at 02:00 UTC."
@@ -130,9 +131,8 @@ def test_bad_input_exits_2(db, tmp_path, capsys):
     assert main(["merge", "--store", str(tmp_path / "nope.db"), "--target", a, "--sources", b, "--append"]) == 2
     assert main(["undo", "--store", str(path), "99"]) == 2
     assert "no such entry" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exit_:
-        main(["merge", "--store", str(path), "--target", a, "--sources", b])  # no mode
-    assert exit_.value.code == 2
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", b]) == 2  # no body, no mode
+    assert "give the body" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_:
         main(["undo", "--store", str(path), "one"])
     assert exit_.value.code == 2
@@ -155,3 +155,51 @@ def test_union_mode(db, capsys):
     body = _doc(path, a).markdown_body
     assert result["details"]["mode"] == "union" and result["guard_passed"] is True
     assert "1.5.62" in body and "02:00 UTC" in body and _doc(path, a).update_semantics == "merge-document"
+
+
+def _decide_draft(path, a, b, tmp_path, capsys):
+    assert main(["decide", "--store", str(path), "--docs", f"{a},{b}", "--draft", "union", "--json"]) == 0
+    draft = tmp_path / "draft.json"
+    draft.write_text(capsys.readouterr().out, encoding="utf-8")
+    return draft, json.loads(draft.read_text(encoding="utf-8"))
+
+
+def test_a_source_changed_after_the_draft_makes_the_merge_refuse(db, tmp_path, capsys):
+    path, a, b = db
+    draft, data = _decide_draft(path, a, b, tmp_path, capsys)
+    assert set(data["stamps"]) == {a, b}
+    with open_store(path) as store:  # the daemon appends a sentence to a source after the draft
+        doc = store.document(b)
+        store.upsert_document(replace(doc, markdown_body=doc.markdown_body + " The daemon added this."))
+    code = main(["merge", "--store", str(path), "--target", data["target"], "--sources",
+                 a if data["target"] == b else b, "--draft", str(draft)])
+    assert code == 1
+    assert "since the decision was drafted" in capsys.readouterr().err
+    assert "The daemon added this." in _doc(path, b).markdown_body and not _doc(path, b).is_tombstoned
+    with open_store(path, read_only=True) as store:
+        assert list_entries(store) == []  # nothing was written, not even an audit row
+
+
+def test_an_unchanged_draft_merges_its_own_body(db, tmp_path, capsys):
+    path, a, b = db
+    draft, data = _decide_draft(path, a, b, tmp_path, capsys)
+    other = a if data["target"] == b else b
+    assert main(["merge", "--store", str(path), "--target", data["target"], "--sources", other,
+                 "--draft", str(draft), "--json"]) == 0
+    assert _doc(path, data["target"]).markdown_body == data["merged_body"]
+    assert _doc(path, other).is_tombstoned
+
+
+def test_expected_stamps_are_checked_and_must_cover_every_source(db, tmp_path, capsys):
+    path, a, b = db
+    with open_store(path, read_only=True) as store:
+        doc_a = store.document(a)
+    stamps = tmp_path / "stamps.json"
+    stamps.write_text(json.dumps({a: {"updated_at": doc_a.updated_at, "content_hash": doc_a.content_hash}}))
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--append",
+                 "--expect-stamps", str(stamps)]) == 2
+    assert f"{b}: not among the draft's sources" in capsys.readouterr().err
+    stamps.write_text("not json")
+    assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--append",
+                 "--expect-stamps", str(stamps)]) == 2
+    assert _doc(path, a).markdown_body == A_BODY
