@@ -382,11 +382,42 @@ def _anchor(fields: Mapping) -> str | None:
     return None
 
 
+MAX_JSON_DEPTH = 64  # a log line nested deeper is not a log event (and would exhaust Python's recursion)
+
+
+def _too_deep(line: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Does `line` nest brackets deeper than `limit` outside JSON strings? Linear, no recursion."""
+    if line.count("[") + line.count("{") <= limit:
+        return False
+    depth, quoted, escaped = 0, False, False
+    for ch in line:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 def _json_line(line: str) -> tuple[str, str | None, str | None] | None:
     """(message, time, level) of a Serilog compact / generic JSON log line, None if it is not one."""
+    if _too_deep(line):
+        if _MARKER_RE.search(line):
+            raise _Malformed(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        return None
     try:
         obj = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         if _MARKER_RE.search(line):
             raise _Malformed("broken JSON log line") from None
         return None

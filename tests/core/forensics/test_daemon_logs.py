@@ -213,3 +213,13 @@ def test_overwrites_guard_passed_and_deterministic_updates_but_not_appends(tmp_p
     found = daemon_overwrites(parse_daemon_logs([write(tmp_path, "daemon.log", lines)]).events)
     assert [(o.document_id, o.event.marker) for o in found] == [(D1, "curation_merge_guard_passed"), (D3, "curation_update")]
     assert "deterministic" in found[1].how
+
+
+def test_a_line_nested_too_deep_is_counted_malformed_not_a_crash(tmp_path):
+    deep_marker = '{"@m": "curation_skip anchor=x", "junk": ' + "[" * 50_000 + "]" * 50_000 + "}"
+    deep_other = '{"@m": "nothing to see", "junk": ' + "{\"a\":" * 5_000 + "1" + "}" * 5_000 + "}"
+    quoted = '{"@m": "curation_skip anchor=atlas-sync reason=x", "text": "' + "[" * 500 + '"}'  # brackets in a string
+    lines = DAEMON_LINES[:2] + [deep_marker, deep_other, quoted]
+    timeline = parse_daemon_logs([write(tmp_path, "daemon.log", lines)])
+    assert timeline.stats.skipped_malformed == 1  # the deep line with a marker; the other deep line is no event
+    assert timeline.stats.parsed == 3  # the two daemon lines and the quoted-brackets line
