@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from ..core.store.audit_log import AuditEntry, list_entries
 from ..core.forensics.audit_report import build_audit_report, format_audit_report
 from ..core.forensics.daemon_logs import DaemonLogError
-from .common import EXIT_OK, CliError, open_store_or_fail, print_json
+from .common import EXIT_OK, CliError, open_store_or_fail, print_json, print_text
 
 
 def register(subparsers) -> None:
@@ -73,7 +73,7 @@ def run(args) -> int:
     if args.json:
         print_json(report)
     else:
-        print("\n".join(format_entry(e) for e in entries) if entries else "no audited writes")
-        print()
-        print(format_audit_report(report, memgui=False))
+        print_text("\n".join(format_entry(e) for e in entries) if entries else "no audited writes")
+        print_text("")
+        print_text(format_audit_report(report, memgui=False))
     return EXIT_OK

@@ -20,7 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, \
+from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, print_text, \
     store_errors_as_cli_errors
 
 
@@ -170,7 +170,7 @@ def _print_text(out: dict, note: str | None) -> None:
     union = out.get("union_draft")
     if union and union.get("merged_body") and union["merged_body"] != out["merged_body"]:
         lines += ["--- sentence-union draft ---", union["merged_body"]]
-    print("\n".join(lines))
+    print_text("\n".join(lines))
 
 
 def run(args) -> int:

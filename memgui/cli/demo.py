@@ -4,7 +4,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from .common import EXIT_OK, CliError
+from .common import EXIT_OK, CliError, print_text
 
 
 def register(subparsers) -> None:
@@ -53,8 +53,8 @@ def run(args) -> int:
         raise CliError(f"{target}: cannot write the demo store ({reason}); nothing was written") from None
     line = summary_line(path)  # refuses (exit 2) a kept file that is not a Netclaw store
     if existed and not args.force:
-        print(f"demo store already exists (kept; use --force to rebuild): {path}")
+        print_text(f"demo store already exists (kept; use --force to rebuild): {path}")
     else:
-        print(f"demo store built: {path}")
-    print(line)
+        print_text(f"demo store built: {path}")
+    print_text(line)
     return EXIT_OK

@@ -17,7 +17,7 @@ from ..core.netfx import net_trim
 from ..core.curation.evaluator import Evaluation, evaluate, extractor_anchor
 from ..core.store import Store, StoreError
 from ..core.store.values import now_ms
-from .common import EXIT_OK, CliError, open_store_or_fail, print_json
+from .common import EXIT_OK, CliError, open_store_or_fail, print_json, print_text
 
 
 def default_nominator(store: Store) -> Nominator | None:
@@ -144,5 +144,5 @@ def run(args) -> int:
     if args.json:
         print_json(evaluation_as_dict(evaluation))
     else:
-        print(format_evaluation(proposal, evaluation))
+        print_text(format_evaluation(proposal, evaluation))
     return EXIT_OK

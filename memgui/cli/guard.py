@@ -12,7 +12,7 @@ from pathlib import Path
 from ..core.merge.guard import MergeGuardReport, check_merge
 from ..core.merge.strict import StrictReport, check_strict
 from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
-from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json
+from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json, print_text
 
 
 def register(subparsers) -> None:
@@ -70,5 +70,5 @@ def run(args) -> int:
     if args.json:
         print_json({**report.to_dict(), "strict": strict.to_dict()})
     else:
-        print(format_report(report, strict))
+        print_text(format_report(report, strict))
     return EXIT_OK if report.passed else EXIT_NEGATIVE

@@ -27,7 +27,7 @@ from ..core.ops.apply import (
 from ..core.store.audit_log import AuditEntry
 from ..core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
 from ..core.store import StoreError
-from .common import EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json
+from .common import EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, print_text
 
 STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
 
@@ -180,7 +180,7 @@ def run_merge(args) -> int:
         if args.json:
             print_json({"ok": True, **entry.to_dict()})
         else:
-            print(_summary(entry, store.path))
+            print_text(_summary(entry, store.path))
     return EXIT_OK
 
 
@@ -200,8 +200,8 @@ def _run_revert(args, action) -> int:
             print_json({"ok": True, **entry.to_dict()})
         else:
             docs = ", ".join(entry.touched_documents) or "no documents"
-            print(f"audit {entry.audit_id}: {entry.operation} of audit {entry.reverts_audit_id} "
-                  f"({entry.details.get('reverted_operation')}); restored {docs}")
+            print_text(f"audit {entry.audit_id}: {entry.operation} of audit {entry.reverts_audit_id} "
+                       f"({entry.details.get('reverted_operation')}); restored {docs}")
     return EXIT_OK
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from .common import EXIT_BAD_INPUT, EXIT_OK
+from .common import EXIT_BAD_INPUT, EXIT_OK, print_text
 
 
 def register(subparsers) -> None:
@@ -27,8 +27,8 @@ def run(args) -> int:
             status[name] = {"path": None, "present": False, "error": str(exc)}
             failed = True
     if args.json:
-        print(json.dumps(status, indent=2))
+        print_text(json.dumps(status, indent=2))
     else:
         for name, info in status.items():
-            print(f"{name}: {info.get('path') or 'missing'}" + (f"  ({info['error']})" if info.get("error") else ""))
+            print_text(f"{name}: {info.get('path') or 'missing'}" + (f"  ({info['error']})" if info.get("error") else ""))
     return EXIT_BAD_INPUT if failed and args.action == "install" else EXIT_OK

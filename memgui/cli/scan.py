@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from .common import EXIT_OK, CliError, open_store_or_fail, print_json, progress_to_stderr, store_errors_as_cli_errors
+from .common import (
+    EXIT_OK, CliError, open_store_or_fail, print_json, print_text, progress_to_stderr, store_errors_as_cli_errors,
+)
 
 
 def register(subparsers) -> None:
@@ -105,5 +107,5 @@ def run(args) -> int:
     if args.json:
         print_json(result_to_json(result, titles))
     else:
-        print(format_text(result, titles))
+        print_text(format_text(result, titles))
     return EXIT_OK

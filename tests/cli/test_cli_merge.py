@@ -203,3 +203,14 @@ def test_expected_stamps_are_checked_and_must_cover_every_source(db, tmp_path, c
     assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--append",
                  "--expect-stamps", str(stamps)]) == 2
     assert _doc(path, a).markdown_body == A_BODY
+
+
+def test_a_reader_that_goes_away_does_not_turn_a_written_merge_into_a_failure(db):
+    path, a, b = db
+    root = Path(__file__).resolve().parents[2]
+    script = (f'"{sys.executable}" -m memgui merge --store "{path}" --target {a} --sources {b} --append | true; '
+              'echo "exit=${PIPESTATUS[0]}"')
+    run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, cwd=root, timeout=120)
+    assert run.stdout.strip() == "exit=0", run.stderr
+    assert "BrokenPipe" not in run.stderr and "Traceback" not in run.stderr
+    assert _doc(path, b).is_tombstoned  # the write stands
