@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from ..config import load_curation_settings
 from ..core.curation.types import Decider, Nominator, NominatorUnavailable, Proposal
@@ -39,9 +40,11 @@ def default_decider(choice: str = "none") -> Decider | None:
     from ..core.decide.llm import LlamaDecider
     from ..core.decide.model_files import default_model_path
 
-    path = default_model_path() if choice == "default" else choice
+    path = default_model_path() if choice == "default" else Path(choice).expanduser()
     if path is None:
         raise CliError("no default decider model installed (run `memgui models install`) — or pass --model PATH")
+    if not path.is_file():
+        raise CliError(f"{choice}: no such model file")
     return LlamaDecider(path)
 
 

@@ -153,3 +153,13 @@ def test_real_embedding_nominee_without_llm_is_a_conservative_create(tmp_path, c
     assert [c["document_id"] for c in nominees] == ["doc-nas"] and nominees[0]["cosine"] > 0.68
     assert out["decision"] == "CREATE" and "conservative create" in out["reason"]
     assert "curation_nominee_no_llm_decision" in [e["marker"] for e in out["events"]]
+
+
+def test_a_model_file_that_does_not_exist_is_refused_not_silently_ignored(db, tmp_path, capsys):
+    content = tmp_path / "c.md"
+    content.write_text("My favourite colour is teal.", encoding="utf-8")
+    code = main(["evaluate", "--embedder", "none", "--store", str(db), "--title", "Colour", "--content-file",
+                 str(content), "--model", str(tmp_path / "nonexistent.gguf")])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert "nonexistent.gguf: no such model file" in err and len(err.strip().splitlines()) == 1
