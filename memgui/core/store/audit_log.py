@@ -37,7 +37,6 @@ OP_REDO = "redo"
 STATE_APPLIED = "applied"
 STATE_UNDONE = "undone"
 
-TABLE = "memgui_audit"  # model: store.m.audit
 _COLUMNS = (
     "audit_id", "created_at", "operation", "target_id", "source_ids_json", "decided_by", "model_id",
     "prompt_hash", "guard_passed", "state", "reverts_audit_id", "details_json", "before_json", "after_json",

@@ -16,7 +16,6 @@ from .models import row_values
 from .store import Store
 from .values import now_ms
 
-TABLE = "memgui_exemptions"  # model: store.m.exemptions
 
 
 @dataclass(frozen=True)
