@@ -103,8 +103,10 @@ class Store:
             raise StoreError(f"{self.path}: store is damaged ({exc})") from None
 
     def _tuples(self, query) -> list[tuple]:
+        """The rows of a SELECT as plain tuples, straight from the cursor: Peewee compiles the query, and no
+        per-row wrapper runs (every column is AsStored, so there is nothing to convert)."""
         with self._sqlite_errors():
-            return list(query.tuples())
+            return self.db.execute(query).fetchall()
 
     def _first(self, query) -> tuple | None:
         rows = self._tuples(query.limit(1))
