@@ -48,6 +48,8 @@ SCHEMA_VERSION = len(MIGRATIONS)
 def current_version() -> int:
     """The version this memgui migrates stores to (read at call time, so tests can extend the ladder)."""
     return len(MIGRATIONS)
+
+
 VERSION_KEY = "schema_version"
 
 
