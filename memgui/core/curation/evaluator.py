@@ -43,7 +43,7 @@ from .rules import (
     is_record,
     try_auto_resolve_ambiguous,
 )
-from ..store import Store, StoreError, StoreLockedError
+from ..store import Store, StoreError, StoreLockedError, queries
 from ..tasks import CancelToken, Cancelled, Progress, run_to_end
 
 REASON_CONSERVATIVE_CREATE = (
@@ -78,51 +78,7 @@ def extractor_anchor(content: str) -> str:
     return "session" if is_blank(first) else first.lower()
 
 
-# ---- store reads (Netclaw's own queries) --------------------------------------------------------------
-
-_ANCHOR_CANDIDATES_SQL = """
-SELECT a.anchor_id, a.canonical_name,
-       d.document_id, d.markdown_body, d.freshness_at, d.confidence
-FROM memory_anchors a
-LEFT JOIN (
-    SELECT anchor_id, document_id, markdown_body, freshness_at, confidence,
-           ROW_NUMBER() OVER (PARTITION BY anchor_id ORDER BY updated_at DESC) AS rn
-    FROM memory_documents
-    WHERE update_semantics != 'tombstone'
-) d ON d.anchor_id = a.anchor_id AND d.rn = 1
-WHERE a.status = 'active'
-"""
-
-_CANDIDATE_BY_ID_SQL = """
-SELECT a.anchor_id, a.canonical_name,
-       d.document_id, d.markdown_body, d.freshness_at, d.confidence
-FROM memory_documents d
-JOIN memory_anchors a ON d.anchor_id = a.anchor_id
-WHERE d.document_id = ?
-  AND a.status = 'active'
-  AND d.update_semantics != 'tombstone'
-"""
-
-_CANDIDATES_BY_CONTENT_SQL = """
-WITH doc_hits AS (
-    SELECT document_id, bm25(memory_documents_fts, 10.0, 1.0, 5.0, 3.0) AS fts_rank
-    FROM memory_documents_fts
-    WHERE memory_documents_fts MATCH ?
-    ORDER BY fts_rank
-    LIMIT ?
-)
-SELECT a.anchor_id, a.canonical_name,
-       d.document_id, d.markdown_body, d.freshness_at, d.confidence
-FROM doc_hits dh
-JOIN memory_documents d ON d.document_id = dh.document_id
-JOIN memory_anchors a ON d.anchor_id = a.anchor_id
-WHERE a.status = 'active'
-  AND d.memory_class = 'durable_fact'
-  AND d.update_semantics != 'tombstone'
-ORDER BY dh.fts_rank, d.confidence DESC, d.updated_at DESC
-LIMIT ?
-"""
-
+# ---- store reads (Netclaw's own queries, in core/store/queries.py) ---------------------------------
 
 def _candidate(row, *, is_exact: bool = False) -> Candidate:
     anchor_id, canonical_name, document_id, body, freshness_at, confidence = row
@@ -137,7 +93,7 @@ def anchor_candidates(store: Store, proposed_anchor_name: str) -> list[Candidate
     proposal's normalized anchor id (exact, case-insensitive) or whose name fuzzy-matches. Store order."""
     if is_blank(proposed_anchor_name):
         return []
-    rows = store.execute(_ANCHOR_CANDIDATES_SQL).fetchall()
+    rows = queries.latest_live_document_per_active_anchor(store)
     proposed_id = anchor_id_for(proposed_anchor_name).lower()
     proposed_tokens = tokenize(proposed_anchor_name)
     found: list[Candidate] = []
@@ -155,7 +111,7 @@ def candidates_by_ids(store: Store, document_ids: Sequence[str]) -> list[Candida
     """GetCandidatesByIdsAsync: live documents under active anchors, in the order asked; others skipped."""
     found: list[Candidate] = []
     for document_id in document_ids:
-        row = store.execute(_CANDIDATE_BY_ID_SQL, (document_id,)).fetchone()
+        row = queries.live_candidate(store, document_id)
         if row is not None:
             found.append(_candidate(row))
     return found
@@ -183,10 +139,10 @@ def candidates_by_content(store: Store, terms: Sequence[str], limit: int = LEXIC
     """FindCandidatesByContentAsync: the top 5×limit FTS hits, then durable facts under active anchors that are
     not tombstoned, by rank then confidence then recency; at most `limit`. No FTS table → none."""
     query = fts_match_query(terms)
-    if query is None or limit <= 0 or not store.has_table("memory_documents_fts"):
+    if query is None or limit <= 0:
         return []
     try:
-        rows = store.execute(_CANDIDATES_BY_CONTENT_SQL, (query, limit * 5, limit)).fetchall()
+        rows = queries.content_candidates(store, query, limit * 5, limit)
     except StoreLockedError:
         raise
     except StoreError:

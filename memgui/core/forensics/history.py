@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..netfx import APPEND_SEMANTICS, APPEND_SEPARATOR_RE, MERGE_SEMANTICS
-from ..store import Document, Store
+from ..store import Document, Store, queries
 
 UNRECOVERABLE_MESSAGE = (
     "Netclaw overwrites a merge-document body in place and keeps no earlier version, so the body before a "
@@ -114,26 +114,11 @@ def history_of(doc: Document) -> DocumentHistory:
     return DocumentHistory(doc.document_id, doc.title, semantics, doc.is_tombstoned, segments, recoverable, message)
 
 
-def _candidate_ids(store: Store) -> list[str]:
-    """Documents that are append-document or carry a separator (a cheap SQL prefilter)."""
-    if not store.has_table("memory_documents"):
-        return []
-    where = ["instr(markdown_body, '_[merged ') > 0"]
-    params: list = []
-    if store.has_column("memory_documents", "update_semantics"):
-        where.append("update_semantics = ?")
-        params.append(APPEND_SEMANTICS)
-    rows = store.execute(
-        f"SELECT document_id FROM memory_documents WHERE {' OR '.join(where)} ORDER BY document_id", params
-    ).fetchall()
-    return [r[0] for r in rows]
-
-
 def appended_histories(store: Store, *, document_ids: Iterable[str] | None = None,
                        include_tombstoned: bool = True) -> list[DocumentHistory]:
     """Every document whose body holds an append history (or that is marked append-document), most
     recently updated first. `document_ids` limits the answer to those documents."""
-    ids = _candidate_ids(store)
+    ids = queries.append_history_document_ids(store)
     if document_ids is not None:
         wanted = set(document_ids)
         ids = [i for i in ids if i in wanted]

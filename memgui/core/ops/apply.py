@@ -30,7 +30,7 @@ from ..curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, MERGE_SEMANTICS, anchor_id_for, build_appended_body
 from ..curation.rules import best_by_confidence, is_record
-from ..store import Document, Store, new_document_id, now_ms
+from ..store import Document, Store, new_document_id, now_ms, queries
 from ..store.values import new_record_id
 
 
@@ -286,16 +286,7 @@ class _DecisionRun:
             recall_mode="never" if p.memory_class == "trace" else p.recall_mode, confidence=p.confidence,
             freshness_at=p.freshness_at, expires_at=p.expires_at, created_at=now_ms(),
         )
-        if "domain" in store.columns.get("memory_records", ()):
-            values["domain"] = store._legacy_domain_for(values["anchor_id"])
-        cols = list(values)
-        store.execute(f"INSERT INTO memory_records ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                      [values[c] for c in cols])
-        if values["recall_mode"] in ("auto", "searchable") and store.has_table("memory_records_fts"):
-            store.execute(
-                "INSERT INTO memory_records_fts (record_id, title, body, aliases, facets) VALUES (?, ?, ?, ?, ?)",
-                (record_id, p.title, p.content, p.aliases_json or "", p.facets_json or ""),
-            )
+        store.insert_record(values)
         return record_id
 
     # -- ApplyGuardedMergeOrAppend
@@ -330,11 +321,7 @@ class _DecisionRun:
 
     def fuzzy_anchor_ids(self, anchor_name: str) -> list[str]:
         """FindFuzzyAnchorMatchesAsync: active anchors with a live document whose name matches exactly or fuzzily."""
-        rows = self.store.execute(
-            "SELECT a.anchor_id, a.canonical_name FROM memory_anchors a WHERE a.status = 'active' AND EXISTS ("
-            "SELECT 1 FROM memory_documents d WHERE d.anchor_id = a.anchor_id AND d.update_semantics != 'tombstone') "
-            "ORDER BY a.anchor_id"
-        ).fetchall()
+        rows = queries.active_anchors_with_live_documents(self.store)
         wanted, proposed = anchor_id_for(anchor_name).lower(), tokenize(anchor_name)
         return [aid for aid, name in rows if aid.lower() == wanted or is_fuzzy_match(proposed, tokenize(name))]
 
@@ -350,13 +337,12 @@ class _DecisionRun:
             doc = store.document(doc_id)
             if doc is not None and doc.anchor_id != canonical_id:
                 self.change.touch(documents=[doc_id])
-                store.execute("UPDATE memory_documents SET anchor_id = ? WHERE document_id = ?", (canonical_id, doc_id))
+                store.reanchor_document(doc_id, canonical_id)
                 self.emit("curation_reanchor", docId=doc_id, newAnchor=canonical_id)
         for aid in self.fuzzy_anchor_ids(self.anchor_name):  # … then tombstone the proposal's other matching anchors
             if aid != canonical_id:
                 self.change.touch(anchors=[aid])
-                store.execute("UPDATE memory_anchors SET status = 'tombstoned', updated_at = ? WHERE anchor_id = ?",
-                              (now_ms(), aid))
+                store.tombstone_anchor(aid)
                 self.emit("curation_tombstone_anchor", anchorId=aid, canonicalName=canonical)
         if not targets:
             outcome, doc = self.write(memory_id=None, body=self.p.content, semantics=self.p.update_semantics,

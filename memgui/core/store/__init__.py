@@ -1,4 +1,18 @@
-"""The Netclaw store adapter: open, read, and write exactly as Netclaw does."""
+"""The Netclaw store adapter: open, read, and write exactly as Netclaw does. The only package that holds SQL
+(tests/core/store/test_sql_boundary.py): every read and write is a Peewee query on per-store models.
+
+    models.py        Peewee models built per store from the file's own tables and columns (AsStored fields)
+    store.py         Store: lifecycle, transactions, error mapping, reads, row images, Netclaw-exact writes
+    queries.py       Netclaw's read queries later stages need (evaluator candidates, consolidation's anchors,
+                     append-history prefilter, index change stamps), returning plain tuples
+    audit_log.py     memgui_audit: entries with full before/after images, capture and restore
+    exemptions.py    memgui_exemptions: "not duplicates" pairs
+    memgui_schema.py memgui's migration ladder (frozen DDL) and its version row in memgui_meta
+    schema.py        Netclaw's DDL (to build stores for the demo and tests)
+    opening.py / connection.py / locate.py / errors.py   finding, checking and opening a store file
+    demo.py          the demo store, built from resources/demo through the models
+    values.py        the frozen dataclasses that leave the store (never ORM objects)
+"""
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .locate import locate_store
 from .schema import create_store

@@ -15,7 +15,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from peewee import fn
+
 from . import exemptions as exemptions_mod
+from .errors import StoreError
 from .store import Store
 from .values import now_ms
 
@@ -34,7 +37,6 @@ OP_REDO = "redo"
 STATE_APPLIED = "applied"
 STATE_UNDONE = "undone"
 
-TABLE = "memgui_audit"
 _COLUMNS = (
     "audit_id", "created_at", "operation", "target_id", "source_ids_json", "decided_by", "model_id",
     "prompt_hash", "guard_passed", "state", "reverts_audit_id", "details_json", "before_json", "after_json",
@@ -176,14 +178,8 @@ def _normal(value: Any) -> Any:
 
 
 def _record_image(store: Store, record_id: str) -> dict:
-    row = store.row_image("memory_records", "record_id", record_id) if store.has_table("memory_records") else None
-    fts = None
-    if store.has_table("memory_records_fts"):
-        hit = store.execute(
-            "SELECT record_id, title, body, aliases, facets FROM memory_records_fts WHERE record_id = ?", (record_id,)
-        ).fetchone()
-        fts = None if hit is None else dict(zip(("record_id", "title", "body", "aliases", "facets"), hit))
-    return {"row": row, "fts": fts}
+    return {"row": store.row_image("memory_records", "record_id", record_id),
+            "fts": store.row_image("memory_records_fts", "record_id", record_id)}
 
 
 def capture(store: Store, touched: Touched) -> dict:
@@ -197,11 +193,6 @@ def capture(store: Store, touched: Touched) -> dict:
     return _normal(image)
 
 
-def _insert_row(store: Store, table: str, row: Mapping) -> None:
-    cols = list(row)
-    store.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", [row[c] for c in cols])
-
-
 def restore(store: Store, image: Mapping) -> None:
     """Put every row of `image` back exactly. The caller holds the transaction."""
     for doc_id, doc_image in image.get("documents", {}).items():
@@ -209,17 +200,10 @@ def restore(store: Store, image: Mapping) -> None:
         doc_image["row"] = _decode_row(doc_image.get("row"))
         store.restore_document_image(doc_id, doc_image)
     for anchor_id, row in image.get("anchors", {}).items():
-        store.execute("DELETE FROM memory_anchors WHERE anchor_id = ?", (anchor_id,))
-        if row is not None:
-            _insert_row(store, "memory_anchors", _decode_row(row))
+        store.restore_row("memory_anchors", "anchor_id", anchor_id, _decode_row(row))
     for record_id, rec in image.get("records", {}).items():
-        store.execute("DELETE FROM memory_records WHERE record_id = ?", (record_id,))
-        if rec.get("row") is not None:
-            _insert_row(store, "memory_records", _decode_row(rec["row"]))
-        if store.has_table("memory_records_fts"):
-            store.execute("DELETE FROM memory_records_fts WHERE record_id = ?", (record_id,))
-            if rec.get("fts") is not None:
-                _insert_row(store, "memory_records_fts", rec["fts"])
+        store.restore_row("memory_records", "record_id", record_id, _decode_row(rec.get("row")))
+        store.restore_row("memory_records_fts", "record_id", record_id, rec.get("fts"))
     for ex in image.get("exemptions", []):
         first, second = ex["pair"]
         exemptions_mod.restore_exemption_row(store, first, second, ex["row"])
@@ -244,17 +228,26 @@ def record_entry(
     """Insert one audit row; returns its id. Must run inside the transaction that made the change."""
     prov = provenance or Provenance()
     all_details = {**prov.details(), **(details or {})}
-    cursor = store.execute(
-        f"INSERT INTO {TABLE} (created_at, operation, target_id, source_ids_json, decided_by, model_id, prompt_hash, "
-        "guard_passed, state, reverts_audit_id, details_json, before_json, after_json) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            now_ms(), operation, target_id, _dumps(list(source_ids)), prov.decided_by, prov.model_id,
-            prov.prompt_hash, None if guard_passed is None else int(bool(guard_passed)), state, reverts_audit_id,
-            _dumps(all_details), _dumps(before), _dumps(after),
-        ),
-    )
-    return int(cursor.lastrowid)
+    Au = _model(store)
+    query = Au.insert({
+        Au.created_at: now_ms(), Au.operation: operation, Au.target_id: target_id,
+        Au.source_ids_json: _dumps(list(source_ids)), Au.decided_by: prov.decided_by, Au.model_id: prov.model_id,
+        Au.prompt_hash: prov.prompt_hash, Au.guard_passed: None if guard_passed is None else int(bool(guard_passed)),
+        Au.state: state, Au.reverts_audit_id: reverts_audit_id, Au.details_json: _dumps(all_details),
+        Au.before_json: _dumps(before), Au.after_json: _dumps(after),
+    })
+    return int(store._run(query))
+
+
+def _model(store: Store):
+    Au = store.m.audit
+    if Au is None:
+        raise StoreError(f"{store.path}: memgui's audit table is missing (store opened read-only?); nothing was written")
+    return Au
+
+
+def _select(Au):
+    return Au.select(*(Au._meta.columns[c] for c in _COLUMNS))
 
 
 def _entry(row: tuple) -> AuditEntry:
@@ -270,9 +263,10 @@ def _entry(row: tuple) -> AuditEntry:
 
 
 def get_entry(store: Store, audit_id: int) -> AuditEntry | None:
-    if not store.has_table(TABLE):
+    Au = store.m.audit
+    if Au is None:
         return None
-    row = store.execute(f"SELECT {', '.join(_COLUMNS)} FROM {TABLE} WHERE audit_id = ?", (int(audit_id),)).fetchone()
+    row = store._first(_select(Au).where(Au.audit_id == int(audit_id)))
     return _entry(row) if row else None
 
 
@@ -288,38 +282,34 @@ def list_entries(
 ) -> list[AuditEntry]:
     """Audit entries, newest first, filtered. `document_id` matches the target, a source or any touched
     document."""
-    if not store.has_table(TABLE):
+    Au = store.m.audit
+    if Au is None:
         return []
-    where, params = [], []
+    query = _select(Au)
     if operation is not None:
-        ops = [operation] if isinstance(operation, str) else list(operation)
-        where.append(f"operation IN ({', '.join('?' * len(ops))})")
-        params += ops
+        query = query.where(Au.operation.in_([operation] if isinstance(operation, str) else list(operation)))
     if document_id is not None:
-        where.append("(target_id = ? OR instr(source_ids_json, ?) > 0 OR instr(after_json, ?) > 0)")
-        params += [document_id, json.dumps(document_id), json.dumps(document_id) + ": {"]
+        query = query.where(
+            (Au.target_id == document_id)
+            | (fn.instr(Au.source_ids_json, json.dumps(document_id)) > 0)
+            | (fn.instr(Au.after_json, json.dumps(document_id) + ": {") > 0)
+        )
     if guard_passed is not None:
-        where.append("guard_passed = ?")
-        params.append(int(bool(guard_passed)))
+        query = query.where(Au.guard_passed == int(bool(guard_passed)))
     if model_id is not None:
-        where.append("model_id = ?")
-        params.append(model_id)
+        query = query.where(Au.model_id == model_id)
     if state is not None:
-        where.append("state = ?")
-        params.append(state)
-    sql = f"SELECT {', '.join(_COLUMNS)} FROM {TABLE}"
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    sql += " ORDER BY audit_id DESC"
+        query = query.where(Au.state == state)
+    query = query.order_by(Au.audit_id.desc())
     if limit is not None:
-        sql += " LIMIT ?"
-        params.append(max(0, int(limit)))
-    return [_entry(row) for row in store.execute(sql, params).fetchall()]
+        query = query.limit(max(0, int(limit)))
+    return [_entry(row) for row in store._tuples(query)]
 
 
 def set_state(store: Store, audit_id: int, state: str) -> None:
     """Flip an entry between applied and undone (the caller holds the transaction)."""
-    store.execute(f"UPDATE {TABLE} SET state = ? WHERE audit_id = ?", (state, audit_id))
+    Au = _model(store)
+    store._run(Au.update({Au.state: state}).where(Au.audit_id == audit_id))
 
 
 __all__ = [

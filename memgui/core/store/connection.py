@@ -123,3 +123,10 @@ def make_database(path: Path, *, read_only: bool, busy_timeout_ms: int, immutabl
         uri = f"{path.as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
         return StoreDatabase(uri, uri=True, pragmas={**pragmas, "query_only": 1}, **common)
     return StoreDatabase(str(path), pragmas=pragmas, **common)
+
+
+
+def read_columns(db: SqliteDatabase) -> dict[str, tuple[str, ...]]:
+    """{table: its column names in table order} for every table of the file (FTS5 virtual tables included),
+    through Peewee's schema introspection."""
+    return {t: tuple(c.name for c in db.get_columns(t)) for t in db.get_tables()}

@@ -21,14 +21,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from peewee import SqliteDatabase
+
 from ...config import resources_dir, user_data_dir
+from .connection import read_columns
+from .models import build_models, row_values
 from .schema import create_store
 from ..netfx import anchor_id_for
 
@@ -454,44 +457,38 @@ def write_labels(path: Path | None = None) -> Path:
 # ---- building the store --------------------------------------------------------------------------------
 
 
-def _insert(conn: sqlite3.Connection, table: str, row: dict) -> None:
-    cols = list(row)
-    conn.execute(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", [row[c] for c in cols])
+def _insert(model, row: dict) -> None:
+    unknown = [c for c in row if c not in model._meta.columns]
+    if unknown:
+        raise DemoCorpusError(f"{model._meta.table_name} has no column {', '.join(unknown)}")
+    model.insert(row_values(model, row)).execute()
 
 
-def _fill(conn: sqlite3.Connection, corpus: DemoCorpus, legacy: bool) -> None:
+def _fill(db: SqliteDatabase, corpus: DemoCorpus, legacy: bool) -> None:
     """Every row in one BEGIN IMMEDIATE transaction, as Netclaw's batch writes would have left them."""
+    m = build_models(db, read_columns(db))
     themes = {doc.anchor_name: doc.theme for doc in corpus.documents}
     domain_of = {anchor_id_for(n): t for n, t in themes.items()}
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with db.atomic():
         for row in anchor_rows(corpus):
-            _insert(conn, "memory_anchors", {**row, "domain": domain_of.get(row["anchor_id"], "general")} if legacy else row)
+            _insert(m.anchors, {**row, "domain": domain_of.get(row["anchor_id"], "general")} if legacy else row)
         for doc in corpus.documents:
-            row = {**doc.row, "domain": doc.theme} if legacy else doc.row
-            _insert(conn, "memory_documents", row)
+            _insert(m.documents, {**doc.row, "domain": doc.theme} if legacy else doc.row)
             if doc.has_fts_row:
                 r = doc.row
-                conn.execute(
-                    "INSERT INTO memory_documents_fts (document_id, title, body, aliases, facets) VALUES (?, ?, ?, ?, ?)",
-                    (r["document_id"], r["title"], r["markdown_body"], r["aliases_json"] or "", r["facets_json"] or ""),
-                )
+                _insert(m.documents_fts, dict(document_id=r["document_id"], title=r["title"], body=r["markdown_body"],
+                                              aliases=r["aliases_json"] or "", facets=r["facets_json"] or ""))
+        fts = m.records_fts
         for rec in corpus.records:
             r = rec.row
-            _insert(conn, "memory_records", {**r, "domain": "general"} if legacy else r)
+            _insert(m.records, {**r, "domain": "general"} if legacy else r)
             if r["supersedes_record_id"]:  # SupersedeRecordAsync moves the FTS row to the new head
-                conn.execute("DELETE FROM memory_records_fts WHERE record_id = ?", (r["supersedes_record_id"],))
+                fts.delete().where(fts.record_id == r["supersedes_record_id"]).execute()
             if r["recall_mode"] in SEARCHABLE:
-                conn.execute(
-                    "INSERT INTO memory_records_fts (record_id, title, body, aliases, facets) VALUES (?, ?, ?, ?, ?)",
-                    (r["record_id"], r["record_type"], r["payload_json"], r["aliases_json"] or "", r["facets_json"] or ""),
-                )
+                _insert(fts, dict(record_id=r["record_id"], title=r["record_type"], body=r["payload_json"],
+                                  aliases=r["aliases_json"] or "", facets=r["facets_json"] or ""))
         for row in corpus.checkpoints:
-            _insert(conn, "memory_checkpoints", row)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+            _insert(m.checkpoints, row)
 
 
 def _remove_quietly(path: Path) -> None:
@@ -516,12 +513,12 @@ def build_demo_store(path: Path, *, force: bool = False, legacy: bool = False) -
     tmp = path.with_name(f".{path.name}.building-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
         create_store(tmp, legacy=legacy)
-        conn = sqlite3.connect(tmp, isolation_level=None)
+        db = SqliteDatabase(str(tmp), lock_type="IMMEDIATE")
         try:
-            _fill(conn, corpus, legacy)
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            _fill(db, corpus, legacy)
+            db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # raw SQL: PRAGMA has no Peewee query form
         finally:
-            conn.close()
+            db.close()
         # A WAL/SHM pair left by an earlier file must never be replayed into the new one.
         for suffix in ("-wal", "-shm"):
             _remove_quietly(path.with_name(path.name + suffix))

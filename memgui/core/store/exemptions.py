@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from . import Store, now_ms
+from .errors import StoreError
+from .models import row_values
+from .store import Store
+from .values import now_ms
 
-TABLE = "memgui_exemptions"
 
 
 @dataclass(frozen=True)
@@ -43,21 +45,25 @@ def all_pairs(doc_ids: Iterable[str]) -> list[tuple[str, str]]:
     return [(ids[i], ids[j]) for i in range(len(ids)) for j in range(i + 1, len(ids))]
 
 
-def _has_table(store: Store) -> bool:
-    return store.has_table(TABLE)
+def _model(store: Store):
+    return store.m.exemptions
 
 
 def exemption_row(store: Store, a: str, b: str) -> dict | None:
     """The stored row of a pair exactly as in the table (for audit images), or None."""
-    if not _has_table(store):
+    X = _model(store)
+    if X is None:
         return None
     first, second = ordered_pair(a, b)
-    cursor = store.execute(
-        f"SELECT first_id, second_id, created_at, note FROM {TABLE} WHERE first_id = ? AND second_id = ?",
-        (first, second),
-    )
-    row = cursor.fetchone()
-    return None if row is None else dict(zip(("first_id", "second_id", "created_at", "note"), row))
+    rows = store._images(X, (X.first_id == first) & (X.second_id == second))
+    return rows[0] if rows else None
+
+
+def _require(store: Store):
+    X = _model(store)
+    if X is None:
+        raise StoreError(f"{store.path}: memgui's tables are missing (store opened read-only?); nothing was written")
+    return X
 
 
 def add_exemption(store: Store, a: str, b: str, note: str | None = None) -> bool:
@@ -65,49 +71,45 @@ def add_exemption(store: Store, a: str, b: str, note: str | None = None) -> bool
     (the existing row and its note are kept). Callable inside an open transaction."""
     first, second = ordered_pair(a, b)
     with store.transaction():
-        cursor = store.execute(
-            f"INSERT INTO {TABLE} (first_id, second_id, created_at, note) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT(first_id, second_id) DO NOTHING",
-            (first, second, now_ms(), note),
-        )
-        return cursor.rowcount > 0
+        X = _require(store)
+        query = X.insert({X.first_id: first, X.second_id: second, X.created_at: now_ms(), X.note: note})
+        return store._run(query.on_conflict_ignore().as_rowcount()) > 0
 
 
 def remove_exemption(store: Store, a: str, b: str) -> bool:
     """Forget an exemption; True if one was removed. Callable inside an open transaction."""
     first, second = ordered_pair(a, b)
     with store.transaction():
-        cursor = store.execute(f"DELETE FROM {TABLE} WHERE first_id = ? AND second_id = ?", (first, second))
-        return cursor.rowcount > 0
+        X = _require(store)
+        return store._run(X.delete().where((X.first_id == first) & (X.second_id == second))) > 0
 
 
 def restore_exemption_row(store: Store, a: str, b: str, row: dict | None) -> None:
     """Put a pair back exactly as `row` (from exemption_row) describes; None removes it. Caller holds
     the transaction (used by undo/redo)."""
     first, second = ordered_pair(a, b)
-    store.execute(f"DELETE FROM {TABLE} WHERE first_id = ? AND second_id = ?", (first, second))
+    X = _require(store)
+    store._run(X.delete().where((X.first_id == first) & (X.second_id == second)))
     if row is not None:
-        store.execute(
-            f"INSERT INTO {TABLE} (first_id, second_id, created_at, note) VALUES (?, ?, ?, ?)",
-            (row["first_id"], row["second_id"], row["created_at"], row["note"]),
-        )
+        store._run(X.insert(row_values(X, row)))
 
 
 def list_exemptions(store: Store) -> list[Exemption]:
     """Every exemption, newest first."""
-    if not _has_table(store):
+    X = _model(store)
+    if X is None:
         return []
-    rows = store.execute(
-        f"SELECT first_id, second_id, created_at, note FROM {TABLE} ORDER BY created_at DESC, first_id, second_id"
-    ).fetchall()
-    return [Exemption(*row) for row in rows]
+    query = (X.select(X.first_id, X.second_id, X.created_at, X.note)
+             .order_by(X.created_at.desc(), X.first_id, X.second_id))
+    return [Exemption(*row) for row in store._tuples(query)]
 
 
 def exempt_pairs(store: Store) -> set[frozenset[str]]:
     """The pairs the nominator must not offer again, as unordered pairs."""
-    if not _has_table(store):
+    X = _model(store)
+    if X is None:
         return set()
-    return {frozenset(row) for row in store.execute(f"SELECT first_id, second_id FROM {TABLE}").fetchall()}
+    return {frozenset(row) for row in store._tuples(X.select(X.first_id, X.second_id))}
 
 
 def is_exempt(store: Store, a: str, b: str) -> bool:

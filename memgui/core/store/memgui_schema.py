@@ -6,6 +6,8 @@ BEGIN IMMEDIATE transaction together with the version bump.
 """
 from __future__ import annotations
 
+from .errors import StoreError
+
 MIGRATIONS: list[list[str]] = [
     # v1: version ledger, audit trail with full before/after images, "not duplicates" exemptions.
     [
@@ -46,16 +48,34 @@ SCHEMA_VERSION = len(MIGRATIONS)
 def current_version() -> int:
     """The version this memgui migrates stores to (read at call time, so tests can extend the ladder)."""
     return len(MIGRATIONS)
+
+
 VERSION_KEY = "schema_version"
 
 
-def read_version(conn_execute) -> int:
+def read_version(store) -> int:
     """Current memgui schema version (0 when memgui never wrote to this store)."""
+    meta = store.m.meta
+    if meta is None:
+        return 0
     try:
-        row = conn_execute("SELECT value FROM memgui_meta WHERE key = ?", (VERSION_KEY,)).fetchone()
-    except Exception:  # table missing
+        row = store._first(meta.select(meta.value).where(meta.key == VERSION_KEY))
+    except StoreError:
         return 0
     try:
         return int(row[0]) if row else 0
     except (TypeError, ValueError):
         return 0
+
+
+def write_version(store, version: int) -> None:
+    """Record `version` (the caller holds the migration's transaction)."""
+    meta = store.m.meta
+    store._run(meta.insert({meta.key: VERSION_KEY, meta.value: str(version)})
+               .on_conflict(conflict_target=[meta.key], preserve=[meta.value]))
+
+
+def run_step(store, step: list[str]) -> None:
+    """One migration step's statements (the caller holds the migration's transaction)."""
+    for statement in step:
+        store.execute(statement)  # raw SQL: a migration step is frozen DDL text (it must never change once shipped)

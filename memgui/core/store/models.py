@@ -1,190 +1,129 @@
-"""Peewee models of Netclaw's memory tables (spec §2) and memgui's own tables.
+"""Peewee models of one open store, built from the tables and columns the file actually has.
 
-Models are built per database (`build_models`) instead of bound globally, so several stores can be open
-at once (the GUI's worker threads, a test's second connection) without peewee's global binding racing.
-Only the columns memgui reads or writes are declared; extra legacy columns (`domain`) are tolerated and
-filled on insert when the table demands them.
+Stores vary (spec §2.7): legacy ones carry a prototype-era `domain` column, older ones lack optional
+columns or whole tables (FTS, embeddings). So each model is built per store from its own columns, and is
+bound to that store's database only (several stores can be open at once without a global binding).
+A table the store lacks has no model (None).
+
+Every column is an `AsStored` field: SQLite is dynamically typed, and audit images must read and write
+every value exactly as stored (an integer in a REAL column stays an integer, a BLOB in a TEXT column stays
+bytes). The typed values that leave the store are the frozen dataclasses of `values.py`.
 """
 from __future__ import annotations
 
+import keyword
 from dataclasses import dataclass
+from typing import Mapping
 
-from peewee import BlobField, FloatField, IntegerField, Model, TextField
-from playhouse.sqlite_ext import FTS5Model, SearchField
+from peewee import Field, Model, Value
+from playhouse.sqlite_ext import FTS5Model, RowIDField, SearchField
+
+# What a column a store lacks reads as.
+MISSING_COLUMN_DEFAULTS: dict[str, object] = {
+    "memory_class": "durable_fact", "update_semantics": "merge-document", "sensitivity": "normal",
+    "recall_mode": "auto", "confidence": 0.0, "created_at": 0, "updated_at": 0, "status": "active",
+    "anchor_type": "concept", "record_type": "", "payload_json": "",
+}
+
+# model attribute → table
+TABLES = {
+    "anchors": "memory_anchors",
+    "documents": "memory_documents",
+    "records": "memory_records",
+    "checkpoints": "memory_checkpoints",
+    "embeddings": "memory_embeddings",
+    "documents_fts": "memory_documents_fts",
+    "records_fts": "memory_records_fts",
+    "meta": "memgui_meta",
+    "audit": "memgui_audit",
+    "exemptions": "memgui_exemptions",
+}
+FTS_TABLES = ("memory_documents_fts", "memory_records_fts")
+
+
+class AsStored(Field):
+    """A column passed through unchanged in both directions (no type adaptation)."""
+
+    field_type = "ANY"
+    _coerce = False  # no per-value python_value call when reading (thousands of rows per scan)
 
 
 @dataclass(frozen=True)
 class StoreModels:
-    Anchor: type[Model]
-    Document: type[Model]
-    Record: type[Model]
-    Checkpoint: type[Model]
-    Embedding: type[Model]
-    DocumentFts: type[Model]
-    RecordFts: type[Model]
-    Meta: type[Model]
-    Audit: type[Model]
-    Exemption: type[Model]
+    """The models of one store; None where the store lacks the table."""
+
+    anchors: type[Model] | None = None
+    documents: type[Model] | None = None
+    records: type[Model] | None = None
+    checkpoints: type[Model] | None = None
+    embeddings: type[Model] | None = None
+    documents_fts: type[Model] | None = None
+    records_fts: type[Model] | None = None
+    meta: type[Model] | None = None
+    audit: type[Model] | None = None
+    exemptions: type[Model] | None = None
+
+    def of_table(self, table: str) -> type[Model] | None:
+        for attr, name in TABLES.items():
+            if name == table:
+                return getattr(self, attr)
+        return None
 
 
-def build_models(db, legacy_domain: bool = False) -> StoreModels:
-    class Base(Model):
-        class Meta:
-            database = db
+def _attribute_name(column: str, base: type) -> str:
+    """A Python attribute for a column; a column named like a Model attribute (`select`, `delete`, …) or a
+    keyword gets a prefixed attribute (its column name is kept)."""
+    if column.isidentifier() and not keyword.iskeyword(column) and not hasattr(base, column) and not column.startswith("_"):
+        return column
+    return "col_" + "".join(ch if ch.isalnum() else "_" for ch in column)
 
-    class Anchor(Base):
-        anchor_id = TextField(primary_key=True)
-        anchor_type = TextField()
-        canonical_name = TextField()
-        parent_anchor_id = TextField(null=True)
-        sensitivity = TextField()
-        recall_mode = TextField()
-        confidence = FloatField()
-        freshness_at = IntegerField(null=True)
-        status = TextField()
-        created_at = IntegerField()
-        updated_at = IntegerField()
-        if legacy_domain:
-            domain = TextField(null=True)
 
-        class Meta:
-            table_name = "memory_anchors"
+def _model(db, table: str, columns: tuple[str, ...]) -> type[Model]:
+    fts = table in FTS_TABLES
+    base = FTS5Model if fts else Model
+    attrs: dict[str, object] = {}
+    for i, column in enumerate(columns):
+        name = _attribute_name(column, base)
+        attrs[name] = SearchField(unindexed=(i == 0), column_name=column) if fts else AsStored(column_name=column)
+    meta = {"database": db, "table_name": table}
+    if not fts:
+        meta["primary_key"] = False  # no implicit `id`; keys are named in each query
+    attrs["Meta"] = type("Meta", (), meta)
+    class_name = "".join(part.title() for part in table.split("_"))
+    return type(class_name, (base,), attrs)
 
-    class Document(Base):
-        document_id = TextField(primary_key=True)
-        anchor_id = TextField()
-        memory_class = TextField(default="durable_fact")
-        title = TextField()
-        markdown_body = TextField()
-        aliases_json = TextField(null=True)
-        facets_json = TextField(null=True)
-        slots_json = TextField(null=True)
-        update_semantics = TextField()
-        boundary = TextField(null=True)
-        audience = TextField(null=True)
-        sensitivity = TextField()
-        recall_mode = TextField()
-        confidence = FloatField()
-        freshness_at = IntegerField(null=True)
-        expires_at = IntegerField(null=True)
-        created_at = IntegerField()
-        updated_at = IntegerField()
-        if legacy_domain:
-            domain = TextField(null=True)
 
-        class Meta:
-            table_name = "memory_documents"
+def build_models(db, columns: Mapping[str, tuple[str, ...]]) -> StoreModels:
+    """Models of every known table the store has, each with exactly its stored columns, in table order."""
+    return StoreModels(**{
+        attr: _model(db, table, tuple(columns[table])) for attr, table in TABLES.items() if columns.get(table)
+    })
 
-    class Record(Base):
-        record_id = TextField(primary_key=True)
-        anchor_id = TextField()
-        memory_class = TextField(default="evidence")
-        record_type = TextField()
-        payload_json = TextField()
-        aliases_json = TextField(null=True)
-        facets_json = TextField(null=True)
-        slots_json = TextField(null=True)
-        supersedes_record_id = TextField(null=True)
-        update_semantics = TextField()
-        boundary = TextField(null=True)
-        audience = TextField(null=True)
-        sensitivity = TextField()
-        recall_mode = TextField()
-        confidence = FloatField()
-        freshness_at = IntegerField(null=True)
-        expires_at = IntegerField(null=True)
-        created_at = IntegerField()
-        if legacy_domain:
-            domain = TextField(null=True)
 
-        class Meta:
-            table_name = "memory_records"
+def stored_fields(model: type[Model]) -> list[Field]:
+    """The model's table columns in table order (an FTS model's implicit rowid left out)."""
+    return [f for f in model._meta.sorted_fields if not isinstance(f, RowIDField)]
 
-    class Checkpoint(Base):
-        checkpoint_id = TextField(primary_key=True)
-        session_id = TextField()
-        turn_id = TextField(null=True)
-        trigger_type = TextField()
-        priority = IntegerField()
-        status = TextField()
-        payload_json = TextField()
-        retry_count = IntegerField(default=0)
-        created_at = IntegerField()
-        updated_at = IntegerField()
 
-        class Meta:
-            table_name = "memory_checkpoints"
+def column(model: type[Model], name: str):
+    """The column `name`, or the value it reads as when the store lacks it (a bound literal)."""
+    field = model._meta.columns.get(name)
+    return field if field is not None else Value(MISSING_COLUMN_DEFAULTS.get(name))
 
-    class Embedding(Base):
-        item_id = TextField()
-        item_kind = TextField()
-        model_id = TextField()
-        content_hash = TextField()
-        dims = IntegerField()
-        vector = BlobField()
-        created_at = IntegerField()
 
-        class Meta:
-            table_name = "memory_embeddings"
-            primary_key = False
+def selection(model: type[Model], names: tuple[str, ...]) -> list:
+    """SELECT items for `names` in order: stored columns, defaults (aliased) for the ones the store lacks."""
+    return [
+        model._meta.columns[n] if n in model._meta.columns else Value(MISSING_COLUMN_DEFAULTS.get(n)).alias(n)
+        for n in names
+    ]
 
-    class DocumentFts(FTS5Model):
-        document_id = SearchField(unindexed=True)
-        title = SearchField()
-        body = SearchField()
-        aliases = SearchField()
-        facets = SearchField()
 
-        class Meta:
-            database = db
-            table_name = "memory_documents_fts"
+def has_column(model: type[Model] | None, name: str) -> bool:
+    return model is not None and name in model._meta.columns
 
-    class RecordFts(FTS5Model):
-        record_id = SearchField(unindexed=True)
-        title = SearchField()
-        body = SearchField()
-        aliases = SearchField()
-        facets = SearchField()
 
-        class Meta:
-            database = db
-            table_name = "memory_records_fts"
-
-    # memgui's own tables (schema in memgui_schema.py).
-    class Meta_(Base):
-        key = TextField(primary_key=True)
-        value = TextField()
-
-        class Meta:
-            table_name = "memgui_meta"
-
-    class Audit(Base):
-        audit_id = IntegerField(primary_key=True)
-        created_at = IntegerField()
-        operation = TextField()
-        target_id = TextField(null=True)
-        source_ids_json = TextField()
-        decided_by = TextField(null=True)
-        model_id = TextField(null=True)
-        prompt_hash = TextField(null=True)
-        guard_passed = IntegerField(null=True)
-        state = TextField()
-        reverts_audit_id = IntegerField(null=True)
-        details_json = TextField()
-        before_json = TextField()
-        after_json = TextField()
-
-        class Meta:
-            table_name = "memgui_audit"
-
-    class Exemption(Base):
-        first_id = TextField()
-        second_id = TextField()
-        created_at = IntegerField()
-        note = TextField(null=True)
-
-        class Meta:
-            table_name = "memgui_exemptions"
-            primary_key = False
-
-    return StoreModels(Anchor, Document, Record, Checkpoint, Embedding, DocumentFts, RecordFts, Meta_, Audit, Exemption)
+def row_values(model: type[Model], row: Mapping[str, object]) -> dict:
+    """{field: value} for the columns of `row` the table has (insert/update data keyed by field)."""
+    cols = model._meta.columns
+    return {cols[c]: v for c, v in row.items() if c in cols}

@@ -8,7 +8,7 @@ from pathlib import Path
 from peewee import DatabaseError, InterfaceError, OperationalError
 
 from . import memgui_schema
-from .connection import StoreDatabase, check_file, file_read_only_reason, is_lock_error, make_database
+from .connection import StoreDatabase, check_file, file_read_only_reason, is_lock_error, make_database, read_columns
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .schema import REQUIRED_COLUMNS, REQUIRED_TABLES
 from .store import Store
@@ -75,12 +75,11 @@ def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) 
     try:
         db.connect(reuse_if_open=True)
         if verify:
-            rows = db.execute_sql("PRAGMA quick_check(1)").fetchall()
+            rows = db.execute_sql("PRAGMA quick_check(1)").fetchall()  # raw SQL: PRAGMA has no Peewee query form
             if not rows or rows[0][0] != "ok":
                 detail = rows[0][0] if rows else "no answer"
                 raise StoreError(f"{path}: store is corrupt (SQLite integrity check: {detail})")
-        tables = [r[0] for r in db.execute_sql("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
-        columns = {t: tuple(r[1] for r in db.execute_sql(f"PRAGMA table_info('{t}')").fetchall()) for t in tables}
+        columns = read_columns(db)
     except StoreError:
         db.close_all()
         raise
@@ -108,32 +107,21 @@ def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) 
 
 def _migrate(store: Store) -> None:
     """Bring memgui's own tables to the current version, one step at a time, in one BEGIN IMMEDIATE
-    transaction (which also proves the write lock is available). The version is re-read inside the
-    transaction so two memgui processes never run a step twice."""
+    transaction (which also proves the write lock is available). The tables and the version are re-read
+    inside the transaction (another memgui process may have migrated since we looked), so no step runs twice."""
     target = memgui_schema.current_version()
     with store.transaction():
-        current = _fresh_version(store)
+        store.reload_schema()
+        current = memgui_schema.read_version(store)
         if current > target:
             raise _NewerSchema(f"memgui tables are at version {current}, newer than this memgui ({target})")
         if current == target:
             return
         for step in memgui_schema.MIGRATIONS[current:target]:
-            for statement in step:
-                store.execute(statement)
-        store.execute(
-            "INSERT INTO memgui_meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            (memgui_schema.VERSION_KEY, str(target)),
-        )
-    for (name,) in store.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
-        if name not in store.columns:
-            store.columns[name] = tuple(r[1] for r in store.execute(f"PRAGMA table_info('{name}')").fetchall())
+            memgui_schema.run_step(store, step)
+        store.reload_schema()
+        memgui_schema.write_version(store, target)
 
 
 class _NewerSchema(StoreError):
     """The store was migrated by a newer memgui: it is opened read-only rather than written blindly."""
-
-
-def _fresh_version(store: Store) -> int:
-    """Another process may have created memgui_meta since we listed the tables."""
-    exists = store.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memgui_meta'").fetchone()
-    return memgui_schema.read_version(store.execute) if exists else 0

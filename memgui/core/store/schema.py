@@ -155,10 +155,10 @@ def create_store(path: str | Path, *, legacy: bool = False) -> Path:
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot create a store here ({exc})") from None
     try:
-        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA journal_mode = WAL")  # raw SQL: PRAGMA has no Peewee query form
         with conn:
             for statement in _ddl(legacy):
-                conn.execute(statement)
+                conn.execute(statement)  # raw SQL: Netclaw's exact DDL (its FTS5 tokenizer and text), not Peewee's
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot create a store here ({exc})") from None
     finally:

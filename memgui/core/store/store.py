@@ -1,9 +1,10 @@
 """Open a Netclaw memory store and read/write it the way Netclaw does (spec §1, §2, §9, §11.2).
 
-Every write runs in a BEGIN IMMEDIATE transaction with busy_timeout ≥ 30 s, matching the daemon's retry
-window. A read-only store refuses every write with StoreReadOnlyError. Columns a store lacks (older
-Netclaw versions) read as their defaults; extra columns (legacy `domain`) are tolerated and filled on
-insert. Invalid UTF-8 in text columns reads as U+FFFD (see `connection.py`).
+Every read and write is a Peewee query on the store's own models (`models.py`, built from the columns the
+file has). Every write runs in a BEGIN IMMEDIATE transaction with busy_timeout ≥ 30 s, matching the daemon's
+retry window. A read-only store refuses every write with StoreReadOnlyError. Columns a store lacks (older
+Netclaw versions) read as their defaults; extra columns (legacy `domain`) are kept in row images and filled
+on insert. Invalid UTF-8 in text columns reads as U+FFFD (see `connection.py`).
 """
 from __future__ import annotations
 
@@ -12,18 +13,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from peewee import DatabaseError, InterfaceError, OperationalError
+from peewee import DatabaseError, InterfaceError, OperationalError, Value, fn
 
 from ..netfx import anchor_id_for, fts_query_for_text
 from . import memgui_schema
+from .connection import StoreDatabase, is_lock_error, is_read_only_error, read_columns
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
-from .models import StoreModels, build_models
-from .connection import StoreDatabase, is_lock_error, is_read_only_error
+from .models import StoreModels, build_models, column, has_column, row_values, selection, stored_fields
 from .values import (
     ANCHOR_COLUMNS,
     DOCUMENT_COLUMNS,
     LEGACY_BOUNDARY,
+    LIVE_EXCLUDED_SEMANTICS,
     RECORD_COLUMNS,
+    SEARCHABLE_RECALL_MODES,
     Anchor,
     Document,
     EmbeddingRow,
@@ -34,13 +37,12 @@ from .values import (
 
 LEGACY_DOMAIN_DEFAULT = "general"
 TRUSTED_INSTANCE_BOUNDARY = "boundary:trusted-instance"
+FTS_BM25_WEIGHTS = (10.0, 1.0, 5.0, 3.0)  # Netclaw's, positional over all columns (the unindexed id first)
+_ID_BATCH = 500  # below SQLite's bound-variable cap
 
-# What a column a store lacks reads as (SQL literals).
-_MISSING_COLUMN_DEFAULTS = {
-    "memory_class": "'durable_fact'", "update_semantics": "'merge-document'", "sensitivity": "'normal'",
-    "recall_mode": "'auto'", "confidence": "0.0", "created_at": "0", "updated_at": "0", "status": "'active'",
-    "anchor_type": "'concept'", "record_type": "''", "payload_json": "''",
-}
+# COUNT(*): a bound 1 counts every row, as `*` does.
+def _count_rows():
+    return fn.COUNT(Value(1))
 
 
 class Store:
@@ -54,11 +56,18 @@ class Store:
         self.read_only = read_only
         self.read_only_reason = read_only_reason
         self.file_read_only = file_read_only
+        self._use_columns(columns)
+
+    def _use_columns(self, columns: dict[str, tuple[str, ...]]) -> None:
         self.columns = columns
         self.legacy_domain = "domain" in columns.get("memory_documents", ())
-        self.m: StoreModels = build_models(db, legacy_domain=self.legacy_domain)
-        self._doc_select = self._select("memory_documents", DOCUMENT_COLUMNS)
-        self._doc_select_d = self._select("memory_documents", DOCUMENT_COLUMNS, alias="d")
+        self.m: StoreModels = build_models(self.db, columns)
+        self._doc_fields = selection(self.m.documents, DOCUMENT_COLUMNS)
+
+    def reload_schema(self) -> None:
+        """Re-read the tables and columns (after memgui's migrations created its own) and rebuild the models."""
+        with self._sqlite_errors():
+            self._use_columns(read_columns(self.db))
 
     # ---- lifecycle -------------------------------------------------------------------------------
 
@@ -77,48 +86,51 @@ class Store:
     def has_column(self, table: str, column: str) -> bool:
         return column in self.columns.get(table, ())
 
-    def _select(self, table: str, wanted: Iterable[str], alias: str = "") -> str:
-        prefix = f"{alias}." if alias else ""
-        parts = [
-            f"{prefix}{c}" if self.has_column(table, c) else f"{_MISSING_COLUMN_DEFAULTS.get(c, 'NULL')} AS {c}"
-            for c in wanted
-        ]
-        return "SELECT " + ", ".join(parts) + f" FROM {table}" + (f" {alias}" if alias else "")
+    # ---- running queries -------------------------------------------------------------------------
 
-    # ---- low level ---------------------------------------------------------------------------------
-
-    def execute(self, sql: str, params: Iterable = ()) -> sqlite3.Cursor:
-        """Run SQL, turning SQLite failures into one-line StoreErrors."""
+    @contextmanager
+    def _sqlite_errors(self) -> Iterator[None]:
+        """SQLite failures (at execute or while fetching) as one-line StoreErrors."""
         try:
-            return self.db.execute_sql(sql, tuple(params))
-        except OperationalError as exc:
+            yield
+        except (OperationalError, sqlite3.OperationalError) as exc:
             if is_lock_error(exc):
                 raise StoreLockedError(f"{self.path}: store is locked by another process (waited for the busy timeout)") from None
             if is_read_only_error(exc):
                 raise StoreReadOnlyError(f"{self.path}: store is read-only; nothing was written") from None
             raise StoreError(f"{self.path}: {exc}") from None
-        except (DatabaseError, InterfaceError) as exc:
+        except (DatabaseError, InterfaceError, sqlite3.DatabaseError, sqlite3.InterfaceError) as exc:
             raise StoreError(f"{self.path}: store is damaged ({exc})") from None
 
-    def _fetchall(self, sql: str, params: Iterable = ()) -> tuple[list[str], list[tuple]]:
-        cursor = self.execute(sql, params)
-        names = [d[0] for d in cursor.description or ()]
-        try:
-            return names, cursor.fetchall()
-        except sqlite3.OperationalError as exc:
-            if is_lock_error(exc):
-                raise StoreLockedError(f"{self.path}: store is locked by another process (waited for the busy timeout)") from None
-            raise StoreError(f"{self.path}: read failed ({exc})") from None
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: store is damaged ({exc})") from None
+    def _tuples(self, query) -> list[tuple]:
+        """The rows of a SELECT as plain tuples, straight from the cursor: Peewee compiles the query, and no
+        per-row wrapper runs (every column is AsStored, so there is nothing to convert)."""
+        with self._sqlite_errors():
+            return self.db.execute(query).fetchall()
 
-    def _docs(self, sql: str, params: Iterable = ()) -> list[Document]:
-        """Documents from a query selecting exactly DOCUMENT_COLUMNS, in that order."""
-        return [Document(*row) for row in self._fetchall(sql, params)[1]]
+    def _first(self, query) -> tuple | None:
+        rows = self._tuples(query.limit(1))
+        return rows[0] if rows else None
 
-    def _rows(self, sql: str, params: Iterable = ()) -> list[dict]:
-        names, rows = self._fetchall(sql, params)
-        return [dict(zip(names, row)) for row in rows]
+    def _run(self, query) -> int:
+        """Execute an insert/update/delete; returns what Peewee returns (row count, or the new rowid)."""
+        with self._sqlite_errors():
+            return query.execute()
+
+    def _images(self, model, where, order_by=()) -> list[dict]:
+        """Rows as {column: value}, every column exactly as stored, in table column order."""
+        fields = stored_fields(model)
+        names = [f.column_name for f in fields]
+        query = model.select(*fields).where(where)
+        if order_by:
+            query = query.order_by(*order_by)
+        return [dict(zip(names, row)) for row in self._tuples(query)]
+
+    def execute(self, sql: str, params: Iterable = ()) -> sqlite3.Cursor:
+        """Run literal SQL, for tests and diagnostics only: core code reads and writes through the models
+        (tests/core/store/test_sql_boundary.py keeps SQL out of every other module)."""
+        with self._sqlite_errors():
+            return self.db.execute_sql(sql, tuple(params))  # raw SQL: the escape hatch this method is
 
     def _refuse_write(self) -> StoreReadOnlyError:
         why = f" ({self.read_only_reason})" if self.read_only_reason not in (None, "requested") else ""
@@ -136,7 +148,7 @@ class Store:
         try:
             with self.db.atomic():
                 yield
-        except OperationalError as exc:
+        except (OperationalError, sqlite3.OperationalError) as exc:
             if is_lock_error(exc):
                 raise StoreLockedError(
                     f"{self.path}: store is locked by another process (waited for the busy timeout); nothing was written"
@@ -149,34 +161,50 @@ class Store:
 
     # ---- reads: documents --------------------------------------------------------------------------
 
+    def _doc_query(self):
+        return self.m.documents.select(*self._doc_fields)
+
+    def _docs(self, query) -> list[Document]:
+        """Documents from a query selecting exactly DOCUMENT_COLUMNS, in that order."""
+        return [Document(*row) for row in self._tuples(query)]
+
+    def _live(self, model=None):
+        return column(model or self.m.documents, "update_semantics") != LIVE_EXCLUDED_SEMANTICS
+
     def documents(self, *, include_tombstoned: bool = False) -> list[Document]:
         """Live documents (not tombstoned), oldest first; tombstoned ones too on request."""
-        where = "" if include_tombstoned else " WHERE update_semantics != 'tombstone'"
-        return self._docs(self._doc_select + where + " ORDER BY created_at, document_id")
+        D = self.m.documents
+        query = self._doc_query()
+        if not include_tombstoned:
+            query = query.where(self._live())
+        return self._docs(query.order_by(column(D, "created_at"), D.document_id))
 
     def tombstoned_documents(self) -> list[Document]:
-        sql = self._doc_select + " WHERE update_semantics = 'tombstone' ORDER BY updated_at DESC"
-        return self._docs(sql)
+        D = self.m.documents
+        query = self._doc_query().where(column(D, "update_semantics") == LIVE_EXCLUDED_SEMANTICS)
+        return self._docs(query.order_by(column(D, "updated_at").desc()))
 
     def document(self, document_id: str) -> Document | None:
-        rows = self._docs(self._doc_select + " WHERE document_id = ?", (document_id,))
+        rows = self._docs(self._doc_query().where(self.m.documents.document_id == document_id))
         return rows[0] if rows else None
 
     def documents_by_ids(self, ids: Iterable[str]) -> list[Document]:
         """Documents in the order of `ids`; unknown ids are skipped. Batched below SQLite's variable cap."""
         ids = list(dict.fromkeys(ids))
+        D = self.m.documents
         found: dict[str, Document] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for doc in self._docs(self._doc_select + f" WHERE document_id IN ({marks})", chunk):
+        for start in range(0, len(ids), _ID_BATCH):
+            for doc in self._docs(self._doc_query().where(D.document_id.in_(ids[start : start + _ID_BATCH]))):
                 found[doc.document_id] = doc
         return [found[i] for i in ids if i in found]
 
     def documents_by_anchor(self, anchor_id: str, *, include_tombstoned: bool = False) -> list[Document]:
         """Newest first, as Netclaw's anchor lookups order them."""
-        where = " WHERE anchor_id = ?" + ("" if include_tombstoned else " AND update_semantics != 'tombstone'")
-        return self._docs(self._doc_select + where + " ORDER BY updated_at DESC", (anchor_id,))
+        D = self.m.documents
+        where = D.anchor_id == anchor_id
+        if not include_tombstoned:
+            where &= self._live()
+        return self._docs(self._doc_query().where(where).order_by(column(D, "updated_at").desc()))
 
     def search(self, text: str, limit: int = 50) -> list[Document]:
         """Full-text search through the store's own FTS5 table, Netclaw-style: every term double-quoted
@@ -184,16 +212,19 @@ class Store:
         unindexed id included, so effectively title 1, body 5, aliases 3 — re-joined to live, searchable rows.
         User text can never cause an FTS syntax error: a query FTS5 still rejects is "no results"."""
         query = fts_query_for_text(text)
-        if not query or not self.has_table("memory_documents_fts"):
+        D, F = self.m.documents, self.m.documents_fts
+        if not query or F is None or not has_column(F, "document_id"):
             return []
-        sql = (
-            self._doc_select_d + " JOIN memory_documents_fts f ON d.document_id = f.document_id "
-            "WHERE memory_documents_fts MATCH ? AND d.update_semantics != 'tombstone' "
-            "AND d.recall_mode IN ('auto', 'searchable') "
-            "ORDER BY bm25(memory_documents_fts, 10.0, 1.0, 5.0, 3.0) LIMIT ?"
+        limit = max(1, int(limit))
+        select = (
+            self._doc_query()
+            .join(F, on=(D.document_id == F._meta.columns["document_id"]))
+            .where(F.match(query) & self._live() & column(D, "recall_mode").in_(SEARCHABLE_RECALL_MODES))
+            .order_by(F.bm25(*FTS_BM25_WEIGHTS))
+            .limit(limit * 5)
         )
         try:
-            docs = self._docs(sql, (query, max(1, int(limit)) * 5))
+            docs = self._docs(select)
         except StoreLockedError:
             raise
         except (StoreError, ValueError):
@@ -201,57 +232,65 @@ class Store:
         seen: dict[str, Document] = {}
         for doc in docs:
             seen.setdefault(doc.document_id, doc)
-        return list(seen.values())[: max(1, int(limit))]
+        return list(seen.values())[:limit]
 
     # ---- reads: other tables -----------------------------------------------------------------------
 
     def anchors(self, *, active_only: bool = False) -> list[Anchor]:
-        where = " WHERE status = 'active'" if active_only else ""
-        return [Anchor(**r) for r in self._rows(self._select("memory_anchors", ANCHOR_COLUMNS) + where + " ORDER BY anchor_id")]
+        A = self.m.anchors
+        query = A.select(*selection(A, ANCHOR_COLUMNS))
+        if active_only:
+            query = query.where(column(A, "status") == "active")
+        return [Anchor(*row) for row in self._tuples(query.order_by(A.anchor_id))]
 
     def anchor(self, anchor_id: str) -> Anchor | None:
-        rows = self._rows(self._select("memory_anchors", ANCHOR_COLUMNS) + " WHERE anchor_id = ?", (anchor_id,))
-        return Anchor(**rows[0]) if rows else None
+        A = self.m.anchors
+        row = self._first(A.select(*selection(A, ANCHOR_COLUMNS)).where(A.anchor_id == anchor_id))
+        return Anchor(*row) if row else None
 
     def records(self) -> list[Record]:
-        if not self.has_table("memory_records"):
+        R = self.m.records
+        if R is None:
             return []
-        return [Record(**r) for r in self._rows(self._select("memory_records", RECORD_COLUMNS) + " ORDER BY created_at")]
+        query = R.select(*selection(R, RECORD_COLUMNS)).order_by(column(R, "created_at"))
+        return [Record(*row) for row in self._tuples(query)]
 
     def embedding_rows(self, model_id: str) -> list[EmbeddingRow]:
         """The daemon's vectors for one model (documents only). memgui reads them, never writes them."""
-        if not self.has_table("memory_embeddings"):
+        E = self.m.embeddings
+        if E is None:
             return []
-        rows = self._rows(
-            "SELECT item_id, item_kind, model_id, content_hash, dims, vector, created_at FROM memory_embeddings "
-            "WHERE model_id = ? AND item_kind = 'document' ORDER BY item_id",
-            (model_id,),
+        query = (
+            E.select(E.item_id, E.item_kind, E.model_id, E.content_hash, E.dims, E.vector, E.created_at)
+            .where((E.model_id == model_id) & (E.item_kind == "document"))
+            .order_by(E.item_id)
         )
-        return [EmbeddingRow(**{**r, "vector": bytes(r["vector"] or b"")}) for r in rows]
+        return [EmbeddingRow(*row[:5], bytes(row[5] or b""), row[6]) for row in self._tuples(query)]
 
     def embedding_model_counts(self) -> dict[str, int]:
-        if not self.has_table("memory_embeddings"):
+        E = self.m.embeddings
+        if E is None:
             return {}
-        _, rows = self._fetchall(
-            "SELECT model_id, COUNT(*) FROM memory_embeddings GROUP BY model_id ORDER BY COUNT(*) DESC, model_id"
-        )
-        return {model: count for model, count in rows}
+        count = _count_rows()
+        query = E.select(E.model_id, count).group_by(E.model_id).order_by(count.desc(), E.model_id)
+        return {model: n for model, n in self._tuples(query)}
 
     def checkpoint_counts(self) -> dict[str, int]:
-        if not self.has_table("memory_checkpoints"):
+        C = self.m.checkpoints
+        if C is None:
             return {}
-        _, rows = self._fetchall("SELECT status, COUNT(*) FROM memory_checkpoints GROUP BY status ORDER BY status")
-        return dict(rows)
+        return dict(self._tuples(C.select(C.status, _count_rows()).group_by(C.status).order_by(C.status)))
 
     def memgui_schema_version(self) -> int:
-        return memgui_schema.read_version(self.execute) if self.has_table("memgui_meta") else 0
+        return memgui_schema.read_version(self)
 
     def summary(self) -> StoreSummary:
-        live, dead = self.execute(
-            "SELECT SUM(update_semantics != 'tombstone'), SUM(update_semantics = 'tombstone') FROM memory_documents"
-        ).fetchone()
-        anchors = self.execute("SELECT COUNT(*) FROM memory_anchors").fetchone()[0]
-        records = self.execute("SELECT COUNT(*) FROM memory_records").fetchone()[0] if self.has_table("memory_records") else 0
+        D, A, R = self.m.documents, self.m.anchors, self.m.records
+        semantics = column(D, "update_semantics")
+        live, dead = self._first(D.select(
+            fn.SUM(semantics != LIVE_EXCLUDED_SEMANTICS), fn.SUM(semantics == LIVE_EXCLUDED_SEMANTICS)))
+        anchors = self._first(A.select(_count_rows()))[0]
+        records = self._first(R.select(_count_rows()))[0] if R is not None else 0
         legacy = tuple(sorted(t for t, cols in self.columns.items() if "domain" in cols and t.startswith("memory_")))
         cannot_write = self.file_read_only or (self.read_only and self.read_only_reason not in (None, "requested"))
         return StoreSummary(
@@ -269,74 +308,75 @@ class Store:
             read_only_reason=self.read_only_reason if cannot_write else None,
         )
 
-    # ---- raw images (for the audit trail and undo) -----------------------------------------------
+    # ---- row images (for the audit trail and undo) -----------------------------------------------
 
     def row_image(self, table: str, key_column: str, key: str) -> dict | None:
-        """Every column of one row exactly as stored (extra legacy columns included), or None."""
-        rows = self._rows(f"SELECT * FROM {table} WHERE {key_column} = ?", (key,))
+        """Every column of one row exactly as stored (extra legacy columns included), or None. Works for
+        the FTS tables too (their indexed columns, not the implicit rowid)."""
+        model = self.m.of_table(table)
+        if model is None:
+            return None
+        rows = self._images(model, model._meta.columns[key_column] == key)
         return rows[0] if rows else None
 
     def document_image(self, document_id: str) -> dict:
         """A document's full state as Netclaw sees it: the row, its FTS row and its embedding rows."""
-        fts = None
-        if self.has_table("memory_documents_fts"):
-            fts_rows = self._rows(
-                "SELECT document_id, title, body, aliases, facets FROM memory_documents_fts WHERE document_id = ?",
-                (document_id,),
-            )
-            fts = fts_rows[0] if fts_rows else None
+        E = self.m.embeddings
         embeddings = []
-        if self.has_table("memory_embeddings"):
+        if E is not None:
             embeddings = [
                 {**r, "vector": bytes(r["vector"] or b"").hex()}
-                for r in self._rows("SELECT * FROM memory_embeddings WHERE item_id = ? ORDER BY model_id", (document_id,))
+                for r in self._images(E, E.item_id == document_id, (E.model_id,))
             ]
         return {
             "row": self.row_image("memory_documents", "document_id", document_id),
-            "fts": fts,
+            "fts": self.row_image("memory_documents_fts", "document_id", document_id),
             "embeddings": embeddings,
         }
+
+    def restore_row(self, table: str, key_column: str, key: str, row: dict | None) -> None:
+        """Put one row back exactly as `row` (from row_image) describes; None removes it. A table the store
+        lacks is left alone. Runs in a savepoint inside the caller's transaction."""
+        model = self.m.of_table(table)
+        if model is None:
+            return
+        with self.transaction():
+            self._run(model.delete().where(model._meta.columns[key_column] == key))
+            if row is not None:
+                self._run(model.insert(row_values(model, row)))
 
     def restore_document_image(self, document_id: str, image: dict) -> None:
         """Put a document back exactly as `image` (from document_image) describes, in one transaction
         (a savepoint inside the caller's transaction)."""
+        E = self.m.embeddings
         with self.transaction():
-            self.execute("DELETE FROM memory_documents WHERE document_id = ?", (document_id,))
-            row = image.get("row")
-            if row is not None:
-                self._insert("memory_documents", row)
-            if self.has_table("memory_documents_fts"):
-                self.execute("DELETE FROM memory_documents_fts WHERE document_id = ?", (document_id,))
-                fts = image.get("fts")
-                if fts is not None:
-                    self.execute(
-                        "INSERT INTO memory_documents_fts (document_id, title, body, aliases, facets) VALUES (?, ?, ?, ?, ?)",
-                        (fts["document_id"], fts["title"], fts["body"], fts["aliases"], fts["facets"]),
-                    )
-            if self.has_table("memory_embeddings"):
-                self.execute("DELETE FROM memory_embeddings WHERE item_id = ?", (document_id,))
+            self.restore_row("memory_documents", "document_id", document_id, image.get("row"))
+            self.restore_row("memory_documents_fts", "document_id", document_id, image.get("fts"))
+            if E is not None:
+                self._run(E.delete().where(E.item_id == document_id))
                 for emb in image.get("embeddings", []):
-                    self._insert("memory_embeddings", {c: bytes.fromhex(v) if c == "vector" else v for c, v in emb.items()})
-
-    def _insert(self, table: str, values: dict, *, upsert_key: str | None = None, keep: tuple[str, ...] = ()) -> None:
-        """INSERT the columns the table has; with `upsert_key`, overwrite every column but `keep` on conflict."""
-        cols = [c for c in values if self.has_column(table, c)]
-        sql = f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})"
-        if upsert_key:
-            update = [c for c in cols if c != upsert_key and c not in keep]
-            sql += f" ON CONFLICT({upsert_key}) DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in update)
-        self.execute(sql, [values[c] for c in cols])
+                    row = {c: bytes.fromhex(v) if c == "vector" else v for c, v in emb.items()}
+                    self._run(E.insert(row_values(E, row)))
 
     # ---- writes mirroring Netclaw (spec §9, §2.2) ------------------------------------------------
+
+    def _insert(self, model, values: dict, *, upsert_key: str | None = None, keep: tuple[str, ...] = ()) -> None:
+        """INSERT the columns the table has; with `upsert_key`, overwrite every column but `keep` on conflict."""
+        data = row_values(model, values)
+        query = model.insert(data)
+        if upsert_key:
+            key = model._meta.columns[upsert_key]
+            preserve = [f for f in data if f is not key and f.column_name not in keep]
+            query = query.on_conflict(conflict_target=[key], preserve=preserve)
+        self._run(query)
 
     def _legacy_domain_for(self, anchor_id: str) -> str:
         """The prototype-era `domain` to write for a new row under `anchor_id`: the anchor's own, else a
         sibling document's, else a neutral default."""
-        for table in ("memory_anchors", "memory_documents"):
-            if self.has_column(table, "domain"):
-                row = self.execute(
-                    f"SELECT domain FROM {table} WHERE anchor_id = ? AND domain IS NOT NULL LIMIT 1", (anchor_id,)
-                ).fetchone()
+        for model in (self.m.anchors, self.m.documents):
+            if has_column(model, "domain"):
+                domain = model._meta.columns["domain"]
+                row = self._first(model.select(domain).where((model.anchor_id == anchor_id) & domain.is_null(False)))
                 if row:
                     return row[0]
         return LEGACY_DOMAIN_DEFAULT
@@ -364,9 +404,9 @@ class Store:
                 sensitivity=sensitivity, recall_mode=recall_mode, confidence=confidence, freshness_at=freshness_at,
                 status=status, created_at=ts, updated_at=ts,
             )
-            if self.has_column("memory_anchors", "domain"):
+            if has_column(self.m.anchors, "domain"):
                 values["domain"] = self._legacy_domain_for(aid)
-            self._insert("memory_anchors", values, upsert_key="anchor_id", keep=("created_at", "domain"))
+            self._insert(self.m.anchors, values, upsert_key="anchor_id", keep=("created_at", "domain"))
             stored = self.anchor(aid)
         assert stored is not None
         return stored
@@ -392,9 +432,9 @@ class Store:
                 values["audience"] = doc.effective_audience
             if values["memory_class"] == "trace":
                 values["recall_mode"] = "never"
-            if self.has_column("memory_documents", "domain"):
+            if self.legacy_domain:
                 values["domain"] = self._legacy_domain_for(doc.anchor_id)
-            self._insert("memory_documents", values, upsert_key="document_id", keep=("anchor_id", "created_at", "domain"))
+            self._insert(self.m.documents, values, upsert_key="document_id", keep=("anchor_id", "created_at", "domain"))
             self._delete_embeddings(doc.document_id)
             stored = self.document(doc.document_id)
             assert stored is not None
@@ -406,31 +446,64 @@ class Store:
         """Soft delete as Netclaw does: update_semantics `tombstone`, recall_mode `never`, updated_at
         bumped, FTS row and every embedding row removed — one transaction."""
         self.require_writable()
+        D, F = self.m.documents, self.m.documents_fts
         with self.transaction():
             current = self.document(document_id)
             if current is None:
                 raise StoreError(f"{document_id}: no such document; nothing was written")
-            self.execute(
-                "UPDATE memory_documents SET update_semantics = 'tombstone', recall_mode = 'never', updated_at = ? "
-                "WHERE document_id = ?",
-                (max(now_ms(), current.updated_at + 1), document_id),
-            )
-            if self.has_table("memory_documents_fts"):
-                self.execute("DELETE FROM memory_documents_fts WHERE document_id = ?", (document_id,))
+            self._run(D.update(row_values(D, {
+                "update_semantics": LIVE_EXCLUDED_SEMANTICS, "recall_mode": "never",
+                "updated_at": max(now_ms(), current.updated_at + 1),
+            })).where(D.document_id == document_id))
+            if F is not None:
+                self._run(F.delete().where(F._meta.columns["document_id"] == document_id))
             self._delete_embeddings(document_id)
             stored = self.document(document_id)
         assert stored is not None
         return stored
 
+    def reanchor_document(self, document_id: str, anchor_id: str) -> None:
+        """Consolidation's re-anchor (spec §9): only anchor_id changes (no updated_at bump, as Netclaw)."""
+        D = self.m.documents
+        with self.transaction():
+            self._run(D.update({D.anchor_id: anchor_id}).where(D.document_id == document_id))
+
+    def tombstone_anchor(self, anchor_id: str) -> None:
+        """Consolidation's anchor tombstone (spec §9): status `tombstoned`, updated_at = now."""
+        A = self.m.anchors
+        with self.transaction():
+            self._run(A.update(row_values(A, {"status": "tombstoned", "updated_at": now_ms()}))
+                      .where(A.anchor_id == anchor_id))
+
+    def insert_record(self, values: dict) -> None:
+        """Netclaw's record insert (spec §9): the row (legacy `domain` filled), and its FTS row
+        (title = record_type, body = payload_json) when recall_mode is auto or searchable."""
+        R, F = self.m.records, self.m.records_fts
+        if R is None:
+            raise StoreError(f"{self.path}: store has no memory_records table; nothing was written")
+        values = dict(values)
+        with self.transaction():
+            if has_column(R, "domain"):
+                values["domain"] = self._legacy_domain_for(values["anchor_id"])
+            self._insert(R, values)
+            if values.get("recall_mode") in SEARCHABLE_RECALL_MODES and F is not None:
+                self._insert(F, dict(
+                    record_id=values["record_id"], title=values["record_type"], body=values["payload_json"],
+                    aliases=values.get("aliases_json") or "", facets=values.get("facets_json") or "",
+                ))
+
     def _delete_embeddings(self, document_id: str) -> None:
-        if self.has_table("memory_embeddings"):
-            self.execute("DELETE FROM memory_embeddings WHERE item_id = ?", (document_id,))
+        E = self.m.embeddings
+        if E is not None:
+            self._run(E.delete().where(E.item_id == document_id))
 
     def _refresh_fts(self, doc: Document) -> None:
-        if not self.has_table("memory_documents_fts"):
+        F = self.m.documents_fts
+        if F is None:
             return
-        self.execute("DELETE FROM memory_documents_fts WHERE document_id = ?", (doc.document_id,))
-        self.execute(
-            "INSERT INTO memory_documents_fts (document_id, title, body, aliases, facets) VALUES (?, ?, ?, ?, ?)",
-            (doc.document_id, doc.title, doc.markdown_body, doc.aliases_json or "", doc.facets_json or ""),
-        )
+        self._run(F.delete().where(F._meta.columns["document_id"] == doc.document_id))
+        self._insert(F, dict(document_id=doc.document_id, title=doc.title, body=doc.markdown_body,
+                             aliases=doc.aliases_json or "", facets=doc.facets_json or ""))
+
+
+__all__ = ["Store"]

@@ -25,8 +25,7 @@ import numpy as np
 
 from ...config import load_curation_settings, user_cache_dir
 from .embed import VectorSource, l2_normalise
-from ..store import Document, Store
-from ..store.values import LIVE_EXCLUDED_SEMANTICS
+from ..store import Document, Store, queries
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
 INDEX_FORMAT = 1
@@ -319,19 +318,18 @@ def _compacted(index: VectorIndex, threads: int) -> VectorIndex:
 def fingerprint(updated_at: int, title: str, body: str) -> int:
     """A cheap change detector for a document row: Netclaw and memgui bump updated_at (ms) on every write; the
     lengths guard against a hand edit that kept it. A changed fingerprint only triggers a content-hash check.
-    Same formula as the SQL in `live_fingerprints` (fits SQLite's 64-bit integers until the year 2248)."""
-    return int(updated_at or 0) * 1048576 + (len(title or "") * 31 + len(body or "")) % 1048576
+    (Fits SQLite's 64-bit integers until the year 2248.)"""
+    return fingerprint_of_lengths(updated_at, len(title or ""), len(body or ""))
+
+
+def fingerprint_of_lengths(updated_at: int, title_length: int, body_length: int) -> int:
+    return int(updated_at or 0) * 1048576 + (int(title_length or 0) * 31 + int(body_length or 0)) % 1048576
 
 
 def live_fingerprints(store: Store) -> dict[str, int]:
     """{document id: fingerprint} of the live documents, in the store's document order, in one light query."""
-    cursor = store.execute(
-        "SELECT document_id, coalesce(updated_at, 0) * 1048576 + "
-        "(coalesce(length(title), 0) * 31 + coalesce(length(markdown_body), 0)) % 1048576 "
-        "FROM memory_documents WHERE update_semantics != ? ORDER BY created_at, document_id",
-        (LIVE_EXCLUDED_SEMANTICS,),
-    )
-    return dict(cursor.fetchall())
+    return {doc_id: fingerprint_of_lengths(updated_at, title_length, body_length)
+            for doc_id, updated_at, title_length, body_length in queries.live_document_stamps(store)}
 
 
 STALE_TEMP_SECONDS = 3600

@@ -241,10 +241,10 @@ def test_building_twice_is_a_no_op_without_force(tmp_path):
 
 
 def test_a_failed_build_leaves_nothing_half_built(tmp_path, monkeypatch):
-    def broken_fill(conn, corpus, legacy):
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO memory_anchors VALUES ('anchor:x','concept','x',NULL,'normal','auto',0.8,NULL,'active',1,1)")
-        raise RuntimeError("disk full")
+    def broken_fill(db, corpus, legacy):
+        with db.atomic():
+            db.execute_sql("INSERT INTO memory_anchors VALUES ('anchor:x','concept','x',NULL,'normal','auto',0.8,NULL,'active',1,1)")
+            raise RuntimeError("disk full")
 
     good = build_demo_store(tmp_path / "netclaw.db")
     before = _table_dump(good)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import struct
+import time
 from dataclasses import replace
 
 import pytest
@@ -87,10 +88,14 @@ def test_documents_by_ids_handles_more_ids_than_sqlite_variables(empty_store):
 
 
 def test_documents_by_anchor_newest_first(empty_store):
-    old = empty_store.upsert_document(make_doc(anchor_id="anchor:a", title="old"))
-    new = empty_store.upsert_document(make_doc(anchor_id="anchor:a", title="new"))
-    empty_store.upsert_document(make_doc(anchor_id="anchor:b"))
-    dead = empty_store.upsert_document(make_doc(anchor_id="anchor:a", title="dead"))
+    def later(doc):  # updated_at is ms: two writes within one ms would tie
+        time.sleep(0.003)
+        return empty_store.upsert_document(doc)
+
+    old = later(make_doc(anchor_id="anchor:a", title="old"))
+    new = later(make_doc(anchor_id="anchor:a", title="new"))
+    later(make_doc(anchor_id="anchor:b"))
+    dead = later(make_doc(anchor_id="anchor:a", title="dead"))
     empty_store.tombstone_document(dead.document_id)
     assert [d.document_id for d in empty_store.documents_by_anchor("anchor:a")] == [new.document_id, old.document_id]
     assert empty_store.documents_by_anchor("anchor:a", include_tombstoned=True)[0].document_id == dead.document_id
