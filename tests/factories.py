@@ -6,6 +6,8 @@ rows are written the way the Netclaw daemon writes them (memgui itself never wri
     document(body, *, title, anchor, document_id, **fields)     a Document value, nothing written
     seed_document(store, title, body, *, anchor, anchor_status, document_id, **fields)
                                                                   anchor + document in the store
+    seed_existing(store, anchor, doc_id, body, freshness_at, **fields)
+                                                                  the evaluator tests' "Existing <anchor>" memory
     update_document(store, doc, **fields)                        write `doc` back with fields replaced
     put_embedding(store, doc, model_id, vector, ...)             one memory_embeddings row for `doc`
     seed_embedding(store, doc_id, model, dims, *, vector)        a row for the stored document's current text
@@ -42,6 +44,15 @@ def seed_document(store: Store, title: str, body: str, *, anchor: str = "general
     """Ensure the anchor (with `anchor_status`), then upsert `document(...)` on it; returns the stored row."""
     store.ensure_anchor(anchor, status=anchor_status)
     return store.upsert_document(document(body, title=title, anchor=anchor, document_id=document_id, **fields))
+
+
+def seed_existing(store: Store, anchor: str, document_id: str, body: str, freshness_at: int = 1000, *,
+                  title: str | None = None, confidence: float = 0.9, **fields) -> Document:
+    """The memory an evaluator test finds in the store: titled "Existing <anchor>", confidence 0.9, fresh,
+    created and updated at `freshness_at`; `fields` as for `seed_document` (anchor_status, recall_mode, ...)."""
+    return seed_document(store, title or f"Existing {anchor}", body, anchor=anchor, document_id=document_id,
+                         confidence=confidence, freshness_at=freshness_at, created_at=freshness_at,
+                         updated_at=freshness_at, **fields)
 
 
 def update_document(store: Store, doc: Document, **fields) -> Document:
