@@ -25,7 +25,6 @@ from memgui.core.curation.evaluator import (
     extractor_anchor,
     lexical_terms,
 )
-from memgui.core.store import create_store, open_store
 from memgui.core.tasks import CancelToken, Cancelled, Progress
 
 from factories import seed_existing
@@ -99,10 +98,8 @@ class ScriptedDecider:
 # ---- fixtures ---------------------------------------------------------------------------------------
 
 @pytest.fixture
-def store(tmp_path):
-    s = open_store(create_store(tmp_path / "netclaw.db"))
-    yield s
-    s.close()
+def store(empty_store):
+    return empty_store
 
 
 def op(anchor, content, *, kind="document", freshness_at=2000):
@@ -165,7 +162,7 @@ def test_fuzzy_anchor_high_overlap_consolidates(store):
 
 def test_gray_zone_without_llm_auto_resolves_to_skip(store):
     seed_existing(store, "netclaw-github-repository", "doc-repo",
-         "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
+                  "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
     ev = evaluate(store, op("netclaw-github-repo",
                             "Netclaw GitHub repository at https://github.com/netclaw-dev/netclaw, private repo"))
     assert ev.decision.kind is DecisionKind.SKIP
@@ -177,7 +174,7 @@ def test_gray_zone_without_llm_auto_resolves_to_skip(store):
 
 def test_fuzzy_anchor_low_overlap_creates(store):
     seed_existing(store, "akka-net-latest-release", "doc-postgres",
-         "PostgreSQL 15 is the primary datastore for user profiles and session history")
+                  "PostgreSQL 15 is the primary datastore for user profiles and session history")
     ev = evaluate(store, op("akka-net-release", "The CI pipeline deploys to staging on every PR merge"))
     assert ev.decision.kind is DecisionKind.CREATE
     assert ev.decision.reason.startswith("fuzzy anchor match but low content overlap")
@@ -196,7 +193,7 @@ def test_guard_downgrade_with_nothing_else_falls_through_to_create(store):
 
 def test_guard_downgrade_reworded_restatement_falls_through_to_legitimate_skip(store):
     seed_existing(store, "widget-specs", "doc-widget",
-         "Widget specs: 16 cores, 64GB RAM, 2 NICs. Warranty is 3 years from Acme Corp in Denver.")
+                  "Widget specs: 16 cores, 64GB RAM, 2 NICs. Warranty is 3 years from Acme Corp in Denver.")
     ev = evaluate(store, op("widget-specs",
                             "Acme Corp widget in Denver: 2 NICs, 64GB RAM, 16 cores, and a 3 year warranty included."))
     assert ev.decision.kind is DecisionKind.SKIP
@@ -236,7 +233,7 @@ def test_guard_downgrade_with_nominator_near_dupe_forces_llm(store):
 
 def test_llm_skip_on_gray_zone_is_returned_with_truncated_previews(store):
     seed_existing(store, "netclaw-github-repository", "doc-repo",
-         "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
+                  "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
     decider = ScriptedDecider("SKIP")
     ev = evaluate(store, op("netclaw-github-repo",
                             "Netclaw GitHub repository at https://github.com/netclaw-dev/netclaw, private repo"),
@@ -253,7 +250,7 @@ def test_llm_skip_on_gray_zone_is_returned_with_truncated_previews(store):
 
 def test_unparseable_llm_reply_falls_back_to_auto_resolve(store):
     seed_existing(store, "netclaw-github-repository", "doc-repo",
-         "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
+                  "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
     decider = ScriptedDecider("[fake] Response #1")
     ev = evaluate(store, op("netclaw-github-repo",
                             "Netclaw GitHub repository at https://github.com/netclaw-dev/netclaw, private repo"),
@@ -267,7 +264,7 @@ def test_unparseable_llm_reply_falls_back_to_auto_resolve(store):
 def test_ambiguous_with_failing_llm_and_weak_anchor_creates(store):
     # gray-zone content (40–60% overlap) is too low for auto-resolve once the LLM times out
     seed_existing(store, "akka-net-latest-release", "doc-akka", "Akka.NET release version 1.5.60 added cluster sharding "
-         "support and initial persistence features for testing environments")
+                  "support and initial persistence features for testing environments")
     decider = ScriptedDecider(error="timeout", reply="")
     ev = evaluate(store, op("akka-net-release", "Akka.NET release version 1.5.62 added cluster sharding improvements "
                             "and new persistence features for production workloads"), decider=decider)
