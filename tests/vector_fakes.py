@@ -1,4 +1,5 @@
-"""Test helpers for the vector side: documents in a real store, a fake embedder, daemon vector rows."""
+"""Test helpers for the vector side: a fake embedder, deterministic vectors, documents stamped now
+(`add_doc`, over `factories.seed_document`)."""
 from __future__ import annotations
 
 import hashlib
@@ -6,24 +7,15 @@ import hashlib
 import numpy as np
 
 from memgui.core.vectors.embed import l2_normalise
-from memgui.core.store import Document, Store, new_document_id, now_ms
+from memgui.core.store import Document, Store, now_ms
 from memgui.core.tasks import NEVER_CANCELLED, Progress
 
-
-def add_doc(store: Store, title: str, body: str, *, anchor: str = "general", memory_class: str = "durable_fact",
-            document_id: str | None = None) -> Document:
-    a = store.ensure_anchor(anchor)
-    ts = now_ms()
-    return store.upsert_document(Document(
-        document_id or new_document_id(), a.anchor_id, memory_class, title, body, None, None, None, "merge-document",
-        "boundary:trusted-instance", "personal", "normal", "auto", 0.8, ts, None, ts, ts,
-    ))
+from factories import seed_document
 
 
-def edit_doc(store: Store, doc: Document, body: str) -> Document:
-    from dataclasses import replace
-
-    return store.upsert_document(replace(doc, markdown_body=body))
+def add_doc(store: Store, title: str, body: str, **fields) -> Document:
+    """A document stamped now (freshness_at too), on anchor `general` unless `anchor=` says otherwise."""
+    return seed_document(store, title, body, freshness_at=now_ms(), **fields)
 
 
 def text_vector(text: str, dims: int) -> np.ndarray:
@@ -60,15 +52,3 @@ class FakeEmbedder:
             out.append(self.vector(text))
             yield Progress("embedding", i + 1, len(texts))
         return l2_normalise(np.stack(out)) if out else np.empty((0, self.dims), dtype=np.float32)
-
-
-def put_embedding(store: Store, doc: Document, model_id: str, vector: np.ndarray, *, content_hash: str | None = None,
-                  dims: int | None = None) -> None:
-    """Write a daemon-style memory_embeddings row (tests only: memgui itself never writes this table)."""
-    blob = np.asarray(vector, dtype="<f4").tobytes()
-    with store.transaction():
-        store.execute(
-            "INSERT OR REPLACE INTO memory_embeddings (item_id, item_kind, model_id, content_hash, dims, vector, created_at) "
-            "VALUES (?, 'document', ?, ?, ?, ?, ?)",
-            (doc.document_id, model_id, content_hash or doc.content_hash, dims if dims is not None else len(vector), blob, now_ms()),
-        )

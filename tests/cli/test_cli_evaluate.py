@@ -10,27 +10,18 @@ import pytest
 
 from memgui.__main__ import main
 from memgui.core.store import create_store, open_store
-from memgui.core.store.values import Document
+
+from factories import seed_existing
 
 WIDGET = "Widget specs: 16 cores, 64GB RAM, 2 NICs. Pricing on file. Vendor contacts listed."
-
-
-def seed(store, anchor_name, doc_id, body, freshness_at=1000):
-    anchor = store.ensure_anchor(anchor_name)
-    store.upsert_document(Document(
-        document_id=doc_id, anchor_id=anchor.anchor_id, memory_class="durable_fact", title=f"Existing {anchor_name}",
-        markdown_body=body, aliases_json=None, facets_json=None, slots_json=None, update_semantics="merge-document",
-        boundary="boundary:trusted-instance", audience="personal", sensitivity="normal", recall_mode="auto",
-        confidence=0.9, freshness_at=freshness_at, expires_at=None, created_at=freshness_at, updated_at=freshness_at,
-    ))
 
 
 @pytest.fixture
 def db(tmp_path) -> Path:
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store:
-        seed(store, "widget-specs", "doc-widget", WIDGET)
-        seed(store, "favorite-color", "doc-color", "favorite color is blue")
+        seed_existing(store, "widget-specs", "doc-widget", WIDGET)
+        seed_existing(store, "favorite-color", "doc-color", "favorite color is blue")
     return Path(path)
 
 
@@ -142,8 +133,8 @@ def test_real_embedding_nominee_without_llm_is_a_conservative_create(tmp_path, c
     must not merge on cosine alone (spec §5 step 4)."""
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store:
-        seed(store, "home-lab", "doc-nas", "The NAS backs up to Backblaze B2 every night at 02:00 using restic.")
-        seed(store, "dentist", "doc-dentist", "Dentist appointment with Dr. Silva is on 2026-03-14 at 10:30.")
+        seed_existing(store, "home-lab", "doc-nas", "The NAS backs up to Backblaze B2 every night at 02:00 using restic.")
+        seed_existing(store, "dentist", "doc-dentist", "Dentist appointment with Dr. Silva is on 2026-03-14 at 10:30.")
     code = main(["evaluate", "--model", "none", "--store", str(path), "--title", "NAS backups", "--anchor",
                  "storage-box", "--content-file",
                  write(tmp_path, "Every night at 02:00 the NAS runs restic backups to Backblaze B2."), "--json"])

@@ -10,26 +10,18 @@ import stat
 import pytest
 
 from memgui.__main__ import main
-from memgui.core.store import Document, create_store, new_document_id, open_store
+from memgui.core.store import create_store, open_store
 from memgui.core.store import memgui_schema
 
-
-def make_doc(**overrides) -> Document:
-    values = dict(
-        document_id=new_document_id(), anchor_id="anchor:a", memory_class="durable_fact", title="t",
-        markdown_body="b", aliases_json=None, facets_json=None, slots_json=None, update_semantics="merge-document",
-        boundary=None, audience=None, sensitivity="normal", recall_mode="auto", confidence=0.5, freshness_at=None,
-        expires_at=None, created_at=0, updated_at=0,
-    )
-    values.update(overrides)
-    return Document(**values)
+from factories import document, put_embedding
 
 
 @pytest.fixture
 def populated(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store:
-        docs = [store.upsert_document(make_doc(title=f"d{i}")) for i in range(4)]
+        docs = [store.upsert_document(document("b", title=f"d{i}", anchor="a", boundary=None, audience=None,
+                                               confidence=0.5)) for i in range(4)]
         store.tombstone_document(docs[0].document_id)
         store.ensure_anchor("a")
         store.ensure_anchor("b")
@@ -41,8 +33,7 @@ def populated(tmp_path):
             ex("INSERT INTO memory_checkpoints (checkpoint_id, session_id, trigger_type, priority, status, payload_json, "
                "created_at, updated_at) VALUES (?, 's', 'explicit-memory-request', 1, ?, '{}', 1, 1)", (f"cp-{i}", status))
         for doc, model in ((docs[1], "m-big"), (docs[2], "m-big"), (docs[3], "m-small")):
-            ex("INSERT INTO memory_embeddings VALUES (?, 'document', ?, ?, 1, ?, 1)",
-               (doc.document_id, model, "0" * 64, b"\x00\x00\x00\x00"))
+            put_embedding(store, doc, model, [0.0], content_hash="0" * 64, created_at=1)
     return path
 
 
@@ -125,7 +116,8 @@ def _bad_stores(tmp_path):
     with open_store(corrupt) as store:
         with store.transaction():
             for i in range(150):
-                store.upsert_document(make_doc(markdown_body="filler text " * 50))
+                store.upsert_document(document("filler text " * 50, title="t", anchor="a", boundary=None, audience=None,
+                                               confidence=0.5))
     size = corrupt.stat().st_size
     with corrupt.open("r+b") as fh:
         fh.seek((size // 4096 // 2) * 4096)

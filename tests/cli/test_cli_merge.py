@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from memgui.__main__ import main
-from memgui.core.store import Document, create_store, new_document_id, open_store
-from memgui.core.netfx import anchor_id_for
+from memgui.core.store import create_store, open_store
 from memgui.core.store.audit_log import list_entries
+
+from factories import seed_document
 
 A_BODY = "The build server is ci.example.org running version 1.5.62."
 B_BODY = "The build server now also runs nightly at 02:00 UTC."
@@ -20,22 +21,12 @@ MERGED = "The build server is ci.example.org running version 1.5.62 and also run
 LOSSY = "The build server runs nightly builds every single night of the week."
 
 
-def _seed(store, title, body, anchor):
-    store.ensure_anchor(anchor)
-    return store.upsert_document(Document(
-        document_id=new_document_id(), anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
-        markdown_body=body, aliases_json=None, facets_json=None, slots_json=None, update_semantics="merge-document",
-        boundary="boundary:trusted-instance", audience="personal", sensitivity="normal", recall_mode="auto",
-        confidence=0.8, freshness_at=None, expires_at=None, created_at=0, updated_at=0,
-    )).document_id
-
-
 @pytest.fixture
 def db(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store:
-        a = _seed(store, "Build server", A_BODY, "build-server")
-        b = _seed(store, "Nightly", B_BODY, "nightly")
+        a = seed_document(store, "Build server", A_BODY, anchor="build-server").document_id
+        b = seed_document(store, "Nightly", B_BODY, anchor="nightly").document_id
     return path, a, b
 
 

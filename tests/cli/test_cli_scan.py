@@ -8,7 +8,8 @@ import pytest
 from memgui.__main__ import main
 from memgui.core.store import create_store, open_store
 
-from vector_fakes import add_doc, put_embedding, text_vector
+from factories import put_embedding
+from vector_fakes import add_doc, text_vector
 
 
 @pytest.fixture

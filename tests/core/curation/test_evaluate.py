@@ -25,9 +25,9 @@ from memgui.core.curation.evaluator import (
     extractor_anchor,
     lexical_terms,
 )
-from memgui.core.store import create_store, open_store
-from memgui.core.store.values import Document
 from memgui.core.tasks import CancelToken, Cancelled, Progress
+
+from factories import seed_existing
 
 # Unit vectors with cosine exactly ≈ 0.93 (0.93² + 0.367623² ≈ 1), as in Netclaw's nominator tests.
 EXISTING_VECTOR = (1.0, 0.0)
@@ -98,22 +98,8 @@ class ScriptedDecider:
 # ---- fixtures ---------------------------------------------------------------------------------------
 
 @pytest.fixture
-def store(tmp_path):
-    s = open_store(create_store(tmp_path / "netclaw.db"))
-    yield s
-    s.close()
-
-
-def seed(store, anchor_name, doc_id, body, freshness_at=1000, *, title=None, memory_class="durable_fact",
-         recall_mode="auto", confidence=0.9, anchor_status="active"):
-    anchor = store.ensure_anchor(anchor_name, status=anchor_status)
-    return store.upsert_document(Document(
-        document_id=doc_id, anchor_id=anchor.anchor_id, memory_class=memory_class,
-        title=title or f"Existing {anchor_name}", markdown_body=body, aliases_json=None, facets_json=None,
-        slots_json=None, update_semantics="merge-document", boundary="boundary:trusted-instance",
-        audience="personal", sensitivity="normal", recall_mode=recall_mode, confidence=confidence,
-        freshness_at=freshness_at, expires_at=None, created_at=freshness_at, updated_at=freshness_at,
-    ))
+def store(empty_store):
+    return empty_store
 
 
 def op(anchor, content, *, kind="document", freshness_at=2000):
@@ -132,7 +118,7 @@ def event(evaluation, marker):
 # ---- parity matrix (decision parts) ----------------------------------------------------------------
 
 def test_record_bypass_creates_without_candidates(store):
-    seed(store, "any-anchor", "doc-any", "irrelevant content")
+    seed_existing(store, "any-anchor", "doc-any", "irrelevant content")
     ev = evaluate(store, op("any-anchor", "irrelevant content", kind="record"))
     assert ev.decision.kind is DecisionKind.CREATE
     assert ev.decision.reason == "immutable record bypass"
@@ -140,7 +126,7 @@ def test_record_bypass_creates_without_candidates(store):
 
 
 def test_exact_anchor_high_overlap_skips_without_gathering_evidence(store):
-    seed(store, "favorite-color", "doc-color", "favorite color is blue")
+    seed_existing(store, "favorite-color", "doc-color", "favorite color is blue")
     nominator = FixedVectorNominator({"doc-color": EXISTING_VECTOR})
     ev = evaluate(store, op("favorite-color", "favorite color is blue"), nominator=nominator)
     assert ev.decision.kind is DecisionKind.SKIP
@@ -151,7 +137,7 @@ def test_exact_anchor_high_overlap_skips_without_gathering_evidence(store):
 
 
 def test_exact_anchor_newer_superset_updates(store):
-    seed(store, "latest-version", "doc-version", "Latest version is 1.5.62.")
+    seed_existing(store, "latest-version", "doc-version", "Latest version is 1.5.62.")
     ev = evaluate(store, op("latest-version", "Latest version is 1.5.62. Released with the new serializer."))
     assert ev.decision.kind is DecisionKind.UPDATE
     assert ev.decision.target_document_id == "doc-version"
@@ -159,14 +145,14 @@ def test_exact_anchor_newer_superset_updates(store):
 
 
 def test_exact_anchor_is_case_and_space_insensitive(store):
-    seed(store, "favorite-color", "doc-color", "favorite color is blue")
+    seed_existing(store, "favorite-color", "doc-color", "favorite color is blue")
     ev = evaluate(store, op("  Favorite Color ", "favorite color is blue"))
     assert ev.candidates[0].is_exact
     assert ev.decision.kind is DecisionKind.SKIP
 
 
 def test_fuzzy_anchor_high_overlap_consolidates(store):
-    seed(store, "akka-net-latest-release", "doc-akka", "Akka.NET latest release version is 1.5.62")
+    seed_existing(store, "akka-net-latest-release", "doc-akka", "Akka.NET latest release version is 1.5.62")
     ev = evaluate(store, op("akka-net-release", "Akka.NET latest release version is 1.5.62"))
     assert ev.decision.kind is DecisionKind.CONSOLIDATE
     assert "doc-akka" in ev.decision.consolidation_target_ids
@@ -175,8 +161,8 @@ def test_fuzzy_anchor_high_overlap_consolidates(store):
 
 
 def test_gray_zone_without_llm_auto_resolves_to_skip(store):
-    seed(store, "netclaw-github-repository", "doc-repo",
-         "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
+    seed_existing(store, "netclaw-github-repository", "doc-repo",
+                  "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
     ev = evaluate(store, op("netclaw-github-repo",
                             "Netclaw GitHub repository at https://github.com/netclaw-dev/netclaw, private repo"))
     assert ev.decision.kind is DecisionKind.SKIP
@@ -187,8 +173,8 @@ def test_gray_zone_without_llm_auto_resolves_to_skip(store):
 
 
 def test_fuzzy_anchor_low_overlap_creates(store):
-    seed(store, "akka-net-latest-release", "doc-postgres",
-         "PostgreSQL 15 is the primary datastore for user profiles and session history")
+    seed_existing(store, "akka-net-latest-release", "doc-postgres",
+                  "PostgreSQL 15 is the primary datastore for user profiles and session history")
     ev = evaluate(store, op("akka-net-release", "The CI pipeline deploys to staging on every PR merge"))
     assert ev.decision.kind is DecisionKind.CREATE
     assert ev.decision.reason.startswith("fuzzy anchor match but low content overlap")
@@ -198,7 +184,7 @@ WIDGET = "Widget specs: 16 cores, 64GB RAM, 2 NICs. Pricing on file. Vendor cont
 
 
 def test_guard_downgrade_with_nothing_else_falls_through_to_create(store):
-    seed(store, "widget-specs", "doc-widget", WIDGET)
+    seed_existing(store, "widget-specs", "doc-widget", WIDGET)
     ev = evaluate(store, op("widget-specs", "Widget pricing is TBD as of Q2."))
     assert ev.decision.kind is DecisionKind.CREATE  # not the silent no-op Skip
     assert "fuzzy anchor match but low content overlap" in ev.decision.reason
@@ -206,8 +192,8 @@ def test_guard_downgrade_with_nothing_else_falls_through_to_create(store):
 
 
 def test_guard_downgrade_reworded_restatement_falls_through_to_legitimate_skip(store):
-    seed(store, "widget-specs", "doc-widget",
-         "Widget specs: 16 cores, 64GB RAM, 2 NICs. Warranty is 3 years from Acme Corp in Denver.")
+    seed_existing(store, "widget-specs", "doc-widget",
+                  "Widget specs: 16 cores, 64GB RAM, 2 NICs. Warranty is 3 years from Acme Corp in Denver.")
     ev = evaluate(store, op("widget-specs",
                             "Acme Corp widget in Denver: 2 NICs, 64GB RAM, 16 cores, and a 3 year warranty included."))
     assert ev.decision.kind is DecisionKind.SKIP
@@ -216,7 +202,7 @@ def test_guard_downgrade_reworded_restatement_falls_through_to_legitimate_skip(s
 
 
 def test_guard_fallthrough_logs_structured_marker(store, caplog):
-    seed(store, "widget-specs", "doc-widget", WIDGET)
+    seed_existing(store, "widget-specs", "doc-widget", WIDGET)
     seen = []
     with caplog.at_level(logging.DEBUG, logger="memgui.curation"):
         ev = evaluate(store, op("widget-specs", "Widget pricing is TBD as of Q2."), log=seen)
@@ -231,8 +217,8 @@ def test_guard_fallthrough_logs_structured_marker(store, caplog):
 
 
 def test_guard_downgrade_with_nominator_near_dupe_forces_llm(store):
-    seed(store, "the", "doc-unrelated-junk-anchor", "Unrelated content that happens to share the same junk anchor name.")
-    seed(store, "graphite-render-cache", "doc-near-dupe", NEAR_DUPE_BODY, title="Existing near-dupe")
+    seed_existing(store, "the", "doc-unrelated-junk-anchor", "Unrelated content that happens to share the same junk anchor name.")
+    seed_existing(store, "graphite-render-cache", "doc-near-dupe", NEAR_DUPE_BODY, title="Existing near-dupe")
     nominator = FixedVectorNominator({"doc-near-dupe": EXISTING_VECTOR})
     decider = ScriptedDecider("SKIP")
     ev = evaluate(store, op("the", PARAPHRASE), nominator=nominator, decider=decider)
@@ -246,8 +232,8 @@ def test_guard_downgrade_with_nominator_near_dupe_forces_llm(store):
 
 
 def test_llm_skip_on_gray_zone_is_returned_with_truncated_previews(store):
-    seed(store, "netclaw-github-repository", "doc-repo",
-         "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
+    seed_existing(store, "netclaw-github-repository", "doc-repo",
+                  "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
     decider = ScriptedDecider("SKIP")
     ev = evaluate(store, op("netclaw-github-repo",
                             "Netclaw GitHub repository at https://github.com/netclaw-dev/netclaw, private repo"),
@@ -263,8 +249,8 @@ def test_llm_skip_on_gray_zone_is_returned_with_truncated_previews(store):
 
 
 def test_unparseable_llm_reply_falls_back_to_auto_resolve(store):
-    seed(store, "netclaw-github-repository", "doc-repo",
-         "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
+    seed_existing(store, "netclaw-github-repository", "doc-repo",
+                  "Netclaw GitHub repository: https://github.com/netclaw-dev/netclaw. The repository is private.")
     decider = ScriptedDecider("[fake] Response #1")
     ev = evaluate(store, op("netclaw-github-repo",
                             "Netclaw GitHub repository at https://github.com/netclaw-dev/netclaw, private repo"),
@@ -277,8 +263,8 @@ def test_unparseable_llm_reply_falls_back_to_auto_resolve(store):
 
 def test_ambiguous_with_failing_llm_and_weak_anchor_creates(store):
     # gray-zone content (40–60% overlap) is too low for auto-resolve once the LLM times out
-    seed(store, "akka-net-latest-release", "doc-akka", "Akka.NET release version 1.5.60 added cluster sharding "
-         "support and initial persistence features for testing environments")
+    seed_existing(store, "akka-net-latest-release", "doc-akka", "Akka.NET release version 1.5.60 added cluster sharding "
+                  "support and initial persistence features for testing environments")
     decider = ScriptedDecider(error="timeout", reply="")
     ev = evaluate(store, op("akka-net-release", "Akka.NET release version 1.5.62 added cluster sharding improvements "
                             "and new persistence features for production workloads"), decider=decider)
@@ -289,7 +275,7 @@ def test_ambiguous_with_failing_llm_and_weak_anchor_creates(store):
 
 
 def test_nominee_present_gives_same_forced_llm_decision_every_time(store):
-    seed(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
+    seed_existing(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
     before = store.document_image("doc-existing")
     results = []
     for _ in range(2):
@@ -304,7 +290,7 @@ def test_nominee_present_gives_same_forced_llm_decision_every_time(store):
 # ---- nominator (T/MemoryCurationNominatorTests) -----------------------------------------------------
 
 def test_paraphrase_at_cosine_093_forces_exactly_one_llm_call(store):
-    seed(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
+    seed_existing(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
     decider = ScriptedDecider("CREATE")
     ev = evaluate(store, op("sunfish-deploy-queue", PARAPHRASE),
                   nominator=FixedVectorNominator({"doc-existing": EXISTING_VECTOR}), decider=decider)
@@ -317,7 +303,7 @@ def test_paraphrase_at_cosine_093_forces_exactly_one_llm_call(store):
 
 
 def test_nominee_without_llm_conservatively_creates(store):
-    seed(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
+    seed_existing(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
     ev = evaluate(store, op("sunfish-deploy-queue", PARAPHRASE),
                   nominator=FixedVectorNominator({"doc-existing": EXISTING_VECTOR}))
     assert ev.decision.kind is DecisionKind.CREATE and not ev.decision.from_llm_tier
@@ -336,7 +322,7 @@ def test_nominee_without_llm_conservatively_creates(store):
 ])
 def test_nominee_with_failed_llm_never_auto_resolves(store, decider, marker):
     # identical content: the rules tier would skip or consolidate — the nominee path must not
-    seed(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
+    seed_existing(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
     ev = evaluate(store, op("graphite-render-cache-2", NEAR_DUPE_BODY),
                   nominator=FixedVectorNominator({"doc-existing": EXISTING_VECTOR}), decider=decider)
     assert ev.decision.kind is DecisionKind.CREATE
@@ -366,7 +352,7 @@ LEXICAL_PROPOSAL = "Deployment jobs wait in a queue before reaching production."
     (None, "no_embedder_configured"),
 ])
 def test_unavailable_nominator_degrades_to_lexical_search(store, nominator, reason):
-    seed(store, "totally-different-topic", "doc-existing", LEXICAL_EXISTING)
+    seed_existing(store, "totally-different-topic", "doc-existing", LEXICAL_EXISTING)
     ev = evaluate(store, op("another-unrelated-subject", LEXICAL_PROPOSAL), nominator=nominator)
     degraded = event(ev, "curation_nominator_degraded")
     assert degraded.fields == {"anchor": "another-unrelated-subject", "reason": reason}
@@ -378,7 +364,7 @@ def test_unavailable_nominator_degrades_to_lexical_search(store, nominator, reas
 
 
 def test_nominator_that_finds_nothing_does_not_run_the_lexical_search(store):
-    seed(store, "totally-different-topic", "doc-existing", LEXICAL_EXISTING)
+    seed_existing(store, "totally-different-topic", "doc-existing", LEXICAL_EXISTING)
     ev = evaluate(store, op("another-unrelated-subject", LEXICAL_PROPOSAL),
                   nominator=FixedVectorNominator({"doc-existing": (0.0, 1.0)}, query=(1.0, 0.0)))
     assert ev.candidates == ()
@@ -387,8 +373,8 @@ def test_nominator_that_finds_nothing_does_not_run_the_lexical_search(store):
 
 
 def test_nominee_that_is_also_an_anchor_candidate_gets_the_cosine_tag(store):
-    seed(store, "akka-net-latest-release", "doc-akka", "Akka.NET latest release version is 1.5.62")
-    seed(store, "graphite-render-cache", "doc-other", NEAR_DUPE_BODY)
+    seed_existing(store, "akka-net-latest-release", "doc-akka", "Akka.NET latest release version is 1.5.62")
+    seed_existing(store, "graphite-render-cache", "doc-other", NEAR_DUPE_BODY)
     decider = ScriptedDecider("CREATE")
     ev = evaluate(store, op("akka-net-release", "Akka.NET latest release version is 1.5.62"),
                   nominator=FixedVectorNominator({"doc-akka": EXISTING_VECTOR, "doc-other": (0.9, 0.45)}),
@@ -400,9 +386,9 @@ def test_nominee_that_is_also_an_anchor_candidate_gets_the_cosine_tag(store):
 
 
 def test_nominees_under_inactive_anchors_or_tombstoned_are_not_hydrated(store):
-    seed(store, "graphite-render-cache", "doc-dead", NEAR_DUPE_BODY)
+    seed_existing(store, "graphite-render-cache", "doc-dead", NEAR_DUPE_BODY)
     store.tombstone_document("doc-dead")
-    seed(store, "old-anchor", "doc-orphan", NEAR_DUPE_BODY, anchor_status="tombstoned")
+    seed_existing(store, "old-anchor", "doc-orphan", NEAR_DUPE_BODY, anchor_status="tombstoned")
     decider = ScriptedDecider("SKIP")
     ev = evaluate(store, op("sunfish-deploy-queue", PARAPHRASE), decider=decider,
                   nominator=FixedVectorNominator({"doc-dead": EXISTING_VECTOR, "doc-orphan": EXISTING_VECTOR}))
@@ -412,7 +398,7 @@ def test_nominees_under_inactive_anchors_or_tombstoned_are_not_hydrated(store):
 
 def test_settings_supply_k_and_threshold(store):
     for i in range(4):
-        seed(store, f"topic-{i}-zzz", f"doc-{i}", f"unrelated body number {i}")
+        seed_existing(store, f"topic-{i}-zzz", f"doc-{i}", f"unrelated body number {i}")
     vectors = {f"doc-{i}": (1.0, 0.05 * i) for i in range(4)}
     ev = evaluate(store, op("sunfish", "something else entirely"), nominator=FixedVectorNominator(vectors, (1.0, 0.0)),
                   settings=CurationSettings(nominator_k=2, nominator_similarity_threshold=0.99))
@@ -420,7 +406,7 @@ def test_settings_supply_k_and_threshold(store):
 
 
 def test_cancel_stops_the_evaluation(store):
-    seed(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
+    seed_existing(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
     token = CancelToken()
     token.cancel()
     with pytest.raises(Cancelled):
@@ -428,7 +414,7 @@ def test_cancel_stops_the_evaluation(store):
 
 
 def test_user_cancel_during_the_llm_call_propagates(store):
-    seed(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
+    seed_existing(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
     token = CancelToken()
 
     class CancellingDecider(ScriptedDecider):
@@ -443,7 +429,7 @@ def test_user_cancel_during_the_llm_call_propagates(store):
 
 
 def test_decider_progress_reaches_on_progress(store):
-    seed(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
+    seed_existing(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
     pieces = []
     evaluate(store, op("sunfish-deploy-queue", PARAPHRASE), decider=ScriptedDecider("SKIP"),
              nominator=FixedVectorNominator({"doc-existing": EXISTING_VECTOR}), on_progress=pieces.append)
@@ -453,16 +439,16 @@ def test_decider_progress_reaches_on_progress(store):
 # ---- store reads ---------------------------------------------------------------------------------------
 
 def test_anchor_candidates_take_the_latest_live_document_of_active_anchors(store):
-    seed(store, "widget-specs", "doc-old", "old body")
-    seed(store, "widget-specs", "doc-new", "new body")
-    seed(store, "widget-specs", "doc-newest-dead", "dead body")
+    seed_existing(store, "widget-specs", "doc-old", "old body")
+    seed_existing(store, "widget-specs", "doc-new", "new body")
+    seed_existing(store, "widget-specs", "doc-newest-dead", "dead body")
     store.tombstone_document("doc-newest-dead")
     with store.transaction():
         store.execute("UPDATE memory_documents SET updated_at = 5 WHERE document_id = 'doc-old'")
         store.execute("UPDATE memory_documents SET updated_at = 7 WHERE document_id = 'doc-new'")
         store.execute("UPDATE memory_documents SET updated_at = 9 WHERE document_id = 'doc-newest-dead'")
     store.ensure_anchor("widget-spec-sheet")  # an anchor without documents is skipped
-    seed(store, "widget-specs-archive", "doc-archived", "x", anchor_status="tombstoned")
+    seed_existing(store, "widget-specs-archive", "doc-archived", "x", anchor_status="tombstoned")
     found = anchor_candidates(store, "widget-specs")
     assert [(c.document_id, c.is_exact) for c in found] == [("doc-new", True)]
     assert anchor_candidates(store, "  ") == []
@@ -470,12 +456,12 @@ def test_anchor_candidates_take_the_latest_live_document_of_active_anchors(store
 
 def test_lexical_search_keeps_durable_live_facts_under_active_anchors(store):
     body = "Deployment jobs wait in a queue"
-    seed(store, "a-one", "doc-fact", body)
-    seed(store, "a-two", "doc-evidence", body, memory_class="evidence", recall_mode="searchable")
-    seed(store, "a-three", "doc-dead", body)
+    seed_existing(store, "a-one", "doc-fact", body)
+    seed_existing(store, "a-two", "doc-evidence", body, memory_class="evidence", recall_mode="searchable")
+    seed_existing(store, "a-three", "doc-dead", body)
     store.tombstone_document("doc-dead")
-    seed(store, "a-four", "doc-inactive", body, anchor_status="tombstoned")
-    seed(store, "a-five", "doc-searchable", body, recall_mode="searchable")
+    seed_existing(store, "a-four", "doc-inactive", body, anchor_status="tombstoned")
+    seed_existing(store, "a-five", "doc-searchable", body, recall_mode="searchable")
     ids = [c.document_id for c in candidates_by_content(store, lexical_terms(body))]
     assert sorted(ids) == ["doc-fact", "doc-searchable"]
     assert candidates_by_content(store, []) == []
@@ -495,7 +481,7 @@ def test_extractor_anchor_is_first_space_separated_word_lower_cased():
 
 
 def test_candidates_are_values_not_rows(store):
-    seed(store, "favorite-color", "doc-color", "favorite color is blue")
+    seed_existing(store, "favorite-color", "doc-color", "favorite color is blue")
     ev = evaluate(store, op("favorite-color", "favorite color is blue"))
     assert all(isinstance(c, Candidate) for c in ev.candidates)
     assert isinstance(ev.candidates, tuple)

@@ -13,6 +13,7 @@ from memgui.core.decide.llm import PIPELINE_SINGLE, LlamaDecider
 from memgui.core.curation.protocol import parse_reply
 from memgui.core.tasks import CancelToken, run_to_end
 from decider_fakes import ScriptedEngine
+from factories import document
 
 PROPOSAL = Proposal(title="Deploy", content="Atlas deploys run at 02:00 UTC with make deploy.", anchor_name="atlas")
 SAME = Candidate("doc-same", "anchor:atlas", "atlas", "The atlas deploy runs at 02:00 UTC using make deploy.")
@@ -253,11 +254,9 @@ def test_union_draft_always_passes_the_guard(proposal_body, candidate_bodies):
 
 
 def test_cluster_inputs_newest_document_is_the_proposal():
-    from memgui.core.store.values import Document
-
     def doc(i, updated):
-        return Document(f"doc-{i}", "anchor:x", "durable_fact", f"T{i}", f"body {i}", None, None, None,
-                        "merge-document", None, None, "normal", "auto", 0.8, None, None, 1, updated)
+        return document(f"body {i}", title=f"T{i}", anchor="x", document_id=f"doc-{i}", boundary=None, audience=None,
+                        created_at=1, updated_at=updated)
 
     proposal, cands = cluster_inputs([doc(1, 30), doc(2, 10), doc(3, 20)], {"anchor:x": "X name"})
     assert proposal.memory_id == "doc-1" and proposal.content == "body 1" and proposal.anchor_name == "X name"

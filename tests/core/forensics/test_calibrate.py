@@ -2,7 +2,6 @@
 labelled pairs gathered from a real audit trail, the demo labels and real stored vectors."""
 from __future__ import annotations
 
-import struct
 import numpy as np
 import pytest
 
@@ -13,8 +12,8 @@ from memgui.core.forensics.calibrate import (
     ACCEPTED, KEPT_SEPARATE, LabelledPair, demo_label_requests, labelled_pairs, metrics_at, suggest_threshold,
 )
 from memgui.core.vectors.embed import StoredVectors
-from memgui.core.store import Document, new_document_id, now_ms
-from memgui.core.netfx import anchor_id_for
+
+from factories import put_embedding, seed_document
 
 
 def lp(c, label):
@@ -77,23 +76,10 @@ MODEL = "test-model-3d"
 
 
 def _doc(store, title, body, vec):
-    store.ensure_anchor(title.lower().replace(" ", "-"))
-    d = Document(
-        document_id=new_document_id(), anchor_id=anchor_id_for(title.lower().replace(" ", "-")),
-        memory_class="durable_fact", title=title, markdown_body=body, aliases_json=None, facets_json=None,
-        slots_json=None, update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",
-        sensitivity="normal", recall_mode="auto", confidence=0.8, freshness_at=None, expires_at=None,
-        created_at=0, updated_at=0,
-    )
-    d = store.upsert_document(d)
+    """A document on the anchor named after its title, with its unit-length `MODEL` vector."""
+    d = seed_document(store, title, body, anchor=title.lower().replace(" ", "-"))
     v = np.asarray(vec, dtype=np.float32)
-    v = v / np.linalg.norm(v)
-    with store.transaction():
-        store.execute(
-            "INSERT INTO memory_embeddings (item_id, item_kind, model_id, content_hash, dims, vector, created_at) "
-            "VALUES (?, 'document', ?, ?, 3, ?, ?)",
-            (d.document_id, MODEL, d.content_hash, struct.pack("<3f", *v), now_ms()),
-        )
+    put_embedding(store, d, MODEL, v / np.linalg.norm(v))
     return store.document(d.document_id)
 
 

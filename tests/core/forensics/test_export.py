@@ -12,8 +12,8 @@ from memgui.core.store.audit_log import list_entries
 from memgui.core.ops.undo import undo
 from memgui.core.forensics.export import fence, jsonl_text, markdown_report, read_jsonl, write_jsonl, write_markdown
 from memgui.core.forensics.history import appended_histories
-from memgui.core.store import Document, new_document_id
-from memgui.core.netfx import anchor_id_for
+
+from factories import seed_document
 
 A = "The build server is ci.example.org running version 1.5.62. Use `make ci` to rebuild."
 B = "The build server also runs nightly at 02:00 UTC — ```fenced``` notes survive."
@@ -21,21 +21,13 @@ MERGED = ("The build server is ci.example.org running version 1.5.62 and runs ni
           "Use `make ci` to rebuild; ```fenced``` notes survive.")
 
 
-def seed(store, title, body, anchor="build-server"):
-    store.ensure_anchor(anchor)
-    return store.upsert_document(Document(
-        document_id=new_document_id(), anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
-        markdown_body=body, aliases_json=None, facets_json=None, slots_json=None, update_semantics="merge-document",
-        boundary="boundary:trusted-instance", audience="personal", sensitivity="normal", recall_mode="auto",
-        confidence=0.8, freshness_at=None, expires_at=None, created_at=0, updated_at=0,
-    ))
-
-
 @pytest.fixture
 def audited(empty_store):
     store = empty_store
-    a, b = seed(store, "Build server", A), seed(store, "Nightly build", B, "nightly")
-    c, d = seed(store, "Release 1.2", "Version 1.2 ships Monday.", "release"), seed(store, "Release 1.3", "Version 1.3 ships Friday.", "release-2")
+    a = seed_document(store, "Build server", A, anchor="build-server")
+    b = seed_document(store, "Nightly build", B, anchor="nightly")
+    c = seed_document(store, "Release 1.2", "Version 1.2 ships Monday.", anchor="release")
+    d = seed_document(store, "Release 1.3", "Version 1.3 ships Friday.", anchor="release-2")
     ids = (a.document_id, b.document_id)
     merge = merge_cluster(store, MergePlan(
         a.document_id, ids, mode=MODE_MERGED_BODY, merged_body=MERGED, drafted=draft_stamps(store, ids),
@@ -99,7 +91,8 @@ def test_markdown_report_shows_sources_merged_body_guard_when_and_who(audited, t
 
 def test_markdown_report_with_histories_and_daemon_events(empty_store):
     store = empty_store
-    doc = seed(store, "Homelab IP plan", "Static leases.\n\n---\n_[merged 2025-04-27]_\nAlso .31 homeassistant.")
+    doc = seed_document(store, "Homelab IP plan", "Static leases.\n\n---\n_[merged 2025-04-27]_\nAlso .31 homeassistant.",
+                        anchor="build-server")
     store.upsert_document(replace(doc, update_semantics="append-document"))
     event = {"time": "2026-06-01T12:00:00+00:00", "marker": "curation_merge_guard_passed", "anchor": "a|b",
              "document_id": "doc-1", "fields": {"anchor": "a|b", "targetDoc": "doc-1", "reason": "ok"}}

@@ -1,7 +1,6 @@
 """core/history.py: append histories split into dated segments exactly as Netclaw writes them (spec §9, §15)."""
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -10,21 +9,19 @@ from memgui.core.netfx import build_appended_body
 from memgui.core.forensics.history import (
     UNRECOVERABLE_MESSAGE, appended_histories, has_separators, history_of, join_segments, split_segments,
 )
-from memgui.core.store import Document, new_document_id
+from memgui.core.store import Document
+
+from factories import document
 
 ORIGINAL = "Static leases on 192.168.50.0/24:\n- .1 gateway\n- .2 pip (Pi-hole)"
 ADD1 = "Also reserved: .31 homeassistant VM."
 ADD2 = "New: .40 the office printer (Brother HL-L2350DW)."
 
 
-def doc(body: str, semantics: str = "append-document", **kw) -> Document:
-    base = Document(
-        document_id=new_document_id(), anchor_id="anchor:home-network", memory_class="durable_fact",
-        title="Homelab IP plan", markdown_body=body, aliases_json=None, facets_json=None, slots_json=None,
-        update_semantics=semantics, boundary="boundary:trusted-instance", audience="personal", sensitivity="normal",
-        recall_mode="auto", confidence=0.8, freshness_at=None, expires_at=None, created_at=1, updated_at=2,
-    )
-    return replace(base, **kw)
+def doc(body: str, semantics: str = "append-document", **fields) -> Document:
+    """A Homelab IP plan document value (not stored) with the given update semantics."""
+    return document(body, **{"title": "Homelab IP plan", "anchor": "home-network", "update_semantics": semantics,
+                             "created_at": 1, "updated_at": 2, **fields})
 
 
 def test_netclaw_stacked_appends_split_into_original_and_dated_additions():

@@ -4,7 +4,6 @@ each one transaction with its audit row; optimistic concurrency."""
 from __future__ import annotations
 
 import re
-import struct
 from dataclasses import replace
 from datetime import date
 
@@ -18,8 +17,9 @@ from memgui.core.ops.apply import (
 from memgui.core.store.audit_log import Provenance, get_entry, list_entries
 from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from memgui.core.store.exemptions import exempt_pairs
-from memgui.core.store import Document, new_document_id, now_ms, open_store
-from memgui.core.netfx import anchor_id_for
+from memgui.core.store import Document, new_document_id, open_store
+
+from factories import seed_document, seed_embedding
 
 WHEN = date(2026, 6, 1)
 MERGED_RE = re.compile(r"_\[merged \d{4}-\d{2}-\d{2}\]_")
@@ -32,26 +32,9 @@ LOSSY = "The build server runs nightly builds every single night of the week."
 
 # ---- helpers ------------------------------------------------------------------------------------------------
 
-def seed(store, title, body, *, anchor="build-server", doc_id=None, **kw) -> Document:
-    store.ensure_anchor(anchor)
-    doc = Document(
-        document_id=doc_id or new_document_id(), anchor_id=anchor_id_for(anchor), memory_class="durable_fact",
-        title=title, markdown_body=body, aliases_json='["ci"]', facets_json=None, slots_json=None,
-        update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",
-        sensitivity="normal", recall_mode="auto", confidence=0.8, freshness_at=None, expires_at=None,
-        created_at=0, updated_at=0,
-    )
-    return store.upsert_document(replace(doc, **kw))
-
-
-def seed_embedding(store, doc_id, model="model-a", dims=4):
-    vec = struct.pack(f"<{dims}f", *[0.5] * dims)
-    with store.transaction():
-        store.execute(
-            "INSERT INTO memory_embeddings (item_id, item_kind, model_id, content_hash, dims, vector, created_at) "
-            "VALUES (?, 'document', ?, ?, ?, ?, ?)",
-            (doc_id, model, store.document(doc_id).content_hash, dims, vec, now_ms()),
-        )
+def seed(store, title, body, *, anchor="build-server", **fields) -> Document:
+    """A document on `build-server` (unless told) with the alias `ci`."""
+    return seed_document(store, title, body, anchor=anchor, **{"aliases_json": '["ci"]', **fields})
 
 
 def cand(store, doc: Document, *, exact=False, cosine=None) -> Candidate:

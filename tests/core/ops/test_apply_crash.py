@@ -9,7 +9,6 @@ import os
 import random
 import signal
 import sqlite3
-import struct
 import time
 from dataclasses import replace
 
@@ -19,8 +18,10 @@ from memgui.core.ops.apply import MODE_APPEND, MergePlan, apply_decision, draft_
 from memgui.core.store.audit_log import Touched, capture, list_entries
 from memgui.core.ops.undo import redo, undo
 from memgui.core.curation.types import CurationDecision, DecisionKind, Proposal
-from memgui.core.store import Document, create_store, new_document_id, now_ms, open_store
+from memgui.core.store import create_store, open_store
 from memgui.core.netfx import anchor_id_for
+
+from factories import seed_document, seed_embedding
 
 KILLS = 20
 
@@ -28,21 +29,11 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL") or "fork" not in 
                                 reason="needs POSIX fork and SIGKILL")
 
 
-def _seed(store, title, body, anchor):
-    store.ensure_anchor(anchor)
-    doc = store.upsert_document(Document(
-        document_id=new_document_id(), anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
-        markdown_body=body, aliases_json=None, facets_json=None, slots_json=None, update_semantics="merge-document",
-        boundary="boundary:trusted-instance", audience="personal", sensitivity="normal", recall_mode="auto",
-        confidence=0.8, freshness_at=None, expires_at=None, created_at=0, updated_at=0,
-    ))
-    with store.transaction():
-        store.execute(
-            "INSERT INTO memory_embeddings (item_id, item_kind, model_id, content_hash, dims, vector, created_at) "
-            "VALUES (?, 'document', 'model-a', ?, 4, ?, ?)",
-            (doc.document_id, doc.content_hash, struct.pack("<4f", 0.1, 0.2, 0.3, 0.4), now_ms()),
-        )
-    return doc.document_id
+def _seed(store, title, body, anchor) -> str:
+    """A document with one `model-a` vector; returns its id."""
+    doc_id = seed_document(store, title, body, anchor=anchor).document_id
+    seed_embedding(store, doc_id, vector=[0.1, 0.2, 0.3, 0.4])
+    return doc_id
 
 
 def _writer(path: str, ids: list[str], ready, in_op, seed: int) -> None:

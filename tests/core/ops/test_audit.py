@@ -2,7 +2,6 @@
 byte-identical (documents, FTS rows, embedding rows, anchors, records, exemptions)."""
 from __future__ import annotations
 
-import struct
 from dataclasses import replace
 from datetime import date
 
@@ -16,8 +15,9 @@ from memgui.core.store.audit_log import get_entry, list_entries
 from memgui.core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
 from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from memgui.core.store.exemptions import exempt_pairs
-from memgui.core.store import Document, create_store, new_document_id, now_ms, open_store
-from memgui.core.netfx import anchor_id_for
+from memgui.core.store import create_store, open_store
+
+from factories import seed_document, seed_embedding
 
 WHEN = date(2026, 6, 1)
 A_BODY = "The build server is ci.example.org running version 1.5.62."
@@ -25,26 +25,13 @@ B_BODY = "The build server now also runs nightly at 02:00 UTC."
 MERGED = "The build server is ci.example.org running version 1.5.62 and also runs nightly at 02:00 UTC."
 
 
-def seed(store, title, body, *, anchor="build-server", **kw) -> Document:
-    store.ensure_anchor(anchor)
-    doc = Document(
-        document_id=new_document_id(), anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
-        markdown_body=body, aliases_json='["ci"]', facets_json='["infra"]', slots_json=None,
-        update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",
-        sensitivity="normal", recall_mode="auto", confidence=0.8, freshness_at=1_700_000_000_000, expires_at=None,
-        created_at=0, updated_at=0,
-    )
-    return store.upsert_document(replace(doc, **kw))
+# what every seeded row here carries beyond the factory defaults
+ROW = dict(aliases_json='["ci"]', facets_json='["infra"]', freshness_at=1_700_000_000_000)
 
 
-def seed_embedding(store, doc_id, model, dims):
-    vec = struct.pack(f"<{dims}f", *[(i + 1) / 7 for i in range(dims)])
-    with store.transaction():
-        store.execute(
-            "INSERT INTO memory_embeddings (item_id, item_kind, model_id, content_hash, dims, vector, created_at) "
-            "VALUES (?, 'document', ?, ?, ?, ?, ?)",
-            (doc_id, model, store.document(doc_id).content_hash, dims, vec, now_ms()),
-        )
+def ramp(dims: int) -> list[float]:
+    """Distinct components, so a restored vector blob is checked value by value."""
+    return [(i + 1) / 7 for i in range(dims)]
 
 
 def dump(store) -> dict:
@@ -64,12 +51,13 @@ def dump(store) -> dict:
 @pytest.fixture
 def seeded(empty_store):
     store = empty_store
-    a = seed(store, "Build server", A_BODY)
-    b = seed(store, "Nightly", B_BODY, anchor="nightly")
-    c = seed(store, "Legacy", "Kept for 30 days.", anchor="retention", boundary=None, audience=None)
+    a = seed_document(store, "Build server", A_BODY, anchor="build-server", **ROW)
+    b = seed_document(store, "Nightly", B_BODY, anchor="nightly", **ROW)
+    c = seed_document(store, "Legacy", "Kept for 30 days.", anchor="retention", boundary=None, audience=None,
+                      **ROW)
     for doc in (a, b, c):
-        seed_embedding(store, doc.document_id, "snowflake-arctic-embed-m-int8", 8)
-        seed_embedding(store, doc.document_id, "all-minilm-l6-v2", 4)
+        seed_embedding(store, doc.document_id, "snowflake-arctic-embed-m-int8", 8, vector=ramp(8))
+        seed_embedding(store, doc.document_id, "all-minilm-l6-v2", 4, vector=ramp(4))
     return store, store.document(a.document_id), store.document(b.document_id), store.document(c.document_id)
 
 
@@ -163,7 +151,7 @@ def test_undo_refuses_when_only_embeddings_or_fts_changed(seeded):
     store, a, b, c = seeded
     entry = drop_document(store, c.document_id, SourceStamp.of(c))
     # the daemon re-embeds nothing for a tombstone, but suppose something wrote a vector row meanwhile
-    seed_embedding(store, c.document_id, "snowflake-arctic-embed-m-int8", 8)
+    seed_embedding(store, c.document_id, "snowflake-arctic-embed-m-int8", 8, vector=ramp(8))
     with pytest.raises(UndoConflictError, match=c.document_id):
         undo(store, entry.audit_id)
     with store.transaction():
@@ -240,8 +228,8 @@ def test_legacy_store_round_trip(tmp_path):
     """A prototype-era store with the extra `domain` column: images carry it and undo restores it."""
     store = open_store(create_store(tmp_path / "legacy.db", legacy=True))
     try:
-        a = seed(store, "A", A_BODY)
-        b = seed(store, "B", B_BODY, anchor="nightly")
+        a = seed_document(store, "A", A_BODY, anchor="build-server", **ROW)
+        b = seed_document(store, "B", B_BODY, anchor="nightly", **ROW)
         before = dump(store)
         entry = merge_cluster(store, MergePlan(a.document_id, (b.document_id,), mode=MODE_APPEND,
                                                drafted=draft_stamps(store, [a.document_id, b.document_id])))

@@ -19,7 +19,8 @@ from memgui.core.vectors.embed import (
 from memgui.core.vectors.embedder_model import MODEL_ID
 from memgui.core.tasks import CancelToken, Cancelled, run_to_end
 
-from vector_fakes import FakeEmbedder, add_doc, edit_doc, put_embedding, text_vector
+from factories import put_embedding, update_document
+from vector_fakes import FakeEmbedder, add_doc, text_vector
 
 SNOW = "snowflake-arctic-embed-m-int8"
 
@@ -80,7 +81,7 @@ def test_stored_vectors_used_only_for_current_content(empty_store):
     assert np.allclose(vec[0], expected / np.linalg.norm(expected), atol=1e-6)
 
     # an edit deletes the daemon's rows (as Netclaw does) so the document needs a vector again
-    a2 = edit_doc(empty_store, a, "first body, edited")
+    a2 = update_document(empty_store, a, markdown_body="first body, edited")
     assert len(StoredVectors(empty_store, SNOW).missing([a2, b, c])) == 3
 
 

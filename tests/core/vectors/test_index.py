@@ -11,7 +11,8 @@ from memgui.core.vectors.embed import EmbedderSource, LlamaEmbedder
 from memgui.core.vectors.index import open_index, sidecar_path
 from memgui.core.tasks import CancelToken, Cancelled, run_to_end
 
-from vector_fakes import FakeEmbedder, add_doc, edit_doc
+from factories import update_document
+from vector_fakes import FakeEmbedder, add_doc
 
 
 def build(store, embedder, **kw):
@@ -51,7 +52,7 @@ def test_first_build_persists_and_reopen_embeds_nothing(store_with_docs):
 def test_editing_one_document_re_embeds_only_it(store_with_docs):
     store, docs = store_with_docs
     build(store, FakeEmbedder())
-    edited = edit_doc(store, docs[5], "a completely different body")
+    edited = update_document(store, docs[5], markdown_body="a completely different body")
     fake = FakeEmbedder()
     index = build(store, fake)
     assert fake.seen == ["Note 5\na completely different body"]
@@ -62,7 +63,7 @@ def test_editing_one_document_re_embeds_only_it(store_with_docs):
     # a whitespace/case-only edit keeps the content hash (spec §11.2), so nothing is re-embedded
     side, data = files(store)
     data_before = [p.read_bytes() for p in data]
-    edit_doc(store, edited, "A  completely DIFFERENT body")
+    update_document(store, edited, markdown_body="A  completely DIFFERENT body")
     quiet = FakeEmbedder()
     assert build(store, quiet).update.embedded == 0 and quiet.seen == []
     assert files(store)[1] == data and [p.read_bytes() for p in data] == data_before, "only the sidecar moved"
@@ -93,7 +94,7 @@ def test_capacity_grows_and_deleted_slots_are_reused(empty_store):
     for d in first[:10]:
         empty_store.tombstone_document(d.document_id)
     slots = grown.slots_used
-    replaced = [edit_doc(empty_store, d, d.markdown_body + " changed") for d in more[:5]]
+    replaced = [update_document(empty_store, d, markdown_body=d.markdown_body + " changed") for d in more[:5]]
     after = build(empty_store, FakeEmbedder())
     assert after.update.embedded == 5 and after.update.removed == 10
     assert after.slots_used == slots, "changed documents reuse the slots of deleted ones"
@@ -120,7 +121,7 @@ def test_cancel_of_an_update_keeps_the_previous_index(store_with_docs):
     side, data = files(store)
     before = (side.read_bytes(), [p.read_bytes() for p in data])
     for d in docs[:20]:
-        edit_doc(store, d, d.markdown_body + " v2")
+        update_document(store, d, markdown_body=d.markdown_body + " v2")
     token = CancelToken()
     work = open_index(store, EmbedderSource(FakeEmbedder()), cancel=token, batch_size=4)
     next(work)
@@ -173,7 +174,7 @@ def test_many_edits_compact_the_graph_without_re_embedding(store_with_docs, monk
     for d in docs[:20]:
         store.tombstone_document(d.document_id)
     for d in docs[20:25]:
-        edit_doc(store, d, d.markdown_body + " (edited)")
+        update_document(store, d, markdown_body=d.markdown_body + " (edited)")
     fake = FakeEmbedder()
     index = build(store, fake)
     assert len(fake.seen) == 5, "only the edited documents are embedded"

@@ -20,7 +20,8 @@ from memgui.core.vectors.nominate import (
 )
 from memgui.core.tasks import CancelToken, Cancelled, run_to_end
 
-from vector_fakes import FakeEmbedder, add_doc, put_embedding, text_vector
+from factories import put_embedding
+from vector_fakes import FakeEmbedder, add_doc, text_vector
 
 SNOW = "snowflake-arctic-embed-m-int8"
 
