@@ -102,29 +102,28 @@ def main() -> int:
     wait(app, lambda: written)
     shoot("04-after-accept")
 
-    if window.services.make_decider is not None:
-        # The first cluster on which the model drafts a merged body (it may also answer CREATE: different facts).
-        for title in ("Penicillin allergy", "Editor of choice", "Gym membership"):
-            select(title)
-            finished = []
-            window.review.decisionFinished.connect(finished.append)
-            window.actions_by_key["ask"].trigger()
-            wait(app, lambda: "merging" in window.decision_panel.stream.toPlainText() or finished)
-            if not finished:
-                settle(app, 3000)
-                shoot("07-model-streaming")
-            wait(app, lambda: finished)
-            window.review.decisionFinished.disconnect()
-            wait(app, lambda: window.review.guard_is_current() or window.guard_panel.report is None)
-            others = [d.document_id for d in window.review.docs if d.document_id != window.sources.target_id()]
-            if others and window.editor.toPlainText():
-                request = window.diff_view.request
-                window.diff_view.choose(others[0])  # the diff against a source the draft did not start from
-                wait(app, lambda: window.diff_view.shown_request > request)
-            shoot("08-model-decision")
-            decision = getattr(finished[0], "decision", None)
-            if decision is not None and decision.merged_body:
-                break
+    # The first cluster on which the model drafts a merged body (it may also answer CREATE: different facts).
+    for title in ("Penicillin allergy", "Editor of choice", "Gym membership"):
+        select(title)
+        finished = []
+        window.review.decisionFinished.connect(finished.append)
+        window.actions_by_key["ask"].trigger()
+        wait(app, lambda: "merging" in window.decision_panel.stream.toPlainText() or finished)
+        if not finished:
+            settle(app, 3000)
+            shoot("07-model-streaming")
+        wait(app, lambda: finished)
+        window.review.decisionFinished.disconnect()
+        wait(app, lambda: window.review.guard_is_current() or window.guard_panel.report is None)
+        others = [d.document_id for d in window.review.docs if d.document_id != window.sources.target_id()]
+        if others and window.editor.toPlainText():
+            request = window.diff_view.request
+            window.diff_view.choose(others[0])  # the diff against a source the draft did not start from
+            wait(app, lambda: window.diff_view.shown_request > request)
+        shoot("08-model-decision")
+        decision = getattr(finished[0], "decision", None)
+        if decision is not None and decision.merged_body:
+            break
 
     select("routewise-api repository and deploy")
     window.editor.setFocus()
@@ -134,13 +133,12 @@ def main() -> int:
     shoot("05-guard-failed")
     window.actions_by_key["accept"].trigger()  # the guard-failed dialog (answered Cancel)
 
-    if window.audit_view is not None:
-        window.tabs.setCurrentWidget(window.audit_view)
-        settle(app, 2500)
-        shoot("09-audit-tab")
-        window.tabs.setCurrentIndex(0)
+    window.tabs.setCurrentWidget(window.audit_view)
+    settle(app, 2500)
+    shoot("09-audit-tab")
+    window.tabs.setCurrentIndex(0)
 
-    models = window.services.discover_models() if window.services.discover_models else []
+    models = window.services.discover_models()
     dialog = SettingsDialog(window.settings, models, window)
     dialog.show()
     shoot("10-settings", dialog)

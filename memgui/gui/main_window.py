@@ -1,5 +1,7 @@
-"""The reviewer window: cluster queue (left), sources + merged body + word diff (middle), decision, MergeGuard
-report and actions (right). Services are injected (`Services`), so tests run it on fakes."""
+"""The reviewer window: the Review tab (cluster queue, sources + merged body + word diff, decision, MergeGuard
+report and actions) and the Audit tab, menus and status bar. Services are injected (`Services`), so tests run
+it on fakes. The window opens stores, runs scans and moves in the queue; the `Review` controller does the rest
+on the panels it is given."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -7,45 +9,20 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QFontDatabase
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QFileDialog,
-    QGridLayout,
-    QGroupBox,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QMainWindow,
-    QPlainTextEdit,
-    QSplitter,
-    QTableView,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
+from ..config import user_data_dir
 from .actions import build_actions
-from .audit_tab import attach_audit_tab
-from .cluster_model import NEW, ClusterFilterProxy, ClusterRow, ClusterTableModel
-from .decision_panel import DecisionPanel, action_button
+from .audit import audit_tab
 from .dialogs import Prompter
-from .diff_view import DiffView
-from .guard_panel import GuardPanel
-from .review import Review
+from .review import Review, ReviewPage
+from .review.cluster_model import NEW, ClusterRow
+from .review.page import banner
 from .services import Services
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
-from .sources_view import SourcesView
 from .status import TaskStatus
 from .workers import TaskRunner, one_line
-
-def _banner(name: str, fg: str, bg: str) -> QLabel:
-    label = QLabel("")
-    label.setObjectName(name)
-    label.setWordWrap(True)
-    label.setStyleSheet(f"QLabel {{ color:{fg}; background:{bg}; padding:5px 8px; font-weight:600; }}")
-    label.hide()
-    return label
 
 
 class MainWindow(QMainWindow):
@@ -68,10 +45,10 @@ class MainWindow(QMainWindow):
         self.store_origin = ""
         self.scan_result: Any = None
         self._ready_sent = False
-        self._build_widgets()
+        self._cosines: dict[frozenset, float] = {}
         self.actions_by_key = build_actions(self)
-        self._build_layout()
-        self.review = Review(self)
+        self._build()
+        self.review = Review(services, self.runner, self.prompter, self.page, self, parent=self)
         self.review.changed.connect(self.update_actions)
         self.review.guardUpdated.connect(self._maybe_ready)
         self.runner.started.connect(lambda *_: self.update_actions())
@@ -88,128 +65,29 @@ class MainWindow(QMainWindow):
         geometry = self.qsettings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if services.warm_up is not None:
-            warm = services.warm_up
-            self.runner.start("warm-up", lambda cancel: warm(), label="Preparing MergeGuard")
-        if services.unavailable:
-            parts = ", ".join(sorted(n.rsplit(".", 1)[-1] for n in services.unavailable))
-            self.statusBar().showMessage(f"Some features are off (core parts missing: {parts})", 10000)
+        warm = services.warm_up
+        self.runner.start("warm-up", lambda cancel: warm(), label="Preparing MergeGuard")
         self.update_actions()
 
     # ---- construction ---------------------------------------------------------------------------------
 
-    def _build_widgets(self) -> None:
-        self.readonly_banner = _banner("readOnlyBanner", "#6a4a00", "#fff4c2")
-        self.notice_banner = _banner("noticeBanner", "#0b4a8b", "#ddf4ff")
-        self.cluster_model = ClusterTableModel(self)
-        self.proxy = ClusterFilterProxy(self)
-        self.proxy.setSourceModel(self.cluster_model)
-        self.queue = QTableView()
-        self.queue.setObjectName("clusterQueue")
-        self.queue.setModel(self.proxy)
-        self.queue.setSortingEnabled(True)
-        self.queue.sortByColumn(ClusterTableModel.COSINE, Qt.SortOrder.DescendingOrder)
-        self.queue.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.queue.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.queue.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.queue.verticalHeader().hide()
-        self.queue.verticalHeader().setDefaultSectionSize(22)
-        self.queue.setWordWrap(False)
-        header = self.queue.horizontalHeader()
-        # Fixed widths: ResizeToContents would measure every row on each change (slow with thousands of clusters).
-        for col, width in ((0, 84), (1, 66), (2, 38)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(col, width)
-        header.setSectionResizeMode(ClusterTableModel.TITLES, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(ClusterTableModel.ANCHOR, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ClusterTableModel.ANCHOR, 84)
-        self.filter_edit = QLineEdit()
-        self.filter_edit.setObjectName("filterEdit")
-        self.filter_edit.setPlaceholderText("Filter clusters: full-text search of the store (Ctrl+F)")
-        self.filter_edit.setClearButtonEnabled(True)
-        self.queue_label = QLabel("No store open")
-        self.queue_label.setObjectName("queueLabel")
-        self.queue_label.setStyleSheet("color:#57606a")
-        self.queue_label.setWordWrap(True)
-        self.sources = SourcesView()
-        self.editor = QPlainTextEdit()
-        self.editor.setObjectName("mergedEditor")
-        self.editor.setPlaceholderText("The merged body goes here: U for the union draft, M to ask the model, or type.")
-        self.editor_title = QLabel("Merged body")
-        self.editor_title.setObjectName("editorTitle")
-        self.editor_title.setStyleSheet("font-weight:600")
-        self.editor_title.setWordWrap(True)
-        self.diff_view = DiffView()
-        self.guard_panel = GuardPanel()
+    def _build(self) -> None:
+        self.readonly_banner = banner("readOnlyBanner", "#6a4a00", "#fff4c2")
+        self.page = page = ReviewPage(self.actions_by_key)
+        # the panels, reachable from the window as before
+        self.cluster_model, self.proxy, self.queue = page.cluster_model, page.proxy, page.queue
+        self.filter_edit, self.queue_label, self.notice_banner = page.filter_edit, page.queue_label, page.notice_banner
+        self.sources, self.editor, self.editor_title = page.sources, page.editor, page.editor_title
+        self.diff_view, self.guard_panel, self.decision_panel = page.diff_view, page.guard_panel, page.decision_panel
         self.task_status = TaskStatus(self.runner)
         self.statusBar().addPermanentWidget(self.task_status)
-
-    def _build_layout(self) -> None:
-        left = QWidget()
-        lay = QVBoxLayout(left)
-        lay.setContentsMargins(4, 4, 2, 4)
-        lay.addWidget(self.filter_edit)
-        lay.addWidget(self.queue, 1)
-        lay.addWidget(self.queue_label)
-
-        merged = QWidget()
-        lay = QVBoxLayout(merged)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.editor_title)
-        lay.addWidget(self.editor, 1)
-        bottom = QSplitter(Qt.Orientation.Horizontal)
-        bottom.addWidget(merged)
-        bottom.addWidget(self.diff_view)
-        bottom.setSizes([500, 500])
-        self.middle_splitter = QSplitter(Qt.Orientation.Vertical)
-        self.middle_splitter.addWidget(self.sources)
-        self.middle_splitter.addWidget(bottom)
-        self.middle_splitter.setSizes([380, 480])
-
-        right = QWidget()
-        lay = QVBoxLayout(right)
-        lay.setContentsMargins(2, 4, 4, 4)
-        k = self.actions_by_key
-        self.decision_panel = DecisionPanel(k["ask"], k["cancel_model"], k["union"])
-        guard_box = QGroupBox("MergeGuard")
-        QVBoxLayout(guard_box).addWidget(self.guard_panel)
-        self.right_splitter = QSplitter(Qt.Orientation.Vertical)
-        self.right_splitter.addWidget(self.decision_panel)
-        self.right_splitter.addWidget(guard_box)
-        self.right_splitter.setChildrenCollapsible(False)
-        self.right_splitter.setStretchFactor(1, 1)
-        self.right_splitter.setSizes([230, 620])
-        lay.addWidget(self.right_splitter, 1)
-        actions = QGroupBox("Actions")
-        grid = QGridLayout(actions)
-        grid.addWidget(action_button(k["accept"], primary=True), 0, 0, 1, 2)
-        grid.addWidget(action_button(k["append"]), 1, 0)
-        grid.addWidget(action_button(k["keep"]), 1, 1)
-        grid.addWidget(action_button(k["skip"]), 2, 0)
-        grid.addWidget(action_button(k["edit"]), 2, 1)
-        grid.addWidget(action_button(k["undo"]), 3, 0)
-        grid.addWidget(action_button(k["redo"]), 3, 1)
-        lay.addWidget(actions)
-
-        self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.main_splitter.addWidget(left)
-        self.main_splitter.addWidget(self.middle_splitter)
-        self.main_splitter.addWidget(right)
-        self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([430, 730, 400])
-        review_page = QWidget()
-        lay = QVBoxLayout(review_page)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(0)
-        lay.addWidget(self.notice_banner)
-        lay.addWidget(self.main_splitter, 1)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(review_page, "Review")
-        self.audit_view = attach_audit_tab(self)
-        if self.audit_view is not None:
-            self.tabs.addTab(self.audit_view, "Audit")
+        self.tabs.addTab(page, "Review")
+        self.audit_view = audit_tab(self.services.audit, self.runner, cosine_lookup=self.cosine_of,
+                                    store_changed=self.store_changed_elsewhere, threshold_chosen=self.threshold_chosen)
+        self.tabs.addTab(self.audit_view, "Audit")
         central = QWidget()
         lay = QVBoxLayout(central)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -217,33 +95,32 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.readonly_banner)
         lay.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
-        fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont)
-        self.editor.setFont(fixed)
+
+    def show_status(self, text: str, msecs: int = 0) -> None:
+        self.statusBar().showMessage(text, msecs)
 
     # ---- enabling ------------------------------------------------------------------------------------
 
     def can_write(self) -> bool:
-        return (self.store is not None and not getattr(self.store, "read_only", False)
-                and self.services.apply is not None and not self.runner.busy("write"))
+        return self.store is not None and not self.store.read_only and not self.runner.busy("write")
 
     def update_actions(self) -> None:
-        rv = getattr(self, "review", None)
-        k = self.actions_by_key
-        reviewable = rv is not None and rv.reviewable()
+        rv, k = self.review, self.actions_by_key
+        reviewable = rv.reviewable()
         included = len(self.sources.included_ids()) if reviewable else 0
         writable = self.can_write()
         deciding = self.runner.busy("decide")
-        k["ask"].setEnabled(reviewable and included >= 2 and self.services.make_decider is not None and not deciding)
+        k["ask"].setEnabled(reviewable and included >= 2 and not deciding)
         k["cancel_model"].setEnabled(deciding)
-        k["union"].setEnabled(reviewable and self.services.sentence_union is not None)
+        k["union"].setEnabled(reviewable)
         k["edit"].setEnabled(reviewable)
         k["accept"].setEnabled(reviewable and writable and included >= 2 and bool(rv.body().strip()))
         k["append"].setEnabled(reviewable and writable and included >= 2)
         k["keep"].setEnabled(reviewable and writable and included >= 2)
         k["skip"].setEnabled(reviewable)
-        k["undo"].setEnabled(rv is not None and bool(rv.undo_stack) and writable and self.services.audit is not None)
-        k["redo"].setEnabled(rv is not None and bool(rv.redo_stack) and writable and self.services.audit is not None)
-        k["rescan"].setEnabled(self.store is not None and self.services.scan is not None)
+        k["undo"].setEnabled(bool(rv.undo_stack) and writable)
+        k["redo"].setEnabled(bool(rv.redo_stack) and writable)
+        k["rescan"].setEnabled(self.store is not None)
         self.editor.setReadOnly(not reviewable)
 
     # ---- opening a store --------------------------------------------------------------------------------
@@ -266,8 +143,6 @@ class MainWindow(QMainWindow):
         s = self.services
         try:
             if demo:
-                from ..config import user_data_dir
-
                 located = s.locate_store(None, demo_path=user_data_dir() / "demo" / "netclaw.db")
                 if not located.is_demo:
                     located = type(located)(user_data_dir() / "demo" / "netclaw.db", "demo")
@@ -276,9 +151,9 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001
             self._open_failed(exc)
             return
-        path, origin = Path(located.path), getattr(located, "origin", "argument")
-        build = s.build_demo_store if getattr(located, "is_demo", False) and not path.exists() else None
-        if getattr(located, "is_demo", False) and not path.exists() and build is None:
+        path, origin = Path(located.path), located.origin
+        build = s.build_demo_store if located.is_demo and not path.exists() else None
+        if located.is_demo and not path.exists() and build is None:
             self._open_failed(RuntimeError(f"no Netclaw store found and the demo store cannot be built here ({path})"))
             return
         opener = s.open_store
@@ -310,18 +185,16 @@ class MainWindow(QMainWindow):
         self.store_origin = origin
         self.settings = self.settings.with_recent(path)
         save_settings(self.qsettings, self.settings)
-        ro = bool(getattr(store, "read_only", False))
+        ro = bool(store.read_only)
         self.readonly_banner.setText(f"Read-only store: {path} — you can review, but nothing can be written "
                                      "(accept, append, keep separate and undo are off).")
         self.readonly_banner.setVisible(ro)
         demo = " (demo store)" if origin == "demo" else ""
         self.setWindowTitle(f"memgui — {Path(path).name}{demo}{' [read-only]' if ro else ''}")
         self.cluster_model.set_rows([])
-        self.review.undo_stack.clear()
-        self.review.redo_stack.clear()
+        self.review.forget_history()
         self.review.load(None)
-        if self.audit_view is not None:
-            self.audit_view.set_store(store)
+        self.audit_view.set_store(store)
         self.storeOpened.emit(store)
         self.start_scan()
 
@@ -330,9 +203,6 @@ class MainWindow(QMainWindow):
     def start_scan(self) -> None:
         scan, store = self.services.scan, self.store
         if store is None:
-            return
-        if scan is None:
-            self.queue_label.setText("Nomination is not available (memgui.core.nominate missing)")
             return
         kwargs = self.settings.scan_kwargs()
 
@@ -365,15 +235,14 @@ class MainWindow(QMainWindow):
                                    tuple(d.anchor_id if d else "" for d in members),
                                    old.status if old else NEW, old.audit_id if old else None))
         self.cluster_model.set_rows(rows)
-        if self.audit_view is not None:
-            self.audit_view.set_current_threshold(result.threshold)
+        self.audit_view.set_current_threshold(result.threshold)
         self.queue.sortByColumn(self.queue.horizontalHeader().sortIndicatorSection(),
                                 self.queue.horizontalHeader().sortIndicatorOrder())
-        embedder = getattr(result, "embedder", None)
+        embedder = result.embedder
         how = f"{embedder.model_id} ({embedder.source})" if embedder is not None else "lexical overlap"
         self.queue_label.setText(f"{len(rows)} clusters · {how} · K {result.k} · threshold {result.threshold:.3f}")
-        notices = list(getattr(result, "notices", ()) or ())
-        if getattr(result, "degraded", False):
+        notices = list(result.notices)
+        if result.degraded:
             notices.insert(0, f"Degraded nomination (no embedder: {result.degraded_reason}); clusters come from "
                               "word overlap and carry no cosine.")
         self.notice_banner.setText(" · ".join(notices))
@@ -460,12 +329,11 @@ class MainWindow(QMainWindow):
     # ---- the audit tab ------------------------------------------------------------------------------------
 
     def cosine_of(self, a: str, b: str) -> float | None:
-        return getattr(self, "_cosines", {}).get(frozenset((a, b)))
+        return self._cosines.get(frozenset((a, b)))
 
     def store_written(self) -> None:
         """A write from the review tab: the audit tab re-reads its lists."""
-        if self.audit_view is not None:
-            self.audit_view.reload()
+        self.audit_view.reload()
 
     def store_changed_elsewhere(self) -> None:
         """The audit tab wrote (undo / redo / exemptions): reload the cluster and find clusters again."""
@@ -481,11 +349,10 @@ class MainWindow(QMainWindow):
 
     def show_settings(self) -> None:
         models = []
-        if self.services.discover_models is not None:
-            try:
-                models = list(self.services.discover_models())
-            except Exception as exc:  # noqa: BLE001
-                self.statusBar().showMessage(f"Model discovery failed: {one_line(exc)}", 6000)
+        try:
+            models = list(self.services.discover_models())
+        except Exception as exc:  # noqa: BLE001 - a broken model folder must not stop the settings dialog
+            self.statusBar().showMessage(f"Model discovery failed: {one_line(exc)}", 6000)
         dialog = SettingsDialog(self.settings, models, self)
         if dialog.exec():
             self.apply_settings(dialog.result_settings())
@@ -502,6 +369,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.qsettings.setValue("window/geometry", self.saveGeometry())
         self.runner.shutdown(15000)
+        self.review.close()  # frees the loaded decider model
         if self.store is not None:
             try:
                 self.store.close()

@@ -101,11 +101,10 @@ def save_settings(qs: QSettings, s: GuiSettings) -> None:
 
 
 def _model_label(model: Any) -> tuple[str, str]:
-    """(label, path) for a discovered GGUF model value (path-like or an object with .path)."""
-    path = str(getattr(model, "path", model))
-    name = getattr(model, "name", None) or Path(path).name
-    origin = getattr(model, "source", None) or getattr(model, "origin", None)
-    size = getattr(model, "size_bytes", None) or getattr(model, "size", None)
+    """(label, path) for a discovered GGUF model (core.decide.discovery.DiscoveredModel)."""
+    path = str(model.path)
+    name = model.name or Path(path).name
+    origin, size = model.source, model.size_bytes
     bits = [name]
     if origin:
         bits.append(f"({origin})")

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from ..core.tasks import CancelToken, Cancelled, Progress
+from .services.values import CancelToken, Cancelled, Progress
 
 # Progress without a payload (bars, counters) is throttled to this many seconds per job; streamed
 # pieces (payload set, e.g. LLM tokens) and the first Progress of a new stage/message always pass.

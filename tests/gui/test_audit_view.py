@@ -16,8 +16,8 @@ from memgui.core.store.demo import build_demo_store, demo_labels
 from memgui.core.store.exemptions import exempt_pairs
 from memgui.core.forensics.export import read_jsonl
 from memgui.core.store import open_store
-from memgui.gui.audit_models import AuditFilterProxy, AuditTableModel, DaemonEventModel, ExemptionModel, HistoryModel
-from memgui.gui.audit_view import AuditView
+from memgui.gui.audit.models import AuditFilterProxy, AuditTableModel, DaemonEventModel, ExemptionModel, HistoryModel
+from memgui.gui.audit.view import AuditView
 
 LOG = ("2026-06-01 09:00:02.341 +00:00 [INF] curation_update anchor=atlas targetDoc={d} reason=LLM decision: UPDATE {d}\n"
        "2026-06-01 09:00:02.360 +00:00 [INF] curation_merge_guard_passed anchor=atlas targetDoc={d} reason=retention 1.00\n"

@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 
 from memgui.core.forensics.calibrate import ACCEPTED, KEPT_SEPARATE, LabelledPair, suggest_threshold
-from memgui.gui.calibration_chart import THRESHOLD_COLOR, CalibrationPanel
+from memgui.gui.audit.calibration_chart import THRESHOLD_COLOR, CalibrationPanel
 
 PAIRS = ([LabelledPair(0.99 - 0.01 * i, ACCEPTED, "audit", f"a{i}", f"b{i}", i) for i in range(20)]
          + [LabelledPair(c, KEPT_SEPARATE, "demo", f"c{c}", f"d{c}") for c in (0.95, 0.85, 0.82, 0.70, 0.60)])

@@ -5,7 +5,7 @@ from PySide6.QtTest import QTest
 from memgui.core.store import exemptions
 from memgui.core.store.audit_log import list_entries
 from memgui.core.store import open_store
-from memgui.gui.cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED
+from memgui.gui.review.cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED
 from gui_fakes import DOCS, edit_document_behind_the_back
 
 

@@ -2,8 +2,8 @@
 from PySide6.QtCore import Qt
 
 from memgui.core.merge.guard import check_merge
-from memgui.gui.cluster_model import CLUSTER_ROLE, MERGED, NEW, ClusterFilterProxy, ClusterRow, ClusterTableModel
-from memgui.gui.guard_panel import GuardTokenModel
+from memgui.gui.review.cluster_model import CLUSTER_ROLE, MERGED, NEW, ClusterFilterProxy, ClusterRow, ClusterTableModel
+from memgui.gui.review.guard_panel import GuardTokenModel
 
 
 class _Pair:
@@ -80,7 +80,7 @@ def test_guard_token_model_groups_by_class_missing_first(qtmodeltester):
 
 
 def test_missing_only_filter_of_the_token_table(qtmodeltester, qtbot):
-    from memgui.gui.guard_panel import GuardPanel
+    from memgui.gui.review.guard_panel import GuardPanel
 
     panel = GuardPanel()
     qtbot.addWidget(panel)

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from memgui.core.curation.types import DecisionKind
 from memgui.core.merge.diff import word_diff
 from memgui.gui.settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
-from memgui.gui.sources_view import SourcePane
+from memgui.gui.review.sources_view import SourcePane
 from gui_fakes import DOCS, Answerer, FakeDecider, services_for
 
 

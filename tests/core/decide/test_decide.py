@@ -323,3 +323,23 @@ def test_scored_classification_honours_cancel():
     token.cancel()
     result = decide(ScoringEngine({"atlas deploy runs": dp.SAME}), [SAME], cancel=token)
     assert result.decision is None and result.error == "cancelled"
+
+
+def test_close_frees_the_llama_model():
+    """The window closes a decider it replaces (≈1 GB of weights each): close reaches llama.cpp's Llama.close."""
+    from memgui.core.decide.engine import LlamaEngine
+
+    class FakeLlama:
+        closed = 0
+
+        def close(self):
+            FakeLlama.closed += 1
+
+    engine = LlamaEngine("/models/none.gguf", n_threads=1, n_ctx=512)
+    engine._llm = FakeLlama()
+    decider = LlamaDecider(engine=engine)
+    assert decider.loaded
+    decider.close()
+    assert FakeLlama.closed == 1 and not decider.loaded and not engine.loaded
+    decider.close()  # closing twice is harmless
+    assert FakeLlama.closed == 1

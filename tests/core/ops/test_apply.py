@@ -439,7 +439,7 @@ def test_create_with_an_explicit_existing_id_overwrites_it(store):
 
 def test_audit_detail_shows_the_prompt_and_reply_of_a_model_merge(store):
     """The audit tab shows what the model saw and said next to the decision (MAC-2: model and prompt)."""
-    from memgui.gui.audit_detail import entry_html
+    from memgui.gui.audit.detail import entry_html
 
     a, b = _pair(store)
     plan = MergePlan(a.document_id, (a.document_id, b.document_id), merged_body=FAITHFUL,

@@ -43,7 +43,7 @@ class ClusterRow:
 
     @property
     def top_cosine(self) -> float | None:
-        value = getattr(self.cluster, "top_cosine", None)
+        value = self.cluster.top_cosine
         return None if value is None else float(value)
 
     @property

@@ -23,11 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .style import set_colors
+from ..style import set_colors
 
 MISSING_BG = QColor("#ffc9c9")
 MISSING_FG = QColor("#7d0a0a")
 PANE_MIN_WIDTH = 190
+# Badge colour bands of a pair's cosine (display only: not MergeGuard's retention bar, not the nominee threshold).
+STRONG_COSINE, CLOSE_COSINE = 0.95, 0.9
 
 
 def format_ms(ms: int | None) -> str:
@@ -37,9 +39,9 @@ def format_ms(ms: int | None) -> str:
 
 
 def cosine_color(value: float) -> str:
-    if value >= 0.95:
+    if value >= STRONG_COSINE:
         return "#1a7f37"
-    if value >= 0.9:
+    if value >= CLOSE_COSINE:
         return "#2f6f9f"
     return "#6e7781"
 

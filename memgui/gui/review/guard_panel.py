@@ -18,11 +18,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .ratio_bar import RatioBar
-from .style import MUTED, set_bold, set_colors
+from ..ratio_bar import RatioBar
+from ..services.values import LENGTH_COLLAPSE_THRESHOLD as LENGTH_BAR
+from ..services.values import RETENTION_THRESHOLD as RETENTION_BAR
+from ..style import MUTED, set_bold, set_colors
 
-RETENTION_BAR = 0.95
-LENGTH_BAR = 0.60
 RETAINED_BG, MISSING_BG = QColor("#dafbe1"), QColor("#ffc9c9")
 RETAINED_FG, MISSING_FG = QColor("#116329"), QColor("#7d0a0a")
 

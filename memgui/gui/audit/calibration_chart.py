@@ -268,7 +268,7 @@ class CalibrationPanel(QWidget):
     def set_calibration(self, pairs: Sequence, calibration, current: float | None = None) -> None:
         """Show `pairs` and a core.calibrate.Calibration (None = nothing computed yet)."""
         self.calibration = calibration
-        threshold = getattr(calibration, "threshold", None)
+        threshold = calibration.threshold if calibration is not None else None
         self.plot.set_data(pairs, threshold, current)
         demo = sum(1 for p in pairs if p.source == "demo")
         text = calibration.message if calibration is not None else ""
@@ -284,7 +284,7 @@ class CalibrationPanel(QWidget):
         self.use_button.setEnabled(False)
 
     def _use(self) -> None:
-        threshold = getattr(self.calibration, "threshold", None)
+        threshold = self.calibration.threshold if self.calibration is not None else None
         if threshold is not None:
             self.thresholdChosen.emit(float(threshold))
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Mapping, Sequence
 
-from ..core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
-from .audit_models import guard_label, when_text
+from ..services.values import DELETE, EQUAL, INSERT, LENGTH_COLLAPSE_THRESHOLD, REPLACE, RETENTION_THRESHOLD
+from .models import guard_label, when_text
 
 DEL_STYLE = "background:#ffd7d5;color:#82071e;text-decoration:line-through"
 INS_STYLE = "background:#ccffd8;color:#055d20"
@@ -61,9 +61,9 @@ def guard_html(report: Mapping | None, entry: Any) -> str:
         text += " — <b>written anyway</b> (the reviewer overrode the guard)"
     bits = []
     if report.get("retention") is not None:
-        bits.append(f"retention {float(report['retention']):.0%} (needs 95%)")
+        bits.append(f"retention {float(report['retention']):.0%} (needs {RETENTION_THRESHOLD:.0%})")
     if report.get("length_ratio") is not None:
-        bits.append(f"length ratio {float(report['length_ratio']):.2f} (needs 0.60)")
+        bits.append(f"length ratio {float(report['length_ratio']):.2f} (needs {LENGTH_COLLAPSE_THRESHOLD:.2f})")
     if bits:
         text += " · " + " · ".join(bits)
     if report.get("reason"):

@@ -9,9 +9,10 @@ from typing import Any, Mapping, Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
-from .audit_detail import history_html
-from .audit_models import DaemonEventModel, HistoryModel, selected_rows, table_view
-from .workers import TaskRunner, one_line
+from ..services import AuditServices
+from ..workers import TaskRunner, one_line
+from .detail import history_html
+from .models import DaemonEventModel, HistoryModel, selected_rows, table_view
 
 NO_LOGS = ("No daemon logs next to the store or in $NETCLAW_HOME/logs — open log files to add the daemon's "
            "curation timeline.")
@@ -20,9 +21,11 @@ NO_LOGS = ("No daemon logs next to the store or in $NETCLAW_HOME/logs — open l
 class DaemonMergesPage(QWidget):
     logsLoaded = Signal()
 
-    def __init__(self, runner: TaskRunner, titles: Mapping[str, str], parent: QWidget | None = None):
+    def __init__(self, services: AuditServices, runner: TaskRunner, titles: Mapping[str, str],
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("auditDaemonPage")
+        self.services = services
         self.runner = runner
         self.store = None
         self.timeline = None
@@ -77,9 +80,7 @@ class DaemonMergesPage(QWidget):
             self.history_model.set_rows([])
             self.logs_label.setText("No daemon logs read yet.")
             return
-        from ..core.forensics.daemon_logs import default_log_dirs
-
-        self.log_paths = default_log_dirs(store.path)
+        self.log_paths = self.services.default_log_dirs(store.path)
         if self.log_paths:
             self.load_daemon_logs(self.log_paths)
         else:
@@ -110,18 +111,15 @@ class DaemonMergesPage(QWidget):
             self.load_daemon_logs([Path(folder)])
 
     def load_daemon_logs(self, paths: Sequence[Path]) -> None:
-        store = self.store
+        store, s = self.store, self.services
         if store is None:
             return
         self.log_paths = list(paths)
         self.logs_label.setText("Reading " + ", ".join(str(p) for p in paths) + "…")
 
         def work(cancel):
-            from ..core.forensics.audit_report import unrecoverable_merges
-            from ..core.forensics.daemon_logs import parse_daemon_logs_work
-
-            timeline = yield from parse_daemon_logs_work(paths, cancel=cancel)
-            return timeline, unrecoverable_merges(store, timeline)
+            timeline = yield from s.parse_daemon_logs_work(paths, cancel=cancel)
+            return timeline, s.unrecoverable_merges(store, timeline)
 
         def failed(exc: BaseException) -> None:
             self.logs_label.setText(f"Could not read the logs: {one_line(exc)}")
@@ -164,10 +162,8 @@ class DaemonMergesPage(QWidget):
 
     def show_document_history(self, doc_id: str, history=None) -> None:
         if history is None and self.store is not None:
-            from ..core.forensics.history import history_of
-
             doc = self.store.document(doc_id)
-            history = history_of(doc) if doc is not None else None
+            history = self.services.history_of(doc) if doc is not None else None
         events = self.timeline.for_document(doc_id) if self.timeline is not None else []
         gone = [u for u in self.unrecoverable if u["document_id"] == doc_id]
         self.history_text.setHtml(history_html(history, events, gone, doc_id))

@@ -9,7 +9,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
 
-from ..core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
+from ..services.values import DELETE, EQUAL, INSERT, REPLACE
 
 DELETED_BG, DELETED_FG = QColor("#ffd7d5"), QColor("#82071e")
 INSERTED_BG, INSERTED_FG = QColor("#ccffd8"), QColor("#055d20")

@@ -2,7 +2,8 @@
 Undo / Redo with the core's conflict messages), past daemon merges (append histories and the daemon-log
 timeline), the "kept separate" list with Remove, threshold calibration, and exports.
 
-Self-contained: the window creates `AuditView(runner=…)`, calls `set_store(store)` and connects
+Self-contained: the window creates `AuditView(services=…, runner=…)` (the core's audit services; the real
+ones when left out), calls `set_store(store)` and connects
 `storeChanged` (a write happened here: reload your views) and `thresholdChosen(float)`. Reads, log parsing,
 diffs, calibration and writes all run on the task runner; the GUI thread only renders.
 """
@@ -12,20 +13,19 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSplitter, QTabWidget, QTextBrowser,
-    QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from .audit_daemon import DaemonMergesPage
-from .audit_detail import body_html, diff_html, entry_html
-from .audit_models import VALUE_ROLE, AuditFilterProxy, AuditTableModel, ExemptionModel, selected_rows, table_view
+from ..services import AuditServices, audit_services
+from ..workers import TaskRunner, one_line
+from .calibration import calibration_work
 from .calibration_chart import CalibrationPanel
-from .workers import TaskRunner, one_line
+from .daemon import DaemonMergesPage
+from .detail import body_html, diff_html, entry_html
+from .layout import build_entries_page, build_exemptions_page
+from .models import VALUE_ROLE, selected_rows
 
 BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#dafbe1;color:#116329",
                  "error": "background:#ffebe9;color:#82071e"}
-GUARD_CHOICES = (("Any guard result", ""), ("Guard passed", "passed"), ("Guard failed", "failed"), ("No guard", "none"))
 
 
 class AuditView(QWidget):
@@ -36,11 +36,13 @@ class AuditView(QWidget):
     calibrated = Signal()
     actionFinished = Signal(str)  # the banner text after an undo / redo / remove / export
 
-    def __init__(self, parent: QWidget | None = None, *, runner: TaskRunner | None = None,
+    def __init__(self, parent: QWidget | None = None, *, services: AuditServices | None = None,
+                 runner: TaskRunner | None = None,
                  cosine_lookup: Callable[[str, str], float | None] | None = None,
                  source_factory: Callable[[Any], Any] | None = None, current_threshold: float | None = None):
         super().__init__(parent)
         self.setObjectName("auditView")
+        self.services = services or audit_services()
         self.runner = runner or TaskRunner(self)
         self.store = None
         self.cosine_lookup = cosine_lookup
@@ -62,136 +64,17 @@ class AuditView(QWidget):
         self.tabs = QTabWidget()
         self.tabs.setObjectName("auditTabs")
         layout.addWidget(self.tabs, 1)
-        self.tabs.addTab(self._build_actions(), "memgui actions")
-        self.daemon_page = DaemonMergesPage(self.runner, self.titles)
+        self.tabs.addTab(build_entries_page(self), "memgui actions")
+        self.daemon_page = DaemonMergesPage(self.services, self.runner, self.titles)
         self.daemon_page.logsLoaded.connect(self.logsLoaded)
         self.tabs.addTab(self.daemon_page, "Past daemon merges")
-        self.tabs.addTab(self._build_exemptions(), "Kept separate")
+        self.tabs.addTab(build_exemptions_page(self), "Kept separate")
         self.calibration_panel = CalibrationPanel()
         self.calibration_panel.thresholdChosen.connect(self.thresholdChosen)
         self.calibration_panel.recomputeRequested.connect(self.recalibrate)
         self.tabs.addTab(self.calibration_panel, "Threshold calibration")
         self.tabs.currentChanged.connect(self._tab_changed)
         self._update_buttons()
-
-    # ---- building ------------------------------------------------------------------------------------------
-
-    def _build_actions(self) -> QWidget:
-        page = QWidget()
-        v = QVBoxLayout(page)
-        v.setContentsMargins(2, 4, 2, 2)
-        bar = QHBoxLayout()
-        self.op_filter = QComboBox()
-        self.op_filter.setObjectName("auditOperationFilter")
-        self.guard_filter = QComboBox()
-        self.guard_filter.setObjectName("auditGuardFilter")
-        for text, value in GUARD_CHOICES:
-            self.guard_filter.addItem(text, value)
-        self.op_filter.addItem("Any operation", "")
-        self.model_filter = QComboBox()
-        self.model_filter.setObjectName("auditModelFilter")
-        self.model_filter.addItem("Any model", "")
-        self.doc_filter = QLineEdit()
-        self.doc_filter.setObjectName("auditDocumentFilter")
-        self.doc_filter.setPlaceholderText("document id or title…")
-        self.doc_filter.setClearButtonEnabled(True)
-        for w in (self.op_filter, self.guard_filter, self.model_filter):
-            w.currentIndexChanged.connect(self._apply_filters)
-            bar.addWidget(w)
-        self.doc_filter.textChanged.connect(self._apply_filters)
-        bar.addWidget(self.doc_filter, 1)
-        self.count_label = QLabel("")
-        bar.addWidget(self.count_label)
-        v.addLayout(bar)
-
-        self.audit_model = AuditTableModel(self, self.titles)
-        self.audit_proxy = AuditFilterProxy(self)
-        self.audit_proxy.setSourceModel(self.audit_model)
-        self.audit_table = table_view(self.audit_proxy, stretch=AuditTableModel.TARGET, fit=range(AuditTableModel.DECIDED_BY),
-                                  widths={AuditTableModel.DECIDED_BY: 110})
-        self.audit_table.setObjectName("auditTable")
-        self.audit_table.setSortingEnabled(True)
-        self.audit_table.sortByColumn(AuditTableModel.ID, Qt.SortOrder.DescendingOrder)
-        self.audit_table.selectionModel().selectionChanged.connect(self._entry_selected)
-
-        detail = QWidget()
-        dv = QVBoxLayout(detail)
-        dv.setContentsMargins(0, 0, 0, 0)
-        self.entry_text = QTextBrowser()
-        self.entry_text.setObjectName("auditEntryDetail")
-        self.entry_text.setOpenLinks(False)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Before → after of"))
-        self.doc_combo = QComboBox()
-        self.doc_combo.setObjectName("auditDiffDocument")
-        self.doc_combo.setMinimumContentsLength(20)
-        self.doc_combo.currentIndexChanged.connect(self._show_diff)
-        row.addWidget(self.doc_combo, 1)
-        self.diff_stats = QLabel("")
-        row.addWidget(self.diff_stats)
-        self.diff_text = QTextBrowser()
-        self.diff_text.setObjectName("auditDiff")
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.entry_text)
-        holder = QWidget()
-        hv = QVBoxLayout(holder)
-        hv.setContentsMargins(0, 0, 0, 0)
-        hv.addLayout(row)
-        hv.addWidget(self.diff_text, 1)
-        split.addWidget(holder)
-        split.setSizes([260, 240])
-        dv.addWidget(split)
-
-        main = QSplitter(Qt.Orientation.Horizontal)
-        main.addWidget(self.audit_table)
-        main.addWidget(detail)
-        main.setSizes([600, 480])
-        v.addWidget(main, 1)
-
-        buttons = QHBoxLayout()
-        self.undo_button = QPushButton("Undo")
-        self.undo_button.setObjectName("auditUndo")
-        self.undo_button.clicked.connect(self.undo_selected)
-        self.redo_button = QPushButton("Redo")
-        self.redo_button.setObjectName("auditRedo")
-        self.redo_button.clicked.connect(self.redo_selected)
-        self.reload_button = QPushButton("Reload")
-        self.reload_button.clicked.connect(self.reload)
-        self.export_jsonl_button = QPushButton("Export JSON Lines…")
-        self.export_jsonl_button.setToolTip("The shown entries with their full before/after images, one per line")
-        self.export_jsonl_button.clicked.connect(lambda: self._export_dialog("jsonl"))
-        self.export_md_button = QPushButton("Export Markdown report…")
-        self.export_md_button.setToolTip("The shown entries, the append histories and the daemon-log timeline")
-        self.export_md_button.clicked.connect(lambda: self._export_dialog("md"))
-        for b in (self.undo_button, self.redo_button, self.reload_button):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
-        buttons.addWidget(self.export_jsonl_button)
-        buttons.addWidget(self.export_md_button)
-        v.addLayout(buttons)
-        return page
-
-    def _build_exemptions(self) -> QWidget:
-        page = QWidget()
-        v = QVBoxLayout(page)
-        v.setContentsMargins(2, 4, 2, 2)
-        help_label = QLabel("Pairs you marked \"not duplicates\". The nominator never offers them again until you "
-                            "remove them here (the removal is audited and can be undone).")
-        help_label.setWordWrap(True)
-        v.addWidget(help_label)
-        self.exemption_model = ExemptionModel(self, self.titles)
-        self.exemption_table = table_view(self.exemption_model, stretch=3, multi=True, fit=(2,), widths={0: 300, 1: 300})
-        self.exemption_table.setObjectName("auditExemptions")
-        self.exemption_table.selectionModel().selectionChanged.connect(self._update_buttons)
-        v.addWidget(self.exemption_table, 1)
-        row = QHBoxLayout()
-        row.addStretch(1)
-        self.remove_button = QPushButton("Remove (allow nomination again)")
-        self.remove_button.setObjectName("auditRemoveExemption")
-        self.remove_button.clicked.connect(self.remove_selected_exemptions)
-        row.addWidget(self.remove_button)
-        v.addLayout(row)
-        return page
 
     # ---- store and loading -----------------------------------------------------------------------------------
 
@@ -221,17 +104,13 @@ class AuditView(QWidget):
         self._calibrated_for = None
 
     def reload(self) -> None:
-        store = self.store
+        store, s = self.store, self.services
         if store is None:
             return
 
         def load(cancel):
-            from ..core.store.audit_log import list_entries
-            from ..core.store.exemptions import list_exemptions
-            from ..core.forensics.history import appended_histories
-
             titles = {d.document_id: d.title for d in store.documents(include_tombstoned=True)}
-            return list_entries(store), appended_histories(store), list_exemptions(store), titles
+            return s.list_entries(store), s.appended_histories(store), s.list_exemptions(store), titles
 
         self.runner.start("audit-load", load, label="Reading the audit trail", on_done=self._loaded,
                           on_error=self._failed)
@@ -240,7 +119,8 @@ class AuditView(QWidget):
         entries, histories, exemptions, titles = value
         self.titles.clear()
         self.titles.update(titles)
-        selected = self._reselect if self._reselect is not None else getattr(self.selected_entry(), "audit_id", None)
+        current = self.selected_entry()
+        selected = self._reselect if self._reselect is not None else (current.audit_id if current is not None else None)
         self._reselect = None
         self.audit_model.set_rows(entries)
         self.daemon_page.set_histories(histories)
@@ -342,10 +222,10 @@ class AuditView(QWidget):
         if before.get("title") != after.get("title"):
             change += f" · title “{before.get('title')}” → “{after.get('title')}”"
 
-        def work(cancel):
-            from ..core.merge.diff import word_diff_work
+        diff_work = self.services.word_diff_work
 
-            return word_diff_work(a, b, cancel=cancel)
+        def work(cancel):
+            return diff_work(a, b, cancel=cancel)
 
         def done(diff) -> None:
             stats = "body unchanged" if diff.identical else f"+{diff.inserted_words} / −{diff.deleted_words} words"
@@ -390,12 +270,10 @@ class AuditView(QWidget):
             self._write("redo", e.audit_id)
 
     def _write(self, action: str, audit_id: int) -> None:
-        store = self.store
+        store, revert = self.store, (self.services.undo if action == "undo" else self.services.redo)
 
         def work(cancel):
-            from ..core.ops import undo as audit
-
-            return (audit.undo if action == "undo" else audit.redo)(store, audit_id)
+            return revert(store, audit_id)
 
         def done(new_entry) -> None:
             verb = "Undid" if action == "undo" else "Redid"
@@ -410,9 +288,9 @@ class AuditView(QWidget):
         if not pairs or store is None:
             return
 
-        def work(cancel):
-            from ..core.ops.apply import allow_nomination
+        allow_nomination = self.services.allow_nomination
 
+        def work(cancel):
             return [allow_nomination(store, [x.first_id, x.second_id], note="removed in the audit view") for x in pairs]
 
         def done(entries) -> None:
@@ -448,16 +326,11 @@ class AuditView(QWidget):
         if store is None:
             return
         self._calibrated_for = store
-        lookup, factory = self.cosine_lookup, self.source_factory
+        services, lookup, factory = self.services, self.cosine_lookup, self.source_factory
         self.calibration_panel.set_busy("Gathering labelled pairs…")
 
         def work(cancel):
-            from ..core.forensics.calibrate import labelled_pairs_work, suggest_threshold
-
-            source = _LazySource(lambda: factory(store) if factory is not None else _default_source(store))
-            pairs = yield from labelled_pairs_work(store, source=source, cosine_of=lookup, cancel=cancel)
-            notice = f" (pairs without a known cosine were left out: {source.problem})" if source.problem else ""
-            return pairs, suggest_threshold(pairs), notice
+            return calibration_work(services, store, cosine_of=lookup, source_factory=factory, cancel=cancel)
 
         def done(value) -> None:
             self.pairs, self.calibration, notice = value
@@ -485,15 +358,13 @@ class AuditView(QWidget):
 
     def export_to(self, path: Path, kind: str) -> bool:
         """Write the shown entries (and for Markdown the histories and the timeline) to `path`."""
-        from ..core.forensics import export
-
-        entries = self.shown_entries()
+        s, entries = self.services, self.shown_entries()
         try:
             if kind == "jsonl":
-                n = export.write_jsonl(path, entries)
+                n = s.write_jsonl(path, entries)
                 text = f"Exported {n} audit entr{'y' if n == 1 else 'ies'} to {path}."
             else:
-                export.write_markdown(
+                s.write_markdown(
                     path, entries, histories=list(self.daemon_page.history_model.rows()),
                     daemon_events=list(self.timeline.events) if self.timeline else [],
                     unrecoverable=self.unrecoverable, store_path=str(self.store.path) if self.store else None)
@@ -523,29 +394,6 @@ class AuditView(QWidget):
         for kind in ("audit-load", "audit-diff", "audit-logs", "audit-calibrate"):
             self.runner.cancel(kind)
         return self.runner.wait(msecs)
-
-
-class _LazySource:
-    """A vector source made only when some labelled pair has no cosine yet (loading an embedder takes time);
-    if it cannot be made, those pairs are left out and `problem` says why."""
-
-    def __init__(self, make: Callable[[], Any]):
-        self.make, self.problem = make, ""
-
-    def vectors_for(self, docs, cancel=None):
-        try:
-            source = self.make()
-        except Exception as exc:  # noqa: BLE001 - no embedder here: calibrate from the cosines known
-            self.problem = one_line(exc)
-            return []
-        return (yield from source.vectors_for(docs, cancel))
-
-
-def _default_source(store):
-    """The vectors the scan would use (the daemon's stored vectors, else memgui's default embedder)."""
-    from ..core.vectors.nominate import resolve_source
-
-    return resolve_source(store, "auto")[0]
 
 
 __all__ = ["AuditView"]

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .style import MUTED, set_colors
+from ..style import MUTED, set_colors
 
 KIND_COLORS = {"UPDATE": "#1a7f37", "CONSOLIDATE": "#1a7f37", "CREATE": "#9a6700", "SKIP": "#57606a"}
 
@@ -136,23 +136,23 @@ class DecisionPanel(QGroupBox):
     def show_result(self, result: Any, label_for: Callable[[str], str],
                     relabel: Callable[[str], str] = lambda text: text) -> None:
         """Display a DeciderResult: decision kind, targets (as pane labels), rationale, timing."""
-        decision = getattr(result, "decision", None)
-        if getattr(result, "raw_reply", "") and not self.stream.toPlainText().strip():
+        decision = result.decision
+        if result.raw_reply and not self.stream.toPlainText().strip():
             self.stream.setPlainText(result.raw_reply)
-        seconds = getattr(result, "seconds", 0.0) or 0.0
-        tokens = getattr(result, "completion_tokens", 0) or 0
+        seconds = result.seconds or 0.0
+        tokens = result.completion_tokens or 0
         tail = f" · {seconds:.1f} s" + (f" · {tokens} tokens" if tokens else "")
-        self.model_label.setText(f"{getattr(result, 'model_id', '') or 'decider'}{tail}")
+        self.model_label.setText(f"{result.model_id or 'decider'}{tail}")
         if decision is None:
-            self.show_error(f"The model gave no usable decision ({getattr(result, 'error', None) or 'unparseable'}). "
+            self.show_error(f"The model gave no usable decision ({result.error or 'unparseable'}). "
                             "Use U for the union draft, or edit the merged body yourself.")
             return
-        kind = str(getattr(decision.kind, "value", decision.kind))
+        kind = decision.kind.value
         self.kind_label.setText(kind)
         set_colors(self.kind_label, KIND_COLORS.get(kind, "#24292f"))
         targets: Sequence[str] = list(decision.consolidation_target_ids or ())
         if decision.target_document_id:
             targets = [decision.target_document_id, *[t for t in targets if t != decision.target_document_id]]
         self.targets_label.setText(", ".join(label_for(t) for t in targets) if targets else "—")
-        rationale = getattr(result, "rationale", None) or decision.rationale or decision.reason or "—"
+        rationale = result.rationale or decision.rationale or decision.reason or "—"
         self.rationale_label.setText(relabel(rationale))

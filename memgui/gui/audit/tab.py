@@ -1,0 +1,17 @@
+"""Glue for the Audit tab: an `AuditView` on the window's task runner, told about the store and the scan, and
+heard when it writes (undo / redo / exemptions) or picks a threshold."""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..services import AuditServices
+from ..workers import TaskRunner
+from .view import AuditView
+
+
+def audit_tab(services: AuditServices, runner: TaskRunner, *, cosine_lookup: Callable[[str, str], float | None],
+              store_changed: Callable[[], None], threshold_chosen: Callable[[float], None]) -> AuditView:
+    view = AuditView(services=services, runner=runner, cosine_lookup=cosine_lookup)
+    view.storeChanged.connect(store_changed)
+    view.thresholdChosen.connect(threshold_chosen)
+    return view

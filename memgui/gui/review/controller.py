@@ -1,0 +1,221 @@
+"""The cluster under review: its documents and drafted stamps, the merged body and where it came from. The
+drafting side (decider, union, guard, diff) is `Drafting`, the writes and undo / redo are `Writes`; this class
+holds the state they share and the signals tests and the window listen to. Every decision is the core's; the
+controller gathers inputs, asks, and shows.
+
+It receives what it works on — the services, the task runner, the prompter, the review panels and a small
+`ReviewHost` (the window's store, settings and queue moves) — and never reaches into the window."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QTextCursor
+
+from ..dialogs import Prompter
+from ..services import Services
+from ..workers import TaskRunner
+from .cluster_model import NEW, SKIPPED, ClusterRow
+from .drafting import Drafting
+from .host import ReviewHost
+from .page import ReviewPage
+from .writes import Writes
+
+REVIEWABLE = (NEW, SKIPPED)
+
+
+class Review(QObject):
+    clusterLoaded = Signal(object)  # ClusterRow
+    guardUpdated = Signal(object)  # MergeGuardReport | None
+    diffUpdated = Signal(object)  # WordDiff
+    decisionFinished = Signal(object)  # DeciderResult | None (cancelled / failed)
+    writeFinished = Signal(object)  # AuditEntry
+    writeFailed = Signal(str)
+    changed = Signal()  # anything that affects which actions are enabled
+
+    def __init__(self, services: Services, runner: TaskRunner, prompter: Prompter, panels: ReviewPage,
+                 host: ReviewHost, parent: QObject | None = None):
+        super().__init__(parent)
+        self.services, self.runner, self.prompter, self.panels, self.host = services, runner, prompter, panels, host
+        self.row: ClusterRow | None = None
+        self.docs: list[Any] = []
+        self.stamps: dict[str, Any] = {}
+        self.cosines: dict[frozenset, float] = {}
+        self.origin = ""
+        self.decider_result: Any = None
+        self.report: Any = None
+        self.report_key: tuple | None = None
+        self._setting_body = False
+        self.drafting = Drafting(self)
+        self.writes = Writes(self)
+        panels.editor.textChanged.connect(self._on_body_edited)
+        panels.sources.selectionChanged.connect(self._on_selection_changed)
+
+    def timer(self, slot: Callable[[], None]) -> QTimer:
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.timeout.connect(slot)
+        return timer
+
+    # ---- small views of the state -------------------------------------------------------------------
+
+    def body(self) -> str:
+        return self.panels.editor.toPlainText()
+
+    def doc(self, doc_id: str) -> Any:
+        return next((d for d in self.docs if d.document_id == doc_id), None)
+
+    def label(self, doc_id: str) -> str:
+        doc = self.doc(doc_id)
+        n = self.panels.sources.number_of(doc_id)
+        return f"#{n} “{doc.title}”" if doc is not None else doc_id
+
+    def ids_to_labels(self, text: str) -> str:
+        """Document ids in model text shown as the pane numbers the person sees (#1, #2, …)."""
+        for doc in self.docs:
+            text = text.replace(doc.document_id, f"#{self.panels.sources.number_of(doc.document_id)}")
+        return text
+
+    def ordered_included(self) -> list[Any]:
+        """Target first, then the other included members (the order the core's merge uses)."""
+        ids = self.panels.sources.included_ids()
+        target = self.panels.sources.target_id()
+        ordered = ([target] if target in ids else []) + [i for i in ids if i != target]
+        return [self.doc(i) for i in ordered if self.doc(i) is not None]
+
+    def reviewable(self) -> bool:
+        return self.row is not None and bool(self.docs) and self.row.status in REVIEWABLE
+
+    def guard_key(self) -> tuple:
+        return (self.body(), tuple(d.document_id for d in self.ordered_included()))
+
+    def guard_is_current(self) -> bool:
+        return self.report is not None and self.report_key == self.guard_key()
+
+    @property
+    def undo_stack(self) -> list[int]:
+        return self.writes.undo_stack
+
+    @property
+    def redo_stack(self) -> list[int]:
+        return self.writes.redo_stack
+
+    # ---- the actions (keys and buttons) -------------------------------------------------------------
+
+    def ask_model(self) -> None:
+        self.drafting.ask_model()
+
+    def cancel_model(self) -> None:
+        self.drafting.cancel_model()
+
+    def union_draft(self) -> None:
+        self.drafting.union_draft()
+
+    def with_fresh_guard(self, then: Callable[[], None]) -> None:
+        self.drafting.with_fresh_guard(then)
+
+    def accept(self) -> None:
+        self.writes.accept()
+
+    def append(self) -> None:
+        self.writes.append()
+
+    def keep_separate(self) -> None:
+        self.writes.keep_separate()
+
+    def skip(self) -> None:
+        self.writes.skip()
+
+    def undo(self) -> None:
+        self.writes.revert("undo")
+
+    def redo(self) -> None:
+        self.writes.revert("redo")
+
+    def forget_history(self) -> None:
+        """Another store was opened: this session's undo / redo stacks no longer apply."""
+        self.writes.undo_stack.clear()
+        self.writes.redo_stack.clear()
+
+    def close(self) -> None:
+        """The window closes: free the loaded decider model."""
+        self.drafting.close()
+
+    # ---- loading a cluster ---------------------------------------------------------------------------
+
+    def load(self, row: ClusterRow | None, *, keep_body: bool = False) -> None:
+        p, store = self.panels, self.host.store
+        self.runner.cancel("decide")
+        self.runner.cancel("union")
+        self.row = row
+        self.report, self.report_key = None, None
+        self.drafting.forget_pending()
+        if row is None or store is None:
+            self.docs, self.stamps, self.cosines = [], {}, {}
+            p.sources.clear()
+            self.set_body("", "")
+            self.decider_result = None
+            p.decision_panel.clear()
+            p.guard_panel.clear()
+            p.diff_view.set_sources([])
+            p.diff_view.show_message("")
+            self.changed.emit()
+            return
+        docs = store.documents_by_ids(row.member_ids)
+        self.docs = sorted(docs, key=lambda d: (d.updated_at, d.document_id))
+        self.stamps = {d.document_id: self.services.source_stamp(d) for d in self.docs}
+        self.cosines = {frozenset((p_.a, p_.b)): float(p_.cosine) for p_ in row.cluster.pairs if p_.cosine is not None}
+        live = [d for d in self.docs if not d.is_tombstoned]
+        target = self.services.default_target(live or self.docs)
+        p.sources.set_documents(self.docs, self.cosines, target)
+        p.diff_view.set_sources([(d.document_id, f"#{i + 1} {d.title}") for i, d in enumerate(self.docs)])
+        if not keep_body:
+            self.decider_result = None
+            p.decision_panel.clear()
+            self.set_body("", "")
+        p.guard_panel.clear()
+        self.drafting.schedule(guard_ms=0, diff_ms=0)
+        self.clusterLoaded.emit(row)
+        self.changed.emit()
+
+    # ---- the merged body ---------------------------------------------------------------------------
+
+    def set_body(self, text: str, origin: str) -> None:
+        """Replace the editor text as one undoable edit (Ctrl+Z inside the editor brings the old text back)."""
+        editor = self.panels.editor
+        self._setting_body = True
+        try:
+            if editor.toPlainText() or text:
+                cursor = editor.textCursor()
+                cursor.select(QTextCursor.SelectionType.Document)
+                cursor.insertText(text)
+                editor.moveCursor(QTextCursor.MoveOperation.Start)
+        finally:
+            self._setting_body = False
+        self.origin = origin
+        self._show_origin()
+        self.drafting.schedule(guard_ms=0, diff_ms=0)
+        self.changed.emit()
+
+    def _show_origin(self) -> None:
+        target = self.panels.sources.target_id()
+        where = f" → target {self.label(target)}" if target else ""
+        origin = {"": "empty — U union draft · M ask the model · E write it"}.get(self.origin, f"draft: {self.origin}")
+        self.panels.editor_title.setText(f"Merged body{where}   ({origin})")
+
+    def _on_body_edited(self) -> None:
+        if self._setting_body:
+            return
+        if self.origin and "edited" not in self.origin:
+            self.origin = f"{self.origin} · edited"
+        elif not self.origin:
+            self.origin = "typed"
+        self._show_origin()
+        debounce = self.host.settings.guard_debounce_ms
+        self.drafting.schedule(guard_ms=debounce, diff_ms=debounce + 50)
+        self.changed.emit()
+
+    def _on_selection_changed(self) -> None:
+        self._show_origin()
+        self.drafting.schedule(guard_ms=0)
+        self.changed.emit()

@@ -1,0 +1,273 @@
+"""Drafting the merged body of the cluster under review: the decider call (streamed, cancellable, one loaded
+model at a time), the sentence-union draft, and the debounced MergeGuard and word-diff jobs (off the GUI
+thread, stale results dropped). Works on the `Review` controller's state and panels."""
+from __future__ import annotations
+
+import inspect
+import threading
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from ..services.values import Progress
+from ..workers import one_line
+
+
+class DeciderSlot:
+    """The one loaded decider (a model holds ≈1 GB): reused while the model settings stay the same; when they
+    change, the old model is closed before the new one loads. `close()` frees it (the window closes)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.key: tuple | None = None
+        self.decider: Any = None
+        self.closed = False
+
+    def get(self, key: tuple) -> Any:
+        """The loaded decider for `key`; a decider loaded for other settings is closed (returns None)."""
+        with self._lock:
+            if self.decider is not None and self.key == key:
+                return self.decider
+            old, self.decider, self.key = self.decider, None, None
+        _close(old)
+        return None
+
+    def put(self, key: tuple, decider: Any) -> None:
+        with self._lock:
+            old, stale = self.decider, self.closed
+            if not stale:
+                self.decider, self.key = decider, key
+        _close(decider if stale else (old if old is not decider else None))
+
+    def close(self) -> None:
+        with self._lock:
+            old, self.decider, self.key, self.closed = self.decider, None, None, True
+        _close(old)
+
+
+def _close(decider: Any) -> None:
+    close = getattr(decider, "close", None)  # a test's decider may hold no model to free
+    if close is not None:
+        close()
+
+
+class Drafting:
+    def __init__(self, review: Any):
+        self.r = review
+        self.slot = DeciderSlot()
+        self.selftests: dict[tuple, Any] = {}  # decider key -> the core's self-test verdict
+        self._after_guard: Callable[[], None] | None = None
+        self._guard_timer = review.timer(self._run_guard)
+        self._diff_timer = review.timer(self._run_diff)
+        review.panels.diff_view.sourceChosen.connect(lambda _id: self._diff_timer.start(0))
+
+    def schedule(self, *, guard_ms: int | None = None, diff_ms: int | None = None) -> None:
+        if guard_ms is not None:
+            self._guard_timer.start(guard_ms)
+        if diff_ms is not None:
+            self._diff_timer.start(diff_ms)
+
+    def forget_pending(self) -> None:
+        self._after_guard = None
+
+    def close(self) -> None:
+        self.slot.close()
+
+    # ---- union draft -------------------------------------------------------------------------------------
+
+    def union_draft(self) -> None:
+        r, union = self.r, self.r.services.sentence_union
+        docs = r.ordered_included()
+        if not docs:
+            return
+        primary, others = docs[0].markdown_body, [d.markdown_body for d in docs[1:]]
+        r.runner.start("union", lambda cancel: union(primary, others), label="Union draft",
+                       on_done=lambda text: r.set_body(text, "union"),
+                       on_error=lambda exc: r.prompter.error("Union draft failed", one_line(exc)))
+
+    # ---- guard (debounced, off the GUI thread) ---------------------------------------------------------
+
+    def _run_guard(self) -> None:
+        r, panel = self.r, self.r.panels.guard_panel
+        docs = r.ordered_included()
+        if not docs:
+            panel.clear()
+            return
+        key = r.guard_key()
+        body = key[0]
+        bodies = [d.markdown_body for d in docs]
+        texts = {d.document_id: d.markdown_body for d in r.docs}
+        s = r.services
+        check, spans_of, appended = s.check_merge, s.missing_spans, s.build_appended_body
+        today = datetime.now(timezone.utc).date()
+
+        def job(cancel):
+            report = check(bodies, body)
+            spans = {}
+            for doc_id, text in texts.items():
+                cancel.raise_if_cancelled()
+                spans[doc_id] = spans_of(text, report, utf16=True)
+            preview = None
+            if len(bodies) > 1:
+                preview = bodies[0]
+                for other in bodies[1:]:
+                    preview = appended(preview, other, today)
+            return report, spans, preview
+
+        panel.set_pending(True)
+        r.runner.start("guard", job, label="MergeGuard", on_done=lambda res: self._guard_done(key, docs, res),
+                       on_error=lambda exc: panel.set_unavailable(f"MergeGuard failed to run: {one_line(exc)}"))
+
+    def _guard_done(self, key: tuple, docs: list[Any], result: tuple) -> None:
+        r, p = self.r, self.r.panels
+        if key != r.guard_key():
+            return  # the body or the selection changed meanwhile; a newer run is scheduled
+        report, spans, preview = result
+        r.report, r.report_key = report, key
+        labels = [f"#{p.sources.number_of(d.document_id)}" for d in docs]
+        if not key[0].strip():
+            p.guard_panel.clear()
+            p.guard_panel.show_fallback(preview)
+            p.sources.set_missing({})
+        else:
+            p.guard_panel.set_report(report, labels)
+            p.guard_panel.show_fallback(preview)
+            p.sources.set_missing(spans)
+        r.guardUpdated.emit(report)
+        r.changed.emit()
+        pending, self._after_guard = self._after_guard, None
+        if pending is not None:
+            pending()
+
+    def with_fresh_guard(self, then: Callable[[], None]) -> None:
+        if self.r.guard_is_current():
+            then()
+        else:
+            self._after_guard = then
+            self._guard_timer.start(0)
+
+    # ---- diff (off the GUI thread, stale results dropped) -----------------------------------------------
+
+    def _run_diff(self) -> None:
+        r, view = self.r, self.r.panels.diff_view
+        doc = r.doc(view.current_source() or "")
+        body = r.body()
+        if doc is None:
+            view.show_message("")
+            return
+        if not body.strip():
+            view.next_request()  # makes any running diff stale
+            view.show_message("No merged body yet — press U for the union draft, M to ask the model, "
+                              "or E to write it yourself. The diff against each source appears here.")
+            return
+        request = view.next_request()
+        source, diff_work = doc.markdown_body, r.services.audit.word_diff_work
+        r.runner.start("diff", lambda cancel: diff_work(source, body, cancel=cancel), label="Word diff",
+                       on_done=lambda diff: self._diff_done(request, diff),
+                       on_error=lambda exc: view.show_message(f"Diff failed: {one_line(exc)}"))
+
+    def _diff_done(self, request: int, diff: Any) -> None:
+        if self.r.panels.diff_view.show_diff(request, diff):
+            self.r.diffUpdated.emit(diff)
+
+    # ---- the decider ------------------------------------------------------------------------------------
+
+    def _key(self) -> tuple:
+        settings = self.r.host.settings
+        return (settings.decider_model, settings.llm_threads, settings.llm_context)
+
+    def ask_model(self) -> None:
+        r, s = self.r, self.r.services
+        if not r.reviewable():
+            return
+        included = r.panels.sources.included_ids()
+        docs = [d for d in r.docs if d.document_id in included]
+        if len(docs) < 2:
+            return
+        store, cosines, inputs = r.host.store, dict(r.cosines), s.decider_input
+        settings, key, slot = r.host.settings, self._key(), self.slot
+        make, selftest, selftests = s.make_decider, s.selftest, self.selftests
+        row = r.row
+
+        def job(cancel):
+            proposal, candidates = inputs(store, docs, cosines)
+            decider = slot.get(key)
+            if decider is None:
+                yield Progress("loading model", 0, None, "loading the decider model")
+                decider = make(settings)
+                load = getattr(decider, "load", None)  # a test's decider may come loaded
+                if load is not None:
+                    loading = load()
+                    if inspect.isgenerator(loading):
+                        yield from loading
+                slot.put(key, decider)
+            if selftest is not None and key not in selftests:
+                yield Progress("loading model", 0, None, "running the capability self-test")
+                verdict = selftest(decider, cancel=cancel)
+                if inspect.isgenerator(verdict):
+                    verdict = yield from verdict
+                selftests[key] = verdict
+            yield Progress("deciding", 0, None, f"asking {decider.model_id}")
+            result = yield from decider.decide(proposal, candidates, full_candidate_content=True, cancel=cancel,
+                                               timeout_s=settings.llm_timeout_s)
+            return result
+
+        r.panels.decision_panel.begin_stream()
+        r.runner.start("decide", job, label="Asking the model", show_in_status=True,
+                       on_progress=self._on_model_progress,
+                       on_done=lambda result: self._model_done(row, result),
+                       on_error=self._model_failed, on_cancelled=self._model_cancelled)
+        r.changed.emit()
+
+    def cancel_model(self) -> None:
+        if self.r.runner.cancel("decide"):
+            self._model_cancelled()
+
+    def _on_model_progress(self, progress: Progress) -> None:
+        r, panel = self.r, self.r.panels.decision_panel
+        if progress.payload is not None:
+            panel.append_stream(str(progress.payload))
+        elif progress.stage in ("loading model", "deciding") and progress.message and not r.doc(progress.message):
+            panel.set_model_text(f"{progress.stage}: {progress.message}…")
+        else:
+            # A new model call starts (e.g. "classifying" against one candidate, then "merging"): one line each.
+            about = f" {r.label(progress.message)}" if r.doc(progress.message) else ""
+            step = f" ({progress.done + 1}/{progress.total})" if progress.total and progress.done < progress.total else ""
+            panel.begin_call(f"{progress.stage}{about}{step}")
+
+    def _model_cancelled(self) -> None:
+        self.r.panels.decision_panel.show_cancelled()
+        self.r.host.show_status("Model call cancelled", 4000)
+        self.r.decisionFinished.emit(None)
+        self.r.changed.emit()
+
+    def _model_failed(self, exc: BaseException) -> None:
+        self.r.panels.decision_panel.show_error(one_line(exc))
+        self.r.decisionFinished.emit(None)
+        self.r.changed.emit()
+
+    def _model_done(self, row: Any, result: Any) -> None:
+        r, p = self.r, self.r.panels
+        if row is not r.row:
+            return
+        r.decider_result = result
+        p.decision_panel.show_result(result, r.label, r.ids_to_labels)
+        verdict = self.selftests.get(self._key())
+        if verdict is not None and not verdict.capable:
+            why = verdict.summary or "see `memgui models`"
+            p.decision_panel.warn(f"This model failed the capability self-test ({why}): treat its decision "
+                                  "as a hint; MergeGuard and your review decide.")
+        decision = result.decision
+        if decision is not None:
+            ids = [d.document_id for d in r.docs]
+            targets = [t for t in ([decision.target_document_id] + list(decision.consolidation_target_ids or ()))
+                       if t in ids]
+            if targets:
+                p.sources.set_target(targets[0])
+            kind = decision.kind.value
+            if decision.merged_body and decision.merged_body.strip():
+                r.set_body(decision.merged_body, "model")
+            elif kind in ("CREATE", "SKIP"):
+                r.host.show_status(
+                    f"The model answered {kind}: it sees different facts. Keep separate (C) if you agree.", 8000)
+        r.decisionFinished.emit(result)
+        r.changed.emit()

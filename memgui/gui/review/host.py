@@ -1,0 +1,21 @@
+"""What the `Review` controller needs from the window around it, and nothing more: the open store and the
+settings, whether writes are allowed now, moving in the queue, and telling the rest of the window that the
+store was written. The window implements it; tests may hand in any object with these members."""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class ReviewHost(Protocol):
+    store: Any  # the open Store, or None
+    settings: Any  # GuiSettings: decider model, threads, context, timeout, guard debounce
+
+    def can_write(self) -> bool: ...
+
+    def next_cluster(self, prefer_new: bool = False) -> None: ...
+
+    def select_cluster(self, cluster_id: Any) -> None: ...
+
+    def store_written(self) -> None: ...
+
+    def show_status(self, text: str, msecs: int = 0) -> None: ...

@@ -1,0 +1,102 @@
+"""The core services the review window uses, injected so tests can swap in fakes.
+
+`real_services()` imports the real core modules directly: a missing core module is an error at start, never a
+feature that silently goes away. Only members that tests legitimately leave out are optional."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from .audit import AuditServices, audit_services
+
+
+@dataclass
+class Services:
+    # store: (explicit: str | None, *, demo_path=None) -> LocatedStore(path, origin, is_demo); (path) -> Store
+    locate_store: Callable[..., Any]
+    open_store: Callable[..., Any]
+    # nomination: (store, *, embedder_choice, k, threshold, cancel) -> Work[ScanResult]
+    scan: Callable[..., Any]
+    # decider: (settings: GuiSettings) -> Decider (not loaded yet; the worker runs its `load()`)
+    make_decider: Callable[[Any], Any]
+    # (store, documents, cosines) -> (Proposal, [Candidate]): the one builder the CLI uses too
+    decider_input: Callable[[Any, Sequence[Any], Mapping[frozenset, float]], tuple[Any, list[Any]]]
+    # (documents) -> the id a merge keeps by default (Netclaw's consolidation primary)
+    default_target: Callable[[Sequence[Any]], str | None]
+    discover_models: Callable[[], Sequence[Any]]
+    # guard and drafts (pure)
+    check_merge: Callable[[Sequence[str], str], Any]
+    missing_spans: Callable[..., Sequence[tuple[int, int]]]
+    build_appended_body: Callable[..., str]
+    sentence_union: Callable[[str, Sequence[str]], str]
+    warm_up: Callable[[], Any]  # precompiles the guard's Unicode patterns (on a worker)
+    # writes, undo / redo
+    source_stamp: Callable[[Any], Any]  # (document) -> SourceStamp, the optimistic-concurrency stamp
+    merge_plan: Callable[..., Any]  # MergePlan(...)
+    merge_cluster: Callable[[Any, Any], Any]  # (store, plan) -> AuditEntry
+    keep_separate: Callable[..., Any]  # (store, ids, note) -> AuditEntry
+    undo: Callable[[Any, int], Any]
+    redo: Callable[[Any, int], Any]
+    stale_source_error: type[BaseException]
+    audit_error: type[BaseException]
+    audit: AuditServices = field(default_factory=audit_services)
+    # optional: tests leave these out
+    build_demo_store: Callable[[Path], Any] | None = None
+    selftest: Callable[..., Any] | None = None  # (decider, *, cancel) -> Work[SelfTestReport] (cached per model)
+
+
+def decider_input(store: Any, documents: Sequence[Any], cosines: Mapping[frozenset, float]):
+    """`core.decide.inputs.cluster_inputs` with the store's anchor canonical names, exactly as `memgui decide`
+    builds it, plus the cluster's cosines."""
+    from ...core.decide.inputs import cluster_inputs
+
+    names = {}
+    for anchor_id in dict.fromkeys(d.anchor_id for d in documents):
+        anchor = store.anchor(anchor_id)
+        if anchor is not None:
+            names[anchor_id] = anchor.canonical_name
+    return cluster_inputs(documents, names, dict(cosines))
+
+
+def default_target(documents: Sequence[Any]) -> str | None:
+    """Netclaw's consolidation primary (highest confidence, then freshest) by the core's rule, which reads only
+    `confidence` and `freshness_at` (stored documents carry both)."""
+    from ...core.curation.rules import best_by_confidence
+
+    return best_by_confidence(documents).document_id if documents else None
+
+
+def real_services() -> Services:
+    from ...core import netfx
+    from ...core.decide import discovery, llm, model_files, selftest
+    from ...core.merge import guard, union
+    from ...core.ops import apply, undo
+    from ...core.store import open_store
+    from ...core.store.demo import build_demo_store
+    from ...core.store.locate import locate_store
+    from ...core.vectors.nominate import scan_store
+
+    def make_decider(settings: Any) -> Any:
+        """The llama.cpp decider on the chosen GGUF (else the bundled default). Not loaded yet: the worker
+        runs its `load()` generator, so the window shows "loading the model" with Cancel."""
+        path = settings.decider_model or model_files.default_model_path()
+        if path is None:
+            raise RuntimeError("no decider model is installed: run `memgui models install`, or choose a GGUF file "
+                               "in Settings (Ctrl+,)")
+        if not Path(path).is_file():
+            raise RuntimeError(f"{path}: decider model file not found; choose another in Settings (Ctrl+,)")
+        return llm.LlamaDecider(path, n_threads=settings.llm_threads, n_ctx=settings.llm_context,
+                                timeout_s=settings.llm_timeout_s)
+
+    return Services(
+        locate_store=locate_store, open_store=open_store, scan=scan_store, make_decider=make_decider,
+        decider_input=decider_input, default_target=default_target,
+        discover_models=discovery.discover_gguf_models,
+        check_merge=guard.check_merge, missing_spans=guard.missing_spans,
+        build_appended_body=netfx.build_appended_body, sentence_union=union.sentence_union, warm_up=guard.warm_up,
+        source_stamp=apply.SourceStamp.of, merge_plan=apply.MergePlan, merge_cluster=apply.merge_cluster,
+        keep_separate=apply.keep_separate, undo=undo.undo, redo=undo.redo,
+        stale_source_error=apply.StaleSourceError, audit_error=undo.AuditError,
+        build_demo_store=build_demo_store, selftest=selftest.selftest_work,
+    )
