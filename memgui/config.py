@@ -46,7 +46,7 @@ def models_dir() -> Path:
 
 
 def netclaw_home() -> Path:
-    """Netclaw's BasePath: $NETCLAW_HOME (home-expanded) else ~/.netclaw (spec §1)."""
+    """Netclaw's BasePath: $NETCLAW_HOME (home-expanded) else ~/.netclaw (netclaw-compat §1)."""
     env = os.environ.get("NETCLAW_HOME")
     return Path(env).expanduser().absolute() if env else Path("~/.netclaw").expanduser().absolute()
 
@@ -62,12 +62,12 @@ def resources_dir() -> Path:
 
 @dataclass(frozen=True)
 class CurationSettings:
-    """Netclaw `Memory.Curation` keys (spec §12) plus memgui's own knobs."""
+    """Netclaw `Memory.Curation` keys (netclaw-compat §12) plus memgui's own knobs."""
 
     nominator_similarity_threshold: float = 0.86
     nominator_k: int = 5
     llm_max_output_tokens: int = 4096
-    # Netclaw's newest default is 60 s, earlier builds (and their config tests) used 10 s (spec §12);
+    # Netclaw's newest default is 60 s, earlier builds (and their config tests) used 10 s (netclaw-compat §12);
     # memgui's headless evaluator keeps 10 s unless netclaw.json says otherwise.
     llm_timeout_seconds: float = 10.0
     # memgui-only: the interactive window's own, longer, visible and cancellable limit.

@@ -1,7 +1,7 @@
 """`memgui evaluate --store PATH --title T --content-file F [--anchor A] [--json]`.
 
-Runs Netclaw's evaluator order (spec §5) for one proposed memory against the store, read-only, and prints the
-decision, its reason, the candidates it was judged against and the spec §13 markers the run emitted.
+Runs Netclaw's evaluator order (netclaw-compat §5) for one proposed memory against the store, read-only, and prints the
+decision, its reason, the candidates it was judged against and the netclaw-compat §13 markers the run emitted.
 The anchor defaults to the first space-separated word of the content, lower-cased (Netclaw's rules-first
 extractor). Nothing is written.
 """

@@ -130,7 +130,7 @@ def test_cli_runs_as_a_process_and_markers_are_greppable(db, tmp_path):
 
 def test_real_embedding_nominee_without_llm_is_a_conservative_create(tmp_path, capsys):
     """The real MiniLM index nominates a paraphrase under an unrelated anchor; with no LLM tier the evaluator
-    must not merge on cosine alone (spec §5 step 4)."""
+    must not merge on cosine alone (netclaw-compat §5 step 4)."""
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store:
         seed_existing(store, "home-lab", "doc-nas", "The NAS backs up to Backblaze B2 every night at 02:00 using restic.")

@@ -1,4 +1,4 @@
-"""Anchor-name and content similarity exactly as Netclaw's AnchorNameMatcher (spec §6). Pure functions.
+"""Anchor-name and content similarity exactly as Netclaw's AnchorNameMatcher (netclaw-compat §6). Pure functions.
 
 - Anchor tokens: trim, lower-case, split on `-` only (each piece trimmed, empties dropped).
 - Two tokens match when equal (case-insensitive) or when the shorter (at least MIN_PREFIX_LENGTH UTF-16 code
@@ -98,7 +98,7 @@ def content_tokens(content: str) -> set[str]:
 
 
 def content_overlap(content_a: str | None, content_b: str | None) -> float:
-    """Word-set Jaccard (spec §6); 0 when either side is blank. `.` splits versions and URLs into pieces."""
+    """Word-set Jaccard (netclaw-compat §6); 0 when either side is blank. `.` splits versions and URLs into pieces."""
     if is_blank(content_a) or is_blank(content_b):
         return 0.0
     a, b = content_tokens(content_a), content_tokens(content_b)  # type: ignore[arg-type]

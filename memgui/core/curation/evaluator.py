@@ -1,8 +1,8 @@
-"""The evaluator order of Netclaw's MemoryCurationEvaluator.EvaluateAsync for one typed proposal (spec §5).
+"""The evaluator order of Netclaw's MemoryCurationEvaluator.EvaluateAsync for one typed proposal (netclaw-compat §5).
 
 1. Record bypass → Create `immutable record bypass`, no candidates.
 2. Anchor candidates: for every ACTIVE anchor its most recently updated non-tombstoned document; a candidate when
-   the anchor id equals the proposal's normalized id (exact) or the names fuzzy-match (spec §6).
+   the anchor id equals the proposal's normalized id (exact) or the names fuzzy-match (netclaw-compat §6).
 3. No exact candidate → evidence: the nominator (cosine ≥ threshold, top K, hydrated to active, live documents);
    when it cannot run (`None`, or `NominatorUnavailable(reason)`) the logged degraded path runs the lexical FTS
    search instead. A nominator that runs and finds nothing does NOT trigger the lexical search.
@@ -13,7 +13,7 @@
 6. A guard-downgraded exact-anchor Update falls through once: exact candidates are demoted and steps 3–6 rerun.
 
 The returned `Evaluation.candidates` is the exact list the decision was made against; apply uses it and never
-re-queries the store. Markers (spec §13) are emitted through `markers.emit` as the flow runs.
+re-queries the store. Markers (netclaw-compat §13) are emitted through `markers.emit` as the flow runs.
 """
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ class Evaluation:
 
 def extractor_anchor(content: str) -> str:
     """Netclaw's rules-first extractor anchor: the first space-separated word of the trimmed content,
-    lower-cased; `session` when there is none (spec §4)."""
+    lower-cased; `session` when there is none (netclaw-compat §4)."""
     words = [w for w in net_trim(content or "").split(" ") if w]
     first = words[0] if words else ""
     return "session" if is_blank(first) else first.lower()

@@ -1,4 +1,4 @@
-"""Netclaw's curation telemetry markers (spec §13) as structured events.
+"""Netclaw's curation telemetry markers (netclaw-compat §13) as structured events.
 
 `emit(log, marker, **fields)` builds a `MarkerEvent`, hands it to `log` (a list it is appended to, or a callable,
 or None) and writes one line to the stdlib logger `memgui.curation` in Netclaw's template shape:

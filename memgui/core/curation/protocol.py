@@ -1,4 +1,4 @@
-"""The curator protocol of the LLM tier (spec §8): system prompt, user message, reply parser.
+"""The curator protocol of the LLM tier (netclaw-compat §8): system prompt, user message, reply parser.
 
 Pure functions over the shared curation values. The user message has Netclaw's exact line shapes
 (`PROPOSED:` / `EXISTING CANDIDATES:`, 700-unit previews, `(empty)`), and the parser follows Netclaw's
@@ -78,7 +78,7 @@ def _s(value: object) -> str:
 def build_user_message(
     proposal: Proposal, candidates: Sequence[Candidate], *, full_candidate_content: bool
 ) -> str:
-    """The user message, line for line as Netclaw renders it (spec §8.3). The proposal's content is
+    """The user message, line for line as Netclaw renders it (netclaw-compat §8.3). The proposal's content is
     always a preview; candidates are shown in full only on the nominee path (`full_candidate_content`)."""
     lines = [
         "PROPOSED:",
@@ -160,7 +160,7 @@ def _rationale(trimmed: str) -> str | None:
 
 
 def parse_reply(text: str | None) -> CurationDecision | None:
-    """A reply → a decision, or None when it cannot be used (spec §8.4; then the caller falls back)."""
+    """A reply → a decision, or None when it cannot be used (netclaw-compat §8.4; then the caller falls back)."""
     if is_blank(text):
         return None
     assert text is not None

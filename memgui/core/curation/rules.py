@@ -1,4 +1,4 @@
-"""The deterministic rules tier exactly as Netclaw's CurationRulesEvaluator (spec §7). Pure functions.
+"""The deterministic rules tier exactly as Netclaw's CurationRulesEvaluator (netclaw-compat §7). Pure functions.
 
 - `evaluate_rules(proposal, candidates)`: record bypass, no candidates, the exact tier (Skip/Update/stale Skip)
   and the fuzzy tier (Consolidate/Ambiguous/Create). The fuzzy tier never emits Update.

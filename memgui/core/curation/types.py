@@ -1,4 +1,4 @@
-"""Shared values of the curation flow (spec §5–§9): proposals, candidates, decisions, and the
+"""Shared values of the curation flow (netclaw-compat §5–§9): proposals, candidates, decisions, and the
 interfaces of the nominator and the decider. Pure data; no I/O."""
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ class Proposal:
 
 @dataclass(frozen=True)
 class Candidate:
-    """An existing document the proposal is judged against (spec §5 step 2/3)."""
+    """An existing document the proposal is judged against (netclaw-compat §5 step 2/3)."""
 
     document_id: str
     anchor_id: str
@@ -75,7 +75,7 @@ class Nomination:
 
 class Nominator(Protocol):
     """TopK nominees (cosine ≥ threshold, best first) for a proposal's "{title}\\n{content}".
-    Raises NominatorUnavailable(reason) when it cannot run (spec §5 step 3b reasons)."""
+    Raises NominatorUnavailable(reason) when it cannot run (netclaw-compat §5 step 3b reasons)."""
 
     def nominate(self, title: str, content: str, *, k: int, threshold: float) -> Sequence[Nomination]: ...
 

@@ -1,4 +1,4 @@
-"""The local decider (spec §8): a llama.cpp model judges a proposal against candidates and drafts the merge.
+"""The local decider (netclaw-compat §8): a llama.cpp model judges a proposal against candidates and drafts the merge.
 
 `LlamaDecider` implements the `Decider` protocol of `curation.py`. Its output is always a Netclaw protocol
 reply (keyword line, optional `REASON:` line, `---` + merged body for UPDATE/CONSOLIDATE) that
@@ -20,7 +20,7 @@ Two pipelines (docs/decider.md has the measurements behind the default):
 Streaming: every generated piece is yielded as `Progress(payload=piece)`; the cancel token and the deadline
 are checked between pieces (and between prompt chunks). Timeout → `DeciderResult(None, error="timeout")`,
 cancel → `error="cancelled"`, unparseable → `error="unparseable"`, any other failure → `error=<text>`; the
-matching spec §13 marker (`curation_llm_timeout`, `curation_llm_no_decision`, `curation_llm_error`,
+matching netclaw-compat §13 marker (`curation_llm_timeout`, `curation_llm_no_decision`, `curation_llm_error`,
 `curation_llm_decision`) is logged on the `memgui.decide` logger and named in `extra["marker"]` (the evaluator
 emits the curation-log markers itself from `error`, so they are not written twice).
 """
@@ -47,7 +47,7 @@ PIPELINE_TWO_STAGE = "two-stage"
 PIPELINE_SINGLE = "single"
 PIPELINES = (PIPELINE_TWO_STAGE, PIPELINE_SINGLE)
 # The classifier answers SAME only when SAME's first-token logit beats DIFFERENT's by this much (nats); a
-# near tie is DIFFERENT. Merging is destructive, so "genuinely unsure" means CREATE (spec §8.2 bias), and a
+# near tie is DIFFERENT. Merging is destructive, so "genuinely unsure" means CREATE (netclaw-compat §8.2 bias), and a
 # near tie flips with the batch layout of the prompt (measured), so it must not decide a merge.
 DEFAULT_SAME_MARGIN = 0.3  # chosen on the dev set (resources/prompts/decider_devset.json), docs/decider.md
 

@@ -9,7 +9,7 @@ Two prompts, measured on the 1.5B default model (docs/decider.md, design/measure
 The texts live in `resources/prompts/decider_*` so they can be read and reviewed without code.
 
 The Netclaw **protocol grammar** (single-stage pipeline) only admits a keyword line naming candidate ids that
-exist, an optional `REASON:` line, and `---` plus a body for UPDATE/CONSOLIDATE (spec §8.2/§8.4).
+exist, an optional `REASON:` line, and `---` plus a body for UPDATE/CONSOLIDATE (netclaw-compat §8.2/§8.4).
 """
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def editor_target_words(bodies: Sequence[str]) -> int:
 
 
 def must_keep_tokens(bodies: Sequence[str], limit: int = 60) -> list[str]:
-    """The load-bearing tokens MergeGuard will look for (spec §10), longest spellings only (a token inside
+    """The load-bearing tokens MergeGuard will look for (netclaw-compat §10), longest spellings only (a token inside
     another listed token is dropped), in first-seen order — listed in the editor prompt so the model copies them."""
     from ..merge.guard import extract_tokens
     from ..netfx import fold_case

@@ -1,4 +1,4 @@
-"""Netclaw daemon logs → a timeline of curation events (spec §13, §15).
+"""Netclaw daemon logs → a timeline of curation events (netclaw-compat §13, §15).
 
 The daemon logs one line per curation step in a fixed `marker key=value …` shape, e.g.
 
@@ -37,7 +37,7 @@ MAX_LINE_BYTES = 1 << 20  # longer lines are cut here (and skipped if they carry
 PROGRESS_EVERY_LINES = 20_000
 LOG_GLOB = "daemon*.log"
 
-# Markers and the keys their templates carry (memgui's own templates first, then the rest of spec §13).
+# Markers and the keys their templates carry (memgui's own templates first, then the rest of netclaw-compat §13).
 TEMPLATE_KEYS: dict[str, tuple[str, ...]] = {m: t[1] for m, t in memgui_markers.TEMPLATES.items()}
 TEMPLATE_KEYS.update({
     "curation_actor_evaluating": ("proposalCount",),

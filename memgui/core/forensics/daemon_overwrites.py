@@ -1,5 +1,5 @@
 """What the daemon's log events say about the store: which documents the daemon overwrote in place
-(`merge-document`), so their earlier bodies cannot be recovered from the store (spec §15)."""
+(`merge-document`), so their earlier bodies cannot be recovered from the store (netclaw-compat §15)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,7 +25,7 @@ _RESOLVES_UPDATE = ("curation_merge_guard_passed", "curation_merge_guard_failed"
 
 def daemon_overwrites(events: Sequence[DaemonEvent]) -> list[DaemonOverwrite]:
     """Guard-passed merges (`curation_merge_guard_passed`), and Updates the daemon applied without any guard
-    marker after them (the deterministic exact-anchor overwrite, spec §9), in log order per file."""
+    marker after them (the deterministic exact-anchor overwrite, netclaw-compat §9), in log order per file."""
     out: list[DaemonOverwrite] = []
     pending: dict[tuple[str, str], DaemonEvent] = {}  # (file, target) -> curation_update awaiting its outcome
 

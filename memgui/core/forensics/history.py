@@ -1,4 +1,4 @@
-"""Past daemon merges as far as the store keeps them (spec §9, §15): append histories.
+"""Past daemon merges as far as the store keeps them (netclaw-compat §9, §15): append histories.
 
 Netclaw writes every append (the evaluator's guard fallback and the store's anchor dedup-collision path) as
 `<existing body>` + `\\n\\n---\\n_[merged YYYY-MM-DD]_\\n` + `<added text>`, and repeated appends stack further

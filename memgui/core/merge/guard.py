@@ -1,4 +1,4 @@
-"""MergeGuard (spec §10): does a merged body keep every load-bearing token of its sources?
+"""MergeGuard (netclaw-compat §10): does a merged body keep every load-bearing token of its sources?
 
 A pure function over strings, behaviour-compatible with Netclaw's guard:
 
@@ -251,7 +251,7 @@ def extract_tokens(text: str | None) -> list[tuple[str, str]]:
 
 
 def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) -> MergeGuardReport:
-    """Validate a merged body against every body it claims to combine (spec §10)."""
+    """Validate a merged body against every body it claims to combine (netclaw-compat §10)."""
     merged = merged_body or ""
     if len(source_bodies) == 0:
         return MergeGuardReport(True, 1.0, 1.0, NO_SOURCES_REASON)

@@ -2,7 +2,7 @@
 also writes its audit row with full before- and after-images of every touched row (see core/audit.py).
 
 Two families:
-- `apply_decision` — Netclaw's ApplyDecisionAsync + batch write (spec §9) for a curation decision on a
+- `apply_decision` — Netclaw's ApplyDecisionAsync + batch write (netclaw-compat §9) for a curation decision on a
   proposal: Skip writes nothing; Create/Ambiguous write the proposal (new id, or the anchor dedup-collision
   path); Update and Consolidate from the LLM go through the guarded merge-or-append (guard passes → merged
   body, `merge-document`; fails or no body → the ORIGINAL proposal appended, `append-document`); only a
@@ -207,7 +207,7 @@ def _guard_dict(report) -> dict | None:
     return None if report is None else report.to_dict()
 
 
-# ---- apply_decision (spec §9) -------------------------------------------------------------------------------
+# ---- apply_decision (netclaw-compat §9) -------------------------------------------------------------------------------
 
 class _DecisionRun:
     def __init__(self, store: Store, proposal: Proposal, decision: CurationDecision, when: date):
@@ -363,7 +363,7 @@ def apply_decision(
     when: date | None = None,
     audit_context: Provenance | None = None,
 ) -> ApplyResult:
-    """Apply one curation decision exactly as Netclaw's ApplyDecisionAsync + batch write (spec §9), in one
+    """Apply one curation decision exactly as Netclaw's ApplyDecisionAsync + batch write (netclaw-compat §9), in one
     transaction with its audit row. `candidates` is the list the decision was made against (never
     re-queried); a target whose body changed since refuses with StaleSourceError."""
     if not (proposal.title or "").strip() and not (proposal.anchor_name or "").strip():

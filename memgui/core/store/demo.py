@@ -48,7 +48,7 @@ BOUNDARIES = ("boundary:public", "boundary:team", "boundary:personal", "boundary
 AUDIENCES = ("public", "team", "personal")
 CHECKPOINT_STATUSES = ("pending", "processing", "completed", "failed")
 SEARCHABLE = ("auto", "searchable")
-EXPIRY = {"evidence": timedelta(days=30), "trace": timedelta(hours=72)}  # spec §3 expiry defaults
+EXPIRY = {"evidence": timedelta(days=30), "trace": timedelta(hours=72)}  # netclaw-compat §3 expiry defaults
 
 
 class DemoCorpusError(ValueError):
@@ -102,7 +102,7 @@ def _json_list(value: Any) -> str | None:
 
 
 def append_history(body: str, appends: list[dict]) -> str:
-    """Netclaw's append format (spec §9): body + `\\n\\n---\\n_[merged YYYY-MM-DD]_\\n` + text, stacked."""
+    """Netclaw's append format (netclaw-compat §9): body + `\\n\\n---\\n_[merged YYYY-MM-DD]_\\n` + text, stacked."""
     for item in appends:
         body = f"{body}\n\n---\n_[merged {item['date']}]_\n{item['text']}"
     return body
@@ -185,7 +185,7 @@ def _document(theme: str, defaults: dict, raw: dict, where: str) -> DemoDocument
     _check(d.get("boundary") is None or d["boundary"] in BOUNDARIES, where, f"unknown boundary {d.get('boundary')!r}")
     _check(d.get("audience") is None or d["audience"] in AUDIENCES, where, f"unknown audience {d.get('audience')!r}")
     if memory_class == "trace":
-        recall_mode = "never"  # spec §9: trace forces recall_mode never
+        recall_mode = "never"  # netclaw-compat §9: trace forces recall_mode never
     freshness = iso_to_ms(d["freshness_at"])
     created = freshness + _jitter_ms(key)
     updated = created
@@ -341,7 +341,7 @@ def load_corpus(corpus_dir: Path | None = None) -> DemoCorpus:
 
 def anchor_rows(corpus: DemoCorpus) -> list[dict]:
     """One row per anchor. Every write upserts its anchor as `active` with the writer's name, type and
-    policy (spec §2.1), so the newest write wins; created_at is the first write. Tombstoning a document
+    policy (netclaw-compat §2.1), so the newest write wins; created_at is the first write. Tombstoning a document
     does not touch its anchor. Extra anchors (consolidated away) come from anchors.json."""
     writes: list[tuple[int, str, str, dict]] = []
     for doc in corpus.documents:

@@ -1,6 +1,6 @@
 """Peewee models of one open store, built from the tables and columns the file actually has.
 
-Stores vary (spec §2.7): legacy ones carry a prototype-era `domain` column, older ones lack optional
+Stores vary (netclaw-compat §2.7): legacy ones carry a prototype-era `domain` column, older ones lack optional
 columns or whole tables (FTS, embeddings). So each model is built per store from its own columns, and is
 bound to that store's database only (several stores can be open at once without a global binding).
 A table the store lacks has no model (None).

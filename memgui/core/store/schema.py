@@ -1,7 +1,7 @@
-"""Netclaw's memory-table DDL (spec §2), exactly as the store's own idempotent init creates it.
+"""Netclaw's memory-table DDL (netclaw-compat §2), exactly as the store's own idempotent init creates it.
 
 Used to build empty stores for the demo and the tests. The legacy variant adds the prototype-era
-`domain TEXT NOT NULL` column on anchors, documents, records and edges (spec §2.7).
+`domain TEXT NOT NULL` column on anchors, documents, records and edges (netclaw-compat §2.7).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Open a Netclaw memory store and read/write it the way Netclaw does (spec §1, §2, §9, §11.2).
+"""Open a Netclaw memory store and read/write it the way Netclaw does (netclaw-compat §1, §2, §9, §11.2).
 
 Every read and write is a Peewee query on the store's own models (`models.py`, built from the columns the
 file has). Every write runs in a BEGIN IMMEDIATE transaction with busy_timeout ≥ 30 s, matching the daemon's
@@ -358,7 +358,7 @@ class Store:
                     row = {c: bytes.fromhex(v) if c == "vector" else v for c, v in emb.items()}
                     self._run(E.insert(row_values(E, row)))
 
-    # ---- writes mirroring Netclaw (spec §9, §2.2) ------------------------------------------------
+    # ---- writes mirroring Netclaw (netclaw-compat §9, §2.2) ------------------------------------------------
 
     def _insert(self, model, values: dict, *, upsert_key: str | None = None, keep: tuple[str, ...] = ()) -> None:
         """INSERT the columns the table has; with `upsert_key`, overwrite every column but `keep` on conflict."""
@@ -394,7 +394,7 @@ class Store:
         status: str = "active",
     ) -> Anchor:
         """Netclaw's EnsureAnchorAsync: upsert overwriting every column but created_at, status included,
-        so ensuring a tombstoned anchor revives it (spec §2.1)."""
+        so ensuring a tombstoned anchor revives it (netclaw-compat §2.1)."""
         self.require_writable()
         aid = anchor_id or anchor_id_for(canonical_name)
         with self.transaction():
@@ -412,7 +412,7 @@ class Store:
         return stored
 
     def upsert_document(self, doc: Document) -> Document:
-        """Netclaw's document upsert (spec §9): on conflict every column except document_id, anchor_id
+        """Netclaw's document upsert (netclaw-compat §9): on conflict every column except document_id, anchor_id
         and created_at is overwritten; updated_at = now in ms (always later than the stored value);
         memory_class `trace` forces recall_mode `never`; boundary legacy-restricted (or NULL, which reads
         as legacy-restricted) is written as trusted-instance and NULL audience as `personal`; every
@@ -463,20 +463,20 @@ class Store:
         return stored
 
     def reanchor_document(self, document_id: str, anchor_id: str) -> None:
-        """Consolidation's re-anchor (spec §9): only anchor_id changes (no updated_at bump, as Netclaw)."""
+        """Consolidation's re-anchor (netclaw-compat §9): only anchor_id changes (no updated_at bump, as Netclaw)."""
         D = self.m.documents
         with self.transaction():
             self._run(D.update({D.anchor_id: anchor_id}).where(D.document_id == document_id))
 
     def tombstone_anchor(self, anchor_id: str) -> None:
-        """Consolidation's anchor tombstone (spec §9): status `tombstoned`, updated_at = now."""
+        """Consolidation's anchor tombstone (netclaw-compat §9): status `tombstoned`, updated_at = now."""
         A = self.m.anchors
         with self.transaction():
             self._run(A.update(row_values(A, {"status": "tombstoned", "updated_at": now_ms()}))
                       .where(A.anchor_id == anchor_id))
 
     def insert_record(self, values: dict) -> None:
-        """Netclaw's record insert (spec §9): the row (legacy `domain` filled), and its FTS row
+        """Netclaw's record insert (netclaw-compat §9): the row (legacy `domain` filled), and its FTS row
         (title = record_type, body = payload_json) when recall_mode is auto or searchable."""
         R, F = self.m.records, self.m.records_fts
         if R is None:

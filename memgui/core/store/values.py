@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..netfx import TOMBSTONE_SEMANTICS, normalize_for_containment, utf8_bytes
 
-# Wire values (spec §3).
+# Wire values (netclaw-compat §3).
 LIVE_EXCLUDED_SEMANTICS = TOMBSTONE_SEMANTICS
 SEARCHABLE_RECALL_MODES = ("auto", "searchable")
 LEGACY_BOUNDARY = "boundary:legacy-restricted"
@@ -16,12 +16,12 @@ DEFAULT_AUDIENCE = "personal"
 
 
 def now_ms() -> int:
-    """Unix epoch milliseconds, UTC — Netclaw's timestamp unit (spec §2)."""
+    """Unix epoch milliseconds, UTC — Netclaw's timestamp unit (netclaw-compat §2)."""
     return int(time.time() * 1000)
 
 
 def new_document_id() -> str:
-    """`doc-` + 32 lowercase hex (a Guid in "N" format), 36 chars (spec §2.2)."""
+    """`doc-` + 32 lowercase hex (a Guid in "N" format), 36 chars (netclaw-compat §2.2)."""
     return "doc-" + uuid.uuid4().hex
 
 
@@ -30,14 +30,14 @@ def new_record_id() -> str:
 
 
 def content_hash(title: str | None, body: str | None) -> str:
-    """Lowercase hex SHA-256 of UTF-8(norm(title) + "\\n" + norm(body)) (spec §11.2)."""
+    """Lowercase hex SHA-256 of UTF-8(norm(title) + "\\n" + norm(body)) (netclaw-compat §11.2)."""
     return hashlib.sha256(
         utf8_bytes(normalize_for_containment(title) + "\n" + normalize_for_containment(body))
     ).hexdigest()
 
 
 def embedding_text(title: str, body: str) -> str:
-    """The text Netclaw embeds for a document or a proposal: "{title}\\n{body}" (spec §11.1)."""
+    """The text Netclaw embeds for a document or a proposal: "{title}\\n{body}" (netclaw-compat §11.1)."""
     return f"{title}\n{body}"
 
 

@@ -4,7 +4,7 @@ model that made it.
 - `LlamaEmbedder`: memgui's offline default (all-MiniLM-L6-v2 GGUF run by llama-cpp-python, MEAN pooling).
 - `StoredVectors`: the daemon's own `memory_embeddings` rows of the store's model, used only where their
   content_hash equals the document's current hash. memgui reads them, never writes them.
-- `OnnxEmbedder`: Netclaw's own ONNX model from `$NETCLAW_HOME/models/<model_id>/` (CLS pooling, spec §11.1),
+- `OnnxEmbedder`: Netclaw's own ONNX model from `$NETCLAW_HOME/models/<model_id>/` (CLS pooling, netclaw-compat §11.1),
   only when the optional `onnxruntime` + `tokenizers` extra is installed; it fills the gaps of the stored vectors.
 
 The text embedded for a document or a proposal is exactly `embedding_text(title, body)` = "{title}\\n{body}".
@@ -26,7 +26,7 @@ from ..store import Document, Store
 from ..store.values import embedding_text
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
-# Netclaw's allowlisted models and their dims (spec §11.1); used to refuse rows of the wrong size.
+# Netclaw's allowlisted models and their dims (netclaw-compat §11.1); used to refuse rows of the wrong size.
 NETCLAW_MODEL_DIMS = {
     "snowflake-arctic-embed-m-int8": 768,
     "snowflake-arctic-embed-m": 768,
@@ -170,7 +170,7 @@ def onnx_model_dir(model_id: str, home: Path | None = None) -> Path:
 
 
 class OnnxEmbedder:
-    """Netclaw's ONNX embedder reproduced (spec §11.1): WordPiece (lower-casing vocab.txt), max 512 tokens,
+    """Netclaw's ONNX embedder reproduced (netclaw-compat §11.1): WordPiece (lower-casing vocab.txt), max 512 tokens,
     only the inputs the graph declares, CLS pooling, L2 norm. Needs `pip install memgui[onnx]`."""
 
     source = "onnx"

@@ -5,7 +5,7 @@ the reverse). Its connected components chain: a–b and b–c put a and c togeth
 demo store had a 25-document component of different notes). So each component is split by average linkage:
 two groups join only while the mean cosine between their members stays ≥ the threshold (the same floor, not a
 tuned one), and never beyond MAX_CLUSTER_SIZE members; what does not fit is re-queued as clusters of its own. Each cluster carries every pairwise cosine among its members (`Pair.nominee` marks the
-TopK edges). Pairs a person marked "not duplicates" are removed before the components are formed. When no embedder works, the degraded lexical path of spec §5 step 3b is used and the result is
+TopK edges). Pairs a person marked "not duplicates" are removed before the components are formed. When no embedder works, the degraded lexical path of netclaw-compat §5 step 3b is used and the result is
 flagged. The clustering itself (`build_clusters`) is pure.
 """
 from __future__ import annotations
@@ -302,7 +302,7 @@ def _exempt_pairs(store: Store) -> set[frozenset[str]]:
     return set(exempt_pairs(store))
 
 
-# ---- the degraded lexical path (spec §5 step 3b) -----------------------------------------------------------
+# ---- the degraded lexical path (netclaw-compat §5 step 3b) -----------------------------------------------------------
 
 def lexical_candidates(store: Store, content: str, *, exclude: str | None = None, active: set[str] | None = None) -> list[Document]:
     """FindCandidatesByContent: FTS over the first 8 terms, overfetch 25, durable_fact, active anchor, live; 5."""
@@ -407,7 +407,7 @@ def scan_store(
 
 
 class IndexNominator:
-    """TopK over the store's persisted index for a proposal's "{title}\\n{content}" (spec §5 step 3a): the
+    """TopK over the store's persisted index for a proposal's "{title}\\n{content}" (netclaw-compat §5 step 3a): the
     proposal is embedded as a passage by the index's own embedder, hits with cosine ≥ threshold are kept and
     hydrated to live documents under active anchors (so fewer than k may come back)."""
 

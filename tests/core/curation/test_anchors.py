@@ -1,4 +1,4 @@
-"""Port of Netclaw's T/AnchorNameMatcherTests.cs (spec §6, §14) plus the .NET-primitive edge cases."""
+"""Port of Netclaw's T/AnchorNameMatcherTests.cs (netclaw-compat §6, §14) plus the .NET-primitive edge cases."""
 import pytest
 
 from memgui.core import netfx

@@ -1,4 +1,4 @@
-"""The evaluator order (spec §5) on real stores: ports of Netclaw's T/MemoryCurationEvaluatorParityTests.cs
+"""The evaluator order (netclaw-compat §5) on real stores: ports of Netclaw's T/MemoryCurationEvaluatorParityTests.cs
 (decision parts) and T/MemoryCurationNominatorTests.cs, with a fixed-vector nominator and a scripted decider."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Curator protocol (spec §8): ports of Netclaw's T/CurationPromptBuilderTests plus memgui's REASON line,
+"""Curator protocol (netclaw-compat §8): ports of Netclaw's T/CurationPromptBuilderTests plus memgui's REASON line,
 exact line shapes, .NET text handling and a never-crash property."""
 from __future__ import annotations
 
@@ -134,7 +134,7 @@ def test_think_block_before_body_protocol():
     assert decision.merged_body == "Merged content preserving both sources."
 
 
-# ── Parser details (spec §8.4) ──────────────────────────────────────────────────────────────────
+# ── Parser details (netclaw-compat §8.4) ──────────────────────────────────────────────────────────────────
 
 
 def test_reason_strings_and_llm_tier_flag():
@@ -222,7 +222,7 @@ def test_reason_line_does_not_change_netclaw_decision():
             b.kind, b.target_document_id, b.consolidation_target_ids, b.merged_body, b.reason)
 
 
-# ── BuildUserMessage ports and exact shapes (spec §8.3) ─────────────────────────────────────────
+# ── BuildUserMessage ports and exact shapes (netclaw-compat §8.3) ─────────────────────────────────────────
 
 
 def test_user_message_includes_proposal_fields():

@@ -1,4 +1,4 @@
-"""Port of Netclaw's T/CurationRulesEvaluatorTests.cs (spec §7, §14) plus the reason formats."""
+"""Port of Netclaw's T/CurationRulesEvaluatorTests.cs (netclaw-compat §7, §14) plus the reason formats."""
 import pytest
 
 from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal

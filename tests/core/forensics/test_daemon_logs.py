@@ -1,5 +1,5 @@
 """core/daemon_logs.py: real-shaped Netclaw daemon log lines of every curation marker → a timeline linked to
-documents; malformed lines are skipped and counted, never a crash (spec §13, §15)."""
+documents; malformed lines are skipped and counted, never a crash (netclaw-compat §13, §15)."""
 from __future__ import annotations
 
 import pytest
@@ -17,7 +17,7 @@ D2 = "doc-6f1c2a9e0b7d4c3fa1e2b3c4d5e6f702"
 D3 = "doc-6f1c2a9e0b7d4c3fa1e2b3c4d5e6f703"
 P = "2026-06-01 12:00:{s:02d}.123 +00:00 [{lvl}] "
 
-# One Serilog-shaped line per marker of spec §13 that the audit cares about, as the daemon renders them.
+# One Serilog-shaped line per marker of netclaw-compat §13 that the audit cares about, as the daemon renders them.
 DAEMON_LINES = [
     P.format(s=1, lvl="INF") + "curation_nominated anchor=atlas-sync count=2 topCosine=0.9312",
     P.format(s=2, lvl="WRN") + "curation_nominee_no_llm_decision anchor=atlas-sync llm_available=False — conservative create",

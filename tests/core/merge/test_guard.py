@@ -1,4 +1,4 @@
-"""MergeGuard (spec §10): ports of Netclaw's T/MergeGuardTests plus the report, .NET-exact text handling
+"""MergeGuard (netclaw-compat §10): ports of Netclaw's T/MergeGuardTests plus the report, .NET-exact text handling
 and hypothesis properties."""
 from __future__ import annotations
 
@@ -318,7 +318,7 @@ def test_missing_spans_merge_overlaps_and_can_count_utf16():
     assert missing_spans(None, report) == []
 
 
-# ── Append format (spec §9) ──────────────────────────────────────────────────────────────────────
+# ── Append format (netclaw-compat §9) ──────────────────────────────────────────────────────────────────────
 
 
 def test_append_format():

@@ -1,4 +1,4 @@
-"""The schema builder (spec §2 DDL, WAL, legacy variant) and memgui's own versioned tables."""
+"""The schema builder (netclaw-compat §2 DDL, WAL, legacy variant) and memgui's own versioned tables."""
 from __future__ import annotations
 
 import sqlite3

@@ -188,7 +188,7 @@ def test_search_finds_live_searchable_documents_ranked_like_netclaw(shared):
     ids = [d.document_id for d in shared.search("kubernetes")]
     assert set(ids) == {"doc-title", "doc-body", "doc-alias"}  # not the never-recalled nor the tombstoned one
     # Netclaw's bm25 weights (10, 1, 5, 3) are positional over ALL columns, the unindexed id included, so
-    # the body weighs 5 and the title 1 (spec §2.7): a body hit outranks a title hit.
+    # the body weighs 5 and the title 1 (netclaw-compat §2.7): a body hit outranks a title hit.
     assert ids[0] == "doc-body"
 
 

@@ -1,4 +1,4 @@
-"""Writes mirror Netclaw (spec §2, §3, §9, §11.2), checked by reading the rows back — base row, FTS row
+"""Writes mirror Netclaw (netclaw-compat §2, §3, §9, §11.2), checked by reading the rows back — base row, FTS row
 and embedding rows — plus the content hash, ids, legacy stores and concurrent writers."""
 from __future__ import annotations
 

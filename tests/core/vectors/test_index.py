@@ -60,7 +60,7 @@ def test_editing_one_document_re_embeds_only_it(store_with_docs):
     assert index.hash_of[edited.document_id] == edited.content_hash
     hit = index.query(fake.vector("Note 5\na completely different body")[None, :], 1)[0][0]
     assert hit[0] == edited.document_id
-    # a whitespace/case-only edit keeps the content hash (spec §11.2), so nothing is re-embedded
+    # a whitespace/case-only edit keeps the content hash (netclaw-compat §11.2), so nothing is re-embedded
     side, data = files(store)
     data_before = [p.read_bytes() for p in data]
     update_document(store, edited, markdown_body="A  completely DIFFERENT body")
