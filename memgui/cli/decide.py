@@ -63,12 +63,9 @@ def _load_cluster(store, ids: list[str]):
     dead = [d.document_id for d in docs if d.is_tombstoned]
     if dead:
         raise CliError(f"tombstoned document(s) cannot be decided: {', '.join(dead)}")
-    names = {}
-    for d in docs:
-        anchor = store.anchor(d.anchor_id)
-        if anchor is not None:
-            names[d.anchor_id] = anchor.canonical_name
-    return docs, names
+    from ..core.decide.inputs import anchor_names
+
+    return docs, anchor_names(store, docs)
 
 
 def _targets(decision) -> list[str]:

@@ -4,6 +4,17 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..curation.types import Candidate, Proposal
+from ..store import Store
+
+
+def anchor_names(store: Store, documents: Sequence) -> dict[str, str]:
+    """The canonical names of the documents' anchors (ids without an anchor row are left out)."""
+    names = {}
+    for anchor_id in dict.fromkeys(d.anchor_id for d in documents):
+        anchor = store.anchor(anchor_id)
+        if anchor is not None:
+            names[anchor_id] = anchor.canonical_name
+    return names
 
 
 def cluster_inputs(documents: Sequence, anchor_names: dict[str, str] | None = None,

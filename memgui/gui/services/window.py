@@ -49,14 +49,9 @@ class Services:
 def decider_input(store: Any, documents: Sequence[Any], cosines: Mapping[frozenset, float]):
     """`core.decide.inputs.cluster_inputs` with the store's anchor canonical names, exactly as `memgui decide`
     builds it, plus the cluster's cosines."""
-    from ...core.decide.inputs import cluster_inputs
+    from ...core.decide.inputs import anchor_names, cluster_inputs
 
-    names = {}
-    for anchor_id in dict.fromkeys(d.anchor_id for d in documents):
-        anchor = store.anchor(anchor_id)
-        if anchor is not None:
-            names[anchor_id] = anchor.canonical_name
-    return cluster_inputs(documents, names, dict(cosines))
+    return cluster_inputs(documents, anchor_names(store, documents), dict(cosines))
 
 
 def default_target(documents: Sequence[Any]) -> str | None:
