@@ -120,3 +120,14 @@ def test_no_gui_file_past_400_lines():
     long = {str(p.relative_to(PKG)): n for p in GUI.rglob("*.py")
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
     assert long == {}
+
+
+def test_readme_layout_names_every_package_and_core_stage():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Layout", 1)[1].split("```", 2)[1]
+    listed = {line.split()[0].rstrip("/") for line in block.splitlines() if line.strip() and not line.startswith("  " * 12)}
+    packages = {p.parent.name for p in PKG.rglob("__init__.py") if p.parent != PKG}
+    assert packages - listed == set()
+    assert {s for s in STAGES if s in ("netfx", "tasks")} <= {x.removesuffix(".py") for x in listed}
+    assert {x for x in listed if x not in packages and not x.endswith(".py")} <= {
+        "memgui", "resources", "packaging", "tests", "docs"}
