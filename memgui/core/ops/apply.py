@@ -531,11 +531,18 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
     return get_entry(store, audit_id)  # type: ignore[return-value]
 
 
-def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add: bool) -> AuditEntry:
+def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add: bool,
+                  pairs: Iterable[tuple[str, str]] | None = None) -> AuditEntry:
     ids = list(dict.fromkeys(doc_ids))
     if len(ids) < 2:
         raise ApplyInputError("keeping documents separate needs at least two different documents")
-    pairs = exemptions_mod.all_pairs(ids)
+    if pairs is None:
+        pairs = exemptions_mod.all_pairs(ids)
+    else:
+        pairs = list(dict.fromkeys(exemptions_mod.ordered_pair(a, b) for a, b in pairs if a != b))
+        outside = [x for pair in pairs for x in pair if x not in ids]
+        if not pairs or outside:
+            raise ApplyInputError("the pairs kept separate must be two different documents of the cluster")
     with store.transaction():
         known = {d.document_id for d in store.documents_by_ids(ids)}
         unknown = [i for i in ids if i not in known]
@@ -554,9 +561,12 @@ def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add
     return get_entry(store, audit_id)  # type: ignore[return-value]
 
 
-def keep_separate(store: Store, doc_ids: Iterable[str], note: str | None = None) -> AuditEntry:
-    """"Not duplicates": an exemption for every pair of `doc_ids`, so the nominator never offers them again."""
-    return _exemption_op(store, doc_ids, note, add=True)
+def keep_separate(store: Store, doc_ids: Iterable[str], note: str | None = None,
+                  pairs: Iterable[tuple[str, str]] | None = None) -> AuditEntry:
+    """"Not duplicates": an exemption for every pair of `doc_ids` — or only for `pairs`, the pairs that are
+    actually apart (across same-fact groups, or unchecked by the reviewer), never for pairs of an accepted
+    group — so the nominator never offers them again. The calibration data reads the same recorded pairs."""
+    return _exemption_op(store, doc_ids, note, add=True, pairs=pairs)
 
 
 def allow_nomination(store: Store, doc_ids: Iterable[str], note: str | None = None) -> AuditEntry:

@@ -427,6 +427,22 @@ def test_keep_separate_adds_every_pair(store):
         keep_separate(store, [a.document_id, "doc-nope"])
 
 
+def test_keep_separate_records_only_the_pairs_that_are_apart(store):
+    # a and b are one same-fact group, c is a different fact: only a–c and b–c are "not duplicates"
+    a, b = _pair(store)
+    c = seed(store, "Third", "Builds are kept 30 days.", anchor="retention")
+    ids = [a.document_id, b.document_id, c.document_id]
+    apart = [(a.document_id, c.document_id), (c.document_id, b.document_id)]
+    entry = keep_separate(store, ids, note="c is another fact", pairs=apart)
+    assert exempt_pairs(store) == {frozenset(p) for p in apart}
+    assert frozenset((a.document_id, b.document_id)) not in exempt_pairs(store)
+    assert sorted(map(sorted, entry.details["pairs"])) == sorted(map(sorted, apart))  # what calibration reads
+    with pytest.raises(ApplyInputError):
+        keep_separate(store, ids, pairs=[(a.document_id, "doc-elsewhere")])
+    with pytest.raises(ApplyInputError):
+        keep_separate(store, ids, pairs=[])
+
+
 def test_create_with_an_explicit_existing_id_overwrites_it(store):
     """Netclaw writes a Create's proposal unchanged: an explicit memory_id is upserted in place."""
     target = seed(store, "Build server", TARGET_BODY)
