@@ -2,6 +2,8 @@
 tables), values passed through exactly as stored, and the query functions later stages call."""
 from __future__ import annotations
 
+from functools import partial
+
 import sqlite3
 
 import pytest
@@ -10,18 +12,13 @@ from memgui.core.store import create_store, open_store, queries
 from memgui.core.store.models import AsStored, build_models, stored_fields
 from memgui.core.vectors.index import fingerprint, live_fingerprints
 
-from memgui.core.store import Document, new_document_id
+from factories import document
 
 
-def make_doc(anchor_id: str = "anchor:demo", **overrides) -> Document:
-    values = dict(
-        document_id=new_document_id(), anchor_id=anchor_id, memory_class="durable_fact", title="Demo title",
-        markdown_body="Demo body", aliases_json=None, facets_json=None, slots_json=None,
-        update_semantics="merge-document", boundary="boundary:personal", audience="personal", sensitivity="normal",
-        recall_mode="auto", confidence=0.9, freshness_at=None, expires_at=None, created_at=0, updated_at=0,
-    )
-    values.update(overrides)
-    return Document(**values)
+
+# the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
+make_doc = partial(document, "Demo body", title="Demo title", anchor_id="anchor:demo",
+                   boundary="boundary:personal", confidence=0.9)
 
 
 def _sql(path, *statements):

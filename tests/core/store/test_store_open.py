@@ -1,6 +1,8 @@
 """Opening a store: every bad input is refused with one line, read-only files stay untouched, locks time out."""
 from __future__ import annotations
 
+from functools import partial
+
 import hashlib
 import os
 import sqlite3
@@ -12,27 +14,20 @@ from pathlib import Path
 import pytest
 
 from memgui.core.store import (
-    Document,
     StoreError,
     StoreLockedError,
     StoreReadOnlyError,
     create_store,
-    new_document_id,
     open_store,
 )
 from memgui.core.store import memgui_schema
 
+from factories import document
 
-def make_doc(anchor_id: str = "anchor:demo", **overrides) -> Document:
-    values = dict(
-        document_id=new_document_id(), anchor_id=anchor_id, memory_class="durable_fact", title="Demo title",
-        markdown_body="Demo body with a version 1.2.3", aliases_json='["demo"]', facets_json='["fact"]',
-        slots_json=None, update_semantics="merge-document", boundary="boundary:personal", audience="personal",
-        sensitivity="normal", recall_mode="auto", confidence=0.9, freshness_at=None, expires_at=None,
-        created_at=0, updated_at=0,
-    )
-    values.update(overrides)
-    return Document(**values)
+
+# the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
+make_doc = partial(document, "Demo body with a version 1.2.3", title="Demo title", anchor_id="anchor:demo",
+                   boundary="boundary:personal", confidence=0.9, aliases_json='["demo"]', facets_json='["fact"]')
 
 
 def file_digest(path: Path) -> str:

@@ -2,6 +2,8 @@
 included), audit images, and stores from older Netclaw versions that lack columns."""
 from __future__ import annotations
 
+from functools import partial
+
 import sqlite3
 import struct
 import time
@@ -12,18 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memgui.core.netfx import fts_query_for_text as build_fts_query
-from memgui.core.store import Document, EmbeddingRow, create_store, new_document_id, open_store
+from memgui.core.store import EmbeddingRow, create_store, open_store
+
+from factories import document
 
 
-def make_doc(anchor_id: str = "anchor:demo", **overrides) -> Document:
-    values = dict(
-        document_id=new_document_id(), anchor_id=anchor_id, memory_class="durable_fact", title="Demo title",
-        markdown_body="Demo body", aliases_json=None, facets_json=None, slots_json=None,
-        update_semantics="merge-document", boundary="boundary:personal", audience="personal", sensitivity="normal",
-        recall_mode="auto", confidence=0.9, freshness_at=None, expires_at=None, created_at=0, updated_at=0,
-    )
-    values.update(overrides)
-    return Document(**values)
+# the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
+make_doc = partial(document, "Demo body", title="Demo title", anchor_id="anchor:demo",
+                   boundary="boundary:personal", confidence=0.9)
 
 
 def sql(path, statement, params=()):

@@ -2,6 +2,8 @@
 and embedding rows — plus the content hash, ids, legacy stores and concurrent writers."""
 from __future__ import annotations
 
+from functools import partial
+
 import hashlib
 import re
 import sqlite3
@@ -14,7 +16,6 @@ from dataclasses import replace
 import pytest
 
 from memgui.core.store import (
-    Document,
     StoreError,
     content_hash,
     create_store,
@@ -24,17 +25,12 @@ from memgui.core.store import (
 from memgui.core.store import store as store_module
 from memgui.core.netfx import anchor_id_for, lower_invariant, normalize_for_containment as normalize_for_hash
 
+from factories import document
 
-def make_doc(anchor_id: str = "anchor:demo", **overrides) -> Document:
-    values = dict(
-        document_id=new_document_id(), anchor_id=anchor_id, memory_class="durable_fact", title="Demo title",
-        markdown_body="Demo body with a version 1.2.3", aliases_json='["demo"]', facets_json='["fact"]',
-        slots_json=None, update_semantics="merge-document", boundary="boundary:personal", audience="personal",
-        sensitivity="normal", recall_mode="auto", confidence=0.9, freshness_at=None, expires_at=None,
-        created_at=0, updated_at=0,
-    )
-    values.update(overrides)
-    return Document(**values)
+
+# the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
+make_doc = partial(document, "Demo body with a version 1.2.3", title="Demo title", anchor_id="anchor:demo",
+                   boundary="boundary:personal", confidence=0.9, aliases_json='["demo"]', facets_json='["fact"]')
 
 
 def raw(path, sql, params=()):
