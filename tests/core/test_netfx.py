@@ -150,3 +150,11 @@ def test_guard_limits_are_netclaws():
     just_long_enough = check_merge(["x" * 100], "x" * 60)
     too_short = check_merge(["x" * 100], "x" * 59)
     assert just_long_enough.passed and not too_short.passed
+
+
+def test_extractor_anchor_and_exact_anchor_matching_use_the_dotnet_primitives():
+    from memgui.core.curation.evaluator import extractor_anchor
+
+    assert extractor_anchor("ΟΔΥΣΣΕΑΣ called") == "οδυσσεασ"  # ToLowerInvariant, not str.lower()
+    assert extractor_anchor("\x1fnote text") == "\x1fnote"  # Trim keeps U+001F
+    assert netfx.equals_ignore_case(netfx.anchor_id_for("Build Server"), "ANCHOR:BUILD-SERVER")

@@ -23,7 +23,10 @@ from typing import Callable, Sequence
 
 from ...config import CurationSettings
 from .anchors import is_fuzzy_match, tokenize
-from ..netfx import anchor_id_for, fts_match_query, is_blank, lower_invariant, net_split, net_trim, utf16_len
+from ..netfx import (
+    anchor_id_for, equals_ignore_case, fold_case, fts_match_query, is_blank, lower_invariant, net_split, net_trim,
+    utf16_len,
+)
 from .types import (
     Candidate,
     CurationDecision,
@@ -75,7 +78,7 @@ def extractor_anchor(content: str) -> str:
     lower-cased; `session` when there is none (netclaw-compat §4)."""
     words = [w for w in net_trim(content or "").split(" ") if w]
     first = words[0] if words else ""
-    return "session" if is_blank(first) else first.lower()
+    return "session" if is_blank(first) else lower_invariant(first)
 
 
 # ---- store reads (Netclaw's own queries, in core/store/queries.py) ---------------------------------
@@ -94,14 +97,14 @@ def anchor_candidates(store: Store, proposed_anchor_name: str) -> list[Candidate
     if is_blank(proposed_anchor_name):
         return []
     rows = queries.latest_live_document_per_active_anchor(store)
-    proposed_id = anchor_id_for(proposed_anchor_name).lower()
+    proposed_id = anchor_id_for(proposed_anchor_name)
     proposed_tokens = tokenize(proposed_anchor_name)
     found: list[Candidate] = []
     for row in rows:
         anchor_id, canonical_name, document_id, body = row[0], row[1], row[2], row[3]
         if document_id is None or body is None:
             continue
-        exact = anchor_id.lower() == proposed_id
+        exact = equals_ignore_case(anchor_id, proposed_id)
         if exact or is_fuzzy_match(proposed_tokens, tokenize(canonical_name)):
             found.append(_candidate(row, is_exact=exact))
     return found
@@ -225,9 +228,9 @@ class _Flow:
         nominees, top_cosine = self._hydrate(nominations)
         if not nominees:
             return
-        index = {c.document_id.lower(): i for i, c in enumerate(candidates)}
+        index = {fold_case(c.document_id): i for i, c in enumerate(candidates)}
         for nominee in nominees:
-            at = index.get(nominee.document_id.lower())
+            at = index.get(fold_case(nominee.document_id))
             if at is not None:
                 candidates[at] = replace(candidates[at], cosine=nominee.cosine)
             else:
@@ -258,9 +261,9 @@ class _Flow:
         found = candidates_by_content(self.store, terms, LEXICAL_LIMIT)
         if not found:
             return
-        existing = {c.document_id.lower() for c in candidates}
+        existing = {fold_case(c.document_id) for c in candidates}
         for c in found:
-            if c.document_id.lower() not in existing:
+            if fold_case(c.document_id) not in existing:
                 candidates.append(c)
         self._emit("curation_dual_search", anchor_hits=anchor_hits, content_hits=len(found), merged=len(candidates))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .anchors import anchor_jaccard, content_overlap, tokenize
-from ..netfx import format_f2, format_p0, normalize_for_containment
+from ..netfx import equals_ignore_case, format_f2, format_p0, normalize_for_containment
 from .types import Candidate, CurationDecision, DecisionKind, Proposal
 
 HIGH_OVERLAP_THRESHOLD = 0.80
@@ -29,7 +29,7 @@ REASON_NO_CANDIDATES = "no existing candidates"
 
 def is_record(proposal: Proposal) -> bool:
     """MemoryKind parsed case-insensitively from the wire value."""
-    return (proposal.kind or "").lower() == "record"
+    return equals_ignore_case(proposal.kind or "", "record")
 
 
 def _best_by_freshness(candidates: Sequence[Candidate]) -> Candidate:

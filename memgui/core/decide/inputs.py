@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..curation.types import Candidate, Proposal
+from ..netfx import equals_ignore_case, net_trim
 from ..store import Store
 
 
@@ -57,4 +58,4 @@ def merge_keyword(proposal: Proposal, targets: Sequence[Candidate]) -> str:
 
 
 def _same_name(a: str | None, b: str | None) -> bool:
-    return (a or "").strip().casefold() == (b or "").strip().casefold()
+    return equals_ignore_case(net_trim(a or ""), net_trim(b or ""))

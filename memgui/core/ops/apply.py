@@ -28,7 +28,10 @@ from ..store.audit_log import (
 )
 from ..curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from ..merge.guard import check_merge
-from ..netfx import APPEND_SEMANTICS, MERGE_SEMANTICS, anchor_id_for, build_appended_body
+from ..netfx import (
+    APPEND_SEMANTICS, MERGE_SEMANTICS, anchor_id_for, build_appended_body, equals_ignore_case, fold_case, is_blank,
+    net_trim,
+)
 from ..curation.rules import best_by_confidence, is_record
 from ..store import Document, Store, new_document_id, now_ms, queries
 from ..store.values import new_record_id
@@ -215,7 +218,7 @@ class _DecisionRun:
         self.events: list = []
         self.change = _Change(store)
         self.report = None
-        self.anchor_name = proposal.anchor_name.strip() or proposal.title
+        self.anchor_name = net_trim(proposal.anchor_name) or proposal.title
 
     def emit(self, marker: str, **fields) -> None:
         markers.emit(self.events, marker, **fields)
@@ -292,7 +295,7 @@ class _DecisionRun:
     # -- ApplyGuardedMergeOrAppend
     def guarded(self, target: Candidate, sources: list[str], anchor_name: str) -> tuple[str, Document | None]:
         merged = self.decision.merged_body
-        if merged is not None and merged.strip():
+        if not is_blank(merged):
             self.report = check_merge(sources, merged)
             if self.report.passed:
                 self.emit("curation_merge_guard_passed", anchor=anchor_name, targetDoc=target.document_id,
@@ -303,7 +306,7 @@ class _DecisionRun:
             self.emit("curation_merge_guard_failed", anchor=anchor_name, targetDoc=target.document_id,
                       missingTokens=list(self.report.missing), reason=self.report.reason)
         self.emit("curation_append_fallback", anchor=anchor_name, targetDoc=target.document_id,
-                  hadMergedBody=bool(merged and merged.strip()))
+                  hadMergedBody=not is_blank(merged))
         appended = build_appended_body(target.markdown_body, self.p.content, self.when)
         _, doc = self.write(memory_id=target.document_id, body=appended, semantics=APPEND_SEMANTICS,
                             anchor_name=anchor_name)
@@ -322,16 +325,16 @@ class _DecisionRun:
     def fuzzy_anchor_ids(self, anchor_name: str) -> list[str]:
         """FindFuzzyAnchorMatchesAsync: active anchors with a live document whose name matches exactly or fuzzily."""
         rows = queries.active_anchors_with_live_documents(self.store)
-        wanted, proposed = anchor_id_for(anchor_name).lower(), tokenize(anchor_name)
-        return [aid for aid, name in rows if aid.lower() == wanted or is_fuzzy_match(proposed, tokenize(name))]
+        wanted, proposed = anchor_id_for(anchor_name), tokenize(anchor_name)
+        return [aid for aid, name in rows if equals_ignore_case(aid, wanted) or is_fuzzy_match(proposed, tokenize(name))]
 
     def consolidate(self, candidates: Sequence[Candidate]) -> tuple[str, Document | None, list[str]]:
         store, d = self.store, self.decision
-        canonical = (d.canonical_anchor_name or "").strip() or self.anchor_name
+        canonical = net_trim(d.canonical_anchor_name or "") or self.anchor_name
         canonical_id = anchor_id_for(canonical)
         ids = list(d.consolidation_target_ids) or ([d.target_document_id] if d.target_document_id else [])
-        wanted = {i.lower() for i in ids}
-        targets = [c for c in candidates if c.document_id.lower() in wanted]
+        wanted = {fold_case(i) for i in ids}
+        targets = [c for c in candidates if fold_case(c.document_id) in wanted]
         self.check_candidates(targets)
         for doc_id in ids:  # side effects first: re-anchor every named document …
             doc = store.document(doc_id)
@@ -366,7 +369,7 @@ def apply_decision(
     """Apply one curation decision exactly as Netclaw's ApplyDecisionAsync + batch write (netclaw-compat §9), in one
     transaction with its audit row. `candidates` is the list the decision was made against (never
     re-queried); a target whose body changed since refuses with StaleSourceError."""
-    if not (proposal.title or "").strip() and not (proposal.anchor_name or "").strip():
+    if is_blank(proposal.title) and is_blank(proposal.anchor_name):
         raise ApplyInputError("the proposal has neither an anchor nor a title; nothing was written")
     run = _DecisionRun(store, proposal, decision, when or _today())
     kind = decision.kind
