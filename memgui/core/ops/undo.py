@@ -1,7 +1,9 @@
 """Undo and redo of audited writes.
 
 Undo puts the before-images back only if every touched row still equals its after-image, else it refuses
-with UndoConflictError naming the row that changed; redo puts the after-images back under the same rule
+with UndoConflictError naming the row that changed (a document's embedding rows do not count: the daemon
+re-embedding a rewritten text is not a conflict); only rows that differ are written, and a restored
+document's embedding rows are deleted so the daemon re-embeds it (memgui never writes that table); redo puts the after-images back under the same rule
 against the before-images. Both are audited themselves (operation `undo` / `redo`, reverts_audit_id) and
 flip the original entry's state between `applied` and `undone`.
 """
@@ -40,18 +42,38 @@ class UndoConflictError(AuditError):
 
 
 
+def _content(kind: str, image):
+    """What a conflict check compares: a document's row and FTS row, not its embedding rows — memgui's own
+    write deleted those on purpose and the daemon re-embeds the text, which is no change of content."""
+    if kind == "documents" and isinstance(image, Mapping):
+        return {"row": image.get("row"), "fts": image.get("fts")}
+    return image
+
+
 def first_difference(store: Store, expected: Mapping) -> tuple[str, str] | None:
     """(kind, key) of the first touched row whose current image differs from `expected`, or None."""
     current = capture(store, Touched.from_image(expected))
     for kind in ("documents", "anchors", "records"):
         for key, value in expected.get(kind, {}).items():
-            if current[kind].get(key) != value:
+            if _content(kind, current[kind].get(key)) != _content(kind, value):
                 return kind, key
     now = {tuple(e["pair"]): e["row"] for e in current["exemptions"]}
     for ex in expected.get("exemptions", []):
         if now.get(tuple(ex["pair"])) != ex["row"]:
             return "exemptions", " & ".join(ex["pair"])
     return None
+
+
+def _changed(target: Mapping, expected: Mapping) -> dict:
+    """The part of `target` that differs from `expected`: undo and redo put back only the rows the
+    operation changed (a tombstoned source it merely read stays untouched)."""
+    out: dict = {}
+    for kind in ("documents", "anchors", "records"):
+        was = expected.get(kind, {})
+        out[kind] = {k: v for k, v in target.get(kind, {}).items() if _content(kind, v) != _content(kind, was.get(k))}
+    was_pairs = {tuple(e["pair"]): e["row"] for e in expected.get("exemptions", [])}
+    out["exemptions"] = [e for e in target.get("exemptions", []) if was_pairs.get(tuple(e["pair"])) != e["row"]]
+    return out
 
 
 def _require(store: Store, audit_id: int) -> AuditEntry:
@@ -72,7 +94,7 @@ def _revert(store: Store, entry: AuditEntry, *, expected: Mapping, target: Mappi
         raise UndoConflictError(entry.audit_id, diff[0], diff[1], action)
     touched = Touched.from_image(expected)
     current = capture(store, touched)
-    restore(store, target)
+    restore(store, _changed(target, expected))
     restored = capture(store, touched)
     new_id = record_entry(
         store, operation=OP_UNDO if action == "undo" else OP_REDO, target_id=entry.target_id,

@@ -346,17 +346,15 @@ class Store:
                 self._run(model.insert(row_values(model, row)))
 
     def restore_document_image(self, document_id: str, image: dict) -> None:
-        """Put a document back exactly as `image` (from document_image) describes, in one transaction
-        (a savepoint inside the caller's transaction)."""
+        """Put a document's row and FTS row back exactly as `image` (from document_image) describes, in one
+        transaction (a savepoint inside the caller's transaction). Its embedding rows are deleted, never
+        written, as on every rewrite: the daemon re-embeds the restored text (netclaw-compat §9)."""
         E = self.m.embeddings
         with self.transaction():
             self.restore_row("memory_documents", "document_id", document_id, image.get("row"))
             self.restore_row("memory_documents_fts", "document_id", document_id, image.get("fts"))
             if E is not None:
                 self._run(E.delete().where(E.item_id == document_id))
-                for emb in image.get("embeddings", []):
-                    row = {c: bytes.fromhex(v) if c == "vector" else v for c, v in emb.items()}
-                    self._run(E.insert(row_values(E, row)))
 
     # ---- writes mirroring Netclaw (netclaw-compat §9, §2.2) ------------------------------------------------
 
