@@ -236,7 +236,7 @@ def run(args) -> int:
             out["union_draft"] = {"targets": _targets(draft.decision), "merged_body": draft.decision.merged_body,
                                   "guard": _guard(proposal, candidates, draft.decision)}
     # the sources as they were when this draft was made: `memgui merge --draft FILE` refuses if any changed
-    out["stamps"] = {d.document_id: {"updated_at": d.updated_at, "content_hash": d.content_hash} for d in docs}
+    out["stamps"] = {d.document_id: {"updated_at": d.updated_at, "content_hash": d.exact_hash} for d in docs}
     out["groups"] = [list(g) for g in groups.groups]
     out["groups_judged"] = bool(groups.verdicts)
     out["target"] = groups.target

@@ -186,7 +186,7 @@ def test_expected_stamps_are_checked_and_must_cover_every_source(db, tmp_path, c
     with open_store(path, read_only=True) as store:
         doc_a = store.document(a)
     stamps = tmp_path / "stamps.json"
-    stamps.write_text(json.dumps({a: {"updated_at": doc_a.updated_at, "content_hash": doc_a.content_hash}}))
+    stamps.write_text(json.dumps({a: {"updated_at": doc_a.updated_at, "content_hash": doc_a.exact_hash}}))
     assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--append",
                  "--expect-stamps", str(stamps)]) == 2
     assert f"{b}: not among the draft's sources" in capsys.readouterr().err
@@ -205,3 +205,15 @@ def test_a_reader_that_goes_away_does_not_turn_a_written_merge_into_a_failure(db
     assert run.stdout.strip() == "exit=0", run.stderr
     assert "BrokenPipe" not in run.stderr and "Traceback" not in run.stderr
     assert _doc(path, b).is_tombstoned  # the write stands
+
+
+def test_a_case_only_edit_that_keeps_updated_at_still_makes_the_merge_refuse(db, tmp_path, capsys):
+    path, a, b = db
+    draft, data = _decide_draft(path, a, b, tmp_path, capsys)
+    with open_store(path) as store, store.transaction():  # a writer that changes case but not updated_at
+        store.execute("UPDATE memory_documents SET markdown_body = upper(markdown_body) WHERE document_id = ?", (b,))
+    other = a if data["target"] == b else b
+    assert main(["merge", "--store", str(path), "--target", data["target"], "--sources", other,
+                 "--draft", str(draft)]) == 1
+    assert "since the decision was drafted" in capsys.readouterr().err
+    assert _doc(path, b).markdown_body.isupper() and not _doc(path, b).is_tombstoned

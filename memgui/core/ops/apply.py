@@ -80,14 +80,15 @@ class GuardRefusedError(ApplyError):
 
 @dataclass(frozen=True)
 class SourceStamp:
-    """A source document as it was when a decision was drafted."""
+    """A source document as it was when a decision was drafted: its byte-exact text digest (not Netclaw's
+    case- and white-space-blind content hash) and its updated_at. Both are compared, always."""
 
     content_hash: str
     updated_at: int
 
     @staticmethod
     def of(doc: Document) -> "SourceStamp":
-        return SourceStamp(doc.content_hash, doc.updated_at)
+        return SourceStamp(doc.exact_hash, doc.updated_at)
 
 
 def draft_stamps(store: Store, document_ids: Iterable[str]) -> dict[str, SourceStamp]:

@@ -36,6 +36,13 @@ def content_hash(title: str | None, body: str | None) -> str:
     ).hexdigest()
 
 
+def exact_hash(title: str | None, body: str | None) -> str:
+    """memgui's own byte-exact digest of a document's text (unlike Netclaw's content hash, a change of case
+    or white space changes it): what a draft's stamp compares, so no edit slips through unseen."""
+    data = f"{title or ''}\x1f{body or ''}".encode("utf-8", "surrogatepass")
+    return hashlib.sha256(data).hexdigest()
+
+
 def embedding_text(title: str, body: str) -> str:
     """The text Netclaw embeds for a document or a proposal: "{title}\\n{body}" (netclaw-compat §11.1)."""
     return f"{title}\n{body}"
@@ -84,6 +91,10 @@ class Document:
     @property
     def content_hash(self) -> str:
         return content_hash(self.title, self.markdown_body)
+
+    @property
+    def exact_hash(self) -> str:
+        return exact_hash(self.title, self.markdown_body)
 
     @property
     def embedding_text(self) -> str:

@@ -237,3 +237,11 @@ def test_any_text_search_returns_a_list(shared, text):
 @given(st.text(alphabet=st.sampled_from(list('"*^-:()NEARDOT +{}\'\\')), max_size=30))
 def test_fts_operator_soup_returns_a_list(shared, text):
     assert isinstance(shared.search(text), list)
+
+
+def test_the_exact_hash_sees_what_netclaws_content_hash_ignores():
+    from memgui.core.store.values import content_hash, exact_hash
+
+    assert content_hash("T", "Some body") == content_hash("t", "some  BODY")  # Netclaw's hash: case/space-blind
+    assert exact_hash("T", "Some body") != exact_hash("t", "some  BODY")
+    assert exact_hash("T", "a\udcffb") != exact_hash("T", "a\ufffdb")  # a lone surrogate is not U+FFFD
