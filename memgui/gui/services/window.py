@@ -25,8 +25,20 @@ class Services:
     # (documents) -> the id a merge keeps by default (Netclaw's consolidation primary)
     default_target: Callable[[Sequence[Any]], str | None]
     discover_models: Callable[[], Sequence[Any]]
+    # (documents, judge, *, cancel) -> Work[FactGroups]: every pair judged "same fact?", the same-fact partition
+    judge_pairs: Callable[..., Any]
     # guard and drafts (pure)
     check_merge: Callable[[Sequence[str], str], Any]
+    # (source bodies, merged body, titles=, kept_title=) -> StrictReport: memgui's stricter lens, shown beside
+    # Netclaw's verdict, never instead of it
+    check_strict: Callable[..., Any]
+    # (source text, tokens) -> [(start, end)] UTF-16 ranges of those tokens in the source (the strict lens's
+    # at-risk facts, highlighted like the missing tokens)
+    token_spans: Callable[[str, Sequence[str]], Sequence[tuple[int, int]]]
+    # (a, b, a_title=, b_title=, with_diff=) -> PairEvidence: conflicts and what only one source states
+    pair_evidence: Callable[..., Any]
+    # (bodies, titles) -> DifferentFactsMark: the whole cluster names different things (before any model call)
+    likely_different: Callable[..., Any]
     missing_spans: Callable[..., Sequence[tuple[int, int]]]
     build_appended_body: Callable[..., str]
     sentence_union: Callable[[str, Sequence[str]], str]
@@ -62,10 +74,20 @@ def default_target(documents: Sequence[Any]) -> str | None:
     return best_by_confidence(documents).document_id if documents else None
 
 
+def token_spans(text: str, tokens: Sequence[str]) -> list[tuple[int, int]]:
+    """Where `tokens` occur in `text` (UTF-16 ranges), by MergeGuard's own matcher (`missing_spans`) applied
+    to the tokens as if they were missing."""
+    from types import SimpleNamespace
+
+    from ...core.merge.guard import missing_spans
+
+    return missing_spans(text, SimpleNamespace(missing=list(tokens)), utf16=True)
+
+
 def real_services() -> Services:
     from ...core import netfx
-    from ...core.decide import discovery, llm, model_files, selftest
-    from ...core.merge import guard, union
+    from ...core.decide import discovery, groups, llm, model_files, selftest
+    from ...core.merge import conflicts, guard, strict, union
     from ...core.ops import apply, undo
     from ...core.store import open_store
     from ...core.store.demo import build_demo_store
@@ -88,6 +110,8 @@ def real_services() -> Services:
         locate_store=locate_store, open_store=open_store, scan=scan_store, make_decider=make_decider,
         decider_input=decider_input, default_target=default_target,
         discover_models=discovery.discover_gguf_models,
+        judge_pairs=groups.judge_pairs, check_strict=strict.check_strict, token_spans=token_spans,
+        pair_evidence=conflicts.pair_evidence, likely_different=conflicts.likely_different,
         check_merge=guard.check_merge, missing_spans=guard.missing_spans,
         build_appended_body=netfx.build_appended_body, sentence_union=union.sentence_union, warm_up=guard.warm_up,
         source_stamp=apply.SourceStamp.of, merge_plan=apply.MergePlan, merge_cluster=apply.merge_cluster,
