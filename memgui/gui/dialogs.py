@@ -4,7 +4,7 @@
 and returns the button it would click. Messages are one line plus details — never a traceback."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
@@ -41,12 +41,18 @@ class Prompter:
 
     # ---- questions ----------------------------------------------------------------------------------
 
-    def confirm(self, title: str, text: str, impact: str, ok_label: str) -> bool:
-        """The impact of a write, shown before it happens. True = go ahead."""
-        box = self._box(QMessageBox.Icon.Question, title, text, impact)
+    def confirm(self, title: str, text: str, impact: str, ok_label: str, risks: Sequence[str] = ()) -> bool:
+        """The impact of a write, shown before it happens. True = go ahead. With `risks` (why this write is
+        risky), the box says so first and its default button is Cancel: Return does not write."""
+        if risks:
+            why = "\n".join(f"• {risk}" for risk in risks)
+            box = self._box(QMessageBox.Icon.Warning, title, f"Risky: {text}",
+                            f"Why this is risky:\n{why}\n\n{impact}\n\nReturn cancels; click {ok_label} to go ahead.")
+        else:
+            box = self._box(QMessageBox.Icon.Question, title, text, impact)
         ok = box.addButton(ok_label, ButtonRole.AcceptRole)
         cancel = box.addButton("Cancel", ButtonRole.RejectRole)
-        box.setDefaultButton(ok)
+        box.setDefaultButton(cancel if risks else ok)
         box.setEscapeButton(cancel)
         return self._run(box) is ok
 

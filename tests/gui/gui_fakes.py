@@ -65,6 +65,26 @@ def build_review_store(path: Path) -> ReviewStore:
     return ReviewStore(path, ids)
 
 
+def add_documents(review: ReviewStore, docs: dict[str, tuple[str, str, str]]) -> None:
+    """More documents in the review store: key -> (title, anchor, body), newer than the others."""
+    store = open_store(review.path)
+    try:
+        base = now_ms()
+        for n, (key, (title, anchor, body)) in enumerate(docs.items()):
+            store.ensure_anchor(anchor)
+            doc_id = new_document_id()
+            review.ids[key] = doc_id
+            store.upsert_document(Document(
+                document_id=doc_id, anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
+                markdown_body=body, aliases_json=None, facets_json=None, slots_json=None,
+                update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",
+                sensitivity="normal", recall_mode="auto", confidence=0.8, freshness_at=base + n * 1000,
+                expires_at=None, created_at=base + n * 1000, updated_at=0,
+            ))
+    finally:
+        store.close()
+
+
 class FakeScanner:
     """scan_store's shape: yields Progress, returns a ScanResult with the known clusters."""
 
@@ -101,17 +121,44 @@ class FakeScanner:
                           tuple(out), documents=len(live))
 
 
+@dataclass(frozen=True)
+class JudgeCall:
+    """What `LlamaDecider.judge_pair` returns (a StageCall's fields the groups read)."""
+    reply: str
+    margin: float | None = 1.0
+    seconds: float | None = 0.01
+
+
 class FakeDecider:
     """Streams `reply` word by word. With `gate` set, it waits at the gate after the first piece (and checks
-    the cancel token while waiting), so a test can press Cancel mid-stream."""
+    the cancel token while waiting), so a test can press Cancel mid-stream.
+
+    `judge_pair` answers "same fact?" per pair: `verdicts` maps frozenset({body, body}) to "SAME" or
+    "DIFFERENT" (unlisted pairs: `default_verdict`). With `judge_gate` set, every judgement waits at it."""
 
     model_id = "fake-decider-q4"
 
     def __init__(self, merged_body: str | None = None, kind=DecisionKind.UPDATE, gate: threading.Event | None = None,
-                 piece_delay_s: float = 0.0):
+                 piece_delay_s: float = 0.0, verdicts: dict | None = None, default_verdict: str = "SAME",
+                 judge_gate: threading.Event | None = None):
         self.merged_body, self.kind, self.gate, self.piece_delay_s = merged_body, kind, gate, piece_delay_s
+        self.verdicts, self.default_verdict, self.judge_gate = dict(verdicts or {}), default_verdict, judge_gate
         self.calls = []
+        self.judged: list[tuple[str, str]] = []
         self.cancelled = False
+
+    def judge_pair(self, existing, new, *, cancel=None, timeout_s=None):
+        self.judged.append((existing, new))
+        yield Progress("classifying", 0, None, payload="")
+        while self.judge_gate is not None and not self.judge_gate.wait(0.01):
+            if cancel is not None and cancel.cancelled:
+                self.cancelled = True
+                raise Cancelled()
+        if cancel is not None and cancel.cancelled:
+            self.cancelled = True
+            raise Cancelled()
+        word = self.verdicts.get(frozenset((existing, new)), self.default_verdict)
+        return JudgeCall(f"{word}\nREASON: scripted")
 
     def decide(self, proposal, candidates, *, full_candidate_content, cancel=None, timeout_s=None):
         self.calls.append((proposal, tuple(candidates), full_candidate_content))
@@ -184,8 +231,9 @@ class Answerer:
 
     def __call__(self, box):
         buttons = {b.text().replace("&", ""): b for b in box.buttons()}
+        default = box.defaultButton()
         record = {"title": box.windowTitle(), "text": box.text(), "info": box.informativeText(),
-                  "buttons": list(buttons)}
+                  "buttons": list(buttons), "default": default.text().replace("&", "") if default else None}
         self.seen.append(record)
         if not self.queue:
             raise AssertionError(f"unexpected dialog: {record}")

@@ -17,6 +17,8 @@ from ..services import Services
 from ..workers import TaskRunner
 from .cluster_model import NEW, SKIPPED, ClusterRow
 from .drafting import Drafting
+from .evidence import Evidence
+from .fact_groups import group_labels, groups_html, pairs_kept_apart
 from .host import ReviewHost
 from .page import ReviewPage
 from .writes import Writes
@@ -45,8 +47,12 @@ class Review(QObject):
         self.decider_result: Any = None
         self.report: Any = None
         self.report_key: tuple | None = None
+        self.strict: Any = None  # the strict lens's StrictReport on the same body as `report`
+        self.groups: Any = None  # FactGroups once the model judged every pair; None until then
+        self.mark: Any = None  # the cluster's DifferentFactsMark (computed on load)
         self._setting_body = False
         self.drafting = Drafting(self)
+        self.evidence = Evidence(self)
         self.writes = Writes(self)
         panels.editor.textChanged.connect(self._on_body_edited)
         panels.sources.selectionChanged.connect(self._on_selection_changed)
@@ -82,6 +88,26 @@ class Review(QObject):
         target = self.panels.sources.target_id()
         ordered = ([target] if target in ids else []) + [i for i in ids if i != target]
         return [self.doc(i) for i in ordered if self.doc(i) is not None]
+
+    def members(self) -> list[Any]:
+        """The cluster's live documents (tombstoned ones take no part)."""
+        return [d for d in self.docs if not d.is_tombstoned]
+
+    def pairs_kept_apart(self) -> list[tuple[str, str]]:
+        return pairs_kept_apart(self.groups, [d.document_id for d in self.members()],
+                                self.panels.sources.included_ids())
+
+    def show_groups(self, groups: Any) -> None:
+        """The model's same-fact partition: labels on the panes, one line in the decision panel, the largest
+        group pre-selected (its members included, the others unchecked) with the group's target."""
+        self.groups = groups
+        p = self.panels
+        p.sources.set_groups(group_labels(groups))
+        if len(groups.largest) >= 2:
+            p.sources.set_included(groups.largest)
+            if groups.target:
+                p.sources.set_target(groups.target)
+        p.decision_panel.set_groups(groups_html(groups, p.sources.number_of))
 
     def reviewable(self) -> bool:
         return self.row is not None and bool(self.docs) and self.row.status in REVIEWABLE
@@ -148,8 +174,10 @@ class Review(QObject):
         self.runner.cancel("decide")
         self.runner.cancel("union")
         self.row = row
-        self.report, self.report_key = None, None
+        self.report, self.report_key, self.strict, self.groups, self.mark = None, None, None, None, None
         self.drafting.forget_pending()
+        p.decision_panel.set_mark("")
+        p.decision_panel.set_groups("")
         if row is None or store is None:
             self.docs, self.stamps, self.cosines = [], {}, {}
             p.sources.clear()
@@ -159,6 +187,7 @@ class Review(QObject):
             p.guard_panel.clear()
             p.diff_view.set_sources([])
             p.diff_view.show_message("")
+            self.evidence.clear()
             self.changed.emit()
             return
         docs = store.documents_by_ids(row.member_ids)
@@ -175,6 +204,7 @@ class Review(QObject):
             self.set_body("", "")
         p.guard_panel.clear()
         self.drafting.schedule(guard_ms=0, diff_ms=0)
+        self.evidence.start()
         self.clusterLoaded.emit(row)
         self.changed.emit()
 

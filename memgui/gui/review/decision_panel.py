@@ -44,6 +44,21 @@ class DecisionPanel(QGroupBox):
         for act in (ask, cancel, union):
             row.addWidget(action_button(act))
         layout.addLayout(row)
+        # Before any model call: the core's "likely different facts" mark on the whole cluster.
+        self.mark_label = QLabel("")
+        self.mark_label.setObjectName("likelyDifferent")
+        self.mark_label.setWordWrap(True)
+        set_colors(self.mark_label, "#7d4e00", "#fff8c5")
+        self.mark_label.setMargin(3)
+        self.mark_label.hide()
+        layout.addWidget(self.mark_label)
+        # After Ask model: the same-fact partition the model judged, pair by pair.
+        self.groups_label = QLabel("")
+        self.groups_label.setObjectName("factGroups")
+        self.groups_label.setWordWrap(True)
+        self.groups_label.setTextFormat(Qt.TextFormat.RichText)
+        self.groups_label.hide()
+        layout.addWidget(self.groups_label)
         self.model_label = QLabel("")
         self.model_label.setObjectName("deciderModel")
         set_colors(self.model_label, MUTED)
@@ -90,8 +105,26 @@ class DecisionPanel(QGroupBox):
         self.warning_label.setText(text)
         self.warning_label.setVisible(bool(text))
 
+    def set_mark(self, text: str) -> None:
+        """The cluster's "likely different facts" line ("" hides it)."""
+        self.mark_label.setText(text)
+        self.mark_label.setVisible(bool(text))
+
+    def set_groups(self, html: str) -> None:
+        """The judged same-fact partition ("" hides it)."""
+        self.groups_label.setText(html)
+        self.groups_label.setVisible(bool(html))
+
+    def show_all_different(self) -> None:
+        self.kind_label.setText("different facts")
+        set_colors(self.kind_label, KIND_COLORS["CREATE"])
+        self.targets_label.setText("—")
+        self.rationale_label.setText("Every pair was judged a different fact: nothing to merge. "
+                                     "Keep separate (C) if you agree.")
+
     def clear(self) -> None:
         self.warn("")
+        self.set_groups("")
         self.model_label.setText("")
         self.stream.clear()
         self.kind_label.setText("—")

@@ -1,5 +1,5 @@
-"""Word diff of the merged body against one source (switchable): words only in the source are struck
-through in red, words only in the merged body are green. The spans come from `core.diff` on a worker;
+"""Word diff of the merged body against one source, or of one source against another (switchable): words
+only in the first side are struck through in red, words only in the second are green. The spans come from `core.diff` on a worker;
 this view only renders them, and ignores results for a request that is no longer current."""
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from ..services.values import DELETE, EQUAL, INSERT, REPLACE
 
 DELETED_BG, DELETED_FG = QColor("#ffd7d5"), QColor("#82071e")
 INSERTED_BG, INSERTED_FG = QColor("#ccffd8"), QColor("#055d20")
+PAIR = "\t"  # combo data of a source-vs-source choice: "<a id>\t<b id>"
 # Rendering more than this many characters of diff would make the GUI thread wait; the rest is elided.
 MAX_RENDER_CHARS = 200_000
 
@@ -40,12 +41,13 @@ class DiffView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
         top = QHBoxLayout()
-        label = QLabel("Word diff: merged body vs")
+        label = QLabel("Word diff:")
         label.setStyleSheet("font-weight:600")
         top.addWidget(label)
         self.combo = QComboBox()
         self.combo.setObjectName("diffSourceCombo")
         self.combo.setMinimumContentsLength(12)
+        self.combo.setToolTip("The merged body against one source, or one source against another")
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.currentIndexChanged.connect(self._chosen)
         top.addWidget(self.combo, 1)
@@ -53,11 +55,10 @@ class DiffView(QWidget):
         second = QHBoxLayout()
         self.stats = QLabel("")
         self.stats.setObjectName("diffStats")
-        legend = QLabel(
-            "<span style='background:#ffd7d5;color:#82071e;text-decoration:line-through'>&nbsp;only in source&nbsp;</span>"
-            "&nbsp;&nbsp;<span style='background:#ccffd8;color:#055d20'>&nbsp;only in merged body&nbsp;</span>"
-        )
-        second.addWidget(legend)
+        self.legend = QLabel("")
+        self.legend.setObjectName("diffLegend")
+        self._set_legend("source", "merged body")
+        second.addWidget(self.legend)
         second.addStretch(1)
         second.addWidget(self.stats)
         layout.addLayout(second)
@@ -67,22 +68,57 @@ class DiffView(QWidget):
         self.text.setUndoRedoEnabled(False)
         layout.addWidget(self.text, 1)
 
+    def _set_legend(self, old: str, new: str) -> None:
+        self.legend.setText(
+            f"<span style='background:#ffd7d5;color:#82071e;text-decoration:line-through'>&nbsp;only in {old}&nbsp;</span>"
+            f"&nbsp;&nbsp;<span style='background:#ccffd8;color:#055d20'>&nbsp;only in {new}&nbsp;</span>")
+
     # ---- source choice ------------------------------------------------------------------------------
 
     def set_sources(self, choices: Sequence[tuple[str, str]]) -> None:
-        """choices: (document id, label). Keeps the current choice when it is still there."""
-        current = self.current_source()
+        """choices: (document id, label), in pane order. Offers "merged body vs" each source, then each pair
+        of sources ("#1 vs #2"). Keeps the current choice when it is still there."""
+        current = self.combo.currentData()
         self.combo.blockSignals(True)
         self.combo.clear()
         for doc_id, label in choices:
-            self.combo.addItem(label, doc_id)
+            self.combo.addItem(f"merged body vs {label}", doc_id)
+        for i, (a, a_label) in enumerate(choices):
+            for b, b_label in choices[i + 1:]:
+                self.combo.addItem(f"source {a_label.split(' ', 1)[0]} vs source {b_label.split(' ', 1)[0]}",
+                                   f"{a}{PAIR}{b}")
         index = self.combo.findData(current) if current else -1
         self.combo.setCurrentIndex(index if index >= 0 else (0 if choices else -1))
         self.combo.blockSignals(False)
+        self._update_legend()
 
     def current_source(self) -> str | None:
+        """The source the merged body is compared with (None when two sources are compared)."""
         data = self.combo.currentData()
-        return str(data) if data else None
+        return str(data) if data and PAIR not in str(data) else None
+
+    def current_pair(self) -> tuple[str, str] | None:
+        """The two sources compared with each other (None when the merged body is compared)."""
+        data = self.combo.currentData()
+        if not data or PAIR not in str(data):
+            return None
+        a, b = str(data).split(PAIR, 1)
+        return a, b
+
+    def choose_pair(self, a: str, b: str) -> None:
+        index = self.combo.findData(f"{a}{PAIR}{b}")
+        if index < 0:
+            index = self.combo.findData(f"{b}{PAIR}{a}")
+        if index >= 0:
+            self.combo.setCurrentIndex(index)
+
+    def _update_legend(self) -> None:
+        text = self.combo.currentText()
+        if self.current_pair() is not None and " vs " in text:
+            old, new = text.split(" vs ", 1)
+            self._set_legend(old, new)
+        else:
+            self._set_legend("source", "merged body")
 
     def choose(self, doc_id: str) -> None:
         index = self.combo.findData(doc_id)
@@ -90,9 +126,10 @@ class DiffView(QWidget):
             self.combo.setCurrentIndex(index)
 
     def _chosen(self, index: int) -> None:
-        doc_id = self.combo.itemData(index)
-        if doc_id:
-            self.sourceChosen.emit(str(doc_id))
+        self._update_legend()
+        data = self.combo.itemData(index)
+        if data:
+            self.sourceChosen.emit(str(data))
 
     # ---- requests and results -----------------------------------------------------------------------
 

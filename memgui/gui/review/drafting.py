@@ -96,22 +96,28 @@ class Drafting:
         body = key[0]
         bodies = [d.markdown_body for d in docs]
         texts = {d.document_id: d.markdown_body for d in r.docs}
+        titles, kept_title = [d.title or "" for d in docs], docs[0].title or ""
         s = r.services
         check, spans_of, appended = s.check_merge, s.missing_spans, s.build_appended_body
+        check_strict, token_spans = s.check_strict, s.token_spans
         today = datetime.now(timezone.utc).date()
 
         def job(cancel):
             report = check(bodies, body)
-            spans = {}
+            # memgui's stricter lens on the same body, beside Netclaw's verdict (which alone decides)
+            strict = check_strict(bodies, body, titles=titles, kept_title=kept_title) if body.strip() else None
+            at_risk = [a.token for a in strict.at_risk] if strict is not None else []
+            spans, risky = {}, {}
             for doc_id, text in texts.items():
                 cancel.raise_if_cancelled()
                 spans[doc_id] = spans_of(text, report, utf16=True)
+                risky[doc_id] = token_spans(text, at_risk) if at_risk else []
             preview = None
             if len(bodies) > 1:
                 preview = bodies[0]
                 for other in bodies[1:]:
                     preview = appended(preview, other, today)
-            return report, spans, preview
+            return report, strict, spans, risky, preview
 
         panel.set_pending(True)
         r.runner.start("guard", job, label="MergeGuard", on_done=lambda res: self._guard_done(key, docs, res),
@@ -121,17 +127,17 @@ class Drafting:
         r, p = self.r, self.r.panels
         if key != r.guard_key():
             return  # the body or the selection changed meanwhile; a newer run is scheduled
-        report, spans, preview = result
-        r.report, r.report_key = report, key
+        report, strict, spans, risky, preview = result
+        r.report, r.report_key, r.strict = report, key, strict
         labels = [f"#{p.sources.number_of(d.document_id)}" for d in docs]
         if not key[0].strip():
             p.guard_panel.clear()
             p.guard_panel.show_fallback(preview)
             p.sources.set_missing({})
         else:
-            p.guard_panel.set_report(report, labels)
+            p.guard_panel.set_report(report, labels, strict)
             p.guard_panel.show_fallback(preview)
-            p.sources.set_missing(spans)
+            p.sources.set_missing(spans, risky)
         r.guardUpdated.emit(report)
         r.changed.emit()
         pending, self._after_guard = self._after_guard, None
@@ -149,6 +155,19 @@ class Drafting:
 
     def _run_diff(self) -> None:
         r, view = self.r, self.r.panels.diff_view
+        diff_work = r.services.audit.word_diff_work
+        pair = view.current_pair()
+        if pair is not None:  # source vs source: no merged body needed
+            a, b = r.doc(pair[0]), r.doc(pair[1])
+            if a is None or b is None:
+                view.show_message("")
+                return
+            request = view.next_request()
+            old, new = a.markdown_body, b.markdown_body
+            r.runner.start("diff", lambda cancel: diff_work(old, new, cancel=cancel), label="Word diff",
+                           on_done=lambda diff: self._diff_done(request, diff),
+                           on_error=lambda exc: view.show_message(f"Diff failed: {one_line(exc)}"))
+            return
         doc = r.doc(view.current_source() or "")
         body = r.body()
         if doc is None:
@@ -157,10 +176,11 @@ class Drafting:
         if not body.strip():
             view.next_request()  # makes any running diff stale
             view.show_message("No merged body yet — press U for the union draft, M to ask the model, "
-                              "or E to write it yourself. The diff against each source appears here.")
+                              "or E to write it yourself. The diff against each source appears here; "
+                              "pick \"source #1 vs source #2\" above to compare two sources now.")
             return
         request = view.next_request()
-        source, diff_work = doc.markdown_body, r.services.audit.word_diff_work
+        source = doc.markdown_body
         r.runner.start("diff", lambda cancel: diff_work(source, body, cancel=cancel), label="Word diff",
                        on_done=lambda diff: self._diff_done(request, diff),
                        on_error=lambda exc: view.show_message(f"Diff failed: {one_line(exc)}"))
@@ -176,20 +196,22 @@ class Drafting:
         return (settings.decider_model, settings.llm_threads, settings.llm_context)
 
     def ask_model(self) -> None:
+        """Judge every pair of the cluster ("same fact?") on the worker, then draft the merged body for the
+        largest same-fact group only (the decider on that group's documents), as `memgui decide` does."""
         r, s = self.r, self.r.services
         if not r.reviewable():
             return
+        members = [d for d in r.docs if not d.is_tombstoned]
         included = r.panels.sources.included_ids()
         docs = [d for d in r.docs if d.document_id in included]
         if len(docs) < 2:
             return
-        store, cosines, inputs = r.host.store, dict(r.cosines), s.decider_input
+        store, cosines, inputs, judge_pairs = r.host.store, dict(r.cosines), s.decider_input, s.judge_pairs
         settings, key, slot = r.host.settings, self._key(), self.slot
         make, selftest, selftests = s.make_decider, s.selftest, self.selftests
         row = r.row
 
         def job(cancel):
-            proposal, candidates = inputs(store, docs, cosines)
             decider = slot.get(key)
             if decider is None:
                 yield Progress("loading model", 0, None, "loading the decider model")
@@ -206,10 +228,21 @@ class Drafting:
                 if inspect.isgenerator(verdict):
                     verdict = yield from verdict
                 selftests[key] = verdict
+            groups, drafted = None, docs
+            judge = getattr(decider, "judge_pair", None)  # a decider without it answers for the whole cluster
+            if judge is not None and len(members) >= 2:
+                def one_pair(existing, new, cancel=None):
+                    return judge(existing, new, cancel=cancel, timeout_s=settings.llm_timeout_s)
+
+                groups = yield from judge_pairs(members, one_pair, cancel=cancel)
+                drafted = [d for d in members if d.document_id in set(groups.largest)]
+            if len(drafted) < 2:
+                return groups, None  # every pair judged different: nothing to draft
+            proposal, candidates = inputs(store, drafted, cosines)
             yield Progress("deciding", 0, None, f"asking {decider.model_id}")
             result = yield from decider.decide(proposal, candidates, full_candidate_content=True, cancel=cancel,
                                                timeout_s=settings.llm_timeout_s)
-            return result
+            return groups, result
 
         r.panels.decision_panel.begin_stream()
         r.runner.start("decide", job, label="Asking the model", show_in_status=True,
@@ -224,7 +257,15 @@ class Drafting:
 
     def _on_model_progress(self, progress: Progress) -> None:
         r, panel = self.r, self.r.panels.decision_panel
-        if progress.payload is not None:
+        if progress.stage == "judging pairs":
+            total = progress.total or 0
+            step = min(progress.done + 1, total)
+            panel.set_model_text(f"judging pairs {step}/{total}" if progress.done < total
+                                 else f"judged {total} pair{'s' if total != 1 else ''}")
+            if progress.done < total:
+                pair = " vs ".join(r.label(i) if r.doc(i) else i for i in (progress.message or "").split(" vs "))
+                panel.begin_call(f"same fact? {pair} ({step}/{total})")
+        elif progress.payload is not None:
             panel.append_stream(str(progress.payload))
         elif progress.stage in ("loading model", "deciding") and progress.message and not r.doc(progress.message):
             panel.set_model_text(f"{progress.stage}: {progress.message}…")
@@ -245,9 +286,19 @@ class Drafting:
         self.r.decisionFinished.emit(None)
         self.r.changed.emit()
 
-    def _model_done(self, row: Any, result: Any) -> None:
+    def _model_done(self, row: Any, answer: tuple) -> None:
         r, p = self.r, self.r.panels
         if row is not r.row:
+            return
+        groups, result = answer
+        if groups is not None:
+            r.show_groups(groups)
+        if result is None:
+            p.decision_panel.show_all_different()
+            r.host.show_status("The model judged every pair a different fact. Keep separate (C) if you agree.",
+                               8000)
+            r.decisionFinished.emit(None)
+            r.changed.emit()
             return
         r.decider_result = result
         p.decision_panel.show_result(result, r.label, r.ids_to_labels)
@@ -261,7 +312,10 @@ class Drafting:
             ids = [d.document_id for d in r.docs]
             targets = [t for t in ([decision.target_document_id] + list(decision.consolidation_target_ids or ()))
                        if t in ids]
-            if targets:
+            if groups is not None and groups.target:
+                # never a member judged different from the group the body is drafted for
+                p.sources.set_target(groups.target)
+            elif targets:
                 p.sources.set_target(targets[0])
             kind = decision.kind.value
             if decision.merged_body and decision.merged_body.strip():

@@ -1,6 +1,7 @@
 """MergeGuard's report on the merged body: verdict, retention against the 95% bar, length against 60%,
 the load-bearing tokens by class (retained / missing), and the append-fallback preview when it fails.
-Displays the core's `MergeGuardReport`; computes nothing itself."""
+Beside Netclaw's verdict (never instead of it), memgui's strict lens: the facts of the sources the body does
+not keep whole. Displays the core's `MergeGuardReport` and `StrictReport`; computes nothing itself."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -25,6 +26,25 @@ from ..style import MUTED, set_bold, set_colors
 
 RETAINED_BG, MISSING_BG = QColor("#dafbe1"), QColor("#ffc9c9")
 RETAINED_FG, MISSING_FG = QColor("#116329"), QColor("#7d0a0a")
+AT_RISK_FG, AT_RISK_BG = "#5c3b00", "#ffe08a"
+MAX_AT_RISK_SHOWN = 12
+
+
+def strict_headline(strict: Any) -> str:
+    if strict is None:
+        return ""
+    n = len(strict.at_risk)
+    return "strict: clean" if not n else f"strict: {n} fact{'s' if n != 1 else ''} at risk"
+
+
+def strict_text(strict: Any) -> str:
+    """The at-risk facts, token and kind, for the strict lens line."""
+    if strict is None or not strict.at_risk:
+        return ""
+    shown = [f"{a.token} ({a.kind})" for a in strict.at_risk[:MAX_AT_RISK_SHOWN]]
+    more = len(strict.at_risk) - len(shown)
+    return ("Strict lens (memgui's, stricter than Netclaw's; highlighted amber in the sources) — not kept whole: "
+            + ", ".join(shown) + (f" … (+{more})" if more > 0 else ""))
 
 
 def _sources_text(sources: Any, labels: Sequence[str]) -> str:
@@ -129,6 +149,7 @@ class GuardPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("guardPanel")
         self.report: Any = None
+        self.strict: Any = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -142,6 +163,13 @@ class GuardPanel(QWidget):
         self.reason.setWordWrap(True)
         set_colors(self.reason, MUTED)
         layout.addWidget(self.reason)
+        self.strict_label = QLabel("")
+        self.strict_label.setObjectName("strictLens")
+        self.strict_label.setWordWrap(True)
+        self.strict_label.setMargin(4)
+        set_colors(self.strict_label, AT_RISK_FG, AT_RISK_BG)
+        self.strict_label.hide()
+        layout.addWidget(self.strict_label)
         self.retention_label = QLabel("Token retention (needs ≥ 95%)")
         self.retention_bar = _bar("retentionBar", RETENTION_BAR)
         self.length_label = QLabel("Length vs longest source (needs ≥ 60%)")
@@ -199,6 +227,8 @@ class GuardPanel(QWidget):
 
     def clear(self) -> None:
         self.report = None
+        self.strict = None
+        self.strict_label.hide()
         self.token_model.set_tokens([], [])
         self.retention_bar.set_ratio(None)
         self.length_bar.set_ratio(None)
@@ -208,19 +238,24 @@ class GuardPanel(QWidget):
         self.set_pending(False)
         self.show_fallback(None)
 
-    def set_report(self, report: Any, source_labels: Sequence[str]) -> None:
-        self.report = report
+    def set_report(self, report: Any, source_labels: Sequence[str], strict: Any = None) -> None:
+        self.report, self.strict = report, strict
         tokens = list(getattr(report, "tokens", ()) or ())
         self.token_model.set_tokens(tokens, source_labels)
         missing = [t for t in tokens if not t.retained]
         retention = float(report.retention)
         length = float(report.length_ratio)
+        lens = f" · {strict_headline(strict)}" if strict is not None else ""
         if report.passed:
-            self._set_verdict(f"✔ MergeGuard passed — {len(tokens) - len(missing)}/{len(tokens)} tokens kept",
+            self._set_verdict(f"✔ Netclaw: passed — {len(tokens) - len(missing)}/{len(tokens)} tokens kept{lens}",
                               "#116329", "#dafbe1")
         else:
-            self._set_verdict(f"✘ MergeGuard failed — {len(missing)} of {len(tokens)} tokens missing",
+            self._set_verdict(f"✘ Netclaw: failed — {len(missing)} of {len(tokens)} tokens missing{lens}",
                               "#7d0a0a", "#ffe1e1")
+        self.verdict.setToolTip("Netclaw's MergeGuard verdict (it decides); the strict lens is memgui's stricter "
+                                "check, reported beside it")
+        self.strict_label.setText(strict_text(strict))
+        self.strict_label.setVisible(bool(strict_text(strict)))
         self.reason.setText(str(getattr(report, "reason", "")))
         self._fill(self.retention_bar, retention, RETENTION_BAR)
         self._fill(self.length_bar, length, LENGTH_BAR)

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 class ReviewHost(Protocol):
     store: Any  # the open Store, or None
     settings: Any  # GuiSettings: decider model, threads, context, timeout, guard debounce
+    scan_result: Any  # the last ScanResult (its threshold), or None
 
     def can_write(self) -> bool: ...
 

@@ -4,7 +4,7 @@ decision, MergeGuard report and action buttons (right). Holds no behaviour: the 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QFontDatabase
+from PySide6.QtGui import QAction, QColor, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 from .cluster_model import ClusterFilterProxy, ClusterTableModel
 from .decision_panel import DecisionPanel, action_button
 from .diff_view import DiffView
+from .evidence_panel import EvidencePanel
 from .guard_panel import GuardPanel
 from .sources_view import SourcesView
 
@@ -63,9 +65,21 @@ class ReviewPage(QWidget):
         self.editor_title.setStyleSheet("font-weight:600")
         self.editor_title.setWordWrap(True)
         self.diff_view = DiffView()
+        self.evidence_panel = EvidencePanel()
+        self.compare_tabs = QTabWidget()
+        self.compare_tabs.setObjectName("compareTabs")
+        self.compare_tabs.setDocumentMode(True)
+        self.compare_tabs.addTab(self.diff_view, "Word diff")
+        self.compare_tabs.addTab(self.evidence_panel, "Conflicts")
         self.guard_panel = GuardPanel()
         self.decision_panel = DecisionPanel(actions["ask"], actions["cancel_model"], actions["union"])
         self._lay_out(actions)
+
+    def evidence_changed(self) -> None:
+        """The Conflicts tab's title counts the conflicting values found between the sources."""
+        n = self.evidence_panel.conflict_count()
+        self.compare_tabs.setTabText(1, f"Conflicts ({n})" if n else "Conflicts")
+        self.compare_tabs.tabBar().setTabTextColor(1, QColor("#9a3412" if n else "#24292f"))
 
     def _queue_view(self) -> QTableView:
         queue = QTableView()
@@ -104,7 +118,7 @@ class ReviewPage(QWidget):
         lay.addWidget(self.editor, 1)
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(merged)
-        bottom.addWidget(self.diff_view)
+        bottom.addWidget(self.compare_tabs)
         bottom.setSizes([500, 500])
         self.middle_splitter = QSplitter(Qt.Orientation.Vertical)
         self.middle_splitter.addWidget(self.sources)
@@ -114,7 +128,7 @@ class ReviewPage(QWidget):
         right = QWidget()
         lay = QVBoxLayout(right)
         lay.setContentsMargins(2, 4, 4, 4)
-        guard_box = QGroupBox("MergeGuard")
+        guard_box = QGroupBox("MergeGuard · strict lens")
         QVBoxLayout(guard_box).addWidget(self.guard_panel)
         self.right_splitter = QSplitter(Qt.Orientation.Vertical)
         self.right_splitter.addWidget(self.decision_panel)

@@ -27,6 +27,12 @@ from ..style import set_colors
 
 MISSING_BG = QColor("#ffc9c9")
 MISSING_FG = QColor("#7d0a0a")
+# The strict lens's at-risk facts (MergeGuard passed them or does not look for them): amber, not red.
+AT_RISK_BG = QColor("#ffe08a")
+AT_RISK_FG = QColor("#5c3b00")
+# Same-fact groups (judged by the model): one colour per group, largest first; members alone are grey.
+GROUP_COLORS = ("#0969da", "#8250df", "#bf3989", "#1b7c83", "#9a6700", "#cf222e", "#116329")
+ALONE_COLOR = "#6e7781"
 PANE_MIN_WIDTH = 190
 # Badge colour bands of a pair's cosine (display only: not MergeGuard's retention bar, not the nominee threshold).
 STRONG_COSINE, CLOSE_COSINE = 0.95, 0.9
@@ -54,6 +60,8 @@ class SourcePane(QFrame):
         super().__init__(parent)
         self.doc: Any = None
         self.number = 0
+        self._missing = 0  # MergeGuard's missing-token occurrences highlighted
+        self.at_risk = 0  # the strict lens's at-risk occurrences highlighted
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setMinimumWidth(PANE_MIN_WIDTH)
         layout = QVBoxLayout(self)
@@ -71,6 +79,10 @@ class SourcePane(QFrame):
         top.addWidget(self.include_box)
         top.addWidget(self.target_radio)
         layout.addLayout(top)
+        self.group_label = QLabel("")
+        self.group_label.setObjectName("factGroupLabel")
+        self.group_label.hide()
+        layout.addWidget(self.group_label)
         self.meta_label = QLabel()
         self.meta_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.meta_label.setWordWrap(True)
@@ -107,6 +119,8 @@ class SourcePane(QFrame):
         self.body.setPlainText(doc.markdown_body)
         self.body.setExtraSelections([])
         self.missing_label.setText("")
+        self._missing = self.at_risk = 0
+        self.set_group("", "")
         self.include_box.blockSignals(True)
         self.include_box.setChecked(not doc.is_tombstoned)
         self.include_box.blockSignals(False)
@@ -116,13 +130,20 @@ class SourcePane(QFrame):
         self.body.setEnabled(included)
         self.target_radio.setEnabled(included)
 
-    def set_missing(self, spans: Sequence[tuple[int, int]]) -> None:
-        selections = []
+    def set_group(self, text: str, color: str) -> None:
+        """The same-fact group this member was judged into ("" hides the label)."""
+        self.group_label.setText(text)
+        self.group_label.setStyleSheet(
+            f"QLabel {{ color:white; background:{color}; padding:1px 6px; font-weight:600; }}" if text else "")
+        self.group_label.setVisible(bool(text))
+
+    def _selections(self, spans: Sequence[tuple[int, int]], bg: QColor, fg: QColor) -> list:
         fmt = QTextCharFormat()
-        fmt.setBackground(MISSING_BG)
-        fmt.setForeground(MISSING_FG)
+        fmt.setBackground(bg)
+        fmt.setForeground(fg)
         fmt.setFontWeight(QFont.Weight.Bold)
         length = self.body.document().characterCount() - 1
+        selections = []
         for start, end in spans:
             start, end = max(0, start), min(length, end)
             if end <= start:
@@ -134,13 +155,24 @@ class SourcePane(QFrame):
             sel.cursor = cursor
             sel.format = fmt
             selections.append(sel)
-        self.body.setExtraSelections(selections)
-        self.missing_label.setText(
-            f"{len(selections)} missing token occurrence(s) highlighted" if selections else ""
-        )
+        return selections
+
+    def set_missing(self, spans: Sequence[tuple[int, int]], at_risk: Sequence[tuple[int, int]] = ()) -> None:
+        """MergeGuard's missing tokens (red) and the strict lens's at-risk facts (amber) in this body."""
+        missing = self._selections(spans, MISSING_BG, MISSING_FG)
+        risky = self._selections(at_risk, AT_RISK_BG, AT_RISK_FG)
+        self._missing = len(missing)
+        self.at_risk = len(risky)
+        self.body.setExtraSelections(risky + missing)  # missing drawn last: red wins where both apply
+        parts = []
+        if missing:
+            parts.append(f"{len(missing)} missing token occurrence(s) highlighted (red)")
+        if risky:
+            parts.append(f"{len(risky)} fact(s) at risk by the strict lens (amber)")
+        self.missing_label.setText(" · ".join(parts))
 
     def missing_count(self) -> int:
-        return len(self.body.extraSelections())
+        return self._missing
 
 
 def _esc(text: str) -> str:
@@ -251,6 +283,19 @@ class SourcesView(QWidget):
         pane = self.pane_for(document_id)
         return pane.number if pane else 0
 
-    def set_missing(self, spans_by_doc: dict[str, Sequence[tuple[int, int]]]) -> None:
+    def set_missing(self, spans_by_doc: dict[str, Sequence[tuple[int, int]]],
+                    at_risk_by_doc: dict[str, Sequence[tuple[int, int]]] | None = None) -> None:
         for pane in self._panes:
-            pane.set_missing(spans_by_doc.get(pane.doc.document_id, ()))
+            pane.set_missing(spans_by_doc.get(pane.doc.document_id, ()),
+                             (at_risk_by_doc or {}).get(pane.doc.document_id, ()))
+
+    def set_groups(self, labels: dict[str, tuple[str, str]]) -> None:
+        """doc id -> (group label, colour); members not listed lose their label."""
+        for pane in self._panes:
+            pane.set_group(*labels.get(pane.doc.document_id, ("", "")))
+
+    def set_included(self, ids: Sequence[str]) -> None:
+        """Include exactly `ids` (the other members unchecked); the target moves onto an included member."""
+        wanted = set(ids)
+        for pane in self._panes:
+            pane.include_box.setChecked(pane.doc.document_id in wanted)

@@ -57,6 +57,34 @@ class Writes:
         lines.append("The write is one transaction with its audit row; Ctrl+Z undoes it.")
         return "\n".join(lines)
 
+    def _risks(self, mode: str, n: int) -> list[str]:
+        """Why this write is risky (empty: it is not): the confirmation then says so and defaults to Cancel."""
+        r = self.r
+        risks = []
+        if n > 2:
+            risks.append(f"{n} documents are written at once (more than 2).")
+        merged = mode != MODE_APPEND
+        if merged and r.report is not None and float(r.report.length_ratio) > 2.0:
+            risks.append(f"The merged body is {float(r.report.length_ratio):.0%} of the longest source's length "
+                         "(over 200 %): it may carry more than one fact.")
+        threshold = getattr(r.host.scan_result, "threshold", None)
+        ids = set(r.panels.sources.included_ids())
+        if threshold is not None:
+            low = sorted((c, tuple(sorted(k, key=r.panels.sources.number_of))) for k, c in r.cosines.items()
+                         if set(k) <= ids and c < float(threshold))
+            if low:
+                c, (a, b) = low[0]
+                risks.append(f"#{r.panels.sources.number_of(a)} and #{r.panels.sources.number_of(b)} are only "
+                             f"{c:.3f} alike, below the scan's threshold {float(threshold):.3f}.")
+        if merged and r.strict is not None and r.strict.at_risk:
+            shown = ", ".join(f"{a.token} ({a.kind})" for a in r.strict.at_risk[:8])
+            more = len(r.strict.at_risk) - 8
+            risks.append(f"The strict lens finds {len(r.strict.at_risk)} fact(s) of the sources not kept whole: "
+                         f"{shown}{f' … (+{more})' if more > 0 else ''}.")
+        if r.mark is not None and r.mark.likely_different:
+            risks.append(f"The sources are marked likely different facts: {r.mark.reason}.")
+        return risks
+
     def _can_write(self, at_least: int = 2) -> bool:
         r = self.r
         return r.host.can_write() and r.reviewable() and len(r.panels.sources.included_ids()) >= at_least
@@ -90,7 +118,7 @@ class Writes:
         title = "Append instead" if appending else ("Override MergeGuard and merge" if override else "Accept merge")
         n = len(plan.cluster_ids)
         if not r.prompter.confirm(title, f"{title}: {n} documents into one?", self._impact(mode),
-                                  "Append" if appending else "Merge"):
+                                  "Append" if appending else "Merge", risks=self._risks(mode, n)):
             return
         status = APPENDED if appending else MERGED
         desc = f"{'append' if appending else 'merge'} of {n} documents into {r.label(plan.target_id)}"
@@ -98,18 +126,31 @@ class Writes:
         self._write(title, lambda: merge(store, plan), status, desc)
 
     def keep_separate(self) -> None:
+        """Records as "not duplicates" only the pairs that are apart (across the model's same-fact groups, else
+        between the unchecked and the included members, else every pair): never a pair of an accepted group."""
         r = self.r
-        ids = r.panels.sources.included_ids()
-        if not self._can_write():
+        if not (r.host.can_write() and r.reviewable()):
             return
-        names = "; ".join(r.label(i) for i in ids)
-        impact = (f"No document changes. These {len(ids)} documents are remembered as not duplicates, so they are "
-                  f"not nominated together again: {names}.\nRecorded in the audit; Ctrl+Z undoes it.")
+        pairs = r.pairs_kept_apart()
+        if not pairs:
+            return
+        ids = list(dict.fromkeys(x for pair in pairs for x in pair))
+        n_of = r.panels.sources.number_of
+        shown = "; ".join(f"#{n_of(a)} ↔ #{n_of(b)}" for a, b in sorted(pairs, key=lambda p: (n_of(p[0]), n_of(p[1]))))
+        if r.groups is not None and len(r.groups.groups) >= 2:
+            why = "the pairs the model judged different facts"
+        elif len(r.panels.sources.included_ids()) < len(r.members()):
+            why = "each unchecked member against each included one"
+        else:
+            why = "every pair"
+        impact = (f"No document changes. {len(pairs)} pair(s) — {why} — are remembered as not duplicates, so "
+                  f"they are not nominated together again: {shown}.\n"
+                  + "; ".join(r.label(i) for i in ids) + "\nRecorded in the audit; Ctrl+Z undoes it.")
         if not r.prompter.confirm("Keep separate", "Keep these documents separate?", impact, "Keep separate"):
             return
         store, keep = r.host.store, r.services.keep_separate
-        self._write("Keep separate", lambda: keep(store, ids, "kept separate in memgui review"), KEPT_SEPARATE,
-                    f"keep-separate of {len(ids)} documents")
+        self._write("Keep separate", lambda: keep(store, ids, "kept separate in memgui review", pairs=pairs),
+                    KEPT_SEPARATE, f"keep-separate of {len(pairs)} pair(s) of {len(ids)} documents")
 
     def skip(self) -> None:
         r = self.r

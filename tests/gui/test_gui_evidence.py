@@ -1,0 +1,73 @@
+"""What the sources say against each other, shown before any model call: the "likely different facts" mark,
+the conflicts and what only one source states (Conflicts tab), and a word diff of one source against another."""
+from __future__ import annotations
+
+from gui_fakes import DOCS, FakeDecider, FakeScanner, add_documents, services_for
+
+# Two pins of two different packages in two services: wording alike, every identifier their own.
+PINS = {
+    "pin-a": ("requests pin", "dependency-pins", "Pin requests to 2.32.3 in svc-a (CVE-2024-35195)."),
+    "pin-b": ("urllib3 pin", "dependency-pins", "Pin urllib3 to 2.2.2 in svc-b (CVE-2024-37891)."),
+}
+
+
+def _open(make_window, review_store, qtbot, clusters, decider=None):
+    w = make_window(services_for(review_store, decider=decider,
+                                 scanner=FakeScanner(review_store.ids, clusters=clusters)))
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    return w
+
+
+def test_likely_different_mark_shows_on_load_before_any_model_call(make_window, review_store, qtbot):
+    """Would fail without the mark in the window: nothing said the two pins are about different packages."""
+    add_documents(review_store, PINS)
+    decider = FakeDecider()
+    w = _open(make_window, review_store, qtbot, (("pin-a", "pin-b", 0.93), ("pg-1", "pg-2", 0.92)), decider)
+    assert set(w.review.row.member_ids) == {review_store.ids["pin-a"], review_store.ids["pin-b"]}
+    mark = w.decision_panel.mark_label
+    qtbot.waitUntil(lambda: mark.isVisibleTo(w), timeout=10000)
+    assert "Likely different facts" in mark.text() and "identifiers" in mark.text()
+    assert decider.calls == [] and decider.judged == []  # before any model call
+    assert w.review.mark.likely_different
+    # the next cluster (one fact) is not marked
+    w.select_cluster("c-pg-1-pg-2")
+    qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.mark is not None, timeout=10000)
+    assert not w.review.mark.likely_different and not mark.isVisibleTo(w)
+
+
+def test_conflicts_tab_lists_values_that_differ_and_what_only_one_states(make_window, review_store, qtbot):
+    """Would fail without the evidence panel: the dates, flight numbers and times that tell the two flights
+    apart were only visible by reading both panes."""
+    w = _open(make_window, review_store, qtbot, (("fl-1", "fl-2", 0.93),))
+    panel = w.page.evidence_panel
+    qtbot.waitUntil(lambda: bool(panel.pairs), timeout=10000)
+    text = panel.plain_text()
+    assert "#1 vs #2" in text
+    assert "≠ date: 2025-06-14 in #1 vs 2025-06-21 in #2" in text or "≠ date: 2025-06-21 in #1 vs 2025-06-14 in #2" in text
+    assert "≠ time" in text and "only in #1" in text
+    assert panel.conflict_count() == 3
+    assert w.page.compare_tabs.tabText(1) == "Conflicts (3)"
+
+
+def test_word_diff_of_one_source_against_another_runs_without_a_merged_body(make_window, review_store, qtbot):
+    """Would fail without the source-vs-source choice: the combo only offered the merged body against a source,
+    and with no merged body there was no diff at all."""
+    w = _open(make_window, review_store, qtbot, (("pg-1", "pg-2", 0.96),))
+    pg1, pg2 = review_store.ids["pg-1"], review_store.ids["pg-2"]
+    assert w.editor.toPlainText() == ""
+    labels = [w.diff_view.combo.itemText(i) for i in range(w.diff_view.combo.count())]
+    assert any(t.startswith("merged body vs #1") for t in labels) and "source #1 vs source #2" in labels
+    with qtbot.waitSignal(w.review.diffUpdated, timeout=10000) as updated:
+        w.diff_view.choose_pair(pg1, pg2)
+    diff = updated.args[0]
+    assert diff.deleted_words > 0 and diff.inserted_words > 0
+    assert w.diff_view.current_pair() is not None and w.diff_view.current_source() is None
+    assert "only in source #1" in w.diff_view.legend.text() and "only in source #2" in w.diff_view.legend.text()
+    first = next(d for d in w.review.docs if w.sources.number_of(d.document_id) == 1)
+    assert first.markdown_body.split()[0] in w.diff_view.text.toPlainText()
+    assert DOCS["pg-2"][2].split()[-1] in w.diff_view.text.toPlainText() or DOCS["pg-1"][2].split()[-1] in \
+        w.diff_view.text.toPlainText()
+    # back to the merged body vs a source: the old message again (no merged body yet)
+    w.diff_view.choose(pg1)
+    qtbot.waitUntil(lambda: "No merged body yet" in w.diff_view.text.toPlainText(), timeout=10000)

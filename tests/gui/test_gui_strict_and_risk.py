@@ -1,0 +1,136 @@
+"""The strict lens beside Netclaw's MergeGuard (headline, listed and highlighted at-risk facts), and an accept
+confirmation that fits the risk: it says why, and its default button is Cancel (Return does not merge)."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from memgui.core.store import open_store
+
+from gui_fakes import DOCS, FakeScanner, add_documents, services_for
+from test_gui_evidence import PINS
+
+
+def _open(make_window, review_store, qtbot, clusters=(("pg-1", "pg-2", 0.96),)):
+    w = make_window(services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=clusters)))
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    return w
+
+
+def _union(w, qtbot) -> str:
+    with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and r.passed):
+        QTest.keyClick(w.queue, Qt.Key.Key_U)
+    return w.editor.toPlainText()
+
+
+def _set_body(w, qtbot, body: str) -> None:
+    w.editor.setPlainText(body)
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+
+
+def _body_of(path, doc_id) -> str:
+    store = open_store(path, read_only=True)
+    try:
+        return store.document(doc_id).markdown_body
+    finally:
+        store.close()
+
+
+def _strict_risk_body(w, qtbot) -> str:
+    """Netclaw's MergeGuard passes it (every load-bearing token kept); the strict lens does not: the name
+    "Postgres" is no longer a whole word ("PostgreSQL")."""
+    body = _union(w, qtbot).replace("Postgres 14.2", "PostgreSQL 14.2")
+    _set_body(w, qtbot, body)
+    return body
+
+
+def test_strict_lens_headline_lists_and_highlights_at_risk_facts_beside_netclaws_verdict(make_window, review_store,
+                                                                                        qtbot):
+    """Would fail without the strict lens in the window: the headline only gave Netclaw's verdict (passed)."""
+    w = _open(make_window, review_store, qtbot)
+    _union(w, qtbot)
+    panel = w.guard_panel
+    assert "Netclaw: passed" in panel.verdict.text() and "strict: clean" in panel.verdict.text()
+    assert not panel.strict_label.isVisibleTo(w)
+    _strict_risk_body(w, qtbot)
+    assert w.review.report.passed  # Netclaw's verdict is untouched
+    assert "Netclaw: passed" in panel.verdict.text() and "strict: 1 fact at risk" in panel.verdict.text()
+    assert panel.strict_label.isVisibleTo(w) and "Postgres (name)" in panel.strict_label.text()
+    for pane in w.sources.panes():
+        assert pane.at_risk > 0 and pane.missing_count() == 0  # amber, not MergeGuard's red
+        assert "at risk by the strict lens" in pane.missing_label.text()
+    # Netclaw's append fallback preview stays as it is
+    assert DOCS["pg-1"][2] in panel.fallback.toPlainText() and DOCS["pg-2"][2] in panel.fallback.toPlainText()
+
+
+def test_accept_with_strict_risk_defaults_to_cancel_and_return_does_not_merge(make_window, review_store, qtbot):
+    """Would fail with the old confirmation: its default button was Merge, so Return wrote the risky body."""
+    w = _open(make_window, review_store, qtbot)
+    _strict_risk_body(w, qtbot)
+    target = w.sources.target_id()
+    seen = []
+
+    def press_return(box):
+        seen.append({"default": box.defaultButton().text().replace("&", ""), "info": box.informativeText(),
+                     "text": box.text()})
+        box.show()
+        QTest.keyClick(box, Qt.Key.Key_Return)
+        return box.clickedButton()
+
+    w.prompter.exec_box = press_return
+    QTest.keyClick(w.queue, Qt.Key.Key_A)
+    qtbot.waitUntil(lambda: bool(seen), timeout=10000)
+    qtbot.wait(200)
+    assert seen[0]["default"] == "Cancel" and seen[0]["text"].startswith("Risky")
+    assert "strict lens" in seen[0]["info"] and "Postgres (name)" in seen[0]["info"]
+    assert not w.runner.busy("write") and _body_of(review_store.path, target) != w.editor.toPlainText()
+    # clicking Merge explicitly writes it
+    w.prompter.exec_box = w.answerer
+    w.answerer.answer("Merge")
+    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+        w.actions_by_key["accept"].trigger()  # the key's action (the shown box took the focus)
+    assert "PostgreSQL 14.2" in _body_of(review_store.path, target)
+
+
+def test_a_plain_two_document_accept_keeps_merge_as_the_default(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot)
+    _union(w, qtbot)
+    w.answerer.answer("Cancel")
+    QTest.keyClick(w.queue, Qt.Key.Key_A)
+    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
+    assert w.answerer.seen[-1]["default"] == "Merge" and "Risky" not in w.answerer.seen[-1]["text"]
+
+
+def test_three_documents_and_a_low_cosine_make_the_accept_risky(make_window, review_store, qtbot):
+    """Three members, two of them below the scan's threshold (0.8) to each other."""
+    w = _open(make_window, review_store, qtbot, clusters=(("ed-1", "ed-2", "ed-3", 0.805),))
+    _union(w, qtbot)
+    w.answerer.answer("Cancel")
+    QTest.keyClick(w.queue, Qt.Key.Key_A)
+    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
+    box = w.answerer.seen[-1]
+    assert box["default"] == "Cancel"
+    assert "3 documents are written" in box["info"] and "below the scan's threshold 0.800" in box["info"]
+
+
+def test_a_body_over_twice_the_longest_source_makes_the_accept_risky(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot)
+    body = _union(w, qtbot)
+    _set_body(w, qtbot, body + "\n\n" + " ".join(["Extra notes about the weekly maintenance window."] * 8))
+    assert w.review.report.passed and w.review.report.length_ratio > 2
+    w.answerer.answer("Cancel")
+    QTest.keyClick(w.queue, Qt.Key.Key_A)
+    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
+    assert w.answerer.seen[-1]["default"] == "Cancel" and "over 200 %" in w.answerer.seen[-1]["info"]
+
+
+def test_likely_different_facts_make_the_accept_risky(make_window, review_store, qtbot):
+    add_documents(review_store, PINS)
+    w = _open(make_window, review_store, qtbot, clusters=(("pin-a", "pin-b", 0.93),))
+    qtbot.waitUntil(lambda: w.review.mark is not None, timeout=10000)
+    _union(w, qtbot)
+    w.answerer.answer("Cancel")
+    QTest.keyClick(w.queue, Qt.Key.Key_A)
+    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
+    assert w.answerer.seen[-1]["default"] == "Cancel" and "likely different facts" in w.answerer.seen[-1]["info"]
