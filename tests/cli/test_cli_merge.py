@@ -217,3 +217,22 @@ def test_a_case_only_edit_that_keeps_updated_at_still_makes_the_merge_refuse(db,
                  "--draft", str(draft)]) == 1
     assert "since the decision was drafted" in capsys.readouterr().err
     assert _doc(path, b).markdown_body.isupper() and not _doc(path, b).is_tombstoned
+
+
+def test_a_refused_merge_on_a_store_memgui_never_wrote_leaves_the_file_byte_identical(tmp_path, capsys):
+    import sqlite3
+
+    from memgui.core.store.demo import build_demo_store
+
+    path = build_demo_store(tmp_path / "netclaw.db")
+
+    def settled_bytes():
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # fold any WAL content into the file before comparing
+        conn.close()
+        return path.read_bytes()
+
+    before = settled_bytes()
+    assert main(["merge", "--store", str(path), "--target", "doc-unknown", "--sources", "doc-other", "--append"]) == 2
+    assert "no such document" in capsys.readouterr().err
+    assert settled_bytes() == before  # not even memgui's own tables were created

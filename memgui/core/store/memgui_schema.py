@@ -79,3 +79,19 @@ def run_step(store, step: list[str]) -> None:
     """One migration step's statements (the caller holds the migration's transaction)."""
     for statement in step:
         store.execute(statement)  # raw SQL: a migration step is frozen DDL text (it must never change once shipped)
+
+
+def migrate(store) -> bool:
+    """Bring memgui's tables to the current version inside the caller's transaction — the first write's own,
+    so a refused write leaves no memgui table behind either. The tables and the version are re-read inside it
+    (another memgui process may have migrated since), so no step runs twice. True when anything ran."""
+    target = current_version()
+    store.reload_schema()
+    current = read_version(store)
+    if current >= target:
+        return False
+    for step in MIGRATIONS[current:target]:
+        run_step(store, step)
+    store.reload_schema()
+    write_version(store, target)
+    return True

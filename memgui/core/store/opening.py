@@ -27,8 +27,8 @@ def open_store(
 
     Refuses a missing path, a directory, an empty, non-SQLite or corrupt file (`verify` runs SQLite's
     quick_check), an SQLite database without the memory tables, and a store locked past the busy
-    timeout. A file that cannot be written opens read-only. On writable stores memgui's own tables are
-    created/migrated, which also proves the write lock can be taken.
+    timeout. A file that cannot be written opens read-only. Opening writes nothing: memgui's own tables
+    are created or migrated by the first write, inside that write's transaction.
     """
     path = Path(path).expanduser().absolute()
     check_file(path)
@@ -41,7 +41,7 @@ def open_store(
     if read_only:
         return store
     try:
-        _migrate(store)
+        _check_schema(store)
     except _NewerSchema as exc:
         store.close()
         db, columns = _connect(path, True, busy_timeout_ms, False)
@@ -105,22 +105,17 @@ def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) 
     return db, columns
 
 
-def _migrate(store: Store) -> None:
-    """Bring memgui's own tables to the current version, one step at a time, in one BEGIN IMMEDIATE
-    transaction (which also proves the write lock is available). The tables and the version are re-read
-    inside the transaction (another memgui process may have migrated since we looked), so no step runs twice."""
+def _check_schema(store: Store) -> None:
+    """Refuse a store a newer memgui migrated (it is opened read-only instead), and prove the write lock can
+    be taken with an empty BEGIN IMMEDIATE transaction — nothing is written on open: memgui's own tables
+    are created by the first write, in its transaction (`Store.transaction`)."""
     target = memgui_schema.current_version()
+    current = memgui_schema.read_version(store)
+    if current > target:
+        raise _NewerSchema(f"memgui tables are at version {current}, newer than this memgui ({target})")
     with store.transaction():
-        store.reload_schema()
-        current = memgui_schema.read_version(store)
-        if current > target:
-            raise _NewerSchema(f"memgui tables are at version {current}, newer than this memgui ({target})")
-        if current == target:
-            return
-        for step in memgui_schema.MIGRATIONS[current:target]:
-            memgui_schema.run_step(store, step)
-        store.reload_schema()
-        memgui_schema.write_version(store, target)
+        pass
+    store.schema_pending = current < target
 
 
 class _NewerSchema(StoreError):

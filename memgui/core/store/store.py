@@ -56,6 +56,8 @@ class Store:
         self.read_only = read_only
         self.read_only_reason = read_only_reason
         self.file_read_only = file_read_only
+        # memgui's own tables are created by the first write, inside its transaction (see `transaction`)
+        self.schema_pending = False
         self._use_columns(columns)
 
     def _use_columns(self, columns: dict[str, tuple[str, ...]]) -> None:
@@ -143,11 +145,20 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One BEGIN IMMEDIATE transaction (nested calls become savepoints). Refuses on read-only stores.
-        Any error inside rolls everything back."""
+        Any error inside rolls everything back. The outermost transaction of a store memgui has not written
+        yet first creates memgui's own tables, so they commit with the first write or not at all."""
         self.require_writable()
+        migrating = self.schema_pending and not self.db.in_transaction()
         try:
-            with self.db.atomic():
-                yield
+            try:
+                with self.db.atomic():
+                    if migrating:
+                        memgui_schema.migrate(self)
+                    yield
+            except BaseException:
+                if migrating:  # the tables were rolled back with the write: forget their models
+                    self.reload_schema()
+                raise
         except (OperationalError, sqlite3.OperationalError) as exc:
             if is_lock_error(exc):
                 raise StoreLockedError(
@@ -158,6 +169,8 @@ class Store:
             raise StoreError(f"{self.path}: write failed ({exc}); nothing was written") from None
         except (DatabaseError, InterfaceError) as exc:
             raise StoreError(f"{self.path}: write failed ({exc}); nothing was written") from None
+        if migrating:
+            self.schema_pending = False
 
     # ---- reads: documents --------------------------------------------------------------------------
 

@@ -38,7 +38,10 @@ def test_models_mirror_the_file_columns_and_skip_missing_tables(tmp_path):
         assert [f.column_name for f in stored_fields(m.documents)] == list(store.columns["memory_documents"])
         assert "domain" in m.anchors._meta.columns and m.documents._meta.database is store.db
         assert [f.column_name for f in stored_fields(m.documents_fts)] == ["document_id", "title", "body", "aliases", "facets"]
-        assert m.audit is not None and m.exemptions is not None and m.meta is not None  # migrated on open
+        assert m.audit is None and m.exemptions is None and m.meta is None  # created by memgui's first write
+        with store.transaction():
+            pass
+        assert store.m.audit is not None and store.m.exemptions is not None and store.m.meta is not None
 
 
 def test_two_stores_bind_their_own_models(tmp_path):

@@ -40,7 +40,7 @@ def test_create_store_builds_every_memory_table_in_wal_mode(tmp_path):
     path = create_store(tmp_path / "sub" / "netclaw.db")
     objects = master(path)
     assert set(MEMORY_TABLES) <= set(objects)
-    assert not any(name.startswith("memgui_") for name in objects)  # memgui's tables come with open_store
+    assert not any(name.startswith("memgui_") for name in objects)  # memgui's tables come with its first write
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
@@ -91,10 +91,19 @@ def test_create_store_is_idempotent_and_keeps_data(tmp_path):
 # ---- memgui's own tables --------------------------------------------------------------------------------
 
 
-def test_first_writable_open_migrates_to_the_current_version(tmp_path):
+def first_write(path) -> None:
+    """An empty write: memgui's tables are created by the first write, inside its transaction."""
+    with open_store(path) as store, store.transaction():
+        pass
+
+
+def test_opening_writes_nothing_and_the_first_write_migrates(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     netclaw_before = {n: v for n, v in master(path).items() if not n.startswith("memgui_")}
     with open_store(path) as store:
+        assert store.memgui_schema_version() == 0 and not store.has_table("memgui_meta")
+        assert master(path).keys() == netclaw_before.keys()  # a writable open changed nothing
+        store.ensure_anchor("first write")
         assert store.memgui_schema_version() == memgui_schema.current_version() == memgui_schema.SCHEMA_VERSION
         for table in ("memgui_meta", "memgui_audit", "memgui_exemptions"):
             assert store.has_table(table)
@@ -105,10 +114,10 @@ def test_first_writable_open_migrates_to_the_current_version(tmp_path):
 
 def test_reopening_is_idempotent_and_keeps_memgui_rows(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
-    with open_store(path) as store:
+    with open_store(path) as store, store.transaction():
         store.execute("INSERT INTO memgui_exemptions VALUES ('doc-a', 'doc-b', 1, 'kept')")
     for _ in range(2):
-        with open_store(path) as store:
+        with open_store(path) as store, store.transaction():
             assert store.memgui_schema_version() == memgui_schema.current_version()
             assert store.execute("SELECT note FROM memgui_exemptions").fetchall() == [("kept",)]
     conn = sqlite3.connect(path)
@@ -131,7 +140,7 @@ def test_read_only_store_is_not_migrated(tmp_path):
 
 def test_read_only_store_reports_its_existing_version(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
-    open_store(path).close()
+    first_write(path)
     with open_store(path, read_only=True) as store:
         assert store.memgui_schema_version() == memgui_schema.current_version()
 
@@ -139,7 +148,7 @@ def test_read_only_store_reports_its_existing_version(tmp_path):
 def test_ladder_climbs_from_0_and_from_an_older_version_one_step_at_a_time(tmp_path, monkeypatch):
     fresh = create_store(tmp_path / "fresh.db")
     older = create_store(tmp_path / "older.db")
-    open_store(older).close()  # at version 1
+    first_write(older)  # at version 1
     ladder = list(memgui_schema.MIGRATIONS) + [
         ["CREATE TABLE memgui_step2 (x INTEGER)", "INSERT INTO memgui_step2 VALUES (2)"],
         ["ALTER TABLE memgui_step2 ADD COLUMN y INTEGER", "UPDATE memgui_step2 SET y = 3"],
@@ -147,24 +156,41 @@ def test_ladder_climbs_from_0_and_from_an_older_version_one_step_at_a_time(tmp_p
     monkeypatch.setattr(memgui_schema, "MIGRATIONS", ladder)
     for path in (fresh, older):
         with open_store(path) as store:
+            with store.transaction():
+                pass
             assert store.memgui_schema_version() == len(ladder)
             assert store.execute("SELECT x, y FROM memgui_step2").fetchall() == [(2, 3)]
-        with open_store(path) as store:  # steps ran once: a rerun of ALTER TABLE would fail
+        with open_store(path) as store, store.transaction():  # steps ran once: a rerun of ALTER TABLE would fail
             assert store.execute("SELECT COUNT(*) FROM memgui_step2").fetchone()[0] == 1
 
 
 def test_a_failing_migration_step_changes_nothing(tmp_path, monkeypatch):
     path = create_store(tmp_path / "netclaw.db")
-    open_store(path).close()
+    first_write(path)
     broken = list(memgui_schema.MIGRATIONS) + [["CREATE TABLE memgui_half (x)", "THIS IS NOT SQL"]]
     monkeypatch.setattr(memgui_schema, "MIGRATIONS", broken)
-    with pytest.raises(StoreError) as info:
-        open_store(path)
-    assert "\n" not in str(info.value) and "syntax error" in str(info.value)
+    with open_store(path) as store:
+        with pytest.raises(StoreError) as info:
+            store.ensure_anchor("never written")
+        assert "\n" not in str(info.value) and "syntax error" in str(info.value)
+        assert store.anchor("anchor:never-written") is None  # the write went with the failed migration
     assert "memgui_half" not in master(path)
     monkeypatch.undo()
     with open_store(path) as store:
         assert store.memgui_schema_version() == memgui_schema.current_version()
+
+
+def test_a_refused_write_leaves_no_memgui_table_behind(tmp_path):
+    path = create_store(tmp_path / "netclaw.db")
+    before = path.read_bytes()
+    with open_store(path) as store:
+        with pytest.raises(RuntimeError):
+            with store.transaction():
+                raise RuntimeError("input refused after the transaction began")
+        assert not store.has_table("memgui_meta") and store.schema_pending
+        store.ensure_anchor("now for real")  # the next write migrates
+        assert store.has_table("memgui_audit")
+    assert before != path.read_bytes()
 
 
 def test_create_store_refuses_a_directory_or_a_non_sqlite_file(tmp_path):

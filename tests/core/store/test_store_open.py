@@ -298,7 +298,8 @@ def test_invalid_utf8_in_text_columns_reads_as_replacement_characters(tmp_path):
 
 def test_store_made_by_a_newer_memgui_opens_read_only(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
-    open_store(path).close()
+    with open_store(path) as store, store.transaction():  # memgui's first write creates its tables
+        pass
     conn = sqlite3.connect(path)
     conn.execute("UPDATE memgui_meta SET value = '99' WHERE key = 'schema_version'")
     conn.commit()
@@ -352,12 +353,15 @@ def test_close_closes_every_threads_connection(tmp_path):
 
 def test_migration_version_read_is_robust_to_garbage(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
-    open_store(path).close()
+    with open_store(path) as store, store.transaction():
+        pass
     conn = sqlite3.connect(path)
     conn.execute("UPDATE memgui_meta SET value = 'garbage' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
-    with open_store(path) as store:  # treated as 0 and migrated again (steps are idempotent)
+    with open_store(path) as store:  # treated as 0 and migrated again by the next write (steps are idempotent)
+        with store.transaction():
+            pass
         assert store.memgui_schema_version() == memgui_schema.current_version()
 
 
@@ -370,7 +374,7 @@ def test_sqlite_refusing_to_write_falls_back_to_read_only(tmp_path, monkeypatch)
     def refuse(store):
         raise StoreReadOnlyError(f"{store.path}: store is read-only; nothing was written")
 
-    monkeypatch.setattr(opening, "_migrate", refuse)
+    monkeypatch.setattr(opening, "_check_schema", refuse)
     with open_store(path) as store:
         assert store.read_only and store.read_only_reason == "SQLite refused to write"
         with pytest.raises(StoreReadOnlyError):
