@@ -236,3 +236,26 @@ def test_a_refused_merge_on_a_store_memgui_never_wrote_leaves_the_file_byte_iden
     assert main(["merge", "--store", str(path), "--target", "doc-unknown", "--sources", "doc-other", "--append"]) == 2
     assert "no such document" in capsys.readouterr().err
     assert settled_bytes() == before  # not even memgui's own tables were created
+
+
+def test_a_store_with_only_the_required_columns_reads_and_refuses_what_it_cannot_write(tmp_path, capsys):
+    import sqlite3
+
+    path = tmp_path / "minimal.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE memory_anchors (anchor_id TEXT PRIMARY KEY, canonical_name TEXT)")
+    conn.execute("CREATE TABLE memory_documents (document_id TEXT PRIMARY KEY, anchor_id TEXT, title TEXT, "
+                 "markdown_body TEXT)")
+    conn.execute("CREATE TABLE \"odd 'quoted' name\" (x)")  # a table name with quotes must not break opening
+    conn.execute("INSERT INTO memory_anchors VALUES ('anchor:a', 'a')")
+    conn.execute("INSERT INTO memory_documents VALUES ('doc-1', 'anchor:a', 'One', 'The pool size is 20.'), "
+                 "('doc-2', 'anchor:a', 'Two', 'The pool size is 20. Port 5432.')")
+    conn.commit()
+    conn.close()
+    assert main(["info", "--store", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["documents"]["live"] == 2  # missing columns read as defaults
+    before = path.read_bytes()
+    assert main(["merge", "--store", str(path), "--target", "doc-2", "--sources", "doc-1", "--union"]) == 2
+    err = capsys.readouterr().err
+    assert "no update_semantics column" in err and len(err.strip().splitlines()) == 1
+    assert path.read_bytes() == before

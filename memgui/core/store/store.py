@@ -458,6 +458,9 @@ class Store:
         bumped, FTS row and every embedding row removed — one transaction."""
         self.require_writable()
         D, F = self.m.documents, self.m.documents_fts
+        if not has_column(D, "update_semantics"):
+            raise StoreError(f"{self.path}: memory_documents has no update_semantics column, so a document cannot "
+                             "be tombstoned the way Netclaw does; nothing was written")
         with self.transaction():
             current = self.document(document_id)
             if current is None:
