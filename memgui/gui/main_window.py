@@ -52,7 +52,9 @@ class MainWindow(QMainWindow):
         self.review.changed.connect(self.update_actions)
         self.review.guardUpdated.connect(self._maybe_ready)
         self.runner.started.connect(lambda *_: self.update_actions())
-        self.runner.ended.connect(lambda *_: QTimer.singleShot(0, self.update_actions))
+        # The window as the timer's context: a task that ends as the window closes (shutdown cancels it) must
+        # not update the actions of a window that is gone by then.
+        self.runner.ended.connect(lambda *_: QTimer.singleShot(0, self, self.update_actions))
         self._filter_timer = QTimer(self)
         self._filter_timer.setSingleShot(True)
         self._filter_timer.timeout.connect(self._run_filter)
