@@ -97,6 +97,7 @@ class Drafting:
         bodies = [d.markdown_body for d in docs]
         texts = {d.document_id: d.markdown_body for d in r.docs}
         titles, kept_title = [d.title or "" for d in docs], docs[0].title or ""
+        included = {d.document_id for d in docs}
         s = r.services
         check, spans_of, appended = s.check_merge, s.missing_spans, s.build_appended_body
         check_strict, token_spans = s.check_strict, s.token_spans
@@ -111,7 +112,8 @@ class Drafting:
             for doc_id, text in texts.items():
                 cancel.raise_if_cancelled()
                 spans[doc_id] = spans_of(text, report, utf16=True)
-                risky[doc_id] = token_spans(text, at_risk) if at_risk else []
+                # at-risk facts are the included sources' facts: an unchecked member is not highlighted
+                risky[doc_id] = token_spans(text, at_risk) if at_risk and doc_id in included else []
             preview = None
             if len(bodies) > 1:
                 preview = bodies[0]

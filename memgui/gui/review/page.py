@@ -135,7 +135,7 @@ class ReviewPage(QWidget):
         self.right_splitter.addWidget(guard_box)
         self.right_splitter.setChildrenCollapsible(False)
         self.right_splitter.setStretchFactor(1, 1)
-        self.right_splitter.setSizes([230, 620])
+        self.right_splitter.setSizes([268, 582])
         lay.addWidget(self.right_splitter, 1)
         actions = QGroupBox("Actions")
         grid = QGridLayout(actions)

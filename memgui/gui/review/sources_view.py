@@ -170,6 +170,7 @@ class SourcePane(QFrame):
         if risky:
             parts.append(f"{len(risky)} fact(s) at risk by the strict lens (amber)")
         self.missing_label.setText(" · ".join(parts))
+        set_colors(self.missing_label, "#7d0a0a" if missing else "#5c3b00")
 
     def missing_count(self) -> int:
         return self._missing
