@@ -1,18 +1,26 @@
 """Re-create the screenshots in this folder: the reviewer window on a fresh demo store, with the real core
 (MiniLM scan, MergeGuard, union draft, llama.cpp decider, apply/audit), rendered offscreen.
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/capture.py [OUT_DIR]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/capture.py [OUT_DIR] [--only 11,12]
+
+`--only` makes just the listed shots (by number); 01–10 are one sequence, so asking for any of them runs it whole.
+Shots 11–12 (review by fact) use a second window whose decider is *scripted* (see `ScriptedDecider`): it judges
+the demo's "Go version" pair the same fact and the sibling a different one, and drafts with the union draft.
 
 Uses a throw-away data/cache dir, so the user's own store and settings are never touched. Actions are
 triggered as the keys would trigger them (the same QActions).
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
 import time
+from dataclasses import replace
+from itertools import combinations
 from pathlib import Path
+from types import SimpleNamespace
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 _TMP = Path(tempfile.mkdtemp(prefix="memgui-shots-"))
@@ -23,13 +31,86 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from PySide6.QtCore import QEventLoop, QSettings  # noqa: E402
 
+from memgui.core.decide.drafts import union_draft  # noqa: E402
 from memgui.core.store.demo import build_demo_store  # noqa: E402
+from memgui.core.tasks import Progress, run_to_end  # noqa: E402
+from memgui.core.vectors.index import open_index  # noqa: E402
+from memgui.core.vectors.nominate import Cluster, Pair, cluster_id, resolve_source  # noqa: E402
 from memgui.gui.app import application  # noqa: E402
 from memgui.gui.main_window import MainWindow  # noqa: E402
 from memgui.gui.services import real_services  # noqa: E402
 from memgui.gui.settings_dialog import SettingsDialog  # noqa: E402
 
-OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent
+_ARGS = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+_ARGS.add_argument("out", nargs="?", default=str(Path(__file__).resolve().parent))
+_ARGS.add_argument("--only", default="", help="comma-separated shot numbers, e.g. 11,12")
+ARGS = _ARGS.parse_args()
+OUT = Path(ARGS.out)
+ONLY = {n.strip().zfill(2) for n in ARGS.only.split(",") if n.strip()}
+
+# The demo's mixed cluster: a duplicate pair ("Go version for Routewise services" / "Which Go the backend
+# uses", both Go 1.23.4) and a sibling ("Routewise moved to Go 1.24": another fact about the same services).
+MIXED = ("doc-41991d75fb0dce859b757ed92245ca27", "doc-703f5e7691b6ff37f7df261ea90f0d4a",
+         "doc-0d79eb5fa1aedf766b21ea3d631f1f80")
+# A hand edit of the pair's draft that Netclaw's MergeGuard passes (its two load-bearing tokens are kept)
+# but the strict lens flags: the project name "Routewise" is gone.
+STRICT_RISK_BODY = "All Go services are pinned to Go 1.23.4 in `.tool-versions`; CI reads the same file."
+
+
+def wanted(name: str) -> bool:
+    return not ONLY or name[:2] in ONLY
+
+
+class ScriptedDecider:
+    """Stands in for the llama.cpp decider in shots 11–12 (so they do not depend on what a small model
+    answers): the first two MIXED documents are the same fact, every other pair different; the merged body is
+    the core's sentence-union draft of the group."""
+
+    model_id = "scripted decider (screenshot)"
+
+    def __init__(self, bodies: dict[str, str]):
+        self.same = frozenset((bodies[MIXED[0]], bodies[MIXED[1]]))
+
+    def judge_pair(self, existing, new, *, cancel=None, timeout_s=None):
+        yield Progress("classifying", 0, None, payload="")
+        time.sleep(0.05)
+        return SimpleNamespace(reply="SAME" if frozenset((existing, new)) == self.same else "DIFFERENT",
+                               margin=None, seconds=0.05)
+
+    def decide(self, proposal, candidates, *, full_candidate_content=True, cancel=None, timeout_s=None):
+        yield Progress("deciding", 0, None, payload="")
+        return replace(union_draft(proposal, candidates), model_id=self.model_id)
+
+
+def mixed_cluster_services(store_path: Path):
+    """Real services, except: the scan puts the three MIXED documents in one cluster (their real cosines from
+    the scan's own index; the real scan keeps the sibling out of it) and the decider is scripted."""
+    services = real_services()
+    real_scan = services.scan
+
+    def scan(store, **kw):
+        result = yield from real_scan(store, **kw)
+        source, _ = resolve_source(store, "auto")
+        index = run_to_end(open_index(store, source))
+        vectors = index.vectors(list(MIXED))
+        pairs = tuple(Pair(MIXED[i], MIXED[j], float(vectors[i] @ vectors[j]))
+                      for i, j in combinations(range(len(MIXED)), 2))
+        mixed = Cluster(cluster_id(MIXED), MIXED, pairs, max(p.cosine for p in pairs))
+        rest = tuple(c for c in result.clusters if not set(c.member_ids) & set(MIXED))
+        return replace(result, clusters=(mixed, *rest))
+
+    services.scan = scan
+    from memgui.core.store import open_store
+
+    reader = open_store(store_path, read_only=True)
+    try:
+        bodies = {d.document_id: d.markdown_body for d in reader.documents_by_ids(MIXED)}
+    finally:
+        reader.close()
+    decider = ScriptedDecider(bodies)
+    services.make_decider = lambda settings: decider
+    services.selftest = None  # a scripted decider has nothing to self-test
+    return services
 
 
 def wait(app, predicate, timeout_s: float = 600.0) -> None:
@@ -51,8 +132,18 @@ def settle(app, ms: int = 400) -> None:
 def main() -> int:
     app = application()
     store = build_demo_store(_TMP / "demo" / "netclaw.db")
-    window = MainWindow(real_services(), qsettings=QSettings(str(_TMP / "settings.ini"), QSettings.Format.IniFormat))
     shots: list[str] = []
+    old = not ONLY or any(f"{n:02d}" in ONLY for n in range(1, 11))
+    if old:
+        first_sequence(app, store, shots)
+    if wanted("11") or wanted("12"):
+        fact_review(app, store, shots)
+    print(f"{len(shots)} screenshots in {OUT}")
+    return 0
+
+
+def first_sequence(app, store, shots) -> None:
+    window = MainWindow(real_services(), qsettings=QSettings(str(_TMP / "settings.ini"), QSettings.Format.IniFormat))
 
     def shoot(name: str, widget=None) -> None:
         settle(app)
@@ -69,9 +160,9 @@ def main() -> int:
             box.hide()
             shots.append(name)
         buttons = {b.text().replace("&", ""): b for b in box.buttons()}
-        for wanted in ("Merge", "Cancel", "OK"):
-            if wanted in buttons:
-                return buttons[wanted]
+        for label in ("Merge", "Cancel", "OK"):
+            if label in buttons:
+                return buttons[label]
         return None
 
     window.prompter.exec_box = answer
@@ -144,8 +235,45 @@ def main() -> int:
     shoot("10-settings", dialog)
     dialog.close()
     window.close()
-    print(f"{len(shots)} screenshots in {OUT}")
-    return 0
+
+
+def fact_review(app, store, shots) -> None:
+    """11: the mixed cluster judged pair by pair (scripted decider): the partition, the pre-selected pair and
+    the conflicts with the sibling. 12: a hand edit Netclaw passes and the strict lens flags."""
+    window = MainWindow(mixed_cluster_services(store),
+                        qsettings=QSettings(str(_TMP / "settings-11.ini"), QSettings.Format.IniFormat))
+    window.prompter.exec_box = lambda box: None
+    window.show()
+    ready = []
+    window.ready.connect(lambda: ready.append(True))
+    window.open_located(str(store))
+    wait(app, lambda: ready)
+
+    def shoot(name: str) -> None:
+        settle(app)
+        if wanted(name):
+            window.grab().save(str(OUT / f"{name}.png"))
+            shots.append(name)
+            print("saved", name, flush=True)
+
+    row = next(r for r in window.cluster_model.rows() if set(r.member_ids) == set(MIXED))
+    window.select_cluster(row.cluster_id)
+    wait(app, lambda: window.review.row is row and window.review.mark is not None)
+    finished = []
+    window.review.decisionFinished.connect(finished.append)
+    window.actions_by_key["ask"].trigger()
+    wait(app, lambda: finished)
+    wait(app, lambda: window.review.guard_is_current())
+    window.page.compare_tabs.setCurrentWidget(window.page.evidence_panel)
+    window.queue.setFocus()
+    shoot("11-mixed-cluster")
+
+    window.editor.setPlainText(STRICT_RISK_BODY)
+    wait(app, lambda: window.review.guard_is_current() and window.review.strict is not None)
+    window.page.compare_tabs.setCurrentWidget(window.diff_view)
+    window.queue.setFocus()
+    shoot("12-strict-lens")
+    window.close()
 
 
 if __name__ == "__main__":
