@@ -20,7 +20,7 @@ from peewee import fn
 from . import exemptions as exemptions_mod
 from .errors import StoreError
 from .store import Store
-from .values import now_ms
+from .values import RawText, now_ms
 
 # Operations (the `operation` column).
 OP_DECIDE_CREATE = "decide-create"  # apply_decision wrote a proposal (new row, or appended on an anchor collision)
@@ -159,13 +159,23 @@ class AuditEntry:
 def _encode(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return {"$bytes": bytes(value).hex()}
+    if isinstance(value, RawText):  # TEXT that is not valid UTF-8: its exact bytes
+        return {"$text": value.data.hex()}
     raise TypeError(f"cannot store {type(value).__name__} in an audit image")
 
 
 def _decode_row(row: Mapping | None) -> dict | None:
     if row is None:
         return None
-    return {k: bytes.fromhex(v["$bytes"]) if isinstance(v, dict) and "$bytes" in v else v for k, v in row.items()}
+    return {k: _decode_value(v) for k, v in row.items()}
+
+
+def _decode_value(value: Any) -> Any:
+    if isinstance(value, dict) and "$bytes" in value:
+        return bytes.fromhex(value["$bytes"])
+    if isinstance(value, dict) and "$text" in value:
+        return RawText(bytes.fromhex(value["$text"]))
+    return value
 
 
 def _dumps(value: Any) -> str:
@@ -198,12 +208,13 @@ def restore(store: Store, image: Mapping) -> None:
     for doc_id, doc_image in image.get("documents", {}).items():
         doc_image = dict(doc_image)
         doc_image["row"] = _decode_row(doc_image.get("row"))
+        doc_image["fts"] = _decode_row(doc_image.get("fts"))
         store.restore_document_image(doc_id, doc_image)
     for anchor_id, row in image.get("anchors", {}).items():
         store.restore_row("memory_anchors", "anchor_id", anchor_id, _decode_row(row))
     for record_id, rec in image.get("records", {}).items():
         store.restore_row("memory_records", "record_id", record_id, _decode_row(rec.get("row")))
-        store.restore_row("memory_records_fts", "record_id", record_id, rec.get("fts"))
+        store.restore_row("memory_records_fts", "record_id", record_id, _decode_row(rec.get("fts")))
     for ex in image.get("exemptions", []):
         first, second = ex["pair"]
         exemptions_mod.restore_exemption_row(store, first, second, ex["row"])

@@ -15,8 +15,10 @@ import keyword
 from dataclasses import dataclass
 from typing import Mapping
 
-from peewee import Field, Model, Value
+from peewee import Cast, Field, Model, Value
 from playhouse.sqlite_ext import FTS5Model, RowIDField, SearchField
+
+from .values import RawText
 
 # What a column a store lacks reads as.
 MISSING_COLUMN_DEFAULTS: dict[str, object] = {
@@ -124,6 +126,7 @@ def has_column(model: type[Model] | None, name: str) -> bool:
 
 
 def row_values(model: type[Model], row: Mapping[str, object]) -> dict:
-    """{field: value} for the columns of `row` the table has (insert/update data keyed by field)."""
+    """{field: value} for the columns of `row` the table has (insert/update data keyed by field). A RawText
+    value is written as TEXT with its exact bytes (CAST of the bound blob), not as a BLOB."""
     cols = model._meta.columns
-    return {cols[c]: v for c, v in row.items() if c in cols}
+    return {cols[c]: Cast(Value(v.data), "TEXT") if isinstance(v, RawText) else v for c, v in row.items() if c in cols}

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from peewee import DatabaseError, InterfaceError, OperationalError, Value, fn
+from peewee import Cast, DatabaseError, InterfaceError, OperationalError, Value, fn
 
 from ..netfx import anchor_id_for, fts_query_for_text
 from . import memgui_schema
@@ -30,6 +30,7 @@ from .values import (
     Anchor,
     Document,
     EmbeddingRow,
+    RawText,
     Record,
     StoreSummary,
     now_ms,
@@ -120,13 +121,36 @@ class Store:
             return query.execute()
 
     def _images(self, model, where, order_by=()) -> list[dict]:
-        """Rows as {column: value}, every column exactly as stored, in table column order."""
+        """Rows as {column: value}, every column exactly as stored, in table column order. A text value that
+        reads with U+FFFD is re-read as bytes: if those are not valid UTF-8 it is kept as RawText(bytes)."""
         fields = stored_fields(model)
         names = [f.column_name for f in fields]
         query = model.select(*fields).where(where)
         if order_by:
             query = query.order_by(*order_by)
-        return [dict(zip(names, row)) for row in self._tuples(query)]
+        rows = [dict(zip(names, row)) for row in self._tuples(query)]
+        for row in rows:
+            suspect = [f for f in fields if isinstance(row[f.column_name], str) and "\ufffd" in row[f.column_name]]
+            if suspect:
+                raw = self._first(model.select(*(Cast(f, "BLOB") for f in suspect)).where(where & self._same_row(model, row)))
+                for f, data in zip(suspect, raw or ()):
+                    try:
+                        bytes(data).decode("utf-8")
+                    except UnicodeDecodeError:
+                        row[f.column_name] = RawText(bytes(data))
+        return rows
+
+    @staticmethod
+    def _same_row(model, row: dict):
+        """A condition selecting `row` again: its primary key, else every non-null column it has."""
+        pk = model._meta.primary_key
+        keys = [pk] if pk is not None and getattr(pk, "column_name", None) in row else \
+            [f for f in stored_fields(model) if isinstance(row.get(f.column_name), (int, float)) or (
+                isinstance(row.get(f.column_name), str) and "\ufffd" not in row[f.column_name])]
+        cond = Value(1) == Value(1)
+        for f in keys:
+            cond &= f == row[f.column_name]
+        return cond
 
     def execute(self, sql: str, params: Iterable = ()) -> sqlite3.Cursor:
         """Run literal SQL, for tests and diagnostics only: core code reads and writes through the models

@@ -15,6 +15,14 @@ LEGACY_BOUNDARY = "boundary:legacy-restricted"
 DEFAULT_AUDIENCE = "personal"
 
 
+@dataclass(frozen=True)
+class RawText:
+    """A TEXT value whose bytes are not valid UTF-8, kept as those bytes (reads elsewhere show U+FFFD):
+    audit images hold it so undo/redo put back exactly what was stored."""
+
+    data: bytes
+
+
 def now_ms() -> int:
     """Unix epoch milliseconds, UTC — Netclaw's timestamp unit (netclaw-compat §2)."""
     return int(time.time() * 1000)

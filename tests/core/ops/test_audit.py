@@ -256,3 +256,26 @@ def test_legacy_store_round_trip(tmp_path):
         assert dump(store) == before
     finally:
         store.close()
+
+
+def test_invalid_utf8_comes_back_from_undo_and_redo_byte_for_byte(seeded):
+    store, a, b, c = seeded
+    raw_title, raw_body = b"Caf\xe9 notes", b"Build box \xff\xfe runs 1.5.62."  # Latin-1 bytes, not UTF-8
+    with store.transaction():
+        store.execute("UPDATE memory_documents SET title = CAST(? AS TEXT), markdown_body = CAST(? AS TEXT) "
+                      "WHERE document_id = ?", (raw_title, raw_body, b.document_id))
+
+    def stored():
+        return store.execute("SELECT typeof(title), CAST(title AS BLOB), typeof(markdown_body), "
+                             "CAST(markdown_body AS BLOB) FROM memory_documents WHERE document_id = ?",
+                             (b.document_id,)).fetchone()
+
+    original = stored()
+    assert original == ("text", raw_title, "text", raw_body)
+    entry = _merge(store, a, store.document(b.document_id), c)
+    assert store.document(b.document_id).is_tombstoned
+    undo(store, entry.audit_id)
+    assert stored() == original  # not U+FFFD: the exact bytes, still TEXT
+    redo(store, entry.audit_id)
+    undo(store, entry.audit_id)
+    assert stored() == original
