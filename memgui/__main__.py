@@ -7,6 +7,7 @@ import sys
 from . import __version__
 from .cli import register_all
 from .cli.common import EXIT_BAD_INPUT, CliError
+from .config import UnusableFolderError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "func", None) is not None:
             return int(args.func(args) or 0)
         return run_main_job(args)
-    except CliError as exc:
+    except (CliError, UnusableFolderError) as exc:
         print(f"memgui: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

@@ -20,20 +20,34 @@ _DATA_ENV = "MEMGUI_DATA_DIR"
 _CACHE_ENV = "MEMGUI_CACHE_DIR"
 
 
+class UnusableFolderError(OSError):
+    """One of memgui's own folders (data, cache, models) cannot be created: a one-line message that says
+    which folder, why, and which variable points it elsewhere. Nothing was written."""
+
+
+def _folder(path: Path, what: str, env: str) -> Path:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnusableFolderError(
+            f"memgui's {what} folder {path} cannot be created ({exc.strerror or type(exc).__name__}); "
+            f"set {env} to a writable folder"
+        ) from None
+    return path
+
+
 def user_data_dir() -> Path:
     """Where the demo store and assembled models live (never inside the installed package)."""
     override = os.environ.get(_DATA_ENV)
     path = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _folder(path, "data", _DATA_ENV)
 
 
 def user_cache_dir() -> Path:
     """Where computed vectors and hnswlib index files live, keyed by store and model."""
     override = os.environ.get(_CACHE_ENV)
     path = Path(override) if override else Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _folder(path, "cache", _CACHE_ENV)
 
 
 def models_dir() -> Path:
@@ -41,8 +55,7 @@ def models_dir() -> Path:
     still share the models `make test` installed (MEMGUI_MODELS_DIR overrides)."""
     override = os.environ.get("MEMGUI_MODELS_DIR")
     path = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "models"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return _folder(path, "models", "MEMGUI_MODELS_DIR")
 
 
 def netclaw_home() -> Path:

@@ -142,3 +142,23 @@ def test_user_dirs_follow_their_environment_overrides(tmp_path, monkeypatch):
     assert user_data_dir() == tmp_path / "data" and user_data_dir().is_dir()
     assert user_cache_dir() == tmp_path / "cache" and user_cache_dir().is_dir()
     assert os.environ["NETCLAW_HOME"] == str(netclaw_home())
+
+
+@pytest.mark.parametrize("env, command", [
+    ("MEMGUI_CACHE_DIR", ["scan"]),
+    ("MEMGUI_DATA_DIR", ["demo"]),
+])
+def test_an_unusable_memgui_folder_is_a_one_line_refusal(tmp_path, monkeypatch, capsys, env, command):
+    from memgui.__main__ import main
+    from memgui.core.store.demo import build_demo_store
+
+    store = build_demo_store(tmp_path / "netclaw.db")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(env, str(blocker / "sub"))  # a folder below a file cannot be created
+    argv = [*command, "--store", str(store)] if command == ["scan"] else command  # demo: into the data folder
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    messages = [line for line in err.splitlines() if line.startswith("memgui:")]
+    assert len(messages) == 1 and env in messages[0] and "cannot be created" in messages[0]
+    assert "Traceback" not in err
