@@ -90,10 +90,16 @@ def _check_consistent(path: str, seed_images: dict) -> int:
             assert now["anchors"][anchor_id] == expected, f"anchor {anchor_id} disagrees with its audit trail"
         for ex in now["exemptions"]:
             assert ex["row"] == last.get(("exemptions", tuple(ex["pair"])), None), f"exemption {ex['pair']} not audited"
-        undone = {e.reverts_audit_id for e in entries if e.operation == "undo"}
         states = {e.audit_id: e.state for e in entries}
-        for audit_id in undone:  # every undo that committed flipped its original in the same transaction
-            assert states[audit_id] in ("undone", "applied")
+        last_revert = {}  # original audit id → the last undo/redo of it that committed
+        for e in sorted(entries, key=lambda e: e.audit_id):
+            if e.operation in ("undo", "redo"):
+                last_revert[e.reverts_audit_id] = e.operation
+        for audit_id, operation in last_revert.items():  # each flipped its original in the same transaction
+            assert states[audit_id] == ("undone" if operation == "undo" else "applied"), audit_id
+        for e in entries:
+            if e.operation not in ("undo", "redo") and e.audit_id not in last_revert:
+                assert e.state == "applied", e.audit_id  # never reverted: still applied
         return len(entries)
     finally:
         store.close()
