@@ -368,6 +368,47 @@ def test_migration_version_read_is_robust_to_garbage(tmp_path):
         assert store.memgui_schema_version() == memgui_schema.current_version()
 
 
+@pytest.fixture
+def read_only_folder(tmp_path):
+    """A real read-only folder holding a WAL store with a -wal and -shm left behind by a writer that was
+    killed: a read-only bind mount when this user may mount (root, as in CI), else a folder without write
+    permission (which a non-root user cannot write)."""
+    import subprocess
+
+    src = tmp_path / "src"
+    src.mkdir()
+    path = create_store(src / "netclaw.db")
+    with open_store(path) as store:
+        store.upsert_document(make_doc(document_id="doc-before-crash", title="kept"))
+    writer = ("import sqlite3, os, sys\n"
+              "c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_autocheckpoint=0')\n"
+              "c.execute(\"UPDATE memory_documents SET title = 'from the wal'\"); c.commit(); os._exit(0)\n")
+    subprocess.run(["python3", "-c", writer, str(path)], check=True)
+    assert (src / "netclaw.db-wal").exists() and (src / "netclaw.db-shm").exists()
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    mounted = subprocess.run(f"mount --bind '{src}' '{mnt}' && mount -o remount,bind,ro '{mnt}'", shell=True,
+                             capture_output=True).returncode == 0
+    if mounted:
+        yield mnt / "netclaw.db"
+        subprocess.run(["umount", str(mnt)], check=False)
+    else:
+        src.chmod(0o555)
+        yield path
+        src.chmod(0o755)
+
+
+def test_a_wal_store_in_a_read_only_folder_is_read_and_refuses_writes(read_only_folder):
+    before = sorted(p.name for p in read_only_folder.parent.iterdir())
+    with open_store(read_only_folder) as store:
+        assert store.read_only
+        assert store.document("doc-before-crash").title == "from the wal"  # the -wal content is seen
+        with pytest.raises(StoreReadOnlyError) as info:
+            store.upsert_document(make_doc())
+        assert "nothing was written" in one_line(info.value)
+    assert sorted(p.name for p in read_only_folder.parent.iterdir()) == before
+
+
 def test_sqlite_refusing_to_write_falls_back_to_read_only(tmp_path, monkeypatch):
     """A file that looks writable but SQLite cannot write (read-only mount, someone else's -wal file)."""
     import memgui.core.store.opening as opening
