@@ -136,9 +136,6 @@ def _passes_fully(sources: list[str | None], merged: str) -> tuple[bool, tuple[s
     return ok, missing
 
 
-# A sentence with no new fact is added only when more than this share of its content words is new: then it
-# says something else, not the same thing in other words.
-NEW_WORD_SHARE = 0.5
 _WORD = re.compile(r"[^\W_]+")
 _STOPWORDS = frozenset("""
 about above after again also always among another because been before being below between both cannot could
@@ -189,7 +186,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
                 words = _content_words(unit.text)
                 new_fact = any(not contains_whole(have_text, normalise_text(f)) for f in _facts(unit.text))
                 new = (new_fact or not words or _FENCE.match(unit.text) is not None
-                       or len(words - have_words) > NEW_WORD_SHARE * len(words))
+                       or bool(words - have_words))
                 if new:
                     have_words |= words
                     have_text += "\n" + normalise_text(unit.text)

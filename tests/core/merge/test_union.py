@@ -176,3 +176,9 @@ def test_a_sentence_with_a_new_fact_is_added_even_when_its_words_are_known():
     primary = "The staging database runs Postgres on db-staging.internal."
     other = "The staging database runs Postgres 16.4 on db-staging.internal."
     assert sentence_union(primary, [other]) == primary + "\n\n" + other
+
+
+def test_a_sentence_with_one_new_content_word_is_kept_so_no_detail_is_lost():
+    primary = "All Routewise Go services are pinned to Go 1.23.4 in `.tool-versions`; CI reads the same file."
+    other = "Backend services use Go 1.23.4, pinned via `.tool-versions` (asdf) and used by CI too."
+    assert "asdf" in sentence_union(primary, [other])  # the tool name is a detail only the second note has
