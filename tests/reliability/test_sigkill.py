@@ -23,7 +23,7 @@ from memgui.core.netfx import anchor_id_for
 
 from factories import seed_document, seed_embedding
 
-KILLS = 20
+KILLS = 50
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL") or "fork" not in mp.get_all_start_methods(),
                                 reason="needs POSIX fork and SIGKILL")
