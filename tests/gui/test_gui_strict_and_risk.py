@@ -95,11 +95,13 @@ def test_accept_with_strict_risk_defaults_to_cancel_and_return_does_not_merge(ma
 
 def test_a_plain_two_document_accept_keeps_merge_as_the_default(make_window, review_store, qtbot):
     w = _open(make_window, review_store, qtbot)
+    w.sources.set_target(review_store.ids["pg-1"])  # its union draft stays under twice the longest source
     _union(w, qtbot)
+    assert w.review.report.length_ratio <= 2 and w.review.strict.passed
     w.answerer.answer("Cancel")
     QTest.keyClick(w.queue, Qt.Key.Key_A)
     qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
-    assert w.answerer.seen[-1]["default"] == "Merge" and "Risky" not in w.answerer.seen[-1]["text"]
+    assert w.answerer.seen[-1]["default"] == "Merge" and "Risky" not in w.answerer.seen[-1]["text"], w.answerer.seen[-1]
 
 
 def test_three_documents_and_a_low_cosine_make_the_accept_risky(make_window, review_store, qtbot):

@@ -131,6 +131,7 @@ class DecisionPanel(QGroupBox):
         set_colors(self.kind_label, "#24292f")
         self.targets_label.setText("—")
         self.rationale_label.setText("—")
+        self.rationale_label.setToolTip("")
 
     def set_model_text(self, text: str) -> None:
         self.model_label.setText(text)
@@ -189,3 +190,4 @@ class DecisionPanel(QGroupBox):
         self.targets_label.setText(", ".join(label_for(t) for t in targets) if targets else "—")
         rationale = result.rationale or decision.rationale or decision.reason or "—"
         self.rationale_label.setText(relabel(rationale))
+        self.rationale_label.setToolTip(relabel(rationale))

@@ -56,6 +56,7 @@ class Drafting:
         self.slot = DeciderSlot()
         self.selftests: dict[tuple, Any] = {}  # decider key -> the core's self-test verdict
         self._after_guard: Callable[[], None] | None = None
+        self._judging = False  # pairs are being judged: their stream goes on each pair's "same fact?" line
         self._guard_timer = review.timer(self._run_guard)
         self._diff_timer = review.timer(self._run_diff)
         review.panels.diff_view.sourceChosen.connect(lambda _id: self._diff_timer.start(0))
@@ -247,6 +248,7 @@ class Drafting:
             return groups, result
 
         r.panels.decision_panel.begin_stream()
+        self._judging = False
         r.runner.start("decide", job, label="Asking the model", show_in_status=True,
                        on_progress=self._on_model_progress,
                        on_done=lambda result: self._model_done(row, result),
@@ -264,11 +266,14 @@ class Drafting:
             step = min(progress.done + 1, total)
             panel.set_model_text(f"judging pairs {step}/{total}" if progress.done < total
                                  else f"judged {total} pair{'s' if total != 1 else ''}")
+            self._judging = progress.done < total
             if progress.done < total:
                 pair = " vs ".join(r.label(i) if r.doc(i) else i for i in (progress.message or "").split(" vs "))
                 panel.begin_call(f"same fact? {pair} ({step}/{total})")
         elif progress.payload is not None:
             panel.append_stream(str(progress.payload))
+        elif self._judging:
+            pass  # the judge's own call header ("classifying"): the pair's "same fact?" line already says it
         elif progress.stage in ("loading model", "deciding") and progress.message and not r.doc(progress.message):
             panel.set_model_text(f"{progress.stage}: {progress.message}…")
         else:

@@ -27,7 +27,7 @@ from ..style import MUTED, set_bold, set_colors
 RETAINED_BG, MISSING_BG = QColor("#dafbe1"), QColor("#ffc9c9")
 RETAINED_FG, MISSING_FG = QColor("#116329"), QColor("#7d0a0a")
 AT_RISK_FG, AT_RISK_BG = "#5c3b00", "#ffe08a"
-MAX_AT_RISK_SHOWN = 12
+MAX_AT_RISK_SHOWN = 3  # inline; the tooltip lists every one
 
 
 def strict_headline(strict: Any) -> str:
@@ -37,14 +37,14 @@ def strict_headline(strict: Any) -> str:
     return "strict: clean" if not n else f"strict: {n} fact{'s' if n != 1 else ''} at risk"
 
 
-def strict_text(strict: Any) -> str:
-    """The at-risk facts, token and kind, for the strict lens line."""
+def strict_text(strict: Any, limit: int = MAX_AT_RISK_SHOWN) -> str:
+    """The at-risk facts, token and kind, for the strict lens line (the first `limit`; the rest counted)."""
     if strict is None or not strict.at_risk:
         return ""
-    shown = [f"{a.token} ({a.kind})" for a in strict.at_risk[:MAX_AT_RISK_SHOWN]]
+    shown = [f"{a.token} ({a.kind})" for a in strict.at_risk[:limit]]
     more = len(strict.at_risk) - len(shown)
-    return ("Strict lens (memgui's, stricter than Netclaw's; highlighted amber in the sources) — not kept whole: "
-            + ", ".join(shown) + (f" … (+{more})" if more > 0 else ""))
+    return ("Strict lens (memgui's, stricter than Netclaw's; amber in the sources) — not kept whole: "
+            + ", ".join(shown) + (f" … +{more} more (hover for all)" if more > 0 else ""))
 
 
 def _sources_text(sources: Any, labels: Sequence[str]) -> str:
@@ -255,6 +255,8 @@ class GuardPanel(QWidget):
         self.verdict.setToolTip("Netclaw's MergeGuard verdict (it decides); the strict lens is memgui's stricter "
                                 "check, reported beside it")
         self.strict_label.setText(strict_text(strict))
+        self.strict_label.setToolTip("Not kept whole by the merged body (strict lens):\n" + "\n".join(
+            f"{a.token} ({a.kind})" for a in strict.at_risk) if strict is not None and strict.at_risk else "")
         self.strict_label.setVisible(bool(strict_text(strict)))
         self.reason.setText(str(getattr(report, "reason", "")))
         self._fill(self.retention_bar, retention, RETENTION_BAR)
