@@ -59,7 +59,7 @@ def test_strict_lens_headline_lists_and_highlights_at_risk_facts_beside_netclaws
     assert panel.strict_label.isVisibleTo(w) and "Postgres (name)" in panel.strict_label.text()
     for pane in w.sources.panes():
         assert pane.at_risk > 0 and pane.missing_count() == 0  # amber, not MergeGuard's red
-        assert "at risk by the strict lens" in pane.missing_label.text()
+        assert "at risk, strict lens" in pane.missing_label.text()
     # Netclaw's append fallback preview stays as it is
     assert DOCS["pg-1"][2] in panel.fallback.toPlainText() and DOCS["pg-2"][2] in panel.fallback.toPlainText()
 

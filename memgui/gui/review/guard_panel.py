@@ -37,14 +37,19 @@ def strict_headline(strict: Any) -> str:
     return "strict: clean" if not n else f"strict: {n} fact{'s' if n != 1 else ''} at risk"
 
 
+def _short(token: str, width: int = 28) -> str:
+    return token if len(token) <= width else token[: width - 1] + "…"
+
+
 def strict_text(strict: Any, limit: int = MAX_AT_RISK_SHOWN) -> str:
-    """The at-risk facts, token and kind, for the strict lens line (the first `limit`; the rest counted)."""
+    """The at-risk facts, token and kind, for the strict lens line: the first `limit`, long tokens shortened,
+    the rest counted (the line's tooltip lists every one in full)."""
     if strict is None or not strict.at_risk:
         return ""
-    shown = [f"{a.token} ({a.kind})" for a in strict.at_risk[:limit]]
+    shown = [f"{_short(a.token)} ({a.kind})" for a in strict.at_risk[:limit]]
     more = len(strict.at_risk) - len(shown)
-    return ("Strict lens (memgui's, stricter than Netclaw's; amber in the sources) — not kept whole: "
-            + ", ".join(shown) + (f" … +{more} more (hover for all)" if more > 0 else ""))
+    return ("Strict lens — not kept whole: " + ", ".join(shown)
+            + (f" … +{more} more (hover)" if more > 0 else ""))
 
 
 def _sources_text(sources: Any, labels: Sequence[str]) -> str:
@@ -168,6 +173,8 @@ class GuardPanel(QWidget):
         self.strict_label.setWordWrap(True)
         self.strict_label.setMargin(4)
         set_colors(self.strict_label, AT_RISK_FG, AT_RISK_BG)
+        # two lines always fit: a squeezed guard box must not lay the line over its neighbours
+        self.strict_label.setMinimumHeight(2 * self.strict_label.fontMetrics().lineSpacing() + 10)
         self.strict_label.hide()
         layout.addWidget(self.strict_label)
         self.retention_label = QLabel("Token retention (needs ≥ 95%)")
@@ -255,7 +262,8 @@ class GuardPanel(QWidget):
         self.verdict.setToolTip("Netclaw's MergeGuard verdict (it decides); the strict lens is memgui's stricter "
                                 "check, reported beside it")
         self.strict_label.setText(strict_text(strict))
-        self.strict_label.setToolTip("Not kept whole by the merged body (strict lens):\n" + "\n".join(
+        self.strict_label.setToolTip("memgui's strict lens, stricter than Netclaw's MergeGuard (which alone decides); "
+                                     "amber in the sources. Not kept whole by the merged body:\n" + "\n".join(
             f"{a.token} ({a.kind})" for a in strict.at_risk) if strict is not None and strict.at_risk else "")
         self.strict_label.setVisible(bool(strict_text(strict)))
         self.reason.setText(str(getattr(report, "reason", "")))

@@ -166,9 +166,9 @@ class SourcePane(QFrame):
         self.body.setExtraSelections(risky + missing)  # missing drawn last: red wins where both apply
         parts = []
         if missing:
-            parts.append(f"{len(missing)} missing token occurrence(s) highlighted (red)")
+            parts.append(f"{len(missing)} missing token occurrence(s) (red)")
         if risky:
-            parts.append(f"{len(risky)} fact(s) at risk by the strict lens (amber)")
+            parts.append(f"{len(risky)} at risk, strict lens (amber)")
         self.missing_label.setText(" · ".join(parts))
         set_colors(self.missing_label, "#7d0a0a" if missing else "#5c3b00")
 
