@@ -24,9 +24,26 @@ def application(argv: list[str] | None = None) -> QApplication:
     return app  # type: ignore[return-value]
 
 
+def screenshot_problem(out: str | os.PathLike) -> str | None:
+    """Why a screenshot cannot be written to `out` (checked before the window opens), or None."""
+    out = Path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot write the screenshot to {out}: its folder cannot be created ({exc.strerror or exc})"
+    if out.is_dir():
+        return f"cannot write the screenshot to {out}: it is a folder"
+    if not os.access(out.parent, os.W_OK) or (out.exists() and not os.access(out, os.W_OK)):
+        return f"cannot write the screenshot to {out}: not writable"
+    return None
+
+
 def save_screenshot(window: MainWindow, out: str | os.PathLike) -> bool:
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
     return window.grab().save(str(out))
 
 
@@ -34,7 +51,13 @@ def run_gui(store_path: str | None, screenshot: str | None, *, services: Service
             qsettings=None) -> int:
     """Open the window on `store_path` (else the located store or the demo). With `screenshot`, wait until
     the cluster queue is filled and the first cluster selected and checked, save the whole window to that
-    PNG and exit (0 saved, 1 not). Works with QT_QPA_PLATFORM=offscreen."""
+    PNG and exit (0 saved, 1 not saved, 2 bad input: a store that cannot be opened or a screenshot path that
+    cannot be written — then no screenshot is taken). Works with QT_QPA_PLATFORM=offscreen."""
+    if screenshot:
+        problem = screenshot_problem(screenshot)
+        if problem is not None:
+            print(f"memgui: {problem}", file=sys.stderr)
+            return 2
     app = application()
     window = MainWindow(services or real_services(), qsettings=qsettings)
     window.show()
@@ -61,8 +84,13 @@ def run_gui(store_path: str | None, screenshot: str | None, *, services: Service
             status["code"] = 1
             QTimer.singleShot(0, shoot)
 
+        def refused(message: str) -> None:  # the store cannot be opened: bad input, nothing to show
+            print(f"memgui: {message}", file=sys.stderr)
+            status["code"] = 2
+            QTimer.singleShot(0, window.close)
+
         window.ready.connect(lambda: QTimer.singleShot(250, shoot))
-        window.storeFailed.connect(failed)
+        window.storeFailed.connect(refused)
         window.scanFailed.connect(failed)
         window.prompter.exec_box = lambda box: None  # never block on a dialog in screenshot mode
         QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: failed("timed out waiting for the cluster queue"))

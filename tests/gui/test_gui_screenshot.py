@@ -62,5 +62,17 @@ def test_screenshot_mode_reports_a_bad_store(tmp_path):
     env = _env(tmp_path)
     proc = subprocess.run([sys.executable, "-m", "memgui", "--store", str(bad), "--screenshot", str(out)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 1
+    assert proc.returncode == 2  # bad input, like every other command
     assert "not an SQLite database" in proc.stderr and "Traceback" not in proc.stderr
+    assert not out.exists()  # no screenshot of an error state
+
+
+def test_a_screenshot_path_that_cannot_be_written_is_refused_before_the_window_opens(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    out = blocker / "shots" / "window.png"  # a folder below a file cannot be made
+    proc = subprocess.run([sys.executable, "-m", "memgui", "--store", str(tmp_path / "whatever.db"), "--screenshot",
+                           str(out)], cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("memgui:")]
+    assert len(lines) == 1 and "cannot write the screenshot" in lines[0] and "Traceback" not in proc.stderr
