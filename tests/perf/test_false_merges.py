@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -42,7 +43,8 @@ class CachedJudge:
 
     def __init__(self, decider: LlamaDecider):
         self.decider = decider
-        self.path = user_cache_dir() / "bench-pair-verdicts.json"
+        # MEMGUI_BENCH_VERDICTS keeps the cache across runs (the test-wide cache dir is a fresh tmp dir)
+        self.path = Path(os.environ.get("MEMGUI_BENCH_VERDICTS") or user_cache_dir() / "bench-pair-verdicts.json")
         self.cache = json.loads(self.path.read_text()) if self.path.exists() else {}
         self.calls = 0
 
@@ -103,14 +105,23 @@ def test_false_merges_per_100_clusters(tmp_path):
     try:
         wrong = merges = 0
         missed = 0
+        siblings = {frozenset(p) for p in demo_labels()["sibling_pairs"]}
+        mixed = mixed_split = 0
         for c in coherent:
             groups = run_to_end(judge_pairs([docs[m] for m in c.member_ids], judge))
             if len(groups.largest) >= 2:
                 merges += 1
                 wrong += _wrong(groups.largest, truth)
             missed += sum(frozenset(p) in truth for p in groups.apart_pairs())
+            pairs = {frozenset(p) for p in itertools.combinations(c.member_ids, 2)}
+            if pairs & siblings and pairs & truth:  # a labelled mixed cluster: duplicates plus a sibling
+                mixed += 1
+                chosen = {frozenset(p) for p in itertools.combinations(groups.largest, 2)}
+                mixed_split += not (chosen & siblings)
     finally:
         decider.close()
     print(f"  after, model (largest same-fact group): {wrong} wrong of {len(coherent)} clusters = "
           f"{100 * wrong / len(coherent):.1f} per 100 ({merges} merges proposed; {missed} labelled duplicate pairs "
           f"judged apart; {judge.calls} new model calls)")
+    print(f"  labelled mixed clusters (duplicates plus a sibling): {mixed}; the sibling kept out of the pre-selected "
+          f"group in {mixed_split}")
