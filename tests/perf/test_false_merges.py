@@ -91,7 +91,7 @@ def test_false_merges_per_100_clusters(tmp_path):
     no_model = sum(_wrong(c.member_ids, truth) for c in coherent
                    if not likely_different(*bodies(c.member_ids)).likely_different)
     marked = sum(likely_different(*bodies(c.member_ids)).likely_different for c in coherent)
-    print(f"\nfalse merges on the demo labels (accept every pre-selected, guard-passing proposal):")
+    print("\nfalse merges on the demo labels (accept every pre-selected, guard-passing proposal):")
     print(f"  before (chained components, all members): {before} wrong of {len(chained)} clusters "
           f"= {100 * before / len(chained):.1f} per 100 (largest cluster {max(len(c) for c in chained)})")
     print(f"  after, no model (coherent ≤ 8, 'likely different' not pre-selected: {marked}): {no_model} wrong of "

@@ -9,8 +9,6 @@ import random
 import sqlite3
 import time
 
-import pytest
-
 from memgui.core.ops.apply import MODE_APPEND, MergePlan, StaleSourceError, draft_stamps, merge_cluster
 from memgui.core.ops.undo import UndoConflictError, redo, undo
 from memgui.core.store import create_store, open_store

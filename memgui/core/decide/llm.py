@@ -35,7 +35,7 @@ from typing import Sequence
 
 from ...config import CurationSettings, load_curation_settings
 from . import prompts as dp
-from ..curation.types import Candidate, CurationDecision, DeciderResult, DecisionKind, Proposal
+from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
 from .engine import Engine, LlamaEngine
 from .inputs import merge_keyword
 from ..merge.union import restore_missing_sentences

@@ -13,7 +13,6 @@ memgui's own merges keep before-images (in `memgui_audit`).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Iterable
 

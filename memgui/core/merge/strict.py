@@ -51,7 +51,7 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("month", rf"\b(?:{_MONTH_NAMES})\b"),
         ("weekday", rf"\b(?:{_WEEKDAYS})s?\b"),
         ("quantity", rf"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:{_UNITS})(?![\w]){_PER}"),
-        ("quantity", rf"(?<![\w.])\d+(?:[.,]\d+)?\s+[a-z]+\s+per\s+[a-z]+"),
+        ("quantity", r"(?<![\w.])\d+(?:[.,]\d+)?\s+[a-z]+\s+per\s+[a-z]+"),
         ("number", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*(?![\w:/-]|[.,]\d)"),
         ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
     )
