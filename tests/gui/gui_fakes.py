@@ -11,9 +11,10 @@ from typing import Sequence
 
 from memgui.core.curation.types import CurationDecision, DeciderResult, DecisionKind
 from memgui.core.store import create_store, open_store
-from memgui.core.netfx import anchor_id_for
-from memgui.core.store.values import Document, new_document_id, now_ms
+from memgui.core.store.values import now_ms
 from memgui.core.tasks import Cancelled, Progress
+
+from factories import seed_document
 
 DOCS = {
     "pg-1": ("Production database", "postgres",
@@ -43,46 +44,24 @@ class ReviewStore:
     ids: dict[str, str]  # key -> document id
 
 
+def _seed(path: Path, ids: dict[str, str], docs: dict[str, tuple[str, str, str]], base: int) -> None:
+    """Seed `docs` (key -> (title, anchor, body)) through the shared factory, one millisecond apart from `base`."""
+    with open_store(path) as store:
+        for n, (key, (title, anchor, body)) in enumerate(docs.items()):
+            ids[key] = seed_document(store, title, body, anchor=anchor, freshness_at=base + n * 1000,
+                                     created_at=base + n * 1000).document_id
+
+
 def build_review_store(path: Path) -> ReviewStore:
     create_store(path)
-    store = open_store(path)
-    ids = {}
-    try:
-        base = now_ms() - 86_400_000
-        for n, (key, (title, anchor, body)) in enumerate(DOCS.items()):
-            store.ensure_anchor(anchor)
-            doc_id = new_document_id()
-            ids[key] = doc_id
-            store.upsert_document(Document(
-                document_id=doc_id, anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
-                markdown_body=body, aliases_json=None, facets_json=None, slots_json=None,
-                update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",
-                sensitivity="normal", recall_mode="auto", confidence=0.8, freshness_at=base + n * 1000,
-                expires_at=None, created_at=base + n * 1000, updated_at=0,
-            ))
-    finally:
-        store.close()
+    ids: dict[str, str] = {}
+    _seed(path, ids, DOCS, now_ms() - 86_400_000)
     return ReviewStore(path, ids)
 
 
 def add_documents(review: ReviewStore, docs: dict[str, tuple[str, str, str]]) -> None:
     """More documents in the review store: key -> (title, anchor, body), newer than the others."""
-    store = open_store(review.path)
-    try:
-        base = now_ms()
-        for n, (key, (title, anchor, body)) in enumerate(docs.items()):
-            store.ensure_anchor(anchor)
-            doc_id = new_document_id()
-            review.ids[key] = doc_id
-            store.upsert_document(Document(
-                document_id=doc_id, anchor_id=anchor_id_for(anchor), memory_class="durable_fact", title=title,
-                markdown_body=body, aliases_json=None, facets_json=None, slots_json=None,
-                update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",
-                sensitivity="normal", recall_mode="auto", confidence=0.8, freshness_at=base + n * 1000,
-                expires_at=None, created_at=base + n * 1000, updated_at=0,
-            ))
-    finally:
-        store.close()
+    _seed(review.path, review.ids, docs, now_ms())
 
 
 class FakeScanner:
