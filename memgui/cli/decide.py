@@ -68,43 +68,6 @@ def _load_cluster(store, ids: list[str]):
     return docs, anchor_names(store, docs)
 
 
-def _targets(decision) -> list[str]:
-    if decision is None:
-        return []
-    if decision.consolidation_target_ids:
-        return list(decision.consolidation_target_ids)
-    return [decision.target_document_id] if decision.target_document_id else []
-
-
-def _guard(proposal, candidates, decision):
-    if decision is None or not decision.merged_body:
-        return None
-    from ..core.merge.guard import check_merge
-
-    by_id = {c.document_id: c.markdown_body for c in candidates}
-    sources = [by_id[t] for t in _targets(decision) if t in by_id] + [proposal.content]
-    return check_merge(sources, decision.merged_body).to_dict()
-
-
-def _payload(proposal, candidates, result) -> dict:
-    d = result.decision
-    return {
-        "decision": d.kind.value if d else None,
-        "targets": _targets(d),
-        "rationale": result.rationale,
-        "merged_body": d.merged_body if d else None,
-        "guard": _guard(proposal, candidates, d),
-        "model_id": result.model_id,
-        "seconds": result.seconds,
-        "prompt_tokens": result.prompt_tokens,
-        "completion_tokens": result.completion_tokens,
-        "proposal_id": proposal.memory_id,
-        "candidate_ids": [c.document_id for c in candidates],
-        "error": result.error,
-        "raw_reply": result.raw_reply,
-    }
-
-
 class _Stream:
     """Model text to stderr as it is generated (one line per stage)."""
 
@@ -173,22 +136,13 @@ def _print_text(out: dict, note: str | None) -> None:
 def run(args) -> int:
     from ..config import load_curation_settings
     from ..core.decide.llm import LlamaDecider
-    from ..core.decide.drafts import union_draft
-    from ..core.decide.groups import FactGroups, choose_target, judge_pairs
-    from ..core.decide.inputs import cluster_inputs
+    from ..core.decide.review import review_cluster
     from ..core.tasks import run_to_end
 
     ids = _ids(args.docs)
     with open_store_or_fail(getattr(args, "store", None), read_only=True) as store, store_errors_as_cli_errors():
         docs, names = _load_cluster(store, ids)
-    by_id = {d.document_id: d for d in docs}
-    # Until a model has judged every pair, the cluster is one unjudged group.
-    groups = FactGroups((tuple(ids),), choose_target(docs), ())
-    proposal, candidates = cluster_inputs(docs, names)
-    union = union_draft(proposal, candidates, primary=groups.target)
-    note = None
-    out = None
-    code = EXIT_OK
+    review = None
     if args.draft != "union":
         path, why_not = _model_path(args)
         if path is not None:
@@ -204,58 +158,33 @@ def run(args) -> int:
             try:
                 report = run_selftest(decider)
                 if report.capable:
-                    groups = run_to_end(judge_pairs(docs, decider.judge_pair), stream)
-                    largest = [by_id[m] for m in groups.largest]
-                    if len(largest) >= 2:  # the merge is drafted for the largest same-fact group only
-                        proposal, candidates = cluster_inputs(largest, names)
-                        union = union_draft(proposal, candidates, primary=groups.target)
-                        result = run_to_end(decider.decide(proposal, candidates, full_candidate_content=True), stream)
-                        out = _payload(proposal, candidates, result)
-                        if result.decision is None:
-                            code = EXIT_NEGATIVE
-                    else:
-                        out = _all_different(proposal, candidates, decider.model_id)
-                    out["selftest"] = {"capable": True, "passed": report.passed, "total": report.total}
+                    selftest = {"capable": True, "passed": report.passed, "total": report.total}
+                    review = run_to_end(review_cluster(docs, names, decider, selftest=selftest), stream)
                 else:
                     why_not = (f"{decider.model_id} is not capable ({report.passed}/{report.total} canary pairs right"
                                f"{'; ' + report.error if report.error else ''})")
             finally:
                 stream.end()
                 decider.close()
-        if out is None:
+        if review is None:
             note = f"no capable model: {why_not}; showing the sentence-union draft"
             print(f"memgui: {note}", file=sys.stderr)
-    if out is None:
-        out = _payload(proposal, candidates, union)
-        out["decider_available"] = args.draft == "union"
+            review = run_to_end(review_cluster(docs, names, note=note))
     else:
-        out["decider_available"] = True
-        if out["decision"] in ("UPDATE", "CONSOLIDATE", None):
-            targets = out["targets"] or None
-            draft = union_draft(proposal, candidates, targets, primary=groups.target) if targets != [] else union
-            out["union_draft"] = {"targets": _targets(draft.decision), "merged_body": draft.decision.merged_body,
-                                  "guard": _guard(proposal, candidates, draft.decision)}
-    # the sources as they were when this draft was made: `memgui merge --draft FILE` refuses if any changed
-    out["stamps"] = {d.document_id: {"updated_at": d.updated_at, "content_hash": d.exact_hash} for d in docs}
-    out["groups"] = [list(g) for g in groups.groups]
-    out["groups_judged"] = bool(groups.verdicts)
-    out["target"] = groups.target
-    out["pairs"] = [v.to_dict() for v in groups.verdicts]
+        review = run_to_end(review_cluster(docs, names))
+    out = review.to_dict()
+    out.pop("extra", None)
+    if out["union_draft"] is None:
+        out.pop("union_draft")
+    if out["selftest"] is None:
+        out.pop("selftest")
+    # --draft union asked for the deterministic draft: no decider was missing
+    out["decider_available"] = review.decider_available or args.draft == "union"
     if args.json:
         print_json(out)
     else:
-        _print_text(out, note)
-    return code
-
-
-def _all_different(proposal, candidates, model_id: str) -> dict:
-    """Every pair judged different: nothing to merge (the reviewer keeps them separate)."""
-    return {
-        "decision": "CREATE", "targets": [], "rationale": "every pair was judged a different fact",
-        "merged_body": None, "guard": None, "model_id": model_id, "seconds": None, "prompt_tokens": None,
-        "completion_tokens": None, "proposal_id": proposal.memory_id,
-        "candidate_ids": [c.document_id for c in candidates], "error": None, "raw_reply": None,
-    }
+        _print_text(out, review.note)
+    return EXIT_NEGATIVE if review.decider_available and review.decision is None else EXIT_OK
 
 
 __all__ = ["register", "run", "EXIT_BAD_INPUT"]

@@ -1,0 +1,76 @@
+"""Cluster reviews cached per store file and model file, so a model's answer is computed once.
+
+An entry is keyed by the cluster's member ids and holds the stamps (updated_at + byte-exact hash) its members
+had when it was computed: a member that changed since makes the entry invalid, so a cached proposal never
+merges text it has not seen. The model key is the self-test's (path + size + mtime + prompt version), so a
+different or rebuilt model starts afresh. One JSON file per store in the user cache dir, replaced atomically.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Sequence
+
+from ...config import user_cache_dir
+from .review import ClusterReview, stamps_of
+
+FOLDER = "decisions"
+
+
+def _store_file(store_path: str | os.PathLike, root: Path | None) -> Path:
+    digest = hashlib.sha256(str(Path(store_path).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    return (root or user_cache_dir()) / FOLDER / f"{digest}.json"
+
+
+def _cluster_key(ids: Sequence[str]) -> str:
+    return "\x1f".join(sorted(ids))
+
+
+class DecisionCache:
+    """Thread-safe; `get` and `put` may run on workers."""
+
+    def __init__(self, store_path: str | os.PathLike, model_key: str, *, root: Path | None = None):
+        self.path = _store_file(store_path, root)
+        self.model_key = model_key
+        self._lock = threading.Lock()
+
+    def _load(self) -> dict:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def get(self, documents: Sequence) -> ClusterReview | None:
+        """The cached review of exactly these documents, if every one is unchanged since; else None."""
+        with self._lock:
+            entry = self._load().get(self.model_key, {}).get(_cluster_key([d.document_id for d in documents]))
+        if not isinstance(entry, dict):
+            return None
+        try:
+            review = ClusterReview.from_dict(entry)
+        except TypeError:
+            return None
+        return review if review.stamps == stamps_of(documents) else None
+
+    def put(self, review: ClusterReview) -> None:
+        """Keep a model's review (unjudged union drafts are cheap and not cached). An unwritable cache folder
+        only costs the reuse, never the review."""
+        if not review.groups_judged:
+            return
+        with self._lock:
+            data = self._load()
+            data.setdefault(self.model_key, {})[_cluster_key(list(review.stamps))] = review.to_dict()
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(json.dumps(data), encoding="utf-8")  # ASCII: lone surrogates survive as escapes
+                os.replace(tmp, self.path)
+            except OSError:
+                pass
+
+
+__all__ = ["DecisionCache"]

@@ -1,0 +1,171 @@
+"""One cluster reviewed end to end, without writing: every pair judged, the largest same-fact group drafted,
+both guards run, the likely-different mark and each source's stamp recorded.
+
+This is what `memgui decide` prints, what the window's background queue computes ahead of the reviewer and
+what `memgui accept-safe` plans from, so all three see the same proposal. A `ClusterReview` holds only plain
+values (JSON-able) so it can be cached per store and model file (`decide.cache`).
+
+Without a capable decider (`decider=None`, or one that failed its self-test) the review is the deterministic
+sentence-union draft over the whole cluster, unjudged.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Sequence
+
+from .drafts import union_draft
+from .groups import FactGroups, choose_target, judge_pairs
+from .inputs import cluster_inputs
+from ..merge.conflicts import likely_different
+from ..merge.guard import check_merge
+from ..merge.strict import check_strict
+from ..tasks import CancelToken, Work
+
+PENDING, SAME_FACT, DIFFERENT_FACTS, MIXED = "pending", "same", "different", "mixed"
+
+
+def stamps_of(documents: Sequence) -> dict[str, dict]:
+    """Each document's updated_at and byte-exact hash: a review (or draft) is valid only while they hold."""
+    return {d.document_id: {"updated_at": d.updated_at, "content_hash": d.exact_hash} for d in documents}
+
+
+@dataclass(frozen=True)
+class ClusterReview:
+    """The proposal for one cluster (the fields of `memgui decide --json`)."""
+
+    decision: str | None  # SKIP / CREATE / UPDATE / CONSOLIDATE, None when the model gave none
+    targets: list[str]
+    rationale: str | None
+    merged_body: str | None
+    guard: dict | None  # Netclaw's MergeGuard on the drafted group (MergeGuardReport.to_dict)
+    strict: dict | None  # memgui's strict lens on the same body (StrictReport.to_dict)
+    model_id: str
+    seconds: float | None
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    proposal_id: str
+    candidate_ids: list[str]
+    error: str | None
+    raw_reply: str | None
+    groups: list[list[str]]  # the same-fact partition, largest first (one unjudged group without a model)
+    groups_judged: bool
+    target: str | None  # the most complete, then newest, member of the largest group
+    pairs: list[dict]
+    stamps: dict[str, dict]
+    likely_different: dict  # {"likely_different": bool, "reason": str}, before any model call
+    decider_available: bool
+    selftest: dict | None = None
+    union_draft: dict | None = None  # the deterministic draft for the model's targets, beside its own body
+    note: str | None = None  # why no model decided, when none did
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def verdict(self) -> str:
+        """The queue badge: pending (not judged by a model), same (one group holds every member), different
+        (no two members the same fact) or mixed."""
+        if not self.groups_judged:
+            return PENDING
+        if len(self.groups) == 1:
+            return SAME_FACT
+        return DIFFERENT_FACTS if max(len(g) for g in self.groups) == 1 else MIXED
+
+    @property
+    def member_ids(self) -> list[str]:
+        return [m for g in self.groups for m in g]
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ClusterReview":
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def _targets(decision) -> list[str]:
+    if decision is None:
+        return []
+    if decision.consolidation_target_ids:
+        return list(decision.consolidation_target_ids)
+    return [decision.target_document_id] if decision.target_document_id else []
+
+
+def _checks(proposal, candidates, decision, titles: dict[str, str]) -> tuple[dict | None, dict | None]:
+    """(Netclaw's guard, the strict lens) on a decision's merged body over the sources it names."""
+    if decision is None or not decision.merged_body:
+        return None, None
+    by_id = {c.document_id: c for c in candidates}
+    chosen = [t for t in _targets(decision) if t in by_id]
+    sources = [by_id[t].markdown_body for t in chosen] + [proposal.content]
+    source_titles = [titles.get(t, "") for t in chosen] + [proposal.title or ""]
+    kept = titles.get(chosen[0], "") if chosen else proposal.title or ""
+    guard = check_merge(sources, decision.merged_body).to_dict()
+    strict = check_strict(sources, decision.merged_body, titles=source_titles, kept_title=kept).to_dict()
+    return guard, strict
+
+
+def _from_result(proposal, candidates, result, titles) -> dict:
+    d = result.decision
+    guard, strict = _checks(proposal, candidates, d, titles)
+    return {
+        "decision": d.kind.value if d else None, "targets": _targets(d), "rationale": result.rationale,
+        "merged_body": d.merged_body if d else None, "guard": guard, "strict": strict,
+        "model_id": result.model_id, "seconds": result.seconds, "prompt_tokens": result.prompt_tokens,
+        "completion_tokens": result.completion_tokens, "proposal_id": proposal.memory_id,
+        "candidate_ids": [c.document_id for c in candidates], "error": result.error, "raw_reply": result.raw_reply,
+    }
+
+
+def _all_different(proposal, candidates, model_id: str) -> dict:
+    """Every pair judged different: nothing to merge (the reviewer keeps them separate)."""
+    return {
+        "decision": "CREATE", "targets": [], "rationale": "every pair was judged a different fact",
+        "merged_body": None, "guard": None, "strict": None, "model_id": model_id, "seconds": None,
+        "prompt_tokens": None, "completion_tokens": None, "proposal_id": proposal.memory_id,
+        "candidate_ids": [c.document_id for c in candidates], "error": None, "raw_reply": None,
+    }
+
+
+def review_cluster(documents: Sequence, names: dict[str, str] | None = None, decider: Any = None, *,
+                   capable: bool = True, selftest: dict | None = None, note: str | None = None,
+                   cancel: CancelToken | None = None) -> Work[ClusterReview]:
+    """Review `documents` (live, two or more). With a decider (`capable`: it passed its self-test) every pair
+    is judged and the largest same-fact group drafted by the model; otherwise the sentence-union draft over
+    all of them. A generator: yields Progress (the model's stream), returns the ClusterReview."""
+    docs = list(documents)
+    by_id = {d.document_id: d for d in docs}
+    titles = {d.document_id: d.title or "" for d in docs}
+    ids = [d.document_id for d in docs]
+    mark = likely_different([d.markdown_body for d in docs], [d.title for d in docs])
+    groups = FactGroups((tuple(ids),), choose_target(docs), ())  # one unjudged group until a model judged
+    proposal, candidates = cluster_inputs(docs, names)
+    out = None
+    use_model = decider is not None and capable
+    if use_model:
+        groups = yield from judge_pairs(docs, decider.judge_pair, cancel=cancel)
+        largest = [by_id[m] for m in groups.largest]
+        if len(largest) >= 2:  # the merge is drafted for the largest same-fact group only
+            proposal, candidates = cluster_inputs(largest, names)
+            result = yield from decider.decide(proposal, candidates, full_candidate_content=True, cancel=cancel)
+            out = _from_result(proposal, candidates, result, titles)
+        else:
+            out = _all_different(proposal, candidates, decider.model_id)
+    union = union_draft(proposal, candidates, primary=groups.target)
+    extra: dict = {}
+    if out is None:
+        out = _from_result(proposal, candidates, union, titles)
+    elif out["decision"] in ("UPDATE", "CONSOLIDATE", None):
+        targets = out["targets"] or None
+        draft = union_draft(proposal, candidates, targets, primary=groups.target) if targets != [] else union
+        guard, strict = _checks(proposal, candidates, draft.decision, titles)
+        extra["union_draft"] = {"targets": _targets(draft.decision), "merged_body": draft.decision.merged_body,
+                                "guard": guard, "strict": strict}
+    return ClusterReview(
+        **out, groups=[list(g) for g in groups.groups], groups_judged=bool(groups.verdicts), target=groups.target,
+        pairs=[v.to_dict() for v in groups.verdicts], stamps=stamps_of(docs),
+        likely_different={"likely_different": mark.likely_different, "reason": mark.reason},
+        decider_available=use_model, selftest=selftest, note=None if use_model else note, **extra,
+    )
+
+
+__all__ = ["DIFFERENT_FACTS", "MIXED", "PENDING", "SAME_FACT", "ClusterReview", "review_cluster", "stamps_of"]
