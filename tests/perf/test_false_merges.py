@@ -118,6 +118,10 @@ def test_false_merges_per_100_clusters(tmp_path):
                 mixed += 1
                 chosen = {frozenset(p) for p in itertools.combinations(groups.largest, 2)}
                 mixed_split += not (chosen & siblings)
+                if chosen & siblings:  # a miss: show it, so it can be looked at
+                    print("  mixed-cluster miss:", " | ".join(
+                        f"{m[:12]} {docs[m].title!r}" for m in c.member_ids),
+                        "-> groups", [[m[:12] for m in g] for g in groups.groups])
     finally:
         decider.close()
     print(f"  after, model (largest same-fact group): {wrong} wrong of {len(coherent)} clusters = "

@@ -19,11 +19,14 @@ hence never word characters or digits. Case-insensitive comparison mirrors ``Ord
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import unicodedata
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
+
+import ahocorasick
 
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, NET_WS_CLASS, RETENTION_THRESHOLD, fold_case, format_p0, utf16_len
 
@@ -51,13 +54,30 @@ def _ci(word: str) -> str:
     return "".join(out)
 
 
-_MONTHS = "|".join(
-    f"{_ci(short)}(?:{_ci(rest)})?" if rest else _ci(short)
-    for short, rest in (
-        ("Jan", "uary"), ("Feb", "ruary"), ("Mar", "ch"), ("Apr", "il"), ("May", ""), ("Jun", "e"),
-        ("Jul", "y"), ("Aug", "ust"), ("Sep", "tember"), ("Oct", "ober"), ("Nov", "ember"), ("Dec", "ember"),
-    )
+_MONTH_WORDS = (
+    ("Jan", "uary"), ("Feb", "ruary"), ("Mar", "ch"), ("Apr", "il"), ("May", ""), ("Jun", "e"),
+    ("Jul", "y"), ("Aug", "ust"), ("Sep", "tember"), ("Oct", "ober"), ("Nov", "ember"), ("Dec", "ember"),
 )
+
+
+def _month(short: str, rest: str) -> str:
+    return f"{_ci(short)}(?:{_ci(rest)})?" if rest else _ci(short)
+
+
+_MONTHS = "|".join(_month(short, rest) for short, rest in _MONTH_WORDS)
+
+
+def _month_after_initial() -> tuple[str, str]:
+    """(class of month initials, the rest of a month name after its initial): the same months as _MONTHS,
+    with the initial consumed first so the engine can skip to candidate letters (see `lead` in _build)."""
+    initials: dict[str, list[str]] = {}
+    for short, rest in _MONTH_WORDS:
+        initials.setdefault(short[0], []).append(_month(short[1:], rest))
+    first = "".join(_ci(i)[1:-1] for i in initials)
+    rests = "|".join(f"(?<={_ci(i)})(?:{'|'.join(alts)})" for i, alts in initials.items())
+    return f"[{first}]", rests
+
+
 _ORDINAL = "|".join(_ci(x) for x in ("st", "nd", "rd", "th"))
 KINDS = (
     "url", "iso_date", "written_date", "reverse_date", "slash_date", "version", "quantity", "file_path",
@@ -102,26 +122,33 @@ def _build(word: str, boundary_word: str, digit: str, ws: str) -> _PatternSet:
     `\\b` before a digit/letter is "previous char is not a word char", a trailing one after a
     digit/letter is "next char is not a word char". Only the file-path start needs the full test."""
     bword = boundary_word
-    lb = f"(?<![{bword}])"  # \\b before a word character
     rb = f"(?![{bword}])"  # \\b after a word character
     full_b = f"(?:(?<=[{bword}])(?![{bword}])|(?<![{bword}])(?=[{bword}]))"
     d = f"[{digit}]"
     s = f"[{ws}]"
+    initial, month_rest = _month_after_initial()
+
+    def lead(first: str, *, not_after: str = bword) -> str:
+        """`(?<![not_after])first`, written with the character class first: Python's engine then skips to
+        candidate characters with a fast scan instead of testing a look-behind at every position. Same
+        matches: the look-behind moved past `first` tests the same previous character."""
+        return f"{first}(?<![{not_after}]{first})"
+
     sources = (
         (f"{_ci('http')}{_ci('s')}?://[^{ws}\"'<>)\\]]+", 0),
-        (f"{lb}{d}{{4}}-{d}{{2}}-{d}{{2}}(?:T{d}{{2}}:{d}{{2}}(?::{d}{{2}})?Z?)?{rb}", 0),
-        (f"{lb}(?:{_MONTHS})\\.?{s}+{d}{{1,2}}(?:{_ORDINAL})?,?{s}+{d}{{4}}{rb}", 0),
-        (f"{lb}{d}{{1,2}}{s}+(?:{_MONTHS})\\.?,?{s}+{d}{{4}}{rb}", 0),
-        (f"{lb}{d}{{1,2}}/{d}{{1,2}}/{d}{{2,4}}{rb}", 0),
-        (f"{lb}{d}+(?:\\.{d}+){{1,3}}{rb}", 0),
-        (f"{lb}{d}+(?:\\.{d}+)?[a-zA-Z]{{1,6}}{rb}", 0),
+        (f"{lead(d)}{d}{{3}}-{d}{{2}}-{d}{{2}}(?:T{d}{{2}}:{d}{{2}}(?::{d}{{2}})?Z?)?{rb}", 0),
+        (f"{lead(initial)}(?:{month_rest})\\.?{s}+{d}{{1,2}}(?:{_ORDINAL})?,?{s}+{d}{{4}}{rb}", 0),
+        (f"{lead(d)}{d}?{s}+(?:{_MONTHS})\\.?,?{s}+{d}{{4}}{rb}", 0),
+        (f"{lead(d)}{d}?/{d}{{1,2}}/{d}{{2,4}}{rb}", 0),
+        (f"{lead(d)}{d}*(?:\\.{d}+){{1,3}}{rb}", 0),
+        (f"{lead(d)}{d}*(?:\\.{d}+)?[a-zA-Z]{{1,6}}{rb}", 0),
         (f"{full_b}(?:[A-Za-z]:\\\\|~?/)?(?:[{word}.-]+[\\\\/])+[{word}.-]+\\.[A-Za-z0-9]{{1,6}}{rb}", 0),
-        (f"{lb}[A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)+{rb}", 0),
-        (f"{lb}[a-z]+[A-Z][a-zA-Z0-9]*{rb}", 0),
-        (f"{lb}[a-zA-Z][a-zA-Z0-9]*(?:_[a-zA-Z0-9]+)+{rb}", 0),
-        (f"{lb}[a-zA-Z][a-zA-Z0-9]*(?:-[a-zA-Z0-9]+)+{rb}", 0),
-        (f"{lb}[A-Z][A-Z0-9_]{{2,}}{rb}", 0),
-        (f"(?<![a-zA-Z_])(?<!{d}\\.){d}+(?![a-zA-Z_])(?!\\.{d})", 0),
+        (f"{lead('[A-Za-z_]')}[A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)+{rb}", 0),
+        (f"{lead('[a-z]')}[a-z]*[A-Z][a-zA-Z0-9]*{rb}", 0),
+        (f"{lead('[a-zA-Z]')}[a-zA-Z0-9]*(?:_[a-zA-Z0-9]+)+{rb}", 0),
+        (f"{lead('[a-zA-Z]')}[a-zA-Z0-9]*(?:-[a-zA-Z0-9]+)+{rb}", 0),
+        (f"{lead('[A-Z]')}[A-Z0-9_]{{2,}}{rb}", 0),
+        (f"{lead(d, not_after='a-zA-Z_')}(?<!{d}\\.{d}){d}*(?![a-zA-Z_])(?!\\.{d})", 0),
     )
     patterns = tuple(re.compile(pattern, flags) for pattern, flags in sources)
     # runs include ZWNJ/ZWJ (never in a match, but word characters for \\b) so a run never ends before one
@@ -190,12 +217,43 @@ class MergeGuardReport:
         }
 
 
-def _iter_matches(text: str) -> Iterable[tuple[str, int]]:
-    """(token, class index) for every distinct match of every class, in class order (first occurrence
-    first), trailing punctuation cut. Matches are collected by the regex engine (`findall`) and repeats
-    dropped before any per-token work, so a 1 MB body costs little more than the regex scans."""
+# A class can only match a text holding what its pattern requires: skip its scan otherwise. A literal is
+# tested with `in`; the others with a search for a short necessary piece (much cheaper than the class's scan).
+_NEEDS = {0: "://", 4: "/", 5: ".", 8: ".", 10: "_", 11: "-"}
+_MONTH_INITIAL, _MONTH_REST = _month_after_initial()
+_A_MONTH = re.compile(f"{_MONTH_INITIAL}(?:{_MONTH_REST})")
+_NEEDS_PIECE = {
+    2: _A_MONTH,  # written and reverse dates name a month
+    3: _A_MONTH,
+    8: re.compile(r"\.[A-Za-z_]"),  # a dot before an identifier's next part
+}
+_ASCII_NEEDS_PIECE = {6: re.compile(r"[0-9](?:\.[0-9]+)?[a-zA-Z]")}  # a quantity: digits, then a unit letter
+
+
+def _may_match(index: int, text: str, ascii_text: bool, seen: dict) -> bool:
+    """False when class `index` cannot match `text`. `seen` keeps a piece's answer for the next class."""
+    if index in _NEEDS and _NEEDS[index] not in text:
+        return False
+    if index == _FILE_PATH:
+        return "/" in text or "\\" in text
+    piece = _NEEDS_PIECE.get(index) or (_ASCII_NEEDS_PIECE.get(index) if ascii_text else None)
+    if piece is None:
+        return True
+    if piece not in seen:
+        seen[piece] = piece.search(text) is not None
+    return seen[piece]
+
+
+def _iter_matches(text: str, only: frozenset[int] | None = None) -> Iterable[tuple[str, int]]:
+    """(token, class index) for every distinct match of every class (or of the classes in `only`), in class
+    order (first occurrence first), trailing punctuation cut. Matches are collected by the regex engine
+    (`findall`) and repeats dropped before any per-token work, so a 1 MB body costs little more than the
+    regex scans."""
     pattern_set = _patterns_for(text)
+    ascii_text, seen = pattern_set is _ASCII_PATTERNS, {}
     for index, pattern in enumerate(pattern_set.patterns):
+        if (only is not None and index not in only) or not _may_match(index, text, ascii_text, seen):
+            continue
         if index == _FILE_PATH:
             found = [m.group() for m in _file_path_matches(text, pattern_set)]
         else:
@@ -250,19 +308,25 @@ def extract_tokens(text: str | None) -> list[tuple[str, str]]:
     return [(token, TOKEN_KINDS[index]) for token, index in seen.values()]
 
 
-def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) -> MergeGuardReport:
-    """Validate a merged body against every body it claims to combine (netclaw-compat §10)."""
-    merged = merged_body or ""
-    if len(source_bodies) == 0:
-        return MergeGuardReport(True, 1.0, 1.0, NO_SOURCES_REASON)
+@functools.lru_cache(maxsize=32)
+def _source_matches(source: str) -> tuple[tuple[str, int], ...]:
+    """A source's matches, kept for the next check: while a reviewer edits the merged body the sources stay
+    the same, so each re-check scans only the body."""
+    return tuple(_iter_matches(source))
 
-    union: dict[str, list] = {}  # folded token -> [first spelling, best class index, [source indices]]
+
+@functools.lru_cache(maxsize=8)
+def _source_union(source_bodies: tuple[str | None, ...]) -> tuple[dict[str, tuple], int]:
+    """The case-insensitive union of the sources' tokens — folded token -> (first spelling, best class
+    index, source indices) — and the longest source's UTF-16 length. Kept for the next check of the same
+    sources (do not modify the result)."""
+    union: dict[str, list] = {}
     longest = 0
     for source_index, source in enumerate(source_bodies):
         if not source:
             continue
         longest = max(longest, utf16_len(source))
-        for token, class_index in _iter_matches(source):
+        for token, class_index in _source_matches(source):
             key = fold_case(token)
             entry = union.get(key)
             if entry is None:
@@ -272,12 +336,36 @@ def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) ->
                     entry[1] = class_index
                 if entry[2][-1] != source_index:
                     entry[2].append(source_index)
+    return {key: (token, index, tuple(sources)) for key, (token, index, sources) in union.items()}, longest
 
+
+def _substrings_found(needles: list[str], haystack: str) -> set[str]:
+    """The needles that occur in `haystack`, in one pass over it (Aho–Corasick) instead of one scan per
+    needle: a body missing a thousand tokens of a 1 MB source would otherwise be searched a thousand times."""
+    if len(needles) < 8:
+        return {n for n in needles if n in haystack}
+    automaton = ahocorasick.Automaton()
+    for needle in needles:
+        automaton.add_word(needle, needle)
+    automaton.make_automaton()
+    return {needle for _, needle in automaton.iter(haystack)}
+
+
+def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) -> MergeGuardReport:
+    """Validate a merged body against every body it claims to combine (netclaw-compat §10)."""
+    merged = merged_body or ""
+    if len(source_bodies) == 0:
+        return MergeGuardReport(True, 1.0, 1.0, NO_SOURCES_REASON)
+
+    union, longest = _source_union(tuple(source_bodies))
     folded_merged = fold_case(merged)
     # A token the merged body yields itself is in it; only the others need a substring search.
-    in_merged = {fold_case(token) for token, _ in _iter_matches(merged)} if merged else set()
+    # Scanning the merged body only with the classes the sources have is enough: the set is a shortcut.
+    classes = frozenset(entry[1] for entry in union.values())
+    in_merged = {fold_case(token) for token, _ in _iter_matches(merged, classes)} if merged and classes else set()
+    found = _substrings_found([key for key in union if key not in in_merged], folded_merged)
     tokens = tuple(
-        GuardToken(token, TOKEN_KINDS[class_index], tuple(sources), key in in_merged or key in folded_merged)
+        GuardToken(token, TOKEN_KINDS[class_index], sources, key in in_merged or key in found)
         for key, (token, class_index, sources) in union.items()
     )
     missing = tuple(t.token for t in tokens if not t.retained)

@@ -166,31 +166,92 @@ def _facts(text: str) -> set[str]:
     return {t for t in found if contains_whole(own, normalise_text(t))}
 
 
+# Where a prose sentence may be cut into clauses: after ; , : and around dashes, and at parentheses.
+_CLAUSE_CUT = re.compile(r"\s*(?:[;,:]\s+|\s[\u2014\u2013-]\s|\s*\(|\)\s*)")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The sentence's clauses, in order; a cut never falls inside a load-bearing token or a strict-lens fact
+    ("14 March, 2025", "7 daily, 4 weekly" stay whole where the fact spans the comma)."""
+    spans = []
+    folded = fold_case(sentence)
+    for token in {t for t, _ in extract_tokens(sentence)} | {t for t, _ in strict_facts(sentence)}:
+        needle = fold_case(token)
+        at = folded.find(needle)
+        while at != -1:
+            spans.append((at, at + len(needle)))
+            at = folded.find(needle, at + 1)
+    pieces, start = [], 0
+    for cut in _CLAUSE_CUT.finditer(sentence):
+        if any(a < cut.end() and cut.start() < b for a, b in spans):
+            continue
+        pieces.append(sentence[start:cut.start()])
+        start = cut.end()
+    pieces.append(sentence[start:])
+    return [p.strip() for p in pieces if p.strip(" .")]
+
+
+class _Cover:
+    """What the draft holds so far: its normalised text and content words."""
+
+    def __init__(self, primary: str):
+        self.words, self.text = _content_words(primary), normalise_text(primary)
+
+    def brings(self, text: str) -> bool:
+        """Does `text` bring a fact, or two thirds of its words, the draft lacks? (A paraphrase brings a word or two.)"""
+        if any(not contains_whole(self.text, normalise_text(f)) for f in _facts(text)):
+            return True
+        words = _content_words(text)
+        new = words - self.words
+        return not words or (bool(new) and 3 * len(new) >= 2 * len(words))
+
+    def add(self, text: str) -> None:
+        self.words |= _content_words(text)
+        self.text += "\n" + normalise_text(text)
+
+
+def _lean(unit: _Unit, cover: _Cover) -> _Unit | None:
+    """The part of a prose sentence the draft needs: the whole sentence when every clause brings something,
+    only the clauses that do when some do (joined by "; "), None when none does."""
+    if _FENCE.match(unit.text):
+        return unit  # code is kept whole whenever it is not literally there yet
+    if _STRUCTURAL.match(unit.text) or "\n" in unit.text:
+        return unit if cover.brings(unit.text) else None
+    clauses = _clauses(unit.text)
+    needed = [c for c in clauses if cover.brings(c)]
+    if not needed:
+        return None
+    if len(needed) == len(clauses):
+        return unit
+    text = "; ".join(needed)
+    if unit.text.rstrip()[-1:] in ".!?" and text[-1:] not in ".!?":
+        text += unit.text.rstrip()[-1]
+    return _Unit(text, unit.line, unit.paragraph, unit.key)
+
+
 def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
-    """The primary verbatim, then — in source order — each sentence of the others that brings a
-    load-bearing token, a strict-lens fact or a content word the draft does not have yet (a greedy cover;
-    a paraphrase of a sentence already there adds nothing). Then checked: see the module doc."""
+    """The primary verbatim, then — in source order — what the other sources' sentences bring that the draft
+    does not have yet: a load-bearing token, a strict-lens fact, or mostly new content words (a greedy
+    cover, at the level of clauses: a sentence that adds one new fact adds that clause, not the sentence).
+    Then checked: see the module doc."""
     primary = primary or ""
     seen = {unit.key for unit in split_units(primary)}
-    have_words, have_text = _content_words(primary), normalise_text(primary)
+    cover = _Cover(primary)
     per_source: list[tuple[list[_Unit], list[bool]]] = []
     dedup_only: list[list[bool]] = []  # every sentence not literally there yet (the draft before the cover)
     for other in others:
         units = split_units(other)
         keep, unseen_keys = [], []
-        for unit in units:
+        for index, unit in enumerate(units):
             unseen = bool(unit.key) and unit.key not in seen
-            new = unseen
+            lean = None
             if unseen:
                 seen.add(unit.key)
-                words = _content_words(unit.text)
-                new_fact = any(not contains_whole(have_text, normalise_text(f)) for f in _facts(unit.text))
-                new = (new_fact or not words or _FENCE.match(unit.text) is not None
-                       or bool(words - have_words))
-                if new:
-                    have_words |= words
-                    have_text += "\n" + normalise_text(unit.text)
-            keep.append(new)
+                lean = _lean(unit, cover)
+                if lean is not None:
+                    cover.add(lean.text)
+                    units[index] = lean
+            keep.append(lean is not None)
             unseen_keys.append(unseen)
         per_source.append((units, keep))
         dedup_only.append(unseen_keys)

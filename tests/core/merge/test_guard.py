@@ -393,3 +393,21 @@ def test_missing_tokens_are_named_in_source_order_of_collection():
     report = check_merge(["A 111. B https://x.org/p 222."], "A B.")
     assert report.missing[0] == "https://x.org/p"  # URL class runs first
     assert re.fullmatch(r"retention \d+% below 95% floor — missing \d+/\d+ load-bearing tokens", report.reason)
+
+
+_GATE_ALPHABET = st.sampled_from(list("aZ09._-/\\: \n,") + ["Sep", "march", "ſep", "2025", "v1", "GB", "x_y",
+                                                          "://", "http", "é", "١", "\u200d"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_GATE_ALPHABET, max_size=40).map("".join))
+def test_skipping_classes_that_cannot_match_never_changes_the_tokens(text):
+    """The guard skips a class's scan when the text lacks what the class needs (a month name, a dot, a
+    slash…): the tokens must be exactly those of scanning every class."""
+    gated = extract_tokens(text)
+    original = guard._may_match
+    guard._may_match = lambda *args: True
+    try:
+        assert extract_tokens(text) == gated
+    finally:
+        guard._may_match = original

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from memgui.core.merge.guard import check_merge
 from memgui.core.merge.union import normalise_sentence, sentence_union, split_units
+from memgui.core.merge.strict import check_strict
 
 PRIMARY = """Atlas 2.14.3 was deployed on 2024-03-18. See https://docs.example.com/atlas/deploy-v2 for the runbook.
 The metrics port is 9464.
@@ -182,3 +183,29 @@ def test_a_sentence_with_one_new_content_word_is_kept_so_no_detail_is_lost():
     primary = "All Routewise Go services are pinned to Go 1.23.4 in `.tool-versions`; CI reads the same file."
     other = "Backend services use Go 1.23.4, pinned via `.tool-versions` (asdf) and used by CI too."
     assert "asdf" in sentence_union(primary, [other])  # the tool name is a detail only the second note has
+
+
+def test_a_sentence_that_adds_one_fact_adds_only_that_clause():
+    primary = ("Upgrade of the production Postgres (RDS, instance `routewise-prod-db`) from 15.7 to 16.4 on "
+               "2025-06-11. Writes were paused for 11 minutes.")
+    other = "Routewise prod runs Postgres 16.4 (upgraded from 15.7 on 11 June 2025, 11 minutes of write downtime)."
+    merged = sentence_union(primary, [other])
+    assert merged.startswith(primary)
+    added = merged[len(primary):].strip()
+    assert "11 June 2025" in added  # the date as the second note writes it: MergeGuard needs it verbatim
+    assert "Routewise prod runs Postgres" not in added  # the paraphrase around it is not repeated
+    assert check_merge([primary, other], merged).passed and check_strict([primary, other], merged).passed
+
+
+def test_a_clause_cut_never_falls_inside_a_fact():
+    primary = "The lease is renewed every year."
+    other = "The lease is renewed every year, next on March 14, 2026, by e-mail to the landlord."
+    merged = sentence_union(primary, [other])
+    assert "March 14, 2026" in merged
+    assert check_merge([primary, other], merged).passed
+
+
+def test_a_clause_of_mostly_new_words_is_kept():
+    primary = "Penicillin allergy: hives after amoxicillin."
+    other = "Penicillin allergy (hives after amoxicillin). Safe alternative she has taken before: azithromycin."
+    assert "azithromycin" in sentence_union(primary, [other])
