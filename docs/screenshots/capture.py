@@ -138,6 +138,8 @@ def main() -> int:
         first_sequence(app, store, shots)
     if wanted("11") or wanted("12"):
         fact_review(app, store, shots)
+    if wanted("16"):
+        chained_cluster(app, store, shots)
     print(f"{len(shots)} screenshots in {OUT}")
     return 0
 
@@ -273,6 +275,51 @@ def fact_review(app, store, shots) -> None:
     window.page.compare_tabs.setCurrentWidget(window.diff_view)
     window.queue.setFocus()
     shoot("12-strict-lens")
+    window.close()
+
+
+def former_chain(store_path: Path) -> tuple[set[str], int]:
+    """The largest connected component of the demo's nominee graph — what the queue showed as one cluster
+    before clusters were kept coherent — and how many coherent clusters it is now."""
+    from memgui.core.store import open_store
+    from memgui.core.vectors.nominate import _components, default_threshold, nominee_edges
+
+    with open_store(store_path, read_only=True) as reader:
+        source, _ = resolve_source(reader, "auto")
+        index = run_to_end(open_index(reader, source))
+        threshold = default_threshold(source.info.model_id)
+        edges = run_to_end(nominee_edges(index, index.order, k=5, threshold=threshold))
+    return set(max(_components(index.order, edges), key=len)), len(edges)
+
+
+def chained_cluster(app, store, shots) -> None:
+    """16: the demo's former chain (one 25-document connected component) after the change: the queue holds
+    its coherent clusters (≤ 8 members), and the largest of them judged pair by pair by the real model."""
+    chain, _ = former_chain(store)
+    window = MainWindow(real_services(),
+                        qsettings=QSettings(str(_TMP / "settings-16.ini"), QSettings.Format.IniFormat))
+    window.prompter.exec_box = lambda box: None
+    window.show()
+    ready = []
+    window.ready.connect(lambda: ready.append(True))
+    window.open_located(str(store))
+    wait(app, lambda: ready)
+    parts = [r for r in window.cluster_model.rows() if set(r.member_ids) <= chain]
+    print(f"former chain of {len(chain)} documents: now {len(parts)} clusters of "
+          f"{sorted((len(r.member_ids) for r in parts), reverse=True)} members", flush=True)
+    row = max(parts, key=lambda r: len(r.member_ids))
+    window.select_cluster(row.cluster_id)
+    wait(app, lambda: window.review.row is row and window.review.mark is not None)
+    finished = []
+    window.review.decisionFinished.connect(finished.append)
+    window.actions_by_key["ask"].trigger()
+    wait(app, lambda: finished, timeout_s=1800)
+    wait(app, lambda: window.review.guard_is_current())
+    window.queue.setFocus()
+    settle(app)
+    window.grab().save(str(OUT / "16-chained-cluster.png"))
+    shots.append("16-chained-cluster")
+    print("saved 16-chained-cluster", flush=True)
     window.close()
 
 

@@ -107,9 +107,9 @@ def _class_body(predicate) -> str:
 
 class _PatternSet(NamedTuple):
     patterns: tuple[re.Pattern[str], ...]  # the 14 classes, Netclaw's order
-    # maximal runs of characters a file-path match can contain (+ ZWNJ/ZWJ) that hold a / or \\ (only
-    # those can match)
-    path_run_with_separator: re.Pattern[str]
+    # a (possibly empty) run of the characters a file-path match can contain, plus ZWNJ/ZWJ
+    path_run: re.Pattern[str]
+    word_run: re.Pattern[str]  # the same for identifier-like matches: word characters, dots and hyphens
 
 
 _FILE_PATH = 7  # index of the file-path class
@@ -153,7 +153,7 @@ def _build(word: str, boundary_word: str, digit: str, ws: str) -> _PatternSet:
     patterns = tuple(re.compile(pattern, flags) for pattern, flags in sources)
     # runs include ZWNJ/ZWJ (never in a match, but word characters for \\b) so a run never ends before one
     run_chars = f"[{bword}.\\-/\\\\:~]"
-    return _PatternSet(patterns, re.compile(f"(?<!{run_chars}){run_chars}*?[/\\\\]{run_chars}*"))
+    return _PatternSet(patterns, re.compile(f"{run_chars}*"), re.compile(f"[{bword}.\\-]*"))
 
 
 _ASCII_PATTERNS = _build("A-Za-z0-9_", "A-Za-z0-9_", "0-9", _ASCII_WS_CLASS)
@@ -244,18 +244,63 @@ def _may_match(index: int, text: str, ascii_text: bool, seen: dict) -> bool:
     return seen[piece]
 
 
-def _iter_matches(text: str, only: frozenset[int] | None = None) -> Iterable[tuple[str, int]]:
+# Identifier-like classes whose every match holds a marker: a dotted identifier a dot before a letter, camel
+# case a lower- then an upper-case letter, snake case an underscore, kebab case a hyphen. A match never leaves
+# the run of word characters, dots and hyphens it is in, so only the runs holding a marker are scanned
+# (in prose most words hold none, and a scan tries every letter).
+_MARKERS = {8: re.compile(r"\.(?=[A-Za-z_])"), 9: re.compile(r"[a-z](?=[A-Z])"), 10: re.compile("_"),
+            11: re.compile("-")}
+
+
+def _runs_around(text: str, markers: Iterable[re.Match[str]], run: re.Pattern[str],
+                 seen: dict) -> Iterable[tuple[int, int]]:
+    """The maximal runs of `run`'s characters that hold a marker, each once, in text order. A run's start is
+    found by matching `run` on the reversed text (kept in `seen` for the other classes)."""
+    reverse = seen.get("reverse")
+    if reverse is None:
+        reverse = seen["reverse"] = text[::-1]
+    end = -1
+    for marker in markers:
+        at = marker.start()
+        if at < end:
+            continue  # in the run just yielded
+        back = len(text) - at  # where text[at - 1] is in the reversed text
+        start = at - (run.match(reverse, back).end() - back)
+        end = max(run.match(text, at).end(), at + 1)
+        yield start, end
+
+
+def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict) -> list[str]:
+    """Class `index`'s matches, the same as `findall` over the whole text: each run that holds a marker is
+    searched alone (look-behinds still see the text before it; the character after a run is never a word
+    character, so the end-of-text look-ahead answers what the full text would)."""
+    pattern = pattern_set.patterns[index]
+    found: list[str] = []
+    for start, end in _runs_around(text, _MARKERS[index].finditer(text), pattern_set.word_run, seen):
+        found.extend(pattern.findall(text, start, end))
+    return found
+
+
+def _iter_matches(text: str, only: frozenset[int] | None = None, *,
+                  shortcuts: bool = True) -> Iterable[tuple[str, int]]:
     """(token, class index) for every distinct match of every class (or of the classes in `only`), in class
-    order (first occurrence first), trailing punctuation cut. Matches are collected by the regex engine
+    order (first occurrence first), trailing punctuation cut. `shortcuts=False` scans every class over the
+    whole text, for tests to compare against. Matches are collected by the regex engine
     (`findall`) and repeats dropped before any per-token work, so a 1 MB body costs little more than the
     regex scans."""
     pattern_set = _patterns_for(text)
     ascii_text, seen = pattern_set is _ASCII_PATTERNS, {}
     for index, pattern in enumerate(pattern_set.patterns):
-        if (only is not None and index not in only) or not _may_match(index, text, ascii_text, seen):
+        if only is not None and index not in only:
             continue
-        if index == _FILE_PATH:
-            found = [m.group() for m in _file_path_matches(text, pattern_set)]
+        if not shortcuts:  # every class scanned over the whole text (what the shortcuts must equal)
+            found = pattern.findall(text)
+        elif not _may_match(index, text, ascii_text, seen):
+            continue
+        elif index == _FILE_PATH:
+            found = [m.group() for m in _file_path_matches(text, pattern_set, seen)]
+        elif index in _MARKERS:
+            found = _marked_matches(text, index, pattern_set, seen)
         else:
             found = pattern.findall(text)
         for match in dict.fromkeys(found):
@@ -268,7 +313,10 @@ _EXTENSION_DOT = re.compile(r"\.[A-Za-z0-9]")
 _DOUBLE_SEPARATOR = re.compile(r"(?<=[/\\])(?=[/\\])")
 
 
-def _file_path_matches(text: str, pattern_set: _PatternSet) -> Iterable[re.Match[str]]:
+_SEPARATOR = re.compile(r"[/\\\\]")
+
+
+def _file_path_matches(text: str, pattern_set: _PatternSet, seen: dict | None = None) -> Iterable[re.Match[str]]:
     """The file-path class's matches, without most of its quadratic backtracking on long runs of
     path-like characters (`a.a.a.…`, `a/a/a/…`). Same matches as `pattern.finditer(text)`, because a
     match never leaves a maximal run of the characters it may contain, never holds two separators in a
@@ -277,8 +325,8 @@ def _file_path_matches(text: str, pattern_set: _PatternSet) -> Iterable[re.Match
     possible `.ext` (the character there is never a word character, so the end-of-text look-ahead sees
     what the full text shows; look-behinds still see the text before a piece)."""
     pattern = pattern_set.patterns[_FILE_PATH]
-    for run in pattern_set.path_run_with_separator.finditer(text):
-        run_start, run_end = run.span()
+    runs = _runs_around(text, _SEPARATOR.finditer(text), pattern_set.path_run, {} if seen is None else seen)
+    for run_start, run_end in runs:
         cuts = [run_start, *(m.start() for m in _DOUBLE_SEPARATOR.finditer(text, run_start, run_end)), run_end]
         for start, end in zip(cuts, cuts[1:]):
             first_sep = min((i for i in (text.find("/", start, end), text.find("\\", start, end)) if i >= 0), default=-1)
