@@ -22,7 +22,7 @@ CLASS_OF_KIND = {
     "version": "version",
     "iso_date": "date", "written_date": "date", "reverse_date": "date", "slash_date": "date", "day_month": "date",
     "month": "date", "weekday": "weekday", "time": "time",
-    "integer": "number", "number": "number", "quantity": "number",
+    "integer": "number", "number": "number", "quantity": "number", "money": "number",
     "name": "name", "email": "email", "channel": "channel", "url": "url",
     "file_path": "path", "path": "path",
     "dotted_identifier": "identifier", "camel_case": "identifier", "snake_case": "identifier",

@@ -52,6 +52,9 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("weekday", rf"\b(?:{_WEEKDAYS})s?\b"),
         ("quantity", rf"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:{_UNITS})(?![\w]){_PER}"),
         ("quantity", r"(?<![\w.])\d+(?:[.,]\d+)?\s+[a-z]+\s+per\s+[a-z]+"),
+        # money and rates: €1,150/month, $12.50 per seat, 600/min
+        ("money", rf"(?<![\w.,])[€$£¥]\s?\d+(?:[.,]\d+)*(?![\w]|[.,]\d){_PER}"),
+        ("quantity", r"(?<![\w.,])\d+(?:[.,]\d+)*\s?/\s?[a-z]+(?![\w/])"),
         ("number", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*(?![\w:/-]|[.,]\d)"),
         ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
     )

@@ -38,6 +38,10 @@ LOSSY = [
      "Post the weekly release notes every Friday before noon.", "#releases", "channel"),
     ("Send supplier invoices to billing@acme.io with the PO number in the subject.",
      "Send supplier invoices to accounts@acme.io with the PO number in the subject.", "billing@acme.io", "email"),
+    ("Rent for the flat is €1,150/month, paid by bank transfer on the 1st.",
+     "Rent for the flat is €1,173/month, paid by bank transfer on the 1st.", "€1,150/month", "money"),
+    ("The ingest API is limited to 600/min per key.",
+     "The ingest API is limited to 600/h per key.", "600/min", "quantity"),
     ("The mobile app was released 2026-02 on both stores.",
      "The mobile app is on both stores since 2026.", "02", "integer"),
 ]
