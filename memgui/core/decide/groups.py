@@ -5,7 +5,9 @@ Comparing only the newest document with the rest answers for the whole cluster a
 plus a sibling (prod vs staging) came back as one answer, and "keep separate" would also have exempted the
 true duplicates. Judging every pair (≤ 8 members → ≤ 28 pairs) gives a partition instead. A member joins a
 group only when it is judged the same fact as *every* member already there (no chaining through one
-"same" answer). Groups are listed largest first; the merge is drafted for the largest group only, into its
+"same" answer). A pair whose notes disagree on an amount of the same unit (`€1,150/month` vs `€1,173/month`)
+is kept apart whatever the model answers: those are two facts (another month, plan or host), or one
+supersedes the other, and the reviewer decides that. Groups are listed largest first; the merge is drafted for the largest group only, into its
 target: the most complete member (most facts, then the longest body), then the newest.
 
 `partition` and `choose_target` are pure; `judge_pairs` runs the judge (a generator, cancellable).
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Callable, Sequence
 
+from ..merge.conflicts import value_conflicts
 from ..merge.strict import facts
 from ..tasks import CancelToken, NEVER_CANCELLED, Progress, Work
 
@@ -29,9 +32,16 @@ class PairVerdict:
     verdict: str | None  # SAME, DIFFERENT, or None (no answer: timeout)
     margin: float | None = None
     seconds: float | None = None
+    conflict: str | None = None  # amounts of one unit the two disagree on: kept apart whatever the verdict
+
+    @property
+    def same(self) -> bool:
+        """Judged the same fact, with no amount the two notes disagree on."""
+        return self.verdict == SAME and not self.conflict
 
     def to_dict(self) -> dict:
-        return {"a": self.a, "b": self.b, "verdict": self.verdict, "margin": self.margin, "seconds": self.seconds}
+        return {"a": self.a, "b": self.b, "verdict": self.verdict, "margin": self.margin, "seconds": self.seconds,
+                "conflict": self.conflict}
 
 
 @dataclass(frozen=True)
@@ -58,7 +68,7 @@ class FactGroups:
 def partition(member_ids: Sequence[str], verdicts: Sequence[PairVerdict]) -> tuple[tuple[str, ...], ...]:
     """Pure: groups in which every two members were judged SAME. Members are placed in `member_ids` order,
     each into the largest group it is the same fact as entirely; groups largest first (ties: first member)."""
-    same = {frozenset((v.a, v.b)) for v in verdicts if v.verdict == SAME}
+    same = {frozenset((v.a, v.b)) for v in verdicts if v.same}
     groups: list[list[str]] = []
     for member in member_ids:
         fits = [g for g in groups if all(frozenset((member, other)) in same for other in g)]
@@ -83,6 +93,11 @@ def choose_target(documents: Sequence) -> str | None:
     return max(documents, key=lambda d: (completeness(d.markdown_body), d.updated_at, d.document_id)).document_id
 
 
+def _conflict(a: str | None, b: str | None) -> str | None:
+    found = value_conflicts(a, b)
+    return "; ".join(f"{', '.join(c.a)} vs {', '.join(c.b)}" for c in found) or None
+
+
 def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
                 cancel: CancelToken | None = None) -> Work[FactGroups]:
     """Judge every pair (older document as "existing", newer as "new") with `judge(existing, new, cancel=…)`,
@@ -99,7 +114,8 @@ def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
         word = (call.reply.split("\n", 1)[0].strip().upper() if call is not None else "")
         verdict = SAME if word == "SAME" else DIFFERENT if word == "DIFFERENT" else None
         verdicts.append(PairVerdict(older.document_id, newer.document_id, verdict,
-                                    getattr(call, "margin", None), getattr(call, "seconds", None)))
+                                    getattr(call, "margin", None), getattr(call, "seconds", None),
+                                    _conflict(older.markdown_body, newer.markdown_body)))
     yield Progress("judging pairs", len(pairs), len(pairs), "done")
     groups = partition([d.document_id for d in ordered], verdicts)
     by_id = {d.document_id: d for d in ordered}

@@ -10,6 +10,7 @@ Pure: strings in, frozen values out. Facts are those of the strict lens (strict.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Sequence
@@ -93,6 +94,36 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
     return PairEvidence(only_a, only_b, shared, tuple(conflicts), tuple(spans))
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _amounts(text: str) -> dict[str, set[str]]:
+    """Amounts with a unit (money, rates, quantities) by their unit: `€1,150/month` -> {"€#/month": …}."""
+    values = {normalise_text(token) for token, kind in facts(text) if kind in ("money", "quantity")}
+    out: dict[str, set[str]] = {}
+    for value in values:
+        if not any(value != other and value in other for other in values):  # not the `1,150/month` of `€1,150/month`
+            out.setdefault(_NUMBER.sub("#", value), set()).add(value)
+    return out
+
+
+def value_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
+    """Amounts of the same unit on which two notes disagree: each states one the other does not (`€1,150/month`
+    vs `€1,173/month`, `11 minutes` vs `7 minutes`). Two notes that disagree on an amount are not the same
+    fact written twice — one is another month, host or plan, or supersedes the other — so they are never
+    merged without the reviewer choosing to."""
+    a, b = a or "", b or ""
+    a_norm, b_norm = normalise_text(a), normalise_text(b)
+    a_amounts, b_amounts = _amounts(a), _amounts(b)
+    found = []
+    for unit in sorted(a_amounts.keys() & b_amounts.keys()):
+        mine = tuple(sorted(v for v in a_amounts[unit] if not contains_whole(b_norm, v)))
+        theirs = tuple(sorted(v for v in b_amounts[unit] if not contains_whole(a_norm, v)))
+        if mine and theirs:
+            found.append(Conflict(unit, mine, theirs))
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class DifferentFactsMark:
     likely_different: bool
@@ -116,4 +147,5 @@ def likely_different(bodies: Sequence[str | None], titles: Sequence[str | None] 
     return DifferentFactsMark(True, "each member names its own identifiers and none are shared")
 
 
-__all__ = ["CLASS_OF_KIND", "Conflict", "DifferentFactsMark", "PairEvidence", "likely_different", "pair_evidence"]
+__all__ = ["CLASS_OF_KIND", "Conflict", "DifferentFactsMark", "PairEvidence", "likely_different", "pair_evidence",
+           "value_conflicts"]

@@ -4,6 +4,7 @@ which pairs "keep separate" records. The partition itself is the core's (`judge_
 labels it and picks pairs out of it."""
 from __future__ import annotations
 
+import html
 from itertools import combinations
 from typing import Any, Callable, Sequence
 
@@ -43,8 +44,13 @@ def groups_html(groups: Any, number_of: Callable[[str], int]) -> str:
     if not shared:
         parts.insert(0, "<b>Every pair judged a different fact</b>")
     judged = len(groups.verdicts)
-    return " · ".join(parts) + f"<br><span style='color:#57606a'>judged by the model, pair by pair ({judged} "\
+    line = " · ".join(parts) + f"<br><span style='color:#57606a'>judged by the model, pair by pair ({judged} "\
         f"pair{'s' if judged != 1 else ''})</span>"
+    for v in groups.verdicts:
+        if v.conflict:  # kept apart by the amounts they disagree on, whatever the model said
+            line += (f"<br><span style='color:{ALONE_COLOR}'>#{number_of(v.a)} and #{number_of(v.b)} kept apart: "
+                     f"they disagree on {html.escape(v.conflict)}</span>")
+    return line
 
 
 def pairs_kept_apart(groups: Any, member_ids: Sequence[str], included: Sequence[str]) -> list[tuple[str, str]]:

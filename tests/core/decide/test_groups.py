@@ -60,3 +60,22 @@ def test_every_pair_is_judged_older_first_and_partitioned():
     assert result.groups == (("prod-1", "prod-2"), ("staging",))
     assert result.target == "prod-2"  # more facts than prod-1
     assert sorted(result.apart_pairs()) == [("prod-1", "staging"), ("prod-2", "staging")]
+
+
+def test_a_pair_that_disagrees_on_an_amount_is_kept_apart_even_when_judged_the_same():
+    old = doc("rent", "Rent for the flat is €1,150/month, paid on the 1st to Alberto Pinto.", 1)
+    same = doc("rent-2", "Flat rent: €1,150/month (landlord Alberto Pinto, paid on the 1st).", 2)
+    new = doc("rent-new", "From 2026-05-01 rent is €1,173/month, paid to Alberto Pinto.", 3)
+
+    def always_same(existing, new_body, cancel=None):
+        yield from ()
+        return SimpleNamespace(reply="SAME", margin=None, seconds=0.0)
+
+    groups = run_to_end(judge_pairs([old, same, new], always_same))
+    assert set(groups.largest) == {"rent", "rent-2"}
+    assert ("rent-new",) in groups.groups
+    conflicted = [v for v in groups.verdicts if v.conflict]
+    assert {frozenset((v.a, v.b)) for v in conflicted} == {frozenset(("rent", "rent-new")),
+                                                           frozenset(("rent-2", "rent-new"))}
+    assert "€1,150/month vs €1,173/month" in conflicted[0].conflict
+    assert all(v.verdict == "same" for v in groups.verdicts)  # the model's answer is kept as it was

@@ -1,7 +1,7 @@
 """Conflict evidence between two sources, and the "likely different facts" mark (issue 11, item 2)."""
 import itertools
 
-from memgui.core.merge.conflicts import likely_different, pair_evidence
+from memgui.core.merge.conflicts import likely_different, pair_evidence, value_conflicts
 from memgui.core.store.demo import demo_labels, load_corpus
 
 PROD = "Prod Postgres upgraded 15.7 → 16.4 on 2025-06-11 in the 02:00–04:00 UTC window, on db-prod.internal."
@@ -54,3 +54,13 @@ def test_no_labelled_duplicate_cluster_of_the_demo_is_marked_different():
     assert siblings_marked >= 5  # a prior before any model call, not the whole answer (8 of 32 today)
     pairs = [p for c in labels["duplicate_clusters"] for p in itertools.combinations(c, 2)]
     assert sum(mark(p) for p in pairs) <= 3  # 2 of 135 duplicate pairs today
+
+
+def test_amounts_of_one_unit_that_differ_are_a_value_conflict_and_a_reworded_amount_is_not():
+    rent = "Rent for the flat is €1,150/month, paid on the 1st."
+    assert [(c.fact_class, c.a, c.b) for c in value_conflicts(rent, "From May the rent is €1,173/month.")] == [
+        ("€#/month", ("€1,150/month",), ("€1,173/month",))]
+    assert value_conflicts(rent, "Flat rent: €1,150/month, due on the 1st.") == ()
+    # an upgrade note that states both values is no conflict: it mentions the old amount too
+    assert value_conflicts("Writes were paused for 11 minutes.", "Paused 11 minutes, not 7 minutes.") == ()
+    assert value_conflicts("Writes were paused for 11 minutes.", "Writes were paused for 7 minutes.")
