@@ -5,8 +5,8 @@ Comparing only the newest document with the rest answers for the whole cluster a
 plus a sibling (prod vs staging) came back as one answer, and "keep separate" would also have exempted the
 true duplicates. Judging every pair (≤ 8 members → ≤ 28 pairs) gives a partition instead. A member joins a
 group only when it is judged the same fact as *every* member already there (no chaining through one
-"same" answer). A pair whose notes disagree on an amount of the same unit (`€1,150/month` vs `€1,173/month`)
-is kept apart whatever the model answers: those are two facts (another month, plan or host), or one
+"same" answer). A pair whose notes disagree on a value — an amount of the same unit (`€1,150/month` vs
+`€1,173/month`) or a calendar date — is kept apart whatever the model answers: those are two facts (another month, plan or host), or one
 supersedes the other, and the reviewer decides that. Groups are listed largest first; the merge is drafted for the largest group only, into its
 target: the most complete member (most facts, then the longest body), then the newest.
 
@@ -32,7 +32,7 @@ class PairVerdict:
     verdict: str | None  # SAME, DIFFERENT, or None (no answer: timeout)
     margin: float | None = None
     seconds: float | None = None
-    conflict: str | None = None  # amounts of one unit the two disagree on: kept apart whatever the verdict
+    conflict: str | None = None  # values the two disagree on (amounts, dates): kept apart whatever the verdict
 
     @property
     def same(self) -> bool:

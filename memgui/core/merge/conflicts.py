@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import combinations
 from typing import Sequence
 
 from .diff import DiffSpan, word_diff
+from .guard import extract_tokens
 from .strict import contains_whole, facts, normalise_text
 
 # Fact kinds grouped into the classes a conflict is reported in.
@@ -95,6 +97,7 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_AMOUNT = re.compile(r"\d.*[^\W\d_]|[€$£¥]\s?\d")  # a number with a unit or a currency
 
 
 def _amounts(text: str) -> dict[str, set[str]]:
@@ -107,11 +110,33 @@ def _amounts(text: str) -> dict[str, set[str]]:
     return out
 
 
+_DATE_FORMATS = ("%d %B %Y", "%d %b %Y", "%B %d %Y", "%b %d %Y")
+_ORDINAL_OR_PUNCT = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b|[,.]", re.IGNORECASE)
+
+
+def _calendar_dates(text: str) -> set[str]:
+    """The full dates a note states (day, month and year), each as YYYY-MM-DD however it was written."""
+    out = set()
+    for token, kind in extract_tokens(text):
+        if kind == "iso_date":
+            out.add(token[:10])
+        elif kind in ("written_date", "reverse_date"):
+            cleaned = " ".join(_ORDINAL_OR_PUNCT.sub(" ", token).replace("Sept", "Sep").split())
+            for fmt in _DATE_FORMATS:
+                try:
+                    out.add(datetime.strptime(cleaned, fmt).date().isoformat())
+                    break
+                except ValueError:
+                    continue
+    return out
+
+
 def value_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
-    """Amounts of the same unit on which two notes disagree: each states one the other does not (`€1,150/month`
-    vs `€1,173/month`, `11 minutes` vs `7 minutes`). Two notes that disagree on an amount are not the same
-    fact written twice — one is another month, host or plan, or supersedes the other — so they are never
-    merged without the reviewer choosing to."""
+    """Values two notes disagree on: amounts of the same unit (`€1,150/month` vs `€1,173/month`, `18 ng/mL` vs
+    `41 ng/mL`) or calendar dates (`2025-11-18` vs `2026-02-20`; `1 May 2026` and `2026-05-01` agree), where
+    each states one the other does not. Two notes that disagree on a value are not the same fact written
+    twice — one is another month, test or plan, or supersedes the other — so they are never merged without
+    the reviewer choosing to."""
     a, b = a or "", b or ""
     a_norm, b_norm = normalise_text(a), normalise_text(b)
     a_amounts, b_amounts = _amounts(a), _amounts(b)
@@ -121,6 +146,9 @@ def value_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
         theirs = tuple(sorted(v for v in b_amounts[unit] if not contains_whole(a_norm, v)))
         if mine and theirs:
             found.append(Conflict(unit, mine, theirs))
+    a_dates, b_dates = _calendar_dates(a), _calendar_dates(b)
+    if a_dates - b_dates and b_dates - a_dates:  # `1 May 2026` and `2026-05-01` are the same date
+        found.append(Conflict("date", tuple(sorted(a_dates - b_dates)), tuple(sorted(b_dates - a_dates))))
     return tuple(found)
 
 
@@ -141,7 +169,8 @@ def likely_different(bodies: Sequence[str | None], titles: Sequence[str | None] 
         ev = pair_evidence(bodies[i], bodies[j], a_title=titles[i] or "", b_title=titles[j] or "", with_diff=False)
         own_i = [f for f, c in ev.only_in_a if c in NAMING_CLASSES]
         own_j = [f for f, c in ev.only_in_b if c in NAMING_CLASSES]
-        shares = [f for f, c in ev.shared if c in NAMING_CLASSES]
+        # a shared name, or a shared amount with its unit (`18 ng/mL`, `€1,150/month`): the same thing
+        shares = [f for f, c in ev.shared if c in NAMING_CLASSES or (c == "number" and _AMOUNT.search(f))]
         if shares or not own_i or not own_j:
             return DifferentFactsMark(False, "")
     return DifferentFactsMark(True, "each member names its own identifiers and none are shared")

@@ -55,6 +55,7 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # money and rates: €1,150/month, $12.50 per seat, 600/min
         ("money", rf"(?<![\w.,])[€$£¥]\s?\d+(?:[.,]\d+)*(?![\w]|[.,]\d){_PER}"),
         ("quantity", r"(?<![\w.,])\d+(?:[.,]\d+)*\s?/\s?[a-z]+(?![\w/])"),
+        ("quantity", r"(?<![\w.,])\d+(?:[.,]\d+)?\s?[a-zµ]+/[a-z]+(?![\w/])"),  # compound units: 18 ng/mL, 90 km/h
         ("number", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*(?![\w:/-]|[.,]\d)"),
         ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
     )
