@@ -96,6 +96,19 @@ def test_false_merges_per_100_clusters(tmp_path):
           f"= {100 * before / len(chained):.1f} per 100 (largest cluster {max(len(c) for c in chained)})")
     print(f"  after, no model (coherent ≤ 8, 'likely different' not pre-selected: {marked}): {no_model} wrong of "
           f"{len(coherent)} = {100 * no_model / len(coherent):.1f} per 100")
+    # no model, but members that disagree on a value (an amount, a date) kept apart: the largest group
+    # of the partition in which every conflict-free pair counts as the same
+    from memgui.core.decide.groups import PairVerdict, SAME, conflict_between, partition
+    conflict_free = 0
+    for c in coherent:
+        if likely_different(*bodies(c.member_ids)).likely_different:
+            continue
+        verdicts = [PairVerdict(a, b, SAME, conflict=conflict_between(docs[a].markdown_body, docs[b].markdown_body))
+                    for a, b in itertools.combinations(c.member_ids, 2)]
+        largest = partition(list(c.member_ids), verdicts)[0]
+        conflict_free += len(largest) >= 2 and _wrong(largest, truth)
+    print(f"  after, no model, members that disagree on a value kept apart: {conflict_free} wrong of "
+          f"{len(coherent)} = {100 * conflict_free / len(coherent):.1f} per 100")
     path = decider_model.default_model_path()
     if path is None or os.environ.get("MEMGUI_BENCH_NO_MODEL"):
         print("  after, model: skipped (no default decider model installed)")

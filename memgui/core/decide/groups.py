@@ -93,7 +93,8 @@ def choose_target(documents: Sequence) -> str | None:
     return max(documents, key=lambda d: (completeness(d.markdown_body), d.updated_at, d.document_id)).document_id
 
 
-def _conflict(a: str | None, b: str | None) -> str | None:
+def conflict_between(a: str | None, b: str | None) -> str | None:
+    """The values two notes disagree on, as one line ("€1,150/month vs €1,173/month"), or None."""
     found = value_conflicts(a, b)
     return "; ".join(f"{', '.join(c.a)} vs {', '.join(c.b)}" for c in found) or None
 
@@ -115,7 +116,7 @@ def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
         verdict = SAME if word == "SAME" else DIFFERENT if word == "DIFFERENT" else None
         verdicts.append(PairVerdict(older.document_id, newer.document_id, verdict,
                                     getattr(call, "margin", None), getattr(call, "seconds", None),
-                                    _conflict(older.markdown_body, newer.markdown_body)))
+                                    conflict_between(older.markdown_body, newer.markdown_body)))
     yield Progress("judging pairs", len(pairs), len(pairs), "done")
     groups = partition([d.document_id for d in ordered], verdicts)
     by_id = {d.document_id: d for d in ordered}
@@ -123,5 +124,5 @@ def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
     return FactGroups(groups, target, tuple(verdicts))
 
 
-__all__ = ["DIFFERENT", "FactGroups", "PairVerdict", "SAME", "choose_target", "completeness", "judge_pairs",
-           "partition"]
+__all__ = ["DIFFERENT", "FactGroups", "PairVerdict", "SAME", "choose_target", "completeness", "conflict_between",
+           "judge_pairs", "partition"]
