@@ -73,3 +73,16 @@ def test_different_calendar_dates_are_a_value_conflict_however_they_are_written(
     assert conflicts == {"date": (("2025-11-18",), ("2026-02-20",)), "# ng/ml": (("18 ng/ml",), ("41 ng/ml",))}
     assert value_conflicts("The lease renews on 1 May 2026.", "Lease renewal: 2026-05-01.") == ()
     assert value_conflicts("Renews on March 14th, 2026.", "Renewal 2026-03-14, by e-mail.") == ()
+
+
+def test_on_the_decider_devset_value_conflicts_flag_only_pairs_of_different_facts():
+    """The devset (resources/prompts/decider_devset.json) was not used to design the rule: no paraphrase and
+    no same-fact-plus-detail pair may be flagged; most siblings (another release, another flight) are."""
+    import json
+
+    from memgui.config import resources_dir
+
+    pairs = json.loads((resources_dir() / "prompts" / "decider_devset.json").read_text())["pairs"]
+    flagged = {kind: sum(bool(value_conflicts(a, b)) for k, a, b in pairs if k == kind) for kind, _, _ in pairs}
+    assert flagged["para"] == flagged["extra"] == 0
+    assert flagged["sibling"] >= 4
