@@ -71,3 +71,26 @@ def test_word_diff_of_one_source_against_another_runs_without_a_merged_body(make
     # back to the merged body vs a source: the old message again (no merged body yet)
     w.diff_view.choose(pg1)
     qtbot.waitUntil(lambda: "No merged body yet" in w.diff_view.text.toPlainText(), timeout=10000)
+
+
+RENT = {
+    "rent-1": ("Rent", "flat", "Rent for the flat is €1,150/month, paid on the 1st to Alberto Pinto."),
+    "rent-2": ("Flat: rent details", "flat", "Flat rent: €1,150/month (landlord Alberto Pinto, paid on the 1st)."),
+    "rent-new": ("New rent from May 2026", "flat", "From 2026-05-01 the rent is €1,173/month, paid to Alberto Pinto."),
+}
+
+
+def test_a_member_that_disagrees_on_a_value_is_not_pre_selected_before_any_model_call(make_window, review_store,
+                                                                                      qtbot):
+    """Would fail without value conflicts: the new rent was pre-selected with the two notes of the old rent,
+    and one Return merged a superseded amount into the current one."""
+    add_documents(review_store, RENT)
+    decider = FakeDecider()
+    ids = review_store.ids
+    w = _open(make_window, review_store, qtbot, (("rent-1", "rent-2", "rent-new", 0.95),), decider)
+    assert set(w.review.row.member_ids) == {ids["rent-1"], ids["rent-2"], ids["rent-new"]}
+    mark = w.decision_panel.mark_label
+    qtbot.waitUntil(lambda: mark.isVisibleTo(w), timeout=10000)
+    assert "disagree on €1,150/month vs €1,173/month" in mark.text()
+    assert set(w.page.sources.included_ids()) == {ids["rent-1"], ids["rent-2"]}
+    assert decider.calls == [] and decider.judged == []

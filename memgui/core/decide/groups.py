@@ -99,6 +99,20 @@ def conflict_between(a: str | None, b: str | None) -> str | None:
     return "; ".join(f"{', '.join(c.a)} vs {', '.join(c.b)}" for c in found) or None
 
 
+def conflict_partition(documents: Sequence) -> tuple[tuple[tuple[str, ...], ...], list[tuple[str, str, str]]]:
+    """Without a model: the groups in which no two members disagree on a value (an amount, a date), largest
+    first, and the disagreeing pairs (a, b, what they disagree on). A cluster without conflicts is one group."""
+    ordered = sorted(documents, key=lambda d: (d.updated_at, d.created_at, d.document_id))
+    conflicts = []
+    agree = []
+    for older, newer in combinations(ordered, 2):
+        note = conflict_between(older.markdown_body, newer.markdown_body)
+        if note:
+            conflicts.append((older.document_id, newer.document_id, note))
+        agree.append(PairVerdict(older.document_id, newer.document_id, SAME if not note else DIFFERENT))
+    return partition([d.document_id for d in ordered], agree), conflicts
+
+
 def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
                 cancel: CancelToken | None = None) -> Work[FactGroups]:
     """Judge every pair (older document as "existing", newer as "new") with `judge(existing, new, cancel=…)`,
@@ -125,4 +139,4 @@ def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
 
 
 __all__ = ["DIFFERENT", "FactGroups", "PairVerdict", "SAME", "choose_target", "completeness", "conflict_between",
-           "judge_pairs", "partition"]
+           "conflict_partition", "judge_pairs", "partition"]

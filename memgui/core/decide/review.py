@@ -6,7 +6,8 @@ what `memgui accept-safe` plans from, so all three see the same proposal. A `Clu
 values (JSON-able) so it can be cached per store and model file (`decide.cache`).
 
 Without a capable decider (`decider=None`, or one that failed its self-test) the review is the deterministic
-sentence-union draft over the whole cluster, unjudged.
+sentence-union draft, unjudged, over the largest group of members that do not disagree on a value (an amount,
+a date: `groups.conflict_partition`) — the whole cluster when none do.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Sequence
 
 from .drafts import union_draft
-from .groups import FactGroups, choose_target, judge_pairs
+from .groups import FactGroups, choose_target, conflict_partition, judge_pairs
 from .inputs import cluster_inputs
 from ..merge.conflicts import likely_different
 from ..merge.guard import check_merge
@@ -130,20 +131,24 @@ def review_cluster(documents: Sequence, names: dict[str, str] | None = None, dec
                    capable: bool = True, selftest: dict | None = None, note: str | None = None,
                    cancel: CancelToken | None = None) -> Work[ClusterReview]:
     """Review `documents` (live, two or more). With a decider (`capable`: it passed its self-test) every pair
-    is judged and the largest same-fact group drafted by the model; otherwise the sentence-union draft over
-    all of them. A generator: yields Progress (the model's stream), returns the ClusterReview."""
+    is judged and the largest same-fact group drafted by the model; otherwise the sentence-union draft of the
+    largest group that does not disagree on a value. A generator: yields Progress (the model's stream), returns the ClusterReview."""
     docs = list(documents)
     by_id = {d.document_id: d for d in docs}
     titles = {d.document_id: d.title or "" for d in docs}
-    ids = [d.document_id for d in docs]
     mark = likely_different([d.markdown_body for d in docs], [d.title for d in docs])
-    groups = FactGroups((tuple(ids),), choose_target(docs), ())  # one unjudged group until a model judged
-    proposal, candidates = cluster_inputs(docs, names)
+    # Until a model judged every pair: the groups in which no two members disagree on a value (one group when
+    # none do), the largest drafted.
+    parts, _ = conflict_partition(docs)
+    largest = [by_id[m] for m in parts[0]] if len(parts[0]) >= 2 else docs
+    groups = FactGroups(parts, choose_target(largest), ())
+    proposal, candidates = cluster_inputs(largest, names)
     out = None
     use_model = decider is not None and capable
     if use_model:
         groups = yield from judge_pairs(docs, decider.judge_pair, cancel=cancel)
         largest = [by_id[m] for m in groups.largest]
+        proposal, candidates = cluster_inputs(docs, names)
         if len(largest) >= 2:  # the merge is drafted for the largest same-fact group only
             proposal, candidates = cluster_inputs(largest, names)
             result = yield from decider.decide(proposal, candidates, full_candidate_content=True, cancel=cancel)

@@ -28,6 +28,7 @@ class Evidence:
         bodies = [d.markdown_body for d in docs]
         titles = [d.title or "" for d in docs]
         mark_of, evidence_of = r.services.likely_different, r.services.pair_evidence
+        partition_of = r.services.conflict_partition
 
         def job(cancel):
             mark = mark_of(bodies, titles)
@@ -36,7 +37,7 @@ class Evidence:
                 cancel.raise_if_cancelled()
                 pairs.append((ids[i], ids[j], evidence_of(bodies[i], bodies[j], a_title=titles[i],
                                                           b_title=titles[j], with_diff=False)))
-            return mark, pairs
+            return mark, pairs, partition_of(docs)
 
         row = r.row
         panel.set_pending()
@@ -47,10 +48,18 @@ class Evidence:
         r, p = self.r, self.r.panels
         if row is not r.row:
             return
-        mark, pairs = result
+        mark, pairs, (groups, conflicts) = result
         r.mark = mark
-        p.decision_panel.set_mark(f"⚠ Likely different facts: {mark.reason}. Check the conflicts before merging."
-                                  if mark.likely_different else "")
+        lines = [f"⚠ Likely different facts: {mark.reason}. Check the conflicts before merging."] \
+            if mark.likely_different else []
+        if conflicts:
+            number = p.sources.number_of
+            lines += [f"⚠ #{number(a)} and #{number(b)} disagree on {note}" for a, b, note in conflicts]
+            if r.groups is None and len(groups[0]) >= 2:  # the model's partition, once there, decides instead
+                p.sources.set_included(groups[0])
+                lines.append("Pre-selected: " + " ".join(f"#{number(m)}" for m in sorted(groups[0], key=number))
+                             + " (no two of them disagree on a value)")
+        p.decision_panel.set_mark("\n".join(lines))
         p.evidence_panel.show_pairs(pairs, p.sources.number_of)
         p.evidence_changed()
         r.changed.emit()

@@ -39,6 +39,8 @@ class Services:
     pair_evidence: Callable[..., Any]
     # (bodies, titles) -> DifferentFactsMark: the whole cluster names different things (before any model call)
     likely_different: Callable[..., Any]
+    # (documents) -> (groups, [(a, b, what they disagree on)]): no two members of a group disagree on a value
+    conflict_partition: Callable[..., Any]
     missing_spans: Callable[..., Sequence[tuple[int, int]]]
     build_appended_body: Callable[..., str]
     sentence_union: Callable[[str, Sequence[str]], str]
@@ -140,6 +142,7 @@ def real_services() -> Services:
         discover_models=discovery.discover_gguf_models,
         judge_pairs=groups.judge_pairs, check_strict=strict.check_strict, token_spans=token_spans,
         pair_evidence=conflicts.pair_evidence, likely_different=conflicts.likely_different,
+        conflict_partition=groups.conflict_partition,
         check_merge=guard.check_merge, missing_spans=guard.missing_spans,
         build_appended_body=netfx.build_appended_body, sentence_union=union.sentence_union, warm_up=guard.warm_up,
         source_stamp=apply.SourceStamp.of, merge_plan=apply.MergePlan, merge_cluster=apply.merge_cluster,
