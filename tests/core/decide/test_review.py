@@ -1,0 +1,39 @@
+"""One cluster reviewed end to end (`review_cluster`) and its cache (`DecisionCache`): what `memgui decide`,
+the window's background queue and `memgui accept-safe` share."""
+from dataclasses import replace
+
+from factories import document
+
+from memgui.core.decide.cache import DecisionCache
+from memgui.core.decide.review import review_cluster
+from memgui.core.tasks import run_to_end
+
+OLD = document("Rent for the flat is €1,150/month, paid on the 1st to Alberto Pinto.", title="Rent",
+               document_id="doc-rent", updated_at=1000, created_at=1000)
+SAME = document("Flat rent: €1,150/month (landlord Alberto Pinto, paid on the 1st). Mobile 912 448 301.",
+                title="Flat: rent details", document_id="doc-rent-2", updated_at=2000, created_at=2000)
+NEW = document("From 2026-05-01 the rent is €1,173/month, paid to Alberto Pinto.", title="New rent",
+               document_id="doc-rent-new", updated_at=3000, created_at=3000)
+
+
+def test_without_a_model_the_draft_leaves_out_a_member_that_disagrees_on_a_value():
+    review = run_to_end(review_cluster([OLD, SAME, NEW]))
+    assert not review.groups_judged and review.verdict == "pending"
+    assert sorted(review.groups[0]) == ["doc-rent", "doc-rent-2"] and review.groups[1] == ["doc-rent-new"]
+    assert "€1,173/month" not in review.merged_body and "912 448 301" in review.merged_body
+    assert review.guard["passed"] and review.strict["passed"]
+    assert set(review.stamps) == {"doc-rent", "doc-rent-2", "doc-rent-new"}
+
+
+def test_a_cached_review_is_reused_until_a_member_changes(tmp_path):
+    cache = DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache")
+    review = replace(run_to_end(review_cluster([OLD, SAME])), groups_judged=True)
+    cache.put(review)
+    again = DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache")  # a new process
+    assert again.get([SAME, OLD]) == review
+    assert DecisionCache(tmp_path / "netclaw.db", "other-model", root=tmp_path / "cache").get([OLD, SAME]) is None
+    edited = replace(SAME, markdown_body=SAME.markdown_body.replace("912", "913"))  # same updated_at
+    assert again.get([OLD, edited]) is None
+    unjudged = run_to_end(review_cluster([OLD, NEW]))
+    cache.put(unjudged)  # a union draft costs nothing: not kept
+    assert cache.get([OLD, NEW]) is None
