@@ -1,0 +1,69 @@
+"""Bulk accept on the demo labels: `memgui accept-safe --dry-run --json` with the default decider on the demo
+store — how many clusters it would accept, and how many of those are wrong (a merged pair that is not a labelled
+duplicate pair; a labelled sibling pair above all).
+
+Reviews are cached in the decision cache (user cache dir), so a re-run only pays for clusters not reviewed yet;
+set MEMGUI_BENCH_CACHE to a folder to keep that cache across runs (the test-wide cache dir is a fresh tmp dir),
+MEMGUI_BENCH_LIMIT to review only the first N clusters. The first full run costs 10–20 min of model time on 2
+cores."""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+
+import pytest
+
+from memgui.__main__ import main
+from memgui.core.decide import model_files as decider_model
+from memgui.core.store.demo import build_demo_store, demo_labels
+
+
+def wrong_pairs(ids, truth):
+    return [p for p in itertools.combinations(sorted(ids), 2) if frozenset(p) not in truth]
+
+
+def score(plan: dict, labels: dict) -> dict:
+    """Accepted writes, wrong ones (a pair not labelled duplicate), sibling pairs merged, and what was left out."""
+    truth = {frozenset(p) for c in labels["duplicate_clusters"] for p in itertools.combinations(c, 2)}
+    siblings = {frozenset(p) for p in labels["sibling_pairs"]}
+    wrong, sibling_merges = [], []
+    for w in plan["writes"]:
+        ids = [w["target_id"], *w["tombstoned"]]
+        bad = wrong_pairs(ids, truth)
+        if bad:
+            wrong.append({"cluster_id": w["cluster_id"], "pairs": bad})
+        sibling_merges += [p for p in bad if frozenset(p) in siblings]
+    reasons: dict[str, int] = {}
+    for x in plan["excluded"]:
+        key = x["reason"].split(":")[0].split(" (")[0]
+        key = "N members merged (> 3)" if key.endswith("members merged") else key
+        reasons[key] = reasons.get(key, 0) + 1
+    return {"considered": plan["considered"], "accepted": len(plan["writes"]), "wrong": len(wrong),
+            "sibling_pairs_merged": len(sibling_merges), "wrong_detail": wrong, "excluded_by_reason": reasons}
+
+
+def test_accept_safe_on_the_demo_labels(tmp_path, monkeypatch, capsys):
+    if decider_model.default_model_path() is None:
+        pytest.skip("no default decider model installed")
+    if os.environ.get("MEMGUI_BENCH_CACHE"):
+        monkeypatch.setenv("MEMGUI_CACHE_DIR", os.environ["MEMGUI_BENCH_CACHE"])
+    store = build_demo_store(tmp_path / "netclaw.db")
+    argv = ["accept-safe", "--store", str(store), "--dry-run", "--json", "--threads", "2"]
+    if os.environ.get("MEMGUI_BENCH_LIMIT"):
+        argv += ["--limit", os.environ["MEMGUI_BENCH_LIMIT"]]
+    code = main(argv)
+    out = capsys.readouterr().out
+    assert code == 0
+    plan = json.loads(out)
+    result = score(plan, demo_labels())
+    with capsys.disabled():
+        print(f"\naccept-safe on the demo store ({plan['reviewed']} of {plan['clusters_total']} clusters reviewed; "
+              f"{plan['cached']} from the cache, {plan['computed']} by the model):")
+        print(f"  would accept {result['accepted']} of {result['considered']} clusters; wrong per the labels: "
+              f"{result['wrong']} (sibling pairs merged: {result['sibling_pairs_merged']})")
+        for reason, n in sorted(result["excluded_by_reason"].items(), key=lambda kv: -kv[1]):
+            print(f"  left for a person: {n:3d}  {reason}")
+        for w in result["wrong_detail"]:
+            print(f"  WRONG: {w['cluster_id']}: {w['pairs']}")
+    assert result["sibling_pairs_merged"] == 0
