@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from PySide6.QtCore import Qt
 
 from memgui.core.decide.cache import DecisionCache
 from memgui.core.decide.inputs import anchor_names
@@ -58,8 +59,9 @@ def test_accept_all_safe_writes_only_the_safe_cluster_and_undo_this_batch_restor
 
     def answer(dialog):
         seen["writes"] = [dialog.writes_view.topLevelItem(i).text(0) for i in range(dialog.writes_view.topLevelItemCount())]
-        seen["excluded"] = {dialog.excluded_view.topLevelItem(i).text(0): dialog.excluded_view.topLevelItem(i).text(2)
-                            for i in range(dialog.excluded_view.topLevelItemCount())}
+        items = [dialog.excluded_view.topLevelItem(i) for i in range(dialog.excluded_view.topLevelItemCount())]
+        seen["excluded"] = {i.data(0, Qt.ItemDataRole.UserRole): i.text(2) for i in items}
+        seen["excluded_titles"] = [i.text(0) for i in items]
         seen["default"] = dialog.cancel_button.isDefault() and not dialog.write_button.isDefault()
         dialog._choose = lambda _d: str(tmp_path / "plan.json")
         dialog.export_button.click()
@@ -71,6 +73,7 @@ def test_accept_all_safe_writes_only_the_safe_cluster_and_undo_this_batch_restor
         w.bulk.actions["accept_safe"].trigger()
     result = applied.args[0]
     assert seen["default"] is True
+    assert "Flight to Lisbon · Return flight from Lisbon" in seen["excluded_titles"]
     assert seen["writes"] and seen["excluded"] == {"c-ed-1-ed-2": "not reviewed yet",
                                                    "c-fl-1-fl-2": "every pair was judged a different fact"}
     exported = json.loads((tmp_path / "plan.json").read_text(encoding="utf-8"))
@@ -124,8 +127,6 @@ def test_a_source_changed_since_its_review_is_not_written(window, review_store, 
 
 
 def test_the_preview_returns_cancel_on_enter(qtbot, window, review_store):
-    from PySide6.QtCore import Qt
-
     from memgui.gui.review.bulk_preview import BulkPreviewDialog
 
     plans = []

@@ -135,6 +135,7 @@ class Exclusion:
     member_ids: list[str]
     reason: str
     verdict: str  # the queue badge: pending / same / different / mixed, or "not reviewed"
+    titles: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,8 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
             claimed |= set(write.source_ids)
         else:
             excluded.append(Exclusion(str(cluster_id), members, reason,
-                                      review.verdict if review is not None else "not reviewed"))
+                                      review.verdict if review is not None else "not reviewed",
+                                      {m: titles.get(m, "") for m in members}))
     bid = batch_id or new_batch_id(when)
     if not _BATCH_ID.match(bid):
         raise BatchError(f"{bid!r}: a batch id is letters, digits, '.', '_' or '-'")
@@ -240,7 +242,9 @@ def plan_markdown(plan: BatchPlan) -> str:
                   "```text", w.merged_body.replace("```", "ʼʼʼ"), "```", ""]
     lines += [f"## Left for a person ({len(plan.excluded)})", ""]
     for x in plan.excluded:
-        lines.append(f"- {x.cluster_id} ({len(x.member_ids)} documents, {x.verdict}): {x.reason}")
+        names = " · ".join(dict.fromkeys(t for t in x.titles.values() if t))
+        lines.append(f"- {x.cluster_id} ({len(x.member_ids)} documents, {x.verdict})"
+                     + (f" {names}" if names else "") + f": {x.reason}")
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -74,7 +74,10 @@ class BulkPreviewDialog(QDialog):
         lay.addWidget(QLabel(f"Left for you ({len(excluded)})"))
         self.excluded_view = self._tree("bulkExcluded", ("Cluster", "Size", "Why it is not accepted"))
         for x in excluded:
-            item = QTreeWidgetItem([x.cluster_id, str(len(x.member_ids)), x.reason])
+            names = " · ".join(dict.fromkeys(t for t in x.titles.values() if t)) or x.cluster_id
+            item = QTreeWidgetItem([_short(names, 70), str(len(x.member_ids)), x.reason])
+            item.setData(0, Qt.ItemDataRole.UserRole, x.cluster_id)
+            item.setToolTip(0, f"{x.cluster_id}\n" + "\n".join(f"{t}  ({i})" for i, t in x.titles.items()))
             item.setToolTip(2, x.reason)
             self.excluded_view.addTopLevelItem(item)
         lay.addWidget(self.excluded_view, 2)
