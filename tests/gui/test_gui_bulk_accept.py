@@ -139,3 +139,21 @@ def test_the_preview_returns_cancel_on_enter(qtbot, window, review_store):
     dialog.show()
     qtbot.keyClick(dialog, Qt.Key.Key_Return)
     assert dialog.result() == 0 and dialog.write_button.isEnabled()  # Return rejected; writing needs a click
+
+
+def test_a_multi_row_selection_limits_the_batch_to_those_rows(window, qtbot):
+    from PySide6.QtCore import QItemSelectionModel
+
+    w = window
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    w.queue.clearSelection()
+    for cluster_id in ("c-ed-1-ed-2", "c-fl-1-fl-2"):
+        index = w.proxy.mapFromSource(w.cluster_model.index(w.cluster_model.row_of(cluster_id), 0))
+        w.queue.selectionModel().select(index, flags)
+    plans = []
+    w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
+    with qtbot.waitSignal(w.bulk.planned, timeout=15000):
+        w.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
+    assert plans[0].writes == []  # the safe Postgres pair was not selected
+    assert {x.cluster_id for x in plans[0].excluded} == {"c-ed-1-ed-2", "c-fl-1-fl-2"}

@@ -207,7 +207,8 @@ class BulkAccept(QObject):
 
 
 def install_bulk_accept(window: Any) -> BulkAccept:
-    """The controller, its actions in the Review menu, and a queue that takes a multi-row selection."""
+    """The controller, its actions in the Review menu and the queue's context menu, and a queue that takes a
+    multi-row selection (Shift/Ctrl+click; J/K still move one row)."""
     bulk = BulkAccept(window)
     window.queue.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
     menu = next((a.menu() for a in window.menuBar().actions() if a.menu() is not None
@@ -216,6 +217,9 @@ def install_bulk_accept(window: Any) -> BulkAccept:
         menu.addSeparator()
         menu.addAction(bulk.actions["accept_safe"])
         menu.addAction(bulk.actions["undo_batch"])
+    if window.queue.contextMenuPolicy() == Qt.ContextMenuPolicy.DefaultContextMenu:  # right-click on the rows
+        window.queue.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        window.queue.addActions([bulk.actions["accept_safe"], bulk.actions["undo_batch"]])
     window.actions_by_key.update(bulk.actions)
     return bulk
 
