@@ -34,8 +34,8 @@ class ScriptedEngine:
         return len(text.split())
 
     def _reply(self, prompt):
-        if "NOTE 1:" in prompt:
-            return "merge", self.merged
+        if "NOTE 1:" in prompt:  # `merged` may be a function of the editor prompt (one body per cluster)
+            return "merge", self.merged(prompt) if callable(self.merged) else self.merged
         if "EXISTING CANDIDATES" in prompt:
             return "protocol", self.single_reply
         last_pair = prompt.rsplit("EXISTING: ", 1)[1]

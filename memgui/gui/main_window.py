@@ -17,6 +17,7 @@ from .actions import build_actions
 from .audit import audit_tab
 from .dialogs import Prompter
 from .review import Review, ReviewPage
+from .review.bulk_accept import install_bulk_accept
 from .review.cluster_model import NEW, ClusterRow
 from .review.page import banner
 from .services import Services
@@ -51,6 +52,7 @@ class MainWindow(QMainWindow):
         self.review = Review(services, self.runner, self.prompter, self.page, self, parent=self)
         self.review.changed.connect(self.update_actions)
         self.review.guardUpdated.connect(self._maybe_ready)
+        self.bulk = install_bulk_accept(self)  # Review → Accept all safe… / Undo this batch
         self.runner.started.connect(lambda *_: self.update_actions())
         # The window as the timer's context: a task that ends as the window closes (shutdown cancels it) must
         # not update the actions of a window that is gone by then.

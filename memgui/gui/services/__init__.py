@@ -3,6 +3,7 @@
 writes) and the pure `values`. `real_services()` wires the real core; a core module that fails to import is an
 error, not a switched-off feature."""
 from .audit import AuditServices, audit_services
+from .bulk import BulkServices, bulk_services
 from .window import Services, real_services
 
-__all__ = ["AuditServices", "Services", "audit_services", "real_services"]
+__all__ = ["AuditServices", "BulkServices", "Services", "audit_services", "bulk_services", "real_services"]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from .audit import AuditServices, audit_services
+from .bulk import BulkServices, bulk_services
 
 
 @dataclass
@@ -55,6 +56,7 @@ class Services:
     stale_source_error: type[BaseException]
     audit_error: type[BaseException]
     audit: AuditServices = field(default_factory=audit_services)
+    bulk: BulkServices = field(default_factory=bulk_services)  # Accept all safe: cached reviews, plan, batch
     # optional: tests leave these out
     build_demo_store: Callable[[Path], Any] | None = None
     selftest: Callable[..., Any] | None = None  # (decider, *, cancel) -> Work[SelfTestReport] (cached per model)

@@ -1,0 +1,246 @@
+"""`memgui accept-safe --store PATH [--dry-run] [--json] [--model GGUF] [--limit N] [--plan FILE]`
+`memgui undo-batch --store PATH BATCH [--json]`
+
+accept-safe scans the store (as `memgui scan` does), reviews each cluster with the model (the installed default
+or `--model`; it must pass the capability self-test) and merges only the clusters every check calls safe: a
+model same-fact group of 2–3 members is the whole merge, UPDATE/CONSOLIDATE with a merged body, MergeGuard and
+the strict lens both passed, no "likely different facts" mark (see core/ops/batch.py). Reviews are cached per
+store and model file (keyed by the members' stamps), so a second run over an unchanged store is fast.
+
+The plan (every write: target, tombstones, length ratio, guard and strict results; every cluster left out and
+why) is printed as Markdown, or as JSON with --json. `--dry-run` writes nothing. Otherwise each write is its
+own audited transaction tagged with the batch id; a source changed since its review refuses that write and the
+others go on. `--plan FILE` applies a plan saved by `--dry-run --json` exactly (no scan, no model).
+`memgui undo-batch` undoes a batch's writes newest first.
+
+Exit codes: 0 done (or a dry run); 1 some write (or undo) was refused, the rest went on; 2 bad input (no capable
+model, bad store, unknown batch) with nothing written.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .common import (
+    EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors,
+)
+
+STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("accept-safe", help="merge every cluster the model and both guards call safe",
+                              description="Scan, review each cluster with the model, merge only the safe ones.")
+    p.add_argument("--store", default=argparse.SUPPRESS, help=STORE_HELP)
+    p.add_argument("--dry-run", action="store_true", help="print the plan, write nothing")
+    p.add_argument("--json", action="store_true", help="machine-readable output (the plan is exportable as is)")
+    p.add_argument("--model", metavar="GGUF", help="a GGUF decider model (default: the installed default model)")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="review only the first N clusters")
+    p.add_argument("--plan", metavar="FILE", help="apply this saved plan (`--dry-run --json` output) exactly")
+    p.add_argument("--threads", type=int, default=None, help="CPU threads for llama.cpp")
+    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                   help="limit for each model answer (default: the interactive limit, 120 s)")
+    p.set_defaults(func=run_accept)
+
+    q = subparsers.add_parser("undo-batch", help="undo every write of an accept-safe batch (newest first)")
+    q.add_argument("--store", default=argparse.SUPPRESS, help=STORE_HELP)
+    q.add_argument("batch_id", metavar="BATCH", help="the batch id accept-safe printed")
+    q.add_argument("--json", action="store_true", help="machine-readable output")
+    q.set_defaults(func=run_undo_batch)
+
+
+def _model_path(args) -> Path:
+    if args.model:
+        path = Path(args.model).expanduser()
+        if not path.is_file():
+            raise CliError(f"{args.model}: no such model file")
+        return path
+    from ..core.decide.model_files import default_model_path
+
+    path = default_model_path()
+    if path is None:
+        raise CliError("accept-safe needs a capable decider model and none is installed (run `memgui models "
+                       "install`, or pass --model GGUF); nothing was written")
+    return path
+
+
+class _Model:
+    """The decider, loaded and self-tested on first need (a fully cached run never loads it)."""
+
+    def __init__(self, path: Path, args):
+        from ..config import load_curation_settings
+
+        self.path, self.args, self.settings = path, args, load_curation_settings()
+        self.decider = None
+        self.selftest: dict | None = None
+
+    def _make(self):
+        from ..core.decide.llm import LlamaDecider
+
+        s, a = self.settings, self.args
+        return LlamaDecider(self.path, n_threads=a.threads or s.llm_threads, n_ctx=s.llm_context,
+                            timeout_s=a.timeout if a.timeout is not None else s.interactive_llm_timeout_seconds,
+                            pipeline="two-stage", settings=s)
+
+    def check(self) -> None:
+        """Refuse (exit 2) unless the model is capable: the cached self-test verdict, else run it now."""
+        from ..core.decide.selftest import cached_selftest, run_selftest
+
+        report = cached_selftest(self.path, pipeline="two-stage")
+        if report is None:
+            print("memgui: self-testing the decider model (once per model file)…", file=sys.stderr)
+            self.decider = self._make()
+            report = run_selftest(self.decider)
+        if not report.capable:
+            self.close()
+            raise CliError(f"{self.path.name} is not a capable decider ({report.passed}/{report.total} canary pairs "
+                           f"right{'; ' + report.error if report.error else ''}); bulk accept needs one; nothing "
+                           "was written")
+        self.selftest = {"capable": True, "passed": report.passed, "total": report.total}
+
+    def __call__(self):
+        if self.decider is None:
+            self.decider = self._make()
+        return self.decider
+
+    def close(self) -> None:
+        if self.decider is not None:
+            self.decider.close()
+            self.decider = None
+
+
+def _review_progress(progress) -> None:
+    """One stderr line per cluster reviewed (the model's token stream is not echoed)."""
+    if progress.stage == "reviewing":
+        sys.stderr.write(f"reviewing {progress.done}/{progress.total}: {progress.message}\n")
+        sys.stderr.flush()
+
+
+def _writable(store_arg) -> None:
+    """Refuse a read-only store before any model time is spent on it."""
+    with open_store_or_fail(store_arg) as store:
+        if store.read_only:
+            raise CliError(f"{store.path} is read-only ({store.read_only_reason}); nothing was written")
+
+
+def _reviews(args, store, model: _Model):
+    from ..core.decide.cache import DecisionCache
+    from ..core.decide.selftest import cache_key
+    from ..core.ops.batch_inputs import cluster_reviews
+    from ..core.tasks import run_to_end
+    from ..core.vectors.embed import EmbedderUnavailable
+    from ..core.vectors.nominate import scan_store
+    from .scan import _ThrottledProgress
+
+    try:
+        scan = run_to_end(scan_store(store), _ThrottledProgress())
+    except EmbedderUnavailable as exc:
+        raise CliError(exc.reason) from None
+    clusters = list(scan.clusters)[: args.limit] if args.limit is not None else list(scan.clusters)
+    cache = DecisionCache(store.path, cache_key(model.path, pipeline="two-stage"))
+    stats: dict = {}
+    rows = run_to_end(cluster_reviews(store, clusters, cache, decider=model, selftest=model.selftest, stats=stats),
+                      _review_progress)
+    ids = [m for _c, members, _r in rows for m in members]
+    titles = {d.document_id: d.title or "" for d in store.documents_by_ids(ids)}
+    return rows, titles, {"clusters_total": len(scan.clusters), "reviewed": len(clusters), **stats}
+
+
+def _read_plan(path: str):
+    from ..core.ops.batch import BatchError, BatchPlan
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CliError(f"{path}: not an accept-safe plan ({type(exc).__name__})") from None
+    if not isinstance(data, dict):
+        raise CliError(f"{path}: not an accept-safe plan")
+    try:
+        return BatchPlan.from_dict(data)
+    except BatchError as exc:
+        raise CliError(f"{path}: {exc}") from None
+
+
+def _result_text(result, store_path) -> str:
+    ids = [w.audit_id for w in result.written]
+    lines = [f"## Result: batch {result.batch_id}", "",
+             f"wrote {len(result.written)} merge(s)" + (f" (audit #{', #'.join(map(str, ids))})" if ids else "")]
+    lines += [f"refused: cluster {r.cluster_id} into {r.target_id}: {r.error}" for r in result.refused]
+    if result.written:
+        lines.append(f"undo with: memgui undo-batch --store {store_path} {result.batch_id}")
+    return "\n".join(lines)
+
+
+def run_accept(args) -> int:
+    from ..core.ops.batch import BatchError, apply_batch, plan_batch
+    from ..core.tasks import run_to_end
+
+    if args.limit is not None and args.limit < 1:
+        raise CliError("--limit must be at least 1")
+    store_arg = getattr(args, "store", None)
+    info: dict = {}
+    if not args.dry_run:
+        _writable(store_arg)
+    if args.plan:
+        plan = _read_plan(args.plan)
+    else:
+        model = _Model(_model_path(args), args)
+        try:
+            with open_store_or_fail(store_arg, read_only=True) as store, store_errors_as_cli_errors():
+                model.check()
+                rows, titles, info = _reviews(args, store, model)
+                store_path = store.path
+        finally:
+            model.close()
+        plan = plan_batch(rows, titles=titles)
+        info["store"] = str(store_path)
+    out: dict = {**info, "dry_run": bool(args.dry_run), **plan.to_dict()}
+    result = None
+    if not args.dry_run and plan.writes:
+        with open_store_or_fail(store_arg) as store, store_errors_as_cli_errors():
+            if store.read_only:
+                raise CliError(f"{store.path} is read-only ({store.read_only_reason}); nothing was written")
+            try:
+                result = run_to_end(apply_batch(store, plan, decided_by="cli"))
+            except BatchError as exc:
+                raise CliError(str(exc)) from None
+            out["result"] = result.to_dict()
+            store_path = store.path
+    if args.json:
+        print_json(out)
+    else:
+        head = "" if not info else (f"store: {info['store']} · reviewed {info['reviewed']} of {info['clusters_total']} "
+                                    f"clusters ({info.get('cached', 0)} from the cache, {info.get('computed', 0)} by "
+                                    "the model)\n\n")
+        print_text(head + plan.to_markdown() + ("" if result is None else "\n" + _result_text(result, store_path)))
+        if args.dry_run:
+            print_text("(dry run: nothing was written)")
+    return EXIT_NEGATIVE if result is not None and result.refused else EXIT_OK
+
+
+def run_undo_batch(args) -> int:
+    from ..core.ops.batch import BatchError, undo_batch
+
+    with open_store_or_fail(getattr(args, "store", None)) as store, store_errors_as_cli_errors():
+        if store.read_only:
+            raise CliError(f"{store.path} is read-only ({store.read_only_reason}); nothing was written")
+        try:
+            result = undo_batch(store, args.batch_id)
+        except BatchError as exc:
+            raise CliError(str(exc)) from None
+    if args.json:
+        print_json({"ok": not result.refused, **result.to_dict()})
+    else:
+        lines = [f"batch {result.batch_id}: undid {len(result.undone)} write(s)"
+                 + (f" (audit #{', #'.join(str(a) for a, _u in result.undone)})" if result.undone else "")]
+        if result.already_undone:
+            lines.append("already undone: #" + ", #".join(map(str, result.already_undone)))
+        lines += [f"refused: {error}" for _a, error in result.refused]
+        print_text("\n".join(lines))
+    for _a, error in result.refused:
+        print(f"memgui: {error}", file=sys.stderr)
+    return EXIT_NEGATIVE if result.refused else EXIT_OK

@@ -1,0 +1,354 @@
+"""Bulk accept with proof: "accept all safe" over cluster reviews, each write its own audited transaction.
+
+A cluster is safe to accept without a person reading it only when every check agrees (`why_not_safe`): the
+model judged its pairs and the proposal is the model's largest same-fact group (two or more members, exactly
+the documents the merge covers, at most `MAX_MERGED` of them), the decision is UPDATE/CONSOLIDATE with a merged
+body, Netclaw's MergeGuard passed AND memgui's strict lens passed, and the cluster carries no "likely different
+facts" mark. Everything else is listed with the reason it was left out.
+
+`plan_batch` is pure (reviews in, a `BatchPlan` out: every write with its target, tombstones, length ratio,
+guard and strict results; JSON via `to_dict`, readable via `to_markdown`). `apply_batch` writes the plan one
+cluster at a time through `merge_cluster`, with the stamps the review saw: a source changed since the review
+refuses that write (StaleSourceError) and the others go on. Every write of a batch carries the batch id in its
+audit note (`accept-safe batch <id>`; no schema change), so `undo_batch` finds them and undoes them newest first,
+reporting any that refuse.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..decide.review import ClusterReview
+from ..store import Store, StoreError
+from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from .apply import MODE_MERGED_BODY, ApplyError, MergePlan, SourceStamp, merge_cluster
+from .undo import AuditError, undo
+
+MAX_MERGED = 3  # more members than this is never accepted in bulk: a person reads big merges
+MERGE_DECISIONS = ("UPDATE", "CONSOLIDATE")
+NOTE_PREFIX = "accept-safe batch "
+_BATCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+class BatchError(Exception):
+    """A batch operation was refused as asked (unknown batch id, malformed plan). Nothing was written."""
+
+
+def new_batch_id(now: datetime | None = None) -> str:
+    """`YYYYMMDD-HHMMSS-xxxx` (UTC, plus randomness): sortable, short enough to type in `memgui undo-batch`."""
+    when = (now or datetime.now(timezone.utc)).strftime("%Y%m%d-%H%M%S")
+    return f"{when}-{secrets.token_hex(2)}"
+
+
+def batch_note(batch_id: str) -> str:
+    return f"{NOTE_PREFIX}{batch_id}"
+
+
+def batch_id_of(entry: AuditEntry) -> str | None:
+    """The batch an audit entry was written by, from its note; None for a write outside any batch."""
+    note = entry.note or ""
+    if not note.startswith(NOTE_PREFIX):
+        return None
+    rest = note[len(NOTE_PREFIX):].split(maxsplit=1)
+    return rest[0] if rest else None
+
+
+# ---- the rule ----------------------------------------------------------------------------------------------
+
+def merged_ids(review: ClusterReview) -> list[str]:
+    """The documents the review's merged body covers: the model's targets plus the proposal."""
+    return list(dict.fromkeys([*review.targets, review.proposal_id]))
+
+
+def why_not_safe(review: ClusterReview | None, member_ids: Sequence[str] | None = None) -> str | None:
+    """None when the review may be accepted in bulk; else the first reason it may not (one line)."""
+    if review is None:
+        return "not reviewed yet"
+    if member_ids is not None and set(review.stamps) != set(member_ids):
+        return "the review is of other members than this cluster has now"
+    if not review.groups_judged:
+        return "no model judged its pairs (only the sentence-union draft)"
+    if review.error:
+        return f"the model gave no decision ({review.error})"
+    largest = list(review.groups[0]) if review.groups else []
+    if len(largest) < 2:
+        return "every pair was judged a different fact"
+    if review.decision not in MERGE_DECISIONS:
+        return f"the decision is {review.decision or 'none'}, not UPDATE/CONSOLIDATE"
+    if not (review.merged_body or "").strip():
+        return "the decision has no merged body"
+    merged = merged_ids(review)
+    if set(merged) != set(largest):
+        return (f"the decision covers {len(set(merged) & set(largest))} of the same-fact group's {len(largest)} "
+                "members, not the group")
+    if len(merged) > MAX_MERGED:
+        return f"{len(merged)} members merged (bulk accept takes at most {MAX_MERGED})"
+    if not (review.guard or {}).get("passed"):
+        return f"MergeGuard failed: {(review.guard or {}).get('reason') or 'not run'}"
+    if not (review.strict or {}).get("passed"):
+        risky = ", ".join(a.get("token", "?") for a in (review.strict or {}).get("at_risk", [])[:4])
+        return "the strict lens failed" + (f" (at risk: {risky})" if risky else "")
+    if (review.likely_different or {}).get("likely_different"):
+        return f"marked likely different facts: {review.likely_different.get('reason') or 'see the cluster'}"
+    if review.target not in merged:
+        return "the review names no target inside the merged group"
+    missing = [m for m in merged if m not in review.stamps]
+    if missing:
+        return f"no stamp recorded for {missing[0]}"
+    return None
+
+
+# ---- the plan ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlannedWrite:
+    """One merge the batch would write."""
+
+    cluster_id: str
+    target_id: str
+    tombstoned: list[str]
+    decision: str
+    merged_body: str
+    length_ratio: float | None
+    guard: dict  # {passed, reason, retention, length_ratio, missing}
+    strict: dict  # {passed, checked, at_risk}
+    stamps: dict[str, dict]  # each merged document as the review saw it: {updated_at, content_hash}
+    model_id: str
+    rationale: str | None = None
+    raw_reply: str | None = None
+    titles: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def source_ids(self) -> list[str]:
+        return [self.target_id, *self.tombstoned]
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """A cluster the batch leaves for a person, and why."""
+
+    cluster_id: str
+    member_ids: list[str]
+    reason: str
+    verdict: str  # the queue badge: pending / same / different / mixed, or "not reviewed"
+    titles: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    batch_id: str
+    created_at: str  # ISO 8601 UTC
+    writes: list[PlannedWrite]
+    excluded: list[Exclusion]
+
+    @property
+    def considered(self) -> int:
+        return len(self.writes) + len(self.excluded)
+
+    def to_dict(self) -> dict:
+        return {
+            "batch_id": self.batch_id, "created_at": self.created_at, "considered": self.considered,
+            "accepted": len(self.writes), "rule": rule_text(),
+            "writes": [asdict(w) for w in self.writes], "excluded": [asdict(x) for x in self.excluded],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "BatchPlan":
+        try:
+            return cls(str(data["batch_id"]), str(data.get("created_at", "")),
+                       [PlannedWrite(**w) for w in data.get("writes", [])],
+                       [Exclusion(**x) for x in data.get("excluded", [])])
+        except (KeyError, TypeError) as exc:
+            raise BatchError(f"not an accept-safe plan ({type(exc).__name__}: {exc})") from None
+
+    def to_markdown(self) -> str:
+        return plan_markdown(self)
+
+
+def rule_text() -> str:
+    return (f"a model same-fact group of 2–{MAX_MERGED} members is the whole merge, the decision is "
+            "UPDATE/CONSOLIDATE with a merged body, MergeGuard passed, the strict lens passed, "
+            "no 'likely different facts' mark")
+
+
+def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str]) -> PlannedWrite:
+    merged = merged_ids(review)
+    target = review.target
+    guard = dict(review.guard or {})
+    return PlannedWrite(
+        cluster_id=str(cluster_id), target_id=target, tombstoned=[m for m in merged if m != target],
+        decision=review.decision, merged_body=review.merged_body, length_ratio=guard.get("length_ratio"),
+        guard={k: guard.get(k) for k in ("passed", "reason", "retention", "length_ratio", "missing")},
+        strict=dict(review.strict or {}), stamps={m: dict(review.stamps[m]) for m in merged},
+        model_id=review.model_id, rationale=review.rationale, raw_reply=review.raw_reply,
+        titles={m: titles.get(m, "") for m in merged},
+    )
+
+
+def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None]], *,
+               titles: Mapping[str, str] | None = None, batch_id: str | None = None,
+               now: datetime | None = None) -> BatchPlan:
+    """The batch over `(cluster id, member ids, review or None)`, in the given order. A cluster that shares a
+    document with an earlier planned write is left out (its review saw that document before the merge)."""
+    titles = titles or {}
+    when = now or datetime.now(timezone.utc)
+    writes: list[PlannedWrite] = []
+    excluded: list[Exclusion] = []
+    claimed: set[str] = set()
+    for cluster_id, members, review in clusters:
+        members = list(members)
+        reason = why_not_safe(review, members)
+        if reason is None and claimed & set(merged_ids(review)):
+            reason = "shares a document with an earlier write of this batch"
+        if reason is None:
+            write = _write_of(cluster_id, review, titles)
+            writes.append(write)
+            claimed |= set(write.source_ids)
+        else:
+            excluded.append(Exclusion(str(cluster_id), members, reason,
+                                      review.verdict if review is not None else "not reviewed",
+                                      {m: titles.get(m, "") for m in members}))
+    bid = batch_id or new_batch_id(when)
+    if not _BATCH_ID.match(bid):
+        raise BatchError(f"{bid!r}: a batch id is letters, digits, '.', '_' or '-'")
+    return BatchPlan(bid, when.isoformat(timespec="seconds"), writes, excluded)
+
+
+def _pct(value) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def plan_markdown(plan: BatchPlan) -> str:
+    """The plan as a person reads it (and as the GUI's Export writes it)."""
+    lines = [f"# accept-safe batch {plan.batch_id}", "",
+             f"{plan.created_at} · {len(plan.writes)} of {plan.considered} clusters would be merged.", "",
+             f"Rule: {rule_text()}.", "", f"## Writes ({len(plan.writes)})", ""]
+    if not plan.writes:
+        lines += ["None: no cluster passes every check.", ""]
+    for i, w in enumerate(plan.writes, 1):
+        t = w.titles
+        strict = "passed" if w.strict.get("passed") else "FAILED"
+        lines += [f"### {i}. {w.decision} into {w.target_id} — {t.get(w.target_id, '')}".rstrip(" —"), "",
+                  f"- cluster: {w.cluster_id}",
+                  "- tombstoned: " + "; ".join(f"{d} — {t.get(d, '')}".rstrip(" —") for d in w.tombstoned),
+                  f"- length ratio: {_pct(w.length_ratio)} · MergeGuard: {'passed' if w.guard.get('passed') else 'FAILED'}"
+                  f" (retention {_pct(w.guard.get('retention'))}) · strict lens: {strict} "
+                  f"({w.strict.get('checked', 0)} facts checked)",
+                  f"- model: {w.model_id}" + (f" — {w.rationale}" if w.rationale else ""), "",
+                  "```text", w.merged_body.replace("```", "ʼʼʼ"), "```", ""]
+    lines += [f"## Left for a person ({len(plan.excluded)})", ""]
+    for x in plan.excluded:
+        names = " · ".join(dict.fromkeys(t for t in x.titles.values() if t))
+        lines.append(f"- {x.cluster_id} ({len(x.member_ids)} documents, {x.verdict})"
+                     + (f" {names}" if names else "") + f": {x.reason}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# ---- applying ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    cluster_id: str
+    target_id: str
+    audit_id: int | None = None  # set when written
+    error: str | None = None  # set when refused (one line)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    batch_id: str
+    written: list[WriteOutcome]
+    refused: list[WriteOutcome]
+    cancelled: bool = False
+
+    def to_dict(self) -> dict:
+        return {"batch_id": self.batch_id, "written": [asdict(w) for w in self.written],
+                "refused": [asdict(r) for r in self.refused], "cancelled": self.cancelled}
+
+
+def _merge_plan(write: PlannedWrite, batch_id: str, decided_by: str) -> MergePlan:
+    try:
+        drafted = {d: SourceStamp(str(s["content_hash"]), int(s["updated_at"])) for d, s in write.stamps.items()}
+    except (KeyError, TypeError, ValueError):
+        raise BatchError(f"cluster {write.cluster_id}: the plan's stamps are malformed") from None
+    return MergePlan(target_id=write.target_id, source_ids=tuple(write.source_ids), mode=MODE_MERGED_BODY,
+                     merged_body=write.merged_body, drafted=drafted, model_id=write.model_id,
+                     raw_reply=write.raw_reply, rationale=write.rationale, note=batch_note(batch_id),
+                     decided_by=decided_by)
+
+
+def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
+                cancel: CancelToken | None = None) -> Work[BatchResult]:
+    """Write every planned merge, each its own transaction with its audit row (tagged with the batch id).
+    A refused write (a source changed since the review, the guard now fails, a lock) is reported and the
+    rest go on; cancelling stops between writes. Yields Progress; returns the BatchResult."""
+    cancel = cancel or NEVER_CANCELLED
+    written: list[WriteOutcome] = []
+    refused: list[WriteOutcome] = []
+    total = len(plan.writes)
+    merges = [_merge_plan(w, plan.batch_id, decided_by) for w in plan.writes]  # a malformed plan writes nothing
+    for i, (write, merge) in enumerate(zip(plan.writes, merges)):
+        if cancel.cancelled:
+            return BatchResult(plan.batch_id, written, refused, cancelled=True)
+        yield Progress("accepting", i, total, f"{write.target_id}")
+        try:
+            entry = merge_cluster(store, merge)
+        except (ApplyError, StoreError) as exc:
+            refused.append(WriteOutcome(write.cluster_id, write.target_id, error=" ".join(str(exc).split())))
+            continue
+        written.append(WriteOutcome(write.cluster_id, write.target_id, audit_id=entry.audit_id))
+    yield Progress("accepting", total, total, "done")
+    return BatchResult(plan.batch_id, written, refused)
+
+
+# ---- undoing a batch -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BatchUndoResult:
+    batch_id: str
+    undone: list[tuple[int, int]]  # (audit id of the merge, audit id of its undo)
+    refused: list[tuple[int, str]]  # (audit id, why)
+    already_undone: list[int]
+
+    def to_dict(self) -> dict:
+        return {"batch_id": self.batch_id, "undone": [{"audit_id": a, "undo_audit_id": u} for a, u in self.undone],
+                "refused": [{"audit_id": a, "error": e} for a, e in self.refused],
+                "already_undone": list(self.already_undone)}
+
+
+def batch_entries(store: Store, batch_id: str) -> list[AuditEntry]:
+    """The merges written by batch `batch_id`, newest first."""
+    return [e for e in list_entries(store, operation=OP_MERGE) if batch_id_of(e) == batch_id]
+
+
+def undo_batch(store: Store, batch_id: str) -> BatchUndoResult:
+    """Undo the batch's writes newest first, each its own audited transaction (`core.ops.undo`). A write whose
+    documents changed since refuses (reported) and the others go on. BatchError when no write has this id."""
+    entries = batch_entries(store, batch_id)
+    if not entries:
+        raise BatchError(f"batch {batch_id}: no write of this batch in the audit")
+    undone: list[tuple[int, int]] = []
+    refused: list[tuple[int, str]] = []
+    already: list[int] = []
+    for entry in entries:
+        if entry.state == STATE_UNDONE:
+            already.append(entry.audit_id)
+            continue
+        try:
+            done = undo(store, entry.audit_id, note=f"undo of {batch_note(batch_id)}")
+        except (AuditError, StoreError) as exc:
+            refused.append((entry.audit_id, " ".join(str(exc).split())))
+            continue
+        undone.append((entry.audit_id, done.audit_id))
+    return BatchUndoResult(batch_id, undone, refused, already)
+
+
+__all__ = [
+    "MAX_MERGED", "BatchError", "BatchPlan", "BatchResult", "BatchUndoResult", "Exclusion", "PlannedWrite",
+    "WriteOutcome", "apply_batch", "batch_entries", "batch_id_of", "batch_note", "merged_ids", "new_batch_id",
+    "plan_batch", "plan_markdown", "rule_text", "undo_batch", "why_not_safe",
+]

@@ -1,0 +1,227 @@
+"""Review → "Accept all safe…" and "Undo this batch".
+
+Over the selected queue rows (two or more) or else the whole visible queue, it plans from the reviews the
+background queue already cached (a cluster with no valid cached review is listed "not reviewed yet" and
+skipped: nothing here runs the model), shows the preview with its one confirmation (Cancel is the default),
+writes on a worker (each merge its own audited transaction, tagged with the batch id) and then offers "Undo
+this batch". Each write also goes on the session's undo stack, so Ctrl+Z undoes the last one alone.
+
+`install_bulk_accept(window)` adds the two actions to the window and its Review menu; the window needs nothing
+else from this module."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QDialog
+
+from ..workers import one_line
+from .bulk_preview import BulkPreviewDialog
+from .cluster_model import MERGED, NEW, SKIPPED
+
+CONSIDERED = (NEW, SKIPPED)  # rows already merged / kept separate are not offered again
+
+
+class BulkAccept(QObject):
+    planned = Signal(object)  # BatchPlan (before the preview)
+    applied = Signal(object)  # BatchResult
+    undone = Signal(object)  # BatchUndoResult
+    failed = Signal(str)
+
+    def __init__(self, window: Any):
+        super().__init__(window)
+        self.w = window
+        # (dialog) -> True to write; tests replace it to inspect the preview and answer it
+        self.exec_preview: Callable[[BulkPreviewDialog], bool] = lambda d: d.exec() == QDialog.DialogCode.Accepted
+        self.last_batch: str | None = None
+        self._batch_rows: dict[int, Any] = {}  # audit id -> cluster id, for the last batch's writes
+        self.actions = {
+            "accept_safe": self._action("accept_safe", "Accept all &safe…", "Ctrl+Shift+A", self.start,
+                                        "Merge every selected (or queued) cluster the model and both guards call "
+                                        "safe, after a preview"),
+            "undo_batch": self._action("undo_batch", "Undo this &batch", None, self.undo_last_batch,
+                                       "Undo every write of the last Accept all safe batch (newest first)"),
+        }
+        for signal in (window.runner.started, window.runner.ended, window.scanFinished, window.review.changed):
+            signal.connect(lambda *_: QTimer.singleShot(0, self, self.update_actions))
+        self.update_actions()
+
+    def _action(self, key: str, text: str, shortcut, slot: Callable[[], object], tip: str) -> QAction:
+        action = QAction(text, self.w)
+        action.setObjectName(f"action_{key}")
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+        action.triggered.connect(lambda _checked=False: slot())
+        self.w.addAction(action)
+        return action
+
+    # ---- state -----------------------------------------------------------------------------------------
+
+    def _busy(self) -> bool:
+        return self.w.runner.busy("write") or self.w.runner.busy("bulk-plan")
+
+    def update_actions(self) -> None:
+        writable = self.w.store is not None and not self.w.store.read_only and not self._busy()
+        self.actions["accept_safe"].setEnabled(writable and self.w.proxy.rowCount() > 0)
+        self.actions["undo_batch"].setEnabled(writable and bool(self._batch_rows))
+
+    def scope(self) -> tuple[list[Any], str]:
+        """(queue rows to consider, how they were chosen): two or more selected rows, else the visible queue."""
+        proxy, model = self.w.proxy, self.w.cluster_model
+        picked = [proxy.mapToSource(i).row() for i in self.w.queue.selectionModel().selectedRows()]
+        if len(picked) >= 2:
+            rows, how = [model.row_at(r) for r in sorted(picked)], f"the {len(picked)} selected clusters"
+        else:
+            rows = [model.row_at(proxy.mapToSource(proxy.index(r, 0)).row()) for r in range(proxy.rowCount())]
+            how = "the filtered queue" if proxy.filtering else "the whole queue"
+        return [r for r in rows if r is not None and r.status in CONSIDERED], how
+
+    # ---- planning and the preview ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        w = self.w
+        if w.store is None or w.store.read_only or self._busy():
+            return
+        rows, how = self.scope()
+        if not rows:
+            w.show_status("Nothing to accept: every cluster here was already reviewed", 6000)
+            return
+        bulk, store = w.services.bulk, w.store
+        cache = bulk.cache_for(store.path, w.settings.decider_model)
+        clusters = [r.cluster for r in rows]
+
+        def job(cancel):
+            reviews = yield from bulk.cached_reviews(store, clusters, cache, cancel=cancel)
+            ids = [m for _c, members, _r in reviews for m in members]
+            titles = {d.document_id: d.title or "" for d in store.documents_by_ids(ids)}
+            return bulk.plan_batch(reviews, titles=titles)
+
+        w.runner.start("bulk-plan", job, label="Planning Accept all safe", show_in_status=True,
+                       on_done=lambda plan: self._preview(plan, how), on_error=self._failed)
+        self.update_actions()
+
+    def _preview(self, plan: Any, how: str) -> None:
+        self.planned.emit(plan)
+        dialog = BulkPreviewDialog(plan, how, self.w)
+        try:
+            go = self.exec_preview(dialog) and bool(plan.writes)
+        finally:
+            dialog.deleteLater()
+            self.w.queue.setFocus()
+        if not go:
+            self.w.show_status("Accept all safe: cancelled, nothing was written", 5000)
+            return
+        self._apply(plan)
+
+    # ---- writing ---------------------------------------------------------------------------------------
+
+    def _apply(self, plan: Any) -> None:
+        w, bulk, store = self.w, self.w.services.bulk, self.w.store
+        if not w.can_write():
+            return
+        w.runner.start("write", lambda cancel: bulk.apply_batch(store, plan, decided_by="reviewer", cancel=cancel),
+                       label=f"Writing {len(plan.writes)} merge(s)", show_in_status=True,
+                       on_done=lambda result: self._applied(plan, result), on_error=self._failed)
+        self.update_actions()
+
+    def _applied(self, plan: Any, result: Any) -> None:
+        w = self.w
+        model, writes = w.cluster_model, getattr(w.review, "writes", None)
+        by_cluster = {str(r.cluster_id): r for r in model.rows()}
+        self.last_batch, self._batch_rows = result.batch_id, {}
+        for done in result.written:
+            row = by_cluster.get(done.cluster_id)
+            cluster_id = row.cluster_id if row is not None else done.cluster_id
+            model.set_status(cluster_id, MERGED, done.audit_id)
+            self._batch_rows[done.audit_id] = cluster_id
+            if writes is not None:  # Ctrl+Z undoes the last write alone, as after a single accept
+                writes.undo_stack.append(done.audit_id)
+                writes.redo_stack.clear()
+                writes._history[done.audit_id] = (cluster_id, MERGED, f"bulk merge into {done.target_id}")
+        self.applied.emit(result)
+        w.store_written()
+        self._reload_current()
+        ids = ", ".join(f"#{d.audit_id}" for d in result.written)
+        w.show_status(f"Accept all safe: {len(result.written)} merge(s) written as batch {result.batch_id}"
+                      + (f" (audit {ids})" if ids else "") + " — Review → Undo this batch reverts them", 10000)
+        if result.refused:
+            lines = "\n".join(f"• {r.error}" for r in result.refused)
+            w.prompter.info("Accept all safe", f"{len(result.written)} merge(s) written, {len(result.refused)} "
+                            "refused (nothing was written for those)", lines)
+        self.update_actions()
+
+    def _reload_current(self) -> None:
+        review, model = self.w.review, self.w.cluster_model
+        if review.row is not None:
+            i = model.row_of(review.row.cluster_id)
+            review.load(model.row_at(i) if i >= 0 else None)
+
+    def _failed(self, exc: BaseException) -> None:
+        message = one_line(exc)
+        self.failed.emit(message)
+        self.w.prompter.error("Accept all safe", message)
+        self.update_actions()
+
+    # ---- undo this batch ---------------------------------------------------------------------------------
+
+    def undo_last_batch(self) -> None:
+        w = self.w
+        if not self.last_batch or not self._batch_rows or not w.can_write():
+            return
+        n, batch = len(self._batch_rows), self.last_batch
+        impact = (f"Every document the batch's {n} merge(s) touched gets back the text it had before, newest write "
+                  "first. A write whose documents changed since refuses (it is reported) and the others go on. "
+                  "Each undo is recorded in the audit.")
+        if not w.prompter.confirm("Undo this batch", f"Undo batch {batch} ({n} merges)?", impact, "Undo batch"):
+            return
+        bulk, store = w.services.bulk, w.store
+        w.runner.start("write", lambda cancel: bulk.undo_batch(store, batch), label="Undoing the batch",
+                       show_in_status=True, on_done=self._batch_undone, on_error=self._failed)
+        self.update_actions()
+
+    def _batch_undone(self, result: Any) -> None:
+        w = self.w
+        writes = getattr(w.review, "writes", None)
+        for audit_id, _undo_id in result.undone:
+            cluster_id = self._batch_rows.pop(audit_id, None)
+            if cluster_id is not None:
+                w.cluster_model.set_status(cluster_id, NEW, None)
+            if writes is not None and audit_id in writes.undo_stack:
+                writes.undo_stack.remove(audit_id)
+        for audit_id in result.already_undone:
+            cluster_id = self._batch_rows.pop(audit_id, None)
+            if cluster_id is not None:
+                w.cluster_model.set_status(cluster_id, NEW, None)
+        self.undone.emit(result)
+        w.store_written()
+        self._reload_current()
+        w.show_status(f"Undo this batch: {len(result.undone)} merge(s) undone", 8000)
+        if result.refused:
+            w.prompter.info("Undo this batch", f"{len(result.refused)} write(s) could not be undone",
+                            "\n".join(f"• {error}" for _a, error in result.refused))
+        self.update_actions()
+
+
+def install_bulk_accept(window: Any) -> BulkAccept:
+    """The controller, its actions in the Review menu and the queue's context menu, and a queue that takes a
+    multi-row selection (Shift/Ctrl+click; J/K still move one row)."""
+    bulk = BulkAccept(window)
+    window.queue.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+    menu = next((a.menu() for a in window.menuBar().actions() if a.menu() is not None
+                 and a.text().replace("&", "") == "Review"), None)
+    if menu is not None:
+        menu.addSeparator()
+        menu.addAction(bulk.actions["accept_safe"])
+        menu.addAction(bulk.actions["undo_batch"])
+    if window.queue.contextMenuPolicy() == Qt.ContextMenuPolicy.DefaultContextMenu:  # right-click on the rows
+        window.queue.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        window.queue.addActions([bulk.actions["accept_safe"], bulk.actions["undo_batch"]])
+    window.actions_by_key.update(bulk.actions)
+    return bulk
+
+
+__all__ = ["BulkAccept", "install_bulk_accept"]

@@ -1,0 +1,221 @@
+"""core/ops/batch.py: "accept all safe" plans only clusters every check calls safe, writes each as its own
+audited transaction tagged with the batch id, refuses a write whose source changed since its review (the others
+land), and "undo this batch" restores every row byte-identically. Reviews come from `review_cluster` on a
+scripted decider (tests/decider_fakes.py), exactly as the CLI and the window compute them."""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from memgui.core.decide.cache import DecisionCache
+from memgui.core.decide.inputs import anchor_names
+from memgui.core.decide.llm import LlamaDecider
+from memgui.core.decide.review import review_cluster
+from memgui.core.ops.batch import (
+    BatchError, BatchPlan, apply_batch, batch_entries, batch_id_of, plan_batch, undo_batch, why_not_safe,
+)
+from memgui.core.ops.batch_inputs import cluster_reviews
+from memgui.core.store.audit_log import list_entries
+from memgui.core.tasks import run_to_end
+
+from decider_fakes import ScriptedEngine
+from factories import seed_document, update_document
+
+# a same-fact pair (safe), a sibling pair (two versions: a different fact), four copies of one fact (too big)
+DEPLOY = ("Atlas deploys run at 02:00 UTC with make deploy.", "The atlas deploy runs at 02:00 UTC using make deploy.")
+DEPLOY_MERGED = "Atlas deploys run at 02:00 UTC with make deploy."
+BACKUP = ("Backups of the atlas database are kept for 30 days on s3://atlas-backups.",
+          "The atlas database backups stay 30 days in s3://atlas-backups.")
+BACKUP_MERGED = "Backups of the atlas database are kept for 30 days on s3://atlas-backups."
+GO = ("Routewise services are built with Go 1.22.", "Routewise services moved to Go 1.24 in March.")
+PORT = tuple(f"The grafana dashboard listens on port 3000 (note {i})." for i in range(4))
+
+
+def _seed(store, key, bodies, start):
+    return [seed_document(store, f"{key} {i}", body, anchor=key, updated_at=start + i, created_at=start + i,
+                          freshness_at=start + i)
+            for i, body in enumerate(bodies)]
+
+
+def _review(store, docs, verdicts, merged):
+    decider = LlamaDecider(engine=ScriptedEngine(verdicts, merged=merged), timeout_s=60)
+    return run_to_end(review_cluster(docs, anchor_names(store, docs), decider))
+
+
+@pytest.fixture
+def seeded(empty_store):
+    store = empty_store
+    clusters = {
+        "deploy": _seed(store, "deploy", DEPLOY, 1000),
+        "backup": _seed(store, "backup", BACKUP, 2000),
+        "go": _seed(store, "go", GO, 3000),
+        "port": _seed(store, "port", PORT, 4000),
+    }
+    return store, clusters
+
+
+def _reviews(store, clusters, *, go_verdict="DIFFERENT"):
+    scripts = {
+        "deploy": ({"deploy": "SAME"}, DEPLOY_MERGED),
+        "backup": ({"backups": "SAME"}, BACKUP_MERGED),
+        "go": ({"Routewise": go_verdict}, "Routewise services are built with Go 1.24."),
+        "port": ({"grafana": "SAME"}, "The grafana dashboard listens on port 3000 (note 0, 1, 2, 3)."),
+    }
+    return [(key, [d.document_id for d in docs], _review(store, docs, *scripts[key]))
+            for key, docs in clusters.items()]
+
+
+def _rows(store):
+    """Every document and FTS row exactly as stored (quote() shows each value's storage class)."""
+    out = {}
+    for table in ("memory_documents", "memory_documents_fts"):
+        cols = [r[1] for r in store.execute(f"PRAGMA table_info('{table}')").fetchall()]
+        select = ", ".join(f"quote({c})" for c in cols)
+        out[table] = store.execute(f"SELECT {select} FROM {table} ORDER BY document_id").fetchall()
+    return out
+
+
+def test_only_the_safe_clusters_are_planned_and_each_exclusion_says_why(seeded):
+    store, clusters = seeded
+    plan = plan_batch(_reviews(store, clusters), titles={d.document_id: d.title for ds in clusters.values() for d in ds})
+    planned = {w.cluster_id: w for w in plan.writes}
+    assert set(planned) == {"deploy", "backup"}
+    deploy = planned["deploy"]
+    ids = {d.document_id for d in clusters["deploy"]}
+    assert {deploy.target_id, *deploy.tombstoned} == ids and len(deploy.tombstoned) == 1
+    assert deploy.guard["passed"] is True and deploy.strict["passed"] is True
+    assert deploy.length_ratio == pytest.approx(deploy.guard["length_ratio"]) and deploy.length_ratio > 0
+    assert deploy.merged_body == DEPLOY_MERGED and deploy.decision in ("UPDATE", "CONSOLIDATE")
+    reasons = {x.cluster_id: x.reason for x in plan.excluded}
+    assert reasons["go"] == "every pair was judged a different fact"
+    assert reasons["port"].startswith("4 members merged")
+    # the export: JSON that reads back, and Markdown naming every write and every exclusion
+    again = BatchPlan.from_dict(json.loads(json.dumps(plan.to_dict())))
+    assert again == plan
+    text = plan.to_markdown()
+    assert deploy.target_id in text and deploy.tombstoned[0] in text and "every pair was judged" in text
+    assert "length ratio" in text and "strict lens: passed" in text
+
+
+def test_a_sibling_pair_wrongly_judged_same_is_still_not_merged(seeded):
+    store, clusters = seeded
+    rows = _reviews(store, {"go": clusters["go"]}, go_verdict="SAME")
+    (_key, _ids, review), = rows
+    assert review.verdict == "same"  # the model got it wrong …
+    plan = plan_batch(rows)
+    assert plan.writes == []  # … and the guard (1.22 lost) keeps it out all the same
+    assert "MergeGuard failed" in plan.excluded[0].reason or "strict" in plan.excluded[0].reason
+
+
+@pytest.mark.parametrize("change,reason", [
+    (dict(guard={"passed": False, "reason": "token retention below 80%"}), "MergeGuard failed"),
+    (dict(strict={"passed": False, "at_risk": [{"token": "30 days"}]}), "the strict lens failed (at risk: 30 days)"),
+    (dict(likely_different={"likely_different": True, "reason": "different ports"}), "marked likely different"),
+    (dict(groups_judged=False, pairs=[]), "no model judged its pairs"),
+    (dict(decision="SKIP"), "the decision is SKIP"),
+    (dict(merged_body=""), "the decision has no merged body"),
+    (dict(error="timeout"), "the model gave no decision (timeout)"),
+])
+def test_every_check_must_pass(seeded, change, reason):
+    store, clusters = seeded
+    (_k, ids, review), = _reviews(store, {"backup": clusters["backup"]})
+    assert why_not_safe(review, ids) is None
+    from dataclasses import replace
+
+    assert why_not_safe(replace(review, **change), ids).startswith(reason)
+    assert why_not_safe(None, ids) == "not reviewed yet"
+
+
+def test_the_batch_writes_each_merge_audited_and_tagged_and_dry_planning_writes_nothing(seeded):
+    store, clusters = seeded
+    before = _rows(store)
+    plan = plan_batch(_reviews(store, clusters))
+    assert _rows(store) == before and list_entries(store) == []  # planning wrote nothing
+    result = run_to_end(apply_batch(store, plan))
+    assert [w.cluster_id for w in result.written] == ["deploy", "backup"] and result.refused == []
+    entries = batch_entries(store, plan.batch_id)
+    assert sorted(e.audit_id for e in entries) == sorted(w.audit_id for w in result.written)
+    assert all(batch_id_of(e) == plan.batch_id and e.operation == "merge" for e in entries)
+    for write in plan.writes:
+        assert store.document(write.target_id).markdown_body == write.merged_body
+        assert all(store.document(t).is_tombstoned for t in write.tombstoned)
+    # the sibling pair and the four-member cluster are untouched
+    assert all(not store.document(d.document_id).is_tombstoned for d in clusters["go"] + clusters["port"])
+
+
+def test_a_source_changed_after_the_review_refuses_its_write_and_the_others_land(seeded):
+    store, clusters = seeded
+    plan = plan_batch(_reviews(store, clusters))
+    changed = clusters["deploy"][0]
+    update_document(store, store.document(changed.document_id), markdown_body=changed.markdown_body + " Owner: ops.",
+                    updated_at=9999)
+    result = run_to_end(apply_batch(store, plan))
+    assert [r.cluster_id for r in result.refused] == ["deploy"] and changed.document_id in result.refused[0].error
+    assert [w.cluster_id for w in result.written] == ["backup"]
+    assert store.document(changed.document_id).markdown_body.endswith("Owner: ops.")
+    assert not any(store.document(d.document_id).is_tombstoned for d in clusters["deploy"])
+
+
+def test_undo_batch_restores_every_row_byte_identically_and_reports_refusals(seeded):
+    store, clusters = seeded
+    before = _rows(store)
+    plan = plan_batch(_reviews(store, clusters))
+    run_to_end(apply_batch(store, plan))
+    assert _rows(store) != before
+    undone = undo_batch(store, plan.batch_id)
+    assert len(undone.undone) == 2 and undone.refused == []
+    assert [a for a, _u in undone.undone] == sorted((a for a, _u in undone.undone), reverse=True)  # newest first
+    assert _rows(store) == before
+    again = undo_batch(store, plan.batch_id)  # nothing left to undo: reported, nothing written
+    assert again.undone == [] and len(again.already_undone) == 2
+    with pytest.raises(BatchError):
+        undo_batch(store, "no-such-batch")
+
+
+def test_undo_batch_refuses_a_write_whose_target_changed_since_and_undoes_the_rest(seeded):
+    store, clusters = seeded
+    plan = plan_batch(_reviews(store, clusters))
+    result = run_to_end(apply_batch(store, plan))
+    deploy = next(w for w in plan.writes if w.cluster_id == "deploy")
+    update_document(store, store.document(deploy.target_id), markdown_body="edited by the daemon", updated_at=12345)
+    undone = undo_batch(store, plan.batch_id)
+    deploy_audit = next(w.audit_id for w in result.written if w.cluster_id == "deploy")
+    assert [a for a, _e in undone.refused] == [deploy_audit] and deploy.target_id in undone.refused[0][1]
+    assert len(undone.undone) == 1
+    backup = clusters["backup"]
+    assert not any(store.document(d.document_id).is_tombstoned for d in backup)
+    assert store.document(deploy.target_id).markdown_body == "edited by the daemon"
+
+
+def test_clusters_sharing_a_document_are_not_both_written(seeded):
+    store, clusters = seeded
+    rows = _reviews(store, {"deploy": clusters["deploy"]})
+    key, ids, review = rows[0]
+    plan = plan_batch([rows[0], ("deploy-again", ids, review)])
+    assert [w.cluster_id for w in plan.writes] == ["deploy"]
+    assert plan.excluded[0].reason == "shares a document with an earlier write of this batch"
+
+
+def test_reviews_come_from_the_cache_and_are_none_when_not_cached(seeded, tmp_path):
+    store, clusters = seeded
+    cache = DecisionCache(store.path, "scripted|key", root=tmp_path)
+    scan = [SimpleNamespace(id=k, member_ids=[d.document_id for d in docs]) for k, docs in clusters.items()]
+    rows = run_to_end(cluster_reviews(store, scan, cache))  # no decider: only what is cached
+    assert [r for _c, _m, r in rows] == [None] * 4
+    engine = ScriptedEngine({"deploy": "SAME", "backups": "SAME"}, merged=DEPLOY_MERGED)
+    made = []
+
+    def decider():
+        made.append(1)
+        return LlamaDecider(engine=engine, timeout_s=60)
+
+    stats: dict = {}
+    run_to_end(cluster_reviews(store, scan[:2], cache, decider=decider, stats=stats))
+    assert stats == {"cached": 0, "computed": 2} and made == [1]
+    calls = len(engine.calls)
+    stats = {}
+    rows = run_to_end(cluster_reviews(store, scan[:2], cache, decider=decider, stats=stats))
+    assert stats == {"cached": 2, "computed": 0} and len(engine.calls) == calls  # the model is not asked again
+    assert plan_batch(rows).writes[0].cluster_id == "deploy"

@@ -1,0 +1,159 @@
+"""Review → "Accept all safe…": plans from the reviews already cached (an uncached cluster is "not reviewed yet"
+and skipped), previews every write with Export and Cancel as the default button, writes on a worker, and
+"Undo this batch" restores every row. Reviews are computed by the real `review_cluster` on the fake decider."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from memgui.core.decide.cache import DecisionCache
+from memgui.core.decide.inputs import anchor_names
+from memgui.core.decide.review import review_cluster
+from memgui.core.store import open_store
+from memgui.core.tasks import run_to_end
+
+from gui_fakes import FakeDecider, edit_document_behind_the_back, services_for
+
+
+def _rows(path) -> list:
+    with open_store(path, read_only=True) as s:
+        return [s.execute(f"SELECT * FROM {t} ORDER BY document_id").fetchall()
+                for t in ("memory_documents", "memory_documents_fts")]
+
+
+@pytest.fixture
+def cached(review_store, tmp_path):
+    """A decision cache holding model reviews of the Postgres pair (same fact) and the two flights (different
+    facts); the editor pair is not reviewed yet."""
+    cache = DecisionCache(review_store.path, "fake-decider|key", root=tmp_path / "decisions")
+    ids = review_store.ids
+    with open_store(review_store.path, read_only=True) as store:
+        for keys, verdict in ((("pg-1", "pg-2"), "SAME"), (("fl-1", "fl-2"), "DIFFERENT")):
+            docs = store.documents_by_ids([ids[k] for k in keys])
+            review = run_to_end(review_cluster(docs, anchor_names(store, docs), FakeDecider(default_verdict=verdict)))
+            cache.put(review)
+    return cache
+
+
+@pytest.fixture
+def window(make_window, review_store, cached, qtbot):
+    services = services_for(review_store)
+    services.bulk.cache_for = lambda store_path, model_path: cached
+    w = make_window(services)
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    return w
+
+
+def _status(w, cluster_id):
+    return w.cluster_model.row_at(w.cluster_model.row_of(cluster_id)).status
+
+
+def test_accept_all_safe_writes_only_the_safe_cluster_and_undo_this_batch_restores_every_row(window, review_store,
+                                                                                            qtbot, tmp_path):
+    w, ids = window, review_store.ids
+    before = _rows(review_store.path)
+    seen = {}
+
+    def answer(dialog):
+        seen["writes"] = [dialog.writes_view.topLevelItem(i).text(0) for i in range(dialog.writes_view.topLevelItemCount())]
+        items = [dialog.excluded_view.topLevelItem(i) for i in range(dialog.excluded_view.topLevelItemCount())]
+        seen["excluded"] = {i.data(0, Qt.ItemDataRole.UserRole): i.text(2) for i in items}
+        seen["excluded_titles"] = [i.text(0) for i in items]
+        seen["default"] = dialog.cancel_button.isDefault() and not dialog.write_button.isDefault()
+        dialog._choose = lambda _d: str(tmp_path / "plan.json")
+        dialog.export_button.click()
+        return True  # the reviewer clicks "Write 1 merge(s)"
+
+    w.bulk.exec_preview = answer
+    assert w.bulk.actions["accept_safe"].isEnabled() and not w.bulk.actions["undo_batch"].isEnabled()
+    with qtbot.waitSignal(w.bulk.applied, timeout=15000) as applied:
+        w.bulk.actions["accept_safe"].trigger()
+    result = applied.args[0]
+    assert seen["default"] is True
+    assert "Flight to Lisbon · Return flight from Lisbon" in seen["excluded_titles"]
+    assert seen["writes"] and seen["excluded"] == {"c-ed-1-ed-2": "not reviewed yet",
+                                                   "c-fl-1-fl-2": "every pair was judged a different fact"}
+    exported = json.loads((tmp_path / "plan.json").read_text(encoding="utf-8"))
+    assert [x["cluster_id"] for x in exported["writes"]] == ["c-pg-1-pg-2"]
+    assert [d.cluster_id for d in result.written] == ["c-pg-1-pg-2"] and result.refused == []
+    with open_store(review_store.path, read_only=True) as s:
+        pg = s.documents_by_ids([ids["pg-1"], ids["pg-2"]])
+        assert sum(d.is_tombstoned for d in pg) == 1
+        assert not any(d.is_tombstoned for d in s.documents_by_ids([ids[k] for k in ("fl-1", "fl-2", "ed-1", "ed-2")]))
+    assert _status(w, "c-pg-1-pg-2") == "merged" and _status(w, "c-fl-1-fl-2") == "new"
+    qtbot.waitUntil(lambda: w.bulk.actions["undo_batch"].isEnabled(), timeout=5000)
+
+    w.answerer.answer("Undo batch")
+    with qtbot.waitSignal(w.bulk.undone, timeout=15000) as undone:
+        w.bulk.actions["undo_batch"].trigger()
+    assert len(undone.args[0].undone) == 1 and undone.args[0].refused == []
+    assert _rows(review_store.path) == before
+    assert _status(w, "c-pg-1-pg-2") == "new"
+    qtbot.waitUntil(lambda: not w.bulk.actions["undo_batch"].isEnabled(), timeout=5000)
+
+
+def test_cancel_in_the_preview_writes_nothing(window, review_store, qtbot):
+    w = window
+    before = _rows(review_store.path)
+    shown = []
+
+    def cancel(dialog):
+        shown.append(dialog.writes_view.topLevelItemCount())
+        return False
+
+    w.bulk.exec_preview = cancel
+    with qtbot.waitSignal(w.bulk.planned, timeout=15000):
+        w.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(lambda: bool(shown), timeout=5000)
+    assert shown == [1] and _rows(review_store.path) == before
+    assert not w.bulk.actions["undo_batch"].isEnabled()
+
+
+def test_a_source_changed_since_its_review_is_not_written(window, review_store, qtbot):
+    """The daemon edits a Postgres note after the background review: the cached review no longer matches, so
+    the cluster counts as not reviewed and nothing is merged."""
+    w, ids = window, review_store.ids
+    edit_document_behind_the_back(review_store.path, ids["pg-2"], "Prod DB moved to Postgres 16.1 on db-03.")
+    plans = []
+    w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
+    with qtbot.waitSignal(w.bulk.planned, timeout=15000):
+        w.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
+    assert plans[0].writes == []
+    assert {x.cluster_id: x.reason for x in plans[0].excluded}["c-pg-1-pg-2"] == "not reviewed yet"
+
+
+def test_the_preview_returns_cancel_on_enter(qtbot, window, review_store):
+    from memgui.gui.review.bulk_preview import BulkPreviewDialog
+
+    plans = []
+    window.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
+    with qtbot.waitSignal(window.bulk.planned, timeout=15000):
+        window.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
+    dialog = BulkPreviewDialog(plans[0], "the whole queue", window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)
+    assert dialog.result() == 0 and dialog.write_button.isEnabled()  # Return rejected; writing needs a click
+
+
+def test_a_multi_row_selection_limits_the_batch_to_those_rows(window, qtbot):
+    from PySide6.QtCore import QItemSelectionModel
+
+    w = window
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    w.queue.clearSelection()
+    for cluster_id in ("c-ed-1-ed-2", "c-fl-1-fl-2"):
+        index = w.proxy.mapFromSource(w.cluster_model.index(w.cluster_model.row_of(cluster_id), 0))
+        w.queue.selectionModel().select(index, flags)
+    plans = []
+    w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
+    with qtbot.waitSignal(w.bulk.planned, timeout=15000):
+        w.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
+    assert plans[0].writes == []  # the safe Postgres pair was not selected
+    assert {x.cluster_id for x in plans[0].excluded} == {"c-ed-1-ed-2", "c-fl-1-fl-2"}
