@@ -20,9 +20,10 @@ from .review import Review, ReviewPage
 from .review.bulk_accept import install_bulk_accept
 from .review.cluster_model import NEW, ClusterRow
 from .review.page import banner
+from .review.queue_marks import QueueMarks
 from .services import Services
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
-from .status import TaskStatus
+from .status import StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
 
 
@@ -43,6 +44,8 @@ class MainWindow(QMainWindow):
         self.prompter = prompter or Prompter(self)
         self.runner = TaskRunner(self)
         self.store: Any = None
+        self.marks: QueueMarks | None = None  # the open store's lasting queue marks
+        self._resume = False  # the next scan is the first of a store just opened: resume where review stopped
         self.store_origin = ""
         self.scan_result: Any = None
         self._ready_sent = False
@@ -53,6 +56,8 @@ class MainWindow(QMainWindow):
         self.review.changed.connect(self.update_actions)
         self.review.guardUpdated.connect(self._maybe_ready)
         self.bulk = install_bulk_accept(self)  # Review → Accept all safe… / Undo this batch
+        self.review.clusterLoaded.connect(self.notes.cluster_shown)
+        self.cluster_model.statusChanged.connect(lambda row: self.marks is not None and self.marks.record(row))
         self.runner.started.connect(lambda *_: self.update_actions())
         # The window as the timer's context: a task that ends as the window closes (shutdown cancels it) must
         # not update the actions of a window that is gone by then.
@@ -88,6 +93,7 @@ class MainWindow(QMainWindow):
         self.diff_view, self.guard_panel, self.decision_panel = page.diff_view, page.guard_panel, page.decision_panel
         self.task_status = TaskStatus(self.runner)
         self.statusBar().addPermanentWidget(self.task_status)
+        self.notes = StatusNotes(self.statusBar())
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
         self.tabs.setDocumentMode(True)
@@ -110,8 +116,8 @@ class MainWindow(QMainWindow):
         self.models_banner.setText(text or "")
         self.models_banner.setVisible(bool(text))
 
-    def show_status(self, text: str, msecs: int = 0) -> None:
-        self.statusBar().showMessage(text, msecs)
+    def show_status(self, text: str, msecs: int = 0, *, about: Any = None) -> None:
+        self.notes.show(text, msecs, about=about)
 
     # ---- enabling ------------------------------------------------------------------------------------
 
@@ -182,9 +188,11 @@ class MainWindow(QMainWindow):
                           on_done=lambda store: self._opened(store, str(path), origin), on_error=self._open_failed)
 
     def _open_failed(self, exc: BaseException) -> None:
+        """Nothing changes: the store open before (if any) stays open, with its queue and its state."""
         message = one_line(exc)
         self.storeFailed.emit(message)
-        self.queue_label.setText("No store open — File → Open store…")
+        if self.store is None:
+            self.queue_label.setText("No store open — File → Open store…")
         self.prompter.error("Cannot open the store", message,
                             "Choose another file with File → Open store…, or open the demo store.")
 
@@ -192,11 +200,15 @@ class MainWindow(QMainWindow):
         old, self.store = self.store, store
         if old is not None and old is not store:
             self.runner.cancel_all()
+            if self.marks is not None:
+                self.marks.close()  # the old store's marks not written yet
             try:
                 old.close()
             except Exception:  # noqa: BLE001 - closing a store that is gone is harmless
                 pass
         self.store_origin = origin
+        self.marks = QueueMarks(self.services, store, self.runner, lambda text: self.show_status(text, 8000))
+        self._resume = True
         self.settings = self.settings.with_recent(path)
         save_settings(self.qsettings, self.settings)
         ro = bool(store.read_only)
@@ -215,8 +227,8 @@ class MainWindow(QMainWindow):
     # ---- scanning ----------------------------------------------------------------------------------------
 
     def start_scan(self) -> None:
-        scan, store = self.services.scan, self.store
-        if store is None:
+        scan, store, marks = self.services.scan, self.store, self.marks
+        if store is None or marks is None:
             return
         kwargs = self.settings.scan_kwargs()
 
@@ -224,7 +236,7 @@ class MainWindow(QMainWindow):
             result = yield from scan(store, cancel=cancel, **kwargs)
             ids = list(dict.fromkeys(i for c in result.clusters for i in c.member_ids))
             docs = {d.document_id: d for d in store.documents_by_ids(ids)}
-            return result, docs
+            return (result, docs, *marks.for_clusters(result.clusters, docs))
 
         self.queue_label.setText("Scanning for near-duplicates…")
         self.runner.start("scan", job, label="Finding nominee clusters", show_in_status=True,
@@ -237,17 +249,11 @@ class MainWindow(QMainWindow):
         self.prompter.error("Cannot find nominee clusters", one_line(exc))
 
     def _scanned(self, value: tuple) -> None:
-        result, docs = value
+        result, docs, keys, marks = value  # marks: of the clusters whose members are unchanged since marked
         self.scan_result = result
         self._cosines = {frozenset((p.a, p.b)): p.cosine for c in result.clusters for p in c.pairs}
-        kept = {r.cluster_id: r for r in self.cluster_model.rows()}  # statuses survive a rescan
-        rows = []
-        for cluster in result.clusters:
-            members = [docs.get(i) for i in cluster.member_ids]
-            old = kept.get(cluster.id)
-            rows.append(ClusterRow(cluster, tuple(d.title if d else i for d, i in zip(members, cluster.member_ids)),
-                                   tuple(d.anchor_id if d else "" for d in members),
-                                   old.status if old else NEW, old.audit_id if old else None))
+        shown = None if self._resume or self.review.row is None else self.review.row.cluster_id
+        rows = [ClusterRow.of(c, docs, keys[c.id], marks.get(keys[c.id])) for c in result.clusters]
         self.cluster_model.set_rows(rows)
         self.audit_view.set_current_threshold(result.threshold)
         self.queue.sortByColumn(self.queue.horizontalHeader().sortIndicatorSection(),
@@ -263,7 +269,9 @@ class MainWindow(QMainWindow):
         self.notice_banner.setVisible(bool(notices))
         self.scanFinished.emit(result)
         if rows:
-            self.queue.selectRow(0)
+            self._resume = False
+            self.queue.selectRow(self.proxy.resume_row())  # a fresh store: where review stopped
+            self.select_cluster(shown)  # a rescan: the cluster on show, if it is still in the queue
             self.queue.setFocus()
         else:
             self.review.load(None)
@@ -385,6 +393,8 @@ class MainWindow(QMainWindow):
         self.qsettings.setValue("window/geometry", self.saveGeometry())
         self.runner.shutdown(15000)
         self.review.close()  # frees the loaded decider model
+        if self.marks is not None:
+            self.marks.close()
         if self.store is not None:
             try:
                 self.store.close()

@@ -1,11 +1,13 @@
-"""Status-bar progress for long work (open, scan, model, writes) with a Cancel button, and an optional
-event-loop stall probe (a timer that records the longest gap between its ticks)."""
+"""Status-bar progress for long work (open, scan, model, writes) with a Cancel button, the status bar's passing
+messages (a message about one cluster goes when another is shown), and an optional event-loop stall probe (a
+timer that records the longest gap between its ticks)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QStatusBar, QWidget
 
 from .ratio_bar import RatioBar
 
@@ -63,6 +65,30 @@ class TaskStatus(QWidget):
     def _cancel(self) -> None:
         if self._task is not None:
             self.runner.cancel(self._task.kind)
+
+
+class StatusNotes:
+    """Passing messages in the status bar. One shown `about` a cluster (its queue row) is about that cluster
+    only: it goes as soon as another cluster is shown, instead of lingering under it."""
+
+    def __init__(self, bar: QStatusBar):
+        self.bar = bar
+        self._about: Any = None  # the cluster id the message on show is about (None: about no cluster)
+        self._text: str | None = None
+        bar.messageChanged.connect(self._changed)
+
+    def show(self, text: str, msecs: int = 0, *, about: Any = None) -> None:
+        self._about, self._text = getattr(about, "cluster_id", about), text
+        self.bar.showMessage(text, msecs)
+
+    def cluster_shown(self, row: Any) -> None:
+        """The review pane shows `row` now (None: no cluster): a message about another cluster goes."""
+        if self._about is not None and self._about != getattr(row, "cluster_id", None):
+            self.bar.clearMessage()
+
+    def _changed(self, text: str) -> None:
+        if text != self._text:  # timed out, cleared or replaced by another message
+            self._about, self._text = None, None
 
 
 class StallProbe(QObject):

@@ -4,6 +4,11 @@ A job is a callable `make(cancel) -> value` or `make(cancel) -> Work generator`.
 runs it on a QThreadPool thread; progress, result, failure and cancellation arrive as queued signals in the
 GUI thread and are dispatched to the callbacks given to `start`. Each job gets a request id; starting a new
 job of the same `kind` cancels the old one and its late results are dropped (stale-result rule).
+
+Every task ends once: its `on_done`, `on_error` or `on_cancelled` runs at most once, and only while it is the
+live task of its kind. `cancel(kind)` ends it there and then (its `on_cancelled` runs at once); a replaced
+task ends silently. Whatever a cancelled or replaced job still sends afterwards — its late "cancelled" too —
+is dropped, so it can never be taken for the newer task's.
 """
 from __future__ import annotations
 
@@ -135,7 +140,7 @@ class TaskRunner(QObject):
         on_cancelled: Callable[[], None] | None = None,
         show_in_status: bool = False,
     ) -> Task:
-        self.cancel(kind)
+        self._drop(kind)  # the replaced task is stale: it ends without a callback
         rid = next(self._ids)
         task = Task(rid, kind, label or kind, CancelToken(), on_progress, on_done, on_error, on_cancelled,
                     show_in_status)
@@ -146,14 +151,24 @@ class TaskRunner(QObject):
         return task
 
     def cancel(self, kind: str) -> bool:
-        """Cancel the running job of this kind (its late results are dropped). True if one was running."""
-        rid = self._latest.pop(kind, None)
-        task = self._tasks.get(rid) if rid is not None else None
+        """Cancel the running job of this kind: it ends now (its `on_cancelled` runs once, here) and whatever
+        its job still sends is dropped. True if one was running."""
+        task = self._drop(kind)
         if task is None:
             return False
+        if task.on_cancelled is not None:
+            task.on_cancelled()
+        return True
+
+    def _drop(self, kind: str) -> Task | None:
+        """End the live task of this kind without waiting for its job: signal its token, forget it."""
+        rid = self._latest.pop(kind, None)
+        task = self._tasks.pop(rid, None) if rid is not None else None
+        if task is None:
+            return None
         task.cancel.cancel()
         self.ended.emit(task)
-        return True
+        return task
 
     def cancel_all(self) -> None:
         for kind in list(self._latest):
@@ -191,12 +206,14 @@ class TaskRunner(QObject):
             return None  # stale: a newer job of the same kind replaced it, or it was cancelled
         return task
 
-    def _end(self, rid: int) -> Task | None:
-        task = self._tasks.pop(rid, None)
-        if task is not None and self._latest.get(task.kind) == rid:
-            del self._latest[task.kind]
-            return task
-        return None
+    def _settle(self, rid: int) -> Task | None:
+        """The job of `rid` sent its last signal: end its task if it is still the live one, else None (dropped)."""
+        task = self._live(rid)
+        if task is None:
+            return None
+        del self._tasks[rid], self._latest[task.kind]
+        self.ended.emit(task)
+        return task
 
     def _on_progress(self, rid: int, progress: Progress) -> None:
         task = self._live(rid)
@@ -208,29 +225,17 @@ class TaskRunner(QObject):
             task.on_progress(progress)
 
     def _on_finished(self, rid: int, value: Any) -> None:
-        live = self._live(rid) is not None
-        task = self._end(rid)
-        if not live or task is None:
-            return
-        self.ended.emit(task)
-        if task.on_done is not None:
+        task = self._settle(rid)
+        if task is not None and task.on_done is not None:
             task.on_done(value)
 
     def _on_failed(self, rid: int, exc: BaseException) -> None:
-        live = self._live(rid) is not None
-        task = self._end(rid)
-        if not live or task is None:
-            return
-        self.ended.emit(task)
-        if task.on_error is not None:
+        task = self._settle(rid)
+        if task is not None and task.on_error is not None:
             task.on_error(exc)
 
     def _on_cancelled(self, rid: int) -> None:
-        task = self._tasks.pop(rid, None)
-        if task is None:
-            return
-        if self._latest.get(task.kind) == rid:
-            del self._latest[task.kind]
-        self.ended.emit(task)
-        if task.on_cancelled is not None:
+        # only a job that stopped by itself (raised Cancelled) gets here live: `cancel` already ended the others
+        task = self._settle(rid)
+        if task is not None and task.on_cancelled is not None:
             task.on_cancelled()

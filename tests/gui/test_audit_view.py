@@ -86,10 +86,10 @@ def test_list_and_detail_show_what_decided_the_write(trail, view):
     store, merge, kept, _ = trail
     v = view(store)
     shown = [v.audit_proxy.index(r, AuditTableModel.OPERATION).data() for r in range(v.audit_proxy.rowCount())]
-    assert shown == ["keep-separate", "merge"]  # newest first
+    assert shown == ["keep-separate", "append"]  # newest first; the merge was written as an append
     assert v.select_entry(merge.audit_id)
     html = v.entry_text.toPlainText()
-    assert "A reviewer merged a cluster into its target" in html and "0.930" in html and "same fact" in html
+    assert "A reviewer appended the other members to the target" in html and "0.930" in html and "same fact" in html
     assert "passed" in html
     assert v.doc_combo.count() == len(merge.source_ids)
     target_title = store.document(merge.target_id).title
@@ -99,7 +99,7 @@ def test_list_and_detail_show_what_decided_the_write(trail, view):
 def test_filters_by_operation_guard_and_document(trail, view):
     store, merge, kept, _ = trail
     v = view(store)
-    v.op_filter.setCurrentIndex(v.op_filter.findData("merge"))
+    v.op_filter.setCurrentIndex(v.op_filter.findData("append"))
     assert [e.audit_id for e in v.shown_entries()] == [merge.audit_id]
     v.op_filter.setCurrentIndex(0)
     v.guard_filter.setCurrentIndex(v.guard_filter.findData("none"))

@@ -81,3 +81,30 @@ def test_failure_becomes_a_one_line_message(qtbot):
     qtbot.waitUntil(lambda: len(errors) == 1, timeout=5000)
     assert one_line(errors[0]) == "bad thing with a second line"
     runner.shutdown()
+
+
+def test_a_task_ends_once_and_a_late_cancelled_from_its_job_is_dropped(qtbot):
+    runner = TaskRunner()
+    release, ended = threading.Event(), []
+    cancelled, done = [], []
+    runner.ended.connect(lambda task: ended.append(task.rid))
+
+    def deaf(cancel):  # does not look at its token: it sends "cancelled" only when it gets to the end
+        release.wait(5)
+        yield Progress("work", 1)
+        return "late"
+
+    first = runner.start("decide", deaf, on_done=done.append, on_cancelled=lambda: cancelled.append("first"))
+    assert runner.cancel("decide") and cancelled == ["first"]  # ends now, its callback once
+    second = runner.start("decide", lambda cancel: "second", on_done=done.append,
+                          on_cancelled=lambda: cancelled.append("second"))
+    qtbot.waitUntil(lambda: done == ["second"], timeout=5000)
+    release.set()  # the first job's own "cancelled" arrives after the second task ended
+    runner.wait(5000)
+    qtbot.wait(50)
+    assert cancelled == ["first"] and done == ["second"] and ended == [first.rid, second.rid]
+    third = runner.start("scan", deaf, on_cancelled=lambda: cancelled.append("third"))
+    runner.start("scan", lambda cancel: "fourth", on_done=done.append)  # a replaced task ends silently
+    qtbot.waitUntil(lambda: done == ["second", "fourth"], timeout=5000)
+    assert cancelled == ["first"] and third.rid in ended
+    runner.shutdown()

@@ -19,8 +19,8 @@ Two pipelines (docs/decider.md has the measurements behind the default):
 
 Streaming: every generated piece is yielded as `Progress(payload=piece)`; the cancel token and the deadline
 are checked between pieces (and between prompt chunks). Timeout → `DeciderResult(None, error="timeout")`,
-cancel → `error="cancelled"`, unparseable → `error="unparseable"`, any other failure → `error=<text>`; the
-matching netclaw-compat §13 marker (`curation_llm_timeout`, `curation_llm_no_decision`, `curation_llm_error`,
+cancel → `error="cancelled"` (no marker: a cancel is no timeout), unparseable → `error="unparseable"`, any other
+failure → `error=<text>`; the matching netclaw-compat §13 marker (`curation_llm_timeout`, `curation_llm_no_decision`, `curation_llm_error`,
 `curation_llm_decision`) is logged on the `memgui.decide` logger and named in `extra["marker"]` (the evaluator
 emits the curation-log markers itself from `error`, so they are not written twice).
 """
@@ -167,8 +167,11 @@ class LlamaDecider:
                                                             calls, extra, deadline, cancel)
             except _Stop as stop:
                 seconds = time.monotonic() - start
-                extra["marker"] = "curation_llm_timeout"
-                log.warning("curation_llm_timeout anchor=%s timeoutSeconds=%s", anchor, _num(timeout))
+                if stop.reason == "timeout":  # a cancel (the person, the window closing) is no timeout
+                    extra["marker"] = "curation_llm_timeout"
+                    log.warning("curation_llm_timeout anchor=%s timeoutSeconds=%s", anchor, _num(timeout))
+                else:
+                    log.info("decider call cancelled anchor=%s", anchor)
                 return self._result(None, "", calls, extra, seconds, error=stop.reason)
             except Exception as exc:  # noqa: BLE001 — any model failure falls back, as Netclaw's catch-all does
                 return self._failed(anchor, calls, extra, time.monotonic() - start, str(exc) or type(exc).__name__)

@@ -206,6 +206,12 @@ class MergeGuardReport:
     tokens: tuple[GuardToken, ...] = ()
     missing: tuple[str, ...] = ()
 
+    @property
+    def failed_on(self) -> tuple[str, ...]:
+        """What the merged body falls short on: "retention" and/or "length" (empty when it passed)."""
+        return tuple(name for name, ok in (("retention", self.retention >= RETENTION_THRESHOLD),
+                                           ("length", self.length_ratio >= LENGTH_COLLAPSE_THRESHOLD)) if not ok)
+
     def to_dict(self) -> dict:
         return {
             "passed": self.passed,

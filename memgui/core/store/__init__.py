@@ -7,6 +7,7 @@
                      append-history prefilter, index change stamps), returning plain tuples
     audit_log.py     memgui_audit: entries with full before/after images, capture and restore
     exemptions.py    memgui_exemptions: "not duplicates" pairs
+    review_marks.py  memgui_review_marks: the review queue's skipped / reviewed marks (members + content stamps)
     memgui_schema.py memgui's migration ladder (frozen DDL) and its version row in memgui_meta
     schema.py        Netclaw's DDL (to build stores for the demo and tests)
     opening.py / connection.py / locate.py / errors.py   finding, checking and opening a store file

@@ -40,6 +40,17 @@ MIGRATIONS: list[list[str]] = [
     PRIMARY KEY (first_id, second_id)
 )""",
     ],
+    # v2: the review queue's skipped / reviewed marks, keyed by the cluster's members and their content stamps
+    # (a changed member gives the cluster another key, so its old mark no longer applies).
+    [
+        """CREATE TABLE IF NOT EXISTS memgui_review_marks (
+    cluster_key TEXT PRIMARY KEY,
+    member_ids_json TEXT NOT NULL,
+    status TEXT NOT NULL,
+    audit_id INTEGER NULL,
+    marked_at INTEGER NOT NULL
+)""",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -39,6 +39,7 @@ TABLES = {
     "meta": "memgui_meta",
     "audit": "memgui_audit",
     "exemptions": "memgui_exemptions",
+    "review_marks": "memgui_review_marks",
 }
 FTS_TABLES = ("memory_documents_fts", "memory_records_fts")
 
@@ -64,6 +65,7 @@ class StoreModels:
     meta: type[Model] | None = None
     audit: type[Model] | None = None
     exemptions: type[Model] | None = None
+    review_marks: type[Model] | None = None
 
     def of_table(self, table: str) -> type[Model] | None:
         for attr, name in TABLES.items():

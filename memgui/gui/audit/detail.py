@@ -7,7 +7,7 @@ from html import escape
 from typing import Any, Mapping, Sequence
 
 from ..services.values import DELETE, EQUAL, INSERT, LENGTH_COLLAPSE_THRESHOLD, REPLACE, RETENTION_THRESHOLD
-from .models import guard_label, when_text
+from .models import guard_label, operation_label, when_text
 
 DEL_STYLE = "background:#ffd7d5;color:#82071e;text-decoration:line-through"
 INS_STYLE = "background:#ccffd8;color:#055d20"
@@ -16,6 +16,8 @@ MAX_DIFF_CHARS = 200_000
 
 OPERATION_HELP = {
     "merge": "A reviewer merged a cluster into its target; the other members were tombstoned.",
+    "append": "A reviewer appended the other members to the target under dated separators (append-document); "
+              "they were tombstoned.",
     "drop": "A reviewer tombstoned a redundant document.",
     "edit": "A reviewer edited a document's body.",
     "keep-separate": "Pairs were marked \"not duplicates\"; the nominator will not offer them again.",
@@ -80,10 +82,10 @@ def guard_html(report: Mapping | None, entry: Any) -> str:
 
 def entry_html(e: Any, titles: Mapping[str, str]) -> str:
     """The facts of one audited write."""
-    d = e.details or {}
+    d, op = e.details or {}, operation_label(e)
     rows = [
         _row("When", escape(when_text(e.created_at))),
-        _row("Operation", f"<b>{escape(e.operation)}</b> — {escape(OPERATION_HELP.get(e.operation, ''))}"),
+        _row("Operation", f"<b>{escape(op)}</b> — {escape(OPERATION_HELP.get(op, ''))}"),
         _row("State", escape(e.state) + (f" (reverts #{e.reverts_audit_id})" if e.reverts_audit_id else "")),
         _row("Decided by", _decided_by(e)),
     ]

@@ -9,6 +9,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from ..services.values import MODE_APPEND
+
 SORT_ROLE = Qt.ItemDataRole.UserRole
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
 PASSED_COLOR, FAILED_COLOR, MUTED_COLOR, WARN_COLOR = "#1a7f37", "#cf222e", "#6e7781", "#9a6700"
@@ -19,6 +21,17 @@ def when_text(ms: int | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
     if not ms:
         return ""
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone().strftime(fmt)
+
+
+def operation_label(entry: Any) -> str:
+    """The operation as the audit tab names it: a merge written as an append (the guard's structural fallback,
+    `append-document`) is an "append", and so is a curation update that fell back to appending."""
+    details = entry.details or {}
+    if entry.operation == "merge" and details.get("mode") == MODE_APPEND:
+        return "append"
+    if entry.operation == "decide-update" and details.get("outcome") == "appended":
+        return "decide-append"
+    return entry.operation
 
 
 def guard_label(entry: Any) -> str:
@@ -125,8 +138,8 @@ class AuditTableModel(_TableModel):
         who = e.decided_by or ""
         if e.model_id:
             who = f"{who} · {e.model_id}" if who else e.model_id
-        return (str(e.audit_id), when_text(e.created_at, "%Y-%m-%d %H:%M"), e.operation, e.state, guard_label(e), who,
-                target)[col]
+        return (str(e.audit_id), when_text(e.created_at, "%Y-%m-%d %H:%M"), operation_label(e), e.state, guard_label(e),
+                who, target)[col]
 
     def sort_value(self, e: Any, col: int) -> Any:
         if col in (self.ID, self.WHEN):
@@ -134,7 +147,7 @@ class AuditTableModel(_TableModel):
         return self.display(e, col).lower()
 
     def tooltip(self, e: Any, col: int) -> str | None:
-        lines = [f"audit #{e.audit_id} · {e.operation} · {e.state}"]
+        lines = [f"audit #{e.audit_id} · {operation_label(e)} · {e.state}"]
         if e.target_id:
             lines.append(f"target {e.target_id}")
         others = [s for s in e.source_ids if s != e.target_id]
@@ -178,7 +191,7 @@ class AuditFilterProxy(QSortFilterProxyModel):
         e = model.row_at(source_row) if isinstance(model, AuditTableModel) else None
         if e is None:
             return False
-        if self.operation and e.operation != self.operation:
+        if self.operation and operation_label(e) != self.operation:
             return False
         if self.guard == "passed" and e.guard_passed is not True:
             return False

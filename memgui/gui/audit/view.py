@@ -22,7 +22,7 @@ from .calibration_chart import CalibrationPanel
 from .daemon import DaemonMergesPage
 from .detail import body_html, diff_html, entry_html
 from .layout import build_entries_page, build_exemptions_page
-from .models import VALUE_ROLE, selected_rows
+from .models import VALUE_ROLE, operation_label, selected_rows
 
 BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#dafbe1;color:#116329",
                  "error": "background:#ffebe9;color:#82071e"}
@@ -125,7 +125,7 @@ class AuditView(QWidget):
         self.audit_model.set_rows(entries)
         self.daemon_page.set_histories(histories)
         self.exemption_model.set_rows(exemptions)
-        self._fill_filter(self.op_filter, "Any operation", sorted({e.operation for e in entries}))
+        self._fill_filter(self.op_filter, "Any operation", sorted({operation_label(e) for e in entries}))
         self._fill_filter(self.model_filter, "Any model", sorted({e.model_id for e in entries if e.model_id}))
         self._apply_filters()
         if selected is not None:

@@ -1,10 +1,17 @@
-"""The cluster queue: one row per nominee cluster (top cosine, size, titles, anchor, review status)."""
+"""The cluster queue: one row per nominee cluster (top cosine, size, titles, anchor, review status).
+
+A row's review status is a mark that lasts (`QueueMarks` keeps it per store, keyed by `mark_key`, the members
+and their content stamps); `statusChanged` tells it. Other per-row state goes the same way: a field on the
+frozen `ClusterRow`, changed through `update_row`, which repaints the row."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+)
 from PySide6.QtGui import QBrush, QColor
 
 NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "merged", "appended", "kept separate"
@@ -28,6 +35,19 @@ class ClusterRow:
     anchors: tuple[str, ...]
     status: str = NEW
     audit_id: int | None = None  # the write that reviewed it (for undo)
+    mark_key: str | None = None  # the cluster's members + content stamps (its mark's key); None: not kept
+    marked_at: int | None = None  # ms when the status was set (the queue resumes after the newest mark)
+
+    @classmethod
+    def of(cls, cluster: Any, docs: Mapping[str, Any], mark_key: str | None = None, mark: Any = None) -> "ClusterRow":
+        """A queue row for a scanned cluster: titles and anchors from its documents (`docs` by id), the status
+        its stored mark gives it (None: new)."""
+        members = [docs.get(i) for i in cluster.member_ids]
+        titles = tuple(d.title if d else i for d, i in zip(members, cluster.member_ids))
+        anchors = tuple(d.anchor_id if d else "" for d in members)
+        if mark is None or not mark.status:
+            return cls(cluster, titles, anchors, mark_key=mark_key)
+        return cls(cluster, titles, anchors, mark.status, mark.audit_id, mark_key, mark.marked_at or None)
 
     @property
     def cluster_id(self) -> Any:
@@ -64,6 +84,7 @@ class ClusterRow:
 class ClusterTableModel(QAbstractTableModel):
     COLUMNS = ("Status", "Cosine", "Size", "Titles", "Anchor")
     STATUS, COSINE, SIZE, TITLES, ANCHOR = range(5)
+    statusChanged = Signal(object)  # ClusterRow, as it is after `set_status`
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -136,12 +157,20 @@ class ClusterTableModel(QAbstractTableModel):
                 return i
         return -1
 
-    def set_status(self, cluster_id: Any, status: str, audit_id: int | None = None) -> None:
+    def update_row(self, cluster_id: Any, **changes: Any) -> ClusterRow | None:
+        """Replace fields of one row (and repaint it); the row as it is now, None when no row has that id."""
         i = self.row_of(cluster_id)
         if i < 0:
-            return
-        self._rows[i] = replace(self._rows[i], status=status, audit_id=audit_id)
+            return None
+        self._rows[i] = row = replace(self._rows[i], **changes)
         self.dataChanged.emit(self.index(i, 0), self.index(i, self.columnCount() - 1))
+        return row
+
+    def set_status(self, cluster_id: Any, status: str, audit_id: int | None = None) -> None:
+        marked_at = None if status == NEW else int(time.time() * 1000)
+        row = self.update_row(cluster_id, status=status, audit_id=audit_id, marked_at=marked_at)
+        if row is not None:
+            self.statusChanged.emit(row)
 
     def row_for_audit(self, audit_id: int) -> ClusterRow | None:
         return next((r for r in self._rows if r.audit_id == audit_id), None)
@@ -163,6 +192,16 @@ class ClusterFilterProxy(QSortFilterProxyModel):
     @property
     def filtering(self) -> bool:
         return self._allowed_docs is not None
+
+    def resume_row(self) -> int:
+        """Where a returning reviewer carries on, in the queue's current order: the first unreviewed cluster
+        after the one marked last (wrapping), else the first row; -1 when the queue is empty."""
+        rows = [self.data(self.index(r, 0), CLUSTER_ROLE) for r in range(self.rowCount())]
+        if not rows:
+            return -1
+        marked = [(row.marked_at, r) for r, row in enumerate(rows) if row.status != NEW and row.marked_at]
+        start = max(marked)[1] + 1 if marked else 0
+        return next((r % len(rows) for r in range(start, start + len(rows)) if rows[r % len(rows)].status == NEW), 0)
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         if self._allowed_docs is None:

@@ -256,8 +256,7 @@ class Drafting:
         r.changed.emit()
 
     def cancel_model(self) -> None:
-        if self.r.runner.cancel("decide"):
-            self._model_cancelled()
+        self.r.runner.cancel("decide")  # its on_cancelled (`_model_cancelled`) runs once, from there
 
     def _on_model_progress(self, progress: Progress) -> None:
         r, panel = self.r, self.r.panels.decision_panel
@@ -284,7 +283,7 @@ class Drafting:
 
     def _model_cancelled(self) -> None:
         self.r.panels.decision_panel.show_cancelled()
-        self.r.host.show_status("Model call cancelled", 4000)
+        self.r.host.show_status("Model call cancelled", 4000, about=self.r.row)
         self.r.decisionFinished.emit(None)
         self.r.changed.emit()
 
@@ -303,7 +302,7 @@ class Drafting:
         if result is None:
             p.decision_panel.show_all_different()
             r.host.show_status("The model judged every pair a different fact. Keep separate (C) if you agree.",
-                               8000)
+                               8000, about=row)
             r.decisionFinished.emit(None)
             r.changed.emit()
             return
@@ -329,6 +328,7 @@ class Drafting:
                 r.set_body(decision.merged_body, "model")
             elif kind in ("CREATE", "SKIP"):
                 r.host.show_status(
-                    f"The model answered {kind}: it sees different facts. Keep separate (C) if you agree.", 8000)
+                    f"The model answered {kind}: it sees different facts. Keep separate (C) if you agree.", 8000,
+                    about=row)
         r.decisionFinished.emit(result)
         r.changed.emit()

@@ -37,6 +37,16 @@ def strict_headline(strict: Any) -> str:
     return "strict: clean" if not n else f"strict: {n} fact{'s' if n != 1 else ''} at risk"
 
 
+def failed_headline(report: Any, missing: int, total: int) -> str:
+    """What a failed report failed on, for the verdict line: the tokens, the length, or both."""
+    failed_on = report.failed_on
+    length = f"{float(report.length_ratio):.0%} of the longest source, needs ≥ {LENGTH_BAR:.0%}"
+    if "retention" not in failed_on:
+        return f"failed on length — {length}"
+    tokens = f"failed — {missing} of {total} tokens missing"
+    return f"{tokens}, and on length ({length})" if "length" in failed_on else tokens
+
+
 def _short(token: str, width: int = 28) -> str:
     return token if len(token) <= width else token[: width - 1] + "…"
 
@@ -257,7 +267,7 @@ class GuardPanel(QWidget):
             self._set_verdict(f"✔ Netclaw: passed — {len(tokens) - len(missing)}/{len(tokens)} tokens kept{lens}",
                               "#116329", "#dafbe1")
         else:
-            self._set_verdict(f"✘ Netclaw: failed — {len(missing)} of {len(tokens)} tokens missing{lens}",
+            self._set_verdict(f"✘ Netclaw: {failed_headline(report, len(missing), len(tokens))}{lens}",
                               "#7d0a0a", "#ffe1e1")
         self.verdict.setToolTip("Netclaw's MergeGuard verdict (it decides); the strict lens is memgui's stricter "
                                 "check, reported beside it")

@@ -19,4 +19,5 @@ class ReviewHost(Protocol):
 
     def store_written(self) -> None: ...
 
-    def show_status(self, text: str, msecs: int = 0) -> None: ...
+    def show_status(self, text: str, msecs: int = 0, *, about: Any = None) -> None:
+        """A passing status-bar message; `about` (a ClusterRow) makes it go when another cluster is shown."""

@@ -55,6 +55,12 @@ class Services:
     redo: Callable[[Any, int], Any]
     stale_source_error: type[BaseException]
     audit_error: type[BaseException]
+    # the queue's lasting marks: (member ids, {id: Document}) -> key (members + content stamps);
+    # (store, keys) -> {key: ReviewMark}; (store, [ReviewMark]) -> None, one transaction; ReviewMark(...)
+    cluster_key: Callable[..., str]
+    read_marks: Callable[..., Any]
+    write_marks: Callable[..., Any]
+    review_mark: Callable[..., Any]
     audit: AuditServices = field(default_factory=audit_services)
     bulk: BulkServices = field(default_factory=bulk_services)  # Accept all safe: cached reviews, plan, batch
     # optional: tests leave these out
@@ -121,7 +127,7 @@ def real_services() -> Services:
     from ...core.decide import discovery, groups, llm, model_files, selftest
     from ...core.merge import conflicts, guard, strict, union
     from ...core.ops import apply, undo
-    from ...core.store import open_store
+    from ...core.store import open_store, review_marks
     from ...core.store.demo import build_demo_store
     from ...core.store.locate import locate_store
     from ...core.vectors.nominate import scan_store
@@ -150,5 +156,7 @@ def real_services() -> Services:
         source_stamp=apply.SourceStamp.of, merge_plan=apply.MergePlan, merge_cluster=apply.merge_cluster,
         keep_separate=apply.keep_separate, undo=undo.undo, redo=undo.redo,
         stale_source_error=apply.StaleSourceError, audit_error=undo.AuditError,
+        cluster_key=review_marks.cluster_key, read_marks=review_marks.read_marks,
+        write_marks=review_marks.write_marks, review_mark=review_marks.ReviewMark,
         build_demo_store=build_demo_store, selftest=selftest.selftest_work, missing_models=missing_models,
     )
