@@ -17,6 +17,7 @@ from .actions import build_actions
 from .audit import audit_tab
 from .dialogs import Prompter
 from .review import Review, ReviewPage
+from .review.ahead import DecisionsAhead
 from .review.cluster_model import NEW, ClusterRow
 from .review.page import banner
 from .services import Services
@@ -51,6 +52,7 @@ class MainWindow(QMainWindow):
         self.review = Review(services, self.runner, self.prompter, self.page, self, parent=self)
         self.review.changed.connect(self.update_actions)
         self.review.guardUpdated.connect(self._maybe_ready)
+        self.ahead = DecisionsAhead(self)  # the model decides the next clusters in the background
         self.runner.started.connect(lambda *_: self.update_actions())
         # The window as the timer's context: a task that ends as the window closes (shutdown cancels it) must
         # not update the actions of a window that is gone by then.
@@ -363,6 +365,7 @@ class MainWindow(QMainWindow):
     def apply_settings(self, new: GuiSettings) -> None:
         old, self.settings = self.settings, new
         save_settings(self.qsettings, new)
+        self.ahead.settings_changed(old, new)
         if new.store_path and new.store_path != old.store_path:
             self.open_located(new.store_path)
         elif new.scan_kwargs() != old.scan_kwargs():
@@ -370,6 +373,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.qsettings.setValue("window/geometry", self.saveGeometry())
+        self.ahead.shutdown()
         self.runner.shutdown(15000)
         self.review.close()  # frees the loaded decider model
         if self.store is not None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from .ahead import AheadServices, ahead_services
 from .audit import AuditServices, audit_services
 
 
@@ -53,6 +54,7 @@ class Services:
     stale_source_error: type[BaseException]
     audit_error: type[BaseException]
     audit: AuditServices = field(default_factory=audit_services)
+    ahead: AheadServices = field(default_factory=ahead_services)  # decisions ahead and the model's record
     # optional: tests leave these out
     build_demo_store: Callable[[Path], Any] | None = None
     selftest: Callable[..., Any] | None = None  # (decider, *, cancel) -> Work[SelfTestReport] (cached per model)
