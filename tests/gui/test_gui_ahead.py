@@ -180,3 +180,58 @@ def test_the_setting_turns_the_queue_off(make_window, qsettings, review_store, q
     qtbot.wait(200)
     assert decider.judged == [] and w.ahead.reviews == {} and not w.ahead.runner.busy("ahead")
     assert all(b is None for b in _badges(w).values())
+
+
+def test_decisions_ahead_are_on_by_default_and_the_dialog_turns_them_off(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from memgui.gui.settings_dialog import SettingsDialog, load_settings, save_settings
+
+    fresh = QSettings(str(tmp_path / "fresh.ini"), QSettings.Format.IniFormat)
+    settings = load_settings(fresh)
+    assert settings.decide_ahead is True
+    dialog = SettingsDialog(settings, [])
+    qtbot.addWidget(dialog)
+    assert dialog.ahead_check.isChecked()
+    dialog.ahead_check.setChecked(False)
+    save_settings(fresh, dialog.result_settings())
+    assert load_settings(fresh).decide_ahead is False
+
+
+def test_the_decision_panel_shows_the_models_record(make_window, qsettings, review_store, qtbot):
+    from memgui.core.decide.ahead import model_key
+    from memgui.core.forensics.model_quality import ModelQuality, labels_version, save_quality
+    from memgui.core.store.demo import demo_labels
+
+    decider = _decider()
+    selftest = CountingSelfTest()
+    services = services_for(review_store, decider=decider, scanner=FakeScanner(review_store.ids))
+    services.selftest = selftest
+    qsettings.setValue("decider/ahead", "true")
+    w = make_window(services)
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    record = w.decision_panel.record_label
+    qtbot.waitUntil(lambda: "self-test passed (6/6" in record.text(), timeout=10000)
+    assert "not measured yet" in record.text() and "memgui evaluate-model" in record.text()
+    assert "shown after 20 of your decisions" in record.text() and "(0 so far)" in record.text()
+
+    # the reviewer keeps the flights separate (the model judged them different): one judged decision
+    fl = _key(review_store, "fl-1", "fl-2")
+    qtbot.waitUntil(lambda: fl in w.ahead.reviews, timeout=15000)
+    _select(w, review_store, "fl-1", "fl-2")
+    qtbot.waitUntil(lambda: w.review.row is not None and "fl-1" in w.review.row.cluster_id, timeout=5000)
+    w.answerer.answer("Keep separate")
+    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+        QTest.keyClick(w.queue, Qt.Key.Key_C)
+    qtbot.waitUntil(lambda: "(1 so far)" in record.text(), timeout=10000)
+
+    # measured by `memgui evaluate-model` (cached per model file), and enough decisions to say how often it agrees
+    save_quality(model_key(decider), ModelQuality(decider.model_id, 10, 60, 10, "all-MiniLM-L6-v2", 30, 16, 14, 4,
+                                                  3, 7, 1, 2, 1, 40.0, labels_version=labels_version(demo_labels())))
+    w.ahead.s.min_agreement = 1
+    w.ahead.update_record()
+    qtbot.waitUntil(lambda: "same-fact recall 88%" in record.text(), timeout=10000)
+    assert "sibling rejection 75%" in record.text() and "10.0 false merges per 100 clusters" in record.text()
+    assert "Agrees with you on 1 of 1 decisions (100%" in record.text()
+    assert "first 10 of 60" in record.toolTip()

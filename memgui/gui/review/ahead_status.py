@@ -64,7 +64,7 @@ def record_html(model_id: str, verdict: Any, quality: Any, agreement: Any, minim
                      f"{quality.false_merges_per_100:.1f} false merges per 100 clusters")
         tip = f"Measured by memgui evaluate-model on {quality.subset} ({quality.measured_at})."
     if agreement is not None:
-        if agreement.enough:
+        if agreement.judged >= minimum:
             lines.append(f"Agrees with you on {agreement.agreed} of {agreement.judged} decisions "
                          f"({_percent(agreement.rate)}; merges {agreement.merges_agreed}/{agreement.merges_judged}, "
                          f"kept separate {agreement.kept_agreed}/{agreement.kept_judged})")
