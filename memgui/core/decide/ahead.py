@@ -83,21 +83,21 @@ class _TakingTurns:
     """A decider seen through a YieldingToken: a call the reviewer interrupted raises Cancelled (a real decider
     returns "no answer" on cancel, which must not be mistaken for one); judged pairs are remembered."""
 
-    def __init__(self, decider: Any, token: YieldingToken, judged: dict):
-        self.decider, self.token, self.judged = decider, token, judged
+    def __init__(self, decider: Any, token: YieldingToken, judged: dict, timeout_s: float | None):
+        self.decider, self.token, self.judged, self.timeout_s = decider, token, judged, timeout_s
         self.model_id = getattr(decider, "model_id", "")
 
     def judge_pair(self, existing: str, new: str, *, cancel=None, timeout_s=None):
         key = (existing, new)
         if key not in self.judged:
-            call = yield from self.decider.judge_pair(existing, new, cancel=self.token, timeout_s=timeout_s)
+            call = yield from self.decider.judge_pair(existing, new, cancel=self.token, timeout_s=self.timeout_s)
             self.token.raise_if_cancelled()
             self.judged[key] = call
         return self.judged[key]
 
     def decide(self, proposal, candidates, *, full_candidate_content, cancel=None, timeout_s=None):
         result = yield from self.decider.decide(proposal, candidates, full_candidate_content=full_candidate_content,
-                                                cancel=self.token, timeout_s=timeout_s)
+                                                cancel=self.token, timeout_s=self.timeout_s)
         self.token.raise_if_cancelled()
         return result
 
@@ -117,12 +117,14 @@ def taking_turns(work, turns: ModelTurns, cancel: CancelToken) -> Work[Any]:
 
 
 def review_ahead(documents: Sequence, names: dict[str, str] | None, decider: Any, turns: ModelTurns, *,
-                 cancel: CancelToken = NEVER_CANCELLED, selftest: dict | None = None) -> Work[ClusterReview]:
-    """`review_cluster` as background work: it gives the model up whenever the reviewer's call runs."""
+                 cancel: CancelToken = NEVER_CANCELLED, selftest: dict | None = None,
+                 timeout_s: float | None = 0) -> Work[ClusterReview]:
+    """`review_cluster` as background work: it gives the model up whenever the reviewer's call runs. No time
+    limit by default (0): at the lowest priority on a busy machine a call may take long, and only Stop ends it."""
     judged: dict = {}
     return (yield from taking_turns(
-        lambda token: review_cluster(documents, names, _TakingTurns(decider, token, judged), selftest=selftest,
-                                     cancel=token),
+        lambda token: review_cluster(documents, names, _TakingTurns(decider, token, judged, timeout_s),
+                                     selftest=selftest, cancel=token),
         turns, cancel))
 
 

@@ -35,6 +35,14 @@ def _lower_priority() -> None:
         pass
 
 
+def _no_time_limit(selftest: Any) -> dict:
+    """The self-test at start-up runs at low priority: a slow answer on a busy machine is no failed canary."""
+    try:
+        return {"timeout_s": 0} if "timeout_s" in inspect.signature(selftest).parameters else {}
+    except (TypeError, ValueError):
+        return {}
+
+
 def _summary(verdict: Any) -> dict | None:
     if verdict is None:
         return None
@@ -130,7 +138,7 @@ class DecisionsAhead(QObject):
                 decider = yield from slot.acquire(key, lambda: make(settings), cancel)  # loads, on this worker
             if verdict is None and selftest is not None:
                 def run(token):
-                    out = selftest(decider, cancel=token)
+                    out = selftest(decider, cancel=token, **_no_time_limit(selftest))
                     return (yield from out) if inspect.isgenerator(out) else out
 
                 verdict = yield from s.taking_turns(run, slot.turns, cancel)
