@@ -298,6 +298,7 @@ def decisions_ahead(app, store, shots, clusters: int = 4) -> None:
     try:
         report = run_selftest(decider)
         quality = run_to_end(evaluate_model(decider, limit=5))
+        print("evaluate-model --limit 5:", quality.to_dict(), flush=True)
         save_quality(model_key(decider), replace(quality, selftest={"capable": report.capable,
                                                                    "passed": report.passed, "total": report.total}))
     finally:

@@ -53,7 +53,7 @@ def test_p4_longest_gui_stall_with_the_real_model(tmp_path, qtbot, capsys):
         qtbot.waitUntil(lambda: w.ahead.ready, timeout=300000)
 
     def ahead():
-        qtbot.waitUntil(lambda: len(w.ahead.reviews) == 2 or w.ahead.failed or w.ahead.problem, timeout=900000)
+        qtbot.waitUntil(lambda: bool(len(w.ahead.reviews) == 2 or w.ahead.failed or w.ahead.problem), timeout=900000)
         assert not w.ahead.failed and not w.ahead.problem, (w.ahead.failed, w.ahead.problem)
 
     def reach_decided():
