@@ -78,4 +78,6 @@ def test_p4_longest_gui_stall_with_the_real_model(tmp_path, qtbot, capsys):
         print(f"\nP4 on the real model (goal <= 50 ms): longest {longest:.1f} ms; per stage: "
               + ", ".join(f"{k} {v[0]:.1f} ms ({v[1]} ticks)" for k, v in stages.items())
               + f"; self-test: {w.ahead.verdict.summary if w.ahead.verdict else 'none'}")
-    assert all(ticks >= 20 for name, (_ms, ticks) in stages.items() if name != "J to a decided cluster")
+    assert all(stages[name][1] >= 20 for name in ("first model load + self-test (background)",
+                                                  "decisions ahead: the next 2 clusters",
+                                                  "ask model (M; the queue paused)"))

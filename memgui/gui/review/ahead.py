@@ -43,6 +43,22 @@ def _no_time_limit(selftest: Any) -> dict:
         return {}
 
 
+def _stages(work):
+    """Only a change of stage reaches the GUI thread: nobody reads the queue's streamed tokens."""
+    stage = None
+    try:
+        while True:
+            try:
+                progress = next(work)
+            except StopIteration as stop:
+                return stop.value
+            if progress.stage != stage:
+                stage = progress.stage
+                yield progress
+    finally:
+        work.close()  # a cancelled job lets go of the model's lock at once
+
+
 def _summary(verdict: Any) -> dict | None:
     if verdict is None:
         return None
@@ -240,8 +256,8 @@ class DecisionsAhead(QObject):
                 decider = yield from slot.acquire(dkey, lambda: make(settings), cancel)
             except Exception as exc:  # noqa: BLE001
                 raise ModelUnavailable(one_line(exc)) from exc
-            review = yield from s.review_ahead(live, s.anchor_names(store, live), decider, slot.turns,
-                                               cancel=cancel, selftest=summary)
+            review = yield from _stages(s.review_ahead(live, s.anchor_names(store, live), decider, slot.turns,
+                                                       cancel=cancel, selftest=summary))
             if review.error is None:
                 cache.put(review)
             return review
