@@ -138,14 +138,23 @@ def main() -> int:
         first_sequence(app, store, shots)
     if wanted("11") or wanted("12"):
         fact_review(app, store, shots)
+    if wanted("15"):
+        decisions_ahead(app, store, shots)
     if wanted("16"):
         chained_cluster(app, store, shots)
     print(f"{len(shots)} screenshots in {OUT}")
     return 0
 
 
+def quiet_settings(name: str) -> QSettings:
+    """Settings for shots 01–12: decisions ahead off, so the model runs only when a shot asks it to."""
+    qs = QSettings(str(_TMP / name), QSettings.Format.IniFormat)
+    qs.setValue("decider/ahead", "false")
+    return qs
+
+
 def first_sequence(app, store, shots) -> None:
-    window = MainWindow(real_services(), qsettings=QSettings(str(_TMP / "settings.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(real_services(), qsettings=quiet_settings("settings.ini"))
 
     def shoot(name: str, widget=None) -> None:
         settle(app)
@@ -242,8 +251,7 @@ def first_sequence(app, store, shots) -> None:
 def fact_review(app, store, shots) -> None:
     """11: the mixed cluster judged pair by pair (scripted decider): the partition, the pre-selected pair and
     the conflicts with the sibling. 12: a hand edit Netclaw passes and the strict lens flags."""
-    window = MainWindow(mixed_cluster_services(store),
-                        qsettings=QSettings(str(_TMP / "settings-11.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(mixed_cluster_services(store), qsettings=quiet_settings("settings-11.ini"))
     window.prompter.exec_box = lambda box: None
     window.show()
     ready = []
@@ -275,6 +283,49 @@ def fact_review(app, store, shots) -> None:
     window.page.compare_tabs.setCurrentWidget(window.diff_view)
     window.queue.setFocus()
     shoot("12-strict-lens")
+    window.close()
+
+
+def decisions_ahead(app, store, shots, clusters: int = 4) -> None:
+    """15: the real model decides the clusters after the first one in the background (badges in the queue);
+    J reaches a decided cluster and its groups, target and body are there at once. The model's record in the
+    decision panel reads its self-test and `memgui evaluate-model --limit 5`, measured first."""
+    from memgui.core.decide.ahead import model_key
+    from memgui.core.decide.llm import LlamaDecider
+    from memgui.core.decide.model_files import default_model_path
+    from memgui.core.decide.selftest import run_selftest
+    from memgui.core.forensics.model_quality import evaluate_model, save_quality
+
+    decider = LlamaDecider(default_model_path(), n_threads=2, n_ctx=4096, timeout_s=0)
+    try:
+        report = run_selftest(decider)
+        quality = run_to_end(evaluate_model(decider, limit=5))
+        print("evaluate-model --limit 5:", quality.to_dict(), flush=True)
+        save_quality(model_key(decider), replace(quality, selftest={"capable": report.capable,
+                                                                   "passed": report.passed, "total": report.total}))
+    finally:
+        decider.close()
+    window = MainWindow(real_services(), qsettings=QSettings(str(_TMP / "settings-15.ini"),
+                                                             QSettings.Format.IniFormat))
+    window.prompter.exec_box = lambda box: None
+    window.show()
+    ready = []
+    window.ready.connect(lambda: ready.append(True))
+    window.open_located(str(store))
+    wait(app, lambda: ready)
+    merging = ("same", "mixed")
+    wait(app, lambda: len(window.ahead.reviews) >= clusters
+         and any(r.verdict in merging for r in window.ahead.reviews.values()), timeout_s=3600)
+    row = next(r for r in window.cluster_model.rows()  # the first decided cluster with something to merge
+               if getattr(window.ahead.reviews.get(frozenset(r.member_ids)), "verdict", None) in merging)
+    window.select_cluster(row.cluster_id)
+    wait(app, lambda: "decided ahead" in window.editor_title.text())
+    wait(app, lambda: window.review.guard_is_current() or window.guard_panel.report is None)
+    window.queue.setFocus()
+    settle(app, 800)
+    window.grab().save(str(OUT / "15-background-decisions.png"))
+    shots.append("15-background-decisions")
+    print("saved 15-background-decisions", flush=True)
     window.close()
 
 

@@ -8,7 +8,8 @@ import argparse
 import importlib
 
 # One module per command group; each defines `register(subparsers)` and sets `func` on its parsers.
-COMMAND_MODULES = ("info", "demo", "models", "guard", "diff", "evaluate", "merge", "scan", "decide", "accept", "audit")
+COMMAND_MODULES = ("info", "demo", "models", "guard", "diff", "evaluate", "merge", "scan", "decide", "accept", "audit",
+                   "evaluate_model")
 
 
 def register_all(subparsers: argparse._SubParsersAction) -> None:

@@ -18,6 +18,7 @@ from .audit import audit_tab
 from .dialogs import Prompter
 from .review import Review, ReviewPage
 from .review.bulk_accept import install_bulk_accept
+from .review.ahead import DecisionsAhead
 from .review.cluster_model import NEW, ClusterRow
 from .review.page import banner
 from .review.queue_marks import QueueMarks
@@ -58,6 +59,7 @@ class MainWindow(QMainWindow):
         self.bulk = install_bulk_accept(self)  # Review → Accept all safe… / Undo this batch
         self.review.clusterLoaded.connect(self.notes.cluster_shown)
         self.cluster_model.statusChanged.connect(lambda row: self.marks is not None and self.marks.record(row))
+        self.ahead = DecisionsAhead(self)  # the model decides the next clusters in the background
         self.runner.started.connect(lambda *_: self.update_actions())
         # The window as the timer's context: a task that ends as the window closes (shutdown cancels it) must
         # not update the actions of a window that is gone by then.
@@ -384,6 +386,7 @@ class MainWindow(QMainWindow):
         old, self.settings = self.settings, new
         save_settings(self.qsettings, new)
         self.show_missing_models()
+        self.ahead.settings_changed(old, new)
         if new.store_path and new.store_path != old.store_path:
             self.open_located(new.store_path)
         elif new.scan_kwargs() != old.scan_kwargs():
@@ -391,6 +394,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.qsettings.setValue("window/geometry", self.saveGeometry())
+        self.ahead.shutdown()
         self.runner.shutdown(15000)
         self.review.close()  # frees the loaded decider model
         if self.marks is not None:

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -49,6 +50,7 @@ class GuiSettings:
     llm_threads: int = 2
     llm_context: int = 4096
     guard_debounce_ms: int = 250
+    decide_ahead: bool = True  # the model decides the next clusters in the background (when it is capable)
     extra: dict = field(default_factory=dict)
 
     def scan_kwargs(self) -> dict[str, Any]:
@@ -84,6 +86,7 @@ def load_settings(qs: QSettings) -> GuiSettings:
                            base.interactive_llm_timeout_seconds),
         llm_threads=_num(qs.value("decider/threads", base.llm_threads), int, base.llm_threads),
         llm_context=_num(qs.value("decider/context", base.llm_context), int, base.llm_context),
+        decide_ahead=str(qs.value("decider/ahead", "true")).lower() not in ("false", "0", ""),
     )
 
 
@@ -97,6 +100,7 @@ def save_settings(qs: QSettings, s: GuiSettings) -> None:
     qs.setValue("decider/timeout_s", s.llm_timeout_s)
     qs.setValue("decider/threads", s.llm_threads)
     qs.setValue("decider/context", s.llm_context)
+    qs.setValue("decider/ahead", "true" if s.decide_ahead else "false")
     qs.sync()
 
 
@@ -182,6 +186,14 @@ class SettingsDialog(QDialog):
         self.threads_spin.setValue(settings.llm_threads)
         form.addRow("Model threads:", self.threads_spin)
 
+        self.ahead_check = QCheckBox("Decide the next clusters in the background while I review")
+        self.ahead_check.setObjectName("decideAhead")
+        self.ahead_check.setToolTip("Runs the model on the clusters after the current one, one at a time, and "
+                                    "pauses while you ask the model yourself. Needs a model that passed its "
+                                    "self-test.")
+        self.ahead_check.setChecked(settings.decide_ahead)
+        form.addRow("Decisions ahead:", self.ahead_check)
+
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -213,4 +225,5 @@ class SettingsDialog(QDialog):
             threshold=self.threshold_spin.value() or None,
             llm_timeout_s=self.timeout_spin.value(),
             llm_threads=self.threads_spin.value(),
+            decide_ahead=self.ahead_check.isChecked(),
         )

@@ -11,7 +11,11 @@ from gui_fakes import Answerer, build_review_store, services_for
 def qsettings(tmp_path):
     from PySide6.QtCore import QSettings
 
-    return QSettings(str(tmp_path / "memgui-test.ini"), QSettings.Format.IniFormat)
+    qs = QSettings(str(tmp_path / "memgui-test.ini"), QSettings.Format.IniFormat)
+    # Decisions ahead are on by default, but would share each test's scripted decider with the reviewer's calls
+    # it counts; tests of the queue turn it on (tests/gui/test_gui_ahead.py).
+    qs.setValue("decider/ahead", "false")
+    return qs
 
 
 @pytest.fixture

@@ -125,17 +125,21 @@ class FakeDecider:
         self.calls = []
         self.judged: list[tuple[str, str]] = []
         self.cancelled = False
+        self.cancellations = 0  # calls that stopped on a cancelled token
+
+    def _stop(self):
+        self.cancelled = True
+        self.cancellations += 1
+        raise Cancelled()
 
     def judge_pair(self, existing, new, *, cancel=None, timeout_s=None):
         self.judged.append((existing, new))
         yield Progress("classifying", 0, None, payload="")
         while self.judge_gate is not None and not self.judge_gate.wait(0.01):
             if cancel is not None and cancel.cancelled:
-                self.cancelled = True
-                raise Cancelled()
+                self._stop()
         if cancel is not None and cancel.cancelled:
-            self.cancelled = True
-            raise Cancelled()
+            self._stop()
         word = self.verdicts.get(frozenset((existing, new)), self.default_verdict)
         return JudgeCall(f"{word}\nREASON: scripted")
 
@@ -148,16 +152,14 @@ class FakeDecider:
         started = time.monotonic()
         for n, piece in enumerate(reply.split(" ")):
             if cancel is not None and cancel.cancelled:
-                self.cancelled = True
-                raise Cancelled()
+                self._stop()
             yield Progress("deciding", n + 1, None, payload=piece + " ")
             if self.piece_delay_s:
                 time.sleep(self.piece_delay_s)
             if n == 0 and self.gate is not None:
                 while not self.gate.wait(0.01):
                     if cancel is not None and cancel.cancelled:
-                        self.cancelled = True
-                        raise Cancelled()
+                        self._stop()
         decision = CurationDecision(self.kind, target_document_id=target, merged_body=body, from_llm_tier=True,
                                     rationale="both describe the same fact", reason="llm")
         return DeciderResult(decision, raw_reply=reply, rationale="both describe the same fact",

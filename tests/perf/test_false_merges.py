@@ -13,7 +13,6 @@ cached in the user cache dir (keyed by model file and the two bodies) so a re-ru
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import os
 from pathlib import Path
@@ -22,8 +21,9 @@ import numpy as np
 
 from memgui.config import user_cache_dir
 from memgui.core.decide import model_files as decider_model
-from memgui.core.decide.groups import judge_pairs
+from memgui.core.decide.groups import conflict_partition
 from memgui.core.decide.llm import LlamaDecider
+from memgui.core.forensics.model_quality import duplicate_pairs, merge_stats, sibling_pairs, wrong_merge
 from memgui.core.merge.conflicts import likely_different
 from memgui.core.store import open_store
 from memgui.core.store.demo import build_demo_store, demo_labels
@@ -32,10 +32,6 @@ from memgui.core.vectors.embed import EmbedderSource, LlamaEmbedder
 from memgui.core.vectors.index import open_index
 from memgui.core.vectors.nominate import MODEL_THRESHOLDS, _components, build_clusters, nominee_edges
 from memgui.core.vectors.embedder_model import MODEL_ID
-
-
-def _wrong(selected, truth) -> bool:
-    return any(frozenset(p) not in truth for p in itertools.combinations(selected, 2))
 
 
 class CachedJudge:
@@ -78,17 +74,15 @@ def test_false_merges_per_100_clusters(tmp_path):
             return np.asarray(v) @ np.asarray(v).T
 
         coherent, _ = build_clusters(edges, order=order, pair_cosine=pair_cosine, threshold=threshold)
-    truth = set()
-    for cluster in demo_labels()["duplicate_clusters"]:
-        truth |= {frozenset(p) for p in itertools.combinations([d for d in cluster if d in docs], 2)}
+    truth = duplicate_pairs(demo_labels(), docs)
 
     chained = _components(order, edges)
-    before = sum(_wrong(c, truth) for c in chained)
+    before = sum(wrong_merge(c, truth) for c in chained)
 
     def bodies(ids):
         return [docs[i].markdown_body for i in ids], [docs[i].title for i in ids]
 
-    no_model = sum(_wrong(c.member_ids, truth) for c in coherent
+    no_model = sum(wrong_merge(c.member_ids, truth) for c in coherent
                    if not likely_different(*bodies(c.member_ids)).likely_different)
     marked = sum(likely_different(*bodies(c.member_ids)).likely_different for c in coherent)
     print("\nfalse merges on the demo labels (accept every pre-selected, guard-passing proposal):")
@@ -96,17 +90,13 @@ def test_false_merges_per_100_clusters(tmp_path):
           f"= {100 * before / len(chained):.1f} per 100 (largest cluster {max(len(c) for c in chained)})")
     print(f"  after, no model (coherent ≤ 8, 'likely different' not pre-selected: {marked}): {no_model} wrong of "
           f"{len(coherent)} = {100 * no_model / len(coherent):.1f} per 100")
-    # no model, but members that disagree on a value (an amount, a date) kept apart: the largest group
-    # of the partition in which every conflict-free pair counts as the same
-    from memgui.core.decide.groups import PairVerdict, SAME, conflict_between, partition
+    # no model, but members that disagree on a value (an amount, a date) kept apart: the largest group of the
+    # partition in which every conflict-free pair counts as the same (what the window pre-selects without one)
     conflict_free = 0
     for c in coherent:
-        if likely_different(*bodies(c.member_ids)).likely_different:
-            continue
-        verdicts = [PairVerdict(a, b, SAME, conflict=conflict_between(docs[a].markdown_body, docs[b].markdown_body))
-                    for a, b in itertools.combinations(c.member_ids, 2)]
-        largest = partition(list(c.member_ids), verdicts)[0]
-        conflict_free += len(largest) >= 2 and _wrong(largest, truth)
+        if not likely_different(*bodies(c.member_ids)).likely_different:
+            largest = conflict_partition([docs[m] for m in c.member_ids])[0][0]
+            conflict_free += len(largest) >= 2 and wrong_merge(largest, truth)
     print(f"  after, no model, members that disagree on a value kept apart: {conflict_free} wrong of "
           f"{len(coherent)} = {100 * conflict_free / len(coherent):.1f} per 100")
     path = decider_model.default_model_path()
@@ -115,30 +105,18 @@ def test_false_merges_per_100_clusters(tmp_path):
         return
     decider = LlamaDecider(path, n_threads=2, n_ctx=4096, timeout_s=0)
     judge = CachedJudge(decider)
-    try:
-        wrong = merges = 0
-        missed = 0
-        siblings = {frozenset(p) for p in demo_labels()["sibling_pairs"]}
-        mixed = mixed_split = 0
-        for c in coherent:
-            groups = run_to_end(judge_pairs([docs[m] for m in c.member_ids], judge))
-            if len(groups.largest) >= 2:
-                merges += 1
-                wrong += _wrong(groups.largest, truth)
-            missed += sum(frozenset(p) in truth for p in groups.apart_pairs())
-            pairs = {frozenset(p) for p in itertools.combinations(c.member_ids, 2)}
-            if pairs & siblings and pairs & truth:  # a labelled mixed cluster: duplicates plus a sibling
-                mixed += 1
-                chosen = {frozenset(p) for p in itertools.combinations(groups.largest, 2)}
-                mixed_split += not (chosen & siblings)
-                if chosen & siblings:  # a miss: show it, so it can be looked at
-                    print("  mixed-cluster miss:", " | ".join(
-                        f"{m[:12]} {docs[m].title!r}" for m in c.member_ids),
-                        "-> groups", [[m[:12] for m in g] for g in groups.groups])
+    try:  # the same counting as `memgui evaluate-model` (core.forensics.model_quality)
+        stats = run_to_end(merge_stats([c.member_ids for c in coherent], docs, judge, truth,
+                                       sibling_pairs(demo_labels(), docs)))
     finally:
         decider.close()
+    wrong, merges, missed = stats.wrong, stats.merges, stats.duplicates_apart
+    mixed, mixed_split = stats.mixed, stats.mixed_split
     print(f"  after, model (largest same-fact group): {wrong} wrong of {len(coherent)} clusters = "
           f"{100 * wrong / len(coherent):.1f} per 100 ({merges} merges proposed; {missed} labelled duplicate pairs "
           f"judged apart; {judge.calls} new model calls)")
     print(f"  labelled mixed clusters (duplicates plus a sibling): {mixed}; the sibling kept out of the pre-selected "
           f"group in {mixed_split}")
+    for members, groups in stats.mixed_misses:  # each miss shown, so it can be looked at
+        print("  mixed-cluster miss:", " | ".join(f"{m[:12]} {docs[m].title!r}" for m in members),
+              "-> groups", [[m[:12] for m in g] for g in groups])

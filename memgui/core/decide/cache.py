@@ -56,6 +56,19 @@ class DecisionCache:
             return None
         return review if review.stamps == stamps_of(documents) else None
 
+    def reviews(self) -> list[ClusterReview]:
+        """Every review kept for this model, current or not (what the model judged, e.g. to compare with
+        what the reviewer then decided)."""
+        with self._lock:
+            entries = self._load().get(self.model_key, {})
+        out = []
+        for entry in entries.values() if isinstance(entries, dict) else ():
+            try:
+                out.append(ClusterReview.from_dict(entry))
+            except TypeError:
+                continue
+        return out
+
     def put(self, review: ClusterReview) -> None:
         """Keep a model's review (unjudged union drafts are cheap and not cached). An unwritable cache folder
         only costs the reuse, never the review."""

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from PySide6.QtCore import (
     QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
 NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "merged", "appended", "kept separate"
 REVIEWED_HINT = {MERGED: "reviewed: merged", APPENDED: "reviewed: appended (guard fallback)",
@@ -26,6 +26,43 @@ STATUS_COLORS = {
 }
 SORT_ROLE = Qt.ItemDataRole.UserRole
 CLUSTER_ROLE = Qt.ItemDataRole.UserRole + 1
+BADGE_ROLE = Qt.ItemDataRole.UserRole + 2  # the model's verdict decided ahead: pending / same / different / mixed
+# (glyph, colour, hint) of each badge, drawn before the status text
+BADGES = {
+    "pending": ("…", "#8c959f", "model: queued, not decided yet"),
+    "same": ("=", "#1a7f37", "model: every member states the same fact"),
+    "different": ("≠", "#cf222e", "model: no two members state the same fact"),
+    "mixed": ("±", "#9a6700", "model: some members are the same fact, others differ"),
+}
+_ICONS: dict[str, QIcon] = {}
+
+
+def badge_icon(verdict: str) -> QIcon | None:
+    """A small round badge with the verdict's glyph (pending: a hollow ring)."""
+    if verdict not in BADGES:
+        return None
+    if verdict not in _ICONS:
+        glyph, colour, _ = BADGES[verdict]
+        pixmap = QPixmap(28, 28)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if verdict == "pending":
+            painter.setPen(QPen(QColor(colour), 2.5))
+            painter.drawEllipse(3, 3, 22, 22)
+        else:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(colour))
+            painter.drawEllipse(1, 1, 26, 26)
+        font = QFont()
+        font.setPixelSize(20)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(colour if verdict == "pending" else "#ffffff"))
+        painter.drawText(pixmap.rect(), Qt.AlignmentFlag.AlignCenter, glyph)
+        painter.end()
+        _ICONS[verdict] = QIcon(pixmap)
+    return _ICONS[verdict]
 
 
 @dataclass(frozen=True)
@@ -89,6 +126,7 @@ class ClusterTableModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._rows: list[ClusterRow] = []
+        self._badges: dict[frozenset, str] = {}  # member ids -> the model's verdict (decisions ahead)
 
     # ---- Qt model API -------------------------------------------------------------------------------
 
@@ -98,7 +136,8 @@ class ClusterTableModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
-    TIPS = ("new · skipped · merged · appended · kept separate", "the highest cosine between two members",
+    TIPS = ("new · skipped · merged · appended · kept separate; the badge is the model's verdict, decided ahead "
+            "(= same fact · ≠ different facts · ± mixed · … queued)", "the highest cosine between two members",
             "documents in the cluster", "the members' titles", "the members' anchors")
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -123,10 +162,15 @@ class ClusterTableModel(QAbstractTableModel):
             return (row.status, cosine, row.size, row.titles_text.lower(), row.anchor_text.lower())[col]
         if role == CLUSTER_ROLE:
             return row
+        if role == BADGE_ROLE:
+            return self.badge(row)
+        if role == Qt.ItemDataRole.DecorationRole and col == self.STATUS:
+            return badge_icon(self.badge(row) or "")
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [f"{t}  ({i})" for t, i in zip(row.titles, row.member_ids)]
             head = f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text} — {REVIEWED_HINT.get(row.status, row.status)}"
-            return "\n".join([head] + lines)
+            badge = BADGES.get(self.badge(row) or "")
+            return "\n".join([head] + ([badge[2]] if badge else []) + lines)
         if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS:
             return QBrush(QColor(STATUS_COLORS.get(row.status, "#000000")))
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.COSINE, self.SIZE):
@@ -171,6 +215,18 @@ class ClusterTableModel(QAbstractTableModel):
         row = self.update_row(cluster_id, status=status, audit_id=audit_id, marked_at=marked_at)
         if row is not None:
             self.statusChanged.emit(row)
+
+    def badge(self, row: ClusterRow) -> str | None:
+        return self._badges.get(frozenset(row.member_ids))
+
+    def set_badges(self, badges: dict[frozenset, str]) -> None:
+        """The decisions-ahead verdicts by member ids (a cluster left out shows no badge)."""
+        if badges == self._badges:
+            return
+        self._badges = dict(badges)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, self.STATUS), self.index(len(self._rows) - 1, self.STATUS),
+                                  [Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ToolTipRole, BADGE_ROLE])
 
     def row_for_audit(self, audit_id: int) -> ClusterRow | None:
         return next((r for r in self._rows if r.audit_id == audit_id), None)

@@ -94,6 +94,15 @@ class DecisionPanel(QGroupBox):
             grid.addWidget(label, r, 0)
             grid.addWidget(widget, r, 1)
         layout.addLayout(grid)
+        # The model's measured record (self-test, accuracy on the labelled demo, agreement with this reviewer):
+        # about the model, not the cluster, so `clear()` keeps it.
+        self.record_label = QLabel("")
+        self.record_label.setObjectName("modelRecord")
+        self.record_label.setWordWrap(True)
+        self.record_label.setTextFormat(Qt.TextFormat.RichText)
+        set_colors(self.record_label, MUTED)
+        self.record_label.hide()
+        layout.addWidget(self.record_label)
         self.warning_label = QLabel("")
         self.warning_label.setObjectName("selftestWarning")
         self.warning_label.setWordWrap(True)
@@ -104,6 +113,12 @@ class DecisionPanel(QGroupBox):
     def warn(self, text: str) -> None:
         self.warning_label.setText(text)
         self.warning_label.setVisible(bool(text))
+
+    def set_record(self, html: str, tip: str = "") -> None:
+        """The current model's measured record ("" hides it)."""
+        self.record_label.setText(html)
+        self.record_label.setToolTip(tip)
+        self.record_label.setVisible(bool(html))
 
     def set_mark(self, text: str) -> None:
         """The cluster's "likely different facts" line ("" hides it)."""

@@ -3,58 +3,22 @@ model at a time), the sentence-union draft, and the debounced MergeGuard and wor
 thread, stale results dropped). Works on the `Review` controller's state and panels."""
 from __future__ import annotations
 
+import contextlib
 import inspect
-import threading
 from datetime import datetime, timezone
 from typing import Any, Callable
 
 from ..services.values import Progress
 from ..workers import one_line
-
-
-class DeciderSlot:
-    """The one loaded decider (a model holds ≈1 GB): reused while the model settings stay the same; when they
-    change, the old model is closed before the new one loads. `close()` frees it (the window closes)."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self.key: tuple | None = None
-        self.decider: Any = None
-        self.closed = False
-
-    def get(self, key: tuple) -> Any:
-        """The loaded decider for `key`; a decider loaded for other settings is closed (returns None)."""
-        with self._lock:
-            if self.decider is not None and self.key == key:
-                return self.decider
-            old, self.decider, self.key = self.decider, None, None
-        _close(old)
-        return None
-
-    def put(self, key: tuple, decider: Any) -> None:
-        with self._lock:
-            old, stale = self.decider, self.closed
-            if not stale:
-                self.decider, self.key = decider, key
-        _close(decider if stale else (old if old is not decider else None))
-
-    def close(self) -> None:
-        with self._lock:
-            old, self.decider, self.key, self.closed = self.decider, None, None, True
-        _close(old)
-
-
-def _close(decider: Any) -> None:
-    close = getattr(decider, "close", None)  # a test's decider may hold no model to free
-    if close is not None:
-        close()
+from .decider_slot import DeciderSlot
 
 
 class Drafting:
     def __init__(self, review: Any):
         self.r = review
-        self.slot = DeciderSlot()
-        self.selftests: dict[tuple, Any] = {}  # decider key -> the core's self-test verdict
+        ahead = getattr(review.services, "ahead", None)
+        self.slot = DeciderSlot(ahead.turns() if ahead is not None else None)
+        self.selftests = self.slot.selftests  # decider key -> the core's self-test verdict (shared with the queue)
         self._after_guard: Callable[[], None] | None = None
         self._judging = False  # pairs are being judged: their stream goes on each pair's "same fact?" line
         self._guard_timer = review.timer(self._run_guard)
@@ -194,6 +158,10 @@ class Drafting:
 
     # ---- the decider ------------------------------------------------------------------------------------
 
+    def decider_key(self) -> tuple:
+        """The model settings the loaded decider belongs to (the decisions-ahead queue uses the same one)."""
+        return self._key()
+
     def _key(self) -> tuple:
         settings = self.r.host.settings
         return (settings.decider_model, settings.llm_threads, settings.llm_context)
@@ -215,16 +183,12 @@ class Drafting:
         row = r.row
 
         def job(cancel):
-            decider = slot.get(key)
-            if decider is None:
-                yield Progress("loading model", 0, None, "loading the decider model")
-                decider = make(settings)
-                load = getattr(decider, "load", None)  # a test's decider may come loaded
-                if load is not None:
-                    loading = load()
-                    if inspect.isgenerator(loading):
-                        yield from loading
-                slot.put(key, decider)
+            # The reviewer's call goes first: the decisions-ahead queue gives up the model while this runs.
+            with (slot.turns.reviewer() if slot.turns is not None else contextlib.nullcontext()):
+                return (yield from run(cancel))
+
+        def run(cancel):
+            decider = yield from slot.acquire(key, lambda: make(settings), cancel)
             if selftest is not None and key not in selftests:
                 yield Progress("loading model", 0, None, "running the capability self-test")
                 verdict = selftest(decider, cancel=cancel)
@@ -293,10 +257,13 @@ class Drafting:
         self.r.changed.emit()
 
     def _model_done(self, row: Any, answer: tuple) -> None:
+        if row is self.r.row:
+            self.show_answer(*answer)
+
+    def show_answer(self, groups: Any, result: Any, origin: str = "model") -> None:
+        """The model's same-fact groups and decision on the panels, its merged body in the editor (also for a
+        review the decisions-ahead queue computed before the reviewer got here)."""
         r, p = self.r, self.r.panels
-        if row is not r.row:
-            return
-        groups, result = answer
         if groups is not None:
             r.show_groups(groups)
         if result is None:
@@ -325,7 +292,7 @@ class Drafting:
                 p.sources.set_target(targets[0])
             kind = decision.kind.value
             if decision.merged_body and decision.merged_body.strip():
-                r.set_body(decision.merged_body, "model")
+                r.set_body(decision.merged_body, origin)
             elif kind in ("CREATE", "SKIP"):
                 r.host.show_status(
                     f"The model answered {kind}: it sees different facts. Keep separate (C) if you agree.", 8000,

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from .ahead import AheadServices, ahead_services
 from .audit import AuditServices, audit_services
 from .bulk import BulkServices, bulk_services
 
@@ -63,6 +64,7 @@ class Services:
     review_mark: Callable[..., Any]
     audit: AuditServices = field(default_factory=audit_services)
     bulk: BulkServices = field(default_factory=bulk_services)  # Accept all safe: cached reviews, plan, batch
+    ahead: AheadServices = field(default_factory=ahead_services)  # decisions ahead and the model's record
     # optional: tests leave these out
     build_demo_store: Callable[[Path], Any] | None = None
     selftest: Callable[..., Any] | None = None  # (decider, *, cancel) -> Work[SelfTestReport] (cached per model)

@@ -1,0 +1,77 @@
+"""The one loaded decider model, shared by the reviewer's own calls and the decisions-ahead queue.
+
+A model holds ≈1 GB, so there is one: reused while the model settings stay the same; when they change, the old
+model is closed before the new one loads. Loading happens on workers only, one at a time (two workers asking at
+once get the same model, loaded once). `turns` (the core's ModelTurns) lets the reviewer's call go first;
+`selftests` keeps the capability self-test verdict per model settings, whoever ran it."""
+from __future__ import annotations
+
+import inspect
+import threading
+from typing import Any, Callable
+
+from ..services.values import Cancelled, Progress
+
+
+class DeciderSlot:
+    def __init__(self, turns: Any = None):
+        self._lock = threading.Lock()
+        self._loading = threading.Lock()
+        self.key: tuple | None = None
+        self.decider: Any = None
+        self.closed = False
+        self.turns = turns
+        self.selftests: dict[tuple, Any] = {}  # decider key -> the core's SelfTestReport
+
+    def get(self, key: tuple) -> Any:
+        """The decider for `key`; a decider loaded for other settings is closed (returns None)."""
+        with self._lock:
+            if self.decider is not None and self.key == key:
+                return self.decider
+            old, self.decider, self.key = self.decider, None, None
+        _close(old)
+        return None
+
+    def put(self, key: tuple, decider: Any) -> None:
+        with self._lock:
+            old, stale = self.decider, self.closed
+            if not stale:
+                self.decider, self.key = decider, key
+        _close(decider if stale else (old if old is not decider else None))
+
+    def acquire(self, key: tuple, make: Callable[[], Any], cancel: Any, *, load: bool = True):
+        """Work (on a worker): the decider for `key`, made if needed and loaded unless `load=False`. One
+        acquirer at a time; the others wait here (checking `cancel`)."""
+        while not self._loading.acquire(timeout=0.05):
+            cancel.raise_if_cancelled()
+        try:
+            decider = self.get(key)
+            if decider is None:
+                if self.closed:
+                    raise Cancelled()
+                decider = make()
+                self.put(key, decider)
+            if load and not getattr(decider, "loaded", True):
+                yield Progress("loading model", 0, None, "loading the decider model")
+            loader = getattr(decider, "load", None) if load else None  # a test's decider may come loaded
+            if loader is not None:
+                loading = loader()
+                if inspect.isgenerator(loading):
+                    yield from loading
+            return decider
+        finally:
+            self._loading.release()
+
+    def close(self) -> None:
+        with self._lock:
+            old, self.decider, self.key, self.closed = self.decider, None, None, True
+        _close(old)
+
+
+def _close(decider: Any) -> None:
+    close = getattr(decider, "close", None)  # a test's decider may hold no model to free
+    if close is not None:
+        close()
+
+
+__all__ = ["DeciderSlot"]
