@@ -149,8 +149,8 @@ def fact_groups_of(review: ClusterReview) -> FactGroups | None:
     """The judged same-fact partition of a review (None when no model judged it)."""
     if not review.groups_judged:
         return None
-    verdicts = tuple(PairVerdict(p["a"], p["b"], p.get("verdict"), p.get("margin"), p.get("seconds"))
-                     for p in review.pairs)
+    verdicts = tuple(PairVerdict(p["a"], p["b"], p.get("verdict"), p.get("margin"), p.get("seconds"),
+                                 p.get("conflict")) for p in review.pairs)
     return FactGroups(tuple(tuple(g) for g in review.groups), review.target, verdicts)
 
 
