@@ -241,7 +241,8 @@ def test_a_model_that_failed_its_self_test_is_flagged(make_window, review_store,
     class Verdict:
         capable, summary = False, "fake-decider-q4: not capable (3/6 canary pairs right)"
 
-    services = services_for(review_store, decider=FakeDecider())
+    decider = FakeDecider()
+    services = services_for(review_store, decider=decider)
     seen = []
     services.selftest = lambda decider, cancel=None: seen.append(decider.model_id) or Verdict()
     w = make_window(services)
@@ -253,3 +254,6 @@ def test_a_model_that_failed_its_self_test_is_flagged(make_window, review_store,
         assert "failed the capability self-test" in w.decision_panel.warning_label.text()
         assert "3/6 canary pairs" in w.decision_panel.warning_label.text()
     assert seen == ["fake-decider-q4"]  # run once per model, not per question
+    # an incapable model's "same fact?" answers would pick the members: it is asked nothing
+    assert decider.judged == [] and decider.calls == [] and w.editor.toPlainText() == ""
+    assert "judged nothing here" in w.decision_panel.warning_label.text()

@@ -13,6 +13,9 @@ from ..workers import one_line
 from .decider_slot import DeciderSlot
 
 
+_INCAPABLE = object()  # the model failed its capability self-test: nothing was asked
+
+
 class Drafting:
     def __init__(self, review: Any):
         self.r = review
@@ -195,6 +198,9 @@ class Drafting:
                 if inspect.isgenerator(verdict):
                     verdict = yield from verdict
                 selftests[key] = verdict
+            verdict = selftests.get(key)
+            if verdict is not None and not verdict.capable:
+                return _INCAPABLE, verdict  # its "same fact?" answers would pick the members: not trusted
             groups, drafted = None, docs
             judge = getattr(decider, "judge_pair", None)  # a decider without it answers for the whole cluster
             if judge is not None and len(members) >= 2:
@@ -257,8 +263,17 @@ class Drafting:
         self.r.changed.emit()
 
     def _model_done(self, row: Any, answer: tuple) -> None:
-        if row is self.r.row:
-            self.show_answer(*answer)
+        if row is not self.r.row:
+            return
+        if answer[0] is _INCAPABLE:
+            why = answer[1].summary or "see `memgui models`"
+            self.r.panels.decision_panel.warn(
+                f"This model failed the capability self-test ({why}), so it judged nothing here. Use the union "
+                "draft (U), or choose another model in Settings (Ctrl+,).")
+            self.r.decisionFinished.emit(None)
+            self.r.changed.emit()
+            return
+        self.show_answer(*answer)
 
     def show_answer(self, groups: Any, result: Any, origin: str = "model") -> None:
         """The model's same-fact groups and decision on the panels, its merged body in the editor (also for a
