@@ -18,7 +18,9 @@ from .audit import audit_tab
 from .dialogs import Prompter
 from .review import Review, ReviewPage
 from .review.cluster_model import NEW, ClusterRow
-from .review.page import banner
+from .review.keys import ReviewKeys
+from .review.page import banner, fit_window
+from .review.split import Splits, split_checked
 from .services import Services
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from .status import TaskStatus
@@ -49,6 +51,10 @@ class MainWindow(QMainWindow):
         self.actions_by_key = build_actions(self)
         self._build()
         self.review = Review(services, self.runner, self.prompter, self.page, self, parent=self)
+        self.keys = ReviewKeys(self, queue=self.queue, editor=self.editor, sources=self.sources, buttons_in=self.page,
+                               edit=self.actions_by_key["edit"], active=lambda: self.tabs.currentWidget() is self.page,
+                               reviewable=self.review.reviewable, status=lambda t: self.show_status(t, 6000))
+        self.splits = Splits(services.sub_cluster)
         self.review.changed.connect(self.update_actions)
         self.review.guardUpdated.connect(self._maybe_ready)
         self.runner.started.connect(lambda *_: self.update_actions())
@@ -63,10 +69,7 @@ class MainWindow(QMainWindow):
         self._load_timer.setSingleShot(True)
         self._load_timer.timeout.connect(self._load_current)
         self.queue.selectionModel().currentRowChanged.connect(self._on_current_row)
-        self.resize(1560, 940)
-        geometry = self.qsettings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        fit_window(self, self.page, self.qsettings.value("window/geometry"))
         warm = services.warm_up
         self.runner.start("warm-up", lambda cancel: warm(), label="Preparing MergeGuard")
         self.update_actions()
@@ -120,10 +123,11 @@ class MainWindow(QMainWindow):
         k["append"].setEnabled(reviewable and writable and included >= 2)
         k["keep"].setEnabled(reviewable and writable and included >= 2)
         k["skip"].setEnabled(reviewable)
+        k["split"].setEnabled(reviewable and 2 <= included < len(rv.row.member_ids))
         k["undo"].setEnabled(bool(rv.undo_stack) and writable)
         k["redo"].setEnabled(bool(rv.redo_stack) and writable)
         k["rescan"].setEnabled(self.store is not None)
-        self.editor.setReadOnly(not reviewable)
+        self.keys.allow_editing(reviewable)
 
     # ---- opening a store --------------------------------------------------------------------------------
 
@@ -230,7 +234,7 @@ class MainWindow(QMainWindow):
         self._cosines = {frozenset((p.a, p.b)): p.cosine for c in result.clusters for p in c.pairs}
         kept = {r.cluster_id: r for r in self.cluster_model.rows()}  # statuses survive a rescan
         rows = []
-        for cluster in result.clusters:
+        for cluster in self.splits.apply(result.clusters):  # the members split off by X stay apart
             members = [docs.get(i) for i in cluster.member_ids]
             old = kept.get(cluster.id)
             rows.append(ClusterRow(cluster, tuple(d.title if d else i for d, i in zip(members, cluster.member_ids)),
@@ -313,6 +317,10 @@ class MainWindow(QMainWindow):
             index = self.proxy.mapFromSource(self.cluster_model.index(source_row, 0))
             if index.isValid():
                 self._select_proxy_row(index.row())
+
+    def split_checked(self) -> None:
+        split_checked(self.splits, self.cluster_model, self.review, self.select_cluster,
+                      lambda text: self.show_status(text, 8000))
 
     def _run_filter(self) -> None:
         text, store = self.filter_edit.text().strip(), self.store
