@@ -51,8 +51,7 @@ def build_actions(w) -> dict[str, QAction]:
     a("keep", "Keep separate (C)", "C", r("keep_separate"), "Not duplicates: never nominate them together again")
     a("skip", "Skip for now (S)", "S", r("skip"), "Leave this cluster for later")
     a("split", "Split off the checked (X)", "X", w.split_checked,
-      "The checked members become a cluster of their own in the queue (1–9 check / uncheck source #n)"
-      )
+      "The checked members become a cluster of their own in the queue (1–9 check / uncheck source #n)")
     a("undo", "Undo (Ctrl+Z)", QKeySequence.StandardKey.Undo, r("undo"), "Undo the last write of this session")
     a("redo", "Redo (Ctrl+Shift+Z)", "Ctrl+Shift+Z", r("redo"), "Redo what was undone")
     a("filter", "Filter…", QKeySequence.StandardKey.Find, lambda: (w.filter_edit.setFocus(), w.filter_edit.selectAll()))

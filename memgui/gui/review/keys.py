@@ -116,9 +116,6 @@ class ReviewKeys(QObject):
         self.editor.setReadOnly(False)
         self.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
-    def leave_editor(self) -> None:
-        self.focus_queue()
-
     def focus_queue(self) -> None:
         self._stop_editing()
         self.queue.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -162,7 +159,7 @@ class ReviewKeys(QObject):
                     and event.key() == Qt.Key.Key_Escape:
                 event.accept()
                 if kind == QEvent.Type.KeyPress:
-                    self.leave_editor()
+                    self.focus_queue()  # Esc leaves the editor
                 return True
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False
