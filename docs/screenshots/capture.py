@@ -38,6 +38,7 @@ from memgui.core.vectors.index import open_index  # noqa: E402
 from memgui.core.vectors.nominate import Cluster, Pair, cluster_id, resolve_source  # noqa: E402
 from memgui.gui.app import application  # noqa: E402
 from memgui.gui.main_window import MainWindow  # noqa: E402
+from memgui.gui.review.page import fit_window  # noqa: E402
 from memgui.gui.services import real_services  # noqa: E402
 from memgui.gui.settings_dialog import SettingsDialog  # noqa: E402
 
@@ -46,6 +47,7 @@ _ARGS.add_argument("out", nargs="?", default=str(Path(__file__).resolve().parent
 _ARGS.add_argument("--only", default="", help="comma-separated shot numbers, e.g. 11,12")
 ARGS = _ARGS.parse_args()
 OUT = Path(ARGS.out)
+OUT.mkdir(parents=True, exist_ok=True)
 ONLY = {n.strip().zfill(2) for n in ARGS.only.split(",") if n.strip()}
 
 # The demo's mixed cluster: a duplicate pair ("Go version for Routewise services" / "Which Go the backend
@@ -142,6 +144,9 @@ def main() -> int:
         decisions_ahead(app, store, shots)
     if wanted("16"):
         chained_cluster(app, store, shots)
+    for name, size in (("13-laptop-1366x768", (1366, 768)), ("14-desktop-1920x1080", (1920, 1080))):
+        if wanted(name):
+            at_size(app, store, shots, name, size)
     print(f"{len(shots)} screenshots in {OUT}")
     return 0
 
@@ -348,7 +353,7 @@ def chained_cluster(app, store, shots) -> None:
     its coherent clusters (≤ 8 members), and the largest of them judged pair by pair by the real model."""
     chain, _ = former_chain(store)
     window = MainWindow(real_services(),
-                        qsettings=QSettings(str(_TMP / "settings-16.ini"), QSettings.Format.IniFormat))
+                        qsettings=quiet_settings("settings-16.ini"))
     window.prompter.exec_box = lambda box: None
     window.show()
     ready = []
@@ -371,6 +376,31 @@ def chained_cluster(app, store, shots) -> None:
     window.grab().save(str(OUT / "16-chained-cluster.png"))
     shots.append("16-chained-cluster")
     print("saved 16-chained-cluster", flush=True)
+    window.close()
+
+
+def at_size(app, store, shots, name: str, size: tuple[int, int]) -> None:
+    """13–14: the window at a laptop's and a desktop's size (`memgui --size`) on a three-member cluster with
+    its union draft: the queue's columns, three source panes with their choices, the MergeGuard report."""
+    window = MainWindow(real_services(),
+                        qsettings=quiet_settings(f"settings-{name}.ini"))
+    window.prompter.exec_box = lambda box: None
+    fit_window(window, window.page, size=size)
+    window.show()
+    ready = []
+    window.ready.connect(lambda: ready.append(True))
+    window.open_located(str(store))
+    wait(app, lambda: ready)
+    row = next(r for r in window.cluster_model.rows() if "Offsite backups" in r.titles_text and r.size == 3)
+    window.select_cluster(row.cluster_id)
+    wait(app, lambda: window.review.row is row)
+    window.actions_by_key["union"].trigger()
+    wait(app, lambda: window.review.origin == "union" and window.review.guard_is_current())
+    wait(app, lambda: window.diff_view.shown_request == window.diff_view.request)
+    settle(app)
+    window.grab().save(str(OUT / f"{name}.png"))
+    shots.append(name)
+    print("saved", name, flush=True)
     window.close()
 
 

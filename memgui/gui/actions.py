@@ -7,7 +7,9 @@ from typing import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-KEYS_HELP = ("J/K next/previous cluster · M ask model · Esc cancel the model · U union draft · E edit · "
+KEYS_HELP = ("J/K next/previous cluster · 1–9 include/exclude source #n · Shift+1–9 make #n the target · "
+             "X split the checked members into a cluster of their own · M ask model · Esc cancel the model · "
+             "U union draft · E edit the merged body (Esc back to the queue) · "
              "A accept · P append · C keep separate · S skip · Ctrl+Z/Ctrl+Shift+Z undo/redo · "
              "Ctrl+F filter · Ctrl+L back to the queue · F5 rescan · Ctrl+, settings")
 
@@ -43,16 +45,21 @@ def build_actions(w) -> dict[str, QAction]:
     a("ask", "Ask model (M)", "M", r("ask_model"), "Stream the local model's decision for this cluster")
     a("cancel_model", "Cancel", "Esc", r("cancel_model"), "Stop the running model call (Esc)")
     a("union", "Union draft (U)", "U", r("union_draft"), "Insert the deterministic sentence-union draft")
-    a("edit", "Edit (E)", "E", lambda: w.editor.setFocus(), "Edit the merged body (Ctrl+L goes back to the queue)")
+    a("edit", "Edit (E)", "E", lambda: w.keys.enter_editor(), "Edit the merged body (Esc goes back to the queue)")
     a("accept", "Accept merge (A)", "A", r("accept"), "Merge with this body (needs a passing guard or an override)")
     a("append", "Append instead (P)", "P", r("append"), "Keep every source verbatim: append them to the target")
     a("keep", "Keep separate (C)", "C", r("keep_separate"), "Not duplicates: never nominate them together again")
     a("skip", "Skip for now (S)", "S", r("skip"), "Leave this cluster for later")
+    a("split", "Split off the checked (X)", "X", w.split_checked,
+      "The checked members become a cluster of their own in the queue (1–9 check / uncheck source #n)")
     a("undo", "Undo (Ctrl+Z)", QKeySequence.StandardKey.Undo, r("undo"), "Undo the last write of this session")
     a("redo", "Redo (Ctrl+Shift+Z)", "Ctrl+Shift+Z", r("redo"), "Redo what was undone")
     a("filter", "Filter…", QKeySequence.StandardKey.Find, lambda: (w.filter_edit.setFocus(), w.filter_edit.selectAll()))
-    a("queue", "Go to the queue", "Ctrl+L", lambda: w.queue.setFocus())
+    a("queue", "Go to the queue", "Ctrl+L", lambda: w.keys.focus_queue())
     a("keys", "&Keyboard shortcuts", "F1", lambda: w.prompter.info("Keyboard shortcuts", KEYS_HELP.replace(" · ", "\n")))
+
+    for key, short in (("skip", "Skip (S)"), ("split", "Split (X)"), ("undo", "Undo"), ("redo", "Redo")):
+        actions[key].setIconText(short)  # the buttons' text (the menus keep the long one)
 
     menu = w.menuBar().addMenu("&File")
     for key in ("open", "demo"):
@@ -66,7 +73,7 @@ def build_actions(w) -> dict[str, QAction]:
     menu.addAction(actions["quit"])
     menu = w.menuBar().addMenu("&Review")
     for key in ("next", "prev", None, "ask", "cancel_model", "union", "edit", None, "accept", "append", "keep",
-                "skip", None, "undo", "redo", None, "filter", "queue"):
+                "skip", "split", None, "undo", "redo", None, "filter", "queue"):
         if key is None:
             menu.addSeparator()
         else:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from .main_window import MainWindow
+from .review.page import fit_window
 from .services import Services, real_services
 
 SCREENSHOT_TIMEOUT_MS = 180_000
@@ -48,11 +49,12 @@ def save_screenshot(window: MainWindow, out: str | os.PathLike) -> bool:
 
 
 def run_gui(store_path: str | None, screenshot: str | None, *, services: Services | None = None,
-            qsettings=None) -> int:
+            qsettings=None, size: tuple[int, int] | None = None) -> int:
     """Open the window on `store_path` (else the located store or the demo). With `screenshot`, wait until
     the cluster queue is filled and the first cluster selected and checked, save the whole window to that
     PNG and exit (0 saved, 1 not saved, 2 bad input: a store that cannot be opened or a screenshot path that
-    cannot be written — then no screenshot is taken). Works with QT_QPA_PLATFORM=offscreen."""
+    cannot be written — then no screenshot is taken). Works with QT_QPA_PLATFORM=offscreen. `size` (width,
+    height) replaces the saved window size."""
     if screenshot:
         problem = screenshot_problem(screenshot)
         if problem is not None:
@@ -60,6 +62,8 @@ def run_gui(store_path: str | None, screenshot: str | None, *, services: Service
             return 2
     app = application()
     window = MainWindow(services or real_services(), qsettings=qsettings)
+    if size is not None:
+        fit_window(window, window.page, size=size)
     window.show()
     status = {"code": 0}
     probe = None

@@ -20,8 +20,10 @@ from .review import Review, ReviewPage
 from .review.bulk_accept import install_bulk_accept
 from .review.ahead import DecisionsAhead
 from .review.cluster_model import NEW, ClusterRow
-from .review.page import banner
+from .review.keys import ReviewKeys
+from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
+from .review.split import Splits, split_checked
 from .services import Services
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from .status import StatusNotes, TaskStatus
@@ -54,6 +56,10 @@ class MainWindow(QMainWindow):
         self.actions_by_key = build_actions(self)
         self._build()
         self.review = Review(services, self.runner, self.prompter, self.page, self, parent=self)
+        self.keys = ReviewKeys(self, queue=self.queue, editor=self.editor, sources=self.sources, buttons_in=self.page,
+                               edit=self.actions_by_key["edit"], active=lambda: self.tabs.currentWidget() is self.page,
+                               reviewable=self.review.reviewable, status=lambda t: self.show_status(t, 6000))
+        self.splits = Splits(services.sub_cluster)
         self.review.changed.connect(self.update_actions)
         self.review.guardUpdated.connect(self._maybe_ready)
         self.bulk = install_bulk_accept(self)  # Review → Accept all safe… / Undo this batch
@@ -72,10 +78,7 @@ class MainWindow(QMainWindow):
         self._load_timer.setSingleShot(True)
         self._load_timer.timeout.connect(self._load_current)
         self.queue.selectionModel().currentRowChanged.connect(self._on_current_row)
-        self.resize(1560, 940)
-        geometry = self.qsettings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        fit_window(self, self.page, self.qsettings.value("window/geometry"))
         warm = services.warm_up
         self.runner.start("warm-up", lambda cancel: warm(), label="Preparing MergeGuard")
         self.update_actions()
@@ -140,10 +143,11 @@ class MainWindow(QMainWindow):
         k["append"].setEnabled(reviewable and writable and included >= 2)
         k["keep"].setEnabled(reviewable and writable and included >= 2)
         k["skip"].setEnabled(reviewable)
+        k["split"].setEnabled(reviewable and 2 <= included < len(rv.row.member_ids))
         k["undo"].setEnabled(bool(rv.undo_stack) and writable)
         k["redo"].setEnabled(bool(rv.redo_stack) and writable)
         k["rescan"].setEnabled(self.store is not None)
-        self.editor.setReadOnly(not reviewable)
+        self.keys.allow_editing(reviewable)
 
     # ---- opening a store --------------------------------------------------------------------------------
 
@@ -229,13 +233,14 @@ class MainWindow(QMainWindow):
     # ---- scanning ----------------------------------------------------------------------------------------
 
     def start_scan(self) -> None:
-        scan, store, marks = self.services.scan, self.store, self.marks
+        scan, store, marks, splits = self.services.scan, self.store, self.marks, self.splits
         if store is None or marks is None:
             return
         kwargs = self.settings.scan_kwargs()
 
         def job(cancel):
             result = yield from scan(store, cancel=cancel, **kwargs)
+            result = replace(result, clusters=tuple(splits.apply(result.clusters)))  # X's splits stay apart
             ids = list(dict.fromkeys(i for c in result.clusters for i in c.member_ids))
             docs = {d.document_id: d for d in store.documents_by_ids(ids)}
             return (result, docs, *marks.for_clusters(result.clusters, docs))
@@ -335,6 +340,10 @@ class MainWindow(QMainWindow):
             index = self.proxy.mapFromSource(self.cluster_model.index(source_row, 0))
             if index.isValid():
                 self._select_proxy_row(index.row())
+
+    def split_checked(self) -> None:
+        split_checked(self.splits, self.cluster_model, self.review, self.select_cluster,
+                      lambda text: self.show_status(text, 8000))
 
     def _run_filter(self) -> None:
         text, store = self.filter_edit.text().strip(), self.store

@@ -237,6 +237,16 @@ def cluster_id(member_ids: Iterable[str]) -> str:
     return "c-" + hashlib.sha1("\n".join(sorted(member_ids)).encode("utf-8")).hexdigest()[:12]
 
 
+def sub_cluster(cluster: Cluster, member_ids: Iterable[str]) -> Cluster:
+    """The part of `cluster` on `member_ids` (kept in the cluster's order): the pairs among them, their top
+    cosine and the id a scan gives those members."""
+    wanted = set(member_ids)
+    members = tuple(m for m in cluster.member_ids if m in wanted)
+    pairs = tuple(p for p in cluster.pairs if p.a in wanted and p.b in wanted)
+    cosines = [p.cosine for p in pairs if p.cosine is not None]
+    return Cluster(cluster_id(members), members, pairs, max(cosines) if cosines else None)
+
+
 def build_clusters(
     edges: Mapping[tuple[str, str], float | None],
     *,

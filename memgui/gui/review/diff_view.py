@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
 
@@ -58,9 +58,9 @@ class DiffView(QWidget):
         self.legend = QLabel("")
         self.legend.setObjectName("diffLegend")
         self._set_legend("source", "merged body")
-        second.addWidget(self.legend)
-        second.addStretch(1)
-        second.addWidget(self.stats)
+        self.legend.setWordWrap(True)  # narrow, it wraps rather than widening the window
+        second.addWidget(self.legend, 1)
+        second.addWidget(self.stats, 0, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
         layout.addLayout(second)
         self.text = QTextEdit()
         self.text.setObjectName("diffText")

@@ -1,20 +1,22 @@
-"""The Review tab's widgets: cluster queue and filter (left), sources + merged body + word diff (middle),
-decision, MergeGuard report and action buttons (right). Holds no behaviour: the window fills the queue, the
-`Review` controller drives the panels."""
+"""The Review tab's widgets: cluster queue, filter and the decision (left), sources + merged body + word diff
+(middle), MergeGuard report (right), the action buttons in a row under them. Holds no behaviour: the window fills the queue, the
+`Review` controller drives the panels.
+
+Laid out for a laptop first (1366×768; the window's minimum stays under 1280×720): the decision sits under the
+queue, which needs less height than it has, so the MergeGuard column keeps its token table readable; every
+splitter keeps its panes from collapsing, and `fit` shares a width out between the three columns."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QColor, QFontDatabase
+from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QGridLayout,
     QGroupBox,
-    QHeaderView,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QSizePolicy,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -25,7 +27,15 @@ from .decision_panel import DecisionPanel, action_button
 from .diff_view import DiffView
 from .evidence_panel import EvidencePanel
 from .guard_panel import GuardPanel
+from .queue_view import QueueView
 from .sources_view import SourcesView
+
+DEFAULT_SIZE = (1560, 940)
+TOKEN_ROWS = 5  # the MergeGuard token table shows at least this many rows
+EDITOR_MIN_WIDTH = 180
+# The outer columns' share of the width, and their bounds (left: queue + decision; right: MergeGuard).
+LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.26, 300, 460
+RIGHT_SHARE, RIGHT_MIN, RIGHT_MAX = 0.27, 340, 440
 
 
 def banner(name: str, fg: str, bg: str) -> QLabel:
@@ -37,6 +47,20 @@ def banner(name: str, fg: str, bg: str) -> QLabel:
     return label
 
 
+def fit_window(window: QWidget, page: "ReviewPage", geometry=None, size: tuple[int, int] | None = None) -> None:
+    """The window's size: `size` if given, else the saved geometry, else 1560×940 within the screen; the
+    Review tab's columns are then shared out for that width."""
+    if size is not None:
+        window.resize(*size)
+    elif geometry is None or not window.restoreGeometry(geometry):
+        width, height = DEFAULT_SIZE
+        if QGuiApplication.platformName() != "offscreen":  # offscreen has no real screen to fit
+            room = window.screen().availableGeometry()
+            width, height = min(width, room.width()), min(height, room.height())
+        window.resize(width, height)
+    page.fit(window.width())
+
+
 class ReviewPage(QWidget):
     """The panels the `Review` controller works on (its `ReviewPanels`), laid out as the Review tab."""
 
@@ -46,7 +70,7 @@ class ReviewPage(QWidget):
         self.cluster_model = ClusterTableModel(self)
         self.proxy = ClusterFilterProxy(self)
         self.proxy.setSourceModel(self.cluster_model)
-        self.queue = self._queue_view()
+        self.queue = QueueView(self.proxy)
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("filterEdit")
         self.filter_edit.setPlaceholderText("Filter clusters: full-text search of the store (Ctrl+F)")
@@ -58,7 +82,8 @@ class ReviewPage(QWidget):
         self.sources = SourcesView()
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("mergedEditor")
-        self.editor.setPlaceholderText("The merged body goes here: U for the union draft, M to ask the model, or type.")
+        self.editor.setPlaceholderText("The merged body goes here: U for the union draft, M to ask the model, or E to "
+                                       "write it (Esc goes back to the queue).")
         self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont))
         self.editor_title = QLabel("Merged body")
         self.editor_title.setObjectName("editorTitle")
@@ -75,87 +100,88 @@ class ReviewPage(QWidget):
         self.decision_panel = DecisionPanel(actions["ask"], actions["cancel_model"], actions["union"])
         self._lay_out(actions)
 
+    def fit(self, width: int) -> None:
+        """Share `width` out: the queue and MergeGuard columns get their part (within bounds), the sources the
+        rest. Only at start and on an explicit size: later the person's own splitter sizes are kept."""
+        left = int(min(LEFT_MAX, max(LEFT_MIN, LEFT_SHARE * width)))
+        right = int(min(RIGHT_MAX, max(RIGHT_MIN, RIGHT_SHARE * width)))
+        self.main_splitter.setSizes([left, max(1, width - left - right), right])
+
     def evidence_changed(self) -> None:
         """The Conflicts tab's title counts the conflicting values found between the sources."""
         n = self.evidence_panel.conflict_count()
         self.compare_tabs.setTabText(1, f"Conflicts ({n})" if n else "Conflicts")
         self.compare_tabs.tabBar().setTabTextColor(1, QColor("#9a3412" if n else "#24292f"))
 
-    def _queue_view(self) -> QTableView:
-        queue = QTableView()
-        queue.setObjectName("clusterQueue")
-        queue.setModel(self.proxy)
-        queue.setSortingEnabled(True)
-        queue.sortByColumn(ClusterTableModel.COSINE, Qt.SortOrder.DescendingOrder)
-        queue.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        queue.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        queue.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        queue.verticalHeader().hide()
-        queue.verticalHeader().setDefaultSectionSize(22)
-        queue.setWordWrap(False)
-        header = queue.horizontalHeader()
-        # Fixed widths: ResizeToContents would measure every row on each change (slow with thousands of clusters).
-        for col, width in ((0, 84), (1, 66), (2, 38)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(col, width)
-        header.setSectionResizeMode(ClusterTableModel.TITLES, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(ClusterTableModel.ANCHOR, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ClusterTableModel.ANCHOR, 84)
-        return queue
-
     def _lay_out(self, k: dict[str, QAction]) -> None:
-        left = QWidget()
-        lay = QVBoxLayout(left)
-        lay.setContentsMargins(4, 4, 2, 4)
+        queue = QWidget()
+        lay = QVBoxLayout(queue)
+        lay.setContentsMargins(4, 4, 2, 0)
         lay.addWidget(self.filter_edit)
         lay.addWidget(self.queue, 1)
         lay.addWidget(self.queue_label)
+        self.queue.setMinimumHeight(5 * self.queue.verticalHeader().defaultSectionSize())
+        # Under the queue the decision has height to spare: the model's reply takes it.
+        self.decision_panel.stream.setMaximumHeight(16777215)
+        self.left_splitter = _splitter(Qt.Orientation.Vertical, queue, self.decision_panel)
+        self.left_splitter.setStretchFactor(0, 1)
+        self.left_splitter.setSizes([560, 300])
 
+        self.editor.setMinimumWidth(EDITOR_MIN_WIDTH)  # the narrowest window still leaves room to write
         merged = QWidget()
         lay = QVBoxLayout(merged)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.editor_title)
         lay.addWidget(self.editor, 1)
-        bottom = QSplitter(Qt.Orientation.Horizontal)
-        bottom.addWidget(merged)
-        bottom.addWidget(self.compare_tabs)
+        bottom = _splitter(Qt.Orientation.Horizontal, merged, self.compare_tabs)
         bottom.setSizes([500, 500])
-        self.middle_splitter = QSplitter(Qt.Orientation.Vertical)
-        self.middle_splitter.addWidget(self.sources)
-        self.middle_splitter.addWidget(bottom)
-        self.middle_splitter.setSizes([380, 480])
+        self.middle_splitter = _splitter(Qt.Orientation.Vertical, self.sources, bottom)
+        self.middle_splitter.setSizes([440, 440])
 
         right = QWidget()
         lay = QVBoxLayout(right)
         lay.setContentsMargins(2, 4, 4, 4)
         guard_box = QGroupBox("MergeGuard · strict lens")
         QVBoxLayout(guard_box).addWidget(self.guard_panel)
-        self.right_splitter = QSplitter(Qt.Orientation.Vertical)
-        self.right_splitter.addWidget(self.decision_panel)
-        self.right_splitter.addWidget(guard_box)
-        self.right_splitter.setChildrenCollapsible(False)
-        self.right_splitter.setStretchFactor(1, 1)
-        self.right_splitter.setSizes([268, 582])
-        lay.addWidget(self.right_splitter, 1)
-        actions = QGroupBox("Actions")
-        grid = QGridLayout(actions)
-        grid.addWidget(action_button(k["accept"], primary=True), 0, 0, 1, 2)
-        grid.addWidget(action_button(k["append"]), 1, 0)
-        grid.addWidget(action_button(k["keep"]), 1, 1)
-        grid.addWidget(action_button(k["skip"]), 2, 0)
-        grid.addWidget(action_button(k["edit"]), 2, 1)
-        grid.addWidget(action_button(k["undo"]), 3, 0)
-        grid.addWidget(action_button(k["redo"]), 3, 1)
-        lay.addWidget(actions)
+        self.guard_panel.fallback_label.setWordWrap(True)  # a narrow column wraps it rather than widening
+        table = self.guard_panel.table
+        table.setMinimumHeight(table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
+                               + TOKEN_ROWS * table.verticalHeader().defaultSectionSize())
+        lay.addWidget(guard_box, 1)
 
-        self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.main_splitter.addWidget(left)
-        self.main_splitter.addWidget(self.middle_splitter)
-        self.main_splitter.addWidget(right)
+        self.main_splitter = _splitter(Qt.Orientation.Horizontal, self.left_splitter, self.middle_splitter, right)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([430, 730, 400])
+        self.fit(DEFAULT_SIZE[0])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         lay.addWidget(self.notice_banner)
         lay.addWidget(self.main_splitter, 1)
+        lay.addWidget(self._action_bar(k))
+
+    @staticmethod
+    def _action_bar(k: dict[str, QAction]) -> QWidget:
+        """One row under the three columns: undo / redo on the left, the decisions on the right, the primary
+        one (Accept) last, in the corner."""
+        bar = QWidget()
+        bar.setObjectName("actionBar")
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(4, 2, 4, 4)
+        for key in ("undo", "redo", None, "skip", "split", "edit", "keep", "append", "accept"):
+            if key is None:
+                row.addStretch(1)
+                continue
+            button = action_button(k[key], primary=key == "accept")
+            button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            button.setMinimumWidth(button.sizeHint().width() + 16)
+            row.addWidget(button)
+        return bar
+
+
+def _splitter(orientation: Qt.Orientation, *widgets: QWidget) -> QSplitter:
+    """A splitter whose panes never collapse to nothing (a narrow window squeezes them to their minimum)."""
+    splitter = QSplitter(orientation)
+    for widget in widgets:
+        splitter.addWidget(widget)
+    splitter.setChildrenCollapsible(False)
+    return splitter

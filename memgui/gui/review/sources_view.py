@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QFont, QResizeEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..style import set_colors
+from ..style import MUTED, set_colors
 
 MISSING_BG = QColor("#ffc9c9")
 MISSING_FG = QColor("#7d0a0a")
@@ -63,26 +63,37 @@ class SourcePane(QFrame):
         self._missing = 0  # MergeGuard's missing-token occurrences highlighted
         self.at_risk = 0  # the strict lens's at-risk occurrences highlighted
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setMinimumWidth(PANE_MIN_WIDTH)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(3)
+        # The choices on a row of their own: a narrow pane wraps its title, never clips "include".
         top = QHBoxLayout()
+        top.setSpacing(8)
+        self.number_label = QLabel()
+        self.include_box = QCheckBox("include")
+        self.target_radio = QRadioButton("target")
+        for button in (self.include_box, self.target_radio):
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # a click leaves the focus on the queue
+        top.addWidget(self.number_label)
+        top.addWidget(self.include_box)
+        top.addWidget(self.target_radio)
+        top.addStretch(1)
+        layout.addLayout(top)
         self.title_label = QLabel()
         self.title_label.setWordWrap(True)
         self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        top.addWidget(self.title_label, 1)
-        self.include_box = QCheckBox("include")
-        self.include_box.setToolTip("Take part in this merge (unchecked members are left untouched)")
-        self.target_radio = QRadioButton("target")
-        self.target_radio.setToolTip("Keep this document's id; the other included members are tombstoned")
-        top.addWidget(self.include_box)
-        top.addWidget(self.target_radio)
-        layout.addLayout(top)
+        layout.addWidget(self.title_label)
         self.group_label = QLabel("")
         self.group_label.setObjectName("factGroupLabel")
         self.group_label.hide()
         layout.addWidget(self.group_label)
+        # The id on a line of its own, shortened in the middle when the pane is narrower (the tooltip has it
+        # whole): a 36-character id cannot wrap, and wrapped with the rest it hid the lines after it.
+        self.id_label = QLabel()
+        self.id_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.id_label.setMinimumWidth(1)
+        set_colors(self.id_label, MUTED)
+        layout.addWidget(self.id_label)
         self.meta_label = QLabel()
         self.meta_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.meta_label.setWordWrap(True)
@@ -90,6 +101,7 @@ class SourcePane(QFrame):
         self.badges = QLabel()
         self.badges.setObjectName("cosineBadges")
         self.badges.setTextFormat(Qt.TextFormat.RichText)
+        self.badges.setWordWrap(True)  # many members: the badges wrap instead of widening the pane
         layout.addWidget(self.badges)
         self.body = QPlainTextEdit()
         self.body.setReadOnly(True)
@@ -100,17 +112,23 @@ class SourcePane(QFrame):
         self.missing_label.setWordWrap(True)
         layout.addWidget(self.missing_label)
         self.include_box.toggled.connect(self._dim)
+        self.setMinimumWidth(max(PANE_MIN_WIDTH, layout.minimumSize().width()))
 
     def set_doc(self, number: int, doc: Any, badges: Sequence[tuple[int, float]]) -> None:
         self.doc, self.number = doc, number
         self.setObjectName(f"sourcePane{number}")
         self.body.setObjectName(f"sourceBody{number}")
         tomb = " <span style='color:#cf222e'>(tombstoned)</span>" if doc.is_tombstoned else ""
-        self.title_label.setText(f"<b>#{number}</b>&nbsp; {_esc(doc.title) or '<i>(untitled)</i>'}{tomb}")
-        self.meta_label.setText(
-            f"<span style='color:#57606a'>{_esc(doc.document_id)}<br>"
-            f"{_esc(doc.anchor_id)} · {_esc(doc.update_semantics)} · updated {format_ms(doc.updated_at)}</span>"
-        )
+        self.number_label.setText(f"<b>#{number}</b>")
+        self.title_label.setText(f"<b>{_esc(doc.title) or '<i>(untitled)</i>'}</b>{tomb}")
+        self.include_box.setToolTip(f"Take part in this merge (unchecked members are left untouched) — key {number}")
+        self.target_radio.setToolTip(f"Keep this document's id; the other included members are tombstoned "
+                                     f"— Shift+{number}")
+        self.id_label.setToolTip(doc.document_id)
+        self._elide_id()
+        updated = format_ms(doc.updated_at).replace(" ", "&nbsp;")
+        self.meta_label.setText(f"<span style='color:{MUTED}'>{_esc(doc.anchor_id)} · {_esc(doc.update_semantics)} · "
+                                f"updated&nbsp;{updated}</span>")
         self.badges.setText("&nbsp;".join(
             f"<span style='background-color:{cosine_color(c)}; color:white'>&nbsp;↔ #{other} {c:.3f}&nbsp;</span>"
             for other, c in badges))
@@ -125,6 +143,15 @@ class SourcePane(QFrame):
         self.include_box.setChecked(not doc.is_tombstoned)
         self.include_box.blockSignals(False)
         self._dim(self.include_box.isChecked())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._elide_id()
+
+    def _elide_id(self) -> None:
+        if self.doc is not None:
+            self.id_label.setText(self.id_label.fontMetrics().elidedText(
+                self.doc.document_id, Qt.TextElideMode.ElideMiddle, max(40, self.contentsRect().width() - 12)))
 
     def _dim(self, included: bool) -> None:
         self.body.setEnabled(included)
@@ -184,6 +211,7 @@ class SourcesView(QWidget):
     """Holds one SourcePane per document of the selected cluster."""
 
     selectionChanged = Signal()  # include boxes or the target changed
+    choiceClicked = Signal()  # the person clicked an include box or a target button
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -215,6 +243,8 @@ class SourcesView(QWidget):
             pane = SourcePane()
             self._group.addButton(pane.target_radio)
             pane.include_box.toggled.connect(self._on_include)
+            pane.include_box.clicked.connect(self.choiceClicked)
+            pane.target_radio.clicked.connect(self.choiceClicked)
             pane.hide()
             self._splitter.addWidget(pane)
             self._pool.append(pane)

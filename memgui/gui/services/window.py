@@ -24,6 +24,8 @@ class Services:
     make_decider: Callable[[Any], Any]
     # (store, documents, cosines) -> (Proposal, [Candidate]): the one builder the CLI uses too
     decider_input: Callable[[Any, Sequence[Any], Mapping[frozenset, float]], tuple[Any, list[Any]]]
+    # (cluster, member ids) -> the Cluster on those members (its pairs, top cosine, the scan's id for them)
+    sub_cluster: Callable[[Any, Sequence[str]], Any]
     # (documents) -> the id a merge keeps by default (Netclaw's consolidation primary)
     default_target: Callable[[Sequence[Any]], str | None]
     discover_models: Callable[[], Sequence[Any]]
@@ -132,7 +134,7 @@ def real_services() -> Services:
     from ...core.store import open_store, review_marks
     from ...core.store.demo import build_demo_store
     from ...core.store.locate import locate_store
-    from ...core.vectors.nominate import scan_store
+    from ...core.vectors.nominate import scan_store, sub_cluster
 
     def make_decider(settings: Any) -> Any:
         """The llama.cpp decider on the chosen GGUF (else the bundled default). Not loaded yet: the worker
@@ -147,7 +149,8 @@ def real_services() -> Services:
                                 timeout_s=settings.llm_timeout_s)
 
     return Services(
-        locate_store=locate_store, open_store=open_store, scan=scan_store, make_decider=make_decider,
+        locate_store=locate_store, open_store=open_store, scan=scan_store, sub_cluster=sub_cluster,
+        make_decider=make_decider,
         decider_input=decider_input, default_target=default_target,
         discover_models=discovery.discover_gguf_models,
         judge_pairs=groups.judge_pairs, check_strict=strict.check_strict, token_spans=token_spans,

@@ -303,3 +303,13 @@ def test_demo_store_duplicates_recall_at_default_threshold(tmp_path, record_prop
     # corpus edits.
     assert recall >= 0.6 and precision >= 0.65 and cluster_recall >= 0.62 and cluster_precision >= 0.6
     assert max(len(c.member_ids) for c in result.clusters) <= nominate.MAX_CLUSTER_SIZE
+
+
+def test_sub_cluster_keeps_the_members_order_their_pairs_and_the_scans_id():
+    pairs = (nominate.Pair("a", "b", 0.97), nominate.Pair("a", "c", 0.81), nominate.Pair("b", "c", 0.9),
+             nominate.Pair("c", "d", None))
+    whole = nominate.Cluster(nominate.cluster_id("abcd"), ("a", "b", "c", "d"), pairs, 0.97)
+    part = nominate.sub_cluster(whole, ["c", "b"])
+    assert part.member_ids == ("b", "c") and part.pairs == (pairs[2],) and part.top_cosine == 0.9
+    assert part.id == nominate.cluster_id(["c", "b"])  # the id a scan gives the same members
+    assert nominate.sub_cluster(whole, ["c", "d"]).top_cosine is None  # lexical pairs carry no cosine
