@@ -9,7 +9,6 @@ cached result is printed again unless `--refresh`. Nothing of the user's store i
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
 from .common import EXIT_OK, CliError, print_json, print_text, progress_to_stderr

@@ -101,7 +101,9 @@ def test_a_model_that_merges_everything_shows_its_false_merges(demo_bodies, caps
     assert data["sibling_pairs"] == len([p for p in labels["sibling_pairs"] if all(i in demo_bodies for i in p)])
     assert data["sibling_rejection"] == 0.0  # it merges every sibling pair
     assert data["same_fact_recall"] == 1.0
-    assert data["false_merges"] >= 1 and data["false_merges_per_100"] > 0
+    # what the window would pre-select is measured too: siblings that disagree on an amount or a date stay
+    # apart whatever the model says (value conflicts), so its false merges are fewer than its "same" answers
+    assert data["false_merges"] < data["sibling_pairs"]
 
 
 def test_text_output_names_the_subset(demo_bodies, capsys, monkeypatch, tmp_path, lexical):

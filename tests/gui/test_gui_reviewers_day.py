@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from gui_fakes import FakeScanner, add_documents, services_for
-from test_gui_ahead import FOUR, TZ, CountingSelfTest, _body, _decider
+from test_gui_ahead import FOUR, TZ, CountingSelfTest, _decider
 
 # A wrong model: it calls the new rent the same fact as the old one. Only the amounts tell them apart.
 RENT = {

@@ -15,7 +15,7 @@ from ..decide.review import ClusterReview, review_cluster
 from ..store import Store
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
-ReviewRow = tuple[Any, tuple[str, ...], "ClusterReview | None"]
+ReviewRow = tuple[Any, tuple[str, ...], ClusterReview | None]
 
 
 def cluster_reviews(store: Store, clusters: Sequence, cache: DecisionCache | None, *,

@@ -127,7 +127,7 @@ def resolve_source(
                 if choice == "stored":
                     raise
                 notices.append(f"{exc.reason}; using memgui's default embedder.")
-            except EmbedderUnavailable as exc:
+            except EmbedderUnavailable:
                 if choice == "stored":
                     raise
         elif choice == "stored":

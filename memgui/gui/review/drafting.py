@@ -284,7 +284,7 @@ class Drafting:
         if result is None:
             p.decision_panel.show_all_different()
             r.host.show_status("The model judged every pair a different fact. Keep separate (C) if you agree.",
-                               8000, about=row)
+                               8000, about=r.row)
             r.decisionFinished.emit(None)
             r.changed.emit()
             return
@@ -311,6 +311,6 @@ class Drafting:
             elif kind in ("CREATE", "SKIP"):
                 r.host.show_status(
                     f"The model answered {kind}: it sees different facts. Keep separate (C) if you agree.", 8000,
-                    about=row)
+                    about=r.row)
         r.decisionFinished.emit(result)
         r.changed.emit()
