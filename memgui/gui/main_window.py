@@ -8,18 +8,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QTabWidget, QVBoxLayout, QWidget
 
 from ..config import user_data_dir
 from .actions import build_actions
+from .queue_nav import QueueNavigation
 from .audit import audit_tab
 from .dialogs import Prompter
 from .review import Review, ReviewPage
 from .review.bulk_accept import install_bulk_accept
 from .review.ahead import DecisionsAhead
-from .review.cluster_model import NEW, ClusterRow
+from .review.cluster_model import ClusterRow
 from .review.keys import ReviewKeys
 from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
@@ -30,7 +31,7 @@ from .status import StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
 
 
-class MainWindow(QMainWindow):
+class MainWindow(QueueNavigation, QMainWindow):
     storeOpened = Signal(object)  # Store
     storeFailed = Signal(str)
     scanFailed = Signal(str)
@@ -294,70 +295,9 @@ class MainWindow(QMainWindow):
 
     # ---- the queue ----------------------------------------------------------------------------------------
 
-    def _on_current_row(self, current, _previous) -> None:
-        # Loading runs in the next event-loop turn: holding J/K coalesces to the last cluster, and the
-        # queue repaints before the panes are filled.
-        self._load_timer.start(0)
-
-    def _load_current(self) -> None:
-        current = self.queue.currentIndex()
-        source = self.proxy.mapToSource(current) if current.isValid() else None
-        row = self.cluster_model.row_at(source.row()) if source is not None else None
-        if row is not self.review.row:
-            self.review.load(row)
-
-    def current_proxy_row(self) -> int:
-        index = self.queue.currentIndex()
-        return index.row() if index.isValid() else -1
-
-    def _select_proxy_row(self, row: int) -> None:
-        if 0 <= row < self.proxy.rowCount():
-            index = self.proxy.index(row, 0)
-            self.queue.selectionModel().setCurrentIndex(
-                index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
-            self.queue.scrollTo(index)
-
-    def next_cluster(self, prefer_new: bool = False) -> None:
-        start, count = self.current_proxy_row(), self.proxy.rowCount()
-        if prefer_new:
-            for offset in range(1, count + 1):
-                r = (start + offset) % count
-                row = self.proxy.data(self.proxy.index(r, 0), Qt.ItemDataRole.DisplayRole)
-                if row == NEW:
-                    self._select_proxy_row(r)
-                    return
-            self.statusBar().showMessage("Every cluster in the queue has been reviewed or skipped", 6000)
-        if start + 1 < count:
-            self._select_proxy_row(start + 1)
-
-    def previous_cluster(self) -> None:
-        if self.current_proxy_row() > 0:
-            self._select_proxy_row(self.current_proxy_row() - 1)
-
-    def select_cluster(self, cluster_id: Any) -> None:
-        source_row = self.cluster_model.row_of(cluster_id)
-        if source_row >= 0:
-            index = self.proxy.mapFromSource(self.cluster_model.index(source_row, 0))
-            if index.isValid():
-                self._select_proxy_row(index.row())
-
     def split_checked(self) -> None:
         split_checked(self.splits, self.cluster_model, self.review, self.select_cluster,
                       lambda text: self.show_status(text, 8000))
-
-    def _run_filter(self) -> None:
-        text, store = self.filter_edit.text().strip(), self.store
-        if not text or store is None:
-            self.runner.cancel("search")
-            self.proxy.set_allowed_documents(None)
-            return
-        self.runner.start("search", lambda cancel: [d.document_id for d in store.search(text, limit=1000)],
-                          label="Searching", on_done=self._filtered,
-                          on_error=lambda exc: self.statusBar().showMessage(f"Search failed: {one_line(exc)}", 6000))
-
-    def _filtered(self, doc_ids: list[str]) -> None:
-        self.proxy.set_allowed_documents(doc_ids)
-        self.statusBar().showMessage(f"{self.proxy.rowCount()} clusters match the filter", 4000)
 
     # ---- the audit tab ------------------------------------------------------------------------------------
 
