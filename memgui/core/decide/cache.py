@@ -3,7 +3,8 @@
 An entry is keyed by the cluster's member ids and holds the stamps (updated_at + byte-exact hash) its members
 had when it was computed: a member that changed since makes the entry invalid, so a cached proposal never
 merges text it has not seen. The model key is the self-test's (path + size + mtime + prompt version), so a
-different or rebuilt model starts afresh. One JSON file per store in the user cache dir, replaced atomically.
+different or rebuilt model starts afresh, and so does a memgui whose review rules changed (`REVIEW_RULES`).
+One JSON file per store in the user cache dir, replaced atomically.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ...config import user_cache_dir
-from .review import ClusterReview, stamps_of
+from .review import REVIEW_RULES, ClusterReview, stamps_of
 
 FOLDER = "decisions"
 
@@ -34,7 +35,8 @@ class DecisionCache:
 
     def __init__(self, store_path: str | os.PathLike, model_key: str, *, root: Path | None = None):
         self.path = _store_file(store_path, root)
-        self.model_key = model_key
+        # reviews made by other review rules (an older memgui: no value conflicts) are not reused
+        self.model_key = f"{model_key}|rules {REVIEW_RULES}"
         self._lock = threading.Lock()
 
     def _load(self) -> dict:

@@ -23,6 +23,9 @@ from ..merge.strict import check_strict
 from ..tasks import CancelToken, Work
 
 PENDING, SAME_FACT, DIFFERENT_FACTS, MIXED = "pending", "same", "different", "mixed"
+# Bumped whenever what a review contains or how its groups are made changes (2: value conflicts keep pairs
+# apart), so a cached review made by older rules is made again.
+REVIEW_RULES = 2
 
 
 def stamps_of(documents: Sequence) -> dict[str, dict]:
@@ -173,4 +176,5 @@ def review_cluster(documents: Sequence, names: dict[str, str] | None = None, dec
     )
 
 
-__all__ = ["DIFFERENT_FACTS", "MIXED", "PENDING", "SAME_FACT", "ClusterReview", "review_cluster", "stamps_of"]
+__all__ = ["DIFFERENT_FACTS", "MIXED", "PENDING", "REVIEW_RULES", "SAME_FACT", "ClusterReview", "review_cluster",
+           "stamps_of"]

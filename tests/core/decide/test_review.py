@@ -37,3 +37,12 @@ def test_a_cached_review_is_reused_until_a_member_changes(tmp_path):
     unjudged = run_to_end(review_cluster([OLD, NEW]))
     cache.put(unjudged)  # a union draft costs nothing: not kept
     assert cache.get([OLD, NEW]) is None
+
+
+def test_a_review_cached_by_older_review_rules_is_not_reused(tmp_path, monkeypatch):
+    import memgui.core.decide.cache as cache_mod
+
+    review = replace(run_to_end(review_cluster([OLD, SAME])), groups_judged=True)
+    DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache").put(review)
+    monkeypatch.setattr(cache_mod, "REVIEW_RULES", cache_mod.REVIEW_RULES + 1)  # a memgui with new rules
+    assert DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache").get([OLD, SAME]) is None
