@@ -94,3 +94,17 @@ def test_a_member_that_disagrees_on_a_value_is_not_pre_selected_before_any_model
     assert "disagree on €1,150/month vs €1,173/month" in mark.text()
     assert set(w.page.sources.included_ids()) == {ids["rent-1"], ids["rent-2"]}
     assert decider.calls == [] and decider.judged == []
+
+
+def test_the_conflicts_pre_selection_line_goes_once_the_model_judged(make_window, review_store, qtbot):
+    add_documents(review_store, RENT)
+    ids = review_store.ids
+    decider = FakeDecider(verdicts={frozenset((RENT["rent-1"][2], RENT["rent-new"][2])): "DIFFERENT",
+                                    frozenset((RENT["rent-2"][2], RENT["rent-new"][2])): "DIFFERENT"})
+    w = _open(make_window, review_store, qtbot, (("rent-1", "rent-2", "rent-new", 0.95),), decider)
+    mark = w.decision_panel.mark_label
+    qtbot.waitUntil(lambda: "Pre-selected" in mark.text(), timeout=10000)
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+        w.actions_by_key["ask"].trigger()
+    assert "Pre-selected" not in mark.text() and "disagree on €1,150/month" in mark.text()
+    assert set(w.page.sources.included_ids()) == {ids["rent-1"], ids["rent-2"]}

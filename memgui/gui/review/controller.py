@@ -108,6 +108,7 @@ class Review(QObject):
             if groups.target:
                 p.sources.set_target(groups.target)
         p.decision_panel.set_groups(groups_html(groups, p.sources.number_of))
+        self.evidence.show_mark()  # the conflicts' own pre-selection no longer applies
 
     def reviewable(self) -> bool:
         return self.row is not None and bool(self.docs) and self.row.status in REVIEWABLE

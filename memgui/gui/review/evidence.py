@@ -12,6 +12,12 @@ from ..workers import one_line
 class Evidence:
     def __init__(self, review: Any):
         self.r = review
+        self.mark_lines: list[str] = []  # the likely-different mark and the value conflicts, one line each
+        self.preselected = ""  # what the conflicts pre-selected, until the model's groups decide instead
+
+    def show_mark(self) -> None:
+        lines = self.mark_lines + ([self.preselected] if self.preselected and self.r.groups is None else [])
+        self.r.panels.decision_panel.set_mark("\n".join(lines))
 
     def clear(self) -> None:
         self.r.runner.cancel("evidence")
@@ -20,6 +26,7 @@ class Evidence:
 
     def start(self) -> None:
         r, panel = self.r, self.r.panels.evidence_panel
+        self.mark_lines, self.preselected = [], ""  # a new cluster: nothing said about it yet
         docs = r.members()
         if len(docs) < 2:
             self.clear()
@@ -52,14 +59,16 @@ class Evidence:
         r.mark = mark
         lines = [f"⚠ Likely different facts: {mark.reason}. Check the conflicts before merging."] \
             if mark.likely_different else []
+        self.preselected = ""
         if conflicts:
             number = p.sources.number_of
             lines += [f"⚠ #{number(a)} and #{number(b)} disagree on {note}" for a, b, note in conflicts]
             if r.groups is None and len(groups[0]) >= 2:  # the model's partition, once there, decides instead
                 p.sources.set_included(groups[0])
-                lines.append("Pre-selected: " + " ".join(f"#{number(m)}" for m in sorted(groups[0], key=number))
-                             + " (no two of them disagree on a value)")
-        p.decision_panel.set_mark("\n".join(lines))
+                self.preselected = ("Pre-selected: " + " ".join(f"#{number(m)}" for m in sorted(groups[0], key=number))
+                                    + " (no two of them disagree on a value)")
+        self.mark_lines = lines
+        self.show_mark()
         p.evidence_panel.show_pairs(pairs, p.sources.number_of)
         p.evidence_changed()
         r.changed.emit()
