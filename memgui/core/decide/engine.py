@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator, Protocol, Sequence
 
 from .prompts import PLAIN_TEMPLATE_STOP, render_plain
+from ..vectors.llama_streams import keep_output_streams
 
 PROMPT_CHUNK = 128  # tokens evaluated per llama_decode while reading a prompt (cancel granularity)
 
@@ -76,6 +77,7 @@ class LlamaEngine:
             raise FileNotFoundError(f"model file not found: {self.model_path}")
         from llama_cpp import Llama  # heavy import, only when a model is really used
 
+        keep_output_streams()
         llm = Llama(
             model_path=str(self.model_path), n_ctx=self.n_ctx, n_threads=self.n_threads,
             n_threads_batch=self.n_threads, n_batch=self.n_batch, verbose=self.verbose,

@@ -25,6 +25,7 @@ from ...config import load_curation_settings, netclaw_home
 from ..store import Document, Store
 from ..store.values import embedding_text
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from .llama_streams import keep_output_streams
 
 # Netclaw's allowlisted models and their dims (netclaw-compat §11.1); used to refuse rows of the wrong size.
 NETCLAW_MODEL_DIMS = {
@@ -123,6 +124,7 @@ class LlamaEmbedder:
             raise EmbedderUnavailable("llama-cpp-python is not installed") from None
         if threads is None:
             threads = load_curation_settings().llm_threads
+        keep_output_streams()
         try:
             self._llm = Llama(
                 model_path=str(path), embedding=True, n_ctx=context, n_batch=context, n_ubatch=context,
