@@ -295,6 +295,16 @@ class MainWindow(QueueNavigation, QMainWindow):
 
     # ---- the queue ----------------------------------------------------------------------------------------
 
+    def split_off(self, cluster_id: Any, member_ids: Any) -> tuple[Any, Any]:
+        index = self.cluster_model.row_of(cluster_id)
+        if index < 0:
+            return None, None
+        rows = list(self.cluster_model.rows())
+        parts = self.splits.split_row(rows[index], member_ids)  # the part (new), then the rest (its status)
+        rows[index:index + 1] = parts
+        self.cluster_model.set_rows(rows)
+        return parts[0].cluster_id, (parts[1].cluster_id if len(parts) > 1 else None)
+
     def split_checked(self) -> None:
         split_checked(self.splits, self.cluster_model, self.review, self.select_cluster,
                       lambda text: self.show_status(text, 8000))

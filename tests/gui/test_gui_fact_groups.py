@@ -148,3 +148,20 @@ def test_union_draft_without_a_model_covers_the_included_members_with_the_target
         QTest.keyClick(w.queue, Qt.Key.Key_U)
     body = w.editor.toPlainText()
     assert body.startswith(_body("ed-2")) and "init.lua" not in body
+
+
+def test_keep_separate_on_a_mixed_cluster_keeps_its_same_fact_group_in_the_queue(make_window, review_store, qtbot):
+    """Would fail when C marks the whole cluster kept separate: the duplicate pair ed-1/ed-2 was never merged
+    and left the review."""
+    ids = review_store.ids
+    w = _open(make_window, review_store, qtbot, _mixed_decider())
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+        QTest.keyClick(w.queue, Qt.Key.Key_M)
+    w.answerer.answer("Keep separate")
+    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+        QTest.keyClick(w.queue, Qt.Key.Key_C)
+    pair = {ids["ed-1"], ids["ed-2"]}
+    rows = {frozenset(r.member_ids): r for r in w.cluster_model.rows()}
+    assert frozenset(pair) in rows and rows[frozenset(pair)].status == "new"
+    qtbot.waitUntil(lambda: w.review.row is not None and set(w.review.row.member_ids) == pair, timeout=5000)
+    assert ids["ed-3"] not in {m for r in w.cluster_model.rows() for m in r.member_ids}  # alone: nothing to merge

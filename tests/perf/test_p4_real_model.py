@@ -36,8 +36,13 @@ def test_p4_longest_gui_stall_with_the_real_model(tmp_path, qtbot, capsys):
     w.answerer = Answerer()
     w.prompter.exec_box = w.answerer
     w.show()
+    # The window's very first paint happens before it serves the reviewer (start-up, ≈ 185 ms offscreen here);
+    # it is reported on its own, not as a stall of the work below.
     probe = StallProbe(5)
     probe.start()
+    qtbot.waitExposed(w)
+    qtbot.wait(300)
+    first_paint = round(probe.longest_stall_ms, 1)
     stages: dict[str, tuple[float, int]] = {}
 
     def stage(name, run):
@@ -77,7 +82,8 @@ def test_p4_longest_gui_stall_with_the_real_model(tmp_path, qtbot, capsys):
     with capsys.disabled():
         print(f"\nP4 on the real model (goal <= 50 ms): longest {longest:.1f} ms; per stage: "
               + ", ".join(f"{k} {v[0]:.1f} ms ({v[1]} ticks)" for k, v in stages.items())
-              + f"; self-test: {w.ahead.verdict.summary if w.ahead.verdict else 'none'}")
+              + f"; self-test: {w.ahead.verdict.summary if w.ahead.verdict else 'none'}"
+              + f"; the window's first paint (start-up, not counted) {first_paint:.1f} ms")
     assert all(stages[name][1] >= 20 for name in ("first model load + self-test (background)",
                                                   "decisions ahead: the next 2 clusters",
                                                   "ask model (M; the queue paused)"))

@@ -19,5 +19,9 @@ class ReviewHost(Protocol):
 
     def store_written(self) -> None: ...
 
+    def split_off(self, cluster_id: Any, member_ids: Any) -> tuple[Any, Any]:
+        """Move `member_ids` of the cluster into a queue entry of their own: (its id, the rest's id or None)."""
+        ...
+
     def show_status(self, text: str, msecs: int = 0, *, about: Any = None) -> None:
         """A passing status-bar message; `about` (a ClusterRow) makes it go when another cluster is shown."""

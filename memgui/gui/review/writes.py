@@ -149,8 +149,11 @@ class Writes:
         if not r.prompter.confirm("Keep separate", "Keep these documents separate?", impact, "Keep separate"):
             return
         store, keep = r.host.store, r.services.keep_separate
+        # a mixed cluster: its same-fact group is still to merge, so it stays in the queue as its own entry
+        group = r.groups.largest if r.groups is not None and len(r.groups.groups) >= 2 else ()
         self._write("Keep separate", lambda: keep(store, ids, "kept separate in memgui review", pairs=pairs),
-                    KEPT_SEPARATE, f"keep-separate of {len(pairs)} pair(s) of {len(ids)} documents")
+                    KEPT_SEPARATE, f"keep-separate of {len(pairs)} pair(s) of {len(ids)} documents",
+                    still_to_merge=tuple(group) if len(group) >= 2 else ())
 
     def skip(self) -> None:
         r = self.r
@@ -158,18 +161,35 @@ class Writes:
             r.panels.cluster_model.set_status(r.row.cluster_id, SKIPPED)
         r.host.next_cluster(prefer_new=True)
 
-    def _write(self, label: str, fn: Callable[[], Any], status: str, desc: str) -> None:
+    def _write(self, label: str, fn: Callable[[], Any], status: str, desc: str, *,
+               still_to_merge: tuple[str, ...] = ()) -> None:
         row = self.r.row
         self.r.runner.start("write", lambda cancel: fn(), label=label, show_in_status=True,
-                            on_done=lambda entry: self._written(row, entry, status, desc),
+                            on_done=lambda entry: self._written(row, entry, status, desc, still_to_merge),
                             on_error=self._write_error)
         self.r.changed.emit()
 
-    def _written(self, row: ClusterRow, entry: Any, status: str, desc: str) -> None:
+    def _written(self, row: ClusterRow, entry: Any, status: str, desc: str,
+                 still_to_merge: tuple[str, ...] = ()) -> None:
         r = self.r
         audit_id = int(entry.audit_id)
         r.panels.cluster_model.set_status(row.cluster_id, status, audit_id)
-        self._history[audit_id] = (row.cluster_id, status, desc)
+        cluster_id = row.cluster_id
+        if still_to_merge:
+            group_id, rest_id = r.host.split_off(row.cluster_id, still_to_merge)
+            cluster_id = rest_id or cluster_id
+            self._history[audit_id] = (cluster_id, status, desc)
+            self.undo_stack.append(audit_id)
+            self.redo_stack.clear()
+            r.host.show_status(f"Done: {desc} (audit #{audit_id}); the same-fact group stays in the queue as its "
+                               "own entry. Ctrl+Z undoes the keep-separate.", 8000)
+            r.writeFinished.emit(entry)
+            r.host.store_written()
+            r.changed.emit()
+            if group_id is not None:
+                r.host.select_cluster(group_id)
+            return
+        self._history[audit_id] = (cluster_id, status, desc)
         self.undo_stack.append(audit_id)
         self.redo_stack.clear()
         r.host.show_status(f"Done: {desc} (audit #{audit_id}). Ctrl+Z undoes it.", 8000)
