@@ -165,3 +165,15 @@ def test_keep_separate_on_a_mixed_cluster_keeps_its_same_fact_group_in_the_queue
     assert frozenset(pair) in rows and rows[frozenset(pair)].status == "new"
     qtbot.waitUntil(lambda: w.review.row is not None and set(w.review.row.member_ids) == pair, timeout=5000)
     assert ids["ed-3"] not in {m for r in w.cluster_model.rows() for m in r.member_ids}  # alone: nothing to merge
+
+
+def test_the_partition_shows_as_soon_as_every_pair_is_judged_before_the_draft(make_window, review_store, qtbot):
+    """Would fail when the groups wait for the merged body: the reviewer watched a stream with no partition."""
+    gate = threading.Event()
+    w = _open(make_window, review_store, qtbot, _mixed_decider(gate=gate))  # the draft waits at the gate
+    QTest.keyClick(w.queue, Qt.Key.Key_M)
+    qtbot.waitUntil(lambda: w.review.groups is not None, timeout=10000)
+    assert w.decision_panel.groups_label.isVisibleTo(w) and "Same fact" in w.decision_panel.groups_label.text()
+    assert w.editor.toPlainText() == ""  # the body is still being drafted
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+        gate.set()

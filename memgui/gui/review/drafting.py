@@ -13,6 +13,7 @@ from ..workers import one_line
 from .decider_slot import DeciderSlot
 
 
+GROUPS_STAGE = "fact groups"  # the partition, as soon as every pair is judged
 _INCAPABLE = object()  # the model failed its capability self-test: nothing was asked
 
 
@@ -24,6 +25,7 @@ class Drafting:
         self.selftests = self.slot.selftests  # decider key -> the core's self-test verdict (shared with the queue)
         self._after_guard: Callable[[], None] | None = None
         self._judging = False  # pairs are being judged: their stream goes on each pair's "same fact?" line
+        self._asked_for: Any = None  # the queue row the running model call is for
         self._guard_timer = review.timer(self._run_guard)
         self._diff_timer = review.timer(self._run_diff)
         review.panels.diff_view.sourceChosen.connect(lambda _id: self._diff_timer.start(0))
@@ -208,6 +210,7 @@ class Drafting:
                     return judge(existing, new, cancel=cancel, timeout_s=settings.llm_timeout_s)
 
                 groups = yield from judge_pairs(members, one_pair, cancel=cancel)
+                yield Progress(GROUPS_STAGE, 0, None, payload=groups)  # shown now, not after the draft
                 drafted = [d for d in members if d.document_id in set(groups.largest)]
             if len(drafted) < 2:
                 return groups, None  # every pair judged different: nothing to draft
@@ -219,6 +222,7 @@ class Drafting:
 
         r.panels.decision_panel.begin_stream()
         self._judging = False
+        self._asked_for = row
         r.runner.start("decide", job, label="Asking the model", show_in_status=True,
                        on_progress=self._on_model_progress,
                        on_done=lambda result: self._model_done(row, result),
@@ -230,6 +234,10 @@ class Drafting:
 
     def _on_model_progress(self, progress: Progress) -> None:
         r, panel = self.r, self.r.panels.decision_panel
+        if progress.stage == GROUPS_STAGE:
+            if self._asked_for is r.row:
+                r.show_groups(progress.payload)
+            return
         if progress.stage == "judging pairs":
             total = progress.total or 0
             step = min(progress.done + 1, total)
