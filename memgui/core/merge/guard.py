@@ -254,6 +254,8 @@ def _may_match(index: int, text: str, ascii_text: bool, seen: dict) -> bool:
 # case a lower- then an upper-case letter, snake case an underscore, kebab case a hyphen. A match never leaves
 # the run of word characters, dots and hyphens it is in, so only the runs holding a marker are scanned
 # (in prose most words hold none, and a scan tries every letter).
+_FIRST_CHAR = {8: re.compile("[A-Za-z_]"), 9: re.compile("[a-z]"), 10: re.compile("[a-zA-Z]"),
+               11: re.compile("[a-zA-Z]")}
 _MARKERS = {8: re.compile(r"\.(?=[A-Za-z_])"), 9: re.compile(r"[a-z](?=[A-Z])"), 10: re.compile("_"),
             11: re.compile("-")}
 
@@ -280,10 +282,11 @@ def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict)
     """Class `index`'s matches, the same as `findall` over the whole text: each run that holds a marker is
     searched alone (look-behinds still see the text before it; the character after a run is never a word
     character, so the end-of-text look-ahead answers what the full text would)."""
-    pattern = pattern_set.patterns[index]
+    pattern, first = pattern_set.patterns[index], _FIRST_CHAR[index]
     found: list[str] = []
     for start, end in _runs_around(text, _MARKERS[index].finditer(text), pattern_set.word_run, seen):
-        found.extend(pattern.findall(text, start, end))
+        if first.search(text, start, end):  # a match starts with one of these (a run of `2025-06-11` has none)
+            found.extend(pattern.findall(text, start, end))
     return found
 
 
