@@ -124,6 +124,15 @@ def wait(app, predicate, timeout_s: float = 600.0) -> None:
         time.sleep(0.02)
 
 
+def show_and_open(app, window, store) -> None:
+    """Show the window, open `store` in it and wait until its queue is filled and the first cluster checked."""
+    window.show()
+    ready = []
+    window.ready.connect(lambda: ready.append(True))
+    window.open_located(str(store))
+    wait(app, lambda: ready)
+
+
 def settle(app, ms: int = 400) -> None:
     end = time.monotonic() + ms / 1000
     while time.monotonic() < end:
@@ -182,11 +191,7 @@ def first_sequence(app, store, shots) -> None:
         return None
 
     window.prompter.exec_box = answer
-    window.show()
-    ready = []
-    window.ready.connect(lambda: ready.append(True))
-    window.open_located(str(store))
-    wait(app, lambda: ready)
+    show_and_open(app, window, store)
     wait(app, lambda: window.review.guard_is_current() or window.guard_panel.report is None)
     shoot("01-queue")
 
@@ -258,11 +263,7 @@ def fact_review(app, store, shots) -> None:
     the conflicts with the sibling. 12: a hand edit Netclaw passes and the strict lens flags."""
     window = MainWindow(mixed_cluster_services(store), qsettings=quiet_settings("settings-11.ini"))
     window.prompter.exec_box = lambda box: None
-    window.show()
-    ready = []
-    window.ready.connect(lambda: ready.append(True))
-    window.open_located(str(store))
-    wait(app, lambda: ready)
+    show_and_open(app, window, store)
 
     def shoot(name: str) -> None:
         settle(app)
@@ -313,11 +314,7 @@ def decisions_ahead(app, store, shots, clusters: int = 4) -> None:
     window = MainWindow(real_services(), qsettings=QSettings(str(_TMP / "settings-15.ini"),
                                                              QSettings.Format.IniFormat))
     window.prompter.exec_box = lambda box: None
-    window.show()
-    ready = []
-    window.ready.connect(lambda: ready.append(True))
-    window.open_located(str(store))
-    wait(app, lambda: ready)
+    show_and_open(app, window, store)
     merging = ("same", "mixed")
     wait(app, lambda: len(window.ahead.reviews) >= clusters
          and any(r.verdict in merging for r in window.ahead.reviews.values()), timeout_s=3600)
@@ -355,11 +352,7 @@ def chained_cluster(app, store, shots) -> None:
     window = MainWindow(real_services(),
                         qsettings=quiet_settings("settings-16.ini"))
     window.prompter.exec_box = lambda box: None
-    window.show()
-    ready = []
-    window.ready.connect(lambda: ready.append(True))
-    window.open_located(str(store))
-    wait(app, lambda: ready)
+    show_and_open(app, window, store)
     parts = [r for r in window.cluster_model.rows() if set(r.member_ids) <= chain]
     print(f"former chain of {len(chain)} documents: now {len(parts)} clusters of "
           f"{sorted((len(r.member_ids) for r in parts), reverse=True)} members", flush=True)
@@ -386,11 +379,7 @@ def at_size(app, store, shots, name: str, size: tuple[int, int]) -> None:
                         qsettings=quiet_settings(f"settings-{name}.ini"))
     window.prompter.exec_box = lambda box: None
     fit_window(window, window.page, size=size)
-    window.show()
-    ready = []
-    window.ready.connect(lambda: ready.append(True))
-    window.open_located(str(store))
-    wait(app, lambda: ready)
+    show_and_open(app, window, store)
     row = next(r for r in window.cluster_model.rows() if "Offsite backups" in r.titles_text and r.size == 3)
     window.select_cluster(row.cluster_id)
     wait(app, lambda: window.review.row is row)

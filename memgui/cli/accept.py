@@ -24,7 +24,8 @@ import sys
 from pathlib import Path
 
 from .common import (
-    EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors,
+    EXIT_NEGATIVE, EXIT_OK, CliError, decider_model_path, open_store_or_fail, print_json, print_text,
+    store_errors_as_cli_errors,
 )
 
 STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
@@ -52,14 +53,7 @@ def register(subparsers) -> None:
 
 
 def _model_path(args) -> Path:
-    if args.model:
-        path = Path(args.model).expanduser()
-        if not path.is_file():
-            raise CliError(f"{args.model}: no such model file")
-        return path
-    from ..core.decide.model_files import default_model_path
-
-    path = default_model_path()
+    path = decider_model_path(args.model)
     if path is None:
         raise CliError("accept-safe needs a capable decider model and none is installed (run `memgui models "
                        "install`, or pass --model GGUF); nothing was written")

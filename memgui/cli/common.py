@@ -5,6 +5,7 @@ import json
 import os
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Iterator
 
 from ..core.store import Store, StoreError, open_store
@@ -52,6 +53,19 @@ def store_errors_as_cli_errors() -> Iterator[None]:
         yield
     except StoreError as exc:
         raise CliError(str(exc)) from None
+
+
+def decider_model_path(model: str | None) -> Path | None:
+    """`--model FILE` (refused when there is no such file), else the installed default decider; None when no
+    default is installed (each command says what that means for it)."""
+    if model:
+        path = Path(model).expanduser()
+        if not path.is_file():
+            raise CliError(f"{model}: no such model file")
+        return path
+    from ..core.decide.model_files import default_model_path
+
+    return default_model_path()
 
 
 def print_json(value: Any) -> None:

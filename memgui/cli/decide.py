@@ -20,8 +20,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, print_text, \
-    store_errors_as_cli_errors
+from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, CliError, decider_model_path, open_store_or_fail, \
+    print_json, print_text, store_errors_as_cli_errors
 
 
 def register(subparsers) -> None:
@@ -94,14 +94,7 @@ class _Stream:
 
 def _model_path(args) -> tuple[Path | None, str | None]:
     """(model path, why there is none)."""
-    if args.model:
-        path = Path(args.model).expanduser()
-        if not path.is_file():
-            raise CliError(f"{args.model}: no such model file")
-        return path, None
-    from ..core.decide.model_files import default_model_path
-
-    path = default_model_path()
+    path = decider_model_path(args.model)
     if path is None:
         return None, "the default decider model is not installed (run `memgui models install`, or pass --model GGUF)"
     return path, None

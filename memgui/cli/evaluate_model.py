@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, CliError, print_json, print_text, progress_to_stderr
+from .common import EXIT_OK, CliError, decider_model_path, print_json, print_text, progress_to_stderr
 
 
 def register(subparsers) -> None:
@@ -31,16 +31,7 @@ def register(subparsers) -> None:
 
 
 def _model_path(args):
-    from pathlib import Path
-
-    from ..core.decide.model_files import default_model_path
-
-    if args.model:
-        path = Path(args.model).expanduser()
-        if not path.is_file():
-            raise CliError(f"{args.model}: no such model file")
-        return path
-    path = default_model_path()
+    path = decider_model_path(args.model)
     if path is None:
         raise CliError("the default decider model is not installed (run `memgui models install`, or pass --model GGUF)")
     return path

@@ -38,13 +38,25 @@ class DecisionCache:
         # reviews made by other review rules (an older memgui: no value conflicts) are not reused
         self.model_key = f"{model_key}|rules {REVIEW_RULES}"
         self._lock = threading.Lock()
+        self._parsed: tuple[tuple, dict] | None = None  # (the file's stat signature, its parsed content)
 
     def _load(self) -> dict:
+        """The file's content, parsed again only when the file changed: a queue looks up every cluster in a
+        row. Callers must not modify the result."""
+        try:
+            st = self.path.stat()
+        except OSError:
+            return {}
+        signature = (st.st_mtime_ns, st.st_size, st.st_ino)
+        if self._parsed is not None and self._parsed[0] == signature:
+            return self._parsed[1]
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
-        return data if isinstance(data, dict) else {}
+        data = data if isinstance(data, dict) else {}
+        self._parsed = (signature, data)
+        return data
 
     def get(self, documents: Sequence) -> ClusterReview | None:
         """The cached review of exactly these documents, if every one is unchanged since; else None."""
@@ -77,8 +89,8 @@ class DecisionCache:
         if not review.groups_judged:
             return
         with self._lock:
-            data = self._load()
-            data.setdefault(self.model_key, {})[_cluster_key(list(review.stamps))] = review.to_dict()
+            data = dict(self._load())
+            data[self.model_key] = {**data.get(self.model_key, {}), _cluster_key(list(review.stamps)): review.to_dict()}
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 tmp = self.path.with_suffix(f".{os.getpid()}.tmp")

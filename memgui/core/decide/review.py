@@ -140,15 +140,15 @@ def review_cluster(documents: Sequence, names: dict[str, str] | None = None, dec
     by_id = {d.document_id: d for d in docs}
     titles = {d.document_id: d.title or "" for d in docs}
     mark = likely_different([d.markdown_body for d in docs], [d.title for d in docs])
-    # Until a model judged every pair: the groups in which no two members disagree on a value (one group when
-    # none do), the largest drafted.
-    parts, _ = conflict_partition(docs)
-    largest = [by_id[m] for m in parts[0]] if len(parts[0]) >= 2 else docs
-    groups = FactGroups(parts, choose_target(largest), ())
-    proposal, candidates = cluster_inputs(largest, names)
     out = None
     use_model = decider is not None and capable
-    if use_model:
+    if not use_model:
+        # The groups in which no two members disagree on a value (one group when none do), the largest drafted.
+        parts, _ = conflict_partition(docs)
+        largest = [by_id[m] for m in parts[0]] if len(parts[0]) >= 2 else docs
+        groups = FactGroups(parts, choose_target(largest), ())
+        proposal, candidates = cluster_inputs(largest, names)
+    else:
         groups = yield from judge_pairs(docs, decider.judge_pair, cancel=cancel)
         largest = [by_id[m] for m in groups.largest]
         proposal, candidates = cluster_inputs(docs, names)
