@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
+from operator import itemgetter
 import threading
 import unicodedata
 from dataclasses import dataclass
@@ -186,8 +187,7 @@ TOKEN_KINDS: tuple[str, ...] = KINDS
 _TRAILING = ".,:;)]"
 
 
-@dataclass(frozen=True)
-class GuardToken:
+class GuardToken(NamedTuple):  # a tuple: a 1 MB source yields tens of thousands
     token: str  # as first seen (union keeps the first spelling)
     kind: str  # one of TOKEN_KINDS
     sources: tuple[int, ...]  # indices into the source list the guard was given
@@ -290,32 +290,86 @@ def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict)
     return found
 
 
-def _iter_matches(text: str, only: frozenset[int] | None = None, *,
-                  shortcuts: bool = True) -> Iterable[tuple[str, int]]:
+# Every class but the two month-name dates matches inside one white-space-delimited chunk: a match holds no
+# white space, and white space is never a word character, so the look-arounds at a chunk's edge see what the
+# text's start and end show. A long text is therefore scanned as its distinct chunks, once each, joined by
+# newlines (1 MB of notes holds ~¼ MB of distinct chunks); the dates are scanned over the whole text.
+_DATE_CLASSES = frozenset({2, 3})
+_COMPACT_FROM = 4096  # below this, splitting costs more than it saves
+_PYTHON_ONLY_WHITESPACE = "\x1c\x1d\x1e\x1f"  # str.split() splits on these; .NET's white space class does not
+
+
+def _chunks(text: str) -> list[str] | None:
+    """The text split at white space, or None when it holds a character that Python splits at but a URL may
+    contain (the text is then scanned whole)."""
+    if any(ch in text for ch in _PYTHON_ONLY_WHITESPACE):
+        return None
+    return text.split()
+
+
+def _compact(text: str, chunks: list[str] | None) -> str:
+    """The text's distinct chunks in order of first occurrence, one per line (the text itself when unsplittable)."""
+    return text if chunks is None else "\n".join(dict.fromkeys(chunks))
+
+
+def _iter_matches(text: str, only: frozenset[int] | None = None, *, shortcuts: bool = True,
+                  compact_from: int | None = None) -> Iterable[tuple[str, int]]:
     """(token, class index) for every distinct match of every class (or of the classes in `only`), in class
     order (first occurrence first), trailing punctuation cut. `shortcuts=False` scans every class over the
     whole text, for tests to compare against. Matches are collected by the regex engine
     (`findall`) and repeats dropped before any per-token work, so a 1 MB body costs little more than the
     regex scans."""
-    pattern_set = _patterns_for(text)
+    compact = text
+    if shortcuts and len(text) >= (_COMPACT_FROM if compact_from is None else compact_from):
+        compact = _compact(text, _chunks(text))
+    return _scan(text, compact, only, shortcuts)
+
+
+def _scan(text: str, compact: str, only: frozenset[int] | None, shortcuts: bool) -> Iterable[tuple[str, int]]:
+    """`_iter_matches` over `compact`, the text's distinct chunks (`text` itself for the dates)."""
+    for index, found in _scan_classes(text, compact, only, shortcuts):
+        for token in found:
+            yield token, index
+
+
+def _scan_classes(text: str, compact: str, only: frozenset[int] | None,
+                  shortcuts: bool) -> list[tuple[int, list[str]]]:
+    """(class index, its distinct tokens in order, trailing punctuation cut) for each class that matched."""
+    pattern_set = _patterns_for(text)  # the full text's patterns are exact for its chunks too
     ascii_text, seen = pattern_set is _ASCII_PATTERNS, {}
+    out = []
     for index, pattern in enumerate(pattern_set.patterns):
         if only is not None and index not in only:
             continue
         if not shortcuts:  # every class scanned over the whole text (what the shortcuts must equal)
             found = pattern.findall(text)
-        elif not _may_match(index, text, ascii_text, seen):
+        elif not _may_match(index, compact, ascii_text, seen):  # what a class needs lies inside one chunk
             continue
-        elif index == _FILE_PATH:
-            found = [m.group() for m in _file_path_matches(text, pattern_set, seen)]
-        elif index in _MARKERS:
-            found = _marked_matches(text, index, pattern_set, seen)
-        else:
+        elif index in _DATE_CLASSES:
             found = pattern.findall(text)
-        for match in dict.fromkeys(found):
-            token = match.rstrip(_TRAILING)
-            if token:
-                yield token, index
+        elif index == _FILE_PATH:
+            found = [m.group() for m in _file_path_matches(compact, pattern_set, seen)]
+        elif index in _MARKERS:
+            found = _marked_matches(compact, index, pattern_set, seen)
+        else:
+            found = pattern.findall(compact)
+        tokens = [token for token in (match.rstrip(_TRAILING) for match in dict.fromkeys(found)) if token]
+        if tokens:
+            out.append((index, tokens))
+    return out
+
+
+def _first_by_key(text: str, per_class: list[tuple[int, list[str]]]) -> dict[str, tuple[str, int]]:
+    """Folded token -> (first spelling, first class) in order of collection: Netclaw's case-insensitive
+    de-duplication, folded in one call over all tokens rather than one per token."""
+    tokens = [token for _, found in per_class for token in found]
+    indices = [index for index, found in per_class for _ in found]
+    if "\x00" in text:  # the separator below could be inside a token
+        keys = [fold_case(token) for token in tokens]
+    else:
+        keys = fold_case("\x00".join(tokens)).split("\x00") if tokens else []
+    first = dict(zip(reversed(keys), zip(reversed(tokens), reversed(indices))))  # the last write is the first seen
+    return {key: first[key] for key in dict.fromkeys(keys)}
 
 
 _EXTENSION_DOT = re.compile(r"\.[A-Za-z0-9]")
@@ -357,43 +411,80 @@ def extract_tokens(text: str | None) -> list[tuple[str, str]]:
     order Netclaw collects them (class by class); a token found by several classes gets the first."""
     if not text:
         return []
-    seen: dict[str, tuple[str, int]] = {}
-    for token, index in _iter_matches(text):
-        key = fold_case(token)
-        if key not in seen:
-            seen[key] = (token, index)
-    return [(token, TOKEN_KINDS[index]) for token, index in seen.values()]
+    return [(token, TOKEN_KINDS[index]) for token, index in _source_scan(text).keyed.values()]
 
 
-@functools.lru_cache(maxsize=32)
-def _source_matches(source: str) -> tuple[tuple[str, int], ...]:
-    """A source's matches, kept for the next check: while a reviewer edits the merged body the sources stay
-    the same, so each re-check scans only the body."""
-    return tuple(_iter_matches(source))
+class _SourceScan(NamedTuple):
+    keyed: dict[str, tuple[str, int]]  # folded token -> (first spelling, first class), in order of collection
+    chunks: frozenset[str] | None  # its distinct white-space-delimited chunks (None: unsplittable)
+
+
+@functools.lru_cache(maxsize=64)
+def _source_scan(source: str) -> _SourceScan:
+    """A source's tokens and chunks, kept for the next check: while a reviewer edits the merged body the
+    sources stay the same, so each re-check looks only at the body (do not modify the result)."""
+    chunks = _chunks(source)
+    compact = _compact(source, chunks) if len(source) >= _COMPACT_FROM else source
+    keyed = _first_by_key(source, _scan_classes(source, compact, None, True))
+    return _SourceScan(keyed, None if chunks is None else frozenset(chunks))
+
+
+class _SourceUnion(NamedTuple):
+    keys: tuple[str, ...]  # the folded tokens, in order of collection
+    position: dict[str, int]  # key -> its index in `keys`
+    all_retained: tuple[GuardToken, ...]  # the report's tokens for a body that keeps them all
+    date_keys: frozenset[str]  # month-name dates: they span chunks
+    longest: int  # the longest source's UTF-16 length
+    chunks: frozenset[str] | None  # every source's chunks (None when one is unsplittable)
 
 
 @functools.lru_cache(maxsize=8)
-def _source_union(source_bodies: tuple[str | None, ...]) -> tuple[dict[str, tuple], int]:
-    """The case-insensitive union of the sources' tokens — folded token -> (first spelling, best class
-    index, source indices) — and the longest source's UTF-16 length. Kept for the next check of the same
-    sources (do not modify the result)."""
-    union: dict[str, list] = {}
+def _source_union(source_bodies: tuple[str | None, ...]) -> _SourceUnion:
+    """The case-insensitive union of the sources' tokens (the first spelling, the best class), kept for the
+    next check of the same sources (do not modify the result)."""
+    union: dict[str, tuple[str, int, tuple[int, ...]]] = {}
     longest = 0
+    chunks: set[str] | None = set()
     for source_index, source in enumerate(source_bodies):
         if not source:
             continue
         longest = max(longest, utf16_len(source))
-        for token, class_index in _source_matches(source):
-            key = fold_case(token)
+        scan = _source_scan(source)
+        chunks = None if chunks is None or scan.chunks is None else chunks | scan.chunks
+        if not union:
+            union = {key: (token, index, (source_index,)) for key, (token, index) in scan.keyed.items()}
+            continue
+        for key, (token, class_index) in scan.keyed.items():
             entry = union.get(key)
             if entry is None:
-                union[key] = [token, class_index, [source_index]]
+                union[key] = (token, class_index, (source_index,))
             else:
-                if class_index < entry[1]:
-                    entry[1] = class_index
-                if entry[2][-1] != source_index:
-                    entry[2].append(source_index)
-    return {key: (token, index, tuple(sources)) for key, (token, index, sources) in union.items()}, longest
+                union[key] = (entry[0], min(class_index, entry[1]), (*entry[2], source_index))
+    new = tuple.__new__  # GuardToken's own __new__ is Python code, run once per token
+    retained = tuple(new(GuardToken, (token, TOKEN_KINDS[index], sources, True))
+                     for token, index, sources in union.values())
+    keys = tuple(union)
+    dates = frozenset(key for key, entry in union.items() if entry[1] in _DATE_CLASSES)
+    return _SourceUnion(keys, dict(zip(keys, range(len(keys)))), retained, dates, longest,
+                        None if chunks is None else frozenset(chunks))
+
+
+def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], list[str] | None]:
+    """The union's keys that may not occur in the merged body (every other key surely does), and the body's
+    chunks. A source chunk the body also holds brings all its tokens along, so only the tokens of the source
+    chunks the body lacks (and the month-name dates, which span chunks) need a search."""
+    merged_chunks = _chunks(merged) if union.chunks is not None else None
+    if merged_chunks is None:  # scan the body itself: a token it yields is in it
+        classes = frozenset(TOKEN_KINDS.index(kind) for kind in {t.kind for t in union.all_retained})
+        in_merged = {fold_case(token) for token, _ in _iter_matches(merged, classes)} if merged and classes else set()
+        return set(union.keys).difference(in_merged), None
+    lost = union.chunks.difference(merged_chunks)
+    lost_text = "\n".join(lost)
+    in_lost = {fold_case(token) for token, _ in _scan(lost_text, lost_text, _CHUNK_CLASSES, True)} if lost else set()
+    return union.date_keys.union(in_lost.intersection(union.position)), merged_chunks
+
+
+_CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
 
 
 def _substrings_found(needles: list[str], haystack: str) -> set[str]:
@@ -405,7 +496,21 @@ def _substrings_found(needles: list[str], haystack: str) -> set[str]:
     for needle in needles:
         automaton.add_word(needle, needle)
     automaton.make_automaton()
-    return {needle for _, needle in automaton.iter(haystack)}
+    return set(map(itemgetter(1), automaton.iter(haystack)))
+
+
+def _found_in(keys: set[str], merged: str, merged_chunks: list[str] | None) -> set[str]:
+    """The folded keys that occur in the merged body. A key without white space is searched in the body's
+    distinct chunks when it has them (a quarter of a long body, and as many fewer hits to walk past)."""
+    spaced = {key for key in keys if any(ch.isspace() for ch in key)}
+    found = set()
+    if spaced:
+        folded = fold_case(merged)
+        found = {key for key in spaced if key in folded}
+    if len(spaced) < len(keys):
+        haystack = fold_case(merged if merged_chunks is None else "\n".join(dict.fromkeys(merged_chunks)))
+        found |= _substrings_found([key for key in keys if key not in spaced], haystack)
+    return found
 
 
 def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) -> MergeGuardReport:
@@ -414,18 +519,18 @@ def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) ->
     if len(source_bodies) == 0:
         return MergeGuardReport(True, 1.0, 1.0, NO_SOURCES_REASON)
 
-    union, longest = _source_union(tuple(source_bodies))
-    folded_merged = fold_case(merged)
-    # A token the merged body yields itself is in it; only the others need a substring search.
-    # Scanning the merged body only with the classes the sources have is enough: the set is a shortcut.
-    classes = frozenset(entry[1] for entry in union.values())
-    in_merged = {fold_case(token) for token, _ in _iter_matches(merged, classes)} if merged and classes else set()
-    found = _substrings_found([key for key in union if key not in in_merged], folded_merged)
-    tokens = tuple(
-        GuardToken(token, TOKEN_KINDS[class_index], sources, key in in_merged or key in found)
-        for key, (token, class_index, sources) in union.items()
-    )
-    missing = tuple(t.token for t in tokens if not t.retained)
+    union = _source_union(tuple(source_bodies))
+    longest = union.longest
+    unsure, merged_chunks = _may_be_missing(union, merged)
+    found = _found_in(unsure, merged, merged_chunks) if unsure else set()
+    lost = sorted(union.position[key] for key in unsure.difference(found))
+    tokens = union.all_retained
+    if lost:
+        tokens = list(tokens)
+        for at in lost:
+            tokens[at] = tokens[at]._replace(retained=False)
+        tokens = tuple(tokens)
+    missing = tuple(tokens[at].token for at in lost)
     total = len(tokens)
     retained = total - len(missing)
     retention = 1.0 if total == 0 else retained / total

@@ -7,7 +7,7 @@ import random
 import re
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from memgui.core.merge import guard
@@ -407,3 +407,39 @@ def test_the_scan_shortcuts_never_change_the_matches(text):
     identifier classes only around their markers: the matches must be exactly those of scanning every class
     over the whole text, in the same order."""
     assert list(guard._iter_matches(text)) == list(guard._iter_matches(text, shortcuts=False))
+
+
+_CHUNK_ALPHABET = st.sampled_from(list("aZ09._-/\\: \n\t,(") + ["\xa0", "\u2028", "\u3000", "\x1c", "\x1f", "\x85",
+                                                              "Sep 3, 2025", "4 march 2024", "2025-06-11",
+                                                              "http://x.io/a b", "v1.2", "32GB", "a.b", "fooBar",
+                                                              "x_y", "C:\\t\\a.md", "~/n/a.md", "é", "١", "\u200d"])
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_CHUNK_ALPHABET, max_size=60).map("".join))
+@example("see http://x.io/a\x1cb")  # Python splits at U+001C; .NET's URL class runs through it
+def test_scanning_distinct_chunks_finds_what_scanning_the_text_finds(text):
+    """A long text is scanned as its distinct white-space-delimited chunks (the month-name dates over the
+    whole text): the matches, and their order, must be those of a full scan of every class."""
+    assert list(guard._iter_matches(text, compact_from=0)) == list(guard._iter_matches(text, shortcuts=False))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(_CHUNK_ALPHABET, max_size=40).map("".join), min_size=1, max_size=3),
+       st.lists(_CHUNK_ALPHABET, max_size=50).map("".join), st.data())
+def test_only_the_tokens_of_lost_chunks_are_searched_yet_every_verdict_is_a_substring_test(sources, merged, data):
+    """check_merge searches only the tokens of source chunks the body lacks: each token's `retained` must
+    still be exactly "its folded form occurs in the folded body", for long texts (compacted) and short ones."""
+    if data.draw(st.booleans()):  # keep part of a source, as a real merged body does
+        merged = data.draw(st.sampled_from(sources)) + merged
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(guard, "_COMPACT_FROM", data.draw(st.sampled_from([0, 4096])))
+        guard._source_union.cache_clear()
+        guard._source_scan.cache_clear()
+        report = check_merge(sources, merged)
+    guard._source_union.cache_clear()
+    guard._source_scan.cache_clear()
+    folded = fold_case(merged)
+    assert [t.retained for t in report.tokens] == [fold_case(t.token) in folded for t in report.tokens]
+    expected = {fold_case(t) for s in sources for t, _ in guard._iter_matches(s, shortcuts=False) if t}
+    assert {fold_case(t.token) for t in report.tokens} == expected
