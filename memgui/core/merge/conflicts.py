@@ -112,23 +112,42 @@ def _amounts(text: str) -> dict[str, set[str]]:
 
 _DATE_FORMATS = ("%d %B %Y", "%d %b %Y", "%B %d %Y", "%b %d %Y")
 _ORDINAL_OR_PUNCT = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b|[,.]", re.IGNORECASE)
+_SEPT = re.compile(r"\bsept\b", re.IGNORECASE)  # strptime knows Sep and September, not Sept
+
+
+def calendar_date(token: str, kind: str) -> str | None:
+    """A MergeGuard date token as YYYY-MM-DD however it was written (`2 Sep 2025`, `September 2nd, 2025`,
+    `2025-09-02T10:00Z`); None for a token that is not a full date."""
+    if kind == "iso_date":
+        return token[:10]
+    if kind in ("written_date", "reverse_date"):
+        cleaned = " ".join(_SEPT.sub("Sep", _ORDINAL_OR_PUNCT.sub(" ", token)).split())
+        for fmt in _DATE_FORMATS:
+            try:
+                return datetime.strptime(cleaned, fmt).date().isoformat()
+            except ValueError:
+                continue
+    return None
+
+
+_DAY_MONTH_FORMATS = ("%d %B", "%d %b", "%B %d", "%b %d")
+
+
+def day_and_month(token: str) -> str | None:
+    """A strict-lens day–month fact (`2 December`, `Dec 2nd`, `14th of August`) as MM-DD; None otherwise."""
+    cleaned = " ".join(_SEPT.sub("Sep", _ORDINAL_OR_PUNCT.sub(" ", token)).replace(" of ", " ").split())
+    for fmt in _DAY_MONTH_FORMATS:
+        try:
+            return datetime.strptime(f"2000 {cleaned}", f"%Y {fmt}").strftime("%m-%d")  # 2000: 29 February exists
+        except ValueError:
+            continue
+    return None
 
 
 def _calendar_dates(text: str) -> set[str]:
     """The full dates a note states (day, month and year), each as YYYY-MM-DD however it was written."""
-    out = set()
-    for token, kind in extract_tokens(text):
-        if kind == "iso_date":
-            out.add(token[:10])
-        elif kind in ("written_date", "reverse_date"):
-            cleaned = " ".join(_ORDINAL_OR_PUNCT.sub(" ", token).replace("Sept", "Sep").split())
-            for fmt in _DATE_FORMATS:
-                try:
-                    out.add(datetime.strptime(cleaned, fmt).date().isoformat())
-                    break
-                except ValueError:
-                    continue
-    return out
+    dates = (calendar_date(token, kind) for token, kind in extract_tokens(text))
+    return {date for date in dates if date}
 
 
 def value_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:

@@ -1,9 +1,12 @@
 """The sentence-union draft (no LLM): a merged body that loses nothing.
 
 `sentence_union(primary, others)` keeps the primary body verbatim, then adds, in source order, only the
-sentences of the other sources that bring something the draft lacks: a load-bearing token, a strict-lens fact
-or a content word (a greedy cover). A paraphrase of what is already there adds nothing, so duplicates do not
-end up twice inside the merged memory. Sentences are compared normalised (case-folded, white space collapsed,
+sentences (or clauses) of the other sources that bring something the draft lacks: a load-bearing token, a
+strict-lens fact or mostly new content words (a greedy cover). A paraphrase of what is already there adds
+nothing, so duplicates do not end up twice inside the merged memory. A date another source writes differently
+(`11 June 2025` for the draft's `2025-06-11`, `2 December` for `1987-12-02`) is the same fact: it is noted in
+brackets after the draft's spelling — the one change made inside the primary — because MergeGuard needs it
+verbatim. A label before a colon ("Terminal:") is never added on its own, and "Dr." does not end a sentence. Sentences are compared normalised (case-folded, white space collapsed,
 list/heading/quote markers and trailing punctuation ignored). Markdown lines — bullets, numbered items,
 headings, quotes, table rows, indented code — are kept whole, and a fenced code block is one unit.
 
@@ -18,8 +21,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
+from .conflicts import calendar_date, day_and_month
 from .guard import check_merge, extract_tokens
 from .strict import check_strict, contains_whole, normalise_text, facts as strict_facts
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
@@ -34,6 +38,8 @@ _STRUCTURAL = re.compile(
     r"|[ \t]*(?:[-*_][ \t]*){3,}$)"  # horizontal rule
 )
 _SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*(\s+)")
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms|prof|st|mt|sr|jr|vs|c|ca|approx|no|e\.g|i\.e)\.$",
+                           re.IGNORECASE)
 _MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|#{1,6}\s+|(?:>\s*)+)")
 _SPACES = re.compile(r"\s+")
 _TRAILING_PUNCT = ".,;:!?\u2026\u3002\uff01\uff1f \t"
@@ -87,6 +93,8 @@ def split_units(text: str | None) -> list[_Unit]:
                 following = stripped[end.end() : end.end() + 1]
                 if following.islower() or following.isdigit():
                     continue  # "e.g. the", "Jan. 5": not a sentence end
+                if _ABBREVIATION.search(stripped, 0, end.start() + 1):
+                    continue  # "Dr. Nuno Alves": a title, not a sentence end
                 sentence = stripped[start : end.start(1)]
                 units.append(_Unit(sentence, i, paragraph, normalise_sentence(sentence)))
                 start = end.end()
@@ -170,7 +178,7 @@ def _facts(text: str) -> set[str]:
 _CLAUSE_CUT = re.compile(r"\s*(?:[;,:]\s+|\s[\u2014\u2013-]\s|\s*\(|\)\s*)")
 
 
-def _clauses(sentence: str) -> list[str]:
+def _clauses(sentence: str) -> list[_Clause]:
     """The sentence's clauses, in order; a cut never falls inside a load-bearing token or a strict-lens fact
     ("14 March, 2025", "7 daily, 4 weekly" stay whole where the fact spans the comma)."""
     spans = []
@@ -185,48 +193,96 @@ def _clauses(sentence: str) -> list[str]:
     for cut in _CLAUSE_CUT.finditer(sentence):
         if any(a < cut.end() and cut.start() < b for a, b in spans):
             continue
-        pieces.append(sentence[start:cut.start()])
+        pieces.append((sentence[start:cut.start()], cut.group().strip() == ":"))
         start = cut.end()
-    pieces.append(sentence[start:])
-    return [p.strip() for p in pieces if p.strip(" .")]
+    pieces.append((sentence[start:], False))
+    return [_Clause(p.strip(), label) for p, label in pieces if p.strip(" .")]
+
+
+class _Clause(NamedTuple):
+    text: str
+    label: bool  # a label before a colon ("Terminal:", "Retention:"): says nothing without what follows
 
 
 class _Cover:
-    """What the draft holds so far: its normalised text and content words."""
+    """What the draft holds so far: its normalised text, content words and full dates (by calendar day)."""
 
     def __init__(self, primary: str):
-        self.words, self.text = _content_words(primary), normalise_text(primary)
+        self.words, self.text, self.dates, self.days = set(), "", {}, {}  # days: MM-DD -> spelling
+        self.add(primary)
 
-    def brings(self, text: str) -> bool:
-        """Does `text` bring a fact, or two thirds of its words, the draft lacks? (A paraphrase brings a word or two.)"""
-        if any(not contains_whole(self.text, normalise_text(f)) for f in _facts(text)):
-            return True
-        words = _content_words(text)
+    def respelled(self, text: str) -> list[tuple[str, str]]:
+        """(spelling in the draft, spelling in `text`) of each full date `text` writes differently from the
+        draft (`2025-06-11` and `11 June 2025`): the same fact, which the draft can note in place."""
+        out = []
+        for token, kind in extract_tokens(text):
+            day = calendar_date(token, kind)
+            if day in self.dates and not contains_whole(self.text, normalise_text(token)):
+                out.append((self.dates[day], token))
+        for token, kind in strict_facts(text):  # "2 December" of a draft that holds 1987-12-02
+            day = day_and_month(token) if kind == "day_month" else None
+            if day and day in self.days and not contains_whole(self.text, normalise_text(token)):
+                if not any(normalise_text(token) in normalise_text(new) for _, new in out):
+                    out.append((self.days[day], token))
+        return out
+
+    def brings(self, text: str, *, facts_only: bool = False, wordless: bool = True) -> bool:
+        """Does `text` bring a fact, or two thirds of its words, the draft lacks? (A paraphrase brings a word or
+        two; a date the draft holds in another spelling is not a new fact.)"""
+        respellings = [normalise_text(new) for _, new in self.respelled(text)]
+        for fact in _facts(text):
+            fact = normalise_text(fact)
+            if not contains_whole(self.text, fact) and not any(contains_whole(r, fact) for r in respellings):
+                return True
+        if facts_only:
+            return False
+        all_words = _content_words(text)
+        words = all_words.difference(*(_content_words(r) for r in respellings))
         new = words - self.words
-        return not words or (bool(new) and 3 * len(new) >= 2 * len(words))
+        if not all_words:
+            return wordless  # a sentence of short words only ("No.") is kept; such a clause is not
+        return bool(new) and 3 * len(new) >= 2 * len(words)
 
     def add(self, text: str) -> None:
         self.words |= _content_words(text)
         self.text += "\n" + normalise_text(text)
+        for token, kind in extract_tokens(text):
+            day = calendar_date(token, kind)
+            if day:
+                self.dates.setdefault(day, token)
+                self.days.setdefault(day[5:], token)
 
 
-def _lean(unit: _Unit, cover: _Cover) -> _Unit | None:
-    """The part of a prose sentence the draft needs: the whole sentence when every clause brings something,
-    only the clauses that do when some do (joined by "; "), None when none does."""
+def _lean(unit: _Unit, cover: _Cover) -> tuple[_Unit | None, list[str]]:
+    """The part of a prose sentence the draft needs — the whole sentence when every clause brings something,
+    only the clauses that do when some do (joined by "; "), None when none does — and the texts left out."""
     if _FENCE.match(unit.text):
-        return unit  # code is kept whole whenever it is not literally there yet
+        return unit, []  # code is kept whole whenever it is not literally there yet
     if _STRUCTURAL.match(unit.text) or "\n" in unit.text:
-        return unit if cover.brings(unit.text) else None
+        return (unit, []) if cover.brings(unit.text) else (None, [unit.text])
     clauses = _clauses(unit.text)
-    needed = [c for c in clauses if cover.brings(c)]
+    # a label is kept only for a fact of its own; a clause of short words only ("The cat") brings nothing
+    needed = [c.text for c in clauses if cover.brings(c.text, facts_only=c.label, wordless=len(clauses) == 1)]
+    left_out = [c.text for c in clauses if c.text not in needed]
     if not needed:
-        return None
+        return None, left_out
     if len(needed) == len(clauses):
-        return unit
+        return unit, []
     text = "; ".join(needed)
     if unit.text.rstrip()[-1:] in ".!?" and text[-1:] not in ".!?":
         text += unit.text.rstrip()[-1]
-    return _Unit(text, unit.line, unit.paragraph, unit.key)
+    return _Unit(text, unit.line, unit.paragraph, unit.key), left_out
+
+
+def _note_respellings(text: str, respellings: dict[str, str]) -> str:
+    """Each date another source spells differently, in brackets after the draft's spelling: `on 2025-06-11
+    (11 June 2025)` — MergeGuard and the strict lens need the other spelling verbatim, the reader needs it once."""
+    for new, existing in respellings.items():
+        at = text.find(existing)
+        if at >= 0 and new not in text:
+            end = at + len(existing)
+            text = f"{text[:end]} ({new}){text[end:]}"
+    return text
 
 
 def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
@@ -237,6 +293,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     primary = primary or ""
     seen = {unit.key for unit in split_units(primary)}
     cover = _Cover(primary)
+    respellings: dict[str, str] = {}  # a date as another source writes it -> the draft's spelling
     per_source: list[tuple[list[_Unit], list[bool]]] = []
     dedup_only: list[list[bool]] = []  # every sentence not literally there yet (the draft before the cover)
     for other in others:
@@ -247,17 +304,22 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
             lean = None
             if unseen:
                 seen.add(unit.key)
-                lean = _lean(unit, cover)
+                lean, left_out = _lean(unit, cover)
                 if lean is not None:
                     cover.add(lean.text)
                     units[index] = lean
+                for text in left_out:
+                    for existing, new in cover.respelled(text):
+                        respellings[new] = existing
+                        cover.add(new)
             keep.append(lean is not None)
             unseen_keys.append(unseen)
         per_source.append((units, keep))
         dedup_only.append(unseen_keys)
 
     def draft() -> str:
-        return _append(primary, [_join([u for u, k in zip(units, keep) if k]) for units, keep in per_source])
+        parts = [_join([u for u, k in zip(units, keep) if k]) for units, keep in per_source]
+        return _note_respellings(_append(primary, parts), respellings)
 
     sources = [primary, *others]
     merged = draft()

@@ -73,6 +73,10 @@ def test_different_calendar_dates_are_a_value_conflict_however_they_are_written(
     assert conflicts == {"date": (("2025-11-18",), ("2026-02-20",)), "# ng/ml": (("18 ng/ml",), ("41 ng/ml",))}
     assert value_conflicts("The lease renews on 1 May 2026.", "Lease renewal: 2026-05-01.") == ()
     assert value_conflicts("Renews on March 14th, 2026.", "Renewal 2026-03-14, by e-mail.") == ()
+    # September (and Sept) dates are read too: "Sept" must not turn "September" into "Sepember"
+    assert value_conflicts("Porto Half Marathon, 21 September 2025.", "Half marathon on 2025-09-21.") == ()
+    assert value_conflicts("Porto Half Marathon, 21 September 2025.", "Half marathon on 2025-09-28.")
+    assert value_conflicts("Renews Sept. 3, 2025.", "Renewal 2025-09-03.") == ()
 
 
 def test_on_the_decider_devset_value_conflicts_flag_only_pairs_of_different_facts():

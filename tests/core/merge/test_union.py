@@ -185,16 +185,46 @@ def test_a_sentence_with_one_new_content_word_is_kept_so_no_detail_is_lost():
     assert "asdf" in sentence_union(primary, [other])  # the tool name is a detail only the second note has
 
 
-def test_a_sentence_that_adds_one_fact_adds_only_that_clause():
+def test_a_date_the_other_note_spells_differently_is_noted_in_place_not_added_as_a_clause():
     primary = ("Upgrade of the production Postgres (RDS, instance `routewise-prod-db`) from 15.7 to 16.4 on "
                "2025-06-11. Writes were paused for 11 minutes.")
     other = "Routewise prod runs Postgres 16.4 (upgraded from 15.7 on 11 June 2025, 11 minutes of write downtime)."
     merged = sentence_union(primary, [other])
+    # MergeGuard needs "11 June 2025" verbatim; the reader needs the date once
+    assert merged == primary.replace("2025-06-11.", "2025-06-11 (11 June 2025).")
+    assert check_merge([primary, other], merged).passed and check_strict([primary, other], merged).passed
+
+
+def test_a_day_and_month_of_a_date_the_draft_holds_is_noted_in_place():
+    primary = "Tomás was born on 1987-12-02 in Porto."
+    other = "Tomás's birthday is 2 December."
+    assert sentence_union(primary, [other]) == "Tomás was born on 1987-12-02 (2 December) in Porto."
+
+
+def test_a_sentence_that_adds_one_fact_adds_only_that_clause():
+    primary = "Upgrade of the production Postgres from 15.7 to 16.4 on 2025-06-11. Writes were paused for 11 minutes."
+    other = "Prod runs Postgres 16.4 (upgraded from 15.7 on 2025-06-11, on instance db.r7g.xlarge)."
+    merged = sentence_union(primary, [other])
     assert merged.startswith(primary)
     added = merged[len(primary):].strip()
-    assert "11 June 2025" in added  # the date as the second note writes it: MergeGuard needs it verbatim
-    assert "Routewise prod runs Postgres" not in added  # the paraphrase around it is not repeated
+    assert added == "on instance db.r7g.xlarge."  # the new fact, not the paraphrase around it
     assert check_merge([primary, other], merged).passed and check_strict([primary, other], merged).passed
+
+
+def test_a_title_before_a_name_is_not_a_sentence_end():
+    primary = "Pimenta's vet is Dr. Nuno Alves."
+    other = "Vet: Dr. Nuno Alves, Clínica Veterinária da Boavista."
+    merged = sentence_union(primary, [other])
+    assert "Dr. Clínica" not in merged and "Clínica Veterinária da Boavista" in merged
+    assert [u.text for u in split_units("Born c. 2019. Vet is Dr. Alves. Done.")] == [
+        "Born c. 2019.", "Vet is Dr. Alves.", "Done."]
+
+
+def test_a_label_before_a_colon_is_not_added_on_its_own():
+    primary = "Uses WezTerm with JetBrains Mono at 13 pt."
+    other = "Terminal: WezTerm; shell: fish with the starship prompt."
+    added = sentence_union(primary, [other])[len(primary):].strip()
+    assert added == "fish with the starship prompt."  # not "Terminal; shell; fish …"
 
 
 def test_a_clause_cut_never_falls_inside_a_fact():
