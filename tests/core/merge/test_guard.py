@@ -443,3 +443,18 @@ def test_only_the_tokens_of_lost_chunks_are_searched_yet_every_verdict_is_a_subs
     assert [t.retained for t in report.tokens] == [fold_case(t.token) in folded for t in report.tokens]
     expected = {fold_case(t) for s in sources for t, _ in guard._iter_matches(s, shortcuts=False) if t}
     assert {fold_case(t.token) for t in report.tokens} == expected
+
+
+def test_the_piecewise_substring_search_finds_what_plain_search_finds_across_piece_boundaries():
+    """The body is searched in growing pieces (4 KB, 16 KB, …): a needle straddling a piece boundary, or first
+    occurring deep in a long body, is still found, and nothing absent is."""
+    rng = random.Random(5)
+    haystack = list("".join(rng.choice("abc0123 .-") for _ in range(90_000)))
+    needles = [f"needle{i}x{'y' * rng.randint(0, 40)}" for i in range(60)]
+    for needle, at in zip(needles[:40], [4070, 20450, 86000, 5, 30000, 4600, 21000] + list(range(40000, 40000 + 33 * 100, 100))):
+        haystack[at:at + len(needle)] = needle  # the first two straddle piece boundaries
+    haystack = "".join(haystack)
+    expected = {n for n in needles if n in haystack}
+    assert len(expected) >= 30
+    assert guard._substrings_found(needles, haystack) == expected
+    assert guard._substrings_found(needles[:5], haystack) == {n for n in needles[:5] if n in haystack}
