@@ -39,8 +39,9 @@ $(MODELS_STAMP): $(DEPS_STAMP)
 run: setup
 	$(PY) -m memgui $(ARGS)
 
+# One worker per core (pytest-xdist): the long real-model tests overlap the rest of the suite.
 test: setup
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto
 
 bench: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -s tests/perf --override-ini addopts=
