@@ -25,7 +25,7 @@ from operator import itemgetter
 import threading
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, NamedTuple, Sequence
+from typing import AbstractSet, Iterable, KeysView, NamedTuple, Sequence
 
 import ahocorasick
 
@@ -233,7 +233,8 @@ _NEEDS_PIECE = {
     3: _A_MONTH,
     8: re.compile(r"\.[A-Za-z_]"),  # a dot before an identifier's next part
 }
-_ASCII_NEEDS_PIECE = {6: re.compile(r"[0-9](?:\.[0-9]+)?[a-zA-Z]")}  # a quantity: digits, then a unit letter
+# a quantity: a digit, then a unit letter (`1.5GB` holds `5G`: the decimals end in a digit too)
+_ASCII_NEEDS_PIECE = {6: re.compile(r"[0-9][a-zA-Z]")}
 
 
 def _may_match(index: int, text: str, ascii_text: bool, seen: dict) -> bool:
@@ -416,7 +417,7 @@ def extract_tokens(text: str | None) -> list[tuple[str, str]]:
 
 class _SourceScan(NamedTuple):
     keyed: dict[str, tuple[str, int]]  # folded token -> (first spelling, first class), in order of collection
-    chunks: frozenset[str] | None  # its distinct white-space-delimited chunks (None: unsplittable)
+    chunks: KeysView[str] | None  # its distinct white-space-delimited chunks (None: unsplittable)
 
 
 @functools.lru_cache(maxsize=64)
@@ -424,9 +425,10 @@ def _source_scan(source: str) -> _SourceScan:
     """A source's tokens and chunks, kept for the next check: while a reviewer edits the merged body the
     sources stay the same, so each re-check looks only at the body (do not modify the result)."""
     chunks = _chunks(source)
-    compact = _compact(source, chunks) if len(source) >= _COMPACT_FROM else source
+    distinct = None if chunks is None else dict.fromkeys(chunks)  # the chunk set, in order of first occurrence
+    compact = "\n".join(distinct) if distinct is not None and len(source) >= _COMPACT_FROM else source
     keyed = _first_by_key(source, _scan_classes(source, compact, None, True))
-    return _SourceScan(keyed, None if chunks is None else frozenset(chunks))
+    return _SourceScan(keyed, None if distinct is None else distinct.keys())
 
 
 class _SourceUnion(NamedTuple):
@@ -435,7 +437,7 @@ class _SourceUnion(NamedTuple):
     all_retained: tuple[GuardToken, ...]  # the report's tokens for a body that keeps them all
     date_keys: frozenset[str]  # month-name dates: they span chunks
     longest: int  # the longest source's UTF-16 length
-    chunks: frozenset[str] | None  # every source's chunks (None when one is unsplittable)
+    chunks: AbstractSet[str] | None  # every source's chunks (None when one is unsplittable; do not modify)
 
 
 @functools.lru_cache(maxsize=8)
@@ -444,13 +446,14 @@ def _source_union(source_bodies: tuple[str | None, ...]) -> _SourceUnion:
     next check of the same sources (do not modify the result)."""
     union: dict[str, tuple[str, int, tuple[int, ...]]] = {}
     longest = 0
-    chunks: set[str] | None = set()
+    chunks: AbstractSet[str] | None = frozenset()
     for source_index, source in enumerate(source_bodies):
         if not source:
             continue
         longest = max(longest, utf16_len(source))
         scan = _source_scan(source)
-        chunks = None if chunks is None or scan.chunks is None else chunks | scan.chunks
+        if chunks is not None:
+            chunks = None if scan.chunks is None else (chunks | scan.chunks) if chunks else scan.chunks
         if not union:
             union = {key: (token, index, (source_index,)) for key, (token, index) in scan.keyed.items()}
             continue
@@ -465,8 +468,7 @@ def _source_union(source_bodies: tuple[str | None, ...]) -> _SourceUnion:
                      for token, index, sources in union.values())
     keys = tuple(union)
     dates = frozenset(key for key, entry in union.items() if entry[1] in _DATE_CLASSES)
-    return _SourceUnion(keys, dict(zip(keys, range(len(keys)))), retained, dates, longest,
-                        None if chunks is None else frozenset(chunks))
+    return _SourceUnion(keys, dict(zip(keys, range(len(keys)))), retained, dates, longest, chunks)
 
 
 def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], list[str] | None]:
@@ -478,7 +480,7 @@ def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], list[st
         classes = frozenset(TOKEN_KINDS.index(kind) for kind in {t.kind for t in union.all_retained})
         in_merged = {fold_case(token) for token, _ in _iter_matches(merged, classes)} if merged and classes else set()
         return set(union.keys).difference(in_merged), None
-    lost = union.chunks.difference(merged_chunks)
+    lost = union.chunks - set(merged_chunks)
     lost_text = "\n".join(lost)
     in_lost = {fold_case(token) for token, _ in _scan(lost_text, lost_text, _CHUNK_CLASSES, True)} if lost else set()
     return union.date_keys.union(in_lost.intersection(union.position)), merged_chunks
