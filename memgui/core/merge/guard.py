@@ -473,17 +473,18 @@ def _source_union(source_bodies: tuple[str | None, ...]) -> _SourceUnion:
 
 def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], list[str] | None]:
     """The union's keys that may not occur in the merged body (every other key surely does), and the body's
-    chunks. A source chunk the body also holds brings all its tokens along, so only the tokens of the source
+    distinct chunks. A source chunk the body also holds brings all its tokens along, so only the tokens of the source
     chunks the body lacks (and the month-name dates, which span chunks) need a search."""
     merged_chunks = _chunks(merged) if union.chunks is not None else None
     if merged_chunks is None:  # scan the body itself: a token it yields is in it
         classes = frozenset(TOKEN_KINDS.index(kind) for kind in {t.kind for t in union.all_retained})
         in_merged = {fold_case(token) for token, _ in _iter_matches(merged, classes)} if merged and classes else set()
         return set(union.keys).difference(in_merged), None
-    lost = union.chunks - set(merged_chunks)
+    distinct = dict.fromkeys(merged_chunks)  # in order: the body's de-duplicated text for the search, too
+    lost = union.chunks - distinct.keys()
     lost_text = "\n".join(lost)
     in_lost = {fold_case(token) for token, _ in _scan(lost_text, lost_text, _CHUNK_CLASSES, True)} if lost else set()
-    return union.date_keys.union(in_lost.intersection(union.position)), merged_chunks
+    return union.date_keys.union(in_lost.intersection(union.position)), list(distinct)
 
 
 _CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
@@ -514,7 +515,7 @@ def _substrings_found(needles: list[str], haystack: str) -> set[str]:
     return found
 
 
-def _found_in(keys: set[str], merged: str, merged_chunks: list[str] | None) -> set[str]:
+def _found_in(keys: set[str], merged: str, merged_chunks: list[str] | None) -> set[str]:  # chunks: distinct
     """The folded keys that occur in the merged body. A key without white space is searched in the body's
     distinct chunks when it has them (a quarter of a long body, and as many fewer hits to walk past)."""
     spaced = {key for key in keys if any(ch.isspace() for ch in key)}
@@ -523,7 +524,7 @@ def _found_in(keys: set[str], merged: str, merged_chunks: list[str] | None) -> s
         folded = fold_case(merged)
         found = {key for key in spaced if key in folded}
     if len(spaced) < len(keys):
-        haystack = fold_case(merged if merged_chunks is None else "\n".join(dict.fromkeys(merged_chunks)))
+        haystack = fold_case(merged if merged_chunks is None else "\n".join(merged_chunks))
         found |= _substrings_found([key for key in keys if key not in spaced], haystack)
     return found
 
