@@ -6,6 +6,8 @@ right and why.
 import datetime as dt
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memgui.core import netfx
 from memgui.core.curation.evaluator import lexical_terms
@@ -158,3 +160,13 @@ def test_extractor_anchor_and_exact_anchor_matching_use_the_dotnet_primitives():
     assert extractor_anchor("ΟΔΥΣΣΕΑΣ called") == "οδυσσεασ"  # ToLowerInvariant, not str.lower()
     assert extractor_anchor("\x1fnote text") == "\x1fnote"  # Trim keeps U+001F
     assert netfx.equals_ignore_case(netfx.anchor_id_for("Build Server"), "ANCHOR:BUILD-SERVER")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(st.sampled_from(["a", "é", "ß", "ﬁ", "ǰ", "ᾳ", "İ", "ı", "Σ", "ς", "K", "\U0001F600", "\ud800", "ÿ",
+                                "ǅ", "ꭰ", "\u0345"]), max_size=30))
+def test_the_fast_case_fold_and_utf16_length_equal_the_per_character_definitions(text):
+    """fold_case takes str.upper unless a character's full upper case is longer (ß → SS); utf16_len encodes
+    instead of counting: both must equal the per-character rules (.NET simple upper case, UTF-16 code units)."""
+    assert netfx.fold_case(text) == "".join(chr(netfx._FOLD[ord(ch)]) for ch in text)
+    assert netfx.utf16_len(text) == sum(2 if ord(ch) > 0xFFFF else 1 for ch in text)
