@@ -115,13 +115,18 @@ _ORDINAL_OR_PUNCT = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b|[,.]", re.IGNORECASE)
 _SEPT = re.compile(r"\bsept\b", re.IGNORECASE)  # strptime knows Sep and September, not Sept
 
 
+def _cleaned_date(token: str) -> str:
+    """A date as strptime reads it: no ordinal suffixes or punctuation, `Sept` as `Sep`, single spaces."""
+    return " ".join(_SEPT.sub("Sep", _ORDINAL_OR_PUNCT.sub(" ", token)).split())
+
+
 def calendar_date(token: str, kind: str) -> str | None:
     """A MergeGuard date token as YYYY-MM-DD however it was written (`2 Sep 2025`, `September 2nd, 2025`,
     `2025-09-02T10:00Z`); None for a token that is not a full date."""
     if kind == "iso_date":
         return token[:10]
     if kind in ("written_date", "reverse_date"):
-        cleaned = " ".join(_SEPT.sub("Sep", _ORDINAL_OR_PUNCT.sub(" ", token)).split())
+        cleaned = _cleaned_date(token)
         for fmt in _DATE_FORMATS:
             try:
                 return datetime.strptime(cleaned, fmt).date().isoformat()
@@ -135,7 +140,7 @@ _DAY_MONTH_FORMATS = ("%d %B", "%d %b", "%B %d", "%b %d")
 
 def day_and_month(token: str) -> str | None:
     """A strict-lens day–month fact (`2 December`, `Dec 2nd`, `14th of August`) as MM-DD; None otherwise."""
-    cleaned = " ".join(_SEPT.sub("Sep", _ORDINAL_OR_PUNCT.sub(" ", token)).replace(" of ", " ").split())
+    cleaned = _cleaned_date(token.replace(" of ", " "))
     for fmt in _DAY_MONTH_FORMATS:
         try:
             return datetime.strptime(f"2000 {cleaned}", f"%Y {fmt}").strftime("%m-%d")  # 2000: 29 February exists

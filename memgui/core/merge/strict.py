@@ -63,7 +63,8 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 # A capitalised word not at a sentence start (after `.`, `!`, `?`, `:` or a line start). Titles such as
 # "Dr." do not end a sentence.
 _PROPER = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*(?![\w'’])")
-_ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "st", "mt", "sr", "jr", "vs", "e.g", "i.e"})
+# a title or abbreviation whose full stop does not end a sentence ("Dr. Okafor")
+ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "st", "mt", "sr", "jr", "vs", "e.g", "i.e"})
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;]\s*|\n\s*[-*+>#]*\s*|\n\s*\d+[.)]\s+|[\"“(]\s*)$")
 _COMMON_CAPITALS = frozenset({
     "i", "the", "a", "an", "this", "that", "these", "those", "it", "we", "they", "he", "she", "you", "our",
@@ -105,7 +106,7 @@ def _proper_names(text: str) -> Iterable[str]:
         word = m.group(0)
         if _SENTENCE_END.search(before):
             prev = re.search(r"([\w.]+)\.\s*$", before)
-            if not (prev and prev.group(1).casefold() in _ABBREVIATIONS):
+            if not (prev and prev.group(1).casefold() in ABBREVIATIONS):
                 continue  # a sentence start: any word is capitalised there
         if word.casefold() in _COMMON_CAPITALS:
             continue

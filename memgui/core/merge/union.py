@@ -6,8 +6,9 @@ strict-lens fact or mostly new content words (a greedy cover). A paraphrase of w
 nothing, so duplicates do not end up twice inside the merged memory. A date another source writes differently
 (`11 June 2025` for the draft's `2025-06-11`, `2 December` for `1987-12-02`) is the same fact: it is noted in
 brackets after the draft's spelling — the one change made inside the primary — because MergeGuard needs it
-verbatim. A label before a colon ("Terminal:") is never added on its own, and "Dr." does not end a sentence. Sentences are compared normalised (case-folded, white space collapsed,
-list/heading/quote markers and trailing punctuation ignored). Markdown lines — bullets, numbered items,
+verbatim. A label before a colon ("Terminal:") is never added on its own, and "Dr." does not end a sentence.
+Sentences are compared normalised (case-folded, white space collapsed, list/heading/quote markers and trailing
+punctuation ignored). Markdown lines — bullets, numbered items,
 headings, quotes, table rows, indented code — are kept whole, and a fenced code block is one unit.
 
 MergeGuard and the strict lens pass the result by construction: the draft is checked with both, and if any
@@ -25,7 +26,7 @@ from typing import NamedTuple, Sequence
 
 from .conflicts import calendar_date, day_and_month
 from .guard import check_merge, extract_tokens
-from .strict import check_strict, contains_whole, normalise_text, facts as strict_facts
+from .strict import ABBREVIATIONS, check_strict, contains_whole, normalise_text, facts as strict_facts
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -38,8 +39,9 @@ _STRUCTURAL = re.compile(
     r"|[ \t]*(?:[-*_][ \t]*){3,}$)"  # horizontal rule
 )
 _SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*(\s+)")
-_ABBREVIATION = re.compile(r"(?<![\w.])(?:dr|mr|mrs|ms|prof|st|mt|sr|jr|vs|c|ca|approx|no|e\.g|i\.e)\.$",
-                           re.IGNORECASE)
+_ABBREVIATION = re.compile(  # the strict lens's titles, plus "c. 2019", "approx." and "No."
+    r"(?<![\w.])(?:" + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS | {"c", "ca", "approx", "no"})) + r")\.$",
+    re.IGNORECASE)
 _MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|#{1,6}\s+|(?:>\s*)+)")
 _SPACES = re.compile(r"\s+")
 _TRAILING_PUNCT = ".,;:!?\u2026\u3002\uff01\uff1f \t"

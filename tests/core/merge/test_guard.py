@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from memgui.core.merge import guard
+from memgui.core.merge import guard, guard_tokens
 from memgui.core.merge.guard import check_merge, extract_tokens, missing_spans
 from memgui.core.netfx import (
     APPEND_MARKER_RE, LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, build_appended_body, fold_case, utf16_len,
@@ -270,8 +270,8 @@ def test_case_folding_keeps_length_and_matches_ordinal_ignore_case():
 
 
 def test_ascii_and_unicode_pattern_sets_agree_on_ascii_text():
-    ascii_set = guard._ASCII_PATTERNS
-    unicode_set = guard._patterns_for("é")
+    ascii_set = guard_tokens._ASCII_PATTERNS
+    unicode_set = guard_tokens._patterns_for("é")
     rng = random.Random(7)
     alphabet = "aZ09._-/\\:~ ,;)]T\tMayJan5x"
     for _ in range(3000):
@@ -282,13 +282,13 @@ def test_ascii_and_unicode_pattern_sets_agree_on_ascii_text():
 
 @pytest.mark.parametrize("alphabet", ["ab./\\:~-_ C1x", "ab./\\:~-_ C1xé\u0301\u200d\u200c"])
 def test_file_path_search_equals_plain_regex(alphabet):
-    pattern_set = guard._patterns_for("é" if "é" in alphabet else "a")
-    plain = pattern_set.patterns[guard._FILE_PATH]
+    pattern_set = guard_tokens._patterns_for("é" if "é" in alphabet else "a")
+    plain = pattern_set.patterns[guard_tokens._FILE_PATH]
     rng = random.Random(3)
     for _ in range(5000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         expected = [m.span() for m in plain.finditer(text)]
-        assert [m.span() for m in guard._file_path_matches(text, pattern_set)] == expected, text
+        assert [m.span() for m in guard_tokens._file_path_matches(text, pattern_set)] == expected, text
 
 
 def test_long_path_like_runs_do_not_blow_up():
@@ -406,7 +406,7 @@ def test_the_scan_shortcuts_never_change_the_matches(text):
     """The guard skips a class when the text lacks what it needs (a month name, a dot, a slash…) and scans
     identifier classes only around their markers: the matches must be exactly those of scanning every class
     over the whole text, in the same order."""
-    assert list(guard._iter_matches(text)) == list(guard._iter_matches(text, shortcuts=False))
+    assert list(guard_tokens._iter_matches(text)) == list(guard_tokens._iter_matches(text, shortcuts=False))
 
 
 _CHUNK_ALPHABET = st.sampled_from(list("aZ09._-/\\: \n\t,(") + ["\xa0", "\u2028", "\u3000", "\x1c", "\x1f", "\x85",
@@ -421,7 +421,7 @@ _CHUNK_ALPHABET = st.sampled_from(list("aZ09._-/\\: \n\t,(") + ["\xa0", "\u2028"
 def test_scanning_distinct_chunks_finds_what_scanning_the_text_finds(text):
     """A long text is scanned as its distinct white-space-delimited chunks (the month-name dates over the
     whole text): the matches, and their order, must be those of a full scan of every class."""
-    assert list(guard._iter_matches(text, compact_from=0)) == list(guard._iter_matches(text, shortcuts=False))
+    assert list(guard_tokens._iter_matches(text, compact_from=0)) == list(guard_tokens._iter_matches(text, shortcuts=False))
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -433,15 +433,15 @@ def test_only_the_tokens_of_lost_chunks_are_searched_yet_every_verdict_is_a_subs
     if data.draw(st.booleans()):  # keep part of a source, as a real merged body does
         merged = data.draw(st.sampled_from(sources)) + merged
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(guard, "_COMPACT_FROM", data.draw(st.sampled_from([0, 4096])))
+        patch.setattr(guard_tokens, "_COMPACT_FROM", data.draw(st.sampled_from([0, 4096])))
         guard._source_union.cache_clear()
-        guard._source_scan.cache_clear()
+        guard_tokens._source_scan.cache_clear()
         report = check_merge(sources, merged)
     guard._source_union.cache_clear()
-    guard._source_scan.cache_clear()
+    guard_tokens._source_scan.cache_clear()
     folded = fold_case(merged)
     assert [t.retained for t in report.tokens] == [fold_case(t.token) in folded for t in report.tokens]
-    expected = {fold_case(t) for s in sources for t, _ in guard._iter_matches(s, shortcuts=False) if t}
+    expected = {fold_case(t) for s in sources for t, _ in guard_tokens._iter_matches(s, shortcuts=False) if t}
     assert {fold_case(t.token) for t in report.tokens} == expected
 
 

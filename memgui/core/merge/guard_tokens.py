@@ -1,0 +1,392 @@
+"""Netclaw's load-bearing tokens of one text (netclaw-compat §10): 14 token classes (URL, dates, versions,
+quantities, paths, identifiers, integers), each match without trailing ``. , : ; ) ]``, de-duplicated
+case-insensitively in the order Netclaw collects them. guard.py checks a merged body against them.
+
+To match .NET regex semantics exactly, the patterns below do not use Python's ``\\b``, ``\\w``, ``\\d``
+and ``\\s``: .NET works on UTF-16 code units, its word characters are the BMP letters (L*), non-spacing
+marks (Mn), decimal digits (Nd) and connector punctuation (Pc) (plus ZWJ/ZWNJ for ``\\b``), its digits
+are BMP Nd, and its white space is ``char.IsWhiteSpace``. Astral characters are two surrogates in .NET,
+hence never word characters or digits. Case-insensitive comparison mirrors ``OrdinalIgnoreCase``
+(per-character simple upper-casing).
+
+The scans take shortcuts (a class skipped when the text lacks what it needs, identifier classes searched
+only around their markers, a long text scanned as its distinct chunks); each equals a full scan
+(`_iter_matches(text, shortcuts=False)`; property tests in tests/core/merge/test_guard.py).
+"""
+from __future__ import annotations
+
+import functools
+import re
+import threading
+import unicodedata
+from typing import Iterable, KeysView, NamedTuple
+
+from ..netfx import NET_WS_CLASS, fold_case
+
+# --------------------------------------------------------------------------------------------------
+# .NET character classes as Python regex class bodies (BMP only; see the module docstring). For pure
+# ASCII text .NET and the small ASCII classes agree, so ASCII text (the common case) uses cheap patterns;
+# the exact Unicode patterns are compiled once, on the first non-ASCII text.
+
+_ASCII_WS_CLASS = "\\t\\n\\x0b\\x0c\\r "
+
+
+def _ci(word: str) -> str:
+    """`word` matched case-insensitively the way .NET's RegexOptions.IgnoreCase does for these ASCII
+    words (en-US/invariant culture): each letter in either case, plus the Unicode case equivalents
+    U+017F ſ (of s) and U+212A K (of k). Unlike Python's re.IGNORECASE, i does not match ı or İ."""
+    extra = {"s": "\u017f", "k": "\u212a"}
+    out = []
+    for ch in word:
+        if ch.isalpha():
+            out.append(f"[{ch.lower()}{ch.upper()}{extra.get(ch.lower(), '')}]")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+_MONTH_WORDS = (
+    ("Jan", "uary"), ("Feb", "ruary"), ("Mar", "ch"), ("Apr", "il"), ("May", ""), ("Jun", "e"),
+    ("Jul", "y"), ("Aug", "ust"), ("Sep", "tember"), ("Oct", "ober"), ("Nov", "ember"), ("Dec", "ember"),
+)
+
+
+def _month(short: str, rest: str) -> str:
+    return f"{_ci(short)}(?:{_ci(rest)})?" if rest else _ci(short)
+
+
+_MONTHS = "|".join(_month(short, rest) for short, rest in _MONTH_WORDS)
+
+
+def _month_after_initial() -> tuple[str, str]:
+    """(class of month initials, the rest of a month name after its initial): the same months as _MONTHS,
+    with the initial consumed first so the engine can skip to candidate letters (see `lead` in _build)."""
+    initials: dict[str, list[str]] = {}
+    for short, rest in _MONTH_WORDS:
+        initials.setdefault(short[0], []).append(_month(short[1:], rest))
+    first = "".join(_ci(i)[1:-1] for i in initials)
+    rests = "|".join(f"(?<={_ci(i)})(?:{'|'.join(alts)})" for i, alts in initials.items())
+    return f"[{first}]", rests
+
+
+_ORDINAL = "|".join(_ci(x) for x in ("st", "nd", "rd", "th"))
+KINDS = (
+    "url", "iso_date", "written_date", "reverse_date", "slash_date", "version", "quantity", "file_path",
+    "dotted_identifier", "camel_case", "snake_case", "kebab_case", "all_caps", "integer",
+)
+
+
+def _class_body(predicate) -> str:
+    """A regex character-class body (without brackets) of every BMP code point matching predicate."""
+    ranges: list[tuple[int, int]] = []
+    start = None
+    for cp in range(0x10000):
+        if predicate(cp):
+            if start is None:
+                start = cp
+        elif start is not None:
+            ranges.append((start, cp - 1))
+            start = None
+    if start is not None:
+        ranges.append((start, 0xFFFF))
+
+    def esc(cp: int) -> str:
+        return f"\\u{cp:04x}"
+
+    return "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges)
+
+
+class _PatternSet(NamedTuple):
+    patterns: tuple[re.Pattern[str], ...]  # the 14 classes, Netclaw's order
+    # a (possibly empty) run of the characters a file-path match can contain, plus ZWNJ/ZWJ
+    path_run: re.Pattern[str]
+    word_run: re.Pattern[str]  # the same for identifier-like matches: word characters, dots and hyphens
+
+
+_FILE_PATH = 7  # index of the file-path class
+
+
+def _build(word: str, boundary_word: str, digit: str, ws: str) -> _PatternSet:
+    """The 14 token patterns (Netclaw's order) over the given class bodies.
+
+    `\\b` next to a character that is always a word character reduces to one look-around: a leading
+    `\\b` before a digit/letter is "previous char is not a word char", a trailing one after a
+    digit/letter is "next char is not a word char". Only the file-path start needs the full test."""
+    bword = boundary_word
+    rb = f"(?![{bword}])"  # \\b after a word character
+    full_b = f"(?:(?<=[{bword}])(?![{bword}])|(?<![{bword}])(?=[{bword}]))"
+    d = f"[{digit}]"
+    s = f"[{ws}]"
+    initial, month_rest = _month_after_initial()
+
+    def lead(first: str, *, not_after: str = bword) -> str:
+        """`(?<![not_after])first`, written with the character class first: Python's engine then skips to
+        candidate characters with a fast scan instead of testing a look-behind at every position. Same
+        matches: the look-behind moved past `first` tests the same previous character."""
+        return f"{first}(?<![{not_after}]{first})"
+
+    sources = (
+        (f"{_ci('http')}{_ci('s')}?://[^{ws}\"'<>)\\]]+", 0),
+        (f"{lead(d)}{d}{{3}}-{d}{{2}}-{d}{{2}}(?:T{d}{{2}}:{d}{{2}}(?::{d}{{2}})?Z?)?{rb}", 0),
+        (f"{lead(initial)}(?:{month_rest})\\.?{s}+{d}{{1,2}}(?:{_ORDINAL})?,?{s}+{d}{{4}}{rb}", 0),
+        (f"{lead(d)}{d}?{s}+(?:{_MONTHS})\\.?,?{s}+{d}{{4}}{rb}", 0),
+        (f"{lead(d)}{d}?/{d}{{1,2}}/{d}{{2,4}}{rb}", 0),
+        (f"{lead(d)}{d}*(?:\\.{d}+){{1,3}}{rb}", 0),
+        (f"{lead(d)}{d}*(?:\\.{d}+)?[a-zA-Z]{{1,6}}{rb}", 0),
+        (f"{full_b}(?:[A-Za-z]:\\\\|~?/)?(?:[{word}.-]+[\\\\/])+[{word}.-]+\\.[A-Za-z0-9]{{1,6}}{rb}", 0),
+        (f"{lead('[A-Za-z_]')}[A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)+{rb}", 0),
+        (f"{lead('[a-z]')}[a-z]*[A-Z][a-zA-Z0-9]*{rb}", 0),
+        (f"{lead('[a-zA-Z]')}[a-zA-Z0-9]*(?:_[a-zA-Z0-9]+)+{rb}", 0),
+        (f"{lead('[a-zA-Z]')}[a-zA-Z0-9]*(?:-[a-zA-Z0-9]+)+{rb}", 0),
+        (f"{lead('[A-Z]')}[A-Z0-9_]{{2,}}{rb}", 0),
+        (f"{lead(d, not_after='a-zA-Z_')}(?<!{d}\\.{d}){d}*(?![a-zA-Z_])(?!\\.{d})", 0),
+    )
+    patterns = tuple(re.compile(pattern, flags) for pattern, flags in sources)
+    # runs include ZWNJ/ZWJ (never in a match, but word characters for \\b) so a run never ends before one
+    run_chars = f"[{bword}.\\-/\\\\:~]"
+    return _PatternSet(patterns, re.compile(f"{run_chars}*"), re.compile(f"[{bword}.\\-]*"))
+
+
+_ASCII_PATTERNS = _build("A-Za-z0-9_", "A-Za-z0-9_", "0-9", _ASCII_WS_CLASS)
+_unicode_patterns: _PatternSet | None = None
+_unicode_lock = threading.Lock()
+
+
+def _patterns_for(text: str) -> _PatternSet:
+    global _unicode_patterns
+    if text.isascii():
+        return _ASCII_PATTERNS
+    if _unicode_patterns is None:
+        with _unicode_lock:
+            if _unicode_patterns is None:
+                categories = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Nd", "Pc"})
+                word = _class_body(lambda cp: not 0xD800 <= cp <= 0xDFFF and unicodedata.category(chr(cp)) in categories)
+                digit = _class_body(lambda cp: not 0xD800 <= cp <= 0xDFFF and unicodedata.category(chr(cp)) == "Nd")
+                # .NET's \\b also counts ZWNJ/ZWJ as word characters
+                _unicode_patterns = _build(word, word + "\\u200c\\u200d", digit, NET_WS_CLASS)
+    return _unicode_patterns
+
+
+def warm_up() -> None:
+    """Compile the Unicode patterns now (≈0.5 s, once per process) instead of on the first non-ASCII
+    text; call it from a worker thread at start-up so no interactive check pays for it."""
+    _patterns_for("\u00e9")
+
+
+TOKEN_KINDS: tuple[str, ...] = KINDS
+_TRAILING = ".,:;)]"
+
+
+# A class can only match a text holding what its pattern requires: skip its scan otherwise. A literal is
+# tested with `in`; the others with a search for a short necessary piece (much cheaper than the class's scan).
+_NEEDS = {0: "://", 4: "/", 5: ".", 8: ".", 10: "_", 11: "-"}
+_MONTH_INITIAL, _MONTH_REST = _month_after_initial()
+_A_MONTH = re.compile(f"{_MONTH_INITIAL}(?:{_MONTH_REST})")
+_NEEDS_PIECE = {
+    2: _A_MONTH,  # written and reverse dates name a month
+    3: _A_MONTH,
+    8: re.compile(r"\.[A-Za-z_]"),  # a dot before an identifier's next part
+}
+# a quantity: a digit, then a unit letter (`1.5GB` holds `5G`: the decimals end in a digit too)
+_ASCII_NEEDS_PIECE = {6: re.compile(r"[0-9][a-zA-Z]")}
+
+
+def _may_match(index: int, text: str, ascii_text: bool, seen: dict) -> bool:
+    """False when class `index` cannot match `text`. `seen` keeps a piece's answer for the next class."""
+    if index in _NEEDS and _NEEDS[index] not in text:
+        return False
+    if index == _FILE_PATH:
+        return "/" in text or "\\" in text
+    piece = _NEEDS_PIECE.get(index) or (_ASCII_NEEDS_PIECE.get(index) if ascii_text else None)
+    if piece is None:
+        return True
+    if piece not in seen:
+        seen[piece] = piece.search(text) is not None
+    return seen[piece]
+
+
+# Identifier-like classes whose every match holds a marker: a dotted identifier a dot before a letter, camel
+# case a lower- then an upper-case letter, snake case an underscore, kebab case a hyphen. A match never leaves
+# the run of word characters, dots and hyphens it is in, so only the runs holding a marker are scanned
+# (in prose most words hold none, and a scan tries every letter).
+_FIRST_CHAR = {8: re.compile("[A-Za-z_]"), 9: re.compile("[a-z]"), 10: re.compile("[a-zA-Z]"),
+               11: re.compile("[a-zA-Z]")}
+_MARKERS = {8: re.compile(r"\.(?=[A-Za-z_])"), 9: re.compile(r"[a-z](?=[A-Z])"), 10: re.compile("_"),
+            11: re.compile("-")}
+
+
+def _runs_around(text: str, markers: Iterable[re.Match[str]], run: re.Pattern[str],
+                 seen: dict) -> Iterable[tuple[int, int]]:
+    """The maximal runs of `run`'s characters that hold a marker, each once, in text order. A run's start is
+    found by matching `run` on the reversed text (kept in `seen` for the other classes)."""
+    reverse = seen.get("reverse")
+    if reverse is None:
+        reverse = seen["reverse"] = text[::-1]
+    end = -1
+    for marker in markers:
+        at = marker.start()
+        if at < end:
+            continue  # in the run just yielded
+        back = len(text) - at  # where text[at - 1] is in the reversed text
+        start = at - (run.match(reverse, back).end() - back)
+        end = max(run.match(text, at).end(), at + 1)
+        yield start, end
+
+
+def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict) -> list[str]:
+    """Class `index`'s matches, the same as `findall` over the whole text: each run that holds a marker is
+    searched alone (look-behinds still see the text before it; the character after a run is never a word
+    character, so the end-of-text look-ahead answers what the full text would)."""
+    pattern, first = pattern_set.patterns[index], _FIRST_CHAR[index]
+    found: list[str] = []
+    for start, end in _runs_around(text, _MARKERS[index].finditer(text), pattern_set.word_run, seen):
+        if first.search(text, start, end):  # a match starts with one of these (a run of `2025-06-11` has none)
+            found.extend(pattern.findall(text, start, end))
+    return found
+
+
+# Every class but the two month-name dates matches inside one white-space-delimited chunk: a match holds no
+# white space, and white space is never a word character, so the look-arounds at a chunk's edge see what the
+# text's start and end show. A long text is therefore scanned as its distinct chunks, once each, joined by
+# newlines (1 MB of notes holds ~¼ MB of distinct chunks); the dates are scanned over the whole text.
+_DATE_CLASSES = frozenset({2, 3})
+_COMPACT_FROM = 4096  # below this, splitting costs more than it saves
+_PYTHON_ONLY_WHITESPACE = "\x1c\x1d\x1e\x1f"  # str.split() splits on these; .NET's white space class does not
+
+
+def _chunks(text: str) -> list[str] | None:
+    """The text split at white space, or None when it holds a character that Python splits at but a URL may
+    contain (the text is then scanned whole)."""
+    if any(ch in text for ch in _PYTHON_ONLY_WHITESPACE):
+        return None
+    return text.split()
+
+
+def _compact(text: str, distinct: dict[str, None] | None) -> str:
+    """The text's distinct chunks (`dict.fromkeys` of its chunks), one per line; the text itself when unsplittable."""
+    return text if distinct is None else "\n".join(distinct)
+
+
+def _iter_matches(text: str, only: frozenset[int] | None = None, *, shortcuts: bool = True,
+                  compact_from: int | None = None) -> Iterable[tuple[str, int]]:
+    """(token, class index) for every distinct match of every class (or of the classes in `only`), in class
+    order (first occurrence first), trailing punctuation cut. `shortcuts=False` scans every class over the
+    whole text, for tests to compare against. Matches are collected by the regex engine
+    (`findall`) and repeats dropped before any per-token work, so a 1 MB body costs little more than the
+    regex scans."""
+    compact = text
+    if shortcuts and len(text) >= (_COMPACT_FROM if compact_from is None else compact_from):
+        chunks = _chunks(text)
+        compact = _compact(text, None if chunks is None else dict.fromkeys(chunks))
+    return _scan(text, compact, only, shortcuts)
+
+
+def _scan(text: str, compact: str, only: frozenset[int] | None, shortcuts: bool) -> Iterable[tuple[str, int]]:
+    """`_iter_matches` over `compact`, the text's distinct chunks (`text` itself for the dates)."""
+    for index, found in _scan_classes(text, compact, only, shortcuts):
+        for token in found:
+            yield token, index
+
+
+def _scan_classes(text: str, compact: str, only: frozenset[int] | None,
+                  shortcuts: bool) -> list[tuple[int, list[str]]]:
+    """(class index, its distinct tokens in order, trailing punctuation cut) for each class that matched."""
+    pattern_set = _patterns_for(text)  # the full text's patterns are exact for its chunks too
+    ascii_text, seen = pattern_set is _ASCII_PATTERNS, {}
+    out = []
+    for index, pattern in enumerate(pattern_set.patterns):
+        if only is not None and index not in only:
+            continue
+        if not shortcuts:  # every class scanned over the whole text (what the shortcuts must equal)
+            found = pattern.findall(text)
+        elif not _may_match(index, compact, ascii_text, seen):  # what a class needs lies inside one chunk
+            continue
+        elif index in _DATE_CLASSES:
+            found = pattern.findall(text)
+        elif index == _FILE_PATH:
+            found = [m.group() for m in _file_path_matches(compact, pattern_set, seen)]
+        elif index in _MARKERS:
+            found = _marked_matches(compact, index, pattern_set, seen)
+        else:
+            found = pattern.findall(compact)
+        tokens = [token for token in (match.rstrip(_TRAILING) for match in dict.fromkeys(found)) if token]
+        if tokens:
+            out.append((index, tokens))
+    return out
+
+
+def _first_by_key(text: str, per_class: list[tuple[int, list[str]]]) -> dict[str, tuple[str, int]]:
+    """Folded token -> (first spelling, first class) in order of collection: Netclaw's case-insensitive
+    de-duplication, folded in one call over all tokens rather than one per token."""
+    tokens = [token for _, found in per_class for token in found]
+    indices = [index for index, found in per_class for _ in found]
+    if "\x00" in text:  # the separator below could be inside a token
+        keys = [fold_case(token) for token in tokens]
+    else:
+        keys = fold_case("\x00".join(tokens)).split("\x00") if tokens else []
+    first = dict(zip(reversed(keys), zip(reversed(tokens), reversed(indices))))  # the last write is the first seen
+    return {key: first[key] for key in dict.fromkeys(keys)}
+
+
+_EXTENSION_DOT = re.compile(r"\.[A-Za-z0-9]")
+_DOUBLE_SEPARATOR = re.compile(r"(?<=[/\\])(?=[/\\])")
+
+
+_SEPARATOR = re.compile(r"[/\\\\]")
+
+
+def _file_path_matches(text: str, pattern_set: _PatternSet, seen: dict | None = None) -> Iterable[re.Match[str]]:
+    """The file-path class's matches, without most of its quadratic backtracking on long runs of
+    path-like characters (`a.a.a.…`, `a/a/a/…`). Same matches as `pattern.finditer(text)`, because a
+    match never leaves a maximal run of the characters it may contain, never holds two separators in a
+    row, needs a separator, and ends in the word run of an `.ext` that follows a separator. So each
+    piece is searched alone, pieces that cannot match are skipped, and a search ends after the last
+    possible `.ext` (the character there is never a word character, so the end-of-text look-ahead sees
+    what the full text shows; look-behinds still see the text before a piece)."""
+    pattern = pattern_set.patterns[_FILE_PATH]
+    runs = _runs_around(text, _SEPARATOR.finditer(text), pattern_set.path_run, {} if seen is None else seen)
+    for run_start, run_end in runs:
+        cuts = [run_start, *(m.start() for m in _DOUBLE_SEPARATOR.finditer(text, run_start, run_end)), run_end]
+        for start, end in zip(cuts, cuts[1:]):
+            first_sep = min((i for i in (text.find("/", start, end), text.find("\\", start, end)) if i >= 0), default=-1)
+            if first_sep < 0:
+                continue
+            last_dot = -1
+            for dot in _EXTENSION_DOT.finditer(text, first_sep, end):
+                last_dot = dot.start()
+            if last_dot < 0:
+                continue
+            stop = last_dot + 1
+            while stop < end and text[stop] not in "/\\:~":
+                stop += 1
+            yield from pattern.finditer(text, start, stop)
+
+
+def extract_tokens(text: str | None) -> list[tuple[str, str]]:
+    """The load-bearing tokens of one text as (token, kind), de-duplicated case-insensitively, in the
+    order Netclaw collects them (class by class); a token found by several classes gets the first."""
+    if not text:
+        return []
+    return [(token, TOKEN_KINDS[index]) for token, index in _source_scan(text).keyed.values()]
+
+
+class _SourceScan(NamedTuple):
+    keyed: dict[str, tuple[str, int]]  # folded token -> (first spelling, first class), in order of collection
+    chunks: KeysView[str] | None  # its distinct white-space-delimited chunks (None: unsplittable)
+
+
+@functools.lru_cache(maxsize=64)
+def _source_scan(source: str) -> _SourceScan:
+    """A source's tokens and chunks, kept for the next check: while a reviewer edits the merged body the
+    sources stay the same, so each re-check looks only at the body (do not modify the result)."""
+    chunks = _chunks(source)
+    distinct = None if chunks is None else dict.fromkeys(chunks)  # also the source's chunk set, below
+    compact = _compact(source, distinct) if len(source) >= _COMPACT_FROM else source
+    keyed = _first_by_key(source, _scan_classes(source, compact, None, True))
+    return _SourceScan(keyed, None if distinct is None else distinct.keys())
+
+
+_CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
+
+
+__all__ = ["TOKEN_KINDS", "extract_tokens", "warm_up"]
