@@ -52,7 +52,7 @@ def test_text_paths_stay_linear():
                       f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d} port {rng.randint(1000, 9999)}."
                       for _ in range(22_000))[:1_000_000]
     merged = source[:-50_000]
-    guard = _seconds(check_merge, [source], merged, repeat=1)
+    guard, source = _first_check_seconds(source, merged)
     base = _seconds(tokenize, source, repeat=1)
     print(f"MergeGuard on 1 MB of sources, first check: {guard:.3f} s (goal ≤ 0.100 s: "
           f"{'met' if guard <= 0.1 else 'NOT met'}; {guard / base:.1f}× tokenizing it)")
@@ -62,11 +62,23 @@ def test_text_paths_stay_linear():
           f"({again / base:.1f}× tokenizing it)")
     prose = _demo_prose(1_000_000)
     warm_up()  # the window compiles the Unicode patterns at start-up; a check does not pay for it
-    guard = _seconds(check_merge, [prose], prose[:-50_000], repeat=1)
+    guard, prose = _first_check_seconds(prose, prose[:-50_000])
     again = _seconds(check_merge, [prose], prose[:-50_000] + " edited", repeat=1)
     print(f"MergeGuard on 1 MB of demo prose (non-ASCII), first check: {guard:.3f} s (goal ≤ 0.100 s: "
           f"{'met' if guard <= 0.1 else 'NOT met'}), re-check after an edit: {again:.3f} s")
     assert worst <= 0.5 and seconds < 0.05
+
+
+def _first_check_seconds(source: str, merged: str, repeat: int = 3) -> tuple[float, str]:
+    """The best of `repeat` first checks, each on a source the guard has not seen (it keeps a source's scan for
+    the re-checks), made new by a first line of its own; and the last of those sources, for a re-check."""
+    best = float("inf")
+    for run in range(repeat):
+        fresh = f"run {run}\n{source}"
+        start = time.perf_counter()
+        check_merge([fresh], merged)
+        best = min(best, time.perf_counter() - start)
+    return best, fresh
 
 
 def _demo_prose(size: int) -> str:

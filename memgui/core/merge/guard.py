@@ -12,16 +12,21 @@ A pure function over strings, behaviour-compatible with Netclaw's guard:
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
+import operator
+import re
 from dataclasses import dataclass
+from itertools import repeat
 from operator import itemgetter
-from typing import AbstractSet, NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import ahocorasick
 
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, fold_case, format_p0, utf16_len
-from .guard_tokens import (_CHUNK_CLASSES, _DATE_CLASSES, TOKEN_KINDS, _chunks, _iter_matches, _scan, _source_scan,
-                           extract_tokens, warm_up)
+from .guard_tokens import (_CHUNK_CLASSES, TOKEN_KINDS, Units, _iter_matches, _scan, _source_scan,
+                           extract_tokens, units, warm_up)
 
 NO_SOURCES_REASON = "no source bodies to validate against"
 
@@ -65,55 +70,63 @@ class MergeGuardReport:
 class _SourceUnion(NamedTuple):
     position: dict[str, int]  # folded token -> its index in the report's tokens (order of collection)
     all_retained: tuple[GuardToken, ...]  # the report's tokens for a body that keeps them all
-    date_keys: frozenset[str]  # month-name dates: they span chunks
+    date_keys: frozenset[str]  # month-name dates: they span units
     longest: int  # the longest source's UTF-16 length
-    chunks: AbstractSet[str] | None  # every source's chunks (None when one is unsplittable; do not modify)
+    units: Units | None  # every source's units (None when one is unsplittable)
+
+
+_NO_UNITS = Units(frozenset(), frozenset(), frozenset())
+
+
+def _fold_all(tokens: Iterable[str]) -> list[str]:
+    """fold_case of each token, in one call over them all unless one holds the NUL that joins them."""
+    tokens = list(tokens)
+    joined = "\x00".join(tokens)
+    if joined.count("\x00") != len(tokens) - 1:
+        return [fold_case(token) for token in tokens]
+    return fold_case(joined).split("\x00") if tokens else []
 
 
 @functools.lru_cache(maxsize=8)
 def _source_union(source_bodies: tuple[str | None, ...]) -> _SourceUnion:
     """The case-insensitive union of the sources' tokens (the first spelling, the best class), kept for the
     next check of the same sources (do not modify the result)."""
-    union: dict[str, tuple[str, int, tuple[int, ...]]] = {}
-    longest = 0
-    chunks: AbstractSet[str] | None = frozenset()
-    for source_index, source in enumerate(source_bodies):
-        if not source:
-            continue
-        longest = max(longest, utf16_len(source))
-        scan = _source_scan(source)
-        if chunks is not None:
-            chunks = None if scan.chunks is None else (chunks | scan.chunks) if chunks else scan.chunks
-        if not union:
-            union = {key: (token, index, (source_index,)) for key, (token, index) in scan.keyed.items()}
-            continue
-        for key, (token, class_index) in scan.keyed.items():
-            entry = union.get(key)
-            if entry is None:
-                union[key] = (token, class_index, (source_index,))
-            else:
-                union[key] = (entry[0], min(class_index, entry[1]), (*entry[2], source_index))
-    new = tuple.__new__  # GuardToken's own __new__ is Python code, run once per token
-    retained = tuple(new(GuardToken, (token, TOKEN_KINDS[index], sources, True))
-                     for token, index, sources in union.values())
-    dates = frozenset(key for key, entry in union.items() if entry[1] in _DATE_CLASSES)
-    return _SourceUnion(dict(zip(union, range(len(union)))), retained, dates, longest, chunks)
+    scans = [(at, _source_scan(source)) for at, source in enumerate(source_bodies) if source]
+    longest = max((utf16_len(source) for source in source_bodies if source), default=0)
+    all_units = [scan.units for _, scan in scans] or [_NO_UNITS]
+    merged_units = None if None in all_units else functools.reduce(operator.or_, all_units)
+    if len(scans) == 1:  # one source: its tokens as they are, without a Python loop per token
+        at, scan = scans[0]
+        spelling, classes, sources = scan.spelling, scan.classes, repeat((at,))
+    else:
+        spelling, classes, holders = {}, {}, {}
+        for at, scan in scans:
+            for key, token in scan.spelling.items():
+                if key in spelling:
+                    classes[key] = min(classes[key], scan.classes[key])
+                    holders[key] += (at,)
+                else:
+                    spelling[key], classes[key], holders[key] = token, scan.classes[key], (at,)
+        sources = holders.values()
+    # GuardToken's own __new__ is Python code: tuple.__new__ builds tens of thousands of them in C
+    kinds = map(TOKEN_KINDS.__getitem__, classes.values())
+    retained = tuple(map(tuple.__new__, repeat(GuardToken), zip(spelling.values(), kinds, sources, repeat(True))))
+    dates = frozenset().union(*(scan.date_keys for _, scan in scans))
+    return _SourceUnion(dict(zip(spelling, range(len(spelling)))), retained, dates, longest, merged_units)
 
 
-def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], list[str] | None]:
+def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], Units | None]:
     """The union's keys that may not occur in the merged body (every other key surely does), and the body's
-    distinct chunks. A source chunk the body also holds brings all its tokens along, so only the tokens of the source
-    chunks the body lacks (and the month-name dates, which span chunks) need a search."""
-    merged_chunks = _chunks(merged) if union.chunks is not None else None
-    if merged_chunks is None:  # scan the body itself: a token it yields is in it
+    units. A source unit the body also holds brings all its tokens along, so only the tokens of the source
+    units the body lacks (and the month-name dates, which span units) need a search."""
+    body = units(merged) if union.units is not None and merged else None
+    if body is None:  # scan the body itself: a token it yields is in it
         classes = frozenset(TOKEN_KINDS.index(kind) for kind in {t.kind for t in union.all_retained})
         in_merged = {fold_case(token) for token, _ in _iter_matches(merged, classes)} if merged and classes else set()
         return set(union.position).difference(in_merged), None
-    distinct = dict.fromkeys(merged_chunks)  # in order: the body's de-duplicated text for the search, too
-    lost = union.chunks - distinct.keys()
-    lost_text = "\n".join(lost)
-    in_lost = {fold_case(token) for token, _ in _scan(lost_text, lost_text, _CHUNK_CLASSES, True)} if lost else set()
-    return union.date_keys.union(in_lost.intersection(union.position)), list(distinct)
+    lost = "\n".join([*(union.units.parts - body.parts), *(union.units.chunks - body.chunks)])
+    in_lost = set(_fold_all(token for token, _ in _scan(lost, lost, _CHUNK_CLASSES, True)))
+    return union.date_keys.union(in_lost.intersection(union.position)), body
 
 
 def _substrings_found(needles: list[str], haystack: str) -> set[str]:
@@ -141,18 +154,33 @@ def _substrings_found(needles: list[str], haystack: str) -> set[str]:
     return found
 
 
-def _found_in(keys: set[str], merged: str, merged_chunks: list[str] | None) -> set[str]:  # chunks: distinct
-    """The folded keys that occur in the merged body. A key without white space is searched in the body's
-    distinct chunks when it has them (a quarter of a long body, and as many fewer hits to walk past)."""
-    spaced = {key for key in keys if any(ch.isspace() for ch in key)}
+_SPANS_UNITS = re.compile(r"\n|\. ")  # a key holding these may span two of the body's units
+
+
+def _found_in(keys: set[str], merged: str, body: Units | None) -> set[str]:
+    """The folded keys that occur in the merged body. A key without a line end or ". " is searched in the
+    body's distinct units when it has them (a long body often repeats itself)."""
+    spanning = set(filter(_SPANS_UNITS.search, keys)) if body is not None else keys
     found = set()
-    if spaced:
+    if spanning:
         folded = fold_case(merged)
-        found = {key for key in spaced if key in folded}
-    if len(spaced) < len(keys):
-        haystack = fold_case(merged if merged_chunks is None else "\n".join(merged_chunks))
-        found |= _substrings_found([key for key in keys if key not in spaced], haystack)
+        found = {key for key in spanning if key in folded}
+    if len(spanning) < len(keys):
+        found |= _substrings_found([key for key in keys if key not in spanning], fold_case(body.text()))
     return found
+
+
+@contextlib.contextmanager
+def _no_cycle_collection():
+    """The garbage collector paused: the check builds tens of thousands of tuples on 1 MB of text, none in a
+    cycle, and each few hundred would set off a collection pass (a tenth of the time on a digit-dense log)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) -> MergeGuardReport:
@@ -161,10 +189,11 @@ def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) ->
     if len(source_bodies) == 0:
         return MergeGuardReport(True, 1.0, 1.0, NO_SOURCES_REASON)
 
-    union = _source_union(tuple(source_bodies))
+    with _no_cycle_collection():
+        union = _source_union(tuple(source_bodies))
+        unsure, body = _may_be_missing(union, merged)
+        found = _found_in(unsure, merged, body) if unsure else set()
     longest = union.longest
-    unsure, merged_chunks = _may_be_missing(union, merged)
-    found = _found_in(unsure, merged, merged_chunks) if unsure else set()
     lost = sorted(union.position[key] for key in unsure.difference(found))
     tokens = union.all_retained
     if lost:

@@ -19,7 +19,8 @@ import functools
 import re
 import threading
 import unicodedata
-from typing import Iterable, KeysView, NamedTuple
+from itertools import chain, repeat
+from typing import Iterable, NamedTuple
 
 from ..netfx import NET_WS_CLASS, fold_case
 
@@ -101,6 +102,8 @@ class _PatternSet(NamedTuple):
     # a (possibly empty) run of the characters a file-path match can contain, plus ZWNJ/ZWJ
     path_run: re.Pattern[str]
     word_run: re.Pattern[str]  # the same for identifier-like matches: word characters, dots and hyphens
+    year: re.Pattern[str]  # where a month-name date can end: four digits after white space (see _date_matches)
+    before_year: re.Pattern[str]  # on the reversed text: the most a month-name date can hold before its year
 
 
 _FILE_PATH = 7  # index of the file-path class
@@ -144,7 +147,11 @@ def _build(word: str, boundary_word: str, digit: str, ws: str) -> _PatternSet:
     patterns = tuple(re.compile(pattern, flags) for pattern, flags in sources)
     # runs include ZWNJ/ZWJ (never in a match, but word characters for \\b) so a run never ends before one
     run_chars = f"[{bword}.\\-/\\\\:~]"
-    return _PatternSet(patterns, re.compile(f"{run_chars}*"), re.compile(f"[{bword}.\\-]*"))
+    # a written date is `Month.? day(th)?,? year`, a reverse one `day Month.?,? year`: before the white space
+    # ahead of its year, at most 11 characters (`September.,`), white space, and at most 10 more (`September.`)
+    year = re.compile(f"{d}(?<=[{ws}]{d}){d}{{3}}{rb}")
+    before_year = re.compile(f"[{ws}]+[^{ws}]{{1,11}}[{ws}]+[^{ws}]{{1,10}}")
+    return _PatternSet(patterns, re.compile(f"{run_chars}*"), re.compile(f"[{bword}.\\-]*"), year, before_year)
 
 
 _ASCII_PATTERNS = _build("A-Za-z0-9_", "A-Za-z0-9_", "0-9", _ASCII_WS_CLASS)
@@ -251,6 +258,8 @@ def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict)
 # newlines (1 MB of notes holds ~¼ MB of distinct chunks); the dates are scanned over the whole text.
 _DATE_CLASSES = frozenset({2, 3})
 _COMPACT_FROM = 4096  # below this, splitting costs more than it saves
+_SENTENCE_END = ". "  # a long text is also cut into parts here and at line ends (Units)
+_LONG_PART = 1024  # a part longer than this is cut at white space (a text without sentences stays cheap)
 _PYTHON_ONLY_WHITESPACE = "\x1c\x1d\x1e\x1f"  # str.split() splits on these; .NET's white space class does not
 
 
@@ -262,9 +271,16 @@ def _chunks(text: str) -> list[str] | None:
     return text.split()
 
 
-def _compact(text: str, distinct: dict[str, None] | None) -> str:
-    """The text's distinct chunks (`dict.fromkeys` of its chunks), one per line; the text itself when unsplittable."""
-    return text if distinct is None else "\n".join(distinct)
+def _compact_text(text: str, parts: list[str]) -> str:
+    """What to scan for the chunk classes instead of a long text: its distinct parts (`_parts`), one per
+    line, when they are a quarter of the text or less (notes that repeat themselves); otherwise its distinct
+    chunks (the text itself when unsplittable). Either way, what a scan finds, and in which order, is what
+    scanning the text finds (see Units)."""
+    distinct = dict.fromkeys(parts)
+    if sum(map(len, distinct)) <= len(text) // 4:
+        return "\n".join(distinct)
+    chunks = _chunks(text)
+    return text if chunks is None else "\n".join(dict.fromkeys(chunks))
 
 
 def _iter_matches(text: str, only: frozenset[int] | None = None, *, shortcuts: bool = True,
@@ -276,8 +292,7 @@ def _iter_matches(text: str, only: frozenset[int] | None = None, *, shortcuts: b
     regex scans."""
     compact = text
     if shortcuts and len(text) >= (_COMPACT_FROM if compact_from is None else compact_from):
-        chunks = _chunks(text)
-        compact = _compact(text, None if chunks is None else dict.fromkeys(chunks))
+        compact = _compact_text(text, _parts(text))
     return _scan(text, compact, only, shortcuts)
 
 
@@ -302,30 +317,65 @@ def _scan_classes(text: str, compact: str, only: frozenset[int] | None,
         elif not _may_match(index, compact, ascii_text, seen):  # what a class needs lies inside one chunk
             continue
         elif index in _DATE_CLASSES:
-            found = pattern.findall(text)
+            found = _date_matches(text, index, pattern_set, seen)
         elif index == _FILE_PATH:
             found = [m.group() for m in _file_path_matches(compact, pattern_set, seen)]
         elif index in _MARKERS:
             found = _marked_matches(compact, index, pattern_set, seen)
         else:
             found = pattern.findall(compact)
-        tokens = [token for token in (match.rstrip(_TRAILING) for match in dict.fromkeys(found)) if token]
+        tokens = list(filter(None, map(str.rstrip, dict.fromkeys(found), repeat(_TRAILING))))  # in C: 1 MB has 20k
         if tokens:
             out.append((index, tokens))
     return out
 
 
-def _first_by_key(text: str, per_class: list[tuple[int, list[str]]]) -> dict[str, tuple[str, int]]:
-    """Folded token -> (first spelling, first class) in order of collection: Netclaw's case-insensitive
-    de-duplication, folded in one call over all tokens rather than one per token."""
-    tokens = [token for _, found in per_class for token in found]
-    indices = [index for index, found in per_class for _ in found]
+def _date_windows(text: str, pattern_set: _PatternSet) -> list[tuple[int, int]]:
+    """Where in the text a month-name date can lie: for each year (four digits after white space), from the
+    furthest a date can start before it (`before_year`, matched backwards) to its end; windows that
+    overlap are joined. In prose a month name begins one word in ten, a year one in a few hundred."""
+    reverse = text[::-1]
+    windows: list[tuple[int, int]] = []
+    for year in pattern_set.year.finditer(text):
+        before = pattern_set.before_year.match(reverse, len(text) - year.start())
+        if before is None:
+            continue  # no date ends at this year
+        start = year.start() - (before.end() - before.start())
+        if windows and start <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], year.end())
+        else:
+            windows.append((start, year.end()))
+    return windows
+
+
+def _date_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict) -> list[str]:
+    """Date class `index`'s matches, the same as `findall` over the whole text: a match ends at a year and
+    starts within its window, and windows never cut a match (look-behinds still see the text before a
+    window; the character after a year is never a word character, as the end of a window shows)."""
+    windows = seen.get("date windows")
+    if windows is None:
+        windows = seen["date windows"] = _date_windows(text, pattern_set)
+    pattern = pattern_set.patterns[index]
+    return [match for start, end in windows for match in pattern.findall(text, start, end)]
+
+
+def _first_by_key(text: str, per_class: list[tuple[int, list[str]]]) -> tuple[dict[str, str], dict[str, int]]:
+    """Folded token -> its first spelling, and -> its first class, in order of collection: Netclaw's
+    case-insensitive de-duplication, folded in one call over all tokens rather than one per token. Two dicts
+    of strings and ints rather than one of pairs: a 1 MB text has 20k tokens, and 20k pairs would cost more
+    in garbage collection than in building them."""
+    tokens = list(chain.from_iterable(found for _, found in per_class))
+    indices = list(chain.from_iterable(repeat(index, len(found)) for index, found in per_class))
     if "\x00" in text:  # the separator below could be inside a token
         keys = [fold_case(token) for token in tokens]
     else:
         keys = fold_case("\x00".join(tokens)).split("\x00") if tokens else []
-    first = dict(zip(reversed(keys), zip(reversed(tokens), reversed(indices))))  # the last write is the first seen
-    return {key: first[key] for key in dict.fromkeys(keys)}
+    ordered = dict.fromkeys(keys)
+    if len(ordered) == len(keys):  # no key twice
+        return dict(zip(keys, tokens)), dict(zip(keys, indices))
+    first_token = dict(zip(reversed(keys), reversed(tokens)))  # the last write is the first seen
+    first_index = dict(zip(reversed(keys), reversed(indices)))
+    return dict(zip(ordered, map(first_token.__getitem__, ordered))), dict(zip(ordered, map(first_index.__getitem__, ordered)))
 
 
 _EXTENSION_DOT = re.compile(r"\.[A-Za-z0-9]")
@@ -362,31 +412,79 @@ def _file_path_matches(text: str, pattern_set: _PatternSet, seen: dict | None = 
             yield from pattern.finditer(text, start, stop)
 
 
+class Units(NamedTuple):
+    """A text cut into units that hold every token of the 13 chunk classes whole (a device for speed, not a
+    Netclaw rule): a unit the merged body also holds brings all its tokens along. The text is cut at line
+    ends and at ". " (1 MB of notes is ~20k parts against ~150k white-space chunks, so a check splits and
+    hashes far less); a part longer than `_LONG_PART` is cut further at white space. A part loses the "."
+    of a ". " after it, which no token needs: every match is cut of a trailing ".", and no class looks
+    past one (the property tests in tests/core/merge/test_guard.py hold that)."""
+    parts: frozenset[str]  # the parts of at most _LONG_PART characters
+    chunks: frozenset[str]  # the white-space chunks of the longer ones
+    long: frozenset[str]  # the longer parts themselves (a month-name date may span their chunks)
+
+    def text(self) -> str:
+        """The distinct text of these units, one per line: a key with neither a line end nor ". " in it
+        occurs in the text they came from exactly when it occurs here."""
+        return "\n".join([*self.parts, *self.long])
+
+    def __or__(self, other: "Units") -> "Units":
+        return Units(self.parts | other.parts, self.chunks | other.chunks, self.long | other.long)
+
+
+def _parts(text: str) -> list[str]:
+    """The text cut at line ends and at ". " (in C: one split per line)."""
+    return list(chain.from_iterable(map(str.split, text.split("\n"), repeat(_SENTENCE_END))))
+
+
+def units(text: str, parts: list[str] | None = None) -> Units | None:
+    """The text's units (`parts`: its `_parts`, when already made), or None when a long part holds a
+    character Python splits at but .NET's white space class does not (`_chunks`): the text is then
+    compared whole."""
+    parts = _parts(text) if parts is None else parts
+    if max(map(len, parts)) <= _LONG_PART:  # the common case, without a Python loop
+        return Units(frozenset(parts), frozenset(), frozenset())
+    short, long, chunks = [], [], []
+    for part in parts:
+        if len(part) <= _LONG_PART:
+            short.append(part)
+            continue
+        cut = _chunks(part)
+        if cut is None:
+            return None
+        long.append(part)
+        chunks += cut
+    return Units(frozenset(short), frozenset(chunks), frozenset(long))
+
+
 def extract_tokens(text: str | None) -> list[tuple[str, str]]:
     """The load-bearing tokens of one text as (token, kind), de-duplicated case-insensitively, in the
     order Netclaw collects them (class by class); a token found by several classes gets the first."""
     if not text:
         return []
-    return [(token, TOKEN_KINDS[index]) for token, index in _source_scan(text).keyed.values()]
+    scan = _source_scan(text)
+    return list(zip(scan.spelling.values(), map(TOKEN_KINDS.__getitem__, scan.classes.values())))
 
 
 class _SourceScan(NamedTuple):
-    keyed: dict[str, tuple[str, int]]  # folded token -> (first spelling, first class), in order of collection
-    chunks: KeysView[str] | None  # its distinct white-space-delimited chunks (None: unsplittable)
+    spelling: dict[str, str]  # folded token -> its first spelling, in order of collection
+    classes: dict[str, int]  # folded token -> its first class, in the same order
+    date_keys: frozenset[str]  # the keys of its month-name dates (they span units: always searched)
+    units: Units | None  # None: unsplittable
 
 
 @functools.lru_cache(maxsize=64)
 def _source_scan(source: str) -> _SourceScan:
     """A source's tokens and chunks, kept for the next check: while a reviewer edits the merged body the
     sources stay the same, so each re-check looks only at the body (do not modify the result)."""
-    chunks = _chunks(source)
-    distinct = None if chunks is None else dict.fromkeys(chunks)  # also the source's chunk set, below
-    compact = _compact(source, distinct) if len(source) >= _COMPACT_FROM else source
-    keyed = _first_by_key(source, _scan_classes(source, compact, None, True))
-    return _SourceScan(keyed, None if distinct is None else distinct.keys())
+    parts = _parts(source)
+    compact = _compact_text(source, parts) if len(source) >= _COMPACT_FROM else source
+    per_class = _scan_classes(source, compact, None, True)
+    dates = frozenset(fold_case(token) for index, found in per_class if index in _DATE_CLASSES for token in found)
+    return _SourceScan(*_first_by_key(source, per_class), dates, units(source, parts))
 
 
 _CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
 
 
-__all__ = ["TOKEN_KINDS", "extract_tokens", "warm_up"]
+__all__ = ["TOKEN_KINDS", "Units", "extract_tokens", "units", "warm_up"]

@@ -412,7 +412,7 @@ def test_the_scan_shortcuts_never_change_the_matches(text):
 _CHUNK_ALPHABET = st.sampled_from(list("aZ09._-/\\: \n\t,(") + ["\xa0", "\u2028", "\u3000", "\x1c", "\x1f", "\x85",
                                                               "Sep 3, 2025", "4 march 2024", "2025-06-11",
                                                               "http://x.io/a b", "v1.2", "32GB", "a.b", "fooBar",
-                                                              "x_y", "C:\\t\\a.md", "~/n/a.md", "é", "١", "\u200d"])
+                                                              "x_y", "C:\\t\\a.md", "~/n/a.md", "é", "١", "\u200d", ". ", "1.2. "])
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -424,16 +424,50 @@ def test_scanning_distinct_chunks_finds_what_scanning_the_text_finds(text):
     assert list(guard_tokens._iter_matches(text, compact_from=0)) == list(guard_tokens._iter_matches(text, shortcuts=False))
 
 
+_DATE_ALPHABET = st.sampled_from([" ", "  ", "\n", "\xa0", "\u3000", ",", ".", "x", "(", "\u200d", "1", "12", "31st",
+                                   "2025", "١٢٣٤", "20250", "June", "jun", "Sept", "ſeptember", "MAY", "Dec.", "août"])
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_DATE_ALPHABET, max_size=30).map("".join))
+@example("on June 11, 2025 and 4 march 2024")
+@example("Sept.\xa0\xa031st,\u3000 2025")
+@example("(ſeptember.  31st,\n\n2025)")  # the longest written date: 10 characters, then 5, before the year
+@example("on 31 September.,  \xa02025.")  # the longest reverse one: 2, then 11
+def test_month_name_dates_searched_near_years_are_the_dates_a_full_scan_finds(text):
+    """The month-name dates are searched only in windows that end at a year: the matches, and their order,
+    must be those of scanning the whole text (white-space runs of any length, Unicode digits and spaces)."""
+    assert list(guard_tokens._iter_matches(text, frozenset({2, 3}))) == \
+        list(guard_tokens._iter_matches(text, frozenset({2, 3}), shortcuts=False))
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(_CHUNK_ALPHABET, max_size=40).map("".join), min_size=1, max_size=3),
        st.lists(_CHUNK_ALPHABET, max_size=50).map("".join), st.data())
-def test_only_the_tokens_of_lost_chunks_are_searched_yet_every_verdict_is_a_substring_test(sources, merged, data):
-    """check_merge searches only the tokens of source chunks the body lacks: each token's `retained` must
-    still be exactly "its folded form occurs in the folded body", for long texts (compacted) and short ones."""
+def test_only_the_tokens_of_lost_units_are_searched_yet_every_verdict_is_a_substring_test(sources, merged, data):
+    """check_merge searches only the tokens of source units (text between ". ", or the white-space chunks of
+    a long one) the body lacks: each token's `retained` must still be exactly "its folded form occurs in the
+    folded body", for long texts (compacted) and short ones, and for long parts."""
     if data.draw(st.booleans()):  # keep part of a source, as a real merged body does
         merged = data.draw(st.sampled_from(sources)) + merged
+    _assert_verdicts_are_substring_tests(sources, merged, data.draw(st.sampled_from([0, 4096])),
+                                         data.draw(st.sampled_from([0, 3, 1024])))
+
+
+@pytest.mark.parametrize("sources, merged", [
+    ([". 1.2. x"], "1.2"),  # the body ends with a part that had a "." after it in the source
+    (["a.b. http://x.io/a.  1.2"], "http://x.io/a  1.2. a.b"),
+    (["Port 5432. Pool 20. Host db-01. Since 2025."], "Since 2025. Host db-01. Pool 20"),
+])
+@pytest.mark.parametrize("long_part", [0, 3, 1024])
+def test_verdicts_on_reordered_sentences_are_substring_tests(sources, merged, long_part):
+    _assert_verdicts_are_substring_tests(sources, merged, 0, long_part)
+
+
+def _assert_verdicts_are_substring_tests(sources, merged, compact_from, long_part):
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(guard_tokens, "_COMPACT_FROM", data.draw(st.sampled_from([0, 4096])))
+        patch.setattr(guard_tokens, "_COMPACT_FROM", compact_from)
+        patch.setattr(guard_tokens, "_LONG_PART", long_part)
         guard._source_union.cache_clear()
         guard_tokens._source_scan.cache_clear()
         report = check_merge(sources, merged)
