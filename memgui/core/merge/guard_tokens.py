@@ -330,13 +330,18 @@ def _scan_classes(text: str, compact: str, only: frozenset[int] | None,
     return out
 
 
+_CHARS_PER_YEAR = 64  # with more years than one per this many characters, windows cost more than they save
+
+
 def _date_windows(text: str, pattern_set: _PatternSet) -> list[tuple[int, int]]:
     """Where in the text a month-name date can lie: for each year (four digits after white space), from the
     furthest a date can start before it (`before_year`, matched backwards) to its end; windows that
     overlap are joined. In prose a month name begins one word in ten, a year one in a few hundred."""
     reverse = text[::-1]
     windows: list[tuple[int, int]] = []
-    for year in pattern_set.year.finditer(text):
+    for count, year in enumerate(pattern_set.year.finditer(text)):
+        if count > len(text) // _CHARS_PER_YEAR:
+            return [(0, len(text))]  # years everywhere (a table of numbers): one scan of the whole text is cheaper
         before = pattern_set.before_year.match(reverse, len(text) - year.start())
         if before is None:
             continue  # no date ends at this year
