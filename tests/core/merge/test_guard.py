@@ -435,10 +435,15 @@ _DATE_ALPHABET = st.sampled_from([" ", "  ", "\n", "\xa0", "\u3000", ",", ".", "
 @example("(ſeptember.  31st,\n\n2025)")  # the longest written date: 10 characters, then 5, before the year
 @example("on 31 September.,  \xa02025.")  # the longest reverse one: 2, then 11
 def test_month_name_dates_searched_near_years_are_the_dates_a_full_scan_finds(text):
-    """The month-name dates are searched only in windows that end at a year: the matches, and their order,
-    must be those of scanning the whole text (white-space runs of any length, Unicode digits and spaces)."""
-    assert list(guard_tokens._iter_matches(text, frozenset({2, 3}))) == \
-        list(guard_tokens._iter_matches(text, frozenset({2, 3}), shortcuts=False))
+    """The month-name dates are searched only in windows that end at a year (or, with years everywhere, over the
+    whole text): the matches, and their order, must be those of scanning the whole text (white-space runs of
+    any length, Unicode digits and spaces)."""
+    only = frozenset({2, 3})
+    expected = list(guard_tokens._iter_matches(text, only, shortcuts=False))
+    for chars_per_year in (1, 64):  # 1: windows for any number of years; 64: the default budget
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(guard_tokens, "_CHARS_PER_YEAR", chars_per_year)
+            assert list(guard_tokens._iter_matches(text, only)) == expected
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
