@@ -330,7 +330,7 @@ def _scan_classes(text: str, compact: str, only: frozenset[int] | None,
     return out
 
 
-_CHARS_PER_YEAR = 64  # with more years than one per this many characters, windows cost more than they save
+_CHARS_PER_YEAR = 64  # with years denser than one per this many characters, windows cost more than they save
 
 
 def _date_windows(text: str, pattern_set: _PatternSet) -> list[tuple[int, int]]:
@@ -340,7 +340,7 @@ def _date_windows(text: str, pattern_set: _PatternSet) -> list[tuple[int, int]]:
     reverse = text[::-1]
     windows: list[tuple[int, int]] = []
     for count, year in enumerate(pattern_set.year.finditer(text)):
-        if count > len(text) // _CHARS_PER_YEAR:
+        if count > 64 + year.start() // _CHARS_PER_YEAR:
             return [(0, len(text))]  # years everywhere (a table of numbers): one scan of the whole text is cheaper
         before = pattern_set.before_year.match(reverse, len(text) - year.start())
         if before is None:
@@ -438,8 +438,8 @@ class Units(NamedTuple):
 
 
 def _parts(text: str) -> list[str]:
-    """The text cut at line ends and at ". " (in C: one split per line)."""
-    return list(chain.from_iterable(map(str.split, text.split("\n"), repeat(_SENTENCE_END))))
+    """The text cut at line ends and at ". ", without the empty parts (they hold no token)."""
+    return list(filter(None, text.replace(_SENTENCE_END, "\n").split("\n")))
 
 
 def units(text: str, parts: list[str] | None = None) -> Units | None:
@@ -447,7 +447,7 @@ def units(text: str, parts: list[str] | None = None) -> Units | None:
     character Python splits at but .NET's white space class does not (`_chunks`): the text is then
     compared whole."""
     parts = _parts(text) if parts is None else parts
-    if max(map(len, parts)) <= _LONG_PART:  # the common case, without a Python loop
+    if max(map(len, parts), default=0) <= _LONG_PART:  # the common case, without a Python loop
         return Units(frozenset(parts), frozenset(), frozenset())
     short, long, chunks = [], [], []
     for part in parts:

@@ -463,6 +463,7 @@ def test_only_the_tokens_of_lost_units_are_searched_yet_every_verdict_is_a_subst
     ([". 1.2. x"], "1.2"),  # the body ends with a part that had a "." after it in the source
     (["a.b. http://x.io/a.  1.2"], "http://x.io/a  1.2. a.b"),
     (["Port 5432. Pool 20. Host db-01. Since 2025."], "Since 2025. Host db-01. Pool 20"),
+    (["\n\n\n", ". . v1.2"], "\n"),  # sources and a body of nothing but separators
 ])
 @pytest.mark.parametrize("long_part", [0, 3, 1024])
 def test_verdicts_on_reordered_sentences_are_substring_tests(sources, merged, long_part):
