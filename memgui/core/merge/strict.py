@@ -60,12 +60,12 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
     )
 )
-# A capitalised word not at a sentence start (after `.`, `!`, `?`, `:` or a line start). Titles such as
-# "Dr." do not end a sentence.
+# A capitalised word not at a sentence start (after `.`, `!`, `?`, `:`, a line start or a list marker, the
+# text's first included). Titles such as "Dr." do not end a sentence.
 _PROPER = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*(?![\w'’])")
 # a title or abbreviation whose full stop does not end a sentence ("Dr. Okafor")
 ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "st", "mt", "sr", "jr", "vs", "e.g", "i.e"})
-_SENTENCE_END = re.compile(r"(?:^|[.!?:;]\s*|\n\s*[-*+>#]*\s*|\n\s*\d+[.)]\s+|[\"“(]\s*)$")
+_SENTENCE_END = re.compile(r"(?:^\s*[-*+>#]*\s*|[.!?:;]\s*|\n\s*[-*+>#]*\s*|(?:^|\n)\s*\d+[.)]\s+|[\"“(]\s*)$")
 _COMMON_CAPITALS = frozenset({
     "i", "the", "a", "an", "this", "that", "these", "those", "it", "we", "they", "he", "she", "you", "our",
     "my", "your", "their", "its", "if", "when", "for", "and", "or", "but", "so", "also", "then", "note",
@@ -73,6 +73,8 @@ _COMMON_CAPITALS = frozenset({
 })
 _TITLE_IDENTIFIER = re.compile(r"[A-Za-z0-9][\w.-]*[\d_.-][\w.-]*[A-Za-z0-9]|[a-z]+[A-Z]\w*")
 _SPACES = re.compile(r"\s+")
+_RATE_UNITS = {"mo": "month", "mth": "month", "yr": "year"}
+_RATE_UNIT = re.compile(r"(?<=\d)/(mo|mth|yr)(?![\w/])")  # after an amount: `€49/mo`, not `~/mo` or `a/mo/b`
 
 
 @dataclass(frozen=True)
@@ -96,8 +98,12 @@ class StrictReport:
 
 
 def normalise_text(text: str) -> str:
-    """The form facts are compared in: white space collapsed, case-folded."""
-    return _SPACES.sub(" ", text).strip().casefold()
+    """The form facts are compared in: white space collapsed, case-folded, a rate's month or year written out
+    (`€49/mo` is `€49/month`, `$12.98/yr` is `$12.98/year`)."""
+    folded = _SPACES.sub(" ", text).strip().casefold()
+    if "/" not in folded:
+        return folded
+    return _RATE_UNIT.sub(lambda m: f"/{_RATE_UNITS[m.group(1)]}", folded)
 
 
 def _proper_names(text: str) -> Iterable[str]:

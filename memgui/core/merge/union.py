@@ -211,6 +211,7 @@ class _Cover:
 
     def __init__(self, primary: str):
         self.words, self.text, self.dates, self.days = set(), "", {}, {}  # days: MM-DD -> spelling
+        self.day_months: dict[str, str] = {}  # MM-DD -> a day and month the draft writes without a year
         self.add(primary)
 
     def respelled(self, text: str) -> list[tuple[str, str]]:
@@ -219,8 +220,12 @@ class _Cover:
         out = []
         for token, kind in extract_tokens(text):
             day = calendar_date(token, kind)
-            if day in self.dates and not contains_whole(self.text, normalise_text(token)):
+            if not day or contains_whole(self.text, normalise_text(token)):
+                continue
+            if day in self.dates:
                 out.append((self.dates[day], token))
+            elif day[5:] in self.day_months and contains_whole(self.text, day[:4]):
+                out.append((self.day_months[day[5:]], token))  # "2 April" of a draft that says 2026 too
         for token, kind in strict_facts(text):  # "2 December" of a draft that holds 1987-12-02
             day = day_and_month(token) if kind == "day_month" else None
             if day and day in self.days and not contains_whole(self.text, normalise_text(token)):
@@ -253,6 +258,10 @@ class _Cover:
             if day:
                 self.dates.setdefault(day, token)
                 self.days.setdefault(day[5:], token)
+        for token, kind in strict_facts(text):
+            day = day_and_month(token) if kind == "day_month" else None
+            if day:
+                self.day_months.setdefault(day, token)
 
 
 def _lean(unit: _Unit, cover: _Cover) -> tuple[_Unit | None, list[str]]:
