@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from memgui.core.merge.guard import check_merge
-from memgui.core.merge.strict import check_strict
+from memgui.core.merge.strict import check_strict, facts, normalise_text
 
 # (source, merged, the fact the lens must name, its kind). Each merge changes or drops one fact.
 LOSSY = [
@@ -125,3 +125,16 @@ def test_a_uri_of_any_scheme_is_a_fact():
     strict = check_strict(["Backups run nightly to s3://backups/pg and ssh://nas.local/backup."],
                           "Backups run nightly.")
     assert {r.token for r in strict.at_risk if r.kind == "url"} == {"s3://backups/pg", "ssh://nas.local/backup"}
+
+
+def test_a_capital_after_a_list_marker_opens_a_sentence_even_at_the_start():
+    names = {token for token, kind in facts("- Tool: restic\n- Target: Backblaze B2, run by Okafor") if kind == "name"}
+    assert names == {"Okafor"}  # "Backblaze" follows a colon: a sentence start too
+    assert {token for token, kind in facts("* Install uv") if kind == "name"} == set()
+
+
+def test_a_rates_month_or_year_may_be_abbreviated_but_not_changed():
+    assert check_strict(["Starter is €49/month, the domain $12.98/year."], "Starter is €49/mo, the domain $12.98/yr.").passed
+    changed = check_strict(["Starter is €49/month."], "Starter is €49/week.")
+    assert "€49/month" in {r.token for r in changed.at_risk}
+    assert normalise_text("see ~/mo and a/mo/b") == "see ~/mo and a/mo/b"  # not after an amount

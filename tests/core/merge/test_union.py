@@ -239,3 +239,21 @@ def test_a_clause_of_mostly_new_words_is_kept():
     primary = "Penicillin allergy: hives after amoxicillin."
     other = "Penicillin allergy (hives after amoxicillin). Safe alternative she has taken before: azithromycin."
     assert "azithromycin" in sentence_union(primary, [other])
+
+
+def test_a_full_date_of_a_day_and_month_the_draft_writes_without_its_year_is_noted_in_place():
+    primary = "Japan, 2 April – 19 April 2026, with Tomás: Tokyo, Kyoto, Osaka."
+    other = "Holiday in Japan with Tomás from 2026-04-02 to 2026-04-19."
+    merged = sentence_union(primary, [other])
+    assert merged == "Japan, 2 April (2026-04-02) – 19 April 2026 (2026-04-19), with Tomás: Tokyo, Kyoto, Osaka."
+    assert check_merge([primary, other], merged).passed and check_strict([primary, other], merged).passed
+    # without the year in the draft, "2 April" may be another year's: the clause is added, not noted
+    other_year = "Holiday in Japan with Tomás from 2025-04-02."
+    assert "from 2025-04-02" in sentence_union(primary.replace("19 April 2026", "19 April"), [other_year])
+
+
+def test_list_items_whose_first_word_is_capitalised_add_nothing_when_their_facts_are_there():
+    primary = ("restic runs nightly at 03:30 to Backblaze B2 (`castell-restic-offsite`). "
+               "Keeps 7 daily / 4 weekly / 12 monthly.")
+    other = "- Tool: restic\n- When: 03:30 every night\n- Keeps: 7 daily, 4 weekly, 12 monthly"
+    assert sentence_union(primary, [other]) == primary  # "Tool" opens the list: it names no one
