@@ -380,7 +380,8 @@ def _first_by_key(text: str, per_class: list[tuple[int, list[str]]]) -> tuple[di
         return dict(zip(keys, tokens)), dict(zip(keys, indices))
     first_token = dict(zip(reversed(keys), reversed(tokens)))  # the last write is the first seen
     first_index = dict(zip(reversed(keys), reversed(indices)))
-    return dict(zip(ordered, map(first_token.__getitem__, ordered))), dict(zip(ordered, map(first_index.__getitem__, ordered)))
+    spelling = dict(zip(ordered, map(first_token.__getitem__, ordered)))
+    return spelling, dict(zip(ordered, map(first_index.__getitem__, ordered)))
 
 
 _EXTENSION_DOT = re.compile(r"\.[A-Za-z0-9]")
@@ -422,7 +423,7 @@ class Units(NamedTuple):
     Netclaw rule): a unit the merged body also holds brings all its tokens along. The text is cut at line
     ends and at ". " (1 MB of notes is ~20k parts against ~150k white-space chunks, so a check splits and
     hashes far less); a part longer than `_LONG_PART` is cut further at white space. A part loses the "."
-    of a ". " after it, which no token needs: every match is cut of a trailing ".", and no class looks
+    of a ". " after it, which no token needs: every match is cut off at a trailing ".", and no class looks
     past one (the property tests in tests/core/merge/test_guard.py hold that)."""
     parts: frozenset[str]  # the parts of at most _LONG_PART characters
     chunks: frozenset[str]  # the white-space chunks of the longer ones
