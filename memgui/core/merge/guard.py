@@ -20,13 +20,13 @@ import re
 from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple, Sequence
 
 import ahocorasick
 
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, fold_case, format_p0, utf16_len
 from .guard_tokens import (_CHUNK_CLASSES, TOKEN_KINDS, Units, _iter_matches, _scan, _source_scan,
-                           extract_tokens, units, warm_up)
+                           extract_tokens, fold_all, units, warm_up)
 
 NO_SOURCES_REASON = "no source bodies to validate against"
 
@@ -78,15 +78,6 @@ class _SourceUnion(NamedTuple):
 _NO_UNITS = Units(frozenset(), frozenset(), frozenset())
 
 
-def _fold_all(tokens: Iterable[str]) -> list[str]:
-    """fold_case of each token, in one call over them all unless one holds the NUL that joins them."""
-    tokens = list(tokens)
-    joined = "\x00".join(tokens)
-    if joined.count("\x00") != len(tokens) - 1:
-        return [fold_case(token) for token in tokens]
-    return fold_case(joined).split("\x00") if tokens else []
-
-
 @functools.lru_cache(maxsize=8)
 def _source_union(source_bodies: tuple[str | None, ...]) -> _SourceUnion:
     """The case-insensitive union of the sources' tokens (the first spelling, the best class), kept for the
@@ -125,7 +116,7 @@ def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], Units |
         in_merged = {fold_case(token) for token, _ in _iter_matches(merged, classes)} if merged and classes else set()
         return set(union.position).difference(in_merged), None
     lost = "\n".join([*(union.units.parts - body.parts), *(union.units.chunks - body.chunks)])
-    in_lost = set(_fold_all(token for token, _ in _scan(lost, lost, _CHUNK_CLASSES, True)))
+    in_lost = set(fold_all(token for token, _ in _scan(lost, lost, _CHUNK_CLASSES, True)))
     return union.date_keys.union(in_lost.intersection(union.position)), body
 
 
@@ -174,12 +165,12 @@ def _found_in(keys: set[str], merged: str, body: Units | None) -> set[str]:
 def _no_cycle_collection():
     """The garbage collector paused: the check builds tens of thousands of tuples on 1 MB of text, none in a
     cycle, and each few hundred would set off a collection pass (a tenth of the time on a digit-dense log)."""
-    paused = gc.isenabled()
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if paused:
+        if was_enabled:
             gc.enable()
 
 

@@ -364,17 +364,23 @@ def _date_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict) -
     return [match for start, end in windows for match in pattern.findall(text, start, end)]
 
 
-def _first_by_key(text: str, per_class: list[tuple[int, list[str]]]) -> tuple[dict[str, str], dict[str, int]]:
+def fold_all(tokens: Iterable[str]) -> list[str]:
+    """fold_case of each token, in one call over them all unless one holds the NUL that joins them."""
+    tokens = list(tokens)
+    joined = "\x00".join(tokens)
+    if joined.count("\x00") != len(tokens) - 1:
+        return [fold_case(token) for token in tokens]
+    return fold_case(joined).split("\x00") if tokens else []
+
+
+def _first_by_key(per_class: list[tuple[int, list[str]]]) -> tuple[dict[str, str], dict[str, int]]:
     """Folded token -> its first spelling, and -> its first class, in order of collection: Netclaw's
     case-insensitive de-duplication, folded in one call over all tokens rather than one per token. Two dicts
     of strings and ints rather than one of pairs: a 1 MB text has 20k tokens, and 20k pairs would cost more
     in garbage collection than in building them."""
     tokens = list(chain.from_iterable(found for _, found in per_class))
     indices = list(chain.from_iterable(repeat(index, len(found)) for index, found in per_class))
-    if "\x00" in text:  # the separator below could be inside a token
-        keys = [fold_case(token) for token in tokens]
-    else:
-        keys = fold_case("\x00".join(tokens)).split("\x00") if tokens else []
+    keys = fold_all(tokens)
     ordered = dict.fromkeys(keys)
     if len(ordered) == len(keys):  # no key twice
         return dict(zip(keys, tokens)), dict(zip(keys, indices))
@@ -486,8 +492,8 @@ def _source_scan(source: str) -> _SourceScan:
     parts = _parts(source)
     compact = _compact_text(source, parts) if len(source) >= _COMPACT_FROM else source
     per_class = _scan_classes(source, compact, None, True)
-    dates = frozenset(fold_case(token) for index, found in per_class if index in _DATE_CLASSES for token in found)
-    return _SourceScan(*_first_by_key(source, per_class), dates, units(source, parts))
+    dates = frozenset(fold_all(token for index, found in per_class if index in _DATE_CLASSES for token in found))
+    return _SourceScan(*_first_by_key(per_class), dates, units(source, parts))
 
 
 _CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
