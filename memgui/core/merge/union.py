@@ -338,11 +338,11 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     if ok:
         return merged
 
-    # Put back the dropped sentences that hold a missing token or fact.
+    # Put back the dropped sentences that hold a missing token or fact (once: a repeat is already there).
     folded_missing = [fold_case(token) for token in missing]
-    for units, keep in per_source:
+    for (units, keep), unseen_keys in zip(per_source, dedup_only):
         for index, unit in enumerate(units):
-            if not keep[index] and any(token in fold_case(unit.text) for token in folded_missing):
+            if unseen_keys[index] and not keep[index] and any(t in fold_case(unit.text) for t in folded_missing):
                 keep[index] = True
     merged = draft()
     ok, _ = _passes_fully(sources, merged)

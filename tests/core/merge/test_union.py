@@ -1,7 +1,7 @@
 """The sentence-union draft: keeps the primary verbatim, adds only new sentences, always passes MergeGuard."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memgui.core.merge.guard import check_merge
@@ -135,6 +135,7 @@ DOC_LINES = st.lists(SENTENCES, max_size=8).map(lambda parts: "\n".join(parts))
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(DOC, DOC_LINES), st.lists(st.one_of(DOC, DOC_LINES), max_size=4))
+@example("", ["The pool size is 20. # Heading The pool size is 20. # Heading The pool size is 20."])
 def test_union_of_overlapping_notes_passes_and_is_the_deduplicated_draft_when_that_is_safe(primary, others):
     union = sentence_union(primary, others)
     assert union.startswith(primary)
@@ -163,6 +164,12 @@ def sentence_union_dedup_only(primary, others):
                 kept.append(unit)
         parts.append(_join(kept))
     return _append(primary, parts)
+
+
+def test_a_sentence_put_back_for_a_missing_fact_is_put_back_once_not_with_its_repeats():
+    # "Heading" mid-line reads as a name; the cover drops its sentence, the check puts it back — one copy
+    other = "The pool size is 20. # Heading The pool size is 20. # Heading The pool size is 20."
+    assert sentence_union("", [other]) == "The pool size is 20. # Heading The pool size is 20."
 
 
 def test_a_paraphrase_that_brings_no_new_fact_is_left_out():
