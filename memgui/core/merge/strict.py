@@ -73,8 +73,20 @@ _COMMON_CAPITALS = frozenset({
 })
 _TITLE_IDENTIFIER = re.compile(r"[A-Za-z0-9][\w.-]*[\d_.-][\w.-]*[A-Za-z0-9]|[a-z]+[A-Z]\w*")
 _SPACES = re.compile(r"\s+")
+# One spelling per unit after an amount, so `47 min` keeps `47 minutes`, `2gb` keeps `2 GB`, `80 percent` keeps
+# `80%` and `€60 a month` keeps `€60/month` (a different unit or rate still differs).
+_UNIT_SPELLINGS = {
+    "min": "min mins minute minutes", "s": "s sec secs second seconds", "h": "h hr hrs hour hours",
+    "ms": "ms msec millisecond milliseconds", "day": "day days", "week": "week weeks", "month": "month months",
+    "year": "year years yr yrs", "%": "% percent", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb",
+}
+_UNIT_OF = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings.split()}
+_AMOUNT_UNIT = re.compile(  # after a digit; "-" as in "a 25-minute talk"
+    r"(?<=\d)[ -]?(" + "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r")(?![\w%])")
 _RATE_UNITS = {"mo": "month", "mth": "month", "yr": "year"}
 _RATE_UNIT = re.compile(r"(?<=\d)/(mo|mth|yr)(?![\w/])")  # after an amount: `€49/mo`, not `~/mo` or `a/mo/b`
+_PER_SPELLING = re.compile(  # "600 requests per minute", "€60 a month" (after an amount) are rates: "/"
+    r"(?<=[\w%])\s?/\s?(?=[a-z])|\s+per\s+(?=[a-z])|(?<=\d)\s+a\s+(?=(?:month|year|week|day|hour)\b)")
 
 
 @dataclass(frozen=True)
@@ -99,11 +111,17 @@ class StrictReport:
 
 def normalise_text(text: str) -> str:
     """The form facts are compared in: white space collapsed, case-folded, a rate's month or year written out
-    (`€49/mo` is `€49/month`, `$12.98/yr` is `$12.98/year`)."""
+    (`€49/mo` is `€49/month`, `$12.98/yr` is `$12.98/year`), "per" as "/", one spelling per unit after an
+    amount (`47 minutes` is `47 min`)."""
     folded = _SPACES.sub(" ", text).strip().casefold()
-    if "/" not in folded:
-        return folded
-    return _RATE_UNIT.sub(lambda m: f"/{_RATE_UNITS[m.group(1)]}", folded)
+    if "/" in folded:
+        folded = _RATE_UNIT.sub(lambda m: f"/{_RATE_UNITS[m.group(1)]}", folded)
+    folded = _PER_SPELLING.sub("/", folded)
+    return _AMOUNT_UNIT.sub(lambda m: _spelled_unit(_UNIT_OF[m.group(1)]), folded)
+
+
+def _spelled_unit(unit: str) -> str:
+    return unit if unit == "%" else " " + unit
 
 
 def _proper_names(text: str) -> Iterable[str]:

@@ -6,7 +6,8 @@ strict-lens fact or mostly new content words (a greedy cover). A paraphrase of w
 nothing, so duplicates do not end up twice inside the merged memory. A date another source writes differently
 (`11 June 2025` for the draft's `2025-06-11`, `2 December` for `1987-12-02`) is the same fact: it is noted in
 brackets after the draft's spelling — the one change made inside the primary — because MergeGuard needs it
-verbatim. A label before a colon ("Terminal:") is never added on its own, and "Dr." does not end a sentence.
+verbatim. A label before a colon ("Terminal:") is never added on its own, only with its value, and "Dr." does not end
+a sentence.
 Sentences are compared normalised (case-folded, white space collapsed, list/heading/quote markers and trailing
 punctuation ignored). Markdown lines — bullets, numbered items,
 headings, quotes, table rows, indented code — are kept whole, and a fenced code block is one unit.
@@ -42,6 +43,7 @@ _SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*
 _ABBREVIATION = re.compile(  # the strict lens's titles, plus "c. 2019", "approx." and "No."
     r"(?<![\w.])(?:" + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS | {"c", "ca", "approx", "no"})) + r")\.$",
     re.IGNORECASE)
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
 _MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|#{1,6}\s+|(?:>\s*)+)")
 _SPACES = re.compile(r"\s+")
 _TRAILING_PUNCT = ".,;:!?\u2026\u3002\uff01\uff1f \t"
@@ -269,17 +271,23 @@ def _lean(unit: _Unit, cover: _Cover) -> tuple[_Unit | None, list[str]]:
     only the clauses that do when some do (joined by "; "), None when none does — and the texts left out."""
     if _FENCE.match(unit.text):
         return unit, []  # code is kept whole whenever it is not literally there yet
-    if _STRUCTURAL.match(unit.text) or "\n" in unit.text:
+    item = _ITEM.match(unit.text)  # a bullet or numbered item is leaned like prose, its marker kept
+    if (_STRUCTURAL.match(unit.text) and not item) or "\n" in unit.text:
         return (unit, []) if cover.brings(unit.text) else (None, [unit.text])
-    clauses = _clauses(unit.text)
-    # a label is kept only for a fact of its own; a clause of short words only ("The cat") brings nothing
-    needed = [c.text for c in clauses if cover.brings(c.text, facts_only=c.label, wordless=len(clauses) == 1)]
-    left_out = [c.text for c in clauses if c.text not in needed]
-    if not needed:
+    marker = item.group() if item else ""
+    clauses = _clauses(unit.text[len(marker):])
+    # a clause of short words only ("The cat") brings nothing; a label brings a fact of its own, or is kept
+    # in front of a value that is kept ("shell: fish"): it says what the value is
+    needs = [cover.brings(c.text, facts_only=c.label, wordless=len(clauses) == 1) for c in clauses]
+    needs = [need or (c.label and len(c.text.split()) <= 4 and i + 1 < len(needs) and needs[i + 1])
+             for i, (c, need) in enumerate(zip(clauses, needs))]
+    left_out = [c.text for c, need in zip(clauses, needs) if not need]
+    if not any(needs):
         return None, left_out
-    if len(needed) == len(clauses):
+    if all(needs):
         return unit, []
-    text = "; ".join(needed)
+    kept = [c for c, need in zip(clauses, needs) if need]
+    text = marker + "".join(c.text + (": " if c.label else "; ") for c in kept[:-1]) + kept[-1].text
     if unit.text.rstrip()[-1:] in ".!?" and text[-1:] not in ".!?":
         text += unit.text.rstrip()[-1]
     return _Unit(text, unit.line, unit.paragraph, unit.key), left_out

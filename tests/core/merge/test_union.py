@@ -227,11 +227,33 @@ def test_a_title_before_a_name_is_not_a_sentence_end():
         "Born c. 2019.", "Vet is Dr. Alves.", "Done."]
 
 
-def test_a_label_before_a_colon_is_not_added_on_its_own():
+def test_a_label_before_a_colon_is_added_only_with_its_value():
     primary = "Uses WezTerm with JetBrains Mono at 13 pt."
     other = "Terminal: WezTerm; shell: fish with the starship prompt."
     added = sentence_union(primary, [other])[len(primary):].strip()
-    assert added == "fish with the starship prompt."  # not "Terminal; shell; fish …"
+    assert added == "shell: fish with the starship prompt."  # not "Terminal; shell; fish …", nor a bare "fish"
+    # a long clause before a colon is a sentence of its own, not a label to carry along
+    primary = "Mira sees physio Marta Sousa at Clínica Movimento for pain in her left knee."
+    other = "Mira sees physio Marta Sousa at Clínica Movimento for pain in her left knee: sessions on Tuesdays."
+    assert sentence_union(primary, [other]) == primary + "\n\nsessions on Tuesdays."
+
+
+def test_a_list_item_adds_only_the_clauses_that_bring_something_under_its_own_marker():
+    primary = "Guests are VLAN 30 on 192.168.30.0/24."
+    other = "- VLAN 10 main: 192.168.50.0/24\n- VLAN 30 guest: 192.168.30.0/24, Wi-Fi SSID `Castell-Guest`"
+    merged = sentence_union(primary, [other])
+    assert merged == primary + "\n\n- VLAN 10 main: 192.168.50.0/24\n- Wi-Fi SSID `Castell-Guest`"
+    assert check_merge([primary, other], merged).passed and check_strict([primary, other], merged).passed
+
+
+def test_a_quantity_in_another_unit_spelling_is_the_same_fact():
+    primary = "Backlog of 47 minutes; Redis maxmemory 2gb, alert at 80 percent. Plan: €60 a month."
+    other = "The backlog lasted 47 min (Redis maxmemory 2 GB, alert at 80%); plan €60/month."
+    assert sentence_union(primary, [other]) == primary
+    assert check_strict([primary, other], primary).passed
+    # another amount, unit or rate is still a new fact
+    assert "47 hours" in sentence_union(primary, ["The backlog lasted 47 hours."])
+    assert "€60/year" in sentence_union(primary, ["Plan: €60/year."])
 
 
 def test_a_clause_cut_never_falls_inside_a_fact():
