@@ -77,16 +77,15 @@ _SPACES = re.compile(r"\s+")
 # `80%` and `€60 a month` keeps `€60/month` (a different unit or rate still differs).
 _UNIT_SPELLINGS = {
     "min": "min mins minute minutes", "s": "s sec secs second seconds", "h": "h hr hrs hour hours",
-    "ms": "ms msec millisecond milliseconds", "day": "day days", "week": "week weeks", "month": "month months",
+    "ms": "ms msec millisecond milliseconds", "day": "day days", "week": "week weeks", "month": "month months mo mth",
     "year": "year years yr yrs", "%": "% percent", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb",
 }
 _UNIT_OF = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings.split()}
 _AMOUNT_UNIT = re.compile(  # after a digit; "-" as in "a 25-minute talk"
     r"(?<=\d)[ -]?(" + "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r")(?![\w%])")
-_RATE_UNITS = {"mo": "month", "mth": "month", "yr": "year"}
 _RATE_UNIT = re.compile(r"(?<=\d)/(mo|mth|yr)(?![\w/])")  # after an amount: `€49/mo`, not `~/mo` or `a/mo/b`
 _PER_SPELLING = re.compile(  # "600 requests per minute", "€60 a month" (after an amount) are rates: "/"
-    r"(?<=[\w%])\s?/\s?(?=[a-z])|\s+per\s+(?=[a-z])|(?<=\d)\s+a\s+(?=(?:month|year|week|day|hour)\b)")
+    r"(?<=[\w%])(?:\s/\s?|/\s)(?=[a-z])|\s+per\s+(?=[a-z])|(?<=\d)\s+a\s+(?=(?:month|year|week|day|hour)\b)")
 
 
 @dataclass(frozen=True)
@@ -115,7 +114,7 @@ def normalise_text(text: str) -> str:
     amount (`47 minutes` is `47 min`)."""
     folded = _SPACES.sub(" ", text).strip().casefold()
     if "/" in folded:
-        folded = _RATE_UNIT.sub(lambda m: f"/{_RATE_UNITS[m.group(1)]}", folded)
+        folded = _RATE_UNIT.sub(lambda m: f"/{_UNIT_OF[m.group(1)]}", folded)
     folded = _PER_SPELLING.sub("/", folded)
     return _AMOUNT_UNIT.sub(lambda m: _spelled_unit(_UNIT_OF[m.group(1)]), folded)
 

@@ -6,11 +6,11 @@ strict-lens fact or mostly new content words (a greedy cover). A paraphrase of w
 nothing, so duplicates do not end up twice inside the merged memory. A date another source writes differently
 (`11 June 2025` for the draft's `2025-06-11`, `2 December` for `1987-12-02`) is the same fact: it is noted in
 brackets after the draft's spelling — the one change made inside the primary — because MergeGuard needs it
-verbatim. A label before a colon ("Terminal:") is never added on its own, only with its value, and "Dr." does not end
-a sentence.
-Sentences are compared normalised (case-folded, white space collapsed, list/heading/quote markers and trailing
-punctuation ignored). Markdown lines — bullets, numbered items,
-headings, quotes, table rows, indented code — are kept whole, and a fenced code block is one unit.
+verbatim. A label before a colon ("Terminal:") is never added on its own, only with its value, and "Dr." does not
+end a sentence. Sentences are compared normalised (case-folded, white space collapsed, list/heading/quote markers
+and trailing punctuation ignored). Markdown lines are units of their own: bullets and numbered items are leaned
+by clause like prose under their own marker; headings, quotes, table rows and indented code are kept whole, and a
+fenced code block is one unit.
 
 MergeGuard and the strict lens pass the result by construction: the draft is checked with both, and if any
 load-bearing token or fact went missing (a token can straddle a sentence boundary, or differ only in white space
@@ -31,8 +31,9 @@ from .strict import ABBREVIATIONS, check_strict, contains_whole, normalise_text,
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ITEM_MARKER = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"  # a bullet or a numbered item
 _STRUCTURAL = re.compile(
-    r"^(?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"  # bullet / numbered item
+    r"^(?:" + _ITEM_MARKER +
     r"|[ \t]{0,3}#{1,6}(?:[ \t]|$)"  # heading
     r"|[ \t]*>"  # quote
     r"|[ \t]*\|"  # table row
@@ -43,7 +44,7 @@ _SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*
 _ABBREVIATION = re.compile(  # the strict lens's titles, plus "c. 2019", "approx." and "No."
     r"(?<![\w.])(?:" + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS | {"c", "ca", "approx", "no"})) + r")\.$",
     re.IGNORECASE)
-_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+")
+_ITEM = re.compile(r"^" + _ITEM_MARKER + r"[ \t]*")
 _MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|#{1,6}\s+|(?:>\s*)+)")
 _SPACES = re.compile(r"\s+")
 _TRAILING_PUNCT = ".,;:!?\u2026\u3002\uff01\uff1f \t"
@@ -268,7 +269,8 @@ class _Cover:
 
 def _lean(unit: _Unit, cover: _Cover) -> tuple[_Unit | None, list[str]]:
     """The part of a prose sentence the draft needs — the whole sentence when every clause brings something,
-    only the clauses that do when some do (joined by "; "), None when none does — and the texts left out."""
+    only the clauses that do when some do (joined by "; ", a kept label by ": "), None when none does — and the
+    texts left out. A bullet or numbered item is leaned the same way under its own marker."""
     if _FENCE.match(unit.text):
         return unit, []  # code is kept whole whenever it is not literally there yet
     item = _ITEM.match(unit.text)  # a bullet or numbered item is leaned like prose, its marker kept
