@@ -84,6 +84,11 @@ _UNIT_OF = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for sp
 _AMOUNT_UNIT = re.compile(  # after a digit; "-" as in "a 25-minute talk"
     r"(?<=\d)[ -]?(" + "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r")(?![\w%])")
 _RATE_UNIT = re.compile(r"(?<=\d)/(mo|mth|yr)(?![\w/])")  # after an amount: `€49/mo`, not `~/mo` or `a/mo/b`
+# A number written as a word is the number ("four drives" keeps "4 drives", "two years" keeps "2 years"). Not
+# "one": it is as often a pronoun ("the one on the left", "one of them").
+_NUMBER_WORDS = {word: str(n) for n, word in enumerate(
+    "two three four five six seven eight nine ten eleven twelve".split(), start=2)}
+_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b")
 _PER_SPELLING = re.compile(  # "600 requests per minute", "€60 a month" (after an amount) are rates: "/"
     r"(?<=[\w%])(?:\s/\s?|/\s)(?=[a-z])|\s+per\s+(?=[a-z])|(?<=\d)\s+a\s+(?=(?:month|year|week|day|hour)\b)")
 
@@ -109,10 +114,11 @@ class StrictReport:
 
 
 def normalise_text(text: str) -> str:
-    """The form facts are compared in: white space collapsed, case-folded, a rate's month or year written out
-    (`€49/mo` is `€49/month`, `$12.98/yr` is `$12.98/year`), "per" as "/", one spelling per unit after an
-    amount (`47 minutes` is `47 min`)."""
+    """The form facts are compared in: white space collapsed, case-folded, numbers two to twelve in digits, a
+    rate's month or year written out (`€49/mo` is `€49/month`, `$12.98/yr` is `$12.98/year`), "per" as "/",
+    one spelling per unit after an amount (`47 minutes` is `47 min`)."""
     folded = _SPACES.sub(" ", text).strip().casefold()
+    folded = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group()], folded)
     if "/" in folded:
         folded = _RATE_UNIT.sub(lambda m: f"/{_UNIT_OF[m.group(1)]}", folded)
     folded = _PER_SPELLING.sub("/", folded)

@@ -162,7 +162,7 @@ def _content_words(text: str) -> set[str]:
     """Words that carry meaning: four letters or more (or holding a digit), not a stop word, case-folded,
     a plural `s` dropped."""
     words = set()
-    for w in _WORD.findall(fold_case(text).casefold()):
+    for w in _WORD.findall(normalise_text(text)):
         if len(w) < 4 and not any(c.isdigit() for c in w):
             continue
         if w in _STOPWORDS:
@@ -179,8 +179,9 @@ def _facts(text: str) -> set[str]:
     return {t for t in found if contains_whole(own, normalise_text(t))}
 
 
-# Where a prose sentence may be cut into clauses: after ; , : and around dashes, and at parentheses.
-_CLAUSE_CUT = re.compile(r"\s*(?:[;,:]\s+|\s[\u2014\u2013-]\s|\s*\(|\)\s*)")
+# Where a prose sentence may be cut into clauses: after ; , : and around dashes, and at parentheses (a dash
+# right after one is part of the same cut: "(Director) — Tuesdays").
+_CLAUSE_CUT = re.compile(r"\s*(?:[;,:]\s+|\s[\u2014\u2013-]\s|\s*\(|\)(?:\s+[\u2014\u2013-](?=\s))?\s*)")
 
 
 def _clauses(sentence: str) -> list[_Clause]:

@@ -256,6 +256,24 @@ def test_a_quantity_in_another_unit_spelling_is_the_same_fact():
     assert "€60/year" in sentence_union(primary, ["Plan: €60/year."])
 
 
+def test_a_number_written_as_a_word_is_the_same_fact():
+    # (MergeGuard finds "4" and "2" inside 14TB and 2025: it needs the digits somewhere, the strict lens does not)
+    primary = "The NAS has four 14TB IronWolf drives in RAIDZ1. The ESTA, approved 2025-01-22, is valid for two years."
+    other = "NAS: 4× 14TB IronWolf in RAIDZ1. ESTA approved on 2025-01-22; good for 2 years."
+    assert sentence_union(primary, [other]) == primary
+    assert check_strict([other], primary).passed
+    # another number is still a new fact, and "one" stays a word ("the one on the left")
+    assert "5 years" in sentence_union(primary, ["The ESTA is valid for 5 years."])
+    assert not check_strict(["Keep 1 spare drive."], "Keep the one spare drive.").passed
+
+
+def test_a_dash_after_a_parenthesis_does_not_start_the_clause_added():
+    primary = "Dara's manager is Oluwaseun Adeyemi, Director of Platform."
+    other = "Weekly 1:1 with Oluwaseun Adeyemi (Director of Platform) — Tuesdays 15:30 Dublin time."
+    added = sentence_union(primary, [other])[len(primary):]
+    assert "Tuesdays 15:30 Dublin time" in added and "—" not in added
+
+
 def test_a_clause_cut_never_falls_inside_a_fact():
     primary = "The lease is renewed every year."
     other = "The lease is renewed every year, next on March 14, 2026, by e-mail to the landlord."
