@@ -195,19 +195,53 @@ def _clauses(sentence: str) -> list[_Clause]:
         while at != -1:
             spans.append((at, at + len(needle)))
             at = folded.find(needle, at + 1)
-    pieces, start = [], 0
-    for cut in _CLAUSE_CUT.finditer(sentence):
-        if any(a < cut.end() and cut.start() < b for a, b in spans):
-            continue
-        pieces.append((sentence[start:cut.start()], cut.group().strip() == ":"))
-        start = cut.end()
-    pieces.append((sentence[start:], False))
-    return [_Clause(p.strip(), label) for p, label in pieces if p.strip(" .")]
+    clauses: list[_Clause] = []
+    start = 0
+    for cut in [*(c for c in _CLAUSE_CUT.finditer(sentence) if not any(a < c.end() and c.start() < b for a, b in spans)),
+                None]:
+        piece, after = sentence[start:cut.start() if cut else len(sentence)], cut.group() if cut else ""
+        if piece.strip(" ."):
+            clauses.append(_Clause(piece.strip(), after.strip() == ":", after))
+        elif clauses:  # nothing between two cuts ("), "): one separator
+            clauses[-1] = clauses[-1]._replace(after=clauses[-1].after + piece + after)
+        start = cut.end() if cut else len(sentence)
+    return clauses
 
 
 class _Clause(NamedTuple):
     text: str
     label: bool  # a label before a colon ("Terminal:", "Retention:"): says nothing without what follows
+    after: str  # the separator after it in the sentence: ", ", " (", "): ", … ("" at the end)
+
+
+def _joint(separators: list[str]) -> str:
+    """What joins two kept clauses, given the separators between them in the sentence: the one separator as
+    written when they were next to each other; else a parenthesis that held only left-out clauses goes with
+    them, a list of commas stays a list, and anything else is "; "."""
+    if len(separators) == 1:
+        return separators[0]
+    opens = closes = 0
+    for ch in "".join(separators):
+        if ch == "(":
+            opens += 1
+        elif ch == ")":
+            opens, closes = (opens - 1, closes) if opens else (opens, closes + 1)
+    inner = set("".join(separators)) - set("() ")
+    if opens and not closes:
+        return " (" * opens
+    return ")" * closes + (": " if ":" in separators[0] else ", " if inner == {","} else "; ") + "(" * opens
+
+
+def _balanced(joint: str, depth: int) -> tuple[str, int]:
+    """`joint` without a ")" that closes nothing in the text so far (a clause left out held its "("), and the
+    parentheses still open after it."""
+    out = []
+    for ch in joint:
+        if ch == ")" and not depth:
+            continue
+        depth += (ch == "(") - (ch == ")")
+        out.append(ch)
+    return "".join(out), depth
 
 
 class _Cover:
@@ -289,8 +323,13 @@ def _lean(unit: _Unit, cover: _Cover) -> tuple[_Unit | None, list[str]]:
         return None, left_out
     if all(needs):
         return unit, []
-    kept = [c for c, need in zip(clauses, needs) if need]
-    text = marker + "".join(c.text + (": " if c.label else "; ") for c in kept[:-1]) + kept[-1].text
+    kept = [i for i, need in enumerate(needs) if need]
+    text, depth = marker + clauses[kept[0]].text, 0
+    for previous, following in zip(kept, kept[1:]):
+        joint, depth = _balanced(_joint([c.after for c in clauses[previous:following]]), depth)
+        text += joint.lstrip() if joint.startswith(" ") and text.endswith(" ") else joint
+        text += clauses[following].text
+    text += ")" * depth  # a parenthesis left open by the clauses left out
     if unit.text.rstrip()[-1:] in ".!?" and text[-1:] not in ".!?":
         text += unit.text.rstrip()[-1]
     return _Unit(text, unit.line, unit.paragraph, unit.key), left_out

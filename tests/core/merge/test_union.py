@@ -274,6 +274,19 @@ def test_a_dash_after_a_parenthesis_does_not_start_the_clause_added():
     assert "Tuesdays 15:30 Dublin time" in added and "—" not in added
 
 
+def test_kept_clauses_keep_their_own_punctuation_and_parentheses_go_with_what_they_held():
+    primary = "atlas-sync switched from BoltDB to SQLite (`modernc.org/sqlite`, no cgo) in v3.0.0."
+    other = ("Decision (Jan 2025): atlas-sync 3.0 drops BoltDB and stores replicas in SQLite through "
+             "`modernc.org/sqlite` (pure Go, no cgo).")
+    # "no cgo" is there already: only it is left out, and its parenthesis is closed after "pure Go"
+    assert sentence_union(primary, [other]) == primary + "\n\nDecision (Jan 2025): atlas-sync 3.0 drops BoltDB " \
+        "and stores replicas in SQLite through `modernc.org/sqlite` (pure Go)."
+    # a parenthesis whose "(" was left out is not closed; clauses next to each other keep their comma
+    primary = "Biscuit is a tabby cat, born around 2019."
+    added = sentence_union(primary, ["Biscuit (tabby, ~2019, adopted 2021): 4.6 kg at the last check, on Royal Canin."])
+    assert added == primary + "\n\nadopted 2021: 4.6 kg at the last check, on Royal Canin."
+
+
 def test_a_clause_cut_never_falls_inside_a_fact():
     primary = "The lease is renewed every year."
     other = "The lease is renewed every year, next on March 14, 2026, by e-mail to the landlord."
