@@ -397,11 +397,12 @@ def test_missing_tokens_are_named_in_source_order_of_collection():
 
 _GATE_ALPHABET = st.sampled_from(list("aZ09._-/\\: \n,(") + ["Sep", "march", "ſep", "2025", "v1", "GB", "x_y",
                                                            "://", "http", "é", "١", "\u200d", "aB", "fooBar",
-                                                           "a.b", "-x", "..", "C:\\", "~/", ".md"])
+                                                           "a.b", "-x", "..", "C:\\", "~/", ".md", "._x", "A1_"])
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_GATE_ALPHABET, max_size=40).map("".join))
+@example("self._cache, Z00 and 7Z")  # a dot before an underscore; all caps with a digit; a unit in upper case
 def test_the_scan_shortcuts_never_change_the_matches(text):
     """The guard skips a class when the text lacks what it needs (a month name, a dot, a slash…) and scans
     identifier classes only around their markers: the matches must be exactly those of scanning every class
