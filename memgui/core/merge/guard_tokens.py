@@ -292,14 +292,13 @@ def _chunks(text: str) -> list[str] | None:
     return text.split()
 
 
-def _compact_text(text: str, parts: list[str]) -> str:
+def _compact_text(text: str, parts: list[str], distinct: frozenset[str] | None = None) -> str:
     """What to scan for the chunk classes instead of a long text: its distinct parts (`_parts`), one per
     line, when they are a quarter of the text or less (notes that repeat themselves); otherwise its distinct
     chunks (the text itself when unsplittable). Either way, what a scan finds, and in which order, is what
-    scanning the text finds (see Units)."""
-    distinct = dict.fromkeys(parts)
-    if sum(map(len, distinct)) <= len(text) // 4:
-        return "\n".join(distinct)
+    scanning the text finds (see Units). `distinct`: the set of `parts`, when already made (Units)."""
+    if sum(map(len, frozenset(parts) if distinct is None else distinct)) <= len(text) // 4:
+        return "\n".join(dict.fromkeys(parts))  # in order: a text that repeats itself has few
     # cut at spaces only: twice as fast as split(), and a chunk holding a line end or tab is still exact
     return "\n".join(dict.fromkeys(text.split(" ")))
 
@@ -511,10 +510,14 @@ def _source_scan(source: str) -> _SourceScan:
     """A source's tokens and chunks, kept for the next check: while a reviewer edits the merged body the
     sources stay the same, so each re-check looks only at the body (do not modify the result)."""
     parts = _parts(source)
-    compact = _compact_text(source, parts) if len(source) >= _COMPACT_FROM else source
+    source_units = units(source, parts)
+    compact = source
+    if len(source) >= _COMPACT_FROM:  # the set of parts is the units' when no part is long
+        whole = source_units is not None and not source_units.long
+        compact = _compact_text(source, parts, source_units.parts if whole else None)
     per_class = _scan_classes(source, compact, None, True)
     dates = frozenset(fold_all(token for index, found in per_class if index in _DATE_CLASSES for token in found))
-    return _SourceScan(*_first_by_key(per_class), dates, units(source, parts))
+    return _SourceScan(*_first_by_key(per_class), dates, source_units)
 
 
 _CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
