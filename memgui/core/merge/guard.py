@@ -19,13 +19,12 @@ import operator
 import re
 from dataclasses import dataclass
 from itertools import repeat
-from operator import itemgetter
 from typing import NamedTuple, Sequence
 
-import ahocorasick
+import ahocorasick_rs
 
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, fold_case, format_p0, utf16_len
-from .guard_tokens import (_CHUNK_CLASSES, TOKEN_KINDS, Units, _iter_matches, _scan, _source_scan,
+from .guard_tokens import (_CHUNK_CLASSES, TOKEN_KINDS, Units, _iter_matches, _source_scan,
                            extract_tokens, fold_all, units, warm_up)
 
 NO_SOURCES_REASON = "no source bodies to validate against"
@@ -116,28 +115,26 @@ def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], Units |
         in_merged = {fold_case(token) for token, _ in _iter_matches(merged, classes)} if merged and classes else set()
         return set(union.position).difference(in_merged), None
     lost = "\n".join([*(union.units.parts - body.parts), *(union.units.chunks - body.chunks)])
-    in_lost = set(fold_all(token for token, _ in _scan(lost, lost, _CHUNK_CLASSES, True)))
+    in_lost = set(fold_all(token for token, _ in _iter_matches(lost, _CHUNK_CLASSES)))
     return union.date_keys.union(in_lost.intersection(union.position)), body
 
 
 def _substrings_found(needles: list[str], haystack: str) -> set[str]:
-    """The needles that occur in `haystack`, in one pass over it (Aho–Corasick) instead of one scan per
-    needle: a body missing a thousand tokens of a 1 MB source would otherwise be searched a thousand times.
-    The pass goes in growing pieces (4 KB, 16 KB, …) and drops the needles found so far: a common token
-    ("2025") is found at once instead of at each of its thousands of places."""
+    """The needles that occur in `haystack`, in one pass over it (Aho–Corasick, overlapping matches so a
+    needle inside another's match still counts) instead of one scan per needle: a body missing a thousand
+    tokens of a 1 MB source would otherwise be searched a thousand times. The pass goes in growing pieces
+    (16 KB, 64 KB, …) and drops the needles found so far: a common token ("2025") is found at once instead
+    of at each of its thousands of places."""
     found: set[str] = set()
-    left, start, size = needles, 0, 4096
-    overlap = max(map(len, needles), default=1) - 1  # a needle across two pieces is in the later one
+    left, start, size = [needle for needle in needles if needle], 0, 16384  # the automaton refuses ""
+    overlap = max(map(len, left), default=1) - 1  # a needle across two pieces is in the later one
     while left and start < len(haystack):
         piece = haystack[max(0, start - overlap):start + size]
         if len(left) < 8:
             hits = {needle for needle in left if needle in piece}
-        else:
-            automaton = ahocorasick.Automaton()
-            for needle in left:
-                automaton.add_word(needle, needle)
-            automaton.make_automaton()
-            hits = set(map(itemgetter(1), automaton.iter(piece)))
+        else:  # keeping the patterns makes the matches come back as the needles themselves, cheaply
+            automaton = ahocorasick_rs.AhoCorasick(left, store_patterns=True)
+            hits = set(automaton.find_matches_as_strings(piece, overlapping=True))
         if hits:
             found |= hits
             left = [needle for needle in left if needle not in hits]

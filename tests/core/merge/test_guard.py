@@ -487,15 +487,23 @@ def _assert_verdicts_are_substring_tests(sources, merged, compact_from, long_par
 
 
 def test_the_piecewise_substring_search_finds_what_plain_search_finds_across_piece_boundaries():
-    """The body is searched in growing pieces (4 KB, 16 KB, …): a needle straddling a piece boundary, or first
+    """The body is searched in growing pieces (16 KB, 64 KB, …): a needle straddling a piece boundary, or first
     occurring deep in a long body, is still found, and nothing absent is."""
     rng = random.Random(5)
     haystack = list("".join(rng.choice("abc0123 .-") for _ in range(90_000)))
     needles = [f"needle{i}x{'y' * rng.randint(0, 40)}" for i in range(60)]
-    for needle, at in zip(needles[:40], [4070, 20450, 86000, 5, 30000, 4600, 21000] + list(range(40000, 40000 + 33 * 100, 100))):
+    for needle, at in zip(needles[:40], [16379, 81910, 86000, 5, 30000, 4600, 21000] + list(range(40000, 40000 + 33 * 100, 100))):
         haystack[at:at + len(needle)] = needle  # the first two straddle piece boundaries
     haystack = "".join(haystack)
     expected = {n for n in needles if n in haystack}
     assert len(expected) >= 30
     assert guard._substrings_found(needles, haystack) == expected
     assert guard._substrings_found(needles[:5], haystack) == {n for n in needles[:5] if n in haystack}
+
+
+def test_a_needle_found_only_inside_another_needles_match_is_found():
+    """Tokens nest ("8.71" inside "v8.71.99"'s version, "15" inside a date): a token that occurs only inside
+    another token's place in the body is still in the body."""
+    needles = ["2025-08-15", "08-15", "8-1", *(f"absent{i}" for i in range(8))]
+    haystack = "release on 2025-08-15 port 9320." * 3
+    assert guard._substrings_found(needles, haystack) == {"2025-08-15", "08-15", "8-1"}
