@@ -302,6 +302,19 @@ class _Cover:
                 self.day_months.setdefault(day, token)
 
 
+_LEADING_AND = re.compile(r"^and\s+(?=\S)", re.IGNORECASE)  # "or", "but" and "so" say how the clauses relate
+
+
+def _with_labels(clauses: list[_Clause], needs: list[bool]) -> list[bool]:
+    """`needs` plus the labels kept in front of a kept value: a short label ("shell: fish"), or any label of a
+    short value ("Safe alternative she has taken before: azithromycin": a bare name says nothing)."""
+    needs = list(needs)
+    for i, clause in enumerate(clauses[:-1]):
+        if clause.label and not needs[i] and needs[i + 1]:
+            needs[i] = len(clause.text.split()) <= 4 or len(clauses[i + 1].text.split()) <= 2
+    return needs
+
+
 def _lean(unit: _Unit, cover: _Cover) -> tuple[_Unit | None, list[str]]:
     """The part of a prose sentence the draft needs — the whole sentence when every clause brings something,
     only the clauses that do when some do (joined by "; ", a kept label by ": "), None when none does — and the
@@ -316,15 +329,17 @@ def _lean(unit: _Unit, cover: _Cover) -> tuple[_Unit | None, list[str]]:
     # a clause of short words only ("The cat") brings nothing; a label brings a fact of its own, or is kept
     # in front of a value that is kept ("shell: fish"): it says what the value is
     needs = [cover.brings(c.text, facts_only=c.label, wordless=len(clauses) == 1) for c in clauses]
-    needs = [need or (c.label and len(c.text.split()) <= 4 and i + 1 < len(needs) and needs[i + 1])
-             for i, (c, need) in enumerate(zip(clauses, needs))]
+    needs = _with_labels(clauses, needs)
     left_out = [c.text for c, need in zip(clauses, needs) if not need]
     if not any(needs):
         return None, left_out
     if all(needs):
         return unit, []
     kept = [i for i, need in enumerate(needs) if need]
-    text, depth = marker + clauses[kept[0]].text, 0
+    first, depth = clauses[kept[0]].text, 0
+    if kept[0]:  # "…, and Mira squash-merges them": the conjunction joined it to a clause left out
+        first = _LEADING_AND.sub("", first, count=1) or first
+    text = marker + first
     for previous, following in zip(kept, kept[1:]):
         joint, depth = _balanced(_joint([c.after for c in clauses[previous:following]]), depth)
         text += joint.lstrip() if joint.startswith(" ") and text.endswith(" ") else joint

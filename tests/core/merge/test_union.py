@@ -301,6 +301,26 @@ def test_a_clause_of_mostly_new_words_is_kept():
     assert "azithromycin" in sentence_union(primary, [other])
 
 
+def test_a_value_of_a_word_or_two_keeps_its_label_however_long():
+    # a bare "azithromycin." in an allergy note could be read as the allergen
+    primary = "Penicillin allergy: hives after amoxicillin."
+    other = "Penicillin allergy (hives after amoxicillin). Safe alternative she has taken before: azithromycin."
+    assert sentence_union(primary, [other]) == primary + "\n\nSafe alternative she has taken before: azithromycin."
+    # a longer value says what it is: a long label is still left out when it brings nothing
+    other = "The vet we have used since moving here in 2019: Dr. Costa at Clínica Veterinária Lumiar, Thursdays."
+    added = sentence_union("Our vet since 2019.", [other])
+    assert "Dr. Costa at Clínica Veterinária Lumiar" in added and "moving here" not in added
+
+
+def test_a_clause_kept_without_the_one_before_it_does_not_start_with_and():
+    primary = "atlas-sync lives at https://github.com/miracastell/atlas-sync; pull requests go to `main`."
+    other = "Repo: https://github.com/miracastell/atlas-sync. PRs target `main`, and Mira squash-merges them."
+    assert sentence_union(primary, [other]) == primary + "\n\nMira squash-merges them."
+    # "or" says how the clauses relate: it stays
+    assert sentence_union("The office Wi-Fi is guest-5G.", ["Office Wi-Fi guest-5G, or the cable in room 4."]) \
+        .endswith("or the cable in room 4.")
+
+
 def test_a_full_date_of_a_day_and_month_the_draft_writes_without_its_year_is_noted_in_place():
     primary = "Japan, 2 April – 19 April 2026, with Tomás: Tokyo, Kyoto, Osaka."
     other = "Holiday in Japan with Tomás from 2026-04-02 to 2026-04-19."
