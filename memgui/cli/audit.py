@@ -2,6 +2,9 @@
 
 Filters: --operation OP (repeatable), --document ID, --guard passed|failed, --model ID, --limit N.
 --images adds the full before/after images to the JSON output.
+--recheck runs the current strict lens over every merge memgui wrote and lists those that now show a fact at
+risk (exit 1 when any does); --append-back AUDIT_ID appends the facts that merge lost back to its target
+(cli/recheck.py).
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from datetime import datetime, timezone
 from ..core.store.audit_log import AuditEntry, list_entries
 from ..core.forensics.audit_report import build_audit_report, format_audit_report
 from ..core.forensics.daemon_logs import DaemonLogError
+from . import recheck
 from .common import EXIT_OK, CliError, open_store_or_fail, print_json, print_text
 
 
@@ -27,6 +31,11 @@ def register(subparsers) -> None:
     p.add_argument("--daemon-logs", action="append", metavar="DIR_OR_FILE",
                    help="Netclaw daemon log file or folder to read (repeatable; default: logs/ next to the store, "
                         "then $NETCLAW_HOME/logs)")
+    p.add_argument("--recheck", action="store_true",
+                   help="re-check every merge memgui wrote with the current lens; exit 1 when one shows a fact at risk")
+    p.add_argument("--append-back", type=int, metavar="AUDIT_ID",
+                   help="append the facts merge AUDIT_ID lost back to its target (audited, undoable)")
+    p.add_argument("--note", help="with --append-back: a note for the audit row")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 
@@ -58,6 +67,12 @@ def format_entry(e: AuditEntry) -> str:
 
 
 def run(args) -> int:
+    if args.recheck and args.append_back is not None:
+        raise CliError("--recheck and --append-back: give one of them")
+    if args.recheck:
+        return recheck.run_recheck(args)
+    if args.append_back is not None:
+        return recheck.run_append_back(args)
     if args.limit is not None and args.limit < 0:
         raise CliError("--limit: must be ≥ 0")
     guard = None if args.guard is None else args.guard == "passed"

@@ -106,16 +106,25 @@ def _revert(store: Store, entry: AuditEntry, *, expected: Mapping, target: Mappi
     return get_entry(store, new_id)  # type: ignore[return-value]
 
 
+def check_undo(store: Store, entry: AuditEntry) -> None:
+    """Raise the AuditError `undo(entry)` would raise now (UndoConflictError when a touched row no longer holds
+    its after-image); return quietly when the undo would go through. Reads only."""
+    if entry.operation in (OP_UNDO, OP_REDO):
+        hint = f"use `redo {entry.reverts_audit_id}`" if entry.operation == OP_UNDO else f"use `undo {entry.reverts_audit_id}`"
+        raise AuditError(f"audit {entry.audit_id} is itself an {entry.operation}; {hint}")
+    if entry.state != STATE_APPLIED:
+        raise AuditError(f"audit {entry.audit_id} is already undone")
+    diff = first_difference(store, entry.after)
+    if diff is not None:
+        raise UndoConflictError(entry.audit_id, diff[0], diff[1], "undo")
+
+
 def undo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
     """Restore the before-images of an applied entry if every touched row still holds its after-image;
     returns the new `undo` entry. Refuses (nothing written) with UndoConflictError or AuditError."""
     with store.transaction():
         entry = _require(store, audit_id)
-        if entry.operation in (OP_UNDO, OP_REDO):
-            hint = f"use `redo {entry.reverts_audit_id}`" if entry.operation == OP_UNDO else f"use `undo {entry.reverts_audit_id}`"
-            raise AuditError(f"audit {entry.audit_id} is itself an {entry.operation}; {hint}")
-        if entry.state != STATE_APPLIED:
-            raise AuditError(f"audit {entry.audit_id} is already undone")
+        check_undo(store, entry)
         return _revert(store, entry, expected=entry.after, target=entry.before, action="undo", note=note,
                        new_state=STATE_UNDONE)
 
@@ -135,4 +144,4 @@ def redo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
                        new_state=STATE_APPLIED)
 
 
-__all__ = ["AuditError", "AuditNotFoundError", "UndoConflictError", "first_difference", "redo", "undo"]
+__all__ = ["AuditError", "AuditNotFoundError", "UndoConflictError", "check_undo", "first_difference", "redo", "undo"]

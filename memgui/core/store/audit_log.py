@@ -31,6 +31,7 @@ OP_DROP = "drop"  # a reviewer tombstoned a redundant document
 OP_EDIT = "edit"  # a reviewer edited a document's body
 OP_KEEP_SEPARATE = "keep-separate"  # exemptions added
 OP_ALLOW_NOMINATION = "allow-nomination"  # exemptions removed
+OP_APPEND_BACK = "append-back"  # facts a past merge lost, appended back to its target (forensics/recheck.py)
 OP_UNDO = "undo"
 OP_REDO = "redo"
 
@@ -176,6 +177,13 @@ def _decode_value(value: Any) -> Any:
     if isinstance(value, dict) and "$text" in value:
         return RawText(bytes.fromhex(value["$text"]))
     return value
+
+
+def document_row(image: Mapping, doc_id: str) -> dict | None:
+    """A document's row as an image holds it (values decoded as stored), or None when it did not exist."""
+    doc_image = (image.get("documents") or {}).get(doc_id) or {}
+    row = doc_image.get("row") if isinstance(doc_image, Mapping) else None
+    return _decode_row(row) if isinstance(row, Mapping) else None
 
 
 def _dumps(value: Any) -> str:
@@ -324,6 +332,6 @@ def set_state(store: Store, audit_id: int, state: str) -> None:
 
 
 __all__ = [
-    "AuditEntry", "Provenance", "Touched", "capture", "get_entry", "list_entries", "record_entry", "restore",
-    "set_state",
+    "AuditEntry", "Provenance", "Touched", "capture", "document_row", "get_entry", "list_entries", "record_entry",
+    "restore", "set_state",
 ]

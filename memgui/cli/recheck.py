@@ -1,0 +1,89 @@
+"""`memgui audit --recheck` and `memgui audit --append-back AUDIT_ID`: past merges under the current lens.
+
+    memgui audit --recheck [--json] [--store PATH]
+        every applied merge memgui wrote, re-checked; lists those that now show a fact at risk with what can be
+        done: `memgui undo AUDIT_ID` while undo is possible, else `memgui audit --append-back AUDIT_ID`.
+        Exit 0 nothing at risk, 1 some merge shows a fact at risk, 2 bad input.
+    memgui audit --append-back AUDIT_ID [--note TEXT] [--json] [--store PATH]
+        append the sentences holding the merge's lost facts to its target (one audited, undoable write).
+        Exit 0 written, 1 refused (the target changed meanwhile, nothing at risk), 2 bad input.
+"""
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+
+from ..core.forensics.recheck import (
+    ACTION_APPEND_BACK, ACTION_UNDO, NotAMergeError, RecheckError, RecheckReport, append_lost_facts, recheck_merges_work,
+)
+from ..core.ops.apply import ApplyInputError, StaleSourceError
+from ..core.ops.undo import AuditNotFoundError
+from ..core.tasks import run_to_end
+from .common import (
+    EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors,
+)
+
+
+def _time(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def format_recheck(report: RecheckReport, store_path: object) -> str:
+    lines = []
+    for m in report.at_risk:
+        lines.append(f"#{m.audit_id}  {_time(m.created_at)}  target={m.target_id}"
+                     + (f" ({m.target_title})" if m.target_title else ""))
+        for f in m.facts:
+            lines.append(f"       {f.direction:<8} {f.kind:<16} {f.token}  source={','.join(f.source_ids) or '-'}")
+        if m.action == ACTION_UNDO:
+            lines.append(f"       can be undone: memgui undo --store {store_path} {m.audit_id}")
+        elif m.action == ACTION_APPEND_BACK:
+            lines.append(f"       undo is no longer possible ({m.why}); append the lost facts back with: "
+                         f"memgui audit --store {store_path} --append-back {m.audit_id}")
+        else:
+            lines.append(f"       nothing to do automatically: {m.why}")
+    head = (f"{len(report.at_risk)} of {report.checked} re-checked merge(s) show a fact at risk"
+            if report.at_risk else f"all {report.checked} re-checked merge(s) keep their facts")
+    lines.insert(0, head)
+    if report.resolved:
+        lines.append("facts appended back already: " + ", ".join(f"#{a} (by #{b})" for a, b in report.resolved))
+    for audit_id, why in report.skipped:
+        lines.append(f"not re-checked: #{audit_id}: {why}")
+    return "\n".join(lines)
+
+
+def run_recheck(args) -> int:
+    with open_store_or_fail(args.store, read_only=True) as store, store_errors_as_cli_errors():
+        report = run_to_end(recheck_merges_work(store))
+        path = store.path
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        print_text(format_recheck(report, path))
+    return EXIT_OK if report.passed else EXIT_NEGATIVE
+
+
+def _refused(message: str, as_json: bool) -> int:
+    if as_json:
+        print_json({"ok": False, "error": message})
+    print(f"memgui: {message}", file=sys.stderr)
+    return EXIT_NEGATIVE
+
+
+def run_append_back(args) -> int:
+    with open_store_or_fail(args.store) as store, store_errors_as_cli_errors():
+        try:
+            entry = append_lost_facts(store, args.append_back, note=args.note)
+        except (AuditNotFoundError, NotAMergeError, ApplyInputError) as exc:
+            raise CliError(str(exc)) from None
+        except (RecheckError, StaleSourceError) as exc:
+            return _refused(str(exc), args.json)
+    if args.json:
+        print_json({"ok": True, **entry.to_dict()})
+    else:
+        print_text(f"audit {entry.audit_id}: appended the facts merge #{args.append_back} lost back to "
+                   f"{entry.target_id} (undo with: memgui undo {entry.audit_id})")
+    return EXIT_OK
+
+
+__all__ = ["format_recheck", "run_append_back", "run_recheck"]

@@ -1,0 +1,44 @@
+"""Append text back to a live document: the write behind "append the lost fact back" (forensics/recheck.py).
+
+The text goes after the document's body under Netclaw's structural append separator (`build_appended_body`,
+`_[merged YYYY-MM-DD]_`), the document becomes `append-document`, and the write is ONE transaction with its
+audit row (operation `append-back`, full before/after images), after the document's stamp is checked against
+the one the caller saw. Undo and redo treat it like every other write.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+from typing import Mapping
+
+from ..merge.guard import check_merge
+from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank
+from ..store import Store
+from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, get_entry
+from .apply import ApplyInputError, SourceStamp, _Change, _check_stamps, _today
+
+
+def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, *, when: date | None = None,
+                details: Mapping | None = None, note: str | None = None) -> AuditEntry:
+    """Append `addition` to `doc_id`'s body (structural append format) if the document still has the stamp
+    `drafted`; refuses with StaleSourceError / ApplyInputError otherwise (nothing written)."""
+    if is_blank(addition):
+        raise ApplyInputError("nothing to append; nothing was written")
+    when = when or _today()
+    with store.transaction():
+        doc = _check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
+        body = build_appended_body(doc.markdown_body, addition, when)
+        report = check_merge([doc.markdown_body, addition], body)
+        change = _Change(store)
+        change.touch(documents=[doc_id])
+        store.upsert_document(replace(doc, markdown_body=body, update_semantics=APPEND_SEMANTICS))
+        audit_id = change.commit(
+            operation=OP_APPEND_BACK, target_id=doc_id, source_ids=[doc_id], provenance=Provenance(note=note),
+            guard_passed=report.passed,
+            details={**(details or {}), "appended": addition, "when": when.isoformat(), "guard": report.to_dict(),
+                     "drafted": {doc_id: [drafted.content_hash, drafted.updated_at]}},
+        )
+    return get_entry(store, audit_id)  # type: ignore[return-value]
+
+
+__all__ = ["append_back"]
