@@ -1,4 +1,4 @@
-"""`memgui accept-safe --store PATH [--dry-run] [--json] [--model GGUF] [--limit N] [--plan FILE]`
+"""`memgui accept-safe --store PATH [--dry-run] [--json] [--model GGUF] [--limit N] [--plan FILE] [--no-reader]`
 `memgui undo-batch --store PATH BATCH [--json]`
 
 accept-safe scans the store (as `memgui scan` does), reviews each cluster with the model (the installed default
@@ -6,6 +6,13 @@ or `--model`; it must pass the capability self-test) and merges only the cluster
 model same-fact group of 2–3 members is the whole merge, UPDATE/CONSOLIDATE with a merged body, MergeGuard and
 the strict lens both passed, no "likely different facts" mark (see core/ops/batch.py). Reviews are cached per
 store and model file (keyed by the members' stamps), so a second run over an unchanged store is fast.
+
+Then the second reader (core/decide/reader.py, docs/reader.md): the same model is asked, for each source of each
+otherwise safe cluster, whether the merged body keeps every fact of that source unchanged; a "no" (or a source it
+could not read) leaves the cluster for a person, with the reader's reason. Its answers are cached per model file,
+source and body. `--no-reader` skips it: then MergeGuard and the strict lens alone decide, and the plan says
+"second reader: not run", as it does when the model cannot score answers. A reader that fails otherwise leaves
+every cluster for a person (it did not read them).
 
 The plan (every write: target, tombstones, length ratio, guard and strict results; every cluster left out and
 why) is printed as Markdown, or as JSON with --json. `--dry-run` writes nothing. Otherwise each write is its
@@ -40,6 +47,9 @@ def register(subparsers) -> None:
     p.add_argument("--model", metavar="GGUF", help="a GGUF decider model (default: the installed default model)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="review only the first N clusters")
     p.add_argument("--plan", metavar="FILE", help="apply this saved plan (`--dry-run --json` output) exactly")
+    p.add_argument("--no-reader", action="store_true",
+                   help="skip the second reader (the model asked per source whether the merge keeps its facts); "
+                        "MergeGuard and the strict lens alone decide")
     p.add_argument("--threads", type=int, default=None, help="CPU threads for llama.cpp")
     p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                    help="limit for each model answer (default: the interactive limit, 120 s)")
@@ -142,6 +152,32 @@ def _reviews(args, store, model: _Model):
     return rows, titles, {"clusters_total": len(scan.clusters), "reviewed": len(clusters), **stats}
 
 
+def _reader_progress(progress) -> None:
+    if progress.stage == "reading" and progress.message != "done":
+        sys.stderr.write(f"second reader {progress.done + 1}/{progress.total}: {progress.message}\n")
+        sys.stderr.flush()
+
+
+def _second_reader(args, store, rows, model: _Model):
+    """The reader's verdicts on the otherwise safe clusters (a ReaderRun for the plan)."""
+    from ..core.decide.reader import FactReader, ReaderUnavailable, reader_model_key
+    from ..core.decide.reader_cache import ReaderCache
+    from ..core.ops.batch import ReaderRun
+    from ..core.ops.batch_reader import read_safe_clusters
+    from ..core.tasks import run_to_end
+
+    if args.no_reader:
+        return ReaderRun(False, "--no-reader")
+    reader = FactReader(reader_model_key(model.path), make_engine=lambda: model().engine, cache=ReaderCache(),
+                        model_id=model.path.stem)
+    try:
+        return run_to_end(read_safe_clusters(store, rows, reader), _reader_progress)
+    except ReaderUnavailable as exc:  # the model cannot answer yes/no by logits: as if there were none
+        return ReaderRun(False, str(exc))
+    except Exception as exc:  # noqa: BLE001 — a reader that fails reads nothing: every cluster is left for a person
+        return ReaderRun(True, f"failed ({' '.join(str(exc).split()) or type(exc).__name__}); it read no cluster")
+
+
 def _read_plan(path: str):
     from ..core.ops.batch import BatchError, BatchPlan
 
@@ -187,10 +223,11 @@ def run_accept(args) -> int:
             with open_store_or_fail(store_arg, read_only=True) as store, store_errors_as_cli_errors():
                 model.check()
                 rows, titles, info = _reviews(args, store, model)
+                reader = _second_reader(args, store, rows, model)
                 store_path = store.path
         finally:
             model.close()
-        plan = plan_batch(rows, titles=titles)
+        plan = plan_batch(rows, titles=titles, reader=reader)
         info["store"] = str(store_path)
     out: dict = {**info, "dry_run": bool(args.dry_run), **plan.to_dict()}
     result = None

@@ -6,6 +6,13 @@ the documents the merge covers, at most `MAX_MERGED` of them), the decision is U
 body, Netclaw's MergeGuard passed AND memgui's strict lens passed, and the cluster carries no "likely different
 facts" mark. Everything else is listed with the reason it was left out.
 
+The second reader (`decide.reader`, docs/reader.md): when it ran, each cluster that passes every check above was
+read by the local model, one question per source ("does the merged body keep every fact of this source
+unchanged?"); a "no" for any source, or a cluster it did not read, takes the cluster out of the safe set with the
+reader's one-line reason. Its verdicts are computed beforehand (`batch_reader.read_safe_clusters`, a cancellable
+generator) and passed in as a `ReaderRun`, so `plan_batch` stays pure. When it did not run (no model, or
+`--no-reader`) the checks above alone decide, and the plan says "second reader: not run" with why.
+
 `plan_batch` is pure (reviews in, a `BatchPlan` out: every write with its target, tombstones, length ratio,
 guard and strict results; JSON via `to_dict`, readable via `to_markdown`). `apply_batch` writes the plan one
 cluster at a time through `merge_cluster`, with the stamps the review saw: a source changed since the review
@@ -21,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..decide.reader import ReaderReport
 from ..decide.review import ClusterReview
 from ..store import Store, StoreError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
@@ -121,6 +129,7 @@ class PlannedWrite:
     rationale: str | None = None
     raw_reply: str | None = None
     titles: dict[str, str] = field(default_factory=dict)
+    reader: dict | None = None  # the second reader's ReaderReport.to_dict(), None when it did not run
 
     @property
     def source_ids(self) -> list[str]:
@@ -136,6 +145,23 @@ class Exclusion:
     reason: str
     verdict: str  # the queue badge: pending / same / different / mixed, or "not reviewed"
     titles: dict[str, str] = field(default_factory=dict)
+    reader: dict | None = None  # the second reader's verdicts, when it read this cluster
+
+
+@dataclass(frozen=True)
+class ReaderRun:
+    """The second reader's verdicts for a plan, by cluster id; `ran` False (and `note` saying why) when it did
+    not run, so the plan can say so."""
+
+    ran: bool
+    note: str = ""
+    reports: Mapping[str, ReaderReport] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"ran": self.ran, "note": self.note or ("ran" if self.ran else "no model")}
+
+
+READER_NOT_RUN = ReaderRun(False, "no model")
 
 
 @dataclass(frozen=True)
@@ -144,6 +170,7 @@ class BatchPlan:
     created_at: str  # ISO 8601 UTC
     writes: list[PlannedWrite]
     excluded: list[Exclusion]
+    reader: dict = field(default_factory=READER_NOT_RUN.to_dict)  # {ran, note}: did the second reader run
 
     @property
     def considered(self) -> int:
@@ -152,7 +179,7 @@ class BatchPlan:
     def to_dict(self) -> dict:
         return {
             "batch_id": self.batch_id, "created_at": self.created_at, "considered": self.considered,
-            "accepted": len(self.writes), "rule": rule_text(),
+            "accepted": len(self.writes), "rule": rule_text(), "reader": dict(self.reader),
             "writes": [asdict(w) for w in self.writes], "excluded": [asdict(x) for x in self.excluded],
         }
 
@@ -161,7 +188,8 @@ class BatchPlan:
         try:
             return cls(str(data["batch_id"]), str(data.get("created_at", "")),
                        [PlannedWrite(**w) for w in data.get("writes", [])],
-                       [Exclusion(**x) for x in data.get("excluded", [])])
+                       [Exclusion(**x) for x in data.get("excluded", [])],
+                       dict(data.get("reader") or READER_NOT_RUN.to_dict()))
         except (KeyError, TypeError) as exc:
             raise BatchError(f"not an accept-safe plan ({type(exc).__name__}: {exc})") from None
 
@@ -172,10 +200,11 @@ class BatchPlan:
 def rule_text() -> str:
     return (f"a model same-fact group of 2–{MAX_MERGED} members is the whole merge, the decision is "
             "UPDATE/CONSOLIDATE with a merged body, MergeGuard passed, the strict lens passed, "
-            "no 'likely different facts' mark")
+            "no 'likely different facts' mark, and (when it ran) the second reader says every source's facts are kept")
 
 
-def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str]) -> PlannedWrite:
+def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str],
+              reader: dict | None = None) -> PlannedWrite:
     merged = merged_ids(review)
     target = review.target
     guard = dict(review.guard or {})
@@ -185,15 +214,27 @@ def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str])
         guard={k: guard.get(k) for k in ("passed", "reason", "retention", "length_ratio", "missing")},
         strict=dict(review.strict or {}), stamps={m: dict(review.stamps[m]) for m in merged},
         model_id=review.model_id, rationale=review.rationale, raw_reply=review.raw_reply,
-        titles={m: titles.get(m, "") for m in merged},
+        titles={m: titles.get(m, "") for m in merged}, reader=reader,
     )
+
+
+def reader_reason(run: ReaderRun, cluster_id: Any) -> tuple[str | None, dict | None]:
+    """(why the second reader takes this otherwise safe cluster out, or None; its report as a dict)."""
+    if not run.ran:
+        return None, None
+    report = run.reports.get(str(cluster_id))
+    if report is None:
+        return "the second reader did not read it", None
+    data = report.to_dict()
+    return (None if report.passed else f"the second reader: {report.reason}"), data
 
 
 def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None]], *,
                titles: Mapping[str, str] | None = None, batch_id: str | None = None,
-               now: datetime | None = None) -> BatchPlan:
+               now: datetime | None = None, reader: ReaderRun = READER_NOT_RUN) -> BatchPlan:
     """The batch over `(cluster id, member ids, review or None)`, in the given order. A cluster that shares a
-    document with an earlier planned write is left out (its review saw that document before the merge)."""
+    document with an earlier planned write is left out (its review saw that document before the merge).
+    `reader`: the second reader's verdicts (computed beforehand); a "no" for any source leaves the cluster out."""
     titles = titles or {}
     when = now or datetime.now(timezone.utc)
     writes: list[PlannedWrite] = []
@@ -202,31 +243,51 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
     for cluster_id, members, review in clusters:
         members = list(members)
         reason = why_not_safe(review, members)
+        read: dict | None = None
+        if reason is None:
+            reason, read = reader_reason(reader, cluster_id)
         if reason is None and claimed & set(merged_ids(review)):
             reason = "shares a document with an earlier write of this batch"
         if reason is None:
-            write = _write_of(cluster_id, review, titles)
+            write = _write_of(cluster_id, review, titles, read)
             writes.append(write)
             claimed |= set(write.source_ids)
         else:
             excluded.append(Exclusion(str(cluster_id), members, reason,
                                       review.verdict if review is not None else "not reviewed",
-                                      {m: titles.get(m, "") for m in members}))
+                                      {m: titles.get(m, "") for m in members}, read))
     bid = batch_id or new_batch_id(when)
     if not _BATCH_ID.match(bid):
         raise BatchError(f"{bid!r}: a batch id is letters, digits, '.', '_' or '-'")
-    return BatchPlan(bid, when.isoformat(timespec="seconds"), writes, excluded)
+    return BatchPlan(bid, when.isoformat(timespec="seconds"), writes, excluded, reader.to_dict())
 
 
 def _pct(value) -> str:
     return "—" if value is None else f"{value:.0%}"
 
 
+def reader_line(reader: Mapping[str, Any] | None) -> str:
+    """The plan's one line about the second reader."""
+    reader = reader or {}
+    if reader.get("ran"):
+        return f"Second reader: {reader.get('note') or 'ran'}."
+    return (f"Second reader: not run ({reader.get('note') or 'no model'}); MergeGuard and the strict lens alone "
+            "decided.")
+
+
+def _reader_verdicts(reader: Mapping[str, Any] | None) -> str:
+    if not reader:
+        return "not run"
+    ps = ", ".join(f"#{v.get('index')} {v['p_yes']:.2f}" if v.get("p_yes") is not None else f"#{v.get('index')} unread"
+                   for v in reader.get("verdicts", ()))
+    return f"{'kept' if reader.get('passed') else 'NOT KEPT'} (p(yes) by source: {ps})"
+
+
 def plan_markdown(plan: BatchPlan) -> str:
     """The plan as a person reads it (and as the GUI's Export writes it)."""
     lines = [f"# accept-safe batch {plan.batch_id}", "",
              f"{plan.created_at} · {len(plan.writes)} of {plan.considered} clusters would be merged.", "",
-             f"Rule: {rule_text()}.", "", f"## Writes ({len(plan.writes)})", ""]
+             f"Rule: {rule_text()}.", "", reader_line(plan.reader), "", f"## Writes ({len(plan.writes)})", ""]
     if not plan.writes:
         lines += ["None: no cluster passes every check.", ""]
     for i, w in enumerate(plan.writes, 1):
@@ -238,6 +299,7 @@ def plan_markdown(plan: BatchPlan) -> str:
                   f"- length ratio: {_pct(w.length_ratio)} · MergeGuard: {'passed' if w.guard.get('passed') else 'FAILED'}"
                   f" (retention {_pct(w.guard.get('retention'))}) · strict lens: {strict} "
                   f"({w.strict.get('checked', 0)} facts checked)",
+                  f"- second reader: {_reader_verdicts(w.reader)}",
                   f"- model: {w.model_id}" + (f" — {w.rationale}" if w.rationale else ""), "",
                   "```text", w.merged_body.replace("```", "ʼʼʼ"), "```", ""]
     lines += [f"## Left for a person ({len(plan.excluded)})", ""]
@@ -348,7 +410,7 @@ def undo_batch(store: Store, batch_id: str) -> BatchUndoResult:
 
 
 __all__ = [
-    "MAX_MERGED", "BatchError", "BatchPlan", "BatchResult", "BatchUndoResult", "Exclusion", "PlannedWrite",
-    "WriteOutcome", "apply_batch", "batch_entries", "batch_id_of", "batch_note", "merged_ids", "new_batch_id",
+    "MAX_MERGED", "READER_NOT_RUN", "BatchError", "BatchPlan", "BatchResult", "BatchUndoResult", "Exclusion",
+    "PlannedWrite", "ReaderRun", "WriteOutcome", "reader_line", "reader_reason", "apply_batch", "batch_entries", "batch_id_of", "batch_note", "merged_ids", "new_batch_id",
     "plan_batch", "plan_markdown", "rule_text", "undo_batch", "why_not_safe",
 ]
