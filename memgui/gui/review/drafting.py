@@ -1,6 +1,6 @@
 """Drafting the merged body of the cluster under review: the decider call (streamed, cancellable, one loaded
-model at a time), the sentence-union draft, and the debounced MergeGuard and word-diff jobs (off the GUI
-thread, stale results dropped). Works on the `Review` controller's state and panels."""
+model at a time), the sentence-union draft, the debounced MergeGuard and word-diff jobs, and the second reader
+when asked (all off the GUI thread, stale results dropped). Works on the `Review` controller's state and panels."""
 from __future__ import annotations
 
 import contextlib
@@ -29,6 +29,8 @@ class Drafting:
         self._guard_timer = review.timer(self._run_guard)
         self._diff_timer = review.timer(self._run_diff)
         review.panels.diff_view.sourceChosen.connect(lambda _id: self._diff_timer.start(0))
+        self._reader_key: tuple | None = None  # the (body, included ids) the reader's verdict shown is about
+        review.panels.guard_panel.reader.requested.connect(self.read_body)
 
     def schedule(self, *, guard_ms: int | None = None, diff_ms: int | None = None) -> None:
         if guard_ms is not None:
@@ -102,11 +104,16 @@ class Drafting:
         report, strict, spans, risky, preview = result
         r.report, r.report_key, r.strict = report, key, strict
         labels = [f"#{p.sources.number_of(d.document_id)}" for d in docs]
+        if key != self._reader_key:  # the reader's verdict (or its running read) is about another body
+            self._reader_key = None
+            r.runner.cancel("reader")
         if not key[0].strip():
             p.guard_panel.clear()
             p.guard_panel.show_fallback(preview)
             p.sources.set_missing({})
         else:
+            if self._reader_key is None:
+                p.guard_panel.reader.clear(can_ask=r.services.read_merge is not None)
             p.guard_panel.set_report(report, labels, strict)
             p.guard_panel.show_fallback(preview)
             p.sources.set_missing(spans, risky)
@@ -122,6 +129,53 @@ class Drafting:
         else:
             self._after_guard = then
             self._guard_timer.start(0)
+
+    # ---- the second reader (asked by the button; on a worker, with the one loaded model) ------------------
+
+    def read_body(self) -> None:
+        """Ask the model, for each included source, whether the merged body keeps every fact of it (the
+        question accept-safe asks before a write); the verdicts go on the guard panel's reader line."""
+        r, box = self.r, self.r.panels.guard_panel.reader
+        read = r.services.read_merge
+        docs, body = r.ordered_included(), r.body()
+        if read is None:
+            box.set_unavailable("this window has no reader service")
+            return
+        if not docs or not body.strip():
+            return
+        key, ids = r.guard_key(), [d.document_id for d in docs]
+        sources = [d.markdown_body for d in docs]
+        labels = [f"#{r.panels.sources.number_of(i)}" for i in ids]
+        settings, dkey, slot, make = r.host.settings, self._key(), self.slot, r.services.make_decider
+
+        def job(cancel):
+            with (slot.turns.reviewer() if slot.turns is not None else contextlib.nullcontext()):
+                decider = yield from slot.acquire(dkey, lambda: make(settings), cancel)
+                return (yield from read(decider, sources, body, document_ids=ids, cancel=cancel))
+
+        def progress(p: Progress) -> None:
+            if key == self._reader_key and p.total:
+                box.set_pending(f"reading {labels[min(p.done, len(labels) - 1)]} ({min(p.done + 1, p.total)}/{p.total})…")
+            elif key == self._reader_key and p.stage == "loading model":
+                box.set_pending("loading the model…")
+
+        self._reader_key = key
+        box.set_pending()
+        r.runner.start("reader", job, label="Second reader", show_in_status=True, on_progress=progress,
+                       on_done=lambda report: self._reader_done(key, labels, report),
+                       on_error=lambda exc: self._reader_failed(key, exc),
+                       on_cancelled=lambda: self._reader_failed(key, None))
+
+    def _reader_done(self, key: tuple, labels: list[str], report: Any) -> None:
+        if key == self._reader_key == self.r.guard_key():
+            self.r.panels.guard_panel.reader.set_report(report, labels)
+
+    def _reader_failed(self, key: tuple, exc: BaseException | None) -> None:
+        if key != self._reader_key:
+            return
+        self._reader_key = None
+        box = self.r.panels.guard_panel.reader
+        box.clear() if exc is None else box.set_unavailable(one_line(exc))
 
     # ---- diff (off the GUI thread, stale results dropped) -----------------------------------------------
 

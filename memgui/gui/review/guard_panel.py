@@ -1,7 +1,7 @@
 """MergeGuard's report on the merged body: verdict, retention against the 95% bar, length against 60%,
 the load-bearing tokens by class (retained / missing), and the append-fallback preview when it fails.
 Beside Netclaw's verdict (never instead of it), memgui's strict lens: the facts of the sources the body does
-not keep whole. Displays the core's `MergeGuardReport` and `StrictReport`; computes nothing itself."""
+not keep whole, and the second reader's verdict per source when asked (`reader_box`). Displays the core's `MergeGuardReport` and `StrictReport`; computes nothing itself."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -23,6 +23,7 @@ from ..ratio_bar import RatioBar
 from ..services.values import LENGTH_COLLAPSE_THRESHOLD as LENGTH_BAR
 from ..services.values import RETENTION_THRESHOLD as RETENTION_BAR
 from ..style import MUTED, set_bold, set_colors
+from .reader_box import ReaderBox
 
 RETAINED_BG, MISSING_BG = QColor("#dafbe1"), QColor("#ffc9c9")
 RETAINED_FG, MISSING_FG = QColor("#116329"), QColor("#7d0a0a")
@@ -187,6 +188,8 @@ class GuardPanel(QWidget):
         self.strict_label.setMinimumHeight(2 * self.strict_label.fontMetrics().lineSpacing() + 10)
         self.strict_label.hide()
         layout.addWidget(self.strict_label)
+        self.reader = ReaderBox()
+        layout.addWidget(self.reader)
         self.retention_label = QLabel("Token retention (needs ≥ 95%)")
         self.retention_bar = _bar("retentionBar", RETENTION_BAR)
         self.length_label = QLabel("Length vs longest source (needs ≥ 60%)")
@@ -246,6 +249,7 @@ class GuardPanel(QWidget):
         self.report = None
         self.strict = None
         self.strict_label.hide()
+        self.reader.clear(can_ask=False)
         self.token_model.set_tokens([], [])
         self.retention_bar.set_ratio(None)
         self.length_bar.set_ratio(None)

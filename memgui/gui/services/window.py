@@ -72,6 +72,9 @@ class Services:
     selftest: Callable[..., Any] | None = None  # (decider, *, cancel) -> Work[SelfTestReport] (cached per model)
     # (chosen decider GGUF or None) -> one line when memgui's offline default models are missing, else None
     missing_models: Callable[[str | None], str | None] | None = None
+    # the second reader: (decider, source bodies, merged body, *, document_ids, cancel) -> Work[ReaderReport]
+    # (the model asked per source whether the body keeps every fact of it; cached per model, source and body)
+    read_merge: Callable[..., Any] | None = None
 
 
 def decider_input(store: Any, documents: Sequence[Any], cosines: Mapping[frozenset, float]):
@@ -98,6 +101,16 @@ def token_spans(text: str, tokens: Sequence[str]) -> list[tuple[int, int]]:
     from ...core.merge.guard import missing_spans
 
     return missing_spans(text, SimpleNamespace(missing=list(tokens)), utf16=True)
+
+
+def read_merge(decider: Any, sources: Sequence[str], body: str, *, document_ids: Sequence[str] = (),
+               cancel: Any = None) -> Any:
+    """The core's second reader on the loaded decider's model (core/decide/reader.py): Work[ReaderReport]."""
+    from ...core.decide.reader import FactReader
+    from ...core.decide.reader_cache import ReaderCache
+
+    reader = FactReader.for_decider(decider, cache=ReaderCache())
+    return reader.read(sources, body, document_ids=document_ids, cancel=cancel)
 
 
 def missing_models(decider_model: str | None) -> str | None:
@@ -164,4 +177,5 @@ def real_services() -> Services:
         cluster_key=review_marks.cluster_key, read_marks=review_marks.read_marks,
         write_marks=review_marks.write_marks, review_mark=review_marks.ReviewMark,
         build_demo_store=build_demo_store, selftest=selftest.selftest_work, missing_models=missing_models,
+        read_merge=read_merge,
     )
