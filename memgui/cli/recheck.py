@@ -38,8 +38,7 @@ def format_recheck(report: RecheckReport, store_path: object) -> str:
         if m.action == ACTION_UNDO:
             lines.append(f"       can be undone: memgui undo --store {store_path} {m.audit_id}")
         elif m.action == ACTION_APPEND_BACK:
-            lines.append(f"       undo is no longer possible ({m.why}); append the lost facts back with: "
-                         f"memgui audit --store {store_path} --append-back {m.audit_id}")
+            lines.append(f"       {m.why}: memgui audit --store {store_path} --append-back {m.audit_id}")
         else:
             lines.append(f"       nothing to do automatically: {m.why}")
     head = (f"{len(report.at_risk)} of {report.checked} re-checked merge(s) show a fact at risk"

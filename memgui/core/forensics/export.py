@@ -18,7 +18,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 OPERATION_TITLES = {
     "merge": "Merge", "drop": "Drop (tombstone)", "edit": "Edit", "keep-separate": "Kept separate",
-    "allow-nomination": "Allowed nomination again", "undo": "Undo", "redo": "Redo",
+    "allow-nomination": "Allowed nomination again", "append-back": "Lost facts appended back", "undo": "Undo",
+    "redo": "Redo",
     "decide-create": "Decision applied: create", "decide-append": "Decision applied: append",
     "decide-update": "Decision applied: update", "decide-consolidate": "Decision applied: consolidate",
 }

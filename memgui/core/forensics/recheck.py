@@ -26,7 +26,7 @@ from ..merge.union import split_units
 from ..netfx import APPEND_SEPARATOR_RE, fold_case, is_blank
 from ..ops.append_back import append_back
 from ..ops.apply import SourceStamp
-from ..ops.undo import AuditError, AuditNotFoundError, check_undo
+from ..ops.undo import AuditError, AuditNotFoundError, UndoConflictError, check_undo
 from ..store import Store
 from ..store.audit_log import (
     OP_APPEND_BACK, OP_DECIDE_CONSOLIDATE, OP_DECIDE_UPDATE, OP_MERGE, STATE_APPLIED, AuditEntry, document_row,
@@ -177,6 +177,14 @@ def lost_fact_text(images_or_entry: AuditEntry | _MergeImages, facts: tuple[Fact
     return "\n".join(picked)
 
 
+def _refusal(exc: AuditError) -> str:
+    """Why undo would refuse, as one clause."""
+    if isinstance(exc, UndoConflictError):
+        what = {"documents": "document", "anchors": "anchor", "records": "record"}.get(exc.kind, "exemption")
+        return f"undo is no longer possible ({what} {exc.key} changed since the merge)"
+    return f"undo is not possible ({str(exc).removesuffix('; nothing was written')})"
+
+
 def recheck_entry(store: Store, entry: AuditEntry) -> RecheckedMerge | str | None:
     """One merge judged by the current lens: None when nothing is at risk, a reason string when it cannot be
     re-checked, else the finding with its action."""
@@ -195,12 +203,13 @@ def recheck_entry(store: Store, entry: AuditEntry) -> RecheckedMerge | str | Non
         check_undo(store, entry)
         action, why = ACTION_UNDO, "every row still holds what the merge wrote: undo puts the sources back"
     except AuditError as exc:
+        refusal = _refusal(exc)
         if stamp is None:
-            action, why = ACTION_NONE, f"{exc}; the target is no longer live, so nothing can be appended to it"
+            action, why = ACTION_NONE, f"{refusal}, and the target is no longer live: nothing can be appended to it"
         elif not append_text:
-            action, why = ACTION_NONE, f"{exc}; the body adds a fact no source stated: edit it by hand"
+            action, why = ACTION_NONE, f"{refusal}, and the body adds a fact no source stated: edit it by hand"
         else:
-            action, why = ACTION_APPEND_BACK, f"{exc}; the lost facts' sentences can be appended back"
+            action, why = ACTION_APPEND_BACK, f"{refusal}: the sentences holding the lost facts can be appended back"
     return RecheckedMerge(
         audit_id=entry.audit_id, created_at=entry.created_at, target_id=entry.target_id or "",
         target_title=target.title if target is not None else images.kept_title, source_ids=images.source_ids,

@@ -22,6 +22,7 @@ OPERATION_HELP = {
     "edit": "A reviewer edited a document's body.",
     "keep-separate": "Pairs were marked \"not duplicates\"; the nominator will not offer them again.",
     "allow-nomination": "\"Kept separate\" was removed; the pairs may be nominated again.",
+    "append-back": "Facts a past merge lost (found by Re-check merges) were appended back to its target.",
     "undo": "An earlier write was undone (its before-images were put back).",
     "redo": "An undone write was applied again.",
     "decide-create": "A curation decision wrote a new document.",

@@ -1,11 +1,10 @@
 """The Audit tab: every write memgui made (filterable, with a before/after diff and everything that decided it,
 Undo / Redo with the core's conflict messages), past daemon merges (append histories and the daemon-log
-timeline), the "kept separate" list with Remove, threshold calibration, and exports.
+timeline), the "kept separate" list with Remove, threshold calibration, exports, and "Re-check merges" (recheck.py).
 
-Self-contained: the window creates `AuditView(services=…, runner=…)` (the core's audit services; the real
-ones when left out), calls `set_store(store)` and connects
-`storeChanged` (a write happened here: reload your views) and `thresholdChosen(float)`. Reads, log parsing,
-diffs, calibration and writes all run on the task runner; the GUI thread only renders.
+Self-contained: the window creates `AuditView(services=…, runner=…)` (the core's audit services; the real ones
+when left out), calls `set_store(store)` and connects `storeChanged` (a write happened here: reload your views)
+and `thresholdChosen(float)`. Reads, log parsing, diffs, calibration and writes run on the task runner.
 """
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from .daemon import DaemonMergesPage
 from .detail import body_html, diff_html, entry_html
 from .layout import build_entries_page, build_exemptions_page
 from .models import VALUE_ROLE, operation_label, selected_rows
+from .recheck import install_recheck_page
 
 BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#dafbe1;color:#116329",
                  "error": "background:#ffebe9;color:#82071e"}
@@ -37,8 +37,7 @@ class AuditView(QWidget):
     actionFinished = Signal(str)  # the banner text after an undo / redo / remove / export
 
     def __init__(self, parent: QWidget | None = None, *, services: AuditServices | None = None,
-                 runner: TaskRunner | None = None,
-                 cosine_lookup: Callable[[str, str], float | None] | None = None,
+                 runner: TaskRunner | None = None, cosine_lookup: Callable[[str, str], float | None] | None = None,
                  source_factory: Callable[[Any], Any] | None = None, current_threshold: float | None = None):
         super().__init__(parent)
         self.setObjectName("auditView")
@@ -73,6 +72,7 @@ class AuditView(QWidget):
         self.calibration_panel.thresholdChosen.connect(self.thresholdChosen)
         self.calibration_panel.recomputeRequested.connect(self.recalibrate)
         self.tabs.addTab(self.calibration_panel, "Threshold calibration")
+        self.recheck_page = install_recheck_page(self)
         self.tabs.currentChanged.connect(self._tab_changed)
         self._update_buttons()
 
@@ -391,7 +391,7 @@ class AuditView(QWidget):
 
     def shutdown(self, msecs: int = 10000) -> bool:
         """Cancel this view's jobs and wait for them (call before the store is closed)."""
-        for kind in ("audit-load", "audit-diff", "audit-logs", "audit-calibrate"):
+        for kind in ("audit-load", "audit-diff", "audit-logs", "audit-calibrate", "audit-recheck"):
             self.runner.cancel(kind)
         return self.runner.wait(msecs)
 

@@ -1,5 +1,6 @@
 """What the Audit tab asks the core for: the audit trail, exemptions and append histories, the daemon-log
-timeline, undo / redo / allow-nomination, word diffs, threshold calibration and exports."""
+timeline, undo / redo / allow-nomination, word diffs, threshold calibration, exports, and the re-check of past
+merges with its append-back."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ class AuditServices:
     write_jsonl: Callable[..., Any]  # (path, entries) -> int
     write_markdown: Callable[..., Any]  # (path, entries, *, histories, daemon_events, unrecoverable, store_path)
     default_vector_source: Callable[..., Any]  # (store) -> the vector source the scan would use
+    recheck_merges_work: Callable[..., Any]  # (store, *, cancel) -> Work[RecheckReport]
+    append_lost_facts: Callable[..., Any]  # (store, audit_id, *, drafted) -> AuditEntry
 
 
 def audit_services() -> AuditServices:
@@ -32,6 +35,7 @@ def audit_services() -> AuditServices:
     from ...core.forensics.calibrate import labelled_pairs_work, suggest_threshold
     from ...core.forensics.daemon_logs import default_log_dirs, parse_daemon_logs_work
     from ...core.forensics.history import appended_histories, history_of
+    from ...core.forensics.recheck import append_lost_facts, recheck_merges_work
     from ...core.merge.diff import word_diff_work
     from ...core.ops.apply import allow_nomination
     from ...core.ops.undo import redo, undo
@@ -46,4 +50,5 @@ def audit_services() -> AuditServices:
         word_diff_work=word_diff_work, labelled_pairs_work=labelled_pairs_work, suggest_threshold=suggest_threshold,
         write_jsonl=export.write_jsonl, write_markdown=export.write_markdown,
         default_vector_source=lambda store: resolve_source(store, "auto")[0],
+        recheck_merges_work=recheck_merges_work, append_lost_facts=append_lost_facts,
     )

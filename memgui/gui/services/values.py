@@ -1,14 +1,15 @@
 """Pure core values the widgets show or compare against (no store, no model): Progress and the cancel token,
-the word-diff span codes, MergeGuard's bars and the apply modes. Widgets import them from here, never from
-`memgui.core`."""
+the word-diff span codes, MergeGuard's bars, the apply modes and the re-check's actions. Widgets import them
+from here, never from `memgui.core`."""
 from __future__ import annotations
 
+from ...core.forensics.recheck import ACTION_APPEND_BACK, ACTION_UNDO
 from ...core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
 from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
 from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY
 from ...core.tasks import CancelToken, Cancelled, Progress
 
 __all__ = [
-    "CancelToken", "Cancelled", "DELETE", "EQUAL", "INSERT", "LENGTH_COLLAPSE_THRESHOLD", "MODE_APPEND",
-    "MODE_MERGED_BODY", "Progress", "REPLACE", "RETENTION_THRESHOLD",
+    "ACTION_APPEND_BACK", "ACTION_UNDO", "CancelToken", "Cancelled", "DELETE", "EQUAL", "INSERT",
+    "LENGTH_COLLAPSE_THRESHOLD", "MODE_APPEND", "MODE_MERGED_BODY", "Progress", "REPLACE", "RETENTION_THRESHOLD",
 ]
