@@ -34,11 +34,12 @@ def format_recheck(report: RecheckReport, store_path: object) -> str:
         lines.append(f"#{m.audit_id}  {_time(m.created_at)}  target={m.target_id}"
                      + (f" ({m.target_title})" if m.target_title else ""))
         for f in m.facts:
-            lines.append(f"       {f.direction:<8} {f.kind:<16} {f.token}  source={','.join(f.source_ids) or '-'}")
+            lines.append(f"       {f.direction:<8} {f.kind:<18} {f.token}  source={','.join(f.source_ids) or '-'}")
         if m.action == ACTION_UNDO:
             lines.append(f"       can be undone: memgui undo --store {store_path} {m.audit_id}")
         elif m.action == ACTION_APPEND_BACK:
-            lines.append(f"       {m.why}: memgui audit --store {store_path} --append-back {m.audit_id}")
+            lines.append(f"       {m.why}")
+            lines.append(f"       append them back with: memgui audit --store {store_path} --append-back {m.audit_id}")
         else:
             lines.append(f"       nothing to do automatically: {m.why}")
     head = (f"{len(report.at_risk)} of {report.checked} re-checked merge(s) show a fact at risk"
@@ -77,11 +78,12 @@ def run_append_back(args) -> int:
             raise CliError(str(exc)) from None
         except (RecheckError, StaleSourceError) as exc:
             return _refused(str(exc), args.json)
+        path = store.path
     if args.json:
         print_json({"ok": True, **entry.to_dict()})
     else:
         print_text(f"audit {entry.audit_id}: appended the facts merge #{args.append_back} lost back to "
-                   f"{entry.target_id} (undo with: memgui undo {entry.audit_id})")
+                   f"{entry.target_id}\nundo with: memgui undo --store {path} {entry.audit_id}")
     return EXIT_OK
 
 
