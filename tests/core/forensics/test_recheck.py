@@ -2,8 +2,8 @@
 only while undo's own check passes; "append the lost fact back" as one audited, undoable write."""
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date
+from types import SimpleNamespace
 
 import pytest
 
@@ -178,8 +178,8 @@ def test_a_lens_with_directions_is_read_through(pair, monkeypatch):
 
     def with_added(*args, **kw):
         report = real(*args, **kw)
-        added = type("Added", (), {"token": "never", "kind": "negation", "sources": (), "direction": "added"})()
-        return replace(report, passed=False, at_risk=(*report.at_risk, added))
+        added = SimpleNamespace(token="never", kind="negation", sources=(), direction="added")
+        return SimpleNamespace(passed=False, at_risk=(*report.at_risk, added))
 
     monkeypatch.setattr(mod, "check_strict", with_added)
     [found] = recheck_merges(store).at_risk
