@@ -83,6 +83,9 @@ class Note:
             text = text[0].upper() + text[1:]
         return text
 
+    def __repr__(self) -> str:
+        return f"Note({self.seed_id!r})"
+
     @property
     def base(self) -> list[int]:
         return list(range(self.n_base))
@@ -225,6 +228,8 @@ def _mutations_for(note: Note, operator: str, sentences: list[int], rng: random.
                 (ka, sa), (kb, sb) = slots[a], slots[b]
                 if sa.kind != sb.kind or sa.text.lower() == sb.text.lower() or sa.subject != (operator == "binding"):
                     continue
+                if _coordinated(note, ka, kb):
+                    continue   # "peanuts and sesame" → "sesame and peanuts" says the same
                 if sa.kind == "num" and _unit_of(sa.text) != _unit_of(sb.text):
                     continue   # a weight swapped with a duration is nonsense, not a plausible merge
                 out.append((f"swap_{sa.kind}" if operator == "swap" else "binding_swap",
@@ -269,6 +274,14 @@ def _mutations_for(note: Note, operator: str, sentences: list[int], rng: random.
         donor = rng.choice([o for o in others if o.domain == note.domain and o.seed_id != note.seed_id] or others)
         out.append(("add_sentence", {(-1, 0): donor.sentence(len(donor.sentences) - 1)}, sentences))
     return out
+
+
+def _coordinated(note: Note, ka: Key, kb: Key) -> bool:
+    """Two slots of one sentence joined only by 'and', 'or' or a comma: swapping them keeps the meaning."""
+    if ka[0] != kb[0]:
+        return False
+    between = note.sentences[ka[0]][ka[1] + 1:kb[1]]
+    return all(isinstance(s, str) for s in between) and "".join(map(str, between)).strip() in ("and", "or", ",", "")
 
 
 def _unit_of(text: str) -> str:
@@ -413,7 +426,8 @@ def verbatim_plus_remaining(note: Note, rng: random.Random) -> dict[str, Any]:
 def dump(cases: list[dict[str, Any]]) -> str:
     meta = {"generator": "tests/fact_corpus/generate.py", "seed": SEED, "count": len(cases),
             "labels": {lab: sum(c["label"] == lab for c in cases) for lab in ("lossy", "lossless", "lookalike")}}
-    return json.dumps({"meta": meta, "cases": cases}, ensure_ascii=False, indent=1) + "\n"
+    lines = [json.dumps(c, ensure_ascii=False) for c in cases]
+    return '{"meta": ' + json.dumps(meta, ensure_ascii=False) + ',\n"cases": [\n' + ",\n".join(lines) + "\n]}\n"
 
 
 def main(argv: list[str] | None = None) -> int:

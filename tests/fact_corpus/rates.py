@@ -1,0 +1,181 @@
+"""Rates of the fact lens on the labelled corpus (issue 23, item 11).
+
+- catch rate: share of "lossy" cases the lens flags (`check_strict(...).passed` is False);
+- false-alarm rate: share of "lossless" cases it flags;
+- named rate: share of "lookalike" pairs that conflict evidence names (`pair_evidence(a, b).conflicts` is
+  non-empty, or `likely_different([a, b]).likely_different` is True).
+
+Each overall, by kind and by split. A lens that raises on a case counts as an alarm for lossy/lossless (it could
+not confirm the merge) and as "not named" for a look-alike; errors are counted apart so they show.
+
+    python -m tests.fact_corpus.rates [--set handwritten|generated] [--split tune|check] [--by kind|operator]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "facts"
+SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated.json"}
+MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = json.loads(SETS[name].read_text(encoding="utf-8"))["cases"]
+    for c in cases:
+        c.setdefault("set", name)
+    return cases
+
+
+def load_all() -> list[dict[str, Any]]:
+    return load("handwritten") + load("generated")
+
+
+# ---- running the lens -------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Outcome:
+    case_id: str
+    label: str
+    kind: str
+    split: str
+    operator: str
+    hit: bool            # lossy: flagged; lossless: flagged (an alarm); lookalike: named
+    error: str = ""
+    directions: tuple[str, ...] = ()
+
+
+def lens_flags(sources: list[str], body: str) -> tuple[bool, tuple[str, ...]]:
+    from memgui.core.merge.strict import check_strict
+    report = check_strict(sources, body)
+    directions = tuple(sorted({str(getattr(item, "direction", "?")) for item in getattr(report, "at_risk", ()) or ()}))
+    return (not report.passed), directions
+
+
+def pair_named(a: str, b: str) -> bool:
+    from memgui.core.merge.conflicts import likely_different, pair_evidence
+    if pair_evidence(a, b).conflicts:
+        return True
+    return bool(likely_different([a, b]).likely_different)
+
+
+def run_case(case: dict[str, Any], flags: Callable[[list[str], str], tuple[bool, tuple[str, ...]]] = lens_flags,
+             named: Callable[[str, str], bool] = pair_named) -> Outcome:
+    base = dict(case_id=case["id"], label=case["label"], kind=case["kind"], split=case["split"],
+                operator=case.get("operator", "hand"))
+    try:
+        if case["label"] == "lookalike":
+            return Outcome(**base, hit=named(case["a"], case["b"]))
+        hit, directions = flags(list(case["sources"]), case["body"])
+        return Outcome(**base, hit=hit, directions=directions)
+    except Exception as exc:  # noqa: BLE001 - a crash is a result to report, not a reason to stop the table
+        return Outcome(**base, hit=case["label"] != "lookalike", error=f"{type(exc).__name__}: {exc}")
+
+
+def run(cases: Iterable[dict[str, Any]], **kw: Any) -> list[Outcome]:
+    return [run_case(c, **kw) for c in cases]
+
+
+# ---- rates ------------------------------------------------------------------------------------------------------
+@dataclass
+class Rate:
+    hits: int = 0
+    total: int = 0
+    errors: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    @property
+    def value(self) -> float:
+        return self.hits / self.total if self.total else float("nan")
+
+    def add(self, o: Outcome) -> None:
+        self.total += 1
+        self.hits += o.hit
+        self.errors += bool(o.error)
+        wrong = (not o.hit) if o.label in ("lossy", "lookalike") else o.hit
+        if wrong:
+            self.misses.append(o.case_id)
+
+
+@dataclass
+class Rates:
+    """measure ('catch', 'false_alarm', 'named') → group ('all', a kind, an operator, a split) → Rate."""
+    table: dict[str, dict[str, Rate]]
+
+    def get(self, measure: str, group: str = "all") -> float:
+        r = self.table.get(measure, {}).get(group)
+        return r.value if r else float("nan")
+
+
+def rates(outcomes: Iterable[Outcome], by: str = "kind") -> Rates:
+    table: dict[str, dict[str, Rate]] = defaultdict(lambda: defaultdict(Rate))
+    for o in outcomes:
+        m = MEASURES[o.label]
+        for group in ("all", f"split:{o.split}", getattr(o, by)):
+            table[m][group].add(o)
+    return Rates({m: dict(g) for m, g in table.items()})
+
+
+def summary(outcomes: list[Outcome]) -> dict[str, float]:
+    r = rates(outcomes)
+    return {m: r.get(m) for m in ("catch", "false_alarm", "named")}
+
+
+# ---- tables -----------------------------------------------------------------------------------------------------
+def _pct(x: float) -> str:
+    return "–" if x != x else f"{100 * x:.0f} %"
+
+
+def markdown(r: Rates, title: str = "", by_group: bool = True, examples: int = 0) -> str:
+    out = [f"### {title}", ""] if title else []
+    out += ["| measure | rate | cases | errors |", "|---|---:|---:|---:|"]
+    for m in ("catch", "false_alarm", "named"):
+        if m in r.table:
+            a = r.table[m]["all"]
+            out.append(f"| {m.replace('_', ' ')} | {_pct(a.value)} | {a.hits}/{a.total} | {a.errors} |")
+    if by_group:
+        for m in ("catch", "false_alarm", "named"):
+            if m not in r.table:
+                continue
+            out += ["", f"| {m.replace('_', ' ')} by kind | rate | cases |" + (" examples missed |" if examples else ""),
+                    "|---|---:|---:|" + ("---|" if examples else "")]
+            for group, rate in sorted(r.table[m].items(), key=lambda kv: (kv[0] != "all", kv[1].value, kv[0])):
+                if group == "all":
+                    continue
+                row = f"| {group} | {_pct(rate.value)} | {rate.hits}/{rate.total} |"
+                if examples:
+                    row += " " + ", ".join(rate.misses[:examples]) + " |"
+                out.append(row)
+    return "\n".join(out) + "\n"
+
+
+def report(cases: list[dict[str, Any]], title: str, by: str = "kind", examples: int = 0) -> tuple[str, dict[str, float],
+                                                                                                  float]:
+    t0 = time.perf_counter()
+    outcomes = run(cases)
+    elapsed = time.perf_counter() - t0
+    r = rates(outcomes, by=by)
+    text = markdown(r, f"{title} ({len(cases)} cases, {elapsed:.1f} s)", examples=examples)
+    return text, {m: r.get(m) for m in ("catch", "false_alarm", "named")}, elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="fact-lens rates on the labelled corpus")
+    ap.add_argument("--set", choices=sorted(SETS), action="append")
+    ap.add_argument("--split", choices=("tune", "check"), action="append")
+    ap.add_argument("--by", choices=("kind", "operator"), default="kind")
+    ap.add_argument("--examples", type=int, default=3, help="ids of missed cases shown per kind")
+    args = ap.parse_args(argv)
+    for name in args.set or sorted(SETS):
+        for split in args.split or ("tune", "check"):
+            cases = [c for c in load(name) if c["split"] == split]
+            print(report(cases, f"{name} · {split}", by=args.by, examples=args.examples)[0])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
