@@ -228,6 +228,8 @@ def _mutations_for(note: Note, operator: str, sentences: list[int], rng: random.
                 (ka, sa), (kb, sb) = slots[a], slots[b]
                 if sa.kind != sb.kind or sa.text.lower() == sb.text.lower() or sa.subject != (operator == "binding"):
                     continue
+                if sa.kind == "word" and ka[0] != kb[0]:
+                    continue   # free-form values of different sentences are not of one kind ("vegetarian", "July")
                 if _coordinated(note, ka, kb):
                     continue   # "peanuts and sesame" → "sesame and peanuts" says the same
                 if sa.kind == "num" and _unit_of(sa.text) != _unit_of(sb.text):
@@ -271,7 +273,8 @@ def _mutations_for(note: Note, operator: str, sentences: list[int], rng: random.
         tail = note.sentences[i][last]
         if isinstance(tail, str) and tail.endswith("."):
             out.append(("add_condition", {}, sentences))
-        donor = rng.choice([o for o in others if o.domain == note.domain and o.seed_id != note.seed_id] or others)
+        donors = [o for o in others if o.seed_id != note.seed_id and not o.extra_refers]
+        donor = rng.choice([o for o in donors if o.domain == note.domain] or donors or others)
         out.append(("add_sentence", {(-1, 0): donor.sentence(len(donor.sentences) - 1)}, sentences))
     return out
 
