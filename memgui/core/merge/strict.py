@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from .facts.lens import Equated, FactAtRisk, check_facts
 from .guard import extract_tokens
 
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -93,24 +94,21 @@ _PER_SPELLING = re.compile(  # "600 requests per minute", "€60 a month" (after
     r"(?<=[\w%])(?:\s/\s?|/\s)(?=[a-z])|\s+per\s+(?=[a-z])|(?<=\d)\s+a\s+(?=(?:month|year|week|day|hour)\b)")
 
 
-@dataclass(frozen=True)
-class AtRisk:
-    token: str  # as first seen in the sources
-    kind: str
-    sources: tuple[int, ...]  # indices of the sources holding it
-
-    def to_dict(self) -> dict:
-        return {"token": self.token, "kind": self.kind, "sources": list(self.sources)}
+# The lens's report types are the fact model's (facts/lens.py): an item at risk has a direction (dropped, added,
+# changed), a kind, the source and body spans, and the report lists what it equated.
+AtRisk = FactAtRisk
 
 
 @dataclass(frozen=True)
 class StrictReport:
     passed: bool
-    at_risk: tuple[AtRisk, ...]
+    at_risk: tuple[FactAtRisk, ...]
     checked: int  # distinct facts looked for
+    equated: tuple[Equated, ...] = ()
 
     def to_dict(self) -> dict:
-        return {"passed": self.passed, "checked": self.checked, "at_risk": [a.to_dict() for a in self.at_risk]}
+        return {"passed": self.passed, "checked": self.checked, "at_risk": [a.to_dict() for a in self.at_risk],
+                "equated": [e.to_dict() for e in self.equated]}
 
 
 def normalise_text(text: str) -> str:
@@ -187,31 +185,25 @@ def contains_whole(haystack: str, needle: str) -> bool:
 
 def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,
                  titles: Sequence[str | None] = (), kept_title: str | None = None) -> StrictReport:
-    """Every fact of every source kept whole in the merged body? `titles` are the sources' titles: an
-    identifier in one of them must survive in the merged body or in `kept_title` (the target's title,
-    which the merge keeps)."""
-    merged = normalise_text(merged_body or "")
+    """memgui's lens: the fact model in both directions (facts/lens.py) — every fact of every source kept,
+    nothing added, nothing re-attached. `titles` are the sources' titles: an identifier in one of them must
+    survive in the merged body or in `kept_title` (the target's title, which the merge keeps)."""
+    report = check_facts(source_bodies, merged_body)
     merged_and_title = normalise_text(f"{merged_body or ''}\n{kept_title or ''}")
-    seen: dict[str, tuple[str, str, list[int]]] = {}
-    for index, body in enumerate(source_bodies):
-        own = normalise_text(body or "")
-        for token, kind in facts(body or ""):
-            if not contains_whole(own, normalise_text(token)):
-                continue  # MergeGuard also finds digits inside longer numbers ("1" of "3.11"): not a fact
-            entry = seen.setdefault(normalise_text(token), (token, kind, []))
-            if index not in entry[2]:
-                entry[2].append(index)
+    lost_titles: dict[str, FactAtRisk] = {}
     for index, title in enumerate(titles):
         for m in _TITLE_IDENTIFIER.finditer(title or ""):
-            entry = seen.setdefault(normalise_text(m.group(0)), (m.group(0), "title_identifier", []))
-            if index not in entry[2]:
-                entry[2].append(index)
-    at_risk = tuple(
-        AtRisk(token, kind, tuple(sources))
-        for key, (token, kind, sources) in seen.items()
-        if not contains_whole(merged_and_title if kind == "title_identifier" else merged, key)
-    )
-    return StrictReport(passed=not at_risk, at_risk=at_risk, checked=len(seen))
+            key = normalise_text(m.group(0))
+            if key in lost_titles or contains_whole(merged_and_title, key):
+                continue
+            lost_titles[key] = FactAtRisk("dropped", "title_identifier", m.group(0), (index,), None, None, None,
+                                          f"{m.group(0)!r} of source {index + 1}'s title is in neither the body "
+                                          "nor the kept title")
+    titled = normalise_text("\n".join(t or "" for t in (*titles, kept_title)))
+    kept = tuple(a for a in report.at_risk  # a body word the titles state is not invented
+                 if not (a.direction == "added" and contains_whole(titled, normalise_text(a.body_token or ""))))
+    at_risk = kept + tuple(lost_titles.values())
+    return StrictReport(not at_risk, at_risk, report.checked + len(lost_titles), report.equated)
 
 
 __all__ = ["AtRisk", "StrictReport", "check_strict", "contains_whole", "facts", "normalise_text"]

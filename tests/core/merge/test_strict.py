@@ -16,12 +16,12 @@ LOSSY = [
      "Backups of the photo library go to the NAS, checked weekly.", "/srv/backups/restic", "path"),
     ("The team offsite in Porto is on 14 August, flights booked through the travel desk.",
      "The team offsite in Porto is on 14 September, flights booked through the travel desk.", "14 August",
-     "day_month"),
+     "date"),
     ("The partner API allows 600 requests per minute per key; bursts above that get HTTP 429.",
      "The partner API allows 600 requests per hour per key; bursts above that get HTTP 429.",
-     "600 requests per minute", "quantity"),
+     "600 requests per minute", "rate"),
     ("Set the worker pool to 600 connections for the ingest service.",
-     "Set the worker pool to 6000 connections for the ingest service.", "600", "integer"),
+     "Set the worker pool to 6000 connections for the ingest service.", "600", "number"),
     ("Session tokens expire after 7 minutes of inactivity on the admin console.",
      "Session tokens expire after 17 minutes of inactivity on the admin console.", "7 minutes", "quantity"),
     ("The build box has 32 GB of RAM and an 8-core Ryzen CPU.",
@@ -29,9 +29,9 @@ LOSSY = [
     ("Grocery delivery comes on Sundays between 9 and 11.",
      "Grocery delivery comes on Mondays between 9 and 11.", "Sundays", "weekday"),
     ("Coffee order for the office: flat white, oat milk, no sugar.",
-     "Coffee order for the office: flat white, oat milk and sugar.", "no sugar", "negation"),
+     "Coffee order for the office: flat white, oat milk and sugar.", "no", "negation"),
     ("My dentist is Dr. Okafor at the Elm Street practice; check-ups every six months.",
-     "My dentist is Dr. Lindqvist at the Elm Street practice; check-ups every six months.", "Okafor", "name"),
+     "My dentist is Dr. Lindqvist at the Elm Street practice; check-ups every six months.", "Okafor", "term"),
     ("Working from Lisbon this quarter. Until June the Berlin office is closed for renovation.",
      "Working from Lisbon this quarter. The Berlin office is closed for renovation.", "June", "month"),
     ("Post the weekly release notes in #releases every Friday before noon.",
@@ -39,11 +39,11 @@ LOSSY = [
     ("Send supplier invoices to billing@acme.io with the PO number in the subject.",
      "Send supplier invoices to accounts@acme.io with the PO number in the subject.", "billing@acme.io", "email"),
     ("Rent for the flat is €1,150/month, paid by bank transfer on the 1st.",
-     "Rent for the flat is €1,173/month, paid by bank transfer on the 1st.", "€1,150/month", "money"),
+     "Rent for the flat is €1,173/month, paid by bank transfer on the 1st.", "€1,150/month", "rate"),
     ("The ingest API is limited to 600/min per key.",
-     "The ingest API is limited to 600/h per key.", "600/min", "quantity"),
+     "The ingest API is limited to 600/h per key.", "600/min", "rate"),
     ("The mobile app was released 2026-02 on both stores.",
-     "The mobile app is on both stores since 2026.", "02", "integer"),
+     "The mobile app is on both stores since 2026.", "2026-02", "date"),
 ]
 
 # Paraphrases that keep every fact: no alarm.
@@ -66,7 +66,7 @@ def test_strict_lens_flags_what_the_guard_lets_through(source, merged, fact, kin
     strict = check_strict([source], merged)
     assert not strict.passed
     assert (fact, kind) in {(r.token, r.kind) for r in strict.at_risk}
-    assert all(r.sources == (0,) for r in strict.at_risk)
+    assert all(r.sources == (0,) for r in strict.at_risk if r.direction != "added")
 
 
 def test_most_of_those_merges_pass_netclaws_guard():
@@ -85,7 +85,8 @@ def test_no_alarm_on_a_paraphrase_that_keeps_every_fact(source, merged):
 def test_a_digit_inside_a_longer_number_is_not_a_fact_but_a_whole_number_is():
     assert check_strict(["Pin Python 3.11 on the runner."], "Pin Python 3.11 on the runner.").passed
     kept_inside = check_strict(["Retry 600 times."], "Retry 600.5 times.")
-    assert {r.token for r in kept_inside.at_risk} == {"600", "600 times"}
+    assert [(r.direction, r.token, r.body_token) for r in kept_inside.at_risk] == [
+        ("changed", "600 times", "600.5 times")]
 
 
 def test_facts_from_every_source_are_attributed():
@@ -98,9 +99,9 @@ def test_facts_from_every_source_are_attributed():
 
 def test_title_identifiers_must_survive_in_the_body_or_the_kept_title():
     titles = ["openssl-3.0.13 pin", "libcurl pin"]
-    body = "Pin the library to the patched release."
+    body = "Pin the library to the release."
     lost = check_strict(["Pin it.", "Pin it too."], body, titles=titles, kept_title="libcurl pin")
-    assert [r.token for r in lost.at_risk] == ["openssl-3.0.13"]
+    assert [r.token for r in lost.at_risk if r.direction == "dropped"] == ["openssl-3.0.13"]
     kept = check_strict(["Pin it.", "Pin it too."], body, titles=titles, kept_title="openssl-3.0.13 pin")
     assert kept.passed
 

@@ -1,0 +1,186 @@
+"""The closed classes of English that carry meaning in a note, listed whole (not the examples seen so far).
+
+Open-class words (nouns, verbs, adjectives) are weighed by rarity and WordNet (see `words.py`); the words
+here are function words and fixed phrases whose class is finite: a grammar lists them all. Each maps to
+`(class, value)`: two spellings with the same pair are the same fact ("doesn't" = "does not" → negation),
+a changed value within a class is a changed fact ("always" → "usually"), and a class present in one text's
+clause but not in the aligned clause of the other is a dropped or added fact ("only", "unless", "never").
+
+No library lists these classes (WordNet has no function words; spaCy's lists are stop words, not meanings),
+so they are written here once, by class.
+"""
+from __future__ import annotations
+
+# Contractions expand before anything else ("doesn't" → "does not"), so polarity is read once. The list is
+# the closed set of English negative and auxiliary contractions.
+CONTRACTIONS = {
+    "won't": "will not", "can't": "can not", "cannot": "can not", "shan't": "shall not", "ain't": "is not",
+    "n't": " not", "'re": " are", "'ve": " have", "'ll": " will", "'d": " would", "'m": " am",
+}
+
+_CLASSES: dict[str, dict[str, str]] = {
+    # polarity: every English negator (determiners, pronouns, adverbs, the preposition "without")
+    "negation": {
+        w: "not" for w in (
+            "not no never none nothing nobody noone nowhere neither nor without lack lacks lacking "
+            "absent hardly barely scarcely"
+        ).split()
+    } | {"no one": "not", "not any": "not", "no longer": "not", "not yet": "not", "by no means": "not",
+         "in no way": "not", "not at all": "not", "no more": "not", "rather than": "not", "instead of": "not"},
+    # quantifiers: how much of a set (the determiners and pronouns of quantity)
+    "quantifier": {
+        "all": "all", "every": "all", "each": "all", "any": "any", "whole": "all", "entire": "all",
+        "everything": "all", "everyone": "all", "everybody": "all", "everywhere": "all", "both": "both",
+        "some": "some", "several": "several", "many": "many", "much": "many", "most": "most",
+        "majority": "most", "mostly": "most", "few": "few", "a few": "several", "little": "few",
+        "a little": "some", "minority": "few", "plenty": "many", "numerous": "many", "lots": "many",
+        "a lot": "many", "either": "either", "half": "half", "dozen": "dozen", "dozens": "dozens",
+        "hundreds": "hundreds", "thousands": "thousands", "millions": "millions", "couple": "couple",
+        "a couple": "couple", "a pair": "couple", "single": "one", "sole": "one", "alone": "one",
+        "others": "other", "another": "other", "enough": "enough", "partly": "some", "partially": "some",
+        "fully": "all", "completely": "all", "entirely": "all", "totally": "all",
+    },
+    # frequency adverbs and adjectives (numbers of times per period are read by `values.py`)
+    "frequency": {
+        "always": "always", "constantly": "always", "continuously": "always", "forever": "always",
+        "usually": "usually", "normally": "usually", "generally": "usually", "typically": "usually",
+        "mostly": "usually", "often": "often", "frequently": "often", "regularly": "often",
+        "sometimes": "sometimes", "occasionally": "sometimes", "periodically": "sometimes",
+        "rarely": "rarely", "seldom": "rarely", "infrequently": "rarely", "hardly ever": "rarely",
+        "ever": "ever", "again": "again", "once": "once", "twice": "twice", "thrice": "thrice",
+        "daily": "1/day", "nightly": "1/day", "weekly": "1/week", "fortnightly": "1/2week", "biweekly": "1/2week",
+        "monthly": "1/month", "quarterly": "1/quarter", "yearly": "1/year", "annually": "1/year",
+        "hourly": "1/hour", "every day": "1/day", "every night": "1/day", "every morning": "1/day",
+        "every evening": "1/day", "every week": "1/week", "every month": "1/month", "every year": "1/year",
+        "every hour": "1/hour", "every other day": "1/2day", "every other week": "1/2week",
+        "each day": "1/day", "each week": "1/week", "each month": "1/month", "each year": "1/year",
+        "a day": "/day", "a week": "/week", "a month": "/month", "a year": "/year", "an hour": "/hour",
+        "per day": "/day", "per week": "/week", "per month": "/month", "per year": "/year", "per hour": "/hour",
+        "on weekends": "weekend", "weekends": "weekend", "weekdays": "weekday", "on weekdays": "weekday",
+    },
+    # restriction and exception: what narrows a statement
+    "restriction": {
+        "only": "only", "just": "only", "solely": "only", "exclusively": "only", "merely": "only",
+        "purely": "only", "strictly": "only", "except": "except", "excluding": "except", "exception": "except",
+        "except for": "except", "other than": "except", "apart from": "except", "aside from": "except",
+        "besides": "also", "but not": "except", "save for": "except", "including": "including",
+        "especially": "especially", "particularly": "especially", "specifically": "especially",
+        "even": "even", "also": "also", "too": "also", "as well": "also", "in addition": "also",
+    },
+    # conditions: subordinators that make a statement hold only sometimes
+    "condition": {
+        "if": "if", "unless": "unless", "when": "when", "whenever": "when", "while": "while",
+        "provided": "if", "providing": "if", "as long as": "if", "so long as": "if", "in case": "if",
+        "assuming": "if", "given that": "if", "once": "once", "until": "until", "till": "until",
+        "otherwise": "otherwise", "whether": "whether", "depending": "depending", "depends": "depending",
+        "only if": "only if", "even if": "even if", "even though": "though", "although": "though",
+        "though": "though", "because": "because", "since": "since", "due to": "because", "so that": "so that",
+    },
+    # comparison: the comparative and superlative function words (inflected -er/-est adjectives: words.py)
+    "comparison": {
+        "more": "more", "less": "less", "fewer": "less", "most": "most", "least": "least", "than": "than",
+        "same": "same", "different": "different", "differs": "different", "equal": "same", "equally": "same",
+        "as much as": "same", "similar": "same", "unlike": "different", "better": "better", "worse": "worse",
+        "best": "best", "worst": "worst", "prefer": "prefer", "prefers": "prefer", "preferred": "prefer",
+        "rather": "prefer", "instead": "instead",
+    },
+    # bounds on a value: how an amount is qualified
+    "bound": {
+        "at least": ">=", "at most": "<=", "no more than": "<=", "no less than": ">=", "not more than": "<=",
+        "not less than": ">=", "up to": "<=", "more than": ">", "less than": "<", "fewer than": "<",
+        "over": ">", "under": "<", "above": ">", "below": "<", "exceeding": ">", "within": "<=",
+        "minimum": ">=", "maximum": "<=", "min": ">=", "max": "<=", "or more": ">=", "or less": "<=",
+        "or fewer": "<=", "exactly": "=", "precisely": "=", "approximately": "~", "about": "~", "around": "~",
+        "roughly": "~", "nearly": "~<", "almost": "~<", "circa": "~", "ca": "~", "some": "~",
+        "between": "range", "from": "from", "to": "to",
+    },
+    # order in time and sequence
+    "order": {
+        "before": "before", "after": "after", "earlier": "before", "later": "after", "prior": "before",
+        "afterwards": "after", "beforehand": "before", "previously": "before", "formerly": "before",
+        "then": "then", "next": "next", "last": "last", "first": "first", "firstly": "first", "finally": "last",
+        "latest": "last", "earliest": "first", "previous": "previous", "following": "next",
+        "preceding": "previous", "subsequent": "next", "since": "since", "until": "until", "by": "by",
+        "during": "during", "already": "already", "still": "still", "yet": "yet", "soon": "soon",
+        "now": "now", "currently": "now", "no longer": "no longer", "anymore": "no longer",
+        "any more": "no longer", "former": "previous", "new": "new", "old": "old", "recently": "recent",
+    },
+    # direction and position
+    "direction": {
+        "north": "north", "south": "south", "east": "east", "west": "west", "northeast": "northeast",
+        "northwest": "northwest", "southeast": "southeast", "southwest": "southwest", "northern": "north",
+        "southern": "south", "eastern": "east", "western": "west", "left": "left", "right": "right",
+        "up": "up", "down": "down", "upward": "up", "upwards": "up", "downward": "down", "downwards": "down",
+        "upstairs": "up", "downstairs": "down", "upper": "up", "lower": "down", "top": "top", "bottom": "bottom",
+        "inbound": "in", "outbound": "out", "incoming": "in", "outgoing": "out", "inside": "in",
+        "outside": "out", "indoors": "in", "outdoors": "out", "internal": "in", "external": "out",
+        "upstream": "upstream", "downstream": "downstream", "forward": "forward", "backward": "back",
+        "backwards": "back", "back": "back", "front": "front", "behind": "behind", "ahead": "ahead",
+        "clockwise": "clockwise", "counterclockwise": "counterclockwise", "anticlockwise": "counterclockwise",
+        "into": "in", "onto": "on", "out of": "out", "away": "away", "toward": "toward", "towards": "toward",
+    },
+    # modality: obligation, permission, possibility
+    "modality": {
+        "must": "must", "shall": "must", "have to": "must", "has to": "must", "had to": "must",
+        "need to": "must", "needs to": "must", "required": "must", "requires": "must", "require": "must",
+        "mandatory": "must", "obligatory": "must", "compulsory": "must", "necessary": "must",
+        "should": "should", "ought": "should", "recommended": "should", "advised": "should",
+        "may": "may", "can": "can", "could": "could", "allowed": "may", "permitted": "may",
+        "optional": "may", "forbidden": "must not", "prohibited": "must not", "banned": "must not",
+        "will": "will", "would": "would", "might": "might",
+    },
+    # hedges: how sure the note is
+    "hedge": {
+        "probably": "probably", "likely": "probably", "unlikely": "unlikely", "possibly": "possibly",
+        "perhaps": "possibly", "maybe": "possibly", "might": "possibly", "apparently": "apparently",
+        "seemingly": "apparently", "seems": "apparently", "seem": "apparently", "reportedly": "apparently",
+        "supposedly": "apparently", "allegedly": "apparently", "presumably": "probably", "think": "belief",
+        "thinks": "belief", "believe": "belief", "believes": "belief", "suspect": "belief",
+        "suspects": "belief", "guess": "belief", "unsure": "unsure", "uncertain": "unsure",
+        "not sure": "unsure", "definitely": "certain", "certainly": "certain", "surely": "certain",
+        "estimated": "estimate", "estimate": "estimate", "tentative": "tentative", "tentatively": "tentative",
+        "planned": "plan", "plans": "plan", "planning": "plan", "intend": "plan", "intends": "plan",
+        "hope": "hope", "hopes": "hope", "hopefully": "hope", "want": "want", "wants": "want",
+        "wish": "want", "wishes": "want", "considering": "consider", "proposed": "proposal",
+        "pending": "pending", "expected": "expected", "expects": "expected",
+    },
+}
+
+# Classes a rewording is free to move inside a sentence but not to drop or add; "bound" words like
+# "from"/"to" only count next to a value (values.py reads them there), so they are not phrase markers.
+MARKER_CLASSES = ("negation", "quantifier", "frequency", "restriction", "condition", "comparison", "order",
+                  "direction", "modality", "hedge")
+# Phrases read as markers: every class except `bound` (which binds to an amount, values.py).
+PHRASES: dict[str, tuple[str, str]] = {}
+for _cls in MARKER_CLASSES:
+    for _phrase, _value in _CLASSES[_cls].items():
+        PHRASES.setdefault(_phrase, (_cls, _value))
+BOUNDS: dict[str, str] = dict(_CLASSES["bound"])
+LONGEST_PHRASE = max(len(p.split()) for p in (*PHRASES, *BOUNDS))
+
+# Markers too common to mean anything alone: they count only as part of a longer phrase or beside a value.
+WEAK_MARKERS = frozenset({
+    ("restriction", "also"), ("restriction", "even"), ("order", "then"), ("order", "now"), ("modality", "will"),
+    ("modality", "would"), ("modality", "can"), ("modality", "could"), ("condition", "when"),
+    ("condition", "while"), ("condition", "because"), ("condition", "since"), ("order", "by"),
+    ("order", "since"), ("order", "during"), ("order", "new"), ("order", "old"), ("order", "still"),
+    ("direction", "in"), ("direction", "on"), ("direction", "back"), ("direction", "up"), ("direction", "down"),
+    ("direction", "right"), ("direction", "top"), ("comparison", "than"), ("comparison", "same"),
+    ("quantifier", "any"), ("quantifier", "one"), ("quantifier", "other"), ("frequency", "ever"),
+    ("order", "yet"), ("order", "already"), ("hedge", "belief"), ("hedge", "want"), ("hedge", "plan"),
+    ("comparison", "prefer"), ("restriction", "including"), ("restriction", "especially"),
+    ("quantifier", "all"), ("order", "recent"), ("condition", "so that"), ("frequency", "again"),
+    ("comparison", "instead"), ("order", "first"), ("order", "next"), ("order", "last"), ("quantifier", "many"),
+})
+
+# Function words: never facts, never units, never content (articles, pronouns, auxiliaries, prepositions,
+# conjunctions). The closed class of English function words.
+FUNCTION_WORDS = frozenset((
+    "a an the this that these those it its it's he him his she her hers they them their theirs we us our ours "
+    "you your yours i me my mine myself yourself himself herself itself ourselves themselves who whom whose "
+    "which what where why how there here is am are was were be been being do does did done doing have has "
+    "had having of in on at to for from with by as into onto upon about and or but so nor yet if then than "
+    "also too very just such own same other another each both either any some all via per vs etc "
+    "will would shall should can could may might must get gets got getting make makes made let lets "
+    "one ones thing things way ways lot lots kind sort bit part"
+).split())

@@ -1,0 +1,268 @@
+"""One note read as facts: its values (values.py), its load-bearing words, its closed-class markers, and the
+sentences and clauses they sit in.
+
+- A **term** is an open-class word that names something: rare in general English (wordfreq's Zipf scale) or
+  a capitalised word inside a sentence, whatever its case elsewhere (`redis`, `azithromycin`, `Okafor`,
+  `severe`). Compared by lemma (simplemma): `Saturdays` = `Saturday`, `migrations` = `migration`.
+- A **marker** is a closed-class word or phrase that carries meaning (lexicon.py): negation, quantifiers,
+  frequency, restriction, conditions, comparison, order, direction, modality, hedges; plus inflected
+  comparatives (`faster`, `cheapest`).
+- Every other non-function word is **content**: it does not count as a fact on its own, but it aligns a
+  source sentence with the body sentence that restates it, and it is the context a value is bound to.
+
+Number words are read as numbers (text2num: `twenty two` = 22; `second floor` = `2nd floor`; `a dozen` = 12;
+`twice` = 2 times) by writing their digits in place, so every span stays where it was in the text.
+"""
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from dataclasses import dataclass, field
+
+from .lexicon import FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS
+from .values import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, WEEKDAYS, Value, ordinal_value, values
+
+RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on the corpus's tune half)
+NAME_ZIPF = 5.2  # a capitalised word inside a sentence names something unless it is this common
+
+_WORD = re.compile(r"[^\W\d_](?:[\w’'-]*[^\W_])?", re.UNICODE)
+_SENTENCE = re.compile(r"(?<=[.!?])[\"”')\]]*\s+|\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
+# clause boundaries inside a sentence: punctuation and the coordinating conjunctions after a comma
+_CLAUSE = re.compile(r"\s*(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s—\s|\s–\s|\s-\s|\bbut\b|\bwhereas\b|"
+                     r"\bwhile\b|\band\b(?=\s+(?:the|a|an|its|their|his|her|my|our|[A-Z]|\d)))\s*")
+_POSSESSIVE = re.compile(r"['’]s$")
+_NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    start: int
+    end: int
+    lower: str
+    lemma: str
+    zipf: float
+    term: bool  # names something: compared as a fact
+    sentence: int
+    clause: int
+
+
+@dataclass(frozen=True)
+class Marker:
+    cls: str
+    value: str
+    text: str
+    start: int
+    end: int
+    sentence: int
+    clause: int
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.cls, self.value)
+
+
+@dataclass
+class Note:
+    text: str
+    values: list[Value]
+    words: list[Word]
+    markers: list[Marker]
+    sentences: list[tuple[int, int]]
+    clauses: list[tuple[int, int]]
+    value_sentence: list[int] = field(default_factory=list)
+    value_clause: list[int] = field(default_factory=list)
+
+    def sentence_text(self, index: int) -> str:
+        start, end = self.sentences[index]
+        return self.text[start:end]
+
+
+@functools.lru_cache(maxsize=1)
+def _lemmatizer():
+    import simplemma
+    return simplemma
+
+
+@functools.lru_cache(maxsize=200_000)
+def lemma_of(word: str) -> str:
+    lemma = _lemmatizer().lemmatize(word, lang="en").casefold()
+    return lemma or word
+
+
+@functools.lru_cache(maxsize=200_000)
+def zipf_of(word: str) -> float:
+    from wordfreq import zipf_frequency
+    return zipf_frequency(word, "en")
+
+
+def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tuple[int, int]]:
+    out, at = [], start
+    for m in pattern.finditer(text, start, end):
+        if m.start() > at:
+            out.append((at, m.start()))
+        at = m.end()
+    if end > at:
+        out.append((at, end))
+    return [(s, e) for s, e in out if text[s:e].strip()] or [(start, end)]
+
+
+def digitised(text: str) -> str:
+    """`text` with numbers written as words replaced by digits of the same total length (right-aligned), so
+    spans do not move: `twenty two users` → `        22 users`, `second floor` → `   2nd floor`."""
+    return _digitised(text)[0]
+
+
+def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
+    regions: list[tuple[int, int]] = []
+    if not re.search(r"(?i)\b(?:" + "|".join(sorted(NUMBER_WORDS | ORDINAL_WORDS | {"dozen", "twice", "thrice", "half"},
+                                                   key=len, reverse=True)) + r")\b", text):
+        return text, regions
+    chars = list(text)
+    words = list(_WORD.finditer(text))
+    i = 0
+    while i < len(words):
+        low = words[i].group(0).casefold()
+        if low in ("twice", "thrice") or (low == "once" and i + 1 < len(words) and
+                                          words[i + 1].group(0).casefold() in ("a", "per", "every", "each")):
+            _put(chars, regions, words[i].start(), words[i].end(), {"once": "1x", "twice": "2x", "thrice": "3x"}[low])
+            i += 1
+            continue
+        if low == "dozen" or (low == "half" and i + 1 < len(words) and words[i + 1].group(0).casefold() in ("a", "an")):
+            start = words[i - 1].start() if i and words[i - 1].group(0).casefold() in ("a", "one") else words[i].start()
+            _put(chars, regions, start, words[i].end(), "12" if low == "dozen" else "0.5")
+            i += 1
+            continue
+        ordinal = ordinal_value(low)
+        if ordinal is not None and low not in ("second",) or (low == "second" and i + 1 < len(words) and
+                                                                  words[i + 1].group(0).casefold() not in (
+                                                                      "of", "and", "or", "to", "a", "s")):
+            suffix = {1: "st", 2: "nd", 3: "rd"}.get(ordinal if ordinal < 20 else ordinal % 10, "th")
+            _put(chars, regions, words[i].start(), words[i].end(), f"{ordinal}{suffix}")
+            i += 1
+            continue
+        if low in NUMBER_WORDS and low != "one" or (low == "one" and _counts_next(words, i)):
+            j = i
+            while j + 1 < len(words) and words[j + 1].group(0).casefold() in _NUMBER_RUN_WORDS - {"a"} and \
+                    text[words[j].end():words[j + 1].start()].strip() in ("", "-"):
+                j += 1
+            while words[j].group(0).casefold() == "and":
+                j -= 1
+            phrase = text[words[i].start():words[j].end()].replace("-", " ")
+            number = _text2num(phrase)
+            if number is not None:
+                _put(chars, regions, words[i].start(), words[j].end(), str(number))
+            i = j + 1
+            continue
+        i += 1
+    return "".join(chars), regions
+
+
+def _counts_next(words: list[re.Match[str]], i: int) -> bool:
+    """`one` is the number 1 only before something counted (`one drive`), not as a pronoun (`the one`)."""
+    if i + 1 >= len(words):
+        return False
+    following = words[i + 1].group(0).casefold()
+    return following not in FUNCTION_WORDS and following not in ("another", "day", "time", "way")
+
+
+@functools.lru_cache(maxsize=4096)
+def _text2num(phrase: str) -> int | None:
+    from text_to_num import text2num
+    try:
+        return int(text2num(phrase.casefold(), "en"))
+    except (ValueError, TypeError):
+        return None
+
+
+def _put(chars: list[str], regions: list[tuple[int, int]], start: int, end: int, digits: str) -> None:
+    width = end - start
+    if len(digits) > width:
+        return  # cannot happen for English number words; kept as words if it did
+    regions.append((start, end))
+    chars[start:end] = list(" " * (width - len(digits)) + digits)
+
+
+def _comparative(lower: str, lemma: str) -> str | None:
+    """`faster` → `fast+er`, `cheapest` → `cheap+est`: an inflected comparative or superlative adjective."""
+    for suffix in ("est", "er"):
+        if lower.endswith(suffix) and lemma != lower and len(lemma) >= 3 and \
+                lower[: len(lemma)][:-1] == lemma[:-1]:
+            return f"{lemma}+{suffix}"
+    return None
+
+
+def _in_words(value: Value, text: str, regions: list[tuple[int, int]]) -> Value:
+    """A value read from digits written in place of words, spanning the words (`twenty two users`)."""
+    start = value.start
+    for r_start, r_end in regions:
+        if r_start <= start < r_end:
+            start = r_start
+            break
+    return Value(value.keys, value.kind, text[start:value.end].strip(), start, value.end, value.dimension)
+
+
+def read_note(text: str) -> Note:
+    """The facts of one text, with the sentence and clause each one sits in."""
+    text = text or ""
+    plain, regions = _digitised(text)
+    sentences = _spans(_SENTENCE, text, 0, len(text))
+    clauses = [c for s, e in sentences for c in _spans(_CLAUSE, text, s, e)]
+    sentence_starts = [s for s, _ in sentences]
+    clause_starts = [s for s, _ in clauses]
+
+    def where(pos: int) -> tuple[int, int]:
+        return (max(0, bisect.bisect_right(sentence_starts, pos) - 1), max(0, bisect.bisect_right(clause_starts, pos) - 1))
+
+    found = values(plain)
+    found = [_in_words(v, text, regions) for v in found]
+    taken = [(v.start, v.end) for v in found]
+    taken_starts = [s for s, _ in taken]
+
+    def inside_value(start: int, end: int) -> bool:
+        k = bisect.bisect_right(taken_starts, start) - 1
+        return k >= 0 and taken[k][0] <= start and end <= taken[k][1]
+
+    tokens = [m for m in _WORD.finditer(text) if not inside_value(m.start(), m.end())]
+    lowers = [_POSSESSIVE.sub("", m.group(0)).casefold().replace("’", "'") for m in tokens]
+    markers: list[Marker] = []
+    used: set[int] = set()
+    i = 0
+    while i < len(tokens):
+        for size in range(min(LONGEST_PHRASE, len(tokens) - i), 0, -1):
+            phrase = " ".join(lowers[i:i + size])
+            hit = PHRASES.get(phrase)
+            if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):
+                hit = ("negation", "not")
+            if hit is not None:
+                start, end = tokens[i].start(), tokens[i + size - 1].end()
+                s, c = where(start)
+                markers.append(Marker(hit[0], hit[1], text[start:end], start, end, s, c))
+                used.update(range(i, i + size))
+                i += size - 1
+                break
+        i += 1
+    words: list[Word] = []
+    for i, (m, lower) in enumerate(zip(tokens, lowers)):
+        if i in used or lower in FUNCTION_WORDS or lower in NUMBER_WORDS or lower in MONTHS or lower in WEEKDAYS:
+            continue
+        lemma = lemma_of(lower)
+        s, c = where(m.start())
+        comparative = _comparative(lower, lemma)
+        if comparative:
+            markers.append(Marker("comparison", comparative, m.group(0), m.start(), m.end(), s, c))
+        zipf = zipf_of(lower) if lemma == lower else min(zipf_of(lower), zipf_of(lemma))
+        capital = m.group(0)[0].isupper()
+        sentence_start = m.start() == sentences[s][0] or not text[sentences[s][0]:m.start()].strip(" \t-*+•>#\"“(")
+        term = zipf < RARE_ZIPF or (capital and not sentence_start and zipf < NAME_ZIPF) or (
+            capital and sentence_start and zipf < RARE_ZIPF + 0.7) or any(ch.isupper() for ch in m.group(0)[1:])
+        words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
+    markers.sort(key=lambda k: k.start)
+    note = Note(text, found, words, [k for k in markers if k.key not in WEAK_MARKERS], sentences, clauses)
+    note.value_sentence = [where(v.start)[0] for v in found]
+    note.value_clause = [where(v.start)[1] for v in found]
+    return note
+
+
+__all__ = ["Marker", "Note", "RARE_ZIPF", "Word", "digitised", "lemma_of", "read_note", "zipf_of"]

@@ -1,0 +1,408 @@
+"""Values a note states, each in one normal form however it was written: numbers (digits or words, `1,200`,
+`1.5k`), ordinals (`2nd` = `second`), amounts with units (`4 GB` = `4 gigabytes`, `90 min` = `1.5 hours`,
+read by pint), money (`€40` = `40 euros`), dates in any order (`14 July`, `July 14th`, `2026-07-14`,
+`3 April 2026`), times (`09:45` = `9:45 am`), weekdays and months (`Tue` = `Tuesday` = `Tuesdays`), rates
+(`twice a week` = `2 times per week`), phone numbers (phonenumbers, as E.164), and Netclaw's load-bearing
+tokens (URLs, versions, identifiers, paths) plus e-mail addresses and #channels.
+
+A `Value` carries every key it may be compared by: a bare `9:45` is both 09:45 and 21:45, a partial date
+`14 July` is `--07-14`; two values are the same fact when their keys meet.
+"""
+from __future__ import annotations
+
+import calendar
+import functools
+import re
+from dataclasses import dataclass
+
+from ..guard import extract_tokens
+from .lexicon import BOUNDS, FUNCTION_WORDS
+
+CURRENCY_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB",
+                    "₺": "TRY", "₪": "ILS", "₫": "VND", "฿": "THB", "₴": "UAH", "₦": "NGN", "₱": "PHP"}
+# ISO 4217 codes and the names people write after an amount (a short closed list: no library maps
+# "bucks" or "quid", and babel/pycountry are megabytes for this one lookup)
+CURRENCY_WORDS = {
+    "eur": "EUR", "euro": "EUR", "euros": "EUR", "usd": "USD", "dollar": "USD", "dollars": "USD", "bucks": "USD",
+    "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "sterling": "GBP", "jpy": "JPY", "yen": "JPY",
+    "chf": "CHF", "franc": "CHF", "francs": "CHF", "cad": "CAD", "aud": "AUD", "nzd": "NZD", "inr": "INR",
+    "rupee": "INR", "rupees": "INR", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "kr": "SEK", "pln": "PLN",
+    "zloty": "PLN", "czk": "CZK", "huf": "HUF", "cny": "CNY", "yuan": "CNY", "rmb": "CNY", "brl": "BRL",
+    "mxn": "MXN", "krw": "KRW", "won": "KRW", "cents": "USD/100", "cent": "USD/100", "pence": "GBP/100",
+    "p": "GBP/100",
+}
+_ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+         "sixteen seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12,
+           "k": 1000, "m": 10**6, "bn": 10**9, "mn": 10**6}
+NUMBER_WORDS = frozenset(_ONES + _TENS + ["hundred", "thousand", "million", "billion", "trillion"])
+# ordinals by the English rule (first..twelfth irregular, -ieth for tens, -th otherwise)
+_IRREGULAR_ORDINALS = {"first": 1, "second": 2, "third": 3, "fifth": 5, "eighth": 8, "ninth": 9, "twelfth": 12}
+
+
+def ordinal_value(word: str) -> int | None:
+    """`third` → 3, `twentieth` → 20, `fourteenth` → 14, anything else → None."""
+    word = word.casefold()
+    if word in _IRREGULAR_ORDINALS:
+        return _IRREGULAR_ORDINALS[word]
+    if word.endswith("ieth") and word[:-4] + "y" in _TENS:
+        return 20 + 10 * _TENS.index(word[:-4] + "y")
+    if word.endswith("th") and word[:-2] in _ONES:
+        return _ONES.index(word[:-2])
+    return None
+
+
+ORDINAL_WORDS = frozenset(w for w in (
+    [*_IRREGULAR_ORDINALS, *(o + "th" for o in _ONES[4:]), *(t[:-1] + "ieth" for t in _TENS)])
+    if ordinal_value(w) is not None)
+_HALF = {"half": 0.5, "quarter": 0.25, "dozen": 12, "score": 20, "couple": 2, "pair": 2, "once": 1, "twice": 2,
+         "thrice": 3, "double": 2, "triple": 3}
+
+
+@dataclass(frozen=True)
+class Value:
+    keys: frozenset[str]  # any shared key is the same fact
+    kind: str  # number, quantity, money, ordinal, date, month, weekday, time, rate, phone, url, version, ...
+    text: str
+    start: int
+    end: int
+    dimension: str = ""  # what the value measures ("quantity:[length]", "money:EUR", "date"), for binding
+
+
+def _month_numbers() -> dict[str, int]:
+    out = {}
+    for i in range(1, 13):
+        out[calendar.month_name[i].casefold()] = i
+        out[calendar.month_abbr[i].casefold()] = i
+    out["sept"] = 9
+    return out
+
+
+MONTHS = _month_numbers()
+WEEKDAYS = {name.casefold(): i for i, name in enumerate(calendar.day_name)} | {
+    abbr.casefold(): i for i, abbr in enumerate(calendar.day_abbr)} | {"tues": 1, "thur": 3, "thurs": 3, "weds": 2}
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<y>(?:1[6-9]|2\d)\d\d)"
+_DATE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
+    rf"\b{_YEAR}-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)(?:[T ][\d:]+Z?)?\b",
+    rf"\b{_YEAR}/(?P<m>[01]?\d)/(?P<d>[0-3]?\d)\b",
+    rf"\b{_DAY}(?:\s+of)?[\s-]+(?P<mn>{_MONTH_RE})\.?(?:,?[\s-]+{_YEAR})?\b",
+    rf"\b(?P<mn>{_MONTH_RE})\.?\s+{_DAY}(?:,?\s+{_YEAR})?\b(?!:)",
+    rf"\b(?P<mn>{_MONTH_RE})\.?,?\s+{_YEAR}\b",
+    rf"\b(?P<a>[0-3]?\d)[/.](?P<b>[01]?\d)[/.]{_YEAR}\b",
+    rf"\b{_YEAR}-(?P<m>[01]\d)\b(?!-)",
+)]
+_WEEKDAY_RE = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")s?\b", re.IGNORECASE)
+_MONTH_ALONE = re.compile(r"\b(" + "|".join(sorted((m for m in MONTHS if len(m) > 3 or m in (
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec")), key=len, reverse=True))
+    + r")\b\.?", re.IGNORECASE)
+_TIME = re.compile(
+    r"\b(?P<h>[0-2]?\d)(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|o'clock\b|h\b)?(?!\d)",
+    re.IGNORECASE)
+_TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
+_QUALIFIED_TIME_OF_DAY = re.compile(r"\b(in the )?(morning|afternoon|evening|night)\b", re.IGNORECASE)
+_ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|"
+                    r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
+_NUMBER = re.compile(
+    r"(?<![\w.,/:-])(?P<sign>[-−+~]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+    r"(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?![\w@]|[.,]\d)", re.IGNORECASE)
+_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|minute|second)s?\b)[A-Za-zµμ]+)?)")
+_RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+an?\s+|\s+each\s+|\s+every\s+)(?P<n>\d+\s+)?(?P<u>[A-Za-z]+)\b")
+_LIST_NUMBER = re.compile(r"\d{1,3}[.)]\s+(?=\S)")
+_LINE_OR_SENTENCE_START = re.compile(r"(?:^|\n|[.!?:]\s+)[ \t]*$")
+_RANGE = re.compile(r"^\s?(?:-|–|—|to|and)\s?(?=\d)")
+_PHONE_HINT = re.compile(r"(?:\+?\d[\d ().-]{6,}\d)")
+_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
+_URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+", re.IGNORECASE)
+_CHANNEL = re.compile(r"(?<![\w#&])#[a-z][\w-]*", re.IGNORECASE)
+_PATH = re.compile(r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@.-]+/?(?![\w/])")
+
+
+@functools.lru_cache(maxsize=4096)
+def unit_of(spelling: str) -> tuple[str, float] | None:
+    """(dimension, factor to base units) of a unit as written (`GB`, `gigabytes`, `min`, `°C`, `ng/mL`), by
+    pint; None for a word that is not a unit (a counted noun: `4 drives`)."""
+    word = spelling.strip()
+    if not word or word.casefold() in FUNCTION_WORDS or word.casefold() in _NOT_UNITS:
+        return None
+    registry = _registry()
+    for candidate in dict.fromkeys((word, word.replace(" per ", "/").replace(" a ", "/").replace(" an ", "/"),
+                                    word.upper() if len(word) <= 3 else word, word.lower())):
+        try:
+            quantity = registry.Quantity(1, candidate).to_base_units()
+        except Exception:  # pint raises many kinds for a word that is not a unit
+            continue
+        return str(quantity.units), float(quantity.magnitude)
+    return None
+
+
+# Words pint reads as a unit but notes use as words ("3 in", "5 pm", "2 a", "4 at", "1 m" as million).
+_NOT_UNITS = frozenset("in at a an am pm as or to of is it by on no and are be do go me my us we he".split()
+                       + "point line drop stone rod story hand foot feet degree cycle turn count bit barn".split()
+                       + "year years yr yrs month months week weeks day days".split())
+
+
+@functools.lru_cache(maxsize=1)
+def _registry():
+    import pint  # 0.4 s on first use: only notes with an amount pay it
+    return pint.UnitRegistry(cache_folder=None)
+
+
+_CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minute": 60, "minutes": 60,
+                   "min": 60, "mins": 60, "hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "h": 3600,
+                   "day": 86400, "days": 86400, "week": 604800, "weeks": 604800, "fortnight": 1209600,
+                   "month": 2629800, "months": 2629800, "mo": 2629800, "mth": 2629800, "quarter": 7889400,
+                   "year": 31557600, "years": 31557600, "yr": 31557600, "yrs": 31557600, "ms": 0.001,
+                   "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "decade": 315576000,
+                   "decades": 315576000, "century": 3155760000}
+
+
+def _number(text: str) -> float:
+    if "," in text and re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
+        text = text.replace(",", "")
+    return float(text.replace(",", "."))
+
+
+def fmt(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _amount_keys(value: float, unit_text: str) -> tuple[set[str], str, str] | None:
+    """Keys, kind and dimension of `value unit_text` when `unit_text` is a unit or a currency."""
+    word = unit_text.strip().rstrip(".")
+    low = word.casefold()
+    if low in CURRENCY_WORDS:
+        code = CURRENCY_WORDS[low]
+        if code.endswith("/100"):
+            return {f"money:{code[:3]}:{fmt(value / 100)}"}, "money", f"money:{code[:3]}"
+        return {f"money:{code}:{fmt(value)}"}, "money", f"money:{code}"
+    time_unit = low.split("/")[0].split(" ")[0]
+    if time_unit in _CALENDAR_UNITS and "/" not in low and " " not in low:
+        seconds = value * _CALENDAR_UNITS[time_unit]
+        return {f"duration:{fmt(seconds)}"}, "quantity", "duration"
+    unit = unit_of(word)
+    if unit is None:
+        return None
+    dimension, factor = unit
+    if "kelvin" in dimension and "/" not in dimension and low in ("°c", "c", "degc", "celsius", "°f", "f",
+                                                                     "fahrenheit", "degf"):
+        return {f"temp:{low.lstrip('°')[0]}:{fmt(value)}"}, "quantity", "temperature"
+    return {f"q:{dimension}:{fmt(value * factor)}"}, "quantity", f"quantity:{dimension}"
+
+
+def _times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
+    out = []
+    for m in _TIME.finditer(text):
+        h, mi, ap = m.group("h"), m.group("mi"), (m.group("ap") or "").casefold().replace(".", "").replace(" ", "")
+        if mi is None and not ap.startswith(("a", "p")):
+            continue  # a bare number is a number, not a time
+        if ap == "h" and mi is None:
+            continue
+        hour, minute = int(h), int(mi or 0)
+        if hour > 24:
+            continue
+        if ap.startswith("p") and hour < 12:
+            hour += 12
+        elif ap.startswith("a") and hour == 12:
+            hour = 0
+        keys = {f"time:{hour:02d}:{minute:02d}"}
+        if not ap and 1 <= hour <= 11 and not h.startswith("0"):
+            keys.add(f"time:{hour + 12:02d}:{minute:02d}")  # `9:45` may be evening
+        out.append(Value(frozenset(keys), "time", m.group(0).strip(), m.start(), m.start() + len(m.group(0).rstrip()),
+                         "time"))
+    for word, value in _TIME_WORDS.items():
+        for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
+            out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time"))
+    for m in _ZONES.finditer(text):
+        out.append(Value(frozenset({f"zone:{m.group(0).upper()}"}), "zone", m.group(0), m.start(), m.end(), "zone"))
+    return [v for v in out if not _inside(v.start, v.end, taken)]
+
+
+def _inside(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
+    return any(s <= start and end <= e for s, e in taken)
+
+
+def _dates(text: str) -> list[Value]:
+    out: list[Value] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            if _inside(m.start(), m.end(), taken):
+                continue
+            groups = m.groupdict()
+            year = groups.get("y")
+            if groups.get("mn"):
+                month = MONTHS.get(groups["mn"].casefold().rstrip("."))
+            elif groups.get("m"):
+                month = int(groups["m"])
+            else:
+                month = None
+            day = int(groups["d"]) if groups.get("d") else None
+            keys: set[str] = set()
+            if groups.get("a"):  # 03/04/2026: day-first or month-first, both read
+                a, b = int(groups["a"]), int(groups["b"])
+                for d, mo in ((a, b), (b, a)):
+                    if 1 <= d <= 31 and 1 <= mo <= 12:
+                        keys.add(f"date:{year}-{mo:02d}-{d:02d}")
+                if not keys:
+                    continue
+            elif month is None or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+                continue
+            elif day is None:
+                keys.add(f"date:{year}-{month:02d}")
+            else:
+                keys.add(f"date:{year or '????'}-{month:02d}-{day:02d}")
+            taken.append((m.start(), m.end()))
+            out.append(Value(frozenset(keys), "date", m.group(0), m.start(), m.end(), "date"))
+    for m in _WEEKDAY_RE.finditer(text):
+        if not _inside(m.start(), m.end(), taken) and not (m.group(1).casefold() in ("sat", "sun", "wed", "mon")
+                                                          and m.group(1).islower()):
+            out.append(Value(frozenset({f"weekday:{WEEKDAYS[m.group(1).casefold()]}"}), "weekday",
+                             m.group(0), m.start(), m.end(), "weekday"))
+    for m in _MONTH_ALONE.finditer(text):
+        word = m.group(1)
+        if _inside(m.start(), m.end(), taken) or (word.casefold() in ("may", "mar", "jan") and not word[0].isupper()):
+            continue
+        if word.casefold() == "may" and not re.search(r"\b(in|of|since|until|by|from|early|late|mid)\s+$",
+                                                      text[max(0, m.start() - 8):m.start()], re.IGNORECASE):
+            continue  # "May" opening a sentence is a verb
+        out.append(Value(frozenset({f"month:{MONTHS[word.casefold()]:02d}"}), "month", word, m.start(), m.end(), "date"))
+    return out
+
+
+def _tokens(text: str) -> list[Value]:
+    """URLs, e-mail addresses, #channels, paths and Netclaw's identifier tokens, keyed case-insensitively."""
+    out = []
+    spans: list[tuple[int, int]] = []
+    for kind, pattern in (("url", _URL), ("email", _EMAIL), ("channel", _CHANNEL), ("path", _PATH)):
+        for m in pattern.finditer(text):
+            token = m.group(0).rstrip(".,:;)]")
+            if kind == "path" and token.count("/") < 2 and not token.startswith(("~", ".")):
+                continue  # `and/or`, `24/7`, `km/h` are not paths
+            if _inside(m.start(), m.start() + len(token), spans):
+                continue
+            spans.append((m.start(), m.start() + len(token)))
+            out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
+                             m.start() + len(token), kind))
+    for token, kind in extract_tokens(text):
+        if kind in ("integer", "quantity", "iso_date", "written_date", "reverse_date", "slash_date"):
+            continue  # read here with their units and dates
+        if kind == "version" and re.fullmatch(r"\d+\.\d+", token):
+            continue  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
+        for m in re.finditer(re.escape(token), text, re.IGNORECASE):
+            if _inside(m.start(), m.end(), spans):
+                continue
+            spans.append((m.start(), m.end()))
+            out.append(Value(frozenset({f"token:{token.casefold()}"}), kind, m.group(0), m.start(), m.end(), kind))
+    return out
+
+
+def _phones(text: str) -> list[Value]:
+    if not _PHONE_HINT.search(text):
+        return []
+    import phonenumbers  # only for text with a run of seven digits or more
+    out = []
+    for m in phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
+        e164 = phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164)
+        out.append(Value(frozenset({f"phone:{e164}", f"phone:{m.number.national_number}"}), "phone", m.raw_string,
+                         m.start, m.end, "phone"))
+    return out
+
+
+def _bound_before(text: str, start: int) -> str:
+    """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none."""
+    before = text[max(0, start - 24):start].casefold().split()
+    for size in (3, 2, 1):
+        phrase = " ".join(before[-size:]) if len(before) >= size else ""
+        if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range"):
+            return BOUNDS[phrase]
+    return ""
+
+
+def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
+    out = []
+    for m in _NUMBER.finditer(text):
+        if _inside(m.start("n"), m.end("n"), taken) or _LIST_NUMBER.match(text, m.start()) and \
+                _LINE_OR_SENTENCE_START.search(text[max(0, m.start() - 3):m.start()] or "\n"):
+            continue  # `1.` or `2)` numbering a list item
+        value = _number(m.group("n"))
+        sfx, cur, ordinal = (m.group("sfx") or "").casefold(), m.group("cur"), m.group("ord")
+        end = m.end()
+        if sfx in ("k", "m", "bn", "mn"):
+            value *= _SCALES[sfx]
+        follow = _UNIT_WORD.match(text, end)
+        scale = follow and follow.group("u").casefold() in ("thousand", "million", "billion", "trillion")
+        if scale:
+            value *= _SCALES[follow.group("u").casefold()]
+            end = follow.end()
+            follow = _UNIT_WORD.match(text, end)
+        if m.group("sign") == "−" or m.group("sign") == "-" and not text[max(0, m.start() - 1):m.start()].strip():
+            value = -value
+        keys: set[str]
+        kind, dimension = "number", "number"
+        counted_end = end
+        if ordinal:
+            keys, kind, dimension = {f"ordinal:{fmt(value)}"}, "ordinal", "ordinal"
+        elif cur:
+            keys, kind, dimension = {f"money:{CURRENCY_SYMBOLS[cur]}:{fmt(value)}"}, "money", f"money:{CURRENCY_SYMBOLS[cur]}"
+        elif sfx == "%":
+            keys, kind, dimension = {f"percent:{fmt(value)}"}, "quantity", "percent"
+        elif sfx == "x":
+            keys, kind, dimension = {f"times:{fmt(value)}"}, "quantity", "times"
+        else:
+            keys = {f"n:{fmt(value)}"}
+            if follow:
+                unit_text = follow.group("u")
+                if unit_text.casefold() in ("percent", "per cent", "pct"):
+                    keys, kind, dimension = {f"percent:{fmt(value)}"}, "quantity", "percent"
+                    end = follow.end()
+                elif unit_text.casefold() in ("times", "x"):
+                    keys, kind, dimension = {f"times:{fmt(value)}"}, "quantity", "times"
+                    end = follow.end()
+                else:
+                    amount = _amount_keys(value, unit_text) or _amount_keys(value, unit_text.split(" ")[0])
+                    if amount:
+                        keys, kind, dimension = amount
+                        end = follow.start() + len(unit_text if _amount_keys(value, unit_text) else
+                                                   unit_text.split(" ")[0]) + (follow.start("u") - follow.start())
+                    elif unit_text.casefold() not in FUNCTION_WORDS:
+                        dimension = f"count:{unit_text.casefold().rstrip('s')}"
+                        counted_end = follow.end()
+            elif text[m.start() - 1:m.start()] in CURRENCY_SYMBOLS:
+                keys = {f"money:{CURRENCY_SYMBOLS[text[m.start() - 1]]}:{fmt(value)}"}
+        rate = _RATE.match(text, end) or (_RATE.match(text, counted_end) if counted_end > end else None)
+        if rate and rate.group("u").casefold() in _CALENDAR_UNITS:
+            per = _CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1)
+            keys = {f"{k}/{fmt(per)}s" for k in keys}
+            kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
+        bound = _bound_before(text, m.start())
+        if bound:
+            keys = {f"{bound}{k}" for k in keys}
+        out.append(Value(frozenset(keys), kind, text[m.start():end].strip(), m.start(), end, dimension))
+    return out
+
+
+def values(text: str) -> list[Value]:
+    """Every value `text` states, in the order written, none inside another."""
+    found = _tokens(text) + _phones(text)
+    taken = [(v.start, v.end) for v in found]
+    for date in _dates(text):
+        if not _inside(date.start, date.end, taken):
+            found.append(date)
+    taken = [(v.start, v.end) for v in found]
+    found += _times(text, taken)
+    taken = [(v.start, v.end) for v in found]
+    found += _numbers(text, taken)
+    found.sort(key=lambda v: (v.start, -v.end))
+    kept: list[Value] = []
+    for v in found:
+        if kept and v.start < kept[-1].end:
+            continue  # overlaps an earlier, longer value
+        kept.append(v)
+    return kept
+
+
+__all__ = ["CURRENCY_WORDS", "MONTHS", "NUMBER_WORDS", "ORDINAL_WORDS", "Value", "WEEKDAYS", "fmt", "ordinal_value",
+           "unit_of", "values"]

