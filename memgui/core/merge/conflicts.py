@@ -17,6 +17,8 @@ from itertools import combinations
 from typing import Sequence
 
 from .diff import DiffSpan, word_diff
+from .facts.lens import check_facts
+from .facts.notes import read_note
 from .guard import extract_tokens
 from .strict import contains_whole, facts, normalise_text
 
@@ -92,8 +94,37 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
         theirs = tuple(t for t, c in only_b if c == fact_class)
         if mine and theirs:
             conflicts.append(Conflict(fact_class, mine, theirs))
+    named = {(c.fact_class, c.a, c.b) for c in conflicts}
+    for conflict in fact_conflicts(a, b):  # the fact model: changed values, words, markers, bindings
+        if (conflict.fact_class, conflict.a, conflict.b) not in named:
+            conflicts.append(conflict)
     spans = word_diff(a, b).spans if with_diff else ()
     return PairEvidence(only_a, only_b, shared, tuple(conflicts), tuple(spans))
+
+
+# What the lens reports when the second note is read as a merge of the first: every kind it knows.
+_CONTRADICTIONS = frozenset({"changed"})
+_POLARITY_CLASSES = frozenset({"negation", "quantifier", "frequency", "restriction", "condition", "comparison",
+                               "order", "direction", "modality", "hedge"})
+
+
+def fact_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
+    """Where two notes state the same thing differently, by the fact model (facts/lens.py): a value, word or
+    name changed in a sentence both state (`Sunflower42` / `Sunflower24`, `sister` / `wife`, `east` / `west`),
+    a marker one states and the other's restatement lacks (`not`, `all` / `some`, `must` / `may`), or two
+    names that trade places. Facts only one note states are not conflicts (see `only_in`)."""
+    report = check_facts([a or ""], b or "")
+    found: dict[str, tuple[list[str], list[str]]] = {}
+    for item in report.at_risk:
+        polar = item.kind in _POLARITY_CLASSES
+        if item.direction in _CONTRADICTIONS or polar:
+            mine, theirs = found.setdefault(item.kind, ([], []))
+            if item.direction != "added":
+                mine.append(item.token)
+            if item.direction != "dropped":
+                theirs.append(item.body_token or item.token)
+    return tuple(Conflict(kind, tuple(dict.fromkeys(x)) or ("—",), tuple(dict.fromkeys(y)) or ("—",))
+                 for kind, (x, y) in found.items())
 
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -176,6 +207,53 @@ def value_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
     return tuple(found)
 
 
+# Changes that bind another value to the same subject: a value of one kind where the other note's sentence
+# that restates it has another, two subjects that traded values, a word turned into its opposite.
+_BINDING_KINDS = frozenset({"number", "quantity", "money", "rate", "date", "time", "weekday", "month", "frequency",
+                            "version", "url", "email", "phone", "ordinal", "path", "binding", "antonym"})
+
+
+def _value_changes(a: str | None, b: str | None) -> list[Conflict]:
+    """Changed values of one subject: the value's neighbouring word (before or after it in its sentence) is the
+    same in both notes (`port 5432` / `port 5433`, `rent is €1,150` / `rent is €1,173`), or two names or
+    values traded places. A number near other words (`Ryzen 9` / `VE 8.2`) is another fact, not a conflict."""
+    a_note, b_note = read_note(a or ""), read_note(b or "")
+    out = []
+    for item in check_facts([a or ""], b or "").at_risk:
+        if item.direction != "changed" or item.kind not in _BINDING_KINDS:
+            continue
+        if item.kind == "binding" or _neighbours(a_note, item.source_span) & _neighbours(b_note, item.body_span):
+            out.append(Conflict(item.kind, (item.token,), (item.body_token or "",)))
+    return out
+
+
+def _neighbours(note, span: tuple[int, int] | None) -> set[str]:
+    """The content words just before and just after a span, in its sentence."""
+    if span is None:
+        return set()
+    before = [w for w in note.words if w.end <= span[0]]
+    after = [w for w in note.words if w.start >= span[1]]
+    near = set()
+    if before and not note.text[before[-1].end:span[0]].strip(" ,:(*_`").count(".") and \
+            len(note.text[before[-1].end:span[0]]) < 24:
+        near.add(before[-1].lemma)
+    if after and len(note.text[span[1]:after[0].start]) < 12 and "." not in note.text[span[1]:after[0].start]:
+        near.add(after[0].lemma)
+    return near
+
+
+def _contradictions(bodies: Sequence[str | None]) -> str:
+    """One line when two notes bind different values to the same subject (a changed value or binding in a
+    sentence both state): two such notes are siblings, not duplicates. "" when none do."""
+    for i, j in combinations(range(len(bodies)), 2):
+        conflicts = [c for c in _value_changes(bodies[i], bodies[j]) if c.fact_class in _BINDING_KINDS]
+        if conflicts:
+            first = conflicts[0]
+            return (f"notes {i + 1} and {j + 1} state the same thing differently: {first.fact_class} "
+                    f"{', '.join(first.a)} vs {', '.join(first.b)}")
+    return ""
+
+
 @dataclass(frozen=True)
 class DifferentFactsMark:
     likely_different: bool
@@ -189,6 +267,9 @@ def likely_different(bodies: Sequence[str | None], titles: Sequence[str | None] 
     titles = list(titles) + [""] * (len(bodies) - len(titles))
     if len(bodies) < 2:
         return DifferentFactsMark(False, "")
+    contradictions = _contradictions(bodies)
+    if contradictions:
+        return DifferentFactsMark(True, contradictions)
     for i, j in combinations(range(len(bodies)), 2):
         ev = pair_evidence(bodies[i], bodies[j], a_title=titles[i] or "", b_title=titles[j] or "", with_diff=False)
         own_i = [f for f, c in ev.only_in_a if c in NAMING_CLASSES]
@@ -200,5 +281,5 @@ def likely_different(bodies: Sequence[str | None], titles: Sequence[str | None] 
     return DifferentFactsMark(True, "each member names its own identifiers and none are shared")
 
 
-__all__ = ["CLASS_OF_KIND", "Conflict", "DifferentFactsMark", "PairEvidence", "likely_different", "pair_evidence",
-           "value_conflicts"]
+__all__ = ["CLASS_OF_KIND", "Conflict", "DifferentFactsMark", "PairEvidence", "fact_conflicts", "likely_different",
+           "pair_evidence", "value_conflicts"]

@@ -17,12 +17,17 @@ Pure: strings in, a frozen report out.
 """
 from __future__ import annotations
 
+import bisect
+import dataclasses
+import difflib
+import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from . import wordnet
-from .notes import Marker, Note, Word, read_note
-from .values import Value
+from .lexicon import FUNCTION_WORDS
+from .notes import Marker, Note, Word, lemma_of, read_note
+from .values import Value, strip_bound
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,13 @@ def _value_found(value: Value, other: _Index) -> Value | None:
     return None
 
 
+def _unbound(value: Value) -> Value:
+    """The value with any bound taken off, and matching any bound: `up to 5` and `5` are one amount."""
+    keys = {strip_bound(k) for k in value.keys}
+    keys |= {f"{b}{k}" for k in keys for b in ("<=", ">=", "<", ">", "~", "~<", "=")}
+    return dataclasses.replace(value, keys=frozenset(keys))
+
+
 def _word_found(word: Word, other: _Index) -> tuple[str, str] | None:
     """(the other note's word, rule) when `word` is there: same lemma, a WordNet synonym, or a spelling."""
     if word.lemma in other.lemmas:
@@ -201,6 +213,9 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     """Every fact of every source kept, nothing added, nothing re-attached?"""
     sources = [read_note(body or "") for body in source_bodies]
     body = read_note(merged_body or "")
+    names = {w.lower for note in (*sources, body) for w in note.words if w.term and w.text[:1].isupper()}
+    sources = [_with_names(note, names) for note in sources]
+    body = _with_names(body, names)
     body_index = _Index(body)
     source_indexes = [_Index(note) for note in sources]
     findings = _Findings()
@@ -210,10 +225,23 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     checked += _added(body, body_index, sources, source_indexes, findings)
     _pair_changes(findings, sources, body)
     for number, note in enumerate(sources):
+        _uncovered(number, note, source_indexes[number], [body_index], findings, "dropped")
+    _uncovered(-1, body, body_index, source_indexes, findings, "added")
+    for number, note in enumerate(sources):
+        _substituted(number, note, source_indexes[number], body, body_index, source_indexes, findings)
         _rebound(number, note, body, findings)
         _swapped(number, note, source_indexes[number], body, body_index, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
+
+
+def _with_names(note: Note, names: set[str]) -> Note:
+    """`Grace` opening a sentence is the name `Grace` written inside one elsewhere, not the word "grace"."""
+    if not any(not w.term and w.lower in names and w.text[:1].isupper() for w in note.words):
+        return note
+    words = [dataclasses.replace(w, term=True) if not w.term and w.lower in names and w.text[:1].isupper() else w
+             for w in note.words]
+    return dataclasses.replace(note, words=words)
 
 
 def _unique(items: Iterable[FactAtRisk]) -> list[FactAtRisk]:
@@ -234,7 +262,11 @@ def _dropped(number: int, note: Note, index: _Index, body: Note, body_index: _In
     for value in note.values:
         checked += 1
         found = _value_found(value, body_index)
-        if found is None:
+        loose = _value_found(_unbound(value), body_index) if found is None else None
+        if found is None and loose is not None:
+            findings.add(FactAtRisk("changed", "bound", value.text, (number,), (value.start, value.end), loose.text,
+                                    (loose.start, loose.end), f"{value.text!r} became {loose.text!r}: its bound changed"))
+        elif found is None:
             findings.add(FactAtRisk("dropped", value.kind, value.text, (number,), (value.start, value.end), None, None,
                                     f"{value.text!r} of source {number + 1} is not in the body"))
         else:
@@ -282,7 +314,7 @@ def _added(body: Note, body_index: _Index, sources: list[Note], source_indexes: 
     checked = 0
     for value in body.values:
         checked += 1
-        if not any(_value_found(value, index) for index in source_indexes):
+        if not any(_value_found(value, index) or _value_found(_unbound(value), index) for index in source_indexes):
             findings.add(FactAtRisk("added", value.kind, value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))
     for word in body.words:
@@ -322,17 +354,28 @@ class _MergedIndex:
         return False
 
 
+def _sentence_at(note: Note, span: tuple[int, int] | None) -> int | None:
+    if span is None:
+        return None
+    return max(0, bisect.bisect_right([start for start, _ in note.sentences], span[0]) - 1)
+
+
 def _pair_changes(findings: _Findings, sources: list[Note], body: Note) -> None:
-    """A dropped and an added fact of one kind become one change: `ten percent` → `twenty percent`."""
+    """A dropped and an added fact of one kind, in sentences that restate each other, become one change:
+    `ten percent` → `twenty percent`."""
     dropped = [i for i, f in enumerate(findings.items) if f.direction == "dropped"]
     added = [i for i, f in enumerate(findings.items) if f.direction == "added"]
     used: set[int] = set()
     merged: list[FactAtRisk] = []
+    body_index = _Index(body)
     for d in dropped:
         old = findings.items[d]
+        note = sources[old.sources[0]] if old.sources and 0 <= old.sources[0] < len(sources) else None
+        where = _sentence_at(note, old.source_span) if note is not None else None
+        restating = set(_aligned(_Index(note).features[where], body_index)) if where is not None and note else set()
         for a in added:
             new = findings.items[a]
-            if a in used or new.kind != old.kind:
+            if a in used or new.kind != old.kind or _sentence_at(body, new.body_span) not in restating:
                 continue
             used.add(a)
             used.add(d)
@@ -368,6 +411,85 @@ def _antonyms(findings: _Findings, sources: list[Note], body: Note) -> None:
                             findings.add(FactAtRisk("changed", "antonym", word.text, (number,), (word.start, word.end),
                                                     new.text, (new.start, new.end),
                                                     f"{word.text!r} became its opposite {new.text!r}"))
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|\d+(?:[.,:]\d+)*")
+
+
+def _sequence(text: str) -> list[str]:
+    return [lemma_of(t.casefold()) for t in _TOKEN.findall(text)]
+
+
+def _best_restatement(note: Note, sentence: int, features: dict[str, float], body: Note,
+                      body_index: _Index) -> tuple[list[str], list[str], difflib.SequenceMatcher] | None:
+    """The body sentence that reads most like this source sentence, content word by content word (None when
+    none aligns)."""
+    mine = [w.lemma for w in note.words if w.sentence == sentence]
+    best = None
+    for target in _aligned(features, body_index)[:3]:
+        theirs = [w.lemma for w in body.words if w.sentence == target]
+        matcher = difflib.SequenceMatcher(a=mine, b=theirs, autojunk=False)
+        if best is None or matcher.ratio() > best[2].ratio():
+            best = (mine, theirs, matcher)
+    return best
+
+
+def _substituted(number: int, note: Note, index: _Index, body: Note, body_index: _Index, sources: list[_Index],
+                 findings: _Findings) -> None:
+    """A content word swapped for another, dropped or added in a sentence that is otherwise the same
+    (`sister` → `cousin`, `cat` → `guinea pig`, `severely allergic` → `allergic`): a changed fact, unless the
+    two are synonyms or spellings of one word, or the word only moved (it is elsewhere in the other text)."""
+    for sentence, features in enumerate(index.features):
+        best = _best_restatement(note, sentence, features, body, body_index)
+        if best is None or best[2].ratio() < 0.5:
+            continue  # restructured: a rewording, judged by its facts
+        mine, theirs, matcher = best
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal" or i2 - i1 > 2 or j2 - j1 > 2:
+                continue
+            old = [w for w in mine[i1:i2] if w not in body_index.lemmas and not _whole_word_in(w, body_index.lower_text)]
+            new = [w for w in theirs[j1:j2] if not any(w in s.lemmas or _whole_word_in(w, s.lower_text) for s in sources)]
+            if not old and not new:
+                continue
+            if old and new:
+                if any(wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) for a in old for b in new):
+                    continue
+            elif op != "replace" and matcher.ratio() < 0.75:
+                continue  # a word left out or put in counts only where the rest is the same
+            elif op == "replace" and not old:
+                continue  # the word put in place of one the body still has elsewhere: a reordering
+            old_text, new_text = " ".join(old), " ".join(new)
+            direction = "changed" if old and new else "dropped" if old else "added"
+            findings.add(FactAtRisk(direction, "word", old_text or new_text, (number,) if old else (), None,
+                                    new_text or None, None,
+                                    f"{old_text!r} became {new_text!r} in a sentence otherwise the same" if old and new
+                                    else f"{(old_text or new_text)!r} {'left out of' if old else 'put in'} a sentence "
+                                    "otherwise the same"))
+
+
+def _content(lemma: str) -> bool:
+    return lemma.isalpha() and lemma not in FUNCTION_WORDS and len(lemma) > 1
+
+
+def _uncovered(number: int, note: Note, index: _Index, others: list[_Index], findings: _Findings,
+               direction: str) -> None:
+    """A sentence most of whose words are nowhere in the other text: dropped (or, for the body, added) whole,
+    whatever its words' rarity (`Wen is vegetarian.`, `We use oak wood.`)."""
+    for sentence, features in enumerate(index.features):
+        words = {w.lemma: _weight(w) for w in note.words if w.sentence == sentence}
+        total = sum(words.values())
+        if total < 2:
+            continue
+        kept = sum(weight for lemma, weight in words.items()
+                   if any(lemma in other.lemmas or _whole_word_in(lemma, other.lower_text) for other in others))
+        if kept / total < 0.5:
+            text = note.sentence_text(sentence).strip()
+            findings.add(FactAtRisk(direction, "sentence", text, (number,) if direction == "dropped" else (),
+                                    note.sentences[sentence] if direction == "dropped" else None,
+                                    text if direction == "added" else None,
+                                    note.sentences[sentence] if direction == "added" else None,
+                                    f"most of {text[:60]!r} is " + ("not in the body" if direction == "dropped"
+                                                                    else "in no source")))
 
 
 def _context(note: Note, clause: int) -> set[str]:
@@ -415,26 +537,54 @@ def _shared_context(note: Note, i: int, rivals: list[int]) -> set[str]:
 
 
 def _swapped(number: int, note: Note, index: _Index, body: Note, body_index: _Index, findings: _Findings) -> None:
-    """Two terms that trade places around the same words: `Ana manages Ben` → `Ben manages Ana`."""
+    """Two names or values that trade places around the same words: `Ana manages Ben` → `Ben manages Ana`,
+    `from Vienna to Zurich` → `from Zurich to Vienna`, `from 08:00 to 22:00` → `from 22:00 to 08:00`."""
     for sentence, features in enumerate(index.features):
         aligned = _aligned(features, body_index)[:1]
         if not aligned:
             continue
-        mine = [w for w in note.words if w.sentence == sentence]
-        theirs = [w for w in body.words if w.sentence == aligned[0]]
-        position = {w.lemma: k for k, w in enumerate(theirs)}
+        mine = _items(note, sentence)
+        theirs = {identity: (start, end) for identity, start, end, _ in _items(body, aligned[0])}
         for a in range(len(mine)):
             for b in range(a + 1, min(len(mine), a + 4)):
                 x, y = mine[a], mine[b]
-                if not (x.term and y.term) or x.lemma == y.lemma:
+                if x[0] == y[0] or x[0] not in theirs or y[0] not in theirs:
                     continue
-                if x.lemma in position and y.lemma in position and position[y.lemma] < position[x.lemma]:
-                    between_src = [w.lemma for w in mine[a + 1:b]]
-                    between_body = [w.lemma for w in theirs[position[y.lemma] + 1:position[x.lemma]]]
-                    if between_src == between_body:
-                        findings.add(FactAtRisk("changed", "binding", f"{x.text} … {y.text}", (number,),
-                                                (x.start, y.end), f"{y.text} … {x.text}", None,
-                                                f"{x.text!r} and {y.text!r} traded places"))
+                (xs, xe), (ys, ye) = theirs[x[0]], theirs[y[0]]
+                if ys >= xs:
+                    continue
+                between = _between(note.text, x[2], y[1])
+                if between and between == _between(body.text, ye, xs) and not _list_glue(note, x[2], y[1]):
+                    x_text, y_text = note.text[x[1]:x[2]], note.text[y[1]:y[2]]
+                    kind = "binding" if x[3] and y[3] else "word_order"
+                    findings.add(FactAtRisk("changed", kind, f"{x_text} … {y_text}", (number,), (x[1], y[2]),
+                                            f"{body.text[ys:ye]} … {body.text[xs:xe]}", (ys, xe),
+                                            f"{x_text!r} and {y_text!r} traded places"))
+
+
+def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
+    """(identity, start, end, names something) of the words and values of a sentence, in order."""
+    items = [(f"w:{w.lemma}", w.start, w.end, w.term) for w in note.words if w.sentence == sentence]
+    items += [(f"v:{min(v.keys)}", v.start, v.end, True) for v, s in zip(note.values, note.value_sentence)
+              if s == sentence]
+    return sorted(items, key=lambda item: item[1])
+
+
+_GLUE = re.compile(r"^(?=.*(?:[,;/&]|\b(?:and|or|nor)\b))[\s,;/&]*(?:(?:and|or|nor)[\s,;/&]*)?$", re.IGNORECASE)
+
+
+def _list_glue(note: Note, start: int, end: int) -> bool:
+    """Only commas, "and" and other items between two items: a list, whose order says nothing."""
+    inner = note.text[start:end]
+    for w in sorted((w for w in note.words if start <= w.start and w.end <= end), key=lambda w: -w.start):
+        inner = inner[: w.start - start] + inner[w.end - start:]
+    for v in sorted((v for v in note.values if start <= v.start and v.end <= end), key=lambda v: -v.start):
+        inner = inner[: v.start - start] + inner[v.end - start:]
+    return bool(_GLUE.match(" ".join(inner.split())))
+
+
+def _between(text: str, start: int, end: int) -> str:
+    return " ".join(text[start:end].casefold().split()).strip(" ,;")
 
 
 __all__ = ["Equated", "FactAtRisk", "FactReport", "check_facts"]

@@ -20,7 +20,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from .lexicon import FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS
+from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS
 from .values import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, WEEKDAYS, Value, ordinal_value, values
 
 RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on the corpus's tune half)
@@ -30,9 +30,11 @@ _WORD = re.compile(r"[^\W\d_](?:[\w’'-]*[^\W_])?", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?])[\"”')\]]*\s+|\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
 # clause boundaries inside a sentence: punctuation and the coordinating conjunctions after a comma
 _CLAUSE = re.compile(r"\s*(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s—\s|\s–\s|\s-\s|\bbut\b|\bwhereas\b|"
-                     r"\bwhile\b|\band\b(?=\s+(?:the|a|an|its|their|his|her|my|our|[A-Z]|\d)))\s*")
+                     r"\bwhile\b|\band\b|\bor\b)\s*")
 _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
+_CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # can't, won't, shan't
+_NOT_CONTENT = FUNCTION_WORDS | frozenset(w for phrase in BOUNDS for w in phrase.split())  # read with values
 
 
 @dataclass(frozen=True)
@@ -235,6 +237,10 @@ def read_note(text: str) -> Note:
             hit = PHRASES.get(phrase)
             if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):
                 hit = ("negation", "not")
+                base = _CONTRACTED.get(phrase[:-3], phrase[:-3]) if phrase.endswith("n't") else "can"
+                if base in PHRASES:  # "mustn't" is "must" and "not"
+                    s, c = where(tokens[i].start())
+                    markers.append(Marker(*PHRASES[base], tokens[i].group(0), tokens[i].start(), tokens[i].end(), s, c))
             if hit is not None:
                 start, end = tokens[i].start(), tokens[i + size - 1].end()
                 s, c = where(start)
@@ -245,7 +251,7 @@ def read_note(text: str) -> Note:
         i += 1
     words: list[Word] = []
     for i, (m, lower) in enumerate(zip(tokens, lowers)):
-        if i in used or lower in FUNCTION_WORDS or lower in NUMBER_WORDS or lower in MONTHS or lower in WEEKDAYS:
+        if i in used or lower in _NOT_CONTENT or lower in NUMBER_WORDS or lower in MONTHS or lower in WEEKDAYS:
             continue
         lemma = lemma_of(lower)
         s, c = where(m.start())
@@ -256,7 +262,8 @@ def read_note(text: str) -> Note:
         capital = m.group(0)[0].isupper()
         sentence_start = m.start() == sentences[s][0] or not text[sentences[s][0]:m.start()].strip(" \t-*+•>#\"“(")
         term = zipf < RARE_ZIPF or (capital and not sentence_start and zipf < NAME_ZIPF) or (
-            capital and sentence_start and zipf < RARE_ZIPF + 0.7) or any(ch.isupper() for ch in m.group(0)[1:])
+            capital and sentence_start and zipf < RARE_ZIPF + 0.7) or any(ch.isupper() for ch in m.group(0)[1:]) or (
+            len(lower) == 1 and capital and lower not in ("i", "a"))  # `freezer B`, `plan A`
         words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
     markers.sort(key=lambda k: k.start)
     note = Note(text, found, words, [k for k in markers if k.key not in WEAK_MARKERS], sentences, clauses)

@@ -106,10 +106,10 @@ _QUALIFIED_TIME_OF_DAY = re.compile(r"\b(in the )?(morning|afternoon|evening|nig
 _ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|"
                     r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
 _NUMBER = re.compile(
-    r"(?<![\w.,/:-])(?P<sign>[-−+~]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+    r"(?<![\w.,/-])(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?![\w@]|[.,]\d)", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|minute|second)s?\b)[A-Za-zµμ]+)?)")
-_RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+an?\s+|\s+each\s+|\s+every\s+)(?P<n>\d+\s+)?(?P<u>[A-Za-z]+)\b")
+_RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+an?\s+)(?P<n>\d+\s+)?(?P<u>[A-Za-z]+)\b")
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)]\s+(?=\S)")
 _LINE_OR_SENTENCE_START = re.compile(r"(?:^|\n|[.!?:]\s+)[ \t]*$")
 _RANGE = re.compile(r"^\s?(?:-|–|—|to|and)\s?(?=\d)")
@@ -209,7 +209,9 @@ def _times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             hour = 0
         keys = {f"time:{hour:02d}:{minute:02d}"}
         if not ap and 1 <= hour <= 11 and not h.startswith("0"):
-            keys.add(f"time:{hour + 12:02d}:{minute:02d}")  # `9:45` may be evening
+            keys.add(f"time:{hour + 12:02d}:{minute:02d}pm")  # `9:45` may be `9:45 pm`, not `21:45`
+        elif ap.startswith("p"):
+            keys.add(f"time:{hour:02d}:{minute:02d}pm")
         out.append(Value(frozenset(keys), "time", m.group(0).strip(), m.start(), m.start() + len(m.group(0).rstrip()),
                          "time"))
     for word, value in _TIME_WORDS.items():
@@ -287,6 +289,8 @@ def _tokens(text: str) -> list[Value]:
             out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
                              m.start() + len(token), kind))
     for token, kind in extract_tokens(text):
+        if kind == "all_caps" and token.casefold() in CURRENCY_WORDS:
+            continue  # `EUR 280` is an amount
         if kind in ("integer", "quantity", "iso_date", "written_date", "reverse_date", "slash_date"):
             continue  # read here with their units and dates
         if kind == "version" and re.fullmatch(r"\d+\.\d+", token):
@@ -311,9 +315,21 @@ def _phones(text: str) -> list[Value]:
     return out
 
 
+_BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈": "~", "±": "~"}
+
+
+def strip_bound(key: str) -> str:
+    """A value key without its bound: `<=n:5` → `n:5`."""
+    return key.lstrip("<>=~")
+
+
 def _bound_before(text: str, start: int) -> str:
     """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none."""
-    before = text[max(0, start - 24):start].casefold().split()
+    window = text[max(0, start - 24):start].casefold()
+    symbol = window.rstrip(" ")[-1:]
+    if symbol in _BOUND_SYMBOLS:  # `≤5`, `~2019`, `> 40`
+        return _BOUND_SYMBOLS[symbol]
+    before = [w.strip("([{\"'“*_,;:") for w in window.split()]
     for size in (3, 2, 1):
         phrase = " ".join(before[-size:]) if len(before) >= size else ""
         if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range"):
@@ -342,9 +358,21 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             value = -value
         keys: set[str]
         kind, dimension = "number", "number"
-        counted_end = end
+        counted_end, begin = end, m.start()
+        degrees = _DEGREES.match(text, end)
+        code = _CODE_BEFORE.search(text, max(0, m.start() - 5), m.start())
+        if degrees and not (ordinal or cur or sfx):
+            scale = degrees.group("scale").casefold()[0]
+            keys, kind, dimension = {f"temp:{scale}:{fmt(value)}"}, "quantity", "temperature"
+            follow, end = None, degrees.end()
+        elif code and code.group("code").casefold() in CURRENCY_WORDS and not cur:
+            cur_code = CURRENCY_WORDS[code.group("code").casefold()]
+            keys, kind, dimension = {f"money:{cur_code}:{fmt(value)}"}, "money", f"money:{cur_code}"
+            follow, begin = None, code.start()
         if ordinal:
             keys, kind, dimension = {f"ordinal:{fmt(value)}"}, "ordinal", "ordinal"
+        elif kind != "number":
+            pass  # a temperature or an amount after a currency code, read above
         elif cur:
             keys, kind, dimension = {f"money:{CURRENCY_SYMBOLS[cur]}:{fmt(value)}"}, "money", f"money:{CURRENCY_SYMBOLS[cur]}"
         elif sfx == "%":
@@ -380,13 +408,60 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         bound = _bound_before(text, m.start())
         if bound:
             keys = {f"{bound}{k}" for k in keys}
-        out.append(Value(frozenset(keys), kind, text[m.start():end].strip(), m.start(), end, dimension))
+        out.append(Value(frozenset(keys), kind, text[begin:end].strip(), begin, end, dimension))
     return out
+
+
+_PERIODS = {"second": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "morning": 86400,
+            "evening": 86400, "night": 86400, "afternoon": 86400, "week": 604800, "weekend": 604800,
+            "fortnight": 1209600, "month": 2629800, "quarter": 7889400, "year": 31557600, "decade": 315576000}
+_ADVERB_PERIODS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
+                   "biweekly": 1209600, "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600,
+                   "annually": 31557600}
+_PERIOD = r"(?P<unit>" + "|".join(_PERIODS) + r")s?"
+_FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
+    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second)\s+)?"
+    r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
+    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
+    r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
+    r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
+)]
+
+
+def _frequencies(text: str) -> list[Value]:
+    """How often: `twice a day` = `2 times daily`, `every six months` = `twice a year`, `every other week` =
+    `fortnightly`; one key, times per second."""
+    out: list[Value] = []
+    for pattern in _FREQUENCIES:
+        for m in pattern.finditer(text):
+            if any(v.start <= m.start() < v.end for v in out):
+                continue
+            groups = m.groupdict()
+            times = float(groups.get("n") or 1)
+            if groups.get("adverb"):
+                period = float(_ADVERB_PERIODS[groups["adverb"].casefold()])
+            else:
+                period = _PERIODS[groups["unit"].casefold()] * float(groups.get("k") or 1)
+                if groups.get("other"):
+                    period *= 2
+            unit = (groups.get("unit") or "").casefold()
+            if (groups.get("adverb") or "").casefold() == "nightly":
+                unit = "night"
+            part = f"@{unit}" if unit in ("morning", "evening", "night", "afternoon", "weekend") else ""
+            out.append(Value(frozenset({f"freq:{fmt(times / period)}{part}"}), "frequency", m.group(0), m.start(),
+                             m.end(), "frequency"))
+    return out
+
+
+_DEGREES = re.compile(r"\s?(?:°\s?|degrees?\s+)(?P<scale>c|f|celsius|fahrenheit|centigrade)\b", re.IGNORECASE)
+_CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
 
 def values(text: str) -> list[Value]:
     """Every value `text` states, in the order written, none inside another."""
     found = _tokens(text) + _phones(text)
+    taken = [(v.start, v.end) for v in found]
+    found += [v for v in _frequencies(text) if not _inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
     for date in _dates(text):
         if not _inside(date.start, date.end, taken):
@@ -400,9 +475,13 @@ def values(text: str) -> list[Value]:
     for v in found:
         if kept and v.start < kept[-1].end:
             continue  # overlaps an earlier, longer value
+        if v.kind in ("time", "date", "month", "weekday", "frequency"):
+            bound = _bound_before(text, v.start)  # "around 6 pm", "before 14 July" is an order marker
+            if bound:
+                v = Value(frozenset(f"{bound}{k}" for k in v.keys), v.kind, v.text, v.start, v.end, v.dimension)
         kept.append(v)
     return kept
 
 
-__all__ = ["CURRENCY_WORDS", "MONTHS", "NUMBER_WORDS", "ORDINAL_WORDS", "Value", "WEEKDAYS", "fmt", "ordinal_value",
+__all__ = ["strip_bound", "CURRENCY_WORDS", "MONTHS", "NUMBER_WORDS", "ORDINAL_WORDS", "Value", "WEEKDAYS", "fmt", "ordinal_value",
            "unit_of", "values"]
