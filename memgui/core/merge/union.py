@@ -26,10 +26,14 @@ from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
 from .conflicts import calendar_date, day_and_month
+from .facts.lens import check_facts
 from .guard import check_merge, extract_tokens
 from .strict import ABBREVIATIONS, check_strict, contains_whole, normalise_text, facts as strict_facts
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
 
+_LENS_COVER_LIMIT = 20_000  # characters of draft the per-clause lens reads
+# the lens's judgements of whole sentences: a clause read alone is not a sentence, the final check judges them
+_SENTENCE_JUDGEMENTS = frozenset({"sentence", "word", "word_order"})
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM_MARKER = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"  # a bullet or a numbered item
 _STRUCTURAL = re.compile(
@@ -249,6 +253,7 @@ class _Cover:
 
     def __init__(self, primary: str):
         self.words, self.text, self.dates, self.days = set(), "", {}, {}  # days: MM-DD -> spelling
+        self.raw: list[str] = []  # the draft's texts as written, for the fact lens
         self.day_months: dict[str, str] = {}  # MM-DD -> a day and month the draft writes without a year
         self.add(primary)
 
@@ -280,7 +285,9 @@ class _Cover:
             if not contains_whole(self.text, fact) and not any(contains_whole(r, fact) for r in respellings):
                 return True
         if facts_only:
-            return False
+            return False  # a label: kept only with its value (_with_labels)
+        if self._lens_finds_new(text):
+            return True
         all_words = _content_words(text)
         words = all_words.difference(*(_content_words(r) for r in respellings))
         new = words - self.words
@@ -288,7 +295,17 @@ class _Cover:
             return wordless  # a sentence of short words only ("No.") is kept; such a clause is not
         return bool(new) and 3 * len(new) >= 2 * len(words)
 
+    def _lens_finds_new(self, text: str) -> bool:
+        """The fact lens reads `text` as a source of the draft so far: a fact it would drop is new. (Skipped on a
+        draft past `_LENS_COVER_LIMIT`, where the final check and its put-back carry the guarantee alone.)"""
+        draft = "\n\n".join(self.raw)
+        if len(draft) > _LENS_COVER_LIMIT:
+            return False
+        return any(item.direction != "added" and item.kind not in _SENTENCE_JUDGEMENTS
+                   for item in check_facts([text], draft).at_risk)
+
     def add(self, text: str) -> None:
+        self.raw.append(text)
         self.words |= _content_words(text)
         self.text += "\n" + normalise_text(text)
         for token, kind in extract_tokens(text):
@@ -372,8 +389,10 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     respellings: dict[str, str] = {}  # a date as another source writes it -> the draft's spelling
     per_source: list[tuple[list[_Unit], list[bool]]] = []
     dedup_only: list[list[bool]] = []  # every sentence not literally there yet (the draft before the cover)
+    originals: list[list[_Unit]] = []  # the units before leaning, for the last safety net
     for other in others:
         units = split_units(other)
+        originals.append(list(units))
         keep, unseen_keys = [], []
         for index, unit in enumerate(units):
             unseen = bool(unit.key) and unit.key not in seen
@@ -413,9 +432,10 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     ok, _ = _passes_fully(sources, merged)
     if ok:
         return merged
-    # Too short after the cover (a source that repeats itself): every sentence not literally there yet.
-    for (units, keep), unseen_keys in zip(per_source, dedup_only):
-        keep[:] = [k or u for k, u in zip(keep, unseen_keys)]
+    # Too short after the cover (a source that repeats itself): every sentence not literally there yet, whole.
+    for (units, keep), unseen_keys, whole in zip(per_source, dedup_only, originals):
+        keep[:] = list(unseen_keys)
+        units[:] = whole
     merged = draft()
     ok, _ = _passes_fully(sources, merged)
     if ok:

@@ -99,7 +99,7 @@ def test_facts_from_every_source_are_attributed():
 
 def test_title_identifiers_must_survive_in_the_body_or_the_kept_title():
     titles = ["openssl-3.0.13 pin", "libcurl pin"]
-    body = "Pin the library to the release."
+    body = "Pin it."
     lost = check_strict(["Pin it.", "Pin it too."], body, titles=titles, kept_title="libcurl pin")
     assert [r.token for r in lost.at_risk if r.direction == "dropped"] == ["openssl-3.0.13"]
     kept = check_strict(["Pin it.", "Pin it too."], body, titles=titles, kept_title="openssl-3.0.13 pin")

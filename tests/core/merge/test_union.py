@@ -197,15 +197,18 @@ def test_a_date_the_other_note_spells_differently_is_noted_in_place_not_added_as
                "2025-06-11. Writes were paused for 11 minutes.")
     other = "Routewise prod runs Postgres 16.4 (upgraded from 15.7 on 11 June 2025, 11 minutes of write downtime)."
     merged = sentence_union(primary, [other])
-    # MergeGuard needs "11 June 2025" verbatim; the reader needs the date once
-    assert merged == primary.replace("2025-06-11.", "2025-06-11 (11 June 2025).")
+    # MergeGuard needs "11 June 2025" verbatim; the reader needs the date once. The fact lens reads "downtime"
+    # as a fact of its own (a rare word), so the clause that states it comes along.
+    assert merged == primary.replace("2025-06-11.", "2025-06-11 (11 June 2025).") + "\n\n11 minutes of write downtime."
     assert check_merge([primary, other], merged).passed and check_strict([primary, other], merged).passed
 
 
 def test_a_day_and_month_of_a_date_the_draft_holds_is_noted_in_place():
     primary = "Tomás was born on 1987-12-02 in Porto."
-    other = "Tomás's birthday is 2 December."
+    other = "Tomás was born on 2 December."
     assert sentence_union(primary, [other]) == "Tomás was born on 1987-12-02 (2 December) in Porto."
+    # a sentence that says more than the date ("birthday") is kept, not folded into the note
+    assert sentence_union(primary, ["Tomás's birthday is 2 December."]).endswith("\n\nTomás's birthday is 2 December.")
 
 
 def test_a_sentence_that_adds_one_fact_adds_only_that_clause():
@@ -228,7 +231,7 @@ def test_a_title_before_a_name_is_not_a_sentence_end():
 
 
 def test_a_label_before_a_colon_is_added_only_with_its_value():
-    primary = "Uses WezTerm with JetBrains Mono at 13 pt."
+    primary = "Terminal: WezTerm with JetBrains Mono at 13 pt."
     other = "Terminal: WezTerm; shell: fish with the starship prompt."
     added = sentence_union(primary, [other])[len(primary):].strip()
     assert added == "shell: fish with the starship prompt."  # not "Terminal; shell; fish …", nor a bare "fish"
@@ -258,7 +261,7 @@ def test_a_quantity_in_another_unit_spelling_is_the_same_fact():
 
 def test_a_number_written_as_a_word_is_the_same_fact():
     # (MergeGuard finds "4" and "2" inside 14TB and 2025: it needs the digits somewhere, the strict lens does not)
-    primary = "The NAS has four 14TB IronWolf drives in RAIDZ1. The ESTA, approved 2025-01-22, is valid for two years."
+    primary = "The NAS has four 14TB IronWolf drives in RAIDZ1. The ESTA, approved 2025-01-22, is good for two years."
     other = "NAS: 4× 14TB IronWolf in RAIDZ1. ESTA approved on 2025-01-22; good for 2 years."
     assert sentence_union(primary, [other]) == primary
     assert check_strict([other], primary).passed
@@ -313,7 +316,7 @@ def test_a_value_of_a_word_or_two_keeps_its_label_however_long():
 
 
 def test_a_clause_kept_without_the_one_before_it_does_not_start_with_and():
-    primary = "atlas-sync lives at https://github.com/miracastell/atlas-sync; pull requests go to `main`."
+    primary = "The atlas-sync repo lives at https://github.com/miracastell/atlas-sync; PRs target `main`."
     other = "Repo: https://github.com/miracastell/atlas-sync. PRs target `main`, and Mira squash-merges them."
     assert sentence_union(primary, [other]) == primary + "\n\nMira squash-merges them."
     # "or" says how the clauses relate: it stays

@@ -21,12 +21,13 @@ import bisect
 import dataclasses
 import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from . import wordnet
 from .lexicon import FUNCTION_WORDS
-from .notes import Marker, Note, Word, lemma_of, read_note
+from .notes import Marker, Note, Word, lemma_of, read_note, zipf_of
 from .values import Value, strip_bound
 
 
@@ -140,8 +141,10 @@ def _unbound(value: Value) -> Value:
     return dataclasses.replace(value, keys=frozenset(keys))
 
 
-def _word_found(word: Word, other: _Index) -> tuple[str, str] | None:
-    """(the other note's word, rule) when `word` is there: same lemma, a WordNet synonym, or a spelling."""
+def _word_found(word: Word, other: _Index, features: dict[str, float] | None = None) -> tuple[str, str] | None:
+    """(the other note's word, rule) when `word` is there: same lemma, a spelling, an acronym, or a WordNet
+    synonym in a sentence that restates `word`'s (`features`: its sentence's), since a common word is a
+    synonym of many (`pass` of `passport`)."""
     if word.lemma in other.lemmas:
         found = other.lemmas[word.lemma]
         return (found.text, "lemma") if found.lower != word.lower else (found.text, "same")
@@ -150,16 +153,31 @@ def _word_found(word: Word, other: _Index) -> tuple[str, str] | None:
     if _whole_word_in(word.lower, other.lower_text):
         return word.text, "same"  # inside an identifier or a value: `numpy` of `numpy==1.26`
     synsets = wordnet.tables().synsets.get(word.lemma)
-    if synsets and synsets & other.synsets():
-        for lemma, found in other.lemmas.items():
-            if wordnet.synonyms(word.lemma, lemma):
+    if synsets and synsets & other.synsets() and features is not None:
+        near = set(_aligned(features, other, loose=True))
+        for found in other.note.words:
+            if found.sentence in near and wordnet.synonyms(word.lemma, found.lemma):
                 return found.text, "synonym"
-    if len(word.lower) >= 5:
+    acronym = _ACRONYM.match(word.text)
+    if acronym and _spelled_out(acronym.group(1).casefold(), other.note.text):
+        return acronym.group(1), "acronym"
+    if len(word.lower) >= 4:
         for lemma, found in other.lemmas.items():
-            if len(lemma) >= 5 and (lemma.startswith(word.lemma) or word.lemma.startswith(lemma)) and \
-                    min(len(lemma), len(word.lemma)) >= 0.6 * max(len(lemma), len(word.lemma)):
+            short, long = sorted((lemma, word.lemma), key=len)
+            # a clipped form (`prod` = `production`, `repo` = `repository`) or a longer spelling (`Postgres`)
+            if len(short) >= 4 and long.startswith(short) and len(short) >= 0.35 * len(long) and \
+                    (len(short) >= 0.6 * len(long) or zipf_of(short) < 4.5):  # not `pass` of `passport`
                 return found.text, "spelling"
     return None
+
+
+_ACRONYM = re.compile(r"^([A-Z]{2,6})s?$")
+
+
+def _spelled_out(letters: str, text: str) -> bool:
+    """`pr` in "pull requests", `nas` in "network attached storage": consecutive words with these initials."""
+    words = [w for w in re.findall(r"[^\W\d_]+", text.casefold()) if len(letters) > 2 or w not in FUNCTION_WORDS]
+    return letters in "".join(w[0] for w in words)
 
 
 def _whole_word_in(needle: str, haystack: str) -> bool:
@@ -174,8 +192,9 @@ def _whole_word_in(needle: str, haystack: str) -> bool:
 
 # ---- aligning sentences -----------------------------------------------------------------------------------
 
-def _aligned(features: dict[str, float], other: _Index) -> list[int]:
-    """The other note's sentences that restate a sentence with these features (best first)."""
+def _aligned(features: dict[str, float], other: _Index, loose: bool = False) -> list[int]:
+    """The other note's sentences that restate a sentence with these features (best first); `loose`: every
+    sentence that shares a tenth of them (a sentence may be restated across several)."""
     total = sum(features.values())
     if not total:
         return []
@@ -189,9 +208,10 @@ def _aligned(features: dict[str, float], other: _Index) -> list[int]:
     if not scores:
         return []
     best = max(scores.values())
-    if best / total < 0.2:
+    if best / total < (0.1 if loose else 0.2):
         return []
-    return sorted((i for i, s in scores.items() if s >= max(0.2 * total, 0.5 * best)), key=lambda i: -scores[i])
+    floor = 0.1 * total if loose else max(0.2 * total, 0.5 * best)
+    return sorted((i for i, s in scores.items() if s >= floor), key=lambda i: -scores[i])
 
 
 # ---- the comparison ----------------------------------------------------------------------------------------
@@ -275,7 +295,7 @@ def _dropped(number: int, note: Note, index: _Index, body: Note, body_index: _In
         if not word.term:
             continue
         checked += 1
-        hit = _word_found(word, body_index)
+        hit = _word_found(word, body_index, index.features[word.sentence])
         if hit is None:
             findings.add(FactAtRisk("dropped", "term", word.text, (number,), (word.start, word.end), None, None,
                                     f"{word.text!r} of source {number + 1} is not in the body"))
@@ -292,7 +312,7 @@ def _markers(note: Note, index: _Index, other: Note, other_index: _Index, findin
     checked = 0
     for marker in note.markers:
         checked += 1
-        aligned = _aligned(index.features[marker.sentence], other_index)
+        aligned = _aligned(index.features[marker.sentence], other_index, loose=True)
         if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in aligned):
             continue
         if not aligned and number is None:
@@ -321,7 +341,7 @@ def _added(body: Note, body_index: _Index, sources: list[Note], source_indexes: 
         if not word.term:
             continue
         checked += 1
-        if not any(_word_found(word, index) for index in source_indexes):
+        if not any(_word_found(word, index, body_index.features[word.sentence]) for index in source_indexes):
             findings.add(FactAtRisk("added", "term", word.text, (), None, word.text, (word.start, word.end),
                                     f"{word.text!r} of the body is in no source"))
     for number, (note, index) in enumerate(zip(sources, source_indexes)):
@@ -348,7 +368,7 @@ class _MergedIndex:
 
     def has_marker_near(self, features: dict[str, float], marker: Marker) -> bool:
         for index in self.indexes:
-            for sentence in _aligned(features, index):
+            for sentence in _aligned(features, index, loose=True):
                 if marker.key in index.markers_by_sentence.get(sentence, ()):
                     return True
         return False
@@ -375,7 +395,8 @@ def _pair_changes(findings: _Findings, sources: list[Note], body: Note) -> None:
         restating = set(_aligned(_Index(note).features[where], body_index)) if where is not None and note else set()
         for a in added:
             new = findings.items[a]
-            if a in used or new.kind != old.kind or _sentence_at(body, new.body_span) not in restating:
+            if a in used or new.kind != old.kind or _sentence_at(body, new.body_span) not in restating or \
+                    _dimension(sources, old) != _dimension([body], new, body_side=True):
                 continue
             used.add(a)
             used.add(d)
@@ -387,6 +408,19 @@ def _pair_changes(findings: _Findings, sources: list[Note], body: Note) -> None:
             break
     findings.items = [f for i, f in enumerate(findings.items) if i not in used] + merged
     _antonyms(findings, sources, body)
+
+
+def _dimension(notes: list[Note], item: FactAtRisk, body_side: bool = False) -> str:
+    """What the value of an item measures (`2 GB` is data, `47 minutes` a duration); "" for a word."""
+    note = notes[0] if body_side else (notes[item.sources[0]] if item.sources and 0 <= item.sources[0] < len(notes)
+                                       else None)
+    span = item.body_span if body_side else item.source_span
+    if note is None or span is None:
+        return ""
+    for value in note.values:
+        if value.start == span[0]:
+            return value.dimension.split(":")[0] if value.dimension.startswith("count") else value.dimension
+    return ""
 
 
 def _lemma(text: str) -> str:
@@ -434,6 +468,12 @@ def _best_restatement(note: Note, sentence: int, features: dict[str, float], bod
     return best
 
 
+def _inflected_verb(word: Word) -> bool:
+    """`lasted`, `uses`: leaving a verb out or putting one in rewords a sentence, while a noun, adjective or
+    adverb (`severely`, `milk`) states something."""
+    return word.lower != word.lemma and wordnet.has_verb_sense(word.lemma) and word.lower.endswith(("ed", "ing", "s"))
+
+
 def _substituted(number: int, note: Note, index: _Index, body: Note, body_index: _Index, sources: list[_Index],
                  findings: _Findings) -> None:
     """A content word swapped for another, dropped or added in a sentence that is otherwise the same
@@ -444,11 +484,27 @@ def _substituted(number: int, note: Note, index: _Index, body: Note, body_index:
         if best is None or best[2].ratio() < 0.5:
             continue  # restructured: a rewording, judged by its facts
         mine, theirs, matcher = best
+        verbs = {w.lemma for w in (*note.words, *body.words) if _inflected_verb(w)}
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op == "equal" or i2 - i1 > 2 or j2 - j1 > 2:
                 continue
-            old = [w for w in mine[i1:i2] if w not in body_index.lemmas and not _whole_word_in(w, body_index.lower_text)]
-            new = [w for w in theirs[j1:j2] if not any(w in s.lemmas or _whole_word_in(w, s.lower_text) for s in sources)]
+            if op == "replace" and matcher.ratio() >= 0.6:
+                # one word for another here, neither said elsewhere in the other sentence: `manages Ben` →
+                # `manages Ana`, `is closed` → `is faster`, even when both words occur elsewhere in the notes
+                mine_count, theirs_count = Counter(mine), Counter(theirs)
+                local_old = [w for w in mine[i1:i2] if mine_count[w] > theirs_count[w]]
+                local_new = [w for w in theirs[j1:j2] if theirs_count[w] > mine_count[w]]
+                if local_old and local_new and not any(
+                        wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) for a in local_old for b in local_new):
+                    findings.add(FactAtRisk("changed", "word", " ".join(local_old), (number,), None,
+                                            " ".join(local_new), None,
+                                            f"{' '.join(local_old)!r} became {' '.join(local_new)!r} in a sentence "
+                                            "otherwise the same"))
+                    continue
+            old = [w for w in mine[i1:i2] if (op == "replace" or w not in verbs)
+                   and w not in body_index.lemmas and not _whole_word_in(w, body_index.lower_text)]
+            new = [w for w in theirs[j1:j2] if (op == "replace" or w not in verbs)
+                   and not any(w in s.lemmas or _whole_word_in(w, s.lower_text) for s in sources)]
             if not old and not new:
                 continue
             if old and new:
@@ -476,12 +532,11 @@ def _uncovered(number: int, note: Note, index: _Index, others: list[_Index], fin
     """A sentence most of whose words are nowhere in the other text: dropped (or, for the body, added) whole,
     whatever its words' rarity (`Wen is vegetarian.`, `We use oak wood.`)."""
     for sentence, features in enumerate(index.features):
-        words = {w.lemma: _weight(w) for w in note.words if w.sentence == sentence}
-        total = sum(words.values())
+        words = {w.lemma: w for w in note.words if w.sentence == sentence}
+        total = sum(_weight(w) for w in words.values())
         if total < 2:
             continue
-        kept = sum(weight for lemma, weight in words.items()
-                   if any(lemma in other.lemmas or _whole_word_in(lemma, other.lower_text) for other in others))
+        kept = sum(_weight(w) for w in words.values() if any(_word_found(w, other, features) for other in others))
         if kept / total < 0.5:
             text = note.sentence_text(sentence).strip()
             findings.add(FactAtRisk(direction, "sentence", text, (number,) if direction == "dropped" else (),
@@ -496,40 +551,61 @@ def _context(note: Note, clause: int) -> set[str]:
     return {w.lemma for w in note.words if w.clause == clause}
 
 
+@dataclasses.dataclass(frozen=True)
+class _Bound:
+    """A value or a name, and the clause it is said in."""
+    keys: frozenset[str]
+    dimension: str
+    clause: int
+    text: str
+    start: int
+    end: int
+
+
+def _bindables(note: Note) -> list[_Bound]:
+    items = [_Bound(v.keys, v.dimension, c, v.text, v.start, v.end) for v, c in zip(note.values, note.value_clause)]
+    items += [_Bound(frozenset({f"w:{w.lemma}"}), "term", w.clause, w.text, w.start, w.end)
+              for w in note.words if w.term]
+    return items
+
+
+def _around(note: Note, item: _Bound) -> set[str]:
+    """The words of the item's clause, less the item itself."""
+    return {w.lemma for w in note.words if w.clause == item.clause} - {k[2:] for k in item.keys if k.startswith("w:")}
+
+
 def _rebound(number: int, note: Note, body: Note, findings: _Findings) -> None:
-    """A value the body keeps but binds to another subject: the words of its clause in the body belong to
-    another value of the same dimension in the source, and not to this one."""
-    by_dimension: dict[str, list[int]] = {}
-    for i, value in enumerate(note.values):
-        by_dimension.setdefault(value.dimension, []).append(i)
-    for i, value in enumerate(note.values):
-        rivals = [j for j in by_dimension[value.dimension] if j != i and not (note.values[j].keys & value.keys)]
+    """A value or name the body keeps but binds to another subject: the words of its clause in the body belong
+    to another item of the same dimension in the source (and not to this one), and that other item now sits
+    among this one's words (`Staging … 5433, production … 5432` → swapped; `key is with Mrs. Patel … Grace has
+    the shed key` → `key is with Grace … Mrs. Patel has the shed key`)."""
+    mine, theirs = _bindables(note), _bindables(body)
+    for i, item in enumerate(mine):
+        rivals = [r for j, r in enumerate(mine) if j != i and r.dimension == item.dimension
+                  and not (r.keys & item.keys) and r.clause != item.clause
+                  and not _list_glue(note, min(r.end, item.end), max(r.start, item.start))]  # one list
         if not rivals:
             continue
-        own = _context(note, note.value_clause[i])
-        rival_words = set().union(*(_context(note, note.value_clause[j]) for j in rivals)) - own
+        own = _around(note, item)
+        shared = set().union(*(_around(note, r) for r in rivals)) & own
+        rival_words = set().union(*(_around(note, r) for r in rivals)) - own
         if not rival_words:
             continue
-        for b, other in enumerate(body.values):
-            if not (other.keys & value.keys):
+        for other in theirs:
+            if not (other.keys & item.keys):
                 continue
-            around = _context(body, body.value_clause[b])
+            around = _around(body, other)
             stolen = sorted(around & rival_words)
-            if stolen and not (around & own - _shared_context(note, i, rivals)) and \
-                    _crossed(note, body, rivals, own - _shared_context(note, i, rivals)):
-                findings.add(FactAtRisk("changed", "binding", value.text, (number,), (value.start, value.end),
+            if stolen and not (around & (own - shared)) and _crossed(body, theirs, rivals, own - shared):
+                findings.add(FactAtRisk("changed", "binding", item.text, (number,), (item.start, item.end),
                                         other.text, (other.start, other.end),
-                                        f"{value.text!r} is now said of {', '.join(stolen)!s}"))
+                                        f"{item.text!r} is now said of {', '.join(stolen)!s}"))
                 break
 
 
-def _crossed(note: Note, body: Note, rivals: list[int], own: set[str]) -> bool:
-    """A rival value now sits among this value's own words: the two traded subjects (not a rewording)."""
-    for j in rivals:
-        for b, other in enumerate(body.values):
-            if other.keys & note.values[j].keys and _context(body, body.value_clause[b]) & own:
-                return True
-    return False
+def _crossed(body: Note, theirs: list[_Bound], rivals: list[_Bound], own: set[str]) -> bool:
+    """A rival now sits among this item's own words: the two traded subjects (not a rewording)."""
+    return any(other.keys & rival.keys and _around(body, other) & own for rival in rivals for other in theirs)
 
 
 def _shared_context(note: Note, i: int, rivals: list[int]) -> set[str]:
@@ -546,7 +622,7 @@ def _swapped(number: int, note: Note, index: _Index, body: Note, body_index: _In
         mine = _items(note, sentence)
         theirs = {identity: (start, end) for identity, start, end, _ in _items(body, aligned[0])}
         for a in range(len(mine)):
-            for b in range(a + 1, min(len(mine), a + 4)):
+            for b in range(a + 1, min(len(mine), a + 12)):
                 x, y = mine[a], mine[b]
                 if x[0] == y[0] or x[0] not in theirs or y[0] not in theirs:
                     continue

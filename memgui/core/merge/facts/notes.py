@@ -16,6 +16,7 @@ Number words are read as numbers (text2num: `twenty two` = 22; `second floor` = 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ _CLAUSE = re.compile(r"\s*(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\
                      r"\bwhile\b|\band\b|\bor\b)\s*")
 _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
+_BOUND_HIT = ("bound", "")
+_DETERMINERS = frozenset("the this that which each every any no another".split())
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # can't, won't, shan't
 _NOT_CONTENT = FUNCTION_WORDS | frozenset(w for phrase in BOUNDS for w in phrase.split())  # read with values
 
@@ -163,8 +166,8 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
 
 def _counts_next(words: list[re.Match[str]], i: int) -> bool:
     """`one` is the number 1 only before something counted (`one drive`), not as a pronoun (`the one`)."""
-    if i + 1 >= len(words):
-        return False
+    if i + 1 >= len(words) or (i and words[i - 1].group(0).casefold() in _DETERMINERS):
+        return False  # "the one spare drive": a pronoun's determiner, not a count
     following = words[i + 1].group(0).casefold()
     return following not in FUNCTION_WORDS and following not in ("another", "day", "time", "way")
 
@@ -205,6 +208,29 @@ def _in_words(value: Value, text: str, regions: list[tuple[int, int]]) -> Value:
     return Value(value.keys, value.kind, text[start:value.end].strip(), start, value.end, value.dimension)
 
 
+_YEAR_NUMBER = re.compile(r"^n:(1[6-9]|2\d)\d\d$")
+
+
+def _years_carried(found: list[Value], sentence_of: list[int]) -> list[Value]:
+    """A day and month without a year takes the one year its sentence states (`2 April – 19 April 2026`):
+    a range or a list of dates shares its year."""
+    years: dict[int, set[str]] = {}
+    for value, sentence in zip(found, sentence_of):
+        for key in value.keys:
+            if key.startswith("date:") and key[5:9].isdigit():
+                years.setdefault(sentence, set()).add(key[5:9])
+            elif _YEAR_NUMBER.match(key):
+                years.setdefault(sentence, set()).add(key[2:])
+    out = []
+    for value, sentence in zip(found, sentence_of):
+        partial = [k for k in value.keys if k.startswith("date:????")]
+        if partial and len(years.get(sentence, ())) == 1:
+            year = next(iter(years[sentence]))
+            value = dataclasses.replace(value, keys=value.keys | {f"date:{year}{k[9:]}" for k in partial})
+        out.append(value)
+    return out
+
+
 def read_note(text: str) -> Note:
     """The facts of one text, with the sentence and clause each one sits in."""
     text = text or ""
@@ -234,7 +260,7 @@ def read_note(text: str) -> Note:
     while i < len(tokens):
         for size in range(min(LONGEST_PHRASE, len(tokens) - i), 0, -1):
             phrase = " ".join(lowers[i:i + size])
-            hit = PHRASES.get(phrase)
+            hit = PHRASES.get(phrase) or (_BOUND_HIT if size > 1 and phrase in BOUNDS else None)
             if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):
                 hit = ("negation", "not")
                 base = _CONTRACTED.get(phrase[:-3], phrase[:-3]) if phrase.endswith("n't") else "can"
@@ -244,7 +270,8 @@ def read_note(text: str) -> Note:
             if hit is not None:
                 start, end = tokens[i].start(), tokens[i + size - 1].end()
                 s, c = where(start)
-                markers.append(Marker(hit[0], hit[1], text[start:end], start, end, s, c))
+                if hit is not _BOUND_HIT:  # "at least", "up to": read with the amount they bound (values.py)
+                    markers.append(Marker(hit[0], hit[1], text[start:end], start, end, s, c))
                 used.update(range(i, i + size))
                 i += size - 1
                 break
@@ -268,6 +295,7 @@ def read_note(text: str) -> Note:
     markers.sort(key=lambda k: k.start)
     note = Note(text, found, words, [k for k in markers if k.key not in WEAK_MARKERS], sentences, clauses)
     note.value_sentence = [where(v.start)[0] for v in found]
+    note.values = _years_carried(found, note.value_sentence)
     note.value_clause = [where(v.start)[1] for v in found]
     return note
 

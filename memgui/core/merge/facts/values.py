@@ -107,11 +107,16 @@ _ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT
                     r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
 _NUMBER = re.compile(
     r"(?<![\w.,/-])(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
-    r"(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?![\w@]|[.,]\d)", re.IGNORECASE)
+    r"(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+an?\s+)(?P<n>\d+\s+)?(?P<u>[A-Za-z]+)\b")
-_LIST_NUMBER = re.compile(r"\d{1,3}[.)]\s+(?=\S)")
-_LINE_OR_SENTENCE_START = re.compile(r"(?:^|\n|[.!?:]\s+)[ \t]*$")
+_LIST_NUMBER = re.compile(r"\d{1,3}[.)](?:\s+(?=\S)|\s*$)")
+
+
+def _opens_line(text: str, at: int) -> bool:
+    """`at` starts a line or follows a sentence end (where `1.` numbers an item)."""
+    before = text[:at].rstrip(" \t")
+    return not before or before[-1] in "\n.!?:"
 _RANGE = re.compile(r"^\s?(?:-|–|—|to|and)\s?(?=\d)")
 _PHONE_HINT = re.compile(r"(?:\+?\d[\d ().-]{6,}\d)")
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
@@ -157,6 +162,13 @@ _CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minu
                    "year": 31557600, "years": 31557600, "yr": 31557600, "yrs": 31557600, "ms": 0.001,
                    "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "decade": 315576000,
                    "decades": 315576000, "century": 3155760000}
+
+
+# Units written glued to a number (`2gb`, `14TB`, `5km`); pint would read any letters as some unit
+# (`7940HS` as hectoseconds), and glued letters are more often an identifier.
+_GLUED_UNITS = frozenset(
+    "b kb mb gb tb pb kib mib gib tib ms s sec m h hr hrs min mins d km cm mm kg g mg mcg µg l ml dl mhz ghz hz "
+    "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk".split())
 
 
 def _number(text: str) -> float:
@@ -309,6 +321,8 @@ def _phones(text: str) -> list[Value]:
     import phonenumbers  # only for text with a run of seven digits or more
     out = []
     for m in phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
+        if sum(ch.isdigit() for ch in m.raw_string) < 8:
+            continue  # `2 – 19`, `14 07`: digits, not a phone number
         e164 = phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164)
         out.append(Value(frozenset({f"phone:{e164}", f"phone:{m.number.national_number}"}), "phone", m.raw_string,
                          m.start, m.end, "phone"))
@@ -330,18 +344,22 @@ def _bound_before(text: str, start: int) -> str:
     if symbol in _BOUND_SYMBOLS:  # `≤5`, `~2019`, `> 40`
         return _BOUND_SYMBOLS[symbol]
     before = [w.strip("([{\"'“*_,;:") for w in window.split()]
-    for size in (3, 2, 1):
-        phrase = " ".join(before[-size:]) if len(before) >= size else ""
-        if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range"):
-            return BOUNDS[phrase]
+    for skip in (0, 1):  # "below 2", "below version 2"
+        words = before[: len(before) - skip] if skip else before
+        if skip and (not before or before[-1] in FUNCTION_WORDS or before[-1] in BOUNDS):
+            break
+        for size in (3, 2, 1):
+            phrase = " ".join(words[-size:]) if len(words) >= size else ""
+            if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range"):
+                return BOUNDS[phrase]
     return ""
 
 
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     out = []
     for m in _NUMBER.finditer(text):
-        if _inside(m.start("n"), m.end("n"), taken) or _LIST_NUMBER.match(text, m.start()) and \
-                _LINE_OR_SENTENCE_START.search(text[max(0, m.start() - 3):m.start()] or "\n"):
+        at = m.start("n")
+        if _inside(at, m.end("n"), taken) or _LIST_NUMBER.match(text, at) and _opens_line(text, at):
             continue  # `1.` or `2)` numbering a list item
         value = _number(m.group("n"))
         sfx, cur, ordinal = (m.group("sfx") or "").casefold(), m.group("cur"), m.group("ord")
@@ -349,6 +367,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         if sfx in ("k", "m", "bn", "mn"):
             value *= _SCALES[sfx]
         follow = _UNIT_WORD.match(text, end)
+        if text[end:end + 1].isalpha() and not (follow and follow.group("u").casefold() in _GLUED_UNITS):
+            continue  # glued letters that are not a unit (`7940HS`, `R2D2`): an identifier, not an amount
         scale = follow and follow.group("u").casefold() in ("thousand", "million", "billion", "trillion")
         if scale:
             value *= _SCALES[follow.group("u").casefold()]
@@ -358,7 +378,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             value = -value
         keys: set[str]
         kind, dimension = "number", "number"
-        counted_end, begin = end, m.start()
+        counted_end, begin = end, m.start() if (m.group("sign") or cur) else at
         degrees = _DEGREES.match(text, end)
         code = _CODE_BEFORE.search(text, max(0, m.start() - 5), m.start())
         if degrees and not (ordinal or cur or sfx):
@@ -459,7 +479,9 @@ _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
 def values(text: str) -> list[Value]:
     """Every value `text` states, in the order written, none inside another."""
-    found = _tokens(text) + _phones(text)
+    found = _tokens(text)
+    dated = [(d.start, d.end) for d in _dates(text)]
+    found += [p for p in _phones(text) if not any(s < p.end and p.start < e for s, e in dated)]
     taken = [(v.start, v.end) for v in found]
     found += [v for v in _frequencies(text) if not _inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]

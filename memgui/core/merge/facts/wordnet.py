@@ -121,8 +121,13 @@ def antonyms(a: str, b: str) -> bool:
     return b in tables().antonyms.get(a, frozenset())
 
 
+def has_verb_sense(word: str) -> bool:
+    """`word` (a lemma) can be a verb (its synset ids carry the part of speech: 1 is a verb)."""
+    return any(sid % 4 == 1 for sid in tables().synsets.get(word, ()))
+
+
 def has_antonym(word: str) -> bool:
     return word in tables().antonyms
 
 
-__all__ = ["WordNetTables", "antonyms", "has_antonym", "synonyms", "tables"]
+__all__ = ["WordNetTables", "antonyms", "has_antonym", "has_verb_sense", "synonyms", "tables"]
