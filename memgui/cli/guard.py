@@ -1,8 +1,10 @@
-"""`memgui guard --source FILE [--source FILE …] --merged FILE [--json]`: run MergeGuard on files.
+"""`memgui guard --source FILE [--source FILE …] --merged FILE [--json] [--strict]`: run MergeGuard on files.
 
 Exit 0 when the merged body passes, 1 when it fails, 2 on bad input (missing file, not UTF-8).
-`-` reads that body from standard input. The exit code is Netclaw's MergeGuard verdict; memgui's strict
-lens (facts the guard cannot see) is reported beside it (`"strict"` in the JSON) and never changes it.
+`-` reads that body from standard input. Plain `guard` exits on Netclaw's MergeGuard verdict; memgui's fact
+lens (facts the guard cannot see, in both directions) is reported beside it (`"strict"` in the JSON: each fact
+at risk with its direction — dropped, added, changed — kind, source and body spans, and what the lens
+equated). `--strict` also exits 1 when the lens finds a fact at risk, for scripts that gate on it.
 """
 from __future__ import annotations
 
@@ -24,6 +26,9 @@ def register(subparsers) -> None:
     p.add_argument("--source", action="append", required=True, metavar="FILE", help="a source body (repeatable)")
     p.add_argument("--merged", required=True, metavar="FILE", help="the merged body to check ('-' = stdin)")
     p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when memgui's fact lens finds a fact dropped, added or changed (as well as when "
+                        "MergeGuard fails)")
     p.set_defaults(func=run)
 
 
@@ -57,9 +62,20 @@ def format_report(report: MergeGuardReport, strict: StrictReport) -> str:
     lines.append(f"strict lens:  {'clean' if strict.passed else f'{len(strict.at_risk)} facts at risk'}"
                  f" ({strict.checked} facts checked; memgui's check, beside Netclaw's verdict)")
     for risk in strict.at_risk:
-        sources = ",".join(str(i + 1) for i in risk.sources)
-        lines.append(f"  at risk  {risk.kind:<17} {risk.token}   (source {sources})")
+        where = f"source {','.join(str(i + 1) for i in risk.sources)}" if risk.sources else "body"
+        lines.append(f"  {risk.direction:<8} {risk.kind:<17} {_shown(risk)}   ({where})")
+    for same in strict.equated[:MAX_EQUATED_SHOWN]:
+        lines.append(f"  equated  {same.rule:<17} {same.source} = {same.body}")
     return "\n".join(lines)
+
+
+MAX_EQUATED_SHOWN = 12
+
+
+def _shown(risk) -> str:
+    if risk.direction == "changed" and risk.body_token:
+        return f"{risk.token} → {risk.body_token}"
+    return risk.body_token if risk.direction == "added" and risk.body_token else risk.token
 
 
 def run(args) -> int:
@@ -71,4 +87,6 @@ def run(args) -> int:
         print_json({**report.to_dict(), "strict": strict.to_dict()})
     else:
         print_text(format_report(report, strict))
+    if getattr(args, "strict", False) and not strict.passed:
+        return EXIT_NEGATIVE
     return EXIT_OK if report.passed else EXIT_NEGATIVE

@@ -107,3 +107,35 @@ def test_real_entry_point_reads_merged_body_from_stdin(files):
     assert json.loads(bad.stdout)["passed"] is False
     usage = subprocess.run([sys.executable, "-m", "memgui", "guard", "--merged", a], capture_output=True, timeout=120)
     assert usage.returncode == 2  # --source is required
+
+
+# ---- --strict: memgui's fact lens in the exit code (issue 23, item 9) ---------------------------------------
+
+PORTS = "Staging uses port 5432 and production uses port 5433."
+SWAPPED = "Staging uses port 5433 and production uses port 5432."  # every token kept: Netclaw's guard passes
+
+
+def test_plain_guard_exits_on_netclaws_verdict_and_strict_on_the_lens_too(files, capsys):
+    src, merged = files("a.md", PORTS), files("m.md", SWAPPED)
+    assert main(["guard", "--source", src, "--merged", merged]) == 0
+    capsys.readouterr()
+    assert main(["guard", "--strict", "--source", src, "--merged", merged]) == 1
+    out = capsys.readouterr().out
+    assert "changed" in out and "5432" in out
+    # a faithful rewording passes both ways
+    same = files("s.md", "Production uses port 5433, and staging uses port 5432.")
+    assert main(["guard", "--strict", "--source", src, "--merged", same]) == 0
+
+
+def test_strict_json_lists_each_fact_with_direction_kind_spans_and_what_was_equated(files, capsys):
+    src = files("a.md", "The call is on Tue 14 July at 09:45 and costs €40.")
+    merged = files("m.md", "The call is on Tuesday, July 14 at 9:45 am, costs 40 euros and never moves.")
+    assert main(["guard", "--strict", "--json", "--source", src, "--merged", merged]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert {"passed", "retention", "strict"} <= set(data)  # Netclaw's report, with the lens beside it
+    added = [r for r in data["strict"]["at_risk"] if r["direction"] == "added"]
+    assert [(r["kind"], r["body_token"]) for r in added] == [("negation", "never")]
+    start, end = added[0]["body_span"]
+    assert "The call is on Tuesday, July 14 at 9:45 am, costs 40 euros and never moves."[start:end] == "never"
+    equated = {(e["source"], e["body"]) for e in data["strict"]["equated"]}
+    assert {("Tue", "Tuesday"), ("14 July", "July 14"), ("09:45", "9:45 am"), ("€40", "40 euros")} <= equated

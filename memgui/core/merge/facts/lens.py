@@ -468,10 +468,21 @@ def _best_restatement(note: Note, sentence: int, features: dict[str, float], bod
     return best
 
 
-def _inflected_verb(word: Word) -> bool:
-    """`lasted`, `uses`: leaving a verb out or putting one in rewords a sentence, while a noun, adjective or
-    adverb (`severely`, `milk`) states something."""
-    return word.lower != word.lemma and wordnet.has_verb_sense(word.lemma) and word.lower.endswith(("ed", "ing", "s"))
+_VERB_BEFORE = frozenset("to will would can could should must may might do does did i we you they not".split())
+_LAST_TOKEN = re.compile(r"([^\W\d_]+)[^\w]*$")
+
+
+def _verb_use(word: Word, text: str) -> bool:
+    """`lasted`, `uses`, `backups stay`, `to keep`: a verb. Choosing another verb, or leaving one out, rewords a
+    sentence (its facts are its names, values and markers), while a noun, adjective or adverb (`severely`,
+    `milk`) states something."""
+    if not wordnet.has_verb_sense(word.lemma):
+        return False
+    if word.lower != word.lemma and word.lower.endswith(("ed", "ing", "s")):
+        return True
+    previous = _LAST_TOKEN.search(text[max(0, word.start - 30):word.start])
+    before = previous.group(1).casefold() if previous else ""
+    return before in _VERB_BEFORE or (len(before) > 3 and before.endswith("s") and before not in FUNCTION_WORDS)
 
 
 def _substituted(number: int, note: Note, index: _Index, body: Note, body_index: _Index, sources: list[_Index],
@@ -484,7 +495,8 @@ def _substituted(number: int, note: Note, index: _Index, body: Note, body_index:
         if best is None or best[2].ratio() < 0.5:
             continue  # restructured: a rewording, judged by its facts
         mine, theirs, matcher = best
-        verbs = {w.lemma for w in (*note.words, *body.words) if _inflected_verb(w)}
+        verbs = {w.lemma for w in note.words if _verb_use(w, note.text)} | \
+            {w.lemma for w in body.words if _verb_use(w, body.text)}
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op == "equal" or i2 - i1 > 2 or j2 - j1 > 2:
                 continue
@@ -494,16 +506,18 @@ def _substituted(number: int, note: Note, index: _Index, body: Note, body_index:
                 mine_count, theirs_count = Counter(mine), Counter(theirs)
                 local_old = [w for w in mine[i1:i2] if mine_count[w] > theirs_count[w]]
                 local_new = [w for w in theirs[j1:j2] if theirs_count[w] > mine_count[w]]
-                if local_old and local_new and not any(
+                reworded = all(w in verbs for w in local_old + local_new) and not any(
+                    wordnet.antonyms(a, b) for a in local_old for b in local_new)  # another verb, same facts
+                if local_old and local_new and not reworded and not any(
                         wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) for a in local_old for b in local_new):
                     findings.add(FactAtRisk("changed", "word", " ".join(local_old), (number,), None,
                                             " ".join(local_new), None,
                                             f"{' '.join(local_old)!r} became {' '.join(local_new)!r} in a sentence "
                                             "otherwise the same"))
                     continue
-            old = [w for w in mine[i1:i2] if (op == "replace" or w not in verbs)
+            old = [w for w in mine[i1:i2] if w not in verbs
                    and w not in body_index.lemmas and not _whole_word_in(w, body_index.lower_text)]
-            new = [w for w in theirs[j1:j2] if (op == "replace" or w not in verbs)
+            new = [w for w in theirs[j1:j2] if w not in verbs
                    and not any(w in s.lemmas or _whole_word_in(w, s.lower_text) for s in sources)]
             if not old and not new:
                 continue
@@ -649,14 +663,22 @@ def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
 _GLUE = re.compile(r"^(?=.*(?:[,;/&]|\b(?:and|or|nor)\b))[\s,;/&]*(?:(?:and|or|nor)[\s,;/&]*)?$", re.IGNORECASE)
 
 
+_LIST_SEPARATOR = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b|\bnor\b)\s*", re.IGNORECASE)
+
+
 def _list_glue(note: Note, start: int, end: int) -> bool:
-    """Only commas, "and" and other items between two items: a list, whose order says nothing."""
+    """Only list glue between two items: commas, "and", "or", and other items of one word each (`postgres,
+    redis and kafka`, `apples, pears and plums`) — a list, whose order says nothing. `5432 and production uses
+    port 5433` is two clauses, not a list."""
     inner = note.text[start:end]
-    for w in sorted((w for w in note.words if start <= w.start and w.end <= end), key=lambda w: -w.start):
-        inner = inner[: w.start - start] + inner[w.end - start:]
-    for v in sorted((v for v in note.values if start <= v.start and v.end <= end), key=lambda v: -v.start):
-        inner = inner[: v.start - start] + inner[v.end - start:]
-    return bool(_GLUE.match(" ".join(inner.split())))
+    if not _LIST_SEPARATOR.search(inner):
+        return False
+    for item in sorted([(w.start, w.end) for w in note.words if w.term and start <= w.start and w.end <= end] +
+                       [(v.start, v.end) for v in note.values if start <= v.start and v.end <= end], reverse=True):
+        inner = inner[: item[0] - start] + " " + inner[item[1] - start:]
+    pieces = [[w for w in p.split() if w.casefold() not in ("the", "a", "an")] for p in _LIST_SEPARATOR.split(inner)]
+    # items follow one another with only separators between: nothing before the first or after the last
+    return not pieces[0] and not pieces[-1] and all(len(piece) <= 1 for piece in pieces)
 
 
 def _between(text: str, start: int, end: int) -> str:
