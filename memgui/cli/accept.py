@@ -161,7 +161,7 @@ def _reader_progress(progress) -> None:
 def _second_reader(args, store, rows, model: _Model):
     """The reader's verdicts on the otherwise safe clusters (a ReaderRun for the plan)."""
     from ..core.decide.reader import FactReader, ReaderUnavailable, reader_model_key
-    from ..core.decide.reader_cache import ReaderCache
+    from ..core.store.reader_cache import ReaderCache
     from ..core.ops.batch import ReaderRun
     from ..core.ops.batch_reader import read_safe_clusters
     from ..core.tasks import run_to_end

@@ -38,9 +38,9 @@ def _body_of(path, doc_id) -> str:
 
 
 def _strict_risk_body(w, qtbot) -> str:
-    """Netclaw's MergeGuard passes it (every load-bearing token kept); the strict lens does not: the name
-    "Postgres" is no longer a whole word ("PostgreSQL")."""
-    body = _union(w, qtbot).replace("Postgres 14.2", "PostgreSQL 14.2")
+    """Netclaw's MergeGuard passes it (every load-bearing token kept); the fact lens does not: the database is
+    now another one ("MySQL 14.2")."""
+    body = _union(w, qtbot).replace("Postgres 14.2", "MySQL 14.2")
     _set_body(w, qtbot, body)
     return body
 
@@ -56,7 +56,7 @@ def test_strict_lens_headline_lists_and_highlights_at_risk_facts_beside_netclaws
     _strict_risk_body(w, qtbot)
     assert w.review.report.passed  # Netclaw's verdict is untouched
     assert "Netclaw: passed" in panel.verdict.text() and "strict: 1 fact at risk" in panel.verdict.text()
-    assert panel.strict_label.isVisibleTo(w) and "Postgres (name)" in panel.strict_label.text()
+    assert panel.strict_label.isVisibleTo(w) and "Postgres → MySQL (term)" in panel.strict_label.text()
     for pane in w.sources.panes():
         assert pane.at_risk > 0 and pane.missing_count() == 0  # amber, not MergeGuard's red
         assert "at risk, strict lens" in pane.missing_label.text()
@@ -83,14 +83,14 @@ def test_accept_with_strict_risk_defaults_to_cancel_and_return_does_not_merge(ma
     qtbot.waitUntil(lambda: bool(seen), timeout=10000)
     qtbot.wait(200)
     assert seen[0]["default"] == "Cancel" and seen[0]["text"].startswith("Risky")
-    assert "strict lens" in seen[0]["info"] and "Postgres (name)" in seen[0]["info"]
+    assert "strict lens" in seen[0]["info"] and "Postgres → MySQL (term)" in seen[0]["info"]
     assert not w.runner.busy("write") and _body_of(review_store.path, target) != w.editor.toPlainText()
     # clicking Merge explicitly writes it
     w.prompter.exec_box = w.answerer
     w.answerer.answer("Merge")
     with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
         w.actions_by_key["accept"].trigger()  # the key's action (the shown box took the focus)
-    assert "PostgreSQL 14.2" in _body_of(review_store.path, target)
+    assert "MySQL 14.2" in _body_of(review_store.path, target)
 
 
 def test_a_plain_two_document_accept_keeps_merge_as_the_default(make_window, review_store, qtbot):

@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ...config import resources_dir
 from ..tasks import Cancelled, CancelToken, Progress, Work
-from .reader_cache import ReaderCache
+from ..store.reader_cache import ReaderCache
 
 YES, NO = "YES", "NO"
 DEFAULT_THRESHOLD = 0.6  # p(yes) at or above keeps the source: picked on the tune half (0.599; docs/reader.md)

@@ -94,10 +94,11 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
         theirs = tuple(t for t, c in only_b if c == fact_class)
         if mine and theirs:
             conflicts.append(Conflict(fact_class, mine, theirs))
-    named = {(c.fact_class, c.a, c.b) for c in conflicts}
+    named = {(c.fact_class, value) for c in conflicts for value in (*c.a, *c.b)}
     for conflict in fact_conflicts(a, b):  # the fact model: changed values, words, markers, bindings
-        if (conflict.fact_class, conflict.a, conflict.b) not in named:
+        if not any((conflict.fact_class, value) in named for value in (*conflict.a, *conflict.b) if value != "—"):
             conflicts.append(conflict)
+            named |= {(conflict.fact_class, value) for value in (*conflict.a, *conflict.b)}
     spans = word_diff(a, b).spans if with_diff else ()
     return PairEvidence(only_a, only_b, shared, tuple(conflicts), tuple(spans))
 

@@ -57,9 +57,9 @@ def strict_text(strict: Any, limit: int = MAX_AT_RISK_SHOWN) -> str:
     the rest counted (the line's tooltip lists every one in full)."""
     if strict is None or not strict.at_risk:
         return ""
-    shown = [f"{_short(a.token)} ({a.kind})" for a in strict.at_risk[:limit]]
+    shown = [a.describe() for a in strict.at_risk[:limit]]
     more = len(strict.at_risk) - len(shown)
-    return ("Strict lens — not kept whole: " + ", ".join(shown)
+    return ("Fact lens — dropped, added or changed: " + ", ".join(shown)
             + (f" … +{more} more (hover)" if more > 0 else ""))
 
 

@@ -77,7 +77,7 @@ class Writes:
                 risks.append(f"#{r.panels.sources.number_of(a)} and #{r.panels.sources.number_of(b)} are only "
                              f"{c:.3f} alike, below the scan's threshold {float(threshold):.3f}.")
         if merged and r.strict is not None and r.strict.at_risk:
-            shown = ", ".join(f"{a.token} ({a.kind})" for a in r.strict.at_risk[:8])
+            shown = ", ".join(a.describe() for a in r.strict.at_risk[:8])
             more = len(r.strict.at_risk) - 8
             risks.append(f"The strict lens finds {len(r.strict.at_risk)} fact(s) of the sources not kept whole: "
                          f"{shown}{f' … (+{more})' if more > 0 else ''}.")

@@ -107,7 +107,7 @@ def read_merge(decider: Any, sources: Sequence[str], body: str, *, document_ids:
                cancel: Any = None) -> Any:
     """The core's second reader on the loaded decider's model (core/decide/reader.py): Work[ReaderReport]."""
     from ...core.decide.reader import FactReader
-    from ...core.decide.reader_cache import ReaderCache
+    from ...core.store.reader_cache import ReaderCache
 
     reader = FactReader.for_decider(decider, cache=ReaderCache())
     return reader.read(sources, body, document_ids=document_ids, cancel=cancel)

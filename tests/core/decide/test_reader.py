@@ -11,7 +11,7 @@ from memgui.core.decide.reader import (
     MAX_CHARS, FactReader, ReaderReport, ReaderUnavailable, p_yes_of, reader_messages, reader_model_key,
     reader_shots,
 )
-from memgui.core.decide.reader_cache import ReaderCache
+from memgui.core.store.reader_cache import ReaderCache
 from memgui.core.tasks import Cancelled, CancelToken, run_to_end
 
 from decider_fakes import ScriptedEngine

@@ -7,7 +7,7 @@ import pytest
 from memgui.core.decide import model_files
 from memgui.core.decide.llm import LlamaDecider
 from memgui.core.decide.reader import FactReader
-from memgui.core.decide.reader_cache import ReaderCache
+from memgui.core.store.reader_cache import ReaderCache
 from memgui.core.tasks import run_to_end
 
 pytestmark = [pytest.mark.realmodel,

@@ -11,7 +11,7 @@ import pytest
 from memgui.core.decide.inputs import anchor_names
 from memgui.core.decide.llm import LlamaDecider
 from memgui.core.decide.reader import FactReader
-from memgui.core.decide.reader_cache import ReaderCache
+from memgui.core.store.reader_cache import ReaderCache
 from memgui.core.decide.review import review_cluster
 from memgui.core.ops.batch import BatchPlan, ReaderRun, plan_batch
 from memgui.core.ops.batch_reader import read_safe_clusters

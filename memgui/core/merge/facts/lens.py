@@ -42,6 +42,16 @@ class FactAtRisk:
     body_span: tuple[int, int] | None
     why: str  # one line for the reviewer
 
+    def describe(self, width: int = 28) -> str:
+        """One short phrase for the reviewer: `Postgres → MySQL (term)`, `+never (negation, added)`."""
+        def short(text: str) -> str:
+            return text if len(text) <= width else text[: width - 1] + "…"
+        if self.direction == "changed" and self.body_token:
+            return f"{short(self.token)} → {short(self.body_token)} ({self.kind})"
+        if self.direction == "added":
+            return f"+{short(self.body_token or self.token)} ({self.kind}, added)"
+        return f"{short(self.token)} ({self.kind})"
+
     def to_dict(self) -> dict:
         return {"token": self.token, "kind": self.kind, "sources": list(self.sources), "direction": self.direction,
                 "source_span": list(self.source_span) if self.source_span else None,
@@ -85,7 +95,7 @@ class _Index:
             self.lowers.add(word.lower)
         self.lower_text = note.text.casefold()
         self.markers_by_sentence: dict[int, set[tuple[str, str]]] = {}
-        for marker in note.markers:
+        for marker in (*note.markers, *note.weak_markers):
             self.markers_by_sentence.setdefault(marker.sentence, set()).add(marker.key)
         self.features = [dict[str, float]() for _ in note.sentences]
         for word in note.words:
@@ -131,6 +141,10 @@ def _value_found(value: Value, other: _Index) -> Value | None:
             return other.note.values[other.keys[key][0]]
     if value.kind in _WORDLIKE_KINDS and _whole_word_in(value.text.casefold(), other.lower_text):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
+    if "n:1" in value.keys and value.dimension.startswith("count:"):
+        noun = re.escape(value.dimension[6:])
+        if re.search(rf"\b(?:a|an|one|single)\s+(?:[a-z-]+\s+)?{noun}", other.lower_text):
+            return value  # `one rabbit` = `a rabbit`
     return None
 
 
@@ -158,6 +172,12 @@ def _word_found(word: Word, other: _Index, features: dict[str, float] | None = N
         for found in other.note.words:
             if found.sentence in near and wordnet.synonyms(word.lemma, found.lemma):
                 return found.text, "synonym"
+    if "-" in word.lower and all(part in other.lemmas or part in other.lowers or lemma_of(part) in other.lemmas
+                                 for part in word.lower.split("-") if part):
+        return word.text, "same"  # `check-in` in "checking in", `second-hand` in "second hand"
+    abbreviation = _abbreviation_of(word, other)
+    if abbreviation:
+        return abbreviation, "abbreviation"
     acronym = _ACRONYM.match(word.text)
     if acronym and _spelled_out(acronym.group(1).casefold(), other.note.text):
         return acronym.group(1), "acronym"
@@ -169,6 +189,26 @@ def _word_found(word: Word, other: _Index, features: dict[str, float] | None = N
                     (len(short) >= 0.6 * len(long) or zipf_of(short) < 4.5):  # not `pass` of `passport`
                 return found.text, "spelling"
     return None
+
+
+def _abbreviation_of(word: Word, other: _Index) -> str | None:
+    """`appt` = `appointment`, `Dr` = `Doctor`, `mgr` = `manager`, either way round: a short word whose letters
+    are the long word's, in order, from its first to its last (or a clipped start of it)."""
+    mine = word.lower.rstrip(".")
+    for lemma, found in other.lemmas.items():
+        if _abbreviates(mine, lemma) or _abbreviates(lemma, mine) or _abbreviates(found.lower, mine):
+            return found.text
+    return None
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    return 2 <= len(short) <= 5 and len(long) > len(short) + 1 and short[0] == long[0] and \
+        (short[-1] == long[-1] or long.startswith(short)) and _subsequence(short, long) and zipf_of(short) < 5.0
+
+
+def _subsequence(short: str, long: str) -> bool:
+    letters = iter(long)
+    return all(ch in letters for ch in short)
 
 
 _ACRONYM = re.compile(r"^([A-Z]{2,6})s?$")
@@ -249,6 +289,8 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     _uncovered(-1, body, body_index, source_indexes, findings, "added")
     for number, note in enumerate(sources):
         _substituted(number, note, source_indexes[number], body, body_index, source_indexes, findings)
+        _list_items(number, note, body_index, findings)
+        _modifiers(number, note, source_indexes[number], body, body_index, findings)
         _rebound(number, note, body, findings)
         _swapped(number, note, source_indexes[number], body, body_index, findings)
     items = _unique(findings.items)
@@ -274,12 +316,22 @@ def _unique(items: Iterable[FactAtRisk]) -> list[FactAtRisk]:
                                    old.source_span, old.body_token, old.body_span, old.why)
         else:
             seen[key] = item
-    return list(seen.values())
+    items = list(seen.values())
+    # one fact counted once: a changed fact is not also dropped by another source, nor a changed word again
+    changed = {i.token.casefold() for i in items if i.direction == "changed" and i.kind not in ("word", "sentence")}
+    named = changed
+    return [i for i in items
+            if not (i.direction == "dropped" and i.kind != "sentence" and i.token.casefold() in changed)
+            and not (i.kind == "sentence" and any(_whole_word_in(c, i.token.casefold()) for c in changed))
+            and not (i.kind == "word" and any(lemma_of(t) in {lemma_of(n) for n in named}
+                                              for t in i.token.casefold().split()))]
 
 
 def _dropped(number: int, note: Note, index: _Index, body: Note, body_index: _Index, findings: _Findings) -> int:
     checked = 0
     for value in note.values:
+        if value.implied:
+            continue
         checked += 1
         found = _value_found(value, body_index)
         loose = _value_found(_unbound(value), body_index) if found is None else None
@@ -315,6 +367,9 @@ def _markers(note: Note, index: _Index, other: Note, other_index: _Index, findin
         aligned = _aligned(index.features[marker.sentence], other_index, loose=True)
         if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in aligned):
             continue
+        if marker.cls == "frequency" and any(v.kind == "frequency" and s in aligned for v, s in zip(
+                other_index.note.values, other_index.note.value_sentence)):
+            continue  # "every so often" where the other says how often: "roughly once a week"
         if not aligned and number is None:
             continue  # a body sentence that restates nothing: its terms and values say what it adds
         where = f"source {number + 1}" if number is not None else "the body"
@@ -333,6 +388,8 @@ def _added(body: Note, body_index: _Index, sources: list[Note], source_indexes: 
            findings: _Findings) -> int:
     checked = 0
     for value in body.values:
+        if value.implied:
+            continue
         checked += 1
         if not any(_value_found(value, index) or _value_found(_unbound(value), index) for index in source_indexes):
             findings.add(FactAtRisk("added", value.kind, value.text, (), None, value.text, (value.start, value.end),
@@ -455,7 +512,7 @@ def _sequence(text: str) -> list[str]:
 
 
 def _best_restatement(note: Note, sentence: int, features: dict[str, float], body: Note,
-                      body_index: _Index) -> tuple[list[str], list[str], difflib.SequenceMatcher] | None:
+                      body_index: _Index) -> tuple[list[str], list[str], difflib.SequenceMatcher, int] | None:
     """The body sentence that reads most like this source sentence, content word by content word (None when
     none aligns)."""
     mine = [w.lemma for w in note.words if w.sentence == sentence]
@@ -464,8 +521,39 @@ def _best_restatement(note: Note, sentence: int, features: dict[str, float], bod
         theirs = [w.lemma for w in body.words if w.sentence == target]
         matcher = difflib.SequenceMatcher(a=mine, b=theirs, autojunk=False)
         if best is None or matcher.ratio() > best[2].ratio():
-            best = (mine, theirs, matcher)
+            best = (mine, theirs, matcher, target)
     return best
+
+
+def _grammatical_number(number: int, note: Note, sentence: int, body: Note, target: int,
+                        matcher: difflib.SequenceMatcher, verbs: set[str], findings: _Findings) -> None:
+    """A noun made singular or plural in a sentence that is otherwise the same (`my daughters` → `my daughter`):
+    how many is a fact."""
+    my_words = [w for w in note.words if w.sentence == sentence]
+    their_words = [w for w in body.words if w.sentence == target]
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "equal":
+            continue
+        for word, other in zip(my_words[i1:i2], their_words[j1:j2]):
+            if word.lemma in verbs or word.term or not (_determined(word, note.text) and _determined(other, body.text)):
+                continue  # only a noun its determiner marks as one or many (`my daughters`), not `VLAN 30 guest`
+            if _plural(word) != _plural(other) and word.lower != other.lower:
+                findings.add(FactAtRisk("changed", "grammatical number", word.text, (number,),
+                                        (word.start, word.end), other.text, (other.start, other.end),
+                                        f"{word.text!r} became {other.text!r}"))
+
+
+_DETERMINERS = frozenset("my your his her our their the these those this that its both all some several many few "
+                         "each every no any".split())
+
+
+def _determined(word: Word, text: str) -> bool:
+    previous = _LAST_TOKEN.search(text[max(0, word.start - 30):word.start])
+    return bool(previous) and previous.group(1).casefold() in _DETERMINERS
+
+
+def _plural(word: Word) -> bool:
+    return word.lower != word.lemma and word.lower.endswith("s") and not word.lemma.endswith("s")
 
 
 _VERB_BEFORE = frozenset("to will would can could should must may might do does did i we you they not".split())
@@ -494,13 +582,14 @@ def _substituted(number: int, note: Note, index: _Index, body: Note, body_index:
         best = _best_restatement(note, sentence, features, body, body_index)
         if best is None or best[2].ratio() < 0.5:
             continue  # restructured: a rewording, judged by its facts
-        mine, theirs, matcher = best
+        mine, theirs, matcher, target = best
         verbs = {w.lemma for w in note.words if _verb_use(w, note.text)} | \
             {w.lemma for w in body.words if _verb_use(w, body.text)}
+        _grammatical_number(number, note, sentence, body, target, matcher, verbs, findings)
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op == "equal" or i2 - i1 > 2 or j2 - j1 > 2:
                 continue
-            if op == "replace" and matcher.ratio() >= 0.6:
+            if op == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and matcher.ratio() >= 0.6:
                 # one word for another here, neither said elsewhere in the other sentence: `manages Ben` →
                 # `manages Ana`, `is closed` → `is faster`, even when both words occur elsewhere in the notes
                 mine_count, theirs_count = Counter(mine), Counter(theirs)
@@ -515,9 +604,13 @@ def _substituted(number: int, note: Note, index: _Index, body: Note, body_index:
                                             f"{' '.join(local_old)!r} became {' '.join(local_new)!r} in a sentence "
                                             "otherwise the same"))
                     continue
+            my_words = {w.lemma: w for w in note.words if w.sentence == sentence}
             old = [w for w in mine[i1:i2] if w not in verbs
-                   and w not in body_index.lemmas and not _whole_word_in(w, body_index.lower_text)]
-            new = [w for w in theirs[j1:j2] if w not in verbs
+                   and w not in body_index.lemmas and not _whole_word_in(w, body_index.lower_text)
+                   and not (w in my_words and _word_found(my_words[w], body_index, features))]
+            # a word put in is judged by the added-fact checks (terms, values, markers), not here: rewordings
+            # put words in all the time ("rate", "phone number", "aim")
+            new = [w for w in theirs[j1:j2] if w not in verbs and op == "replace"
                    and not any(w in s.lemmas or _whole_word_in(w, s.lower_text) for s in sources)]
             if not old and not new:
                 continue
@@ -535,6 +628,46 @@ def _substituted(number: int, note: Note, index: _Index, body: Note, body_index:
                                     f"{old_text!r} became {new_text!r} in a sentence otherwise the same" if old and new
                                     else f"{(old_text or new_text)!r} {'left out of' if old else 'put in'} a sentence "
                                     "otherwise the same"))
+
+
+_LIST = re.compile(r"(?:[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,2}\s*,\s*){1,}"
+                   r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,2},?\s+(?:and|or)\s+[^\W\d_][\w'’-]*")
+
+
+def _list_items(number: int, note: Note, body_index: _Index, findings: _Findings) -> None:
+    """Each item of an enumeration is a fact (`penicillin, latex and shellfish`): one the body lacks is dropped,
+    however common its word."""
+    for m in _LIST.finditer(note.text):
+        items = re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group(0))
+        if len(items) < 3:
+            continue
+        for item in items[1:]:  # the first may carry the words before the list ("allergic to penicillin")
+            words = [w for w in note.words if m.start() <= w.start < m.end() and w.text in item.split()]
+            if words and not any(_word_found(w, body_index) for w in words):
+                start = note.text.find(item, m.start())
+                findings.add(FactAtRisk("dropped", "list item", item, (number,), (start, start + len(item)), None,
+                                        None, f"{item!r}, an item of a list in source {number + 1}, is not in the body"))
+
+
+def _modifiers(number: int, note: Note, index: _Index, body: Note, body_index: _Index, findings: _Findings) -> None:
+    """A word that qualifies the next one (`late father`, `severely allergic`, `acting manager`), left out where
+    the body keeps the word it qualified, in the sentence that restates it."""
+    for sentence, features in enumerate(index.features):
+        aligned = _aligned(features, body_index)[:2]
+        if not aligned:
+            continue
+        kept = {w.lemma for w in body.words if w.sentence in aligned}
+        words = [w for w in note.words if w.sentence == sentence]
+        for word, head in zip(words, words[1:]):
+            gap = note.text[word.end:head.start]
+            if gap.strip(" -") or head.lemma not in kept or word.lemma in body_index.lemmas or word.term:
+                continue  # only a word right before the one it qualifies; terms are checked as terms
+            if _verb_use(word, note.text) or _whole_word_in(word.lower, body_index.lower_text) or \
+                    not wordnet.can_modify(word.lemma) or _word_found(word, body_index, features):
+                continue  # a noun or verb, or said in other words (`large` = `big`)
+            findings.add(FactAtRisk("dropped", "modifier", f"{word.text} {head.text}", (number,),
+                                    (word.start, head.end), None, None,
+                                    f"{word.text!r} of {word.text + ' ' + head.text!r} is not in the body"))
 
 
 def _content(lemma: str) -> bool:
@@ -577,15 +710,31 @@ class _Bound:
 
 
 def _bindables(note: Note) -> list[_Bound]:
-    items = [_Bound(v.keys, v.dimension, c, v.text, v.start, v.end) for v, c in zip(note.values, note.value_clause)]
-    items += [_Bound(frozenset({f"w:{w.lemma}"}), "term", w.clause, w.text, w.start, w.end)
-              for w in note.words if w.term]
+    items = [_Bound(v.keys, v.dimension, c, v.text, v.start, v.end) for v, c in zip(note.values, note.value_clause)
+             if not v.implied]
+    listed = _listed(note)
+    items += [_Bound(frozenset({f"w:{w.lemma}"}), "term" if w.term else "word", w.clause, w.text, w.start, w.end)
+              for w in note.words if w.start not in listed
+              and (w.term or (not _verb_use(w, note.text) and not wordnet.can_modify(w.lemma)))]
     return items
 
 
 def _around(note: Note, item: _Bound) -> set[str]:
-    """The words of the item's clause, less the item itself."""
-    return {w.lemma for w in note.words if w.clause == item.clause} - {k[2:] for k in item.keys if k.startswith("w:")}
+    """The words of the item's clause, less the item itself and less the items of a list (a list's order says
+    nothing, so its items are no one's context)."""
+    listed = _listed(note)
+    return {w.lemma for w in note.words if w.clause == item.clause and w.start not in listed} - {
+        k[2:] for k in item.keys if k.startswith("w:")}
+
+
+def _listed(note: Note) -> set[int]:
+    """Start offsets of the words inside an enumeration (`postgres, redis and kafka`)."""
+    cached = getattr(note, "_listed", None)
+    if cached is None:
+        spans = [m.span() for m in _LIST.finditer(note.text)]
+        cached = {w.start for w in note.words if any(a <= w.start < b for a, b in spans)}
+        note._listed = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def _rebound(number: int, note: Note, body: Note, findings: _Findings) -> None:
@@ -600,7 +749,7 @@ def _rebound(number: int, note: Note, body: Note, findings: _Findings) -> None:
                   and not _list_glue(note, min(r.end, item.end), max(r.start, item.start))]  # one list
         if not rivals:
             continue
-        own = _around(note, item)
+        own = set().union(*(_around(note, same) for same in mine if same.keys & item.keys))  # every mention
         shared = set().union(*(_around(note, r) for r in rivals)) & own
         rival_words = set().union(*(_around(note, r) for r in rivals)) - own
         if not rival_words:
@@ -643,8 +792,8 @@ def _swapped(number: int, note: Note, index: _Index, body: Note, body_index: _In
                 (xs, xe), (ys, ye) = theirs[x[0]], theirs[y[0]]
                 if ys >= xs:
                     continue
-                between = _between(note.text, x[2], y[1])
-                if between and between == _between(body.text, ye, xs) and not _list_glue(note, x[2], y[1]):
+                between = _between(note.text, x[2], y[1], note)
+                if between and between == _between(body.text, ye, xs, body) and not _list_glue(note, x[2], y[1]):
                     x_text, y_text = note.text[x[1]:x[2]], note.text[y[1]:y[2]]
                     kind = "binding" if x[3] and y[3] else "word_order"
                     findings.add(FactAtRisk("changed", kind, f"{x_text} … {y_text}", (number,), (x[1], y[2]),
@@ -656,7 +805,7 @@ def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
     """(identity, start, end, names something) of the words and values of a sentence, in order."""
     items = [(f"w:{w.lemma}", w.start, w.end, w.term) for w in note.words if w.sentence == sentence]
     items += [(f"v:{min(v.keys)}", v.start, v.end, True) for v, s in zip(note.values, note.value_sentence)
-              if s == sentence]
+              if s == sentence and not v.implied]
     return sorted(items, key=lambda item: item[1])
 
 
@@ -681,8 +830,13 @@ def _list_glue(note: Note, start: int, end: int) -> bool:
     return not pieces[0] and not pieces[-1] and all(len(piece) <= 1 for piece in pieces)
 
 
-def _between(text: str, start: int, end: int) -> str:
-    return " ".join(text[start:end].casefold().split()).strip(" ,;")
+def _between(text: str, start: int, end: int, note: Note) -> str:
+    """The words between two items, less the names among them (`Blackbird in drop D` → `in drop`, whichever
+    name sits inside)."""
+    inner = text[start:end]
+    for w in sorted((w for w in note.words if w.term and start <= w.start and w.end <= end), key=lambda w: -w.start):
+        inner = inner[: w.start - start] + " " + inner[w.end - start:]
+    return " ".join(inner.casefold().split()).strip(" ,;")
 
 
 __all__ = ["Equated", "FactAtRisk", "FactReport", "check_facts"]

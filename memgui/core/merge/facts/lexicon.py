@@ -45,7 +45,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "always": "always", "constantly": "always", "continuously": "always", "forever": "always",
         "usually": "usually", "normally": "usually", "generally": "usually", "typically": "usually",
         "mostly": "usually", "often": "often", "frequently": "often", "regularly": "often",
-        "sometimes": "sometimes", "occasionally": "sometimes", "periodically": "sometimes",
+        "sometimes": "sometimes", "every so often": "sometimes", "from time to time": "sometimes", "occasionally": "sometimes", "periodically": "sometimes",
         "rarely": "rarely", "seldom": "rarely", "infrequently": "rarely", "hardly ever": "rarely",
         "ever": "ever", "again": "again", "once": "once", "twice": "twice", "thrice": "thrice",
         "daily": "1/day", "nightly": "1/day", "weekly": "1/week", "fortnightly": "1/2week", "biweekly": "1/2week",
@@ -62,7 +62,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     "restriction": {
         "only": "only", "just": "only", "solely": "only", "exclusively": "only", "merely": "only",
         "purely": "only", "strictly": "only", "except": "except", "excluding": "except", "exception": "except",
-        "except for": "except", "other than": "except", "apart from": "except", "aside from": "except",
+        "except for": "except", "all but": "except", "but one": "except", "other than": "except", "apart from": "except", "aside from": "except",
         "besides": "also", "but not": "except", "save for": "except", "including": "including",
         "especially": "especially", "particularly": "especially", "specifically": "especially",
         "even": "even", "also": "also", "too": "also", "as well": "also", "in addition": "also",
@@ -86,7 +86,8 @@ _CLASSES: dict[str, dict[str, str]] = {
     },
     # bounds on a value: how an amount is qualified
     "bound": {
-        "at least": ">=", "at most": "<=", "no more than": "<=", "no less than": ">=", "not more than": "<=",
+        "at least": ">=", "at most": "<=", "no later than": "<=", "not later than": "<=", "by": "<=",
+        "no earlier than": ">=", "not before": ">=", "not after": "<=", "no more than": "<=", "no less than": ">=", "not more than": "<=",
         "not less than": ">=", "up to": "<=", "more than": ">", "less than": "<", "fewer than": "<",
         "over": ">", "under": "<", "above": ">", "below": "<", "exceeding": ">", "within": "<=",
         "approx": "~", "minimum": ">=", "maximum": "<=", "min": ">=", "max": "<=", "or more": ">=", "or less": "<=",
@@ -99,7 +100,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     "order": {
         "before": "before", "after": "after", "earlier": "before", "later": "after", "prior": "before",
         "afterwards": "after", "beforehand": "before", "previously": "before", "formerly": "before",
-        "then": "then", "next": "next", "last": "last", "first": "first", "firstly": "first", "finally": "last",
+        "then": "after", "next": "next", "last": "last", "first": "first", "firstly": "first", "finally": "last",
         "latest": "last", "earliest": "first", "previous": "previous", "following": "next",
         "preceding": "previous", "subsequent": "next", "since": "since", "until": "until", "by": "by",
         "during": "during", "already": "already", "still": "still", "yet": "yet", "soon": "soon",
@@ -124,7 +125,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     # modality: obligation, permission, possibility
     "modality": {
         "must": "must", "shall": "must", "have to": "must", "has to": "must", "had to": "must",
-        "need to": "must", "needs to": "must", "required": "must", "requires": "must", "require": "must",
+        "need to": "must", "needs to": "must", "need": "must", "needs": "must", "needed": "must", "required": "must", "requires": "must", "require": "must",
         "mandatory": "must", "obligatory": "must", "compulsory": "must", "necessary": "must",
         "should": "should", "ought": "should", "recommended": "should", "advised": "should",
         "may": "may", "can": "can", "could": "could", "allowed": "may", "permitted": "may",
@@ -163,18 +164,21 @@ LONGEST_PHRASE = max(len(p.split()) for p in (*PHRASES, *BOUNDS))
 
 # Markers too common to mean anything alone: they count only as part of a longer phrase or beside a value.
 WEAK_MARKERS = frozenset({
-    ("restriction", "also"), ("restriction", "even"), ("order", "then"), ("order", "now"), ("modality", "will"),
+    ("restriction", "also"), ("restriction", "even"), ("order", "now"), ("modality", "will"),
     ("modality", "would"), ("modality", "can"), ("modality", "could"), ("condition", "when"),
     ("condition", "while"), ("condition", "because"), ("condition", "since"), ("order", "by"),
     ("order", "since"), ("order", "during"), ("order", "new"), ("order", "old"), ("order", "still"),
     ("direction", "in"), ("direction", "on"), ("direction", "back"), ("direction", "up"), ("direction", "down"),
     ("direction", "right"), ("direction", "top"), ("comparison", "than"), ("comparison", "same"),
     ("quantifier", "any"), ("quantifier", "one"), ("quantifier", "other"), ("frequency", "ever"),
-    ("order", "yet"), ("order", "already"), ("hedge", "belief"),
-    ("comparison", "prefer"), ("restriction", "including"), ("restriction", "especially"),
+    ("order", "yet"), ("order", "already"), 
+    ("hedge", "want"), ("comparison", "prefer"), ("restriction", "including"), ("restriction", "especially"),
     ("quantifier", "all"), ("order", "recent"), ("condition", "so that"), ("frequency", "again"),
     ("comparison", "instead"), ("order", "first"), ("order", "next"), ("order", "last"), ("quantifier", "many"),
 })
+
+# Words that answer for a marker but are too common to be checked themselves ("then" answers for "afterwards").
+WEAK_PHRASES = frozenset({"then", "by"})
 
 # Function words: never facts, never units, never content (articles, pronouns, auxiliaries, prepositions,
 # conjunctions). The closed class of English function words.

@@ -21,7 +21,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS
+from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
 from .values import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, WEEKDAYS, Value, ordinal_value, values
 
 RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on the corpus's tune half)
@@ -35,6 +35,7 @@ _CLAUSE = re.compile(r"\s*(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\
 _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
 _BOUND_HIT = ("bound", "")
+_PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|what)'(?:d|ll|ve|re|m|s)$")
 _DETERMINERS = frozenset("the this that which each every any no another".split())
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # can't, won't, shan't
 _NOT_CONTENT = FUNCTION_WORDS | frozenset(w for phrase in BOUNDS for w in phrase.split())  # read with values
@@ -78,6 +79,7 @@ class Note:
     clauses: list[tuple[int, int]]
     value_sentence: list[int] = field(default_factory=list)
     value_clause: list[int] = field(default_factory=list)
+    weak_markers: list[Marker] = field(default_factory=list)  # too common to check, but they answer for one
 
     def sentence_text(self, index: int) -> str:
         start, end = self.sentences[index]
@@ -129,6 +131,13 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
     i = 0
     while i < len(words):
         low = words[i].group(0).casefold()
+        head = low.split("-")[0]
+        if "-" in low and head in NUMBER_WORDS and head != "one" or ordinal_value(head) is not None and "-" in low:
+            number = _text2num(head) if head in NUMBER_WORDS else None
+            if number is not None:  # `two-year-old` → `2-year-old`
+                _put(chars, regions, words[i].start(), words[i].start() + len(head), str(number))
+            i += 1
+            continue
         if low in ("twice", "thrice") or (low == "once" and i + 1 < len(words) and
                                           words[i + 1].group(0).casefold() in ("a", "per", "every", "each")):
             _put(chars, regions, words[i].start(), words[i].end(), {"once": "1x", "twice": "2x", "thrice": "3x"}[low])
@@ -278,7 +287,12 @@ def read_note(text: str) -> Note:
         i += 1
     words: list[Word] = []
     for i, (m, lower) in enumerate(zip(tokens, lowers)):
-        if i in used or lower in _NOT_CONTENT or lower in NUMBER_WORDS or lower in MONTHS or lower in WEEKDAYS:
+        if _PRONOUN_CONTRACTION.match(lower):
+            continue  # "he'd", "she'll", "we're": a pronoun and an auxiliary
+        s0 = where(m.start())[0]
+        letter = len(lower) == 1 and m.group(0).isupper() and lower != "i" and text[sentences[s0][0]:m.start()].strip(
+            " \t-*+•>#\"“(")  # `an A in history`, `freezer B`: a letter that names something, not the article
+        if not letter and (i in used or lower in _NOT_CONTENT or lower in NUMBER_WORDS) or lower in MONTHS or lower in WEEKDAYS:
             continue
         lemma = lemma_of(lower)
         s, c = where(m.start())
@@ -290,10 +304,11 @@ def read_note(text: str) -> Note:
         sentence_start = m.start() == sentences[s][0] or not text[sentences[s][0]:m.start()].strip(" \t-*+•>#\"“(")
         term = zipf < RARE_ZIPF or (capital and not sentence_start and zipf < NAME_ZIPF) or (
             capital and sentence_start and zipf < RARE_ZIPF + 0.7) or any(ch.isupper() for ch in m.group(0)[1:]) or (
-            len(lower) == 1 and capital and lower not in ("i", "a"))  # `freezer B`, `plan A`
+            len(lower) == 1 and capital and lower != "i" and (lower != "a" or not sentence_start))  # `freezer B`
         words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
     markers.sort(key=lambda k: k.start)
-    note = Note(text, found, words, [k for k in markers if k.key not in WEAK_MARKERS], sentences, clauses)
+    weak = [k for k in markers if k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES]
+    note = Note(text, found, words, [k for k in markers if k not in weak], sentences, clauses, weak_markers=weak)
     note.value_sentence = [where(v.start)[0] for v in found]
     note.values = _years_carried(found, note.value_sentence)
     note.value_clause = [where(v.start)[1] for v in found]

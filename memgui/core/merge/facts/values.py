@@ -68,6 +68,7 @@ class Value:
     start: int
     end: int
     dimension: str = ""  # what the value measures ("quantity:[length]", "money:EUR", "date"), for binding
+    implied: bool = False  # read between the lines (`on Thursdays`: weekly): it answers for a fact, owes none
 
 
 def _month_numbers() -> dict[str, int]:
@@ -95,6 +96,10 @@ _DATE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
     rf"\b{_YEAR}-(?P<m>[01]\d)\b(?!-)",
 )]
 _WEEKDAY_RE = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")s?\b", re.IGNORECASE)
+_DAY_NAME = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+_WEEKDAY_RANGE = re.compile(rf"\b({_DAY_NAME})\.?\s*(?:-|–|—|to|through|thru|until|till)\s*({_DAY_NAME})\b\.?",
+                            re.IGNORECASE)
+_WEEKDAYS_WORD = re.compile(r"\b(?:on\s+|every\s+|at\s+|over\s+(?:the\s+)?)?(weekdays?|weekends?)\b", re.IGNORECASE)
 _MONTH_ALONE = re.compile(r"\b(" + "|".join(sorted((m for m in MONTHS if len(m) > 3 or m in (
     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec")), key=len, reverse=True))
     + r")\b\.?", re.IGNORECASE)
@@ -270,11 +275,23 @@ def _dates(text: str) -> list[Value]:
                 keys.add(f"date:{year or '????'}-{month:02d}-{day:02d}")
             taken.append((m.start(), m.end()))
             out.append(Value(frozenset(keys), "date", m.group(0), m.start(), m.end(), "date"))
+    for m in _WEEKDAY_RANGE.finditer(text):
+        first, last = WEEKDAYS[m.group(1).casefold()], WEEKDAYS[m.group(2).casefold()]
+        keys = {f"weekdays:{first}-{last}"} | ({"weekdays:0-4"} if (first, last) == (0, 4) else set())
+        taken.append((m.start(), m.end()))
+        out.append(Value(frozenset(keys), "weekday", m.group(0), m.start(), m.end(), "weekday"))
+    for m in _WEEKDAYS_WORD.finditer(text):
+        if not _inside(m.start(), m.end(), taken):
+            key = "weekdays:0-4" if m.group(1).casefold().startswith("weekday") else "weekdays:5-6"
+            taken.append((m.start(), m.end()))
+            out.append(Value(frozenset({key}), "weekday", m.group(0), m.start(), m.end(), "weekday"))
     for m in _WEEKDAY_RE.finditer(text):
         if not _inside(m.start(), m.end(), taken) and not (m.group(1).casefold() in ("sat", "sun", "wed", "mon")
                                                           and m.group(1).islower()):
-            out.append(Value(frozenset({f"weekday:{WEEKDAYS[m.group(1).casefold()]}"}), "weekday",
-                             m.group(0), m.start(), m.end(), "weekday"))
+            day = WEEKDAYS[m.group(1).casefold()]
+            out.append(Value(frozenset({f"weekday:{day}"}), "weekday", m.group(0), m.start(), m.end(), "weekday"))
+            out.append(Value(frozenset({f"freq:{fmt(1 / 604800)}"}), "frequency", m.group(0), m.start(), m.end(),
+                             "frequency", implied=True))  # `on Thursdays`, `on Tue`: maybe every week
     for m in _MONTH_ALONE.finditer(text):
         word = m.group(1)
         if _inside(m.start(), m.end(), taken) or (word.casefold() in ("may", "mar", "jan") and not word[0].isupper()):
@@ -307,6 +324,8 @@ def _tokens(text: str) -> list[Value]:
             continue  # read here with their units and dates
         if kind == "version" and re.fullmatch(r"\d+\.\d+", token):
             continue  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
+        if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
+            continue  # `second-hand`, `check-in`: English words joined, read as words
         for m in re.finditer(re.escape(token), text, re.IGNORECASE):
             if _inside(m.start(), m.end(), spans):
                 continue
@@ -315,18 +334,37 @@ def _tokens(text: str) -> list[Value]:
     return out
 
 
+def _plain_words(token: str) -> bool:
+    from wordfreq import zipf_frequency  # every part an ordinary English word
+    return all(zipf_frequency(part, "en") >= 3.0 for part in token.casefold().split("-"))
+
+
 def _phones(text: str) -> list[Value]:
     if not _PHONE_HINT.search(text):
         return []
     import phonenumbers  # only for text with a run of seven digits or more
-    out = []
-    for m in phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.POSSIBLE):
-        if sum(ch.isdigit() for ch in m.raw_string) < 8:
-            continue  # `2 – 19`, `14 07`: digits, not a phone number
-        e164 = phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164)
-        out.append(Value(frozenset({f"phone:{e164}", f"phone:{m.number.national_number}"}), "phone", m.raw_string,
-                         m.start, m.end, "phone"))
+    found: dict[tuple[int, int], set[str]] = {}
+    raw: dict[tuple[int, int], str] = {}
+    for region in _PHONE_REGIONS:  # a national number is read in each region it can belong to
+        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.POSSIBLE):
+            if sum(ch.isdigit() for ch in m.raw_string) < 8:
+                continue  # `2 – 19`, `14 07`: digits, not a phone number
+            e164 = phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164)
+            ext = f"x{m.number.extension}" if m.number.extension else ""  # an extension is part of the number
+            found.setdefault((m.start, m.end), set()).update({f"phone:{e164}{ext}",
+                                                              f"phone:{m.number.national_number}{ext}"})
+            raw[(m.start, m.end)] = m.raw_string
+    out, taken = [], []
+    for (start, end), keys in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
+        if any(s <= start < e for s, e in taken):
+            continue
+        taken.append((start, end))
+        out.append(Value(frozenset(keys), "phone", raw[(start, end)], start, end, "phone"))
     return out
+
+
+# Regions whose national numbers notes are written in most (a national number has no country code to say).
+_PHONE_REGIONS = ("US", "GB", "DE", "FR", "IN", "AU")
 
 
 _BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈": "~", "±": "~"}
@@ -343,7 +381,9 @@ def _bound_before(text: str, start: int) -> str:
     symbol = window.rstrip(" ")[-1:]
     if symbol in _BOUND_SYMBOLS:  # `≤5`, `~2019`, `> 40`
         return _BOUND_SYMBOLS[symbol]
-    before = [w.strip("([{\"'“*_,;:") for w in window.split()]
+    before = [w.strip("([{\"'“*_,;:.") for w in window.split()]
+    while before and before[-1] in ("the", "a", "an"):
+        before.pop()  # "by the 15th of January"
     for skip in (0, 1):  # "below 2", "below version 2"
         words = before[: len(before) - skip] if skip else before
         if skip and (not before or before[-1] in FUNCTION_WORDS or before[-1] in BOUNDS):
@@ -396,7 +436,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         elif cur:
             keys, kind, dimension = {f"money:{CURRENCY_SYMBOLS[cur]}:{fmt(value)}"}, "money", f"money:{CURRENCY_SYMBOLS[cur]}"
         elif sfx == "%":
-            keys, kind, dimension = {f"percent:{fmt(value)}"}, "quantity", "percent"
+            keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
         elif sfx == "x":
             keys, kind, dimension = {f"times:{fmt(value)}"}, "quantity", "times"
         else:
@@ -404,7 +444,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             if follow:
                 unit_text = follow.group("u")
                 if unit_text.casefold() in ("percent", "per cent", "pct"):
-                    keys, kind, dimension = {f"percent:{fmt(value)}"}, "quantity", "percent"
+                    keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
                     end = follow.end()
                 elif unit_text.casefold() in ("times", "x"):
                     keys, kind, dimension = {f"times:{fmt(value)}"}, "quantity", "times"
@@ -420,10 +460,23 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                         counted_end = follow.end()
             elif text[m.start() - 1:m.start()] in CURRENCY_SYMBOLS:
                 keys = {f"money:{CURRENCY_SYMBOLS[text[m.start() - 1]]}:{fmt(value)}"}
+        age = _AGE.match(text, m.end())
+        if age and not (ordinal or cur or sfx):
+            keys = {f"n:{fmt(value)}", f"age:{fmt(value)}"}  # `18 years old`, `2-year-old` is an age
+            kind, dimension, end = "number", "age", age.end()
+        after = _BOUND_AFTER.match(text, end)
+        if after:
+            keys = {f"{'>=' if after.group(1) else '<='}{k}" for k in keys}
+            end = after.end()
         rate = _RATE.match(text, end) or (_RATE.match(text, counted_end) if counted_end > end else None)
         if rate and rate.group("u").casefold() in _CALENDAR_UNITS:
             per = _CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1)
             keys = {f"{k}/{fmt(per)}s" for k in keys}
+            kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
+        elif rate and not rate.group("n") and re.match(r"\s+per\s|/\S", rate.group(0)) and \
+                rate.group("u").casefold() not in FUNCTION_WORDS:
+            noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
+            keys = {f"{k}/per:{noun}" for k in keys}
             kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
         bound = _bound_before(text, m.start())
         if bound:
@@ -438,7 +491,8 @@ _PERIODS = {"second": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day
 _ADVERB_PERIODS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
                    "biweekly": 1209600, "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600,
                    "annually": 31557600}
-_PERIOD = r"(?P<unit>" + "|".join(_PERIODS) + r")s?"
+_WEEKDAY_NAMES = {name.casefold(): i for i, name in enumerate(calendar.day_name)}
+_PERIOD = r"(?P<unit>" + "|".join([*_PERIODS, *_WEEKDAY_NAMES]) + r")s?"
 _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second)\s+)?"
     r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
@@ -461,10 +515,17 @@ def _frequencies(text: str) -> list[Value]:
             if groups.get("adverb"):
                 period = float(_ADVERB_PERIODS[groups["adverb"].casefold()])
             else:
-                period = _PERIODS[groups["unit"].casefold()] * float(groups.get("k") or 1)
+                unit = groups["unit"].casefold()
+                period = _PERIODS.get(unit, 604800) * float(groups.get("k") or 1)  # a weekday: once a week
                 if groups.get("other"):
                     period *= 2
             unit = (groups.get("unit") or "").casefold()
+            if unit in _WEEKDAY_NAMES:  # two facts: which day, and how often (`every other Thursday`)
+                out.append(Value(frozenset({f"weekday:{_WEEKDAY_NAMES[unit]}"}), "weekday", m.group(0), m.start(),
+                                 m.end(), "weekday"))
+                out.append(Value(frozenset({f"freq:{fmt(times / period)}"}), "frequency", m.group(0), m.start(),
+                                 m.end(), "frequency"))
+                continue
             if (groups.get("adverb") or "").casefold() == "nightly":
                 unit = "night"
             part = f"@{unit}" if unit in ("morning", "evening", "night", "afternoon", "weekend") else ""
@@ -473,6 +534,52 @@ def _frequencies(text: str) -> list[Value]:
     return out
 
 
+_ARTICLE_DURATION = re.compile(r"(?<![\w.])(?:an?|one)\s+(?P<unit>" + "|".join(
+    ["second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade"]) + r")\b(?!\s*(?:ago\b)|-)",
+    re.IGNORECASE)
+_RATE_BEFORE = re.compile(r"(?:\d|\bx|\btimes|\bonce|\btwice|\bthrice|[%€$£¥])\s*$", re.IGNORECASE)
+
+
+_FRACTION = re.compile(r"\b(half|a quarter|one quarter|a third|one third|two thirds|three quarters)\b"
+                       r"(?!\s+(?:an?|past|to)\b)", re.IGNORECASE)
+_FRACTIONS = {"half": 0.5, "a quarter": 0.25, "one quarter": 0.25, "a third": 1 / 3, "one third": 1 / 3,
+              "two thirds": 2 / 3, "three quarters": 0.75}
+
+
+_OF_A_UNIT = re.compile(r"\s+of\s+an?\s+(second|minute|hour|day|week|month|year)\b", re.IGNORECASE)
+
+
+def _fractions(text: str) -> list[Value]:
+    """`half` = `50%`, `three quarters` = `75%`; `a quarter of an hour` = `15 minutes`."""
+    out = []
+    for m in _FRACTION.finditer(text):
+        share = _FRACTIONS[" ".join(m.group(1).casefold().split())]
+        unit = _OF_A_UNIT.match(text, m.end())
+        if unit:
+            seconds = share * _CALENDAR_UNITS[unit.group(1).casefold()]
+            out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", text[m.start():unit.end()],
+                             m.start(), unit.end(), "duration"))
+        else:
+            out.append(Value(frozenset({f"frac:{fmt(share)}"}), "quantity", m.group(0), m.start(), m.end(), "percent"))
+    return out
+
+
+def _article_durations(text: str) -> list[Value]:
+    """`a week`, `an hour`, `one month` as durations (`a week before` = `seven days before`); not the `a week` of
+    a rate (`twice a week`, `€5 a week`), which the rate reads."""
+    out = []
+    for m in _ARTICLE_DURATION.finditer(text):
+        if _RATE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+            continue
+        seconds = _CALENDAR_UNITS[m.group("unit").casefold()]
+        out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", m.group(0), m.start(), m.end(),
+                         "duration"))
+    return out
+
+
+_AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
+_BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(over|more|above|older|up|upwards|later|after)|"
+                          r"(?:under|less|fewer|below|younger|earlier|before))\b|(\+))", re.IGNORECASE)
 _DEGREES = re.compile(r"\s?(?:°\s?|degrees?\s+)(?P<scale>c|f|celsius|fahrenheit|centigrade)\b", re.IGNORECASE)
 _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
@@ -492,11 +599,17 @@ def values(text: str) -> list[Value]:
     found += _times(text, taken)
     taken = [(v.start, v.end) for v in found]
     found += _numbers(text, taken)
+    taken = [(v.start, v.end) for v in found]
+    fractions = _fractions(text)
+    found = [v for v in found if not any(f.start <= v.start and v.end <= f.end and f.kind == "quantity" and
+                                         f.dimension == "duration" for f in fractions)]
+    taken = [(v.start, v.end) for v in found]
+    found += [v for v in fractions + _article_durations(text) if not any(s < v.end and v.start < e for s, e in taken)]
     found.sort(key=lambda v: (v.start, -v.end))
     kept: list[Value] = []
     for v in found:
-        if kept and v.start < kept[-1].end:
-            continue  # overlaps an earlier, longer value
+        if kept and v.start < kept[-1].end and (v.start, v.end) != (kept[-1].start, kept[-1].end):
+            continue  # overlaps an earlier, longer value (one span may state two facts: day and frequency)
         if v.kind in ("time", "date", "month", "weekday", "frequency"):
             bound = _bound_before(text, v.start)  # "around 6 pm", "before 14 July" is an order marker
             if bound:

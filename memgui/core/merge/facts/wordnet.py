@@ -126,8 +126,13 @@ def has_verb_sense(word: str) -> bool:
     return any(sid % 4 == 1 for sid in tables().synsets.get(word, ()))
 
 
+def can_modify(word: str) -> bool:
+    """`word` (a lemma) can be an adjective or an adverb (parts of speech 2 and 3 in the synset ids)."""
+    return any(sid % 4 >= 2 for sid in tables().synsets.get(word, ()))
+
+
 def has_antonym(word: str) -> bool:
     return word in tables().antonyms
 
 
-__all__ = ["WordNetTables", "antonyms", "has_antonym", "has_verb_sense", "synonyms", "tables"]
+__all__ = ["WordNetTables", "antonyms", "can_modify", "has_antonym", "has_verb_sense", "synonyms", "tables"]

@@ -9,16 +9,26 @@ read or written only costs the reuse, never the answer.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import threading
 from pathlib import Path
+
+import peewee
 
 from ...config import user_cache_dir
 
 FILE_NAME = "reader_verdicts.sqlite3"
-_SCHEMA = ("CREATE TABLE IF NOT EXISTS memgui_reader_verdicts (model_key TEXT NOT NULL, source_sha256 TEXT NOT NULL,"
-           " body_sha256 TEXT NOT NULL, p_yes REAL NOT NULL, seconds REAL,"
-           " PRIMARY KEY (model_key, source_sha256, body_sha256))")
+
+
+class _Verdict(peewee.Model):
+    model_key = peewee.TextField()
+    source_sha256 = peewee.TextField()
+    body_sha256 = peewee.TextField()
+    p_yes = peewee.FloatField()
+    seconds = peewee.FloatField(null=True)
+
+    class Meta:
+        table_name = "memgui_reader_verdicts"
+        primary_key = peewee.CompositeKey("model_key", "source_sha256", "body_sha256")
 
 
 def text_hash(text: str) -> str:
@@ -32,38 +42,39 @@ class ReaderCache:
         self.path = path or (user_cache_dir() / FILE_NAME)
         self._lock = threading.Lock()
 
-    def _connect(self) -> sqlite3.Connection:
+    def _database(self) -> peewee.SqliteDatabase:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(str(self.path), timeout=5.0)
-        conn.execute(_SCHEMA)
-        return conn
+        db = peewee.SqliteDatabase(str(self.path), timeout=5.0)
+        db.bind([_Verdict])
+        db.create_tables([_Verdict], safe=True)
+        return db
 
     def get(self, model_key: str, source: str, body: str) -> float | None:
         """The cached p(yes) for this question, or None."""
         with self._lock:
             try:
-                conn = self._connect()
+                db = self._database()
                 try:
-                    row = conn.execute(
-                        "SELECT p_yes FROM memgui_reader_verdicts WHERE model_key=? AND source_sha256=? "
-                        "AND body_sha256=?", (model_key, text_hash(source), text_hash(body))).fetchone()
+                    row = (_Verdict.select(_Verdict.p_yes)
+                           .where((_Verdict.model_key == model_key) & (_Verdict.source_sha256 == text_hash(source))
+                                  & (_Verdict.body_sha256 == text_hash(body))).first())
                 finally:
-                    conn.close()
-            except (OSError, sqlite3.Error):
+                    db.close()
+            except (OSError, peewee.PeeweeException):
                 return None
-        return float(row[0]) if row is not None else None
+        return float(row.p_yes) if row is not None else None
 
     def put(self, model_key: str, source: str, body: str, p_yes: float, seconds: float | None = None) -> None:
         with self._lock:
             try:
-                conn = self._connect()
+                db = self._database()
                 try:
-                    with conn:
-                        conn.execute("INSERT OR REPLACE INTO memgui_reader_verdicts VALUES (?, ?, ?, ?, ?)",
-                                     (model_key, text_hash(source), text_hash(body), float(p_yes), seconds))
+                    with db.atomic():
+                        _Verdict.replace(model_key=model_key, source_sha256=text_hash(source),
+                                         body_sha256=text_hash(body), p_yes=float(p_yes), seconds=seconds).execute()
                 finally:
-                    conn.close()
-            except (OSError, sqlite3.Error):
+                    db.close()
+            except (OSError, peewee.PeeweeException):
                 pass
 
 
