@@ -90,7 +90,10 @@ class _Index:
                 self.keys.setdefault(key, []).append(i)
         self.lemmas: dict[str, Word] = {}
         self.lowers: set[str] = set()
+        self.by_initial: dict[str, list[tuple[str, Word]]] = {}  # lemmas by first letter, for spellings
         for word in note.words:
+            if word.lemma not in self.lemmas:
+                self.by_initial.setdefault(word.lemma[:1], []).append((word.lemma, word))
             self.lemmas.setdefault(word.lemma, word)
             self.lowers.add(word.lower)
         self.lower_text = note.text.casefold()
@@ -182,7 +185,7 @@ def _word_found(word: Word, other: _Index, features: dict[str, float] | None = N
     if acronym and _spelled_out(acronym.group(1).casefold(), other.note.text):
         return acronym.group(1), "acronym"
     if len(word.lower) >= 4:
-        for lemma, found in other.lemmas.items():
+        for lemma, found in other.by_initial.get(word.lemma[:1], ()):
             short, long = sorted((lemma, word.lemma), key=len)
             # a clipped form (`prod` = `production`, `repo` = `repository`) or a longer spelling (`Postgres`)
             if len(short) >= 4 and long.startswith(short) and len(short) >= 0.35 * len(long) and \
@@ -195,7 +198,7 @@ def _abbreviation_of(word: Word, other: _Index) -> str | None:
     """`appt` = `appointment`, `Dr` = `Doctor`, `mgr` = `manager`, either way round: a short word whose letters
     are the long word's, in order, from its first to its last (or a clipped start of it)."""
     mine = word.lower.rstrip(".")
-    for lemma, found in other.lemmas.items():
+    for lemma, found in other.by_initial.get(mine[:1], ()):
         if _abbreviates(mine, lemma) or _abbreviates(lemma, mine) or _abbreviates(found.lower, mine):
             return found.text
     return None
@@ -492,8 +495,8 @@ def _antonyms(findings: _Findings, sources: list[Note], body: Note) -> None:
         index = _Index(note)
         for sentence, features in enumerate(index.features):
             for target in _aligned(features, body_index)[:1]:
-                mine = {w.lemma: w for w in note.words if w.sentence == sentence}
-                theirs = {w.lemma: w for w in body.words if w.sentence == target}
+                mine = {w.lemma: w for w in note.words_in(sentence)}
+                theirs = {w.lemma: w for w in body.words_in(target)}
                 for lemma, word in mine.items():
                     if lemma in theirs or not wordnet.has_antonym(lemma):
                         continue
@@ -515,10 +518,10 @@ def _best_restatement(note: Note, sentence: int, features: dict[str, float], bod
                       body_index: _Index) -> tuple[list[str], list[str], difflib.SequenceMatcher, int] | None:
     """The body sentence that reads most like this source sentence, content word by content word (None when
     none aligns)."""
-    mine = [w.lemma for w in note.words if w.sentence == sentence]
+    mine = [w.lemma for w in note.words_in(sentence)]
     best = None
     for target in _aligned(features, body_index)[:3]:
-        theirs = [w.lemma for w in body.words if w.sentence == target]
+        theirs = [w.lemma for w in body.words_in(target)]
         matcher = difflib.SequenceMatcher(a=mine, b=theirs, autojunk=False)
         if best is None or matcher.ratio() > best[2].ratio():
             best = (mine, theirs, matcher, target)
@@ -529,8 +532,8 @@ def _grammatical_number(number: int, note: Note, sentence: int, body: Note, targ
                         matcher: difflib.SequenceMatcher, verbs: set[str], findings: _Findings) -> None:
     """A noun made singular or plural in a sentence that is otherwise the same (`my daughters` → `my daughter`):
     how many is a fact."""
-    my_words = [w for w in note.words if w.sentence == sentence]
-    their_words = [w for w in body.words if w.sentence == target]
+    my_words = note.words_in(sentence)
+    their_words = body.words_in(target)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op != "equal":
             continue
@@ -583,8 +586,8 @@ def _substituted(number: int, note: Note, index: _Index, body: Note, body_index:
         if best is None or best[2].ratio() < 0.5:
             continue  # restructured: a rewording, judged by its facts
         mine, theirs, matcher, target = best
-        verbs = {w.lemma for w in note.words if _verb_use(w, note.text)} | \
-            {w.lemma for w in body.words if _verb_use(w, body.text)}
+        verbs = {w.lemma for w in note.words_in(sentence) if _verb_use(w, note.text)} | \
+            {w.lemma for w in body.words_in(target) if _verb_use(w, body.text)}
         _grammatical_number(number, note, sentence, body, target, matcher, verbs, findings)
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op == "equal" or i2 - i1 > 2 or j2 - j1 > 2:
@@ -604,7 +607,7 @@ def _substituted(number: int, note: Note, index: _Index, body: Note, body_index:
                                             f"{' '.join(local_old)!r} became {' '.join(local_new)!r} in a sentence "
                                             "otherwise the same"))
                     continue
-            my_words = {w.lemma: w for w in note.words if w.sentence == sentence}
+            my_words = {w.lemma: w for w in note.words_in(sentence)}
             old = [w for w in mine[i1:i2] if w not in verbs
                    and w not in body_index.lemmas and not _whole_word_in(w, body_index.lower_text)
                    and not (w in my_words and _word_found(my_words[w], body_index, features))]
@@ -642,7 +645,7 @@ def _list_items(number: int, note: Note, body_index: _Index, findings: _Findings
         if len(items) < 3:
             continue
         for item in items[1:]:  # the first may carry the words before the list ("allergic to penicillin")
-            words = [w for w in note.words if m.start() <= w.start < m.end() and w.text in item.split()]
+            words = [w for w in note.words_between(m.start(), m.end()) if w.text in item.split()]
             if words and not any(_word_found(w, body_index) for w in words):
                 start = note.text.find(item, m.start())
                 findings.add(FactAtRisk("dropped", "list item", item, (number,), (start, start + len(item)), None,
@@ -656,8 +659,8 @@ def _modifiers(number: int, note: Note, index: _Index, body: Note, body_index: _
         aligned = _aligned(features, body_index)[:2]
         if not aligned:
             continue
-        kept = {w.lemma for w in body.words if w.sentence in aligned}
-        words = [w for w in note.words if w.sentence == sentence]
+        kept = {w.lemma for t in aligned for w in body.words_in(t)}
+        words = note.words_in(sentence)
         for word, head in zip(words, words[1:]):
             gap = note.text[word.end:head.start]
             if gap.strip(" -") or head.lemma not in kept or word.lemma in body_index.lemmas or word.term:
@@ -679,7 +682,7 @@ def _uncovered(number: int, note: Note, index: _Index, others: list[_Index], fin
     """A sentence most of whose words are nowhere in the other text: dropped (or, for the body, added) whole,
     whatever its words' rarity (`Wen is vegetarian.`, `We use oak wood.`)."""
     for sentence, features in enumerate(index.features):
-        words = {w.lemma: w for w in note.words if w.sentence == sentence}
+        words = {w.lemma: w for w in note.words_in(sentence)}
         total = sum(_weight(w) for w in words.values())
         if total < 2:
             continue
@@ -723,7 +726,7 @@ def _around(note: Note, item: _Bound) -> set[str]:
     """The words of the item's clause, less the item itself and less the items of a list (a list's order says
     nothing, so its items are no one's context)."""
     listed = _listed(note)
-    return {w.lemma for w in note.words if w.clause == item.clause and w.start not in listed} - {
+    return {w.lemma for w in note.words_in_clause(item.clause) if w.start not in listed} - {
         k[2:] for k in item.keys if k.startswith("w:")}
 
 
@@ -741,38 +744,55 @@ def _rebound(number: int, note: Note, body: Note, findings: _Findings) -> None:
     """A value or name the body keeps but binds to another subject: the words of its clause in the body belong
     to another item of the same dimension in the source (and not to this one), and that other item now sits
     among this one's words (`Staging … 5433, production … 5432` → swapped; `key is with Mrs. Patel … Grace has
-    the shed key` → `key is with Grace … Mrs. Patel has the shed key`)."""
+    the shed key` → `key is with Grace … Mrs. Patel has the shed key`). Bindings are local: rivals are looked
+    for in the item's sentence and the next one, so the work grows with the text, not its square."""
     mine, theirs = _bindables(note), _bindables(body)
+    sentence_starts = [start for start, _ in note.sentences]
+    sentence_of = [bisect.bisect_right(sentence_starts, item.start) - 1 for item in mine]
+    by_key_mine: dict[str, list[_Bound]] = {}
+    for item in mine:
+        for key in item.keys:
+            by_key_mine.setdefault(key, []).append(item)
+    by_key_body: dict[str, list[_Bound]] = {}
+    for other in theirs:
+        for key in other.keys:
+            by_key_body.setdefault(key, []).append(other)
+    around_cache: dict[tuple[int, int], set[str]] = {}
+
+    def around(of: Note, item: _Bound) -> set[str]:
+        key = (id(of), item.start)
+        if key not in around_cache:
+            around_cache[key] = _around(of, item)
+        return around_cache[key]
+
+    by_sentence: dict[int, list[int]] = {}
+    for j, s in enumerate(sentence_of):
+        by_sentence.setdefault(s, []).append(j)
     for i, item in enumerate(mine):
-        rivals = [r for j, r in enumerate(mine) if j != i and r.dimension == item.dimension
-                  and not (r.keys & item.keys) and r.clause != item.clause
-                  and not _list_glue(note, min(r.end, item.end), max(r.start, item.start))]  # one list
+        near = by_sentence.get(sentence_of[i], []) + by_sentence.get(sentence_of[i] + 1, [])
+        rivals = [mine[j] for j in near if j != i and mine[j].dimension == item.dimension
+                  and not (mine[j].keys & item.keys) and mine[j].clause != item.clause
+                  and not _list_glue(note, min(mine[j].end, item.end), max(mine[j].start, item.start))]  # one list
         if not rivals:
             continue
-        own = set().union(*(_around(note, same) for same in mine if same.keys & item.keys))  # every mention
-        shared = set().union(*(_around(note, r) for r in rivals)) & own
-        rival_words = set().union(*(_around(note, r) for r in rivals)) - own
+        mentions = {id(m): m for key in item.keys for m in by_key_mine.get(key, ())}.values()
+        own = set().union(*(around(note, same) for same in mentions))  # every mention of it
+        rival_context = set().union(*(around(note, r) for r in rivals))
+        shared = rival_context & own
+        rival_words = rival_context - own
         if not rival_words:
             continue
-        for other in theirs:
-            if not (other.keys & item.keys):
-                continue
-            around = _around(body, other)
-            stolen = sorted(around & rival_words)
-            if stolen and not (around & (own - shared)) and _crossed(body, theirs, rivals, own - shared):
+        in_body = list({id(o): o for key in item.keys for o in by_key_body.get(key, ())}.values())
+        if any(around(body, other) & (own - shared) for other in in_body):
+            continue  # somewhere the body still says it of its own subject
+        for other in in_body:
+            stolen = sorted(around(body, other) & rival_words)
+            if stolen and any(around(body, o) & (own - shared)
+                              for r in rivals for key in r.keys for o in by_key_body.get(key, ())):
                 findings.add(FactAtRisk("changed", "binding", item.text, (number,), (item.start, item.end),
                                         other.text, (other.start, other.end),
                                         f"{item.text!r} is now said of {', '.join(stolen)!s}"))
                 break
-
-
-def _crossed(body: Note, theirs: list[_Bound], rivals: list[_Bound], own: set[str]) -> bool:
-    """A rival now sits among this item's own words: the two traded subjects (not a rewording)."""
-    return any(other.keys & rival.keys and _around(body, other) & own for rival in rivals for other in theirs)
-
-
-def _shared_context(note: Note, i: int, rivals: list[int]) -> set[str]:
-    return set().union(*(_context(note, note.value_clause[j]) for j in rivals)) & _context(note, note.value_clause[i])
 
 
 def _swapped(number: int, note: Note, index: _Index, body: Note, body_index: _Index, findings: _Findings) -> None:
@@ -803,9 +823,8 @@ def _swapped(number: int, note: Note, index: _Index, body: Note, body_index: _In
 
 def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
     """(identity, start, end, names something) of the words and values of a sentence, in order."""
-    items = [(f"w:{w.lemma}", w.start, w.end, w.term) for w in note.words if w.sentence == sentence]
-    items += [(f"v:{min(v.keys)}", v.start, v.end, True) for v, s in zip(note.values, note.value_sentence)
-              if s == sentence and not v.implied]
+    items = [(f"w:{w.lemma}", w.start, w.end, w.term) for w in note.words_in(sentence)]
+    items += [(f"v:{min(v.keys)}", v.start, v.end, True) for v in _values_in(note, sentence) if not v.implied]
     return sorted(items, key=lambda item: item[1])
 
 
@@ -822,19 +841,44 @@ def _list_glue(note: Note, start: int, end: int) -> bool:
     inner = note.text[start:end]
     if not _LIST_SEPARATOR.search(inner):
         return False
-    for item in sorted([(w.start, w.end) for w in note.words if w.term and start <= w.start and w.end <= end] +
-                       [(v.start, v.end) for v in note.values if start <= v.start and v.end <= end], reverse=True):
+    for item in sorted([(w.start, w.end) for w in note.words_between(start, end) if w.term and w.end <= end] +
+                       [(v.start, v.end) for v in _values_between(note, start, end)], reverse=True):
         inner = inner[: item[0] - start] + " " + inner[item[1] - start:]
     pieces = [[w for w in p.split() if w.casefold() not in ("the", "a", "an")] for p in _LIST_SEPARATOR.split(inner)]
     # items follow one another with only separators between: nothing before the first or after the last
     return not pieces[0] and not pieces[-1] and all(len(piece) <= 1 for piece in pieces)
 
 
+def _values_in(note: Note, sentence: int) -> list[Value]:
+    by_sentence = getattr(note, "_values_by_sentence", None)
+    if by_sentence is None:
+        by_sentence = {}
+        for value, where in zip(note.values, note.value_sentence):
+            by_sentence.setdefault(where, []).append(value)
+        note._values_by_sentence = by_sentence  # type: ignore[attr-defined]
+    return by_sentence.get(sentence, [])
+
+
+def _values_between(note: Note, start: int, end: int) -> list[Value]:
+    starts = getattr(note, "_value_starts", None)
+    if starts is None:
+        starts = [v.start for v in note.values]
+        note._value_starts = starts  # type: ignore[attr-defined]
+    at = bisect.bisect_left(starts, start)
+    out = []
+    for value in note.values[at:]:
+        if value.start >= end:
+            break
+        if value.end <= end:
+            out.append(value)
+    return out
+
+
 def _between(text: str, start: int, end: int, note: Note) -> str:
     """The words between two items, less the names among them (`Blackbird in drop D` → `in drop`, whichever
     name sits inside)."""
     inner = text[start:end]
-    for w in sorted((w for w in note.words if w.term and start <= w.start and w.end <= end), key=lambda w: -w.start):
+    for w in sorted((w for w in note.words_between(start, end) if w.term and w.end <= end), key=lambda w: -w.start):
         inner = inner[: w.start - start] + " " + inner[w.end - start:]
     return " ".join(inner.casefold().split()).strip(" ,;")
 

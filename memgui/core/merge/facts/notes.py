@@ -80,10 +80,37 @@ class Note:
     value_sentence: list[int] = field(default_factory=list)
     value_clause: list[int] = field(default_factory=list)
     weak_markers: list[Marker] = field(default_factory=list)  # too common to check, but they answer for one
+    _by_sentence: dict[int, list[Word]] | None = field(default=None, repr=False)
+    _by_clause: dict[int, list[Word]] | None = field(default=None, repr=False)
+    _word_starts: list[int] | None = field(default=None, repr=False)
 
     def sentence_text(self, index: int) -> str:
         start, end = self.sentences[index]
         return self.text[start:end]
+
+    def words_in(self, sentence: int) -> list[Word]:
+        """The words of one sentence (indexed once: the lens asks per sentence, and texts may be long)."""
+        if self._by_sentence is None:
+            self._by_sentence = {}
+            for word in self.words:
+                self._by_sentence.setdefault(word.sentence, []).append(word)
+        return self._by_sentence.get(sentence, [])
+
+    def words_in_clause(self, clause: int) -> list[Word]:
+        if self._by_clause is None:
+            self._by_clause = {}
+            for word in self.words:
+                self._by_clause.setdefault(word.clause, []).append(word)
+        return self._by_clause.get(clause, [])
+
+    def words_between(self, start: int, end: int) -> list[Word]:
+        starts = self._starts()
+        return self.words[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]
+
+    def _starts(self) -> list[int]:
+        if self._word_starts is None:
+            self._word_starts = [w.start for w in self.words]
+        return self._word_starts
 
 
 @functools.lru_cache(maxsize=1)
@@ -307,8 +334,10 @@ def read_note(text: str) -> Note:
             len(lower) == 1 and capital and lower != "i" and (lower != "a" or not sentence_start))  # `freezer B`
         words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
     markers.sort(key=lambda k: k.start)
-    weak = [k for k in markers if k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES]
-    note = Note(text, found, words, [k for k in markers if k not in weak], sentences, clauses, weak_markers=weak)
+    is_weak = [k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES for k in markers]
+    weak = [k for k, w in zip(markers, is_weak) if w]
+    note = Note(text, found, words, [k for k, w in zip(markers, is_weak) if not w], sentences, clauses,
+                weak_markers=weak)
     note.value_sentence = [where(v.start)[0] for v in found]
     note.values = _years_carried(found, note.value_sentence)
     note.value_clause = [where(v.start)[1] for v in found]

@@ -10,6 +10,7 @@ A `Value` carries every key it may be compared by: a bare `9:45` is both 09:45 a
 """
 from __future__ import annotations
 
+import bisect
 import calendar
 import functools
 import re
@@ -240,7 +241,25 @@ def _times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
 
 
 def _inside(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
-    return any(s <= start and end <= e for s, e in taken)
+    """[start, end) lies within one of the spans. Long lists are searched by bisection (sorted once per length:
+    the callers append while scanning and query a list that no longer grows)."""
+    if len(taken) < 24:
+        return any(s <= start and end <= e for s, e in taken)
+    cached = _SORTED_SPANS.get(id(taken))
+    if cached is None or cached[0] != len(taken) or cached[3] is not taken:
+        spans = sorted(taken)
+        reach, widest = [], -1
+        for _, e in spans:
+            widest = max(widest, e)
+            reach.append(widest)
+        cached = (len(taken), [s for s, _ in spans], reach, taken)
+        _SORTED_SPANS.clear()  # one list at a time is queried
+        _SORTED_SPANS[id(taken)] = cached
+    at = bisect.bisect_right(cached[1], start) - 1
+    return at >= 0 and cached[2][at] >= end
+
+
+_SORTED_SPANS: dict[int, tuple] = {}
 
 
 def _dates(text: str) -> list[Value]:
@@ -317,6 +336,7 @@ def _tokens(text: str) -> list[Value]:
             spans.append((m.start(), m.start() + len(token)))
             out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
                              m.start() + len(token), kind))
+    wanted: dict[str, str] = {}  # lower-cased token -> kind
     for token, kind in extract_tokens(text):
         if kind == "all_caps" and token.casefold() in CURRENCY_WORDS:
             continue  # `EUR 280` is an amount
@@ -326,12 +346,30 @@ def _tokens(text: str) -> list[Value]:
             continue  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
         if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
             continue  # `second-hand`, `check-in`: English words joined, read as words
-        for m in re.finditer(re.escape(token), text, re.IGNORECASE):
-            if _inside(m.start(), m.end(), spans):
-                continue
-            spans.append((m.start(), m.end()))
-            out.append(Value(frozenset({f"token:{token.casefold()}"}), kind, m.group(0), m.start(), m.end(), kind))
+        wanted.setdefault(token.lower(), kind)
+    taken = sorted(spans)
+    for start, end, token in _occurrences(text, list(wanted)):
+        if any(a < end and start < b for a, b in taken[max(0, bisect.bisect_left(taken, (start, start)) - 2):
+                                                          bisect.bisect_right(taken, (end, end)) + 1]):
+            continue
+        bisect.insort(taken, (start, end))
+        kind = wanted[token]
+        out.append(Value(frozenset({f"token:{token.casefold()}"}), kind, text[start:end], start, end, kind))
     return out
+
+
+def _occurrences(text: str, tokens: list[str]) -> list[tuple[int, int, str]]:
+    """Every occurrence of the (lower-case) tokens in `text`, case-insensitively, longest first where they overlap:
+    one pass for all of them (ahocorasick-rs), so a long text with many identifiers stays linear."""
+    if not tokens:
+        return []
+    lower = text.lower()
+    if len(lower) != len(text):  # a character whose lower case is longer: offsets would drift
+        return sorted((m.start(), m.end(), token) for token in tokens
+                      for m in re.finditer(re.escape(token), text, re.IGNORECASE))
+    import ahocorasick_rs
+    automaton = ahocorasick_rs.AhoCorasick(tokens, matchkind=ahocorasick_rs.MatchKind.LeftmostLongest)
+    return [(start, end, tokens[index]) for index, start, end in automaton.find_matches_as_indexes(lower)]
 
 
 def _plain_words(token: str) -> bool:
@@ -345,8 +383,17 @@ def _phones(text: str) -> list[Value]:
     import phonenumbers  # only for text with a run of seven digits or more
     found: dict[tuple[int, int], set[str]] = {}
     raw: dict[tuple[int, int], str] = {}
-    for region in _PHONE_REGIONS:  # a national number is read in each region it can belong to
-        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.POSSIBLE):
+    windows: list[list[int]] = []  # only around runs of digits: the matcher is slow on long prose
+    for hint in _PHONE_HINT.finditer(text):
+        start, end = max(0, hint.start() - 12), min(len(text), hint.end() + 30)
+        if windows and start <= windows[-1][1]:
+            windows[-1][1] = end
+        else:
+            windows.append([start, end])
+    for (offset, stop), region in ((w, r) for w in windows for r in _PHONE_REGIONS):
+        for m in phonenumbers.PhoneNumberMatcher(text[offset:stop], region, leniency=phonenumbers.Leniency.POSSIBLE):
+            m.start += offset
+            m.end += offset
             if sum(ch.isdigit() for ch in m.raw_string) < 8:
                 continue  # `2 – 19`, `14 07`: digits, not a phone number
             e164 = phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164)
