@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 
 from . import wordnet
 from .lexicon import FUNCTION_WORDS
-from .notes import Marker, Note, Word, lemma_of, read_note, zipf_of
+from .notes import Marker, Note, Word, lemma_of, read_note, read_note_cached, zipf_of
 from .values import Value, strip_bound
 
 
@@ -274,7 +274,7 @@ class _Findings:
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
     """Every fact of every source kept, nothing added, nothing re-attached?"""
-    sources = [read_note(body or "") for body in source_bodies]
+    sources = [read_note_cached(body or "") for body in source_bodies]  # sources stay while a body is edited
     body = read_note(merged_body or "")
     names = {w.lower for note in (*sources, body) for w in note.words if w.term and w.text[:1].isupper()}
     sources = [_with_names(note, names) for note in sources]
@@ -306,7 +306,7 @@ def _with_names(note: Note, names: set[str]) -> Note:
         return note
     words = [dataclasses.replace(w, term=True) if not w.term and w.lower in names and w.text[:1].isupper() else w
              for w in note.words]
-    return dataclasses.replace(note, words=words)
+    return dataclasses.replace(note, words=words, _by_sentence=None, _by_clause=None, _word_starts=None)
 
 
 def _unique(items: Iterable[FactAtRisk]) -> list[FactAtRisk]:

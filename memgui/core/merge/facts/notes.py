@@ -344,4 +344,11 @@ def read_note(text: str) -> Note:
     return note
 
 
-__all__ = ["Marker", "Note", "RARE_ZIPF", "Word", "digitised", "lemma_of", "read_note", "zipf_of"]
+@functools.lru_cache(maxsize=32)
+def read_note_cached(text: str) -> Note:
+    """`read_note` for a text read again and again (a source while its merge is edited). The note is shared:
+    callers derive new notes from it (dataclasses.replace) and never change it."""
+    return read_note(text)
+
+
+__all__ = ["Marker", "Note", "RARE_ZIPF", "Word", "digitised", "lemma_of", "read_note", "read_note_cached", "zipf_of"]
