@@ -319,7 +319,7 @@ def read_note(text: str) -> Note:
         s0 = where(m.start())[0]
         letter = len(lower) == 1 and m.group(0).isupper() and lower != "i" and text[sentences[s0][0]:m.start()].strip(
             " \t-*+•>#\"“(")  # `an A in history`, `freezer B`: a letter that names something, not the article
-        if not letter and (i in used or lower in _NOT_CONTENT or lower in NUMBER_WORDS) or lower in MONTHS or lower in WEEKDAYS:
+        if not letter and (i in used or lower in _NOT_CONTENT or lower in NUMBER_WORDS):
             continue
         lemma = lemma_of(lower)
         s, c = where(m.start())
