@@ -139,3 +139,12 @@ def test_a_rates_month_or_year_may_be_abbreviated_but_not_changed():
     changed = check_strict(["Starter is €49/month."], "Starter is €49/week.")
     assert "€49/month" in {r.token for r in changed.at_risk}
     assert normalise_text("see ~/mo and a/mo/b") == "see ~/mo and a/mo/b"  # not after an amount
+
+
+def test_the_lens_reads_any_python_string_lone_surrogates_included():
+    """Would fail without the lens's clean-up: a lone surrogate (bad UTF-8 read with surrogateescape, a pasted
+    half of an emoji) made the lens raise UnicodeEncodeError."""
+    source = "Backups run at 02:30 \ud800 on db-01.internal, v1.2.3 \udfff end."
+    assert check_strict([source], source).passed
+    changed = check_strict([source], source.replace("02:30", "03:30"))
+    assert [(r.direction, r.token, r.body_token) for r in changed.at_risk] == [("changed", "02:30", "03:30")]

@@ -35,6 +35,7 @@ _CLAUSE = re.compile(r"\s*(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\
 _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
 _BOUND_HIT = ("bound", "")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|what)'(?:d|ll|ve|re|m|s)$")
 _DETERMINERS = frozenset("the this that which each every any no another".split())
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # can't, won't, shan't
@@ -269,7 +270,7 @@ def _years_carried(found: list[Value], sentence_of: list[int]) -> list[Value]:
 
 def read_note(text: str) -> Note:
     """The facts of one text, with the sentence and clause each one sits in."""
-    text = text or ""
+    text = _SURROGATE.sub("\ufffd", text or "")  # a lone surrogate is no letter; U+FFFD keeps every offset
     plain, regions = _digitised(text)
     sentences = _spans(_SENTENCE, text, 0, len(text))
     clauses = [c for s, e in sentences for c in _spans(_CLAUSE, text, s, e)]
