@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
-from .values import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, WEEKDAYS, Value, ordinal_value, values
+from .values import NUMBER_WORDS, ORDINAL_WORDS, Value, ordinal_value, values
 
 RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on the corpus's tune half)
 NAME_ZIPF = 5.2  # a capitalised word inside a sentence names something unless it is this common

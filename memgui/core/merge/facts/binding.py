@@ -1,0 +1,199 @@
+"""Bindings: a value or name now said of another subject, and two items that trade places around the same words.
+A list's items are no one's context and may come in any order."""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+
+from . import wordnet
+from .matching import Index, aligned
+from .notes import Note
+from .report import FactAtRisk, Findings
+from .sentences import LIST, verb_use
+from .values import Value
+
+
+@dataclasses.dataclass(frozen=True)
+class _Bound:
+    """A value or a name, and the clause it is said in."""
+    keys: frozenset[str]
+    dimension: str
+    clause: int
+    text: str
+    start: int
+    end: int
+
+
+def _bindables(note: Note) -> list[_Bound]:
+    items = [_Bound(v.keys, v.dimension, c, v.text, v.start, v.end) for v, c in zip(note.values, note.value_clause)
+             if not v.implied]
+    listed = _listed(note)
+    items += [_Bound(frozenset({f"w:{w.lemma}"}), "term" if w.term else "word", w.clause, w.text, w.start, w.end)
+              for w in note.words if w.start not in listed
+              and (w.term or (not verb_use(w, note.text) and not wordnet.can_modify(w.lemma)))]
+    return items
+
+
+def _around(note: Note, item: _Bound) -> set[str]:
+    """The words of the item's clause, less the item itself and less the items of a list (a list's order says
+    nothing, so its items are no one's context)."""
+    listed = _listed(note)
+    return {w.lemma for w in note.words_in_clause(item.clause) if w.start not in listed} - {
+        k[2:] for k in item.keys if k.startswith("w:")}
+
+
+def _listed(note: Note) -> set[int]:
+    """Start offsets of the words inside an enumeration (`postgres, redis and kafka`)."""
+    cached = getattr(note, "_listed", None)
+    if cached is None:
+        spans = [m.span() for m in LIST.finditer(note.text)]
+        cached = {w.start for w in note.words if any(a <= w.start < b for a, b in spans)}
+        note._listed = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def rebound(number: int, note: Note, body: Note, findings: Findings) -> None:
+    """A value or name the body keeps but binds to another subject: the words of its clause in the body belong
+    to another item of the same dimension in the source (and not to this one), and that other item now sits
+    among this one's words (`Staging … 5433, production … 5432` → swapped; `key is with Mrs. Patel … Grace has
+    the shed key` → `key is with Grace … Mrs. Patel has the shed key`). Bindings are local: rivals are looked
+    for in the item's sentence and the next one, so the work grows with the text, not its square."""
+    mine, theirs = _bindables(note), _bindables(body)
+    sentence_starts = [start for start, _ in note.sentences]
+    sentence_of = [bisect.bisect_right(sentence_starts, item.start) - 1 for item in mine]
+    by_key_mine: dict[str, list[_Bound]] = {}
+    for item in mine:
+        for key in item.keys:
+            by_key_mine.setdefault(key, []).append(item)
+    by_key_body: dict[str, list[_Bound]] = {}
+    for other in theirs:
+        for key in other.keys:
+            by_key_body.setdefault(key, []).append(other)
+    around_cache: dict[tuple[int, int], set[str]] = {}
+
+    def around(of: Note, item: _Bound) -> set[str]:
+        key = (id(of), item.start)
+        if key not in around_cache:
+            around_cache[key] = _around(of, item)
+        return around_cache[key]
+
+    by_sentence: dict[int, list[int]] = {}
+    for j, s in enumerate(sentence_of):
+        by_sentence.setdefault(s, []).append(j)
+    for i, item in enumerate(mine):
+        near = by_sentence.get(sentence_of[i], []) + by_sentence.get(sentence_of[i] + 1, [])
+        rivals = [mine[j] for j in near if j != i and mine[j].dimension == item.dimension
+                  and not (mine[j].keys & item.keys) and mine[j].clause != item.clause
+                  and not list_glue(note, min(mine[j].end, item.end), max(mine[j].start, item.start))]  # one list
+        if not rivals:
+            continue
+        mentions = {id(m): m for key in item.keys for m in by_key_mine.get(key, ())}.values()
+        own = set().union(*(around(note, same) for same in mentions))  # every mention of it
+        rival_context = set().union(*(around(note, r) for r in rivals))
+        shared = rival_context & own
+        rival_words = rival_context - own
+        if not rival_words:
+            continue
+        in_body = list({id(o): o for key in item.keys for o in by_key_body.get(key, ())}.values())
+        if any(around(body, other) & (own - shared) for other in in_body):
+            continue  # somewhere the body still says it of its own subject
+        for other in in_body:
+            stolen = sorted(around(body, other) & rival_words)
+            if stolen and any(around(body, o) & (own - shared)
+                              for r in rivals for key in r.keys for o in by_key_body.get(key, ())):
+                findings.add(FactAtRisk("changed", "binding", item.text, (number,), (item.start, item.end),
+                                        other.text, (other.start, other.end),
+                                        f"{item.text!r} is now said of {', '.join(stolen)!s}"))
+                break
+
+
+def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
+    """Two names or values that trade places around the same words: `Ana manages Ben` → `Ben manages Ana`,
+    `from Vienna to Zurich` → `from Zurich to Vienna`, `from 08:00 to 22:00` → `from 22:00 to 08:00`."""
+    for sentence, features in enumerate(index.features):
+        restating = aligned(features, body_index)[:1]
+        if not restating:
+            continue
+        mine = _items(note, sentence)
+        theirs = {identity: (start, end) for identity, start, end, _ in _items(body, restating[0])}
+        for a in range(len(mine)):
+            for b in range(a + 1, min(len(mine), a + 12)):
+                x, y = mine[a], mine[b]
+                if x[0] == y[0] or x[0] not in theirs or y[0] not in theirs:
+                    continue
+                (xs, xe), (ys, ye) = theirs[x[0]], theirs[y[0]]
+                if ys >= xs:
+                    continue
+                between = _between(note.text, x[2], y[1], note)
+                if between and between == _between(body.text, ye, xs, body) and not list_glue(note, x[2], y[1]):
+                    x_text, y_text = note.text[x[1]:x[2]], note.text[y[1]:y[2]]
+                    kind = "binding" if x[3] and y[3] else "word_order"
+                    findings.add(FactAtRisk("changed", kind, f"{x_text} … {y_text}", (number,), (x[1], y[2]),
+                                            f"{body.text[ys:ye]} … {body.text[xs:xe]}", (ys, xe),
+                                            f"{x_text!r} and {y_text!r} traded places"))
+
+
+def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
+    """(identity, start, end, names something) of the words and values of a sentence, in order."""
+    items = [(f"w:{w.lemma}", w.start, w.end, w.term) for w in note.words_in(sentence)]
+    items += [(f"v:{min(v.keys)}", v.start, v.end, True) for v in _values_in(note, sentence) if not v.implied]
+    return sorted(items, key=lambda item: item[1])
+
+
+_LIST_SEPARATOR = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b|\bnor\b)\s*", re.IGNORECASE)
+
+
+def list_glue(note: Note, start: int, end: int) -> bool:
+    """Only list glue between two items: commas, "and", "or", and other items of one word each (`postgres,
+    redis and kafka`, `apples, pears and plums`) — a list, whose order says nothing. `5432 and production uses
+    port 5433` is two clauses, not a list."""
+    inner = note.text[start:end]
+    if not _LIST_SEPARATOR.search(inner):
+        return False
+    for item in sorted([(w.start, w.end) for w in note.words_between(start, end) if w.term and w.end <= end] +
+                       [(v.start, v.end) for v in _values_between(note, start, end)], reverse=True):
+        inner = inner[: item[0] - start] + " " + inner[item[1] - start:]
+    pieces = [[w for w in p.split() if w.casefold() not in ("the", "a", "an")] for p in _LIST_SEPARATOR.split(inner)]
+    # items follow one another with only separators between: nothing before the first or after the last
+    return not pieces[0] and not pieces[-1] and all(len(piece) <= 1 for piece in pieces)
+
+
+def _values_in(note: Note, sentence: int) -> list[Value]:
+    by_sentence = getattr(note, "_values_by_sentence", None)
+    if by_sentence is None:
+        by_sentence = {}
+        for value, where in zip(note.values, note.value_sentence):
+            by_sentence.setdefault(where, []).append(value)
+        note._values_by_sentence = by_sentence  # type: ignore[attr-defined]
+    return by_sentence.get(sentence, [])
+
+
+def _values_between(note: Note, start: int, end: int) -> list[Value]:
+    starts = getattr(note, "_value_starts", None)
+    if starts is None:
+        starts = [v.start for v in note.values]
+        note._value_starts = starts  # type: ignore[attr-defined]
+    at = bisect.bisect_left(starts, start)
+    out = []
+    for value in note.values[at:]:
+        if value.start >= end:
+            break
+        if value.end <= end:
+            out.append(value)
+    return out
+
+
+def _between(text: str, start: int, end: int, note: Note) -> str:
+    """The words between two items, less the names among them (`Blackbird in drop D` → `in drop`, whichever
+    name sits inside)."""
+    inner = text[start:end]
+    for w in sorted((w for w in note.words_between(start, end) if w.term and w.end <= end), key=lambda w: -w.start):
+        inner = inner[: w.start - start] + " " + inner[w.end - start:]
+    return " ".join(inner.casefold().split()).strip(" ,;")
+
+
+__all__ = ["Equated", "FactAtRisk", "FactReport", "check_facts"]
+
+
+__all__ = ["list_glue", "rebound", "swapped"]

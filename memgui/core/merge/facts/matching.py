@@ -1,0 +1,196 @@
+"""Finding one note's fact in another: value keys, lemmas, spellings, abbreviations, acronyms, synonyms in the
+sentence that restates it, and which sentences restate which (weighted word and value overlap)."""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from . import wordnet
+from .lexicon import FUNCTION_WORDS
+from .notes import Note, Word, lemma_of, zipf_of
+from .values import Value, strip_bound
+
+
+class Index:
+    """What a note holds, for fast look-ups: value keys, lemmas, words, synsets, sentence features."""
+
+    def __init__(self, note: Note):
+        self.note = note
+        self.keys: dict[str, list[int]] = {}
+        for i, value in enumerate(note.values):
+            for key in match_keys(value):
+                self.keys.setdefault(key, []).append(i)
+        self.lemmas: dict[str, Word] = {}
+        self.lowers: set[str] = set()
+        self.by_initial: dict[str, list[tuple[str, Word]]] = {}  # lemmas by first letter, for spellings
+        for word in note.words:
+            if word.lemma not in self.lemmas:
+                self.by_initial.setdefault(word.lemma[:1], []).append((word.lemma, word))
+            self.lemmas.setdefault(word.lemma, word)
+            self.lowers.add(word.lower)
+        self.lower_text = note.text.casefold()
+        self.markers_by_sentence: dict[int, set[tuple[str, str]]] = {}
+        for marker in (*note.markers, *note.weak_markers):
+            self.markers_by_sentence.setdefault(marker.sentence, set()).add(marker.key)
+        self.features = [dict[str, float]() for _ in note.sentences]
+        for word in note.words:
+            self.features[word.sentence][word.lemma] = weight(word)
+        for value, sentence in zip(note.values, note.value_sentence):
+            for key in value.keys:
+                self.features[sentence][key] = 3.0
+        self.postings: dict[str, list[int]] = {}
+        for index, features in enumerate(self.features):
+            for feature in features:
+                self.postings.setdefault(feature, []).append(index)
+        self._synsets: set[int] | None = None
+
+    def synsets(self) -> set[int]:
+        if self._synsets is None:
+            tables = wordnet.tables()
+            self._synsets = set()
+            for lemma in self.lemmas:
+                self._synsets |= tables.synsets.get(lemma, frozenset())
+        return self._synsets
+
+
+def weight(word: Word) -> float:
+    return min(5.0, max(1.0, 7.0 - word.zipf))
+
+
+def match_keys(value: Value) -> set[str]:
+    """A value's keys plus the year-less form of a full date, so `14 July` finds `2026-07-14`."""
+    keys = set(value.keys)
+    for key in value.keys:
+        if key.startswith("date:") and len(key) == 15 and not key.startswith("date:????"):
+            keys.add("date:????" + key[9:])
+    return keys
+
+
+WORDLIKE_KINDS = frozenset({"all_caps", "camel_case", "snake_case", "kebab_case", "dotted_identifier", "url", "path",
+                             "email", "channel", "file_path", "version"})
+
+
+def value_found(value: Value, other: Index) -> Value | None:
+    for key in value.keys:
+        if key in other.keys:
+            return other.note.values[other.keys[key][0]]
+    if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
+        return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
+    if "n:1" in value.keys and value.dimension.startswith("count:"):
+        noun = re.escape(value.dimension[6:])
+        if re.search(rf"\b(?:a|an|one|single)\s+(?:[a-z-]+\s+)?{noun}", other.lower_text):
+            return value  # `one rabbit` = `a rabbit`
+    return None
+
+
+def unbound(value: Value) -> Value:
+    """The value with any bound taken off, and matching any bound: `up to 5` and `5` are one amount."""
+    keys = {strip_bound(k) for k in value.keys}
+    keys |= {f"{b}{k}" for k in keys for b in ("<=", ">=", "<", ">", "~", "~<", "=")}
+    return dataclasses.replace(value, keys=frozenset(keys))
+
+
+def word_found(word: Word, other: Index, features: dict[str, float] | None = None) -> tuple[str, str] | None:
+    """(the other note's word, rule) when `word` is there: same lemma, a spelling, an acronym, or a WordNet
+    synonym in a sentence that restates `word`'s (`features`: its sentence's), since a common word is a
+    synonym of many (`pass` of `passport`)."""
+    if word.lemma in other.lemmas:
+        found = other.lemmas[word.lemma]
+        return (found.text, "lemma") if found.lower != word.lower else (found.text, "same")
+    if word.lower in other.lowers:
+        return word.text, "same"
+    if whole_word_in(word.lower, other.lower_text):
+        return word.text, "same"  # inside an identifier or a value: `numpy` of `numpy==1.26`
+    synsets = wordnet.tables().synsets.get(word.lemma)
+    if synsets and synsets & other.synsets() and features is not None:
+        near = set(aligned(features, other, loose=True))
+        for found in other.note.words:
+            if found.sentence in near and wordnet.synonyms(word.lemma, found.lemma):
+                return found.text, "synonym"
+    if "-" in word.lower and all(part in other.lemmas or part in other.lowers or lemma_of(part) in other.lemmas
+                                 for part in word.lower.split("-") if part):
+        return word.text, "same"  # `check-in` in "checking in", `second-hand` in "second hand"
+    abbreviation = _abbreviation_of(word, other)
+    if abbreviation:
+        return abbreviation, "abbreviation"
+    acronym = _ACRONYM.match(word.text)
+    if acronym and _spelled_out(acronym.group(1).casefold(), other.note.text):
+        return acronym.group(1), "acronym"
+    if len(word.lower) >= 4:
+        for lemma, found in other.by_initial.get(word.lemma[:1], ()):
+            short, long = sorted((lemma, word.lemma), key=len)
+            # a clipped form (`prod` = `production`, `repo` = `repository`) or a longer spelling (`Postgres`)
+            if len(short) >= 4 and long.startswith(short) and len(short) >= 0.35 * len(long) and \
+                    (len(short) >= 0.6 * len(long) or zipf_of(short) < 4.5):  # not `pass` of `passport`
+                return found.text, "spelling"
+    return None
+
+
+def _abbreviation_of(word: Word, other: Index) -> str | None:
+    """`appt` = `appointment`, `Dr` = `Doctor`, `mgr` = `manager`, either way round: a short word whose letters
+    are the long word's, in order, from its first to its last (or a clipped start of it)."""
+    mine = word.lower.rstrip(".")
+    for lemma, found in other.by_initial.get(mine[:1], ()):
+        if _abbreviates(mine, lemma) or _abbreviates(lemma, mine) or _abbreviates(found.lower, mine):
+            return found.text
+    return None
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    return 2 <= len(short) <= 5 and len(long) > len(short) + 1 and short[0] == long[0] and \
+        (short[-1] == long[-1] or long.startswith(short)) and _subsequence(short, long) and zipf_of(short) < 5.0
+
+
+def _subsequence(short: str, long: str) -> bool:
+    letters = iter(long)
+    return all(ch in letters for ch in short)
+
+
+_ACRONYM = re.compile(r"^([A-Z]{2,6})s?$")
+
+
+def _spelled_out(letters: str, text: str) -> bool:
+    """`pr` in "pull requests", `nas` in "network attached storage": consecutive words with these initials."""
+    words = [w for w in re.findall(r"[^\W\d_]+", text.casefold()) if len(letters) > 2 or w not in FUNCTION_WORDS]
+    return letters in "".join(w[0] for w in words)
+
+
+def whole_word_in(needle: str, haystack: str) -> bool:
+    at = haystack.find(needle)
+    while at >= 0:
+        end = at + len(needle)
+        if (at == 0 or not haystack[at - 1].isalnum()) and (end == len(haystack) or not haystack[end].isalnum()):
+            return True
+        at = haystack.find(needle, at + 1)
+    return False
+
+
+# ---- aligning sentences -----------------------------------------------------------------------------------
+
+def aligned(features: dict[str, float], other: Index, loose: bool = False) -> list[int]:
+    """The other note's sentences that restate a sentence with these features (best first); `loose`: every
+    sentence that shares a tenth of them (a sentence may be restated across several)."""
+    total = sum(features.values())
+    if not total:
+        return []
+    scores: dict[int, float] = {}
+    for feature, weight in features.items():
+        posting = other.postings.get(feature, ())
+        if len(posting) > 400:
+            continue  # a word in hundreds of sentences aligns nothing
+        for index in posting:
+            scores[index] = scores.get(index, 0.0) + weight
+    if not scores:
+        return []
+    best = max(scores.values())
+    if best / total < (0.1 if loose else 0.2):
+        return []
+    floor = 0.1 * total if loose else max(0.2 * total, 0.5 * best)
+    return sorted((i for i, s in scores.items() if s >= floor), key=lambda i: -scores[i])
+
+
+# ---- the comparison ----------------------------------------------------------------------------------------
+
+
+__all__ = ["Index", "WORDLIKE_KINDS", "aligned", "match_keys", "unbound", "value_found", "weight", "whole_word_in",
+           "word_found"]

@@ -1,0 +1,68 @@
+"""The lens's report: each fact at risk with its direction, kind, spans and why, and what was equated."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+@dataclass(frozen=True)
+class FactAtRisk:
+    direction: str  # "dropped" | "added" | "changed"
+    kind: str  # the value kind (date, money, …), "term", or the marker class (negation, frequency, …)
+    token: str  # as the source wrote it; for "added", as the body wrote it
+    sources: tuple[int, ...]  # the sources it comes from (empty for "added")
+    source_span: tuple[int, int] | None  # in the first of `sources`
+    body_token: str | None  # for "added" and "changed": the body's words
+    body_span: tuple[int, int] | None
+    why: str  # one line for the reviewer
+
+    def describe(self, width: int = 28) -> str:
+        """One short phrase for the reviewer: `Postgres → MySQL (term)`, `+never (negation, added)`."""
+        def short(text: str) -> str:
+            return text if len(text) <= width else text[: width - 1] + "…"
+        if self.direction == "changed" and self.body_token:
+            return f"{short(self.token)} → {short(self.body_token)} ({self.kind})"
+        if self.direction == "added":
+            return f"+{short(self.body_token or self.token)} ({self.kind}, added)"
+        return f"{short(self.token)} ({self.kind})"
+
+    def to_dict(self) -> dict:
+        return {"token": self.token, "kind": self.kind, "sources": list(self.sources), "direction": self.direction,
+                "source_span": list(self.source_span) if self.source_span else None,
+                "body_token": self.body_token, "body_span": list(self.body_span) if self.body_span else None,
+                "why": self.why}
+
+
+@dataclass(frozen=True)
+class Equated:
+    source: str
+    body: str
+    rule: str  # "same value", "lemma", "synonym", "spelling"
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "body": self.body, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class FactReport:
+    passed: bool
+    at_risk: tuple[FactAtRisk, ...]
+    checked: int
+    equated: tuple[Equated, ...]
+
+
+# ---- matching one fact in another note -------------------------------------------------------------------
+
+
+class Findings:
+    def __init__(self) -> None:
+        self.items: list[FactAtRisk] = []
+        self.equated: dict[tuple[str, str], Equated] = {}
+
+    def add(self, item: FactAtRisk) -> None:
+        self.items.append(item)
+
+    def equate(self, source: str, body: str, rule: str) -> None:
+        if source.casefold() != body.casefold() and rule != "same":
+            self.equated.setdefault((source.casefold(), body.casefold()), Equated(source, body, rule))
+
+
+__all__ = ["Equated", "FactAtRisk", "FactReport", "Findings"]

@@ -1,0 +1,196 @@
+"""Judgements of whole sentences that restate each other: a word swapped, dropped or put in, a noun made singular,
+a list item or a modifier left out, a sentence dropped or added whole."""
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+
+from . import wordnet
+from .lexicon import FUNCTION_WORDS
+from .matching import Index, aligned, weight, whole_word_in, word_found
+from .notes import Note, Word
+from .report import FactAtRisk, Findings
+
+
+def _best_restatement(note: Note, sentence: int, features: dict[str, float], body: Note,
+                      body_index: Index) -> tuple[list[str], list[str], difflib.SequenceMatcher, int] | None:
+    """The body sentence that reads most like this source sentence, content word by content word (None when
+    none aligns)."""
+    mine = [w.lemma for w in note.words_in(sentence)]
+    best = None
+    for target in aligned(features, body_index)[:3]:
+        theirs = [w.lemma for w in body.words_in(target)]
+        matcher = difflib.SequenceMatcher(a=mine, b=theirs, autojunk=False)
+        if best is None or matcher.ratio() > best[2].ratio():
+            best = (mine, theirs, matcher, target)
+    return best
+
+
+def grammatical_number(number: int, note: Note, sentence: int, body: Note, target: int,
+                        matcher: difflib.SequenceMatcher, verbs: set[str], findings: Findings) -> None:
+    """A noun made singular or plural in a sentence that is otherwise the same (`my daughters` → `my daughter`):
+    how many is a fact."""
+    my_words = note.words_in(sentence)
+    their_words = body.words_in(target)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op != "equal":
+            continue
+        for word, other in zip(my_words[i1:i2], their_words[j1:j2]):
+            if word.lemma in verbs or word.term or not (_determined(word, note.text) and _determined(other, body.text)):
+                continue  # only a noun its determiner marks as one or many (`my daughters`), not `VLAN 30 guest`
+            if _plural(word) != _plural(other) and word.lower != other.lower:
+                findings.add(FactAtRisk("changed", "grammatical number", word.text, (number,),
+                                        (word.start, word.end), other.text, (other.start, other.end),
+                                        f"{word.text!r} became {other.text!r}"))
+
+
+_DETERMINERS = frozenset("my your his her our their the these those this that its both all some several many few "
+                         "each every no any".split())
+
+
+def _determined(word: Word, text: str) -> bool:
+    previous = LAST_TOKEN.search(text[max(0, word.start - 30):word.start])
+    return bool(previous) and previous.group(1).casefold() in _DETERMINERS
+
+
+def _plural(word: Word) -> bool:
+    return word.lower != word.lemma and word.lower.endswith("s") and not word.lemma.endswith("s")
+
+
+_VERB_BEFORE = frozenset("to will would can could should must may might do does did i we you they not".split())
+LAST_TOKEN = re.compile(r"([^\W\d_]+)[^\w]*$")
+
+
+def verb_use(word: Word, text: str) -> bool:
+    """`lasted`, `uses`, `backups stay`, `to keep`: a verb. Choosing another verb, or leaving one out, rewords a
+    sentence (its facts are its names, values and markers), while a noun, adjective or adverb (`severely`,
+    `milk`) states something."""
+    if not wordnet.has_verb_sense(word.lemma):
+        return False
+    if word.lower != word.lemma and word.lower.endswith(("ed", "ing", "s")):
+        return True
+    previous = LAST_TOKEN.search(text[max(0, word.start - 30):word.start])
+    before = previous.group(1).casefold() if previous else ""
+    return before in _VERB_BEFORE or (len(before) > 3 and before.endswith("s") and before not in FUNCTION_WORDS)
+
+
+def substituted(number: int, note: Note, index: Index, body: Note, body_index: Index, sources: list[Index],
+                 findings: Findings) -> None:
+    """A content word swapped for another, dropped or added in a sentence that is otherwise the same
+    (`sister` → `cousin`, `cat` → `guinea pig`, `severely allergic` → `allergic`): a changed fact, unless the
+    two are synonyms or spellings of one word, or the word only moved (it is elsewhere in the other text)."""
+    for sentence, features in enumerate(index.features):
+        best = _best_restatement(note, sentence, features, body, body_index)
+        if best is None or best[2].ratio() < 0.5:
+            continue  # restructured: a rewording, judged by its facts
+        mine, theirs, matcher, target = best
+        verbs = {w.lemma for w in note.words_in(sentence) if verb_use(w, note.text)} | \
+            {w.lemma for w in body.words_in(target) if verb_use(w, body.text)}
+        grammatical_number(number, note, sentence, body, target, matcher, verbs, findings)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal" or i2 - i1 > 2 or j2 - j1 > 2:
+                continue
+            if op == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and matcher.ratio() >= 0.6:
+                # one word for another here, neither said elsewhere in the other sentence: `manages Ben` →
+                # `manages Ana`, `is closed` → `is faster`, even when both words occur elsewhere in the notes
+                mine_count, theirs_count = Counter(mine), Counter(theirs)
+                local_old = [w for w in mine[i1:i2] if mine_count[w] > theirs_count[w]]
+                local_new = [w for w in theirs[j1:j2] if theirs_count[w] > mine_count[w]]
+                reworded = all(w in verbs for w in local_old + local_new) and not any(
+                    wordnet.antonyms(a, b) for a in local_old for b in local_new)  # another verb, same facts
+                if local_old and local_new and not reworded and not any(
+                        wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) for a in local_old for b in local_new):
+                    findings.add(FactAtRisk("changed", "word", " ".join(local_old), (number,), None,
+                                            " ".join(local_new), None,
+                                            f"{' '.join(local_old)!r} became {' '.join(local_new)!r} in a sentence "
+                                            "otherwise the same"))
+                    continue
+            my_words = {w.lemma: w for w in note.words_in(sentence)}
+            old = [w for w in mine[i1:i2] if w not in verbs
+                   and w not in body_index.lemmas and not whole_word_in(w, body_index.lower_text)
+                   and not (w in my_words and word_found(my_words[w], body_index, features))]
+            # a word put in is judged by the added-fact checks (terms, values, markers), not here: rewordings
+            # put words in all the time ("rate", "phone number", "aim")
+            new = [w for w in theirs[j1:j2] if w not in verbs and op == "replace"
+                   and not any(w in s.lemmas or whole_word_in(w, s.lower_text) for s in sources)]
+            if not old and not new:
+                continue
+            if old and new:
+                if any(wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) for a in old for b in new):
+                    continue
+            elif op != "replace" and matcher.ratio() < 0.75:
+                continue  # a word left out or put in counts only where the rest is the same
+            elif op == "replace" and not old:
+                continue  # the word put in place of one the body still has elsewhere: a reordering
+            old_text, new_text = " ".join(old), " ".join(new)
+            direction = "changed" if old and new else "dropped" if old else "added"
+            findings.add(FactAtRisk(direction, "word", old_text or new_text, (number,) if old else (), None,
+                                    new_text or None, None,
+                                    f"{old_text!r} became {new_text!r} in a sentence otherwise the same" if old and new
+                                    else f"{(old_text or new_text)!r} {'left out of' if old else 'put in'} a sentence "
+                                    "otherwise the same"))
+
+
+LIST = re.compile(r"(?:[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,2}\s*,\s*){1,}"
+                   r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,2},?\s+(?:and|or)\s+[^\W\d_][\w'’-]*")
+
+
+def list_items(number: int, note: Note, body_index: Index, findings: Findings) -> None:
+    """Each item of an enumeration is a fact (`penicillin, latex and shellfish`): one the body lacks is dropped,
+    however common its word."""
+    for m in LIST.finditer(note.text):
+        items = re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group(0))
+        if len(items) < 3:
+            continue
+        for item in items[1:]:  # the first may carry the words before the list ("allergic to penicillin")
+            words = [w for w in note.words_between(m.start(), m.end()) if w.text in item.split()]
+            if words and not any(word_found(w, body_index) for w in words):
+                start = note.text.find(item, m.start())
+                findings.add(FactAtRisk("dropped", "list item", item, (number,), (start, start + len(item)), None,
+                                        None, f"{item!r}, an item of a list in source {number + 1}, is not in the body"))
+
+
+def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
+    """A word that qualifies the next one (`late father`, `severely allergic`, `acting manager`), left out where
+    the body keeps the word it qualified, in the sentence that restates it."""
+    for sentence, features in enumerate(index.features):
+        restating = aligned(features, body_index)[:2]
+        if not restating:
+            continue
+        kept = {w.lemma for t in restating for w in body.words_in(t)}
+        words = note.words_in(sentence)
+        for word, head in zip(words, words[1:]):
+            gap = note.text[word.end:head.start]
+            if gap.strip(" -") or head.lemma not in kept or word.lemma in body_index.lemmas or word.term:
+                continue  # only a word right before the one it qualifies; terms are checked as terms
+            if verb_use(word, note.text) or whole_word_in(word.lower, body_index.lower_text) or \
+                    not wordnet.can_modify(word.lemma) or word_found(word, body_index, features):
+                continue  # a noun or verb, or said in other words (`large` = `big`)
+            findings.add(FactAtRisk("dropped", "modifier", f"{word.text} {head.text}", (number,),
+                                    (word.start, head.end), None, None,
+                                    f"{word.text!r} of {word.text + ' ' + head.text!r} is not in the body"))
+
+
+def uncovered(number: int, note: Note, index: Index, others: list[Index], findings: Findings,
+               direction: str) -> None:
+    """A sentence most of whose words are nowhere in the other text: dropped (or, for the body, added) whole,
+    whatever its words' rarity (`Wen is vegetarian.`, `We use oak wood.`)."""
+    for sentence, features in enumerate(index.features):
+        words = {w.lemma: w for w in note.words_in(sentence)}
+        total = sum(weight(w) for w in words.values())
+        if total < 2:
+            continue
+        kept = sum(weight(w) for w in words.values() if any(word_found(w, other, features) for other in others))
+        if kept / total < 0.5:
+            text = note.sentence_text(sentence).strip()
+            findings.add(FactAtRisk(direction, "sentence", text, (number,) if direction == "dropped" else (),
+                                    note.sentences[sentence] if direction == "dropped" else None,
+                                    text if direction == "added" else None,
+                                    note.sentences[sentence] if direction == "added" else None,
+                                    f"most of {text[:60]!r} is " + ("not in the body" if direction == "dropped"
+                                                                    else "in no source")))
+
+
+__all__ = ["LAST_TOKEN", "LIST", "grammatical_number", "list_items", "modifiers", "substituted", "uncovered",
+           "verb_use"]
