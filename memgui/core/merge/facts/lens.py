@@ -123,7 +123,10 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
     checked = 0
     for marker in note.markers:
         checked += 1
-        restating = aligned(index.features[marker.sentence], other_index, loose=True)
+        features = index.features[marker.sentence]
+        # a sentence of markers only ("No.") restates whatever the other says: look in all of it
+        restating = aligned(features, other_index, loose=True) if features else list(
+            other_index.markers_by_sentence)
         if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue
         if marker.cls == "frequency" and any(v.kind == "frequency" and s in restating for v, s in zip(
