@@ -507,3 +507,14 @@ def test_a_needle_found_only_inside_another_needles_match_is_found():
     needles = ["2025-08-15", "08-15", "8-1", *(f"absent{i}" for i in range(8))]
     haystack = "release on 2025-08-15 port 9320." * 3
     assert guard._substrings_found(needles, haystack) == {"2025-08-15", "08-15", "8-1"}
+
+
+def test_a_lone_surrogate_in_the_body_does_not_crash_the_one_pass_search():
+    """Would fail with the automaton fed raw text: ahocorasick-rs encodes to UTF-8 and raised UnicodeEncodeError
+    on a lone surrogate (valid in .NET strings and in Python's). Eight or more lost tokens take that path."""
+    source = " ".join(f"host-{i}.internal v{i}.2.3 2025-01-{i + 10:02d}" for i in range(9))
+    body = "\ud800 " + source[: len(source) // 3] + " \udfff"
+    with_surrogates = check_merge([source], body)
+    without = check_merge([source], body.replace("\ud800", "?").replace("\udfff", "?"))
+    assert (with_surrogates.passed, with_surrogates.missing) == (without.passed, without.missing)
+    assert len(with_surrogates.missing) >= 8

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
+from collections import Counter
 
 from . import wordnet
 from .matching import Index, aligned
@@ -116,7 +117,12 @@ def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index
         if not restating:
             continue
         mine = _items(note, sentence)
-        theirs = {identity: (start, end) for identity, start, end, _ in _items(body, restating[0])}
+        body_items = _items(body, restating[0])
+        repeated = {i for i, n in Counter(x[0] for x in (*mine, *body_items)).items() if n > 2} | {
+            i for i, n in Counter(x[0] for x in mine).items() if n > 1} | {
+            i for i, n in Counter(x[0] for x in body_items).items() if n > 1}
+        mine = [x for x in mine if x[0] not in repeated]  # an item said twice has no one place to trade
+        theirs = {identity: (start, end) for identity, start, end, _ in body_items if identity not in repeated}
         for a in range(len(mine)):
             for b in range(a + 1, min(len(mine), a + 12)):
                 x, y = mine[a], mine[b]
