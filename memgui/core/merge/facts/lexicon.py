@@ -174,11 +174,11 @@ WEAK_MARKERS = frozenset({
     ("order", "yet"), ("order", "already"), 
     ("hedge", "want"), ("comparison", "prefer"), ("restriction", "including"), ("restriction", "especially"),
     ("quantifier", "all"), ("order", "recent"), ("condition", "so that"), ("frequency", "again"),
-    ("comparison", "instead"), ("order", "first"), ("order", "next"), ("order", "last"), ("quantifier", "many"),
+    ("comparison", "instead"), ("quantifier", "many"),
 })
 
 # Words that answer for a marker but are too common to be checked themselves ("then" answers for "afterwards").
-WEAK_PHRASES = frozenset({"then", "by"})
+WEAK_PHRASES = frozenset({"then", "by", "first", "next", "last", "firstly", "finally"})
 
 # Function words: never facts, never units, never content (articles, pronouns, auxiliaries, prepositions,
 # conjunctions). The closed class of English function words.

@@ -174,7 +174,7 @@ _CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minu
 # (`7940HS` as hectoseconds), and glued letters are more often an identifier.
 _GLUED_UNITS = frozenset(
     "b kb mb gb tb pb kib mib gib tib ms s sec m h hr hrs min mins d km cm mm kg g mg mcg µg l ml dl mhz ghz hz "
-    "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk".split())
+    "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk p".split())
 
 
 def _number(text: str) -> float:
@@ -337,6 +337,7 @@ def _tokens(text: str) -> list[Value]:
             out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
                              m.start() + len(token), kind))
     wanted: dict[str, str] = {}  # lower-cased token -> kind
+    cased: dict[str, str] = {}  # a code whose case is part of it (`Blue-Heron-42`): compared as written
     for token, kind in extract_tokens(text):
         if kind == "all_caps" and token.casefold() in CURRENCY_WORDS:
             continue  # `EUR 280` is an amount
@@ -347,6 +348,8 @@ def _tokens(text: str) -> list[Value]:
         if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
             continue  # `second-hand`, `check-in`: English words joined, read as words
         wanted.setdefault(token.lower(), kind)
+        if _CASE_MATTERS.search(token):
+            cased[token.lower()] = token
     taken = sorted(spans)
     for start, end, token in _occurrences(text, list(wanted)):
         if any(a < end and start < b for a, b in taken[max(0, bisect.bisect_left(taken, (start, start)) - 2):
@@ -354,8 +357,13 @@ def _tokens(text: str) -> list[Value]:
             continue
         bisect.insort(taken, (start, end))
         kind = wanted[token]
-        out.append(Value(frozenset({f"token:{token.casefold()}"}), kind, text[start:end], start, end, kind))
+        key = f"token:{text[start:end]}" if token in cased else f"token:{token.casefold()}"
+        out.append(Value(frozenset({key}), kind, text[start:end], start, end, kind))
     return out
+
+
+# a digit and both cases in one token: a password, a code, a booking reference — its case is part of it
+_CASE_MATTERS = re.compile(r"^(?=.*\d)(?=.*[a-z])(?=.*[A-Z])")
 
 
 def _occurrences(text: str, tokens: list[str]) -> list[tuple[int, int, str]]:
