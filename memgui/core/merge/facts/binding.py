@@ -194,7 +194,8 @@ def _between(text: str, start: int, end: int, note: Note) -> str:
     """The words between two items, less the names among them (`Blackbird in drop D` → `in drop`, whichever
     name sits inside)."""
     inner = text[start:end]
-    for w in sorted((w for w in note.words_between(start, end) if w.term and w.end <= end), key=lambda w: -w.start):
+    for w in sorted((w for w in note.words_between(start, end) if w.term and w.text[:1].isupper() and w.end <= end),
+                    key=lambda w: -w.start):
         inner = inner[: w.start - start] + " " + inner[w.end - start:]
     return " ".join(inner.casefold().split()).strip(" ,;")
 

@@ -235,6 +235,16 @@ def _comparative(lower: str, lemma: str) -> str | None:
     return None
 
 
+def _predicative(text: str, tokens: list[re.Match[str]], i: int) -> bool:
+    """`on`/`off` ending a clause ("is on.", "switched off, and"): a state, not a preposition ("on Monday")."""
+    after = text[tokens[i].end():tokens[i].end() + 3].lstrip(" ")
+    if not after or after[0] in ".,;:!?)]\n":
+        return True
+    following = tokens[i + 1].group(0).casefold() if i + 1 < len(tokens) else ""
+    between = text[tokens[i].end():tokens[i + 1].start()] if i + 1 < len(tokens) else ""
+    return not between.strip() and following in ("and", "but", "or", "when", "while", "until")
+
+
 def _in_words(value: Value, text: str, regions: list[tuple[int, int]]) -> Value:
     """A value read from digits written in place of words, spanning the words (`twenty two users`)."""
     start = value.start
@@ -298,6 +308,8 @@ def read_note(text: str) -> Note:
         for size in range(min(LONGEST_PHRASE, len(tokens) - i), 0, -1):
             phrase = " ".join(lowers[i:i + size])
             hit = PHRASES.get(phrase) or (_BOUND_HIT if size > 1 and phrase in BOUNDS else None)
+            if hit is None and size == 1 and phrase in ("on", "off") and _predicative(text, tokens, i):
+                hit = ("state", phrase)  # "the heating is on" / "off": a state, not a preposition
             if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):
                 hit = ("negation", "not")
                 base = _CONTRACTED.get(phrase[:-3], phrase[:-3]) if phrase.endswith("n't") else "can"

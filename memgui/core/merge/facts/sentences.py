@@ -98,7 +98,7 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
                 local_old = [w for w in mine[i1:i2] if mine_count[w] > theirs_count[w]]
                 local_new = [w for w in theirs[j1:j2] if theirs_count[w] > mine_count[w]]
                 reworded = all(w in verbs for w in local_old + local_new) and not any(
-                    wordnet.antonyms(a, b) for a in local_old for b in local_new)  # another verb, same facts
+                    wordnet.antonyms(a, b) for a in local_old for b in local_new)  # a verb chosen or restructured
                 if local_old and local_new and not reworded and not any(
                         wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) for a in local_old for b in local_new):
                     findings.add(FactAtRisk("changed", "word", " ".join(local_old), (number,), None,

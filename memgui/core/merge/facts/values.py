@@ -230,8 +230,10 @@ def _times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             keys.add(f"time:{hour + 12:02d}:{minute:02d}pm")  # `9:45` may be `9:45 pm`, not `21:45`
         elif ap.startswith("p"):
             keys.add(f"time:{hour:02d}:{minute:02d}pm")
-        out.append(Value(frozenset(keys), "time", m.group(0).strip(), m.start(), m.start() + len(m.group(0).rstrip()),
-                         "time"))
+        written = m.group(0).rstrip()
+        if written.endswith("m.") and not written.endswith((".m.", ". m.")):
+            written = written[:-1]  # "2:15 pm." ends a sentence; "2:15 p.m." keeps its dot
+        out.append(Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time"))
     for word, value in _TIME_WORDS.items():
         for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
             out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time"))

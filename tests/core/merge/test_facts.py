@@ -1,0 +1,75 @@
+"""The fact model (core/merge/facts): same meaning is the same fact, and every direction of loss is named.
+
+Cases written for these tests, apart from the labelled corpus: each equivalence would alarm without its normal
+form, and each change would pass without the class of fact it belongs to."""
+import pytest
+
+from memgui.core.merge.conflicts import likely_different, pair_evidence
+from memgui.core.merge.facts.lens import check_facts
+from memgui.core.merge.facts.notes import read_note
+from memgui.core.merge.facts.values import values
+
+# (source, body, what the lens must equate) — the body keeps every fact in another spelling
+SAME = [
+    ("The NAS has 8 TB of disk.", "The NAS has 8 terabytes of disk.", ("8 TB", "8 terabytes")),
+    ("The flight is on 2027-03-09.", "The flight is on 9 March 2027.", ("2027-03-09", "9 March 2027")),
+    ("Standup is at 14:15.", "Standup is at 2:15 pm.", ("14:15", "2:15 pm")),
+    ("The deposit was £1,250.", "The deposit was 1250 GBP.", ("£1,250", "1250 GBP")),
+    ("Stretch three times a day.", "Stretch 3 times daily.", ("three times a day", "3 times daily")),
+    ("The lease runs for a fortnight.", "The lease runs for 14 days.", ("a fortnight", "14 days")),
+    ("Half of the budget goes to rent.", "50% of the budget goes to rent.", ("Half", "50%")),
+    ("Call 020 7946 0555 about it.", "Call +44 20 7946 0555 about it.", ("020 7946 0555", "+44 20 7946 0555")),
+]
+
+
+@pytest.mark.parametrize("source, body, equated", SAME, ids=[s[2][0] for s in SAME])
+def test_a_fact_in_another_spelling_is_kept_and_the_lens_says_what_it_equated(source, body, equated):
+    report = check_facts([source], body)
+    assert report.passed, [a.describe() for a in report.at_risk]
+    assert equated in {(e.source, e.body) for e in report.equated}
+
+
+# (source, body, direction, kind) — one fact dropped, added or changed, of a class no token check sees
+CHANGED = [
+    ("Water the ferns every other day.", "Water the ferns every day.", "changed", "frequency"),
+    ("The garage is on the left.", "The garage is on the right.", "dropped", "direction"),
+    ("Only Priya has the alarm code.", "Priya has the alarm code.", "dropped", "restriction"),
+    ("The office opens at 9 unless it snows.", "The office opens at 9.", "dropped", "condition"),
+    ("Mara mentors Kofi.", "Kofi mentors Mara.", "changed", "binding"),
+    ("The heating is on.", "The heating is off.", "changed", "state"),
+    ("The side gate is locked at night.", "The side gate is unlocked at night.", "changed", "antonym"),
+    ("Renew the permit next spring.", "Never renew the permit next spring.", "added", "negation"),
+    ("Dev uses port 8080 and prod uses port 8443.", "Dev uses port 8443 and prod uses port 8080.", "changed", "binding"),
+    ("Bring two passports.", "Bring three passports.", "changed", "number"),
+    ("Pack the tent, the stove and the lantern.", "Pack the tent and the lantern.", "dropped", "list item"),
+]
+
+
+@pytest.mark.parametrize("source, body, direction, kind", CHANGED, ids=[c[3] + ":" + c[1][:20] for c in CHANGED])
+def test_each_direction_of_a_changed_fact_is_named(source, body, direction, kind):
+    report = check_facts([source], body)
+    assert not report.passed
+    assert (direction, kind) in {(a.direction, a.kind) for a in report.at_risk}, [a.describe() for a in report.at_risk]
+
+
+def test_a_reworded_union_of_two_notes_keeps_every_fact():
+    a = "Lina's dentist is Dr Sousa. Check-ups are every six months."
+    b = "Lina sees Dr Sousa for check-ups twice a year; the practice is on Rua Augusta."
+    body = "Lina sees her dentist, Dr Sousa on Rua Augusta, for check-ups twice a year."
+    assert check_facts([a, b], body).passed
+
+
+def test_a_value_read_from_words_keeps_its_place_in_the_text():
+    text = "The hall seats twenty two people on the second floor."
+    by_text = {v.text: (v.start, v.end) for v in read_note(text).values}
+    assert text[slice(*by_text["twenty two"])] == "twenty two" and text[slice(*by_text["second"])] == "second"
+    assert [sorted(v.keys) for v in values("seats 22 people")] == [["n:22"]]
+
+
+def test_diff_names_a_difference_of_every_kind_and_marks_notes_that_bind_values_differently():
+    ev = pair_evidence("The spare key is with Mrs Okafor.", "The spare key is not with Mrs Okafor.")
+    assert "negation" in {c.fact_class for c in ev.conflicts}
+    ports = likely_different(["Staging listens on port 5432.", "Staging listens on port 6432."])
+    assert ports.likely_different and "5432" in ports.reason
+    reworded = likely_different(["Staging listens on port 5432.", "Port 5432 is what staging listens on."])
+    assert not reworded.likely_different
