@@ -55,7 +55,7 @@ def test_each_direction_of_a_changed_fact_is_named(source, body, direction, kind
 def test_a_reworded_union_of_two_notes_keeps_every_fact():
     a = "Lina's dentist is Dr Sousa. Check-ups are every six months."
     b = "Lina sees Dr Sousa for check-ups twice a year; the practice is on Rua Augusta."
-    body = "Lina sees her dentist, Dr Sousa on Rua Augusta, for check-ups twice a year."
+    body = "Lina sees her dentist, Dr Sousa, for check-ups twice a year; the practice is on Rua Augusta."
     assert check_facts([a, b], body).passed
 
 
