@@ -89,6 +89,9 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
             {w.lemma for w in body.words_in(target) if verb_use(w, body.text)}
         grammatical_number(number, note, sentence, body, target, matcher, verbs, findings)
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "delete" and 2 < i2 - i1 <= 4:
+                _dropped_phrase(number, note, sentence, mine[i1:i2], body_index, verbs, findings)
+                continue
             if op == "equal" or i2 - i1 > 2 or j2 - j1 > 2:
                 continue
             if op == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and matcher.ratio() >= 0.6:
@@ -134,6 +137,18 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
 
 LIST = re.compile(r"(?:[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,2}\s*,\s*){1,}"
                    r"[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,2},?\s+(?:and|or)\s+[^\W\d_][\w'’-]*")
+
+
+def _dropped_phrase(number: int, note: Note, sentence: int, lemmas: list[str], body_index: Index, verbs: set[str],
+                    findings: Findings) -> None:
+    """A phrase left out of a sentence the body otherwise keeps (`contribution to the honeymoon fund`): its words
+    that say something (not verbs, not the commonest words) are nowhere in the body."""
+    words = {w.lemma: w for w in note.words_in(sentence)}
+    lost = [lemma for lemma in lemmas if lemma not in verbs and lemma in words and words[lemma].zipf < 5.0
+            and lemma not in body_index.lemmas and not whole_word_in(lemma, body_index.lower_text)]
+    if len(lost) >= 2:
+        findings.add(FactAtRisk("dropped", "phrase", " ".join(lost), (number,), None, None, None,
+                                f"{' '.join(lost)!r} left out of a sentence the body otherwise keeps"))
 
 
 def list_items(number: int, note: Note, body_index: Index, findings: Findings) -> None:
