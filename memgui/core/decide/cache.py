@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ...config import user_cache_dir
-from .review import REVIEW_RULES, ClusterReview, stamps_of
+from .review import REVIEW_RULES, ClusterReview, rechecked, stamps_of
 
 FOLDER = "decisions"
 
@@ -68,7 +68,7 @@ class DecisionCache:
             review = ClusterReview.from_dict(entry)
         except TypeError:
             return None
-        return review if review.stamps == stamps_of(documents) else None
+        return rechecked(review, documents) if review.stamps == stamps_of(documents) else None
 
     def reviews(self) -> list[ClusterReview]:
         """Every review kept for this model, current or not (what the model judged, e.g. to compare with

@@ -11,7 +11,7 @@ a date: `groups.conflict_partition`) — the whole cluster when none do.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import replace, asdict, dataclass, field, fields
 from typing import Any, Sequence
 
 from .drafts import union_draft
@@ -176,5 +176,23 @@ def review_cluster(documents: Sequence, names: dict[str, str] | None = None, dec
     )
 
 
-__all__ = ["DIFFERENT_FACTS", "MIXED", "PENDING", "REVIEW_RULES", "SAME_FACT", "ClusterReview", "review_cluster",
-           "stamps_of"]
+def rechecked(review: ClusterReview, documents: Sequence) -> ClusterReview:
+    """A kept review with memgui's own checks run again on today's rules: the cache keeps what the model said,
+    not what the guard and the lens say of it (a newer lens may see what the older one let through). The
+    members are the ones the review was made of (the cache compares their stamps first)."""
+    by_id = {d.document_id: d for d in documents}
+    chosen = [t for t in review.targets if t in by_id]
+    proposal = by_id.get(review.proposal_id)
+    mark = likely_different([d.markdown_body for d in documents], [d.title for d in documents])
+    marked = {"likely_different": mark.likely_different, "reason": mark.reason}
+    if proposal is None or not review.merged_body:
+        return replace(review, likely_different=marked)
+    sources = [by_id[t].markdown_body for t in chosen] + [proposal.markdown_body]
+    titles = [by_id[t].title or "" for t in chosen] + [proposal.title or ""]
+    guard = check_merge(sources, review.merged_body).to_dict()
+    strict = check_strict(sources, review.merged_body, titles=titles, kept_title=titles[0]).to_dict()
+    return replace(review, guard=guard, strict=strict, likely_different=marked)
+
+
+__all__ = ["DIFFERENT_FACTS", "MIXED", "PENDING", "REVIEW_RULES", "SAME_FACT", "ClusterReview", "rechecked",
+           "review_cluster", "stamps_of"]

@@ -46,3 +46,15 @@ def test_a_review_cached_by_older_review_rules_is_not_reused(tmp_path, monkeypat
     DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache").put(review)
     monkeypatch.setattr(cache_mod, "REVIEW_RULES", cache_mod.REVIEW_RULES + 1)  # a memgui with new rules
     assert DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache").get([OLD, SAME]) is None
+
+
+def test_a_cached_review_is_judged_by_todays_guard_and_lens_not_by_the_verdicts_it_was_kept_with(tmp_path):
+    """Would fail with the cache trusted: a review kept when an older lens passed a lossy body went on to
+    accept-safe as "strict passed" (found on the demo: a merge that dropped what a gift was for)."""
+    cache = DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache")
+    review = replace(run_to_end(review_cluster([OLD, SAME])), groups_judged=True)
+    lossy = review.merged_body.replace("Alberto Pinto", "the landlord")
+    cache.put(replace(review, merged_body=lossy, strict={"passed": True, "checked": 0, "at_risk": []}))
+    again = cache.get([OLD, SAME])
+    assert again.merged_body == lossy and not again.strict["passed"]
+    assert any(item["token"] == "Alberto" for item in again.strict["at_risk"])
