@@ -191,7 +191,11 @@ def rechecked(review: ClusterReview, documents: Sequence) -> ClusterReview:
     titles = [by_id[t].title or "" for t in chosen] + [proposal.title or ""]
     guard = check_merge(sources, review.merged_body).to_dict()
     strict = check_strict(sources, review.merged_body, titles=titles, kept_title=titles[0]).to_dict()
-    return replace(review, guard=guard, strict=strict, likely_different=marked)
+    union = dict(review.union_draft or {})
+    if (union.get("merged_body") or "").strip():
+        union["guard"] = check_merge(sources, union["merged_body"]).to_dict()
+        union["strict"] = check_strict(sources, union["merged_body"], titles=titles, kept_title=titles[0]).to_dict()
+    return replace(review, guard=guard, strict=strict, likely_different=marked, union_draft=union or None)
 
 
 __all__ = ["DIFFERENT_FACTS", "MIXED", "PENDING", "REVIEW_RULES", "SAME_FACT", "ClusterReview", "rechecked",

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -70,6 +70,25 @@ def batch_id_of(entry: AuditEntry) -> str | None:
 def merged_ids(review: ClusterReview) -> list[str]:
     """The documents the review's merged body covers: the model's targets plus the proposal."""
     return list(dict.fromkeys([*review.targets, review.proposal_id]))
+
+
+def with_safe_body(review: ClusterReview | None) -> ClusterReview | None:
+    """The review with the body bulk accept may write: the model's merged body when MergeGuard and the lens both
+    pass it; else the sentence-union draft of the same notes when both pass that (it keeps every sentence that
+    brings a fact, so a model that dropped one does not cost the merge); else the review as it is."""
+    if review is None or review.decision not in MERGE_DECISIONS:
+        return review
+    if (review.guard or {}).get("passed") and (review.strict or {}).get("passed"):
+        return review
+    union = review.union_draft or {}
+    same_notes = set(union.get("targets") or ()) == set(review.targets)
+    if same_notes and (union.get("merged_body") or "").strip() and (union.get("guard") or {}).get("passed") \
+            and (union.get("strict") or {}).get("passed"):
+        failed = "MergeGuard" if not (review.guard or {}).get("passed") else "the fact lens"
+        return replace(review, merged_body=union["merged_body"], guard=union["guard"], strict=union["strict"],
+                       rationale=f"{review.rationale or ''} [memgui: {failed} failed the model's draft; the "
+                                 "sentence-union draft of the same notes is written instead]".strip())
+    return review
 
 
 def why_not_safe(review: ClusterReview | None, member_ids: Sequence[str] | None = None) -> str | None:
@@ -242,6 +261,7 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
     claimed: set[str] = set()
     for cluster_id, members, review in clusters:
         members = list(members)
+        review = with_safe_body(review)
         reason = why_not_safe(review, members)
         read: dict | None = None
         if reason is None:

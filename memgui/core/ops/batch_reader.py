@@ -12,7 +12,7 @@ from typing import Any, Sequence
 from ..decide.reader import FactReader, ReaderReport
 from ..store import Store
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
-from .batch import ReaderRun, merged_ids, why_not_safe
+from .batch import ReaderRun, merged_ids, why_not_safe, with_safe_body
 
 
 def read_safe_clusters(store: Store, rows: Sequence[tuple[Any, Sequence[str], Any]], reader: FactReader, *,
@@ -20,7 +20,8 @@ def read_safe_clusters(store: Store, rows: Sequence[tuple[Any, Sequence[str], An
     """The reader's report on each otherwise safe cluster of `rows` (`(cluster id, member ids, review)`), as a
     ReaderRun for `plan_batch`. Yields Progress per cluster and per question; cancellable between questions."""
     cancel = cancel or NEVER_CANCELLED
-    todo = [(cid, review) for cid, members, review in rows if why_not_safe(review, list(members)) is None]
+    safe = [(cid, members, with_safe_body(review)) for cid, members, review in rows]
+    todo = [(cid, review) for cid, members, review in safe if why_not_safe(review, list(members)) is None]
     reports: dict[str, ReaderReport] = {}
     calls = cached = 0
     for i, (cid, review) in enumerate(todo):

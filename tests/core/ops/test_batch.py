@@ -5,6 +5,7 @@ scripted decider (tests/decider_fakes.py), exactly as the CLI and the window com
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -105,8 +106,9 @@ def test_a_sibling_pair_wrongly_judged_same_is_still_not_merged(seeded):
     (_key, _ids, review), = rows
     assert review.verdict == "same"  # the model got it wrong …
     plan = plan_batch(rows)
-    assert plan.writes == []  # … and the guard (1.22 lost) keeps it out all the same
-    assert "MergeGuard failed" in plan.excluded[0].reason or "strict" in plan.excluded[0].reason
+    assert plan.writes == []  # … and memgui's checks keep it out all the same: the model's body lost 1.22, and
+    # the union draft that keeps both values is marked: two notes that bind different versions to one subject
+    assert "likely different" in plan.excluded[0].reason and "1.22" in plan.excluded[0].reason
 
 
 @pytest.mark.parametrize("change,reason", [
@@ -219,3 +221,18 @@ def test_reviews_come_from_the_cache_and_are_none_when_not_cached(seeded, tmp_pa
     rows = run_to_end(cluster_reviews(store, scan[:2], cache, decider=decider, stats=stats))
     assert stats == {"cached": 2, "computed": 0} and len(engine.calls) == calls  # the model is not asked again
     assert plan_batch(rows).writes[0].cluster_id == "deploy"
+
+
+def test_a_model_draft_the_lens_fails_is_replaced_by_the_union_draft_when_that_one_passes(seeded):
+    """Would fail without the fallback: a true duplicate whose model merge dropped a fact was left for a person,
+    although the sentence-union draft of the same two notes keeps every fact and passes both checks."""
+    store, clusters = seeded
+    (key, ids, review), = _reviews(store, {"backup": clusters["backup"]})
+    lossy = replace(review, merged_body="Backups of the atlas database are kept.",
+                    strict={"passed": False, "checked": 1, "at_risk": [{"token": "30 days"}]},
+                    guard={**review.guard, "passed": True})
+    assert (lossy.union_draft or {}).get("strict", {}).get("passed")
+    plan = plan_batch([(key, ids, lossy)])
+    assert [w.cluster_id for w in plan.writes] == [key]
+    assert plan.writes[0].merged_body == lossy.union_draft["merged_body"] and "30 days" in plan.writes[0].merged_body
+    assert "sentence-union draft" in plan.writes[0].rationale
