@@ -76,9 +76,9 @@ def _parse(folder: Path) -> WordNetTables:
 
 
 def _cache_file(folder: Path) -> Path:
-    from platformdirs import user_cache_dir
+    from ....config import user_cache_dir  # memgui's cache dir (and its override for tests)
     stamp = int((folder / "data.noun").stat().st_mtime)
-    return Path(os.environ.get("MEMGUI_CACHE_DIR") or user_cache_dir("memgui")) / f"wordnet-{_FORMAT}-{stamp}.pickle"
+    return user_cache_dir() / f"wordnet-{_FORMAT}-{stamp}.pickle"
 
 
 @functools.lru_cache(maxsize=1)
