@@ -82,3 +82,11 @@ def test_a_phrase_left_out_of_a_sentence_the_body_otherwise_keeps_is_dropped():
     report = check_facts([source], "Gift: €150 together with Tomás.")
     assert [(a.direction, a.kind, a.token) for a in report.at_risk] == [
         ("dropped", "phrase", "contribution honeymoon fund")]
+
+
+def test_a_converse_restatement_is_the_same_fact_and_a_flipped_order_is_not():
+    """`A before B` = `B after A`: without the converse rule these read as an order turned into its opposite."""
+    assert check_facts(["Water the plants before you leave."], "Leave after you water the plants.").passed
+    assert check_facts(["Tom is older than Ada."], "Ada is younger than Tom.").passed
+    flipped = check_facts(["Water the plants before you leave."], "Water the plants after you leave.")
+    assert not flipped.passed and flipped.at_risk[0].kind == "order"

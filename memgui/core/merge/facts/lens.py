@@ -43,6 +43,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         checked += _dropped(number, note, index, body, body_index, findings)
     checked += _added(body, body_index, sources, source_indexes, findings)
     _pair_changes(findings, sources, body)
+    findings.items = [item for item in findings.items if not _converse(item, sources, body)]
     for number, note in enumerate(sources):
         uncovered(number, note, source_indexes[number], [body_index], findings, "dropped")
     uncovered(-1, body, body_index, source_indexes, findings, "added")
@@ -191,6 +192,28 @@ class _MergedIndex:
                 if marker.key in index.markers_by_sentence.get(sentence, ()):
                     return True
         return False
+
+
+_CONVERSE_KINDS = frozenset({"order", "comparison", "antonym", "direction"})
+
+
+def _converse(item: FactAtRisk, sources: list[Note], body: Note) -> bool:
+    """`A before B` = `B after A`, `Jake is older than Amy` = `Amy is younger than Jake`: an order or comparison
+    turned into its opposite while what stood on its two sides traded places states the same fact."""
+    if item.direction != "changed" or item.kind not in _CONVERSE_KINDS or not item.sources or \
+            item.source_span is None or item.body_span is None or not 0 <= item.sources[0] < len(sources):
+        return False
+    note = sources[item.sources[0]]
+    mine, theirs = _sides(note, item.source_span), _sides(body, item.body_span)
+    return all(a and b and len(a & b) >= 0.5 * max(len(a), len(b)) for a, b in ((mine[0], theirs[1]),
+                                                                               (mine[1], theirs[0])))
+
+
+def _sides(note: Note, span: tuple[int, int]) -> tuple[set[str], set[str]]:
+    """The words of a span's sentence before it and after it."""
+    sentence = _sentence_at(note, span)
+    words = note.words_in(sentence) if sentence is not None else []
+    return ({w.lemma for w in words if w.end <= span[0]}, {w.lemma for w in words if w.start >= span[1]})
 
 
 def _sentence_at(note: Note, span: tuple[int, int] | None) -> int | None:
