@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Mapping
+from typing import Any
 
 from ..merge.strict import check_strict
 from ..merge.union import split_units

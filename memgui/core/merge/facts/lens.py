@@ -42,7 +42,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     for number, (note, index) in enumerate(zip(sources, source_indexes)):
         checked += _dropped(number, note, index, body, body_index, findings)
     checked += _added(body, body_index, sources, source_indexes, findings)
-    _pair_changes(findings, sources, body)
+    _pair_changes(findings, sources, source_indexes, body, body_index)
     findings.items = [item for item in findings.items if not _converse(item, sources, body)]
     for number, note in enumerate(sources):
         uncovered(number, note, source_indexes[number], [body_index], findings, "dropped")
@@ -222,19 +222,21 @@ def _sentence_at(note: Note, span: tuple[int, int] | None) -> int | None:
     return max(0, bisect.bisect_right([start for start, _ in note.sentences], span[0]) - 1)
 
 
-def _pair_changes(findings: Findings, sources: list[Note], body: Note) -> None:
+def _pair_changes(findings: Findings, sources: list[Note], source_indexes: list[Index], body: Note,
+                  body_index: Index) -> None:
     """A dropped and an added fact of one kind, in sentences that restate each other, become one change:
     `ten percent` → `twenty percent`."""
     dropped = [i for i, f in enumerate(findings.items) if f.direction == "dropped"]
     added = [i for i, f in enumerate(findings.items) if f.direction == "added"]
     used: set[int] = set()
     merged: list[FactAtRisk] = []
-    body_index = Index(body)
     for d in dropped:
         old = findings.items[d]
-        note = sources[old.sources[0]] if old.sources and 0 <= old.sources[0] < len(sources) else None
+        number = old.sources[0] if old.sources and 0 <= old.sources[0] < len(sources) else None
+        note = sources[number] if number is not None else None
         where = _sentence_at(note, old.source_span) if note is not None else None
-        restating = set(aligned(Index(note).features[where], body_index)) if where is not None and note else set()
+        restating = set(aligned(source_indexes[number].features[where], body_index)) \
+            if where is not None and number is not None else set()
         for a in added:
             new = findings.items[a]
             if a in used or new.kind != old.kind or _sentence_at(body, new.body_span) not in restating or \
@@ -249,7 +251,7 @@ def _pair_changes(findings: Findings, sources: list[Note], body: Note) -> None:
                                      new.body_span, why))
             break
     findings.items = [f for i, f in enumerate(findings.items) if i not in used] + merged
-    _antonyms(findings, sources, body)
+    _antonyms(findings, sources, source_indexes, body, body_index)
 
 
 def _dimension(notes: list[Note], item: FactAtRisk, body_side: bool = False) -> str:
@@ -270,11 +272,10 @@ def _lemma(text: str) -> str:
     return lemma_of(text.casefold())
 
 
-def _antonyms(findings: Findings, sources: list[Note], body: Note) -> None:
+def _antonyms(findings: Findings, sources: list[Note], source_indexes: list[Index], body: Note,
+              body_index: Index) -> None:
     """A common word replaced by its opposite in a sentence that restates it (`enabled` → `disabled`)."""
-    body_index = Index(body)
-    for number, note in enumerate(sources):
-        index = Index(note)
+    for number, (note, index) in enumerate(zip(sources, source_indexes)):
         for sentence, features in enumerate(index.features):
             for target in aligned(features, body_index)[:1]:
                 mine = {w.lemma: w for w in note.words_in(sentence)}

@@ -143,13 +143,10 @@ def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tu
     return [(s, e) for s, e in out if text[s:e].strip()] or [(start, end)]
 
 
-def digitised(text: str) -> str:
-    """`text` with numbers written as words replaced by digits of the same total length (right-aligned), so
-    spans do not move: `twenty two users` → `        22 users`, `second floor` → `   2nd floor`."""
-    return _digitised(text)[0]
-
-
 def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """`text` with numbers written as words replaced by digits of the same total length (right-aligned), so
+    spans do not move (`twenty two users` → `        22 users`, `second floor` → `   2nd floor`), and the
+    regions replaced."""
     regions: list[tuple[int, int]] = []
     if not re.search(r"(?i)\b(?:" + "|".join(sorted(NUMBER_WORDS | ORDINAL_WORDS | {"dozen", "twice", "thrice", "half"},
                                                    key=len, reverse=True)) + r")\b", text):
@@ -364,4 +361,4 @@ def read_note_cached(text: str) -> Note:
     return read_note(text)
 
 
-__all__ = ["Marker", "Note", "RARE_ZIPF", "Word", "digitised", "lemma_of", "read_note", "read_note_cached", "zipf_of"]
+__all__ = ["Marker", "Note", "RARE_ZIPF", "Word", "lemma_of", "read_note", "read_note_cached", "zipf_of"]

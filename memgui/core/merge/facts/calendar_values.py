@@ -1,0 +1,194 @@
+"""Calendar values: dates in any order and format, months, weekdays and their ranges, times of day, time zones,
+and how often something happens (`twice a day` = `2 times daily`, `every six months` = `twice a year`,
+`every other Thursday`). Month and day names come from the standard `calendar` module."""
+from __future__ import annotations
+
+import calendar
+import re
+
+from .value_types import Value, fmt, inside
+
+
+def _month_numbers() -> dict[str, int]:
+    out = {}
+    for i in range(1, 13):
+        out[calendar.month_name[i].casefold()] = i
+        out[calendar.month_abbr[i].casefold()] = i
+    out["sept"] = 9
+    return out
+
+
+MONTHS = _month_numbers()
+WEEKDAYS = {name.casefold(): i for i, name in enumerate(calendar.day_name)} | {
+    abbr.casefold(): i for i, abbr in enumerate(calendar.day_abbr)} | {"tues": 1, "thur": 3, "thurs": 3, "weds": 2}
+_MONTH_RE = "|".join(sorted(MONTHS, key=len, reverse=True))
+_DAY = r"(?P<d>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<y>(?:1[6-9]|2\d)\d\d)"
+_DATE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
+    rf"\b{_YEAR}-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)(?:[T ][\d:]+Z?)?\b",
+    rf"\b{_YEAR}/(?P<m>[01]?\d)/(?P<d>[0-3]?\d)\b",
+    rf"\b{_DAY}(?:\s+of)?[\s-]+(?P<mn>{_MONTH_RE})\.?(?:,?[\s-]+{_YEAR})?\b",
+    rf"\b(?P<mn>{_MONTH_RE})\.?\s+{_DAY}(?:,?\s+{_YEAR})?\b(?!:)",
+    rf"\b(?P<mn>{_MONTH_RE})\.?,?\s+{_YEAR}\b",
+    rf"\b(?P<a>[0-3]?\d)[/.](?P<b>[01]?\d)[/.]{_YEAR}\b",
+    rf"\b{_YEAR}-(?P<m>[01]\d)\b(?!-)",
+)]
+_WEEKDAY_RE = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")s?\b", re.IGNORECASE)
+_DAY_NAME = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
+_WEEKDAY_RANGE = re.compile(rf"\b({_DAY_NAME})\.?\s*(?:-|–|—|to|through|thru|until|till)\s*({_DAY_NAME})\b\.?",
+                            re.IGNORECASE)
+_WEEKDAYS_WORD = re.compile(r"\b(?:on\s+|every\s+|at\s+|over\s+(?:the\s+)?)?(weekdays?|weekends?)\b", re.IGNORECASE)
+_MONTH_ALONE = re.compile(r"\b(" + "|".join(sorted((m for m in MONTHS if len(m) > 3 or m in (
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec")), key=len, reverse=True))
+    + r")\b\.?", re.IGNORECASE)
+
+_TIME = re.compile(
+    r"\b(?P<h>[0-2]?\d)(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|o'clock\b|h\b)?(?!\d)",
+    re.IGNORECASE)
+_TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
+_ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|"
+                    r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
+
+
+def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
+    out = []
+    for m in _TIME.finditer(text):
+        h, mi, ap = m.group("h"), m.group("mi"), (m.group("ap") or "").casefold().replace(".", "").replace(" ", "")
+        if mi is None and not ap.startswith(("a", "p")):
+            continue  # a bare number is a number, not a time
+        if ap == "h" and mi is None:
+            continue
+        hour, minute = int(h), int(mi or 0)
+        if hour > 24:
+            continue
+        if ap.startswith("p") and hour < 12:
+            hour += 12
+        elif ap.startswith("a") and hour == 12:
+            hour = 0
+        keys = {f"time:{hour:02d}:{minute:02d}"}
+        if not ap and 1 <= hour <= 11 and not h.startswith("0"):
+            keys.add(f"time:{hour + 12:02d}:{minute:02d}pm")  # `9:45` may be `9:45 pm`, not `21:45`
+        elif ap.startswith("p"):
+            keys.add(f"time:{hour:02d}:{minute:02d}pm")
+        written = m.group(0).rstrip()
+        if written.endswith("m.") and not written.endswith((".m.", ". m.")):
+            written = written[:-1]  # "2:15 pm." ends a sentence; "2:15 p.m." keeps its dot
+        out.append(Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time"))
+    for word, value in _TIME_WORDS.items():
+        for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
+            out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time"))
+    for m in _ZONES.finditer(text):
+        out.append(Value(frozenset({f"zone:{m.group(0).upper()}"}), "zone", m.group(0), m.start(), m.end(), "zone"))
+    return [v for v in out if not inside(v.start, v.end, taken)]
+
+
+def dates(text: str) -> list[Value]:
+    out: list[Value] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            if inside(m.start(), m.end(), taken):
+                continue
+            groups = m.groupdict()
+            year = groups.get("y")
+            if groups.get("mn"):
+                month = MONTHS.get(groups["mn"].casefold().rstrip("."))
+            elif groups.get("m"):
+                month = int(groups["m"])
+            else:
+                month = None
+            day = int(groups["d"]) if groups.get("d") else None
+            keys: set[str] = set()
+            if groups.get("a"):  # 03/04/2026: day-first or month-first, both read
+                a, b = int(groups["a"]), int(groups["b"])
+                for d, mo in ((a, b), (b, a)):
+                    if 1 <= d <= 31 and 1 <= mo <= 12:
+                        keys.add(f"date:{year}-{mo:02d}-{d:02d}")
+                if not keys:
+                    continue
+            elif month is None or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+                continue
+            elif day is None:
+                keys.add(f"date:{year}-{month:02d}")
+            else:
+                keys.add(f"date:{year or '????'}-{month:02d}-{day:02d}")
+            taken.append((m.start(), m.end()))
+            out.append(Value(frozenset(keys), "date", m.group(0), m.start(), m.end(), "date"))
+    for m in _WEEKDAY_RANGE.finditer(text):
+        first, last = WEEKDAYS[m.group(1).casefold()], WEEKDAYS[m.group(2).casefold()]
+        keys = {f"weekdays:{first}-{last}"} | ({"weekdays:0-4"} if (first, last) == (0, 4) else set())
+        taken.append((m.start(), m.end()))
+        out.append(Value(frozenset(keys), "weekday", m.group(0), m.start(), m.end(), "weekday"))
+    for m in _WEEKDAYS_WORD.finditer(text):
+        if not inside(m.start(), m.end(), taken):
+            key = "weekdays:0-4" if m.group(1).casefold().startswith("weekday") else "weekdays:5-6"
+            taken.append((m.start(), m.end()))
+            out.append(Value(frozenset({key}), "weekday", m.group(0), m.start(), m.end(), "weekday"))
+    for m in _WEEKDAY_RE.finditer(text):
+        if not inside(m.start(), m.end(), taken) and not (m.group(1).casefold() in ("sat", "sun", "wed", "mon")
+                                                          and m.group(1).islower()):
+            day = WEEKDAYS[m.group(1).casefold()]
+            out.append(Value(frozenset({f"weekday:{day}"}), "weekday", m.group(0), m.start(), m.end(), "weekday"))
+            out.append(Value(frozenset({f"freq:{fmt(1 / 604800)}"}), "frequency", m.group(0), m.start(), m.end(),
+                             "frequency", implied=True))  # `on Thursdays`, `on Tue`: maybe every week
+    for m in _MONTH_ALONE.finditer(text):
+        word = m.group(1)
+        if inside(m.start(), m.end(), taken) or (word.casefold() in ("may", "mar", "jan") and not word[0].isupper()):
+            continue
+        if word.casefold() == "may" and not re.search(r"\b(in|of|since|until|by|from|early|late|mid)\s+$",
+                                                      text[max(0, m.start() - 8):m.start()], re.IGNORECASE):
+            continue  # "May" opening a sentence is a verb
+        out.append(Value(frozenset({f"month:{MONTHS[word.casefold()]:02d}"}), "month", word, m.start(), m.end(), "date"))
+    return out
+
+
+_PERIODS = {"second": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "morning": 86400,
+            "evening": 86400, "night": 86400, "afternoon": 86400, "week": 604800, "weekend": 604800,
+            "fortnight": 1209600, "month": 2629800, "quarter": 7889400, "year": 31557600, "decade": 315576000}
+_ADVERB_PERIODS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
+                   "biweekly": 1209600, "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600,
+                   "annually": 31557600}
+_WEEKDAY_NAMES = {name.casefold(): i for i, name in enumerate(calendar.day_name)}
+_PERIOD = r"(?P<unit>" + "|".join([*_PERIODS, *_WEEKDAY_NAMES]) + r")s?"
+_FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
+    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second)\s+)?"
+    r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
+    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
+    r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
+    r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
+)]
+
+
+def frequencies(text: str) -> list[Value]:
+    """How often: `twice a day` = `2 times daily`, `every six months` = `twice a year`, `every other week` =
+    `fortnightly`; one key, times per second."""
+    out: list[Value] = []
+    for pattern in _FREQUENCIES:
+        for m in pattern.finditer(text):
+            if any(v.start <= m.start() < v.end for v in out):
+                continue
+            groups = m.groupdict()
+            times = float(groups.get("n") or 1)
+            if groups.get("adverb"):
+                period = float(_ADVERB_PERIODS[groups["adverb"].casefold()])
+            else:
+                unit = groups["unit"].casefold()
+                period = _PERIODS.get(unit, 604800) * float(groups.get("k") or 1)  # a weekday: once a week
+                if groups.get("other"):
+                    period *= 2
+            unit = (groups.get("unit") or "").casefold()
+            if unit in _WEEKDAY_NAMES:  # two facts: which day, and how often (`every other Thursday`)
+                out.append(Value(frozenset({f"weekday:{_WEEKDAY_NAMES[unit]}"}), "weekday", m.group(0), m.start(),
+                                 m.end(), "weekday"))
+                out.append(Value(frozenset({f"freq:{fmt(times / period)}"}), "frequency", m.group(0), m.start(),
+                                 m.end(), "frequency"))
+                continue
+            if (groups.get("adverb") or "").casefold() == "nightly":
+                unit = "night"
+            part = f"@{unit}" if unit in ("morning", "evening", "night", "afternoon", "weekend") else ""
+            out.append(Value(frozenset({f"freq:{fmt(times / period)}{part}"}), "frequency", m.group(0), m.start(),
+                             m.end(), "frequency"))
+    return out
+
+
+__all__ = ["MONTHS", "WEEKDAYS", "dates", "frequencies", "times"]
