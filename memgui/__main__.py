@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import __version__
@@ -21,8 +22,17 @@ def window_size(text: str) -> tuple[int, int]:
     return width, height
 
 
+# Options of the top-level parser that take a value (the value is not a store path or a command).
+_VALUE_OPTIONS = ("--store", "--screenshot", "--size")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="memgui", description="Review, merge and audit an AI agent's memory store.")
+    parser = argparse.ArgumentParser(
+        prog="memgui", usage="%(prog)s [-h] [--version] [--store PATH] [--screenshot OUT.png] [--size WxH] "
+                             "[STORE | COMMAND ...]",
+        description="Review, merge and audit an AI agent's memory store.",
+        epilog="STORE: open this netclaw.db (or the folder holding it) in the window, as a file manager's "
+               "\"Open with memgui\" does; the same as --store STORE.")
     parser.add_argument("--version", action="version", version=f"memgui {__version__}")
     parser.add_argument("--store", help="path to netclaw.db (default: $NETCLAW_HOME, ~/.netclaw, else the demo store)")
     parser.add_argument("--screenshot", metavar="OUT.png", help="open the window, save a screenshot once loaded, exit")
@@ -33,9 +43,44 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def split_store_argument(argv: list[str], commands: set[str]) -> tuple[list[str], str | None]:
+    """`memgui PATH` (no command): the first positional argument, when it is not a command name, is a store to
+    open in the window (the desktop entry's `Exec=memgui %f`). Returns argv without it, and the path. A word that
+    names no file and has no `/` or `.` in it stays in argv, so a misspelt command is still argparse's error."""
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token == "--":
+            rest = argv[i + 1:]
+            return (argv[:i], rest[0]) if len(rest) == 1 and rest[0] not in commands else (argv, None)
+        if token.startswith("-") and token != "-":
+            i += 2 if token in _VALUE_OPTIONS else 1
+            continue
+        if token in commands:
+            return argv, None
+        if not os.path.lexists(token) and "/" not in token and "." not in token:
+            return argv, None  # `memgui scna`: argparse says "invalid choice" and lists the commands
+        return argv[:i] + argv[i + 1:], token
+    return argv, None
+
+
+def store_from_argument(path: str) -> str:
+    """A folder holding netclaw.db (a Netclaw home) opens that store; any other path is opened as it is, and the
+    store opener says what is wrong with it (no such file, not an SQLite database, not a Netclaw store)."""
+    folder_store = os.path.join(path, "netclaw.db")
+    return folder_store if os.path.isdir(path) and os.path.isfile(folder_store) else path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = set(next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices)
+    argv, store = split_store_argument(argv, commands)
     args = parser.parse_args(argv)
+    if store is not None:
+        if args.store and os.path.abspath(args.store) != os.path.abspath(store):
+            parser.error(f"two stores given: --store {args.store} and {store}")
+        args.store = store_from_argument(store)
     try:
         if getattr(args, "func", None) is not None:
             return int(args.func(args) or 0)
