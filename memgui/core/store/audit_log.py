@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping
 from peewee import fn
 
 from . import exemptions as exemptions_mod
+from . import seams
 from .errors import StoreError
 from .store import Store
 from .values import RawText, now_ms
@@ -269,16 +270,42 @@ def _select(Au):
     return Au.select(*(Au._meta.columns[c] for c in _COLUMNS))
 
 
+class AuditRowError(StoreError):
+    """An audit row that is not what memgui writes (an image that is not JSON, or not an image): one line."""
+
+
+def _text(value: Any, where: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, RawText):
+        raise AuditRowError(f"{where}: not UTF-8 text; nothing was written")
+    raise AuditRowError(f"{where}: a {type(value).__name__} where text belongs; nothing was written")
+
+
 def _entry(row: tuple) -> AuditEntry:
+    """One audit row, every JSON column parsed and validated by its schema (core/store/seams.py)."""
     r = dict(zip(_COLUMNS, row))
-    return AuditEntry(
-        audit_id=int(r["audit_id"]), created_at=int(r["created_at"]), operation=r["operation"],
-        target_id=r["target_id"], source_ids=tuple(json.loads(r["source_ids_json"] or "[]")),
-        decided_by=r["decided_by"], model_id=r["model_id"], prompt_hash=r["prompt_hash"],
-        guard_passed=None if r["guard_passed"] is None else bool(r["guard_passed"]), state=r["state"],
-        reverts_audit_id=r["reverts_audit_id"], details=json.loads(r["details_json"] or "{}"),
-        before=json.loads(r["before_json"] or "{}"), after=json.loads(r["after_json"] or "{}"),
-    )
+    audit_id = r["audit_id"]
+    where = f"audit {audit_id}"
+    try:
+        def column(name: str, parse):
+            return parse(_text(r[name], f"{where}: {name}"), f"{where}: {name} is not valid")
+
+        return AuditEntry(
+            audit_id=int(audit_id), created_at=int(r["created_at"] or 0), operation=str(r["operation"]),
+            target_id=_text(r["target_id"], f"{where}: target_id"),
+            source_ids=tuple(column("source_ids_json", seams.audit_source_ids)),
+            decided_by=_text(r["decided_by"], f"{where}: decided_by"), model_id=_text(r["model_id"], f"{where}: model_id"),
+            prompt_hash=_text(r["prompt_hash"], f"{where}: prompt_hash"),
+            guard_passed=None if r["guard_passed"] is None else bool(r["guard_passed"]), state=str(r["state"]),
+            reverts_audit_id=None if r["reverts_audit_id"] is None else int(r["reverts_audit_id"]),
+            details=column("details_json", seams.audit_details),
+            before=column("before_json", seams.audit_image), after=column("after_json", seams.audit_image),
+        )
+    except seams.SeamError as exc:
+        raise AuditRowError(f"{exc}; nothing was written") from None
+    except (TypeError, ValueError) as exc:
+        raise AuditRowError(f"{where}: a malformed audit row ({exc}); nothing was written") from None
 
 
 def get_entry(store: Store, audit_id: int) -> AuditEntry | None:
@@ -332,6 +359,6 @@ def set_state(store: Store, audit_id: int, state: str) -> None:
 
 
 __all__ = [
-    "AuditEntry", "Provenance", "Touched", "capture", "document_row", "get_entry", "list_entries", "record_entry",
+    "AuditEntry", "AuditRowError", "Provenance", "Touched", "capture", "document_row", "get_entry", "list_entries", "record_entry",
     "restore", "set_state",
 ]
