@@ -16,13 +16,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ..merge.conflicts import value_conflicts
+from ..merge.facts.lexicon import MARKER_CLASSES
 from ..merge.strict import facts
 from ..tasks import CancelToken, NEVER_CANCELLED, Progress, Work
 
 SAME, DIFFERENT = "same", "different"
+MAX_PRESELECTED = 3  # without a decision, a cluster above this many members is never pre-selected whole
+# Evidence conflicts that are wording, not values (a different word, "never" in one note only): they do not keep
+# two members apart before a decision; versions, identifiers, numbers, dates, hosts … do.
+WORDING_CLASSES = frozenset({"term", *MARKER_CLASSES})
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,56 @@ def conflict_partition(documents: Sequence) -> tuple[tuple[tuple[str, ...], ...]
     return partition([d.document_id for d in ordered], agree), conflicts
 
 
+@dataclass(frozen=True)
+class Preselection:
+    """What the window includes before any decision: `members` (no two of them disagree), out of `of`."""
+    members: tuple[str, ...]
+    of: int  # members in the cluster
+    disagreeing: int  # pairs of the cluster that disagree on a value
+    capped: bool  # the conflict-free group had more than MAX_PRESELECTED members: the closest were kept
+
+    @property
+    def whole(self) -> bool:
+        return len(self.members) == self.of
+
+
+def disagreeing_pairs(value_pairs: Iterable[tuple[str, str, str]],
+                      evidence: Iterable[tuple[str, str, object]]) -> list[tuple[str, str]]:
+    """The pairs that disagree on a value: `value_pairs` from `conflict_partition`, and every evidence pair
+    (a, b, PairEvidence) with a conflict of a value class (not a wording one)."""
+    pairs = [(a, b) for a, b, _note in value_pairs]
+    for a, b, ev in evidence:
+        if any(c.fact_class not in WORDING_CLASSES for c in getattr(ev, "conflicts", ())):
+            pairs.append((a, b))
+    return list(dict.fromkeys(pairs))
+
+
+def preselect(member_ids: Sequence[str], disagreeing: Iterable[tuple[str, str]],
+              cosines: Mapping[frozenset[str], float] | None = None, *, limit: int = MAX_PRESELECTED) -> Preselection:
+    """Pure. Without a model decision: the largest group in which no two members disagree (`disagreeing`:
+    pairs with a conflicting value), cut to `limit` members when larger — the closest pair by cosine, then
+    the member closest to all chosen so far — so a cluster above `limit` members is never pre-selected whole."""
+    ids = list(dict.fromkeys(member_ids))
+    bad = {frozenset(p) for p in disagreeing if len(set(p)) == 2 and set(p) <= set(ids)}
+    verdicts = [PairVerdict(a, b, DIFFERENT if frozenset((a, b)) in bad else SAME) for a, b in combinations(ids, 2)]
+    group = list(partition(ids, verdicts)[0]) if ids else []
+    capped = len(group) > limit
+    if capped:
+        cos = cosines or {}
+        order = {m: i for i, m in enumerate(ids)}
+
+        def c(a: str, b: str) -> float:
+            return float(cos.get(frozenset((a, b)), 0.0))
+
+        first = max(combinations(group, 2), key=lambda p: (c(*p), -order[p[0]], -order[p[1]]))
+        chosen = list(first)
+        while len(chosen) < limit:
+            rest = [m for m in group if m not in chosen]
+            chosen.append(max(rest, key=lambda m: (min(c(m, x) for x in chosen), -order[m])))
+        group = sorted(chosen, key=order.__getitem__)
+    return Preselection(tuple(group), len(ids), len(bad), capped)
+
+
 def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
                 cancel: CancelToken | None = None) -> Work[FactGroups]:
     """Judge every pair (older document as "existing", newer as "new") with `judge(existing, new, cancel=…)`,
@@ -138,5 +193,5 @@ def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
     return FactGroups(groups, target, tuple(verdicts))
 
 
-__all__ = ["DIFFERENT", "FactGroups", "PairVerdict", "SAME", "choose_target", "completeness", "conflict_between",
-           "conflict_partition", "judge_pairs", "partition"]
+__all__ = ["DIFFERENT", "FactGroups", "MAX_PRESELECTED", "PairVerdict", "Preselection", "SAME", "choose_target",
+           "completeness", "conflict_between", "conflict_partition", "disagreeing_pairs", "judge_pairs", "partition", "preselect"]

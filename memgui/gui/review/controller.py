@@ -204,8 +204,10 @@ class Review(QObject):
             p.decision_panel.clear()
             self.set_body("", "")
         p.guard_panel.clear()
-        self.drafting.schedule(guard_ms=0, diff_ms=0)
         self.evidence.start()
+        if self.reviewable() and not keep_body:
+            self.evidence.preselect_on_load()
+        self.drafting.schedule(guard_ms=0, diff_ms=0)
         self.clusterLoaded.emit(row)
         self.changed.emit()
 

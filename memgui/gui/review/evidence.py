@@ -8,6 +8,8 @@ from typing import Any
 
 from ..workers import one_line
 
+MAX_PAIR_LINES = 4  # disagreeing pairs listed one per line; the rest are counted
+
 
 class Evidence:
     def __init__(self, review: Any):
@@ -35,7 +37,9 @@ class Evidence:
         bodies = [d.markdown_body for d in docs]
         titles = [d.title or "" for d in docs]
         mark_of, evidence_of = r.services.likely_different, r.services.pair_evidence
-        partition_of = r.services.conflict_partition
+        partition_of, preselect = r.services.conflict_partition, r.services.preselect
+        disagreeing_of = r.services.disagreeing_pairs
+        cosines = dict(r.cosines)
 
         def job(cancel):
             mark = mark_of(bodies, titles)
@@ -44,7 +48,10 @@ class Evidence:
                 cancel.raise_if_cancelled()
                 pairs.append((ids[i], ids[j], evidence_of(bodies[i], bodies[j], a_title=titles[i],
                                                           b_title=titles[j], with_diff=False)))
-            return mark, pairs, partition_of(docs)
+            _groups, conflicts = partition_of(docs)
+            # a pair disagrees when it differs on an amount or date, or the evidence finds a conflicting value
+            disagreeing = disagreeing_of(conflicts, pairs)
+            return mark, pairs, conflicts, disagreeing, preselect(ids, disagreeing, cosines)
 
         row = r.row
         panel.set_pending()
@@ -55,20 +62,52 @@ class Evidence:
         r, p = self.r, self.r.panels
         if row is not r.row:
             return
-        mark, pairs, (groups, conflicts) = result
+        mark, pairs, conflicts, disagreeing, chosen = result
         r.mark = mark
+        number = p.sources.number_of
         lines = [f"⚠ Likely different facts: {mark.reason}. Check the conflicts before merging."] \
             if mark.likely_different else []
+        lines += [f"⚠ #{number(a)} and #{number(b)} disagree on {note}" for a, b, note in conflicts[:MAX_PAIR_LINES]]
+        if len(conflicts) > MAX_PAIR_LINES:
+            lines.append(f"⚠ … and {len(conflicts) - MAX_PAIR_LINES} more pair(s) that disagree on a value")
+        values = sum(len(ev.conflicts) for _a, _b, ev in pairs)
+        if values and len(disagreeing) > len(conflicts):
+            lines.append(f"⚠ {len(disagreeing)} pair(s) of sources disagree on a value ({values} conflicting "
+                         "value(s), see the Conflicts tab) — check them before merging.")
         self.preselected = ""
-        if conflicts:
-            number = p.sources.number_of
-            lines += [f"⚠ #{number(a)} and #{number(b)} disagree on {note}" for a, b, note in conflicts]
-            if r.groups is None and len(groups[0]) >= 2:  # the model's partition, once there, decides instead
-                p.sources.set_included(groups[0])
-                self.preselected = ("Pre-selected: " + " ".join(f"#{number(m)}" for m in sorted(groups[0], key=number))
-                                    + " (no two of them disagree on a value)")
+        if r.groups is None:  # the model's partition, once there, decides instead
+            self.preselected = self._preselect(chosen)
         self.mark_lines = lines
         self.show_mark()
         p.evidence_panel.show_pairs(pairs, p.sources.number_of)
         p.evidence_changed()
         r.changed.emit()
+
+    def _preselect(self, chosen: Any) -> str:
+        """Include only the pre-selected members (the target moves onto one of them); the line that says so."""
+        r, sources = self.r, self.r.panels.sources
+        if chosen.whole:
+            return ""
+        members = list(chosen.members)
+        sources.set_included(members)
+        if sources.target_id() not in members:
+            target = r.services.default_target([d for d in r.members() if d.document_id in set(members)])
+            if target:
+                sources.set_target(target)
+        shown = " ".join(f"#{n}" for n in sorted(sources.number_of(m) for m in members))
+        if len(members) < 2:
+            return (f"Pre-selected: {shown} only — every other member disagrees with it on a value. Check a "
+                    "member (1–9) only if you are sure it states the same fact.")
+        if chosen.capped:
+            return (f"Pre-selected: {shown} of {chosen.of} (the closest; a cluster of more than "
+                    f"{len(members)} is never pre-selected whole) — 1–9 adds or removes members.")
+        return f"Pre-selected: {shown} (no two of them disagree on a value)"
+
+    def preselect_on_load(self) -> None:
+        """Before the evidence is in: a cluster above three members is not left checked whole."""
+        r = self.r
+        live = [d.document_id for d in r.members()]
+        chosen = r.services.preselect(live, [], dict(r.cosines))
+        if not chosen.whole:
+            self.preselected = self._preselect(chosen)
+            self.show_mark()

@@ -45,6 +45,11 @@ class Services:
     likely_different: Callable[..., Any]
     # (documents) -> (groups, [(a, b, what they disagree on)]): no two members of a group disagree on a value
     conflict_partition: Callable[..., Any]
+    # (member ids, disagreeing pairs, cosines) -> Preselection: before any decision, the largest group with no
+    # disagreeing pair, never a whole cluster above three members
+    preselect: Callable[..., Any]
+    # (value conflicts, [(a, b, PairEvidence)]) -> the pairs that disagree on a value (wording differences aside)
+    disagreeing_pairs: Callable[..., Any]
     missing_spans: Callable[..., Sequence[tuple[int, int]]]
     build_appended_body: Callable[..., str]
     sentence_union: Callable[[str, Sequence[str]], str]
@@ -168,7 +173,8 @@ def real_services() -> Services:
         discover_models=discovery.discover_gguf_models,
         judge_pairs=groups.judge_pairs, check_strict=strict.check_strict, token_spans=token_spans,
         pair_evidence=conflicts.pair_evidence, likely_different=conflicts.likely_different,
-        conflict_partition=groups.conflict_partition,
+        conflict_partition=groups.conflict_partition, preselect=groups.preselect,
+        disagreeing_pairs=groups.disagreeing_pairs,
         check_merge=guard.check_merge, missing_spans=guard.missing_spans,
         build_appended_body=netfx.build_appended_body, sentence_union=union.sentence_union, warm_up=guard.warm_up,
         source_stamp=apply.SourceStamp.of, merge_plan=apply.MergePlan, merge_cluster=apply.merge_cluster,
