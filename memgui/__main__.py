@@ -10,6 +10,8 @@ from .cli import register_all
 from .cli.common import EXIT_BAD_INPUT, CliError
 from .config import UnusableFolderError
 
+EXIT_MISSING_LIBRARY = 3  # the window cannot start: a system library is missing (the message names it)
+
 
 def window_size(text: str) -> tuple[int, int]:
     """ "1366x768" -> (1366, 768)."""
@@ -90,10 +92,25 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:
+        if exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP):
+            raise
+        name = str(exc.filename or "")
+        name = name if len(name) <= 120 else f"{name[:60]}…{name[-60:]}"
+        print(f"memgui: {name}: {'a path component is longer than the file system allows' if exc.errno == errno.ENAMETOOLONG else exc.strerror}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
 
 
 def run_main_job(args) -> int:
-    """The reviewer window on the located store (or the demo); a store summary when Qt is unavailable."""
+    """The reviewer window on the located store (or the demo); a store summary when Qt is unavailable. A system
+    library the window needs that is missing is named before Qt starts (Qt's own abort blames xcb-cursor0)."""
+    from .system_libraries import window_problem
+
+    problem = window_problem()
+    if problem is not None:
+        print(f"memgui: {problem}", file=sys.stderr)
+        return EXIT_MISSING_LIBRARY
     try:
         from .gui.app import run_gui
     except ImportError:
