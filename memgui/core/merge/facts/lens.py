@@ -22,6 +22,7 @@ import dataclasses
 from typing import Iterable, Sequence
 
 from . import wordnet
+from .association import crossed
 from .binding import rebound, swapped
 from .matching import Index, aligned, unbound, value_found, whole_word_in, word_found
 from .notes import Marker, Note, lemma_of, read_note, read_note_cached
@@ -53,6 +54,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         modifiers(number, note, source_indexes[number], body, body_index, findings)
         rebound(number, note, body, findings)
         swapped(number, note, source_indexes[number], body, body_index, findings)
+    crossed(sources, body, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
 

@@ -1,0 +1,132 @@
+"""Crossed associations: two facts that trade partners between the sources and the body, across notes too.
+
+A clause says its items of one another: `Staging … 8081` binds 8081 to staging. When the sources bind a to c and
+b to d, and the body binds a to d and b to c (in clauses where neither pair ever sat together in a source
+sentence), the facts were crossed even though every token survives: ports swapped between two environments that
+came from two notes, versions swapped between services, weekdays swapped between two bullets, executor and
+alternate traded. Only the full cross counts — one new neighbour is what any recombining merge does — and a
+and b (c and d) must be items of one sort (two numbers, two weekdays, two words), so a rewording that gathers
+facts into one clause is not a cross.
+
+The work is bounded by the text: items are looked up per clause, and a word that sits in many clauses (a
+common word of the note) is no one's partner.
+"""
+from __future__ import annotations
+
+import bisect
+from itertools import combinations
+from typing import Sequence
+
+from .notes import Note
+from .sentences import LIST
+from .report import FactAtRisk, Findings
+
+_MAX_SENTENCES_PER_ITEM = 3  # a word in more source sentences than this is the note's topic, not one fact's partner
+
+
+def _items(note: Note) -> list[dict[str, tuple[str, str, int, int]]]:
+    """Per clause: identity → (sort, text, start, end). Values by each normal form, words by lemma."""
+    clauses: list[dict[str, tuple[str, str, int, int]]] = [{} for _ in note.clauses]
+    if not clauses:
+        return clauses
+    lists = [m.span() for m in LIST.finditer(note.text)]  # a list's items are no one's partner: order says nothing
+    list_starts = [a for a, _ in lists]
+
+    def listed(start: int) -> bool:
+        k = bisect.bisect_right(list_starts, start) - 1
+        return k >= 0 and start < lists[k][1]
+
+    for value, clause in zip(note.values, note.value_clause):
+        if value.implied or listed(value.start):
+            continue
+        for key in value.keys:
+            sort = "w" if key.startswith("token:") else f"v:{value.kind}"  # `auth-service` is a name like `billing`
+            clauses[clause].setdefault(f"v:{key}", (sort, value.text, value.start, value.end))
+    for word in note.words:
+        if listed(word.start):
+            continue
+        clauses[word.clause].setdefault(f"w:{word.lemma}", ("w", word.text, word.start, word.end))
+    return clauses
+
+
+Item = tuple[str, str, int, int]  # sort, text, start, end
+_MAX_ITEMS_PER_UNIT = 40  # a longer run without punctuation binds nothing to anything in particular
+
+
+def _pairs(note: Note, number: int, seen: dict[str, tuple[int, Item]], count: dict[str, int]) -> set[frozenset[str]]:
+    """The pairs of items the note binds: in one clause, or in one sentence that holds no rival of one of them
+    (`Piano: Wednesdays, with Mrs Lund.` binds Wednesdays to piano; `18 …; … 20` binds each to its own clause)."""
+    clauses = _items(note)
+    starts = [s for s, _ in note.sentences]
+    by_sentence: dict[int, list[dict[str, Item]]] = {}
+    for (start, _), items in zip(note.clauses, clauses):
+        by_sentence.setdefault(max(0, bisect.bisect_right(starts, start) - 1), []).append(items)
+    pairs: set[frozenset[str]] = set()
+    for members in by_sentence.values():
+        merged: dict[str, Item] = {}
+        for items in members:
+            for identity, item in items.items():
+                merged.setdefault(identity, item)
+            if len(items) <= _MAX_ITEMS_PER_UNIT:
+                pairs.update(frozenset(p) for p in combinations(items, 2))
+        for identity, item in merged.items():
+            seen.setdefault(identity, (number, item))
+            count[identity] = count.get(identity, 0) + 1
+        if len(merged) <= _MAX_ITEMS_PER_UNIT:
+            sorts: dict[str, int] = {}
+            for item in merged.values():
+                sorts[item[0]] = sorts.get(item[0], 0) + 1
+            alone = [identity for identity, item in merged.items() if sorts[item[0]] == 1]
+            pairs.update(frozenset((x, y)) for x in alone for y in merged if y != x)
+    return pairs
+
+
+def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
+    """Report each pair of facts the body binds crosswise to how the sources bind them."""
+    seen: dict[str, tuple[int, Item]] = {}
+    count: dict[str, int] = {}
+    source_pairs: set[frozenset[str]] = set()
+    for number, note in enumerate(sources):
+        source_pairs |= _pairs(note, number, seen, count)
+    distinct = {identity for identity, n in count.items() if n <= _MAX_SENTENCES_PER_ITEM}
+    partners: dict[str, set[str]] = {}
+    for pair in source_pairs:
+        if pair <= distinct:
+            x, y = tuple(pair)
+            partners.setdefault(x, set()).add(y)
+            partners.setdefault(y, set()).add(x)
+    body_seen: dict[str, tuple[int, Item]] = {}
+    body_pairs = _pairs(body, -1, body_seen, {})
+    new = [tuple(pair) for pair in body_pairs if pair <= distinct and pair not in source_pairs]
+    new_set = {frozenset(pair) for pair in new}
+    used: set[str] = set()  # one cross is one fact at risk, however many of its words could tell it
+    for x, y in new:
+        for a, d in ((x, y), (y, x)):
+            sort_a, sort_d = seen[a][1][0], seen[d][1][0]
+            for c in partners.get(a, ()):
+                if c == d or seen[c][1][0] != sort_d:
+                    continue
+                for b in partners.get(d, ()):
+                    if b in (a, c) or seen[b][1][0] != sort_a or frozenset((b, c)) not in new_set:
+                        continue
+                    if frozenset((a, c)) in body_pairs or frozenset((b, d)) in body_pairs or used & {a, b, c, d}:
+                        continue
+                    used.update((a, b, c, d))
+                    _report(a, c, d, b, seen, body_seen, findings)
+
+
+def _report(a: str, c: str, d: str, b: str, seen: dict[str, tuple[int, Item]],
+            body_seen: dict[str, tuple[int, Item]], findings: Findings) -> None:
+    number, (_, a_text, a_start, a_end) = seen[a]
+    c_text, d_text, b_text = seen[c][1][1], seen[d][1][1], seen[b][1][1]
+    for x in (a, b, c, d):
+        n, (_, _, s, e) = seen[x]
+        for item in findings.items:  # the swap is already told (two names that traded places, a value rebound)
+            if item.kind in ("binding", "word_order") and item.source_span and n in item.sources and \
+                    s < item.source_span[1] and item.source_span[0] < e:
+                return
+    _, (_, body_text, body_start, body_end) = body_seen[a]
+    findings.add(FactAtRisk(
+        "changed", "binding", a_text, (number,), (a_start, a_end), body_text, (body_start, body_end),
+        f"{a_text!r} was said of {c_text!r} and {b_text!r} of {d_text!r}; the body says {a_text!r} of {d_text!r} "
+        f"and {b_text!r} of {c_text!r}"))
