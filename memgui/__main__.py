@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 
@@ -28,8 +29,17 @@ def window_size(text: str) -> tuple[int, int]:
 _VALUE_OPTIONS = ("--store", "--screenshot", "--size")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A bad argument is one line on stderr and exit 2 (argparse's own adds the usage block)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        words = self.prog.split()  # a subcommand's prog carries the top-level usage: keep "memgui undo"
+        name = " ".join(words[:1] + words[-1:]) if len(words) > 1 else self.prog
+        self.exit(EXIT_BAD_INPUT, f"{name}: {' '.join(message.split())} (see {name} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="memgui", usage="%(prog)s [-h] [--version] [--store PATH] [--screenshot OUT.png] [--size WxH] "
                              "[STORE | COMMAND ...]",
         description="Review, merge and audit an AI agent's memory store.",
