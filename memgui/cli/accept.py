@@ -17,7 +17,10 @@ every cluster for a person (it did not read them).
 The plan (every write: target, tombstones, length ratio, guard and strict results; every cluster left out and
 why) is printed as Markdown, or as JSON with --json. `--dry-run` writes nothing. Otherwise each write is its
 own audited transaction tagged with the batch id; a source changed since its review refuses that write and the
-others go on. `--plan FILE` applies a plan saved by `--dry-run --json` exactly (no scan, no model).
+others go on. `--plan FILE` applies a plan saved by `--dry-run --json` (no scan, no model) — but a plan is a claim, not a
+proof: the file is validated by its schema (core/store/seams.py), its shape by the rule (2–3 documents a
+write, stamps for each, a new batch id), and at each write MergeGuard, the strict lens and the stamps are run
+again on the documents as they are now; a write whose check fails now is refused.
 `memgui undo-batch` undoes a batch's writes newest first.
 
 Exit codes: 0 done (or a dry run); 1 some write (or undo) was refused, the rest went on; 2 bad input (no capable
@@ -26,12 +29,12 @@ model, bad store, unknown batch) with nothing written.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from .common import (
-    EXIT_NEGATIVE, EXIT_OK, CliError, decider_model_path, open_store_or_fail, print_json, print_text,
+    EXIT_NEGATIVE, EXIT_OK, CliError, decider_model_path, int64_arg, open_store_or_fail, print_json, print_text,
+    read_seam, seconds_arg, small_count_arg,
     store_errors_as_cli_errors,
 )
 
@@ -45,13 +48,13 @@ def register(subparsers) -> None:
     p.add_argument("--dry-run", action="store_true", help="print the plan, write nothing")
     p.add_argument("--json", action="store_true", help="machine-readable output (the plan is exportable as is)")
     p.add_argument("--model", metavar="GGUF", help="a GGUF decider model (default: the installed default model)")
-    p.add_argument("--limit", type=int, default=None, metavar="N", help="review only the first N clusters")
+    p.add_argument("--limit", type=int64_arg, default=None, metavar="N", help="review only the first N clusters")
     p.add_argument("--plan", metavar="FILE", help="apply this saved plan (`--dry-run --json` output) exactly")
     p.add_argument("--no-reader", action="store_true",
                    help="skip the second reader (the model asked per source whether the merge keeps its facts); "
                         "MergeGuard and the strict lens alone decide")
-    p.add_argument("--threads", type=int, default=None, help="CPU threads for llama.cpp")
-    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--threads", type=small_count_arg, default=None, help="CPU threads for llama.cpp")
+    p.add_argument("--timeout", type=seconds_arg, default=None, metavar="SECONDS",
                    help="limit for each model answer (default: the interactive limit, 120 s)")
     p.set_defaults(func=run_accept)
 
@@ -179,16 +182,12 @@ def _second_reader(args, store, rows, model: _Model):
 
 
 def _read_plan(path: str):
+    """The plan file, read and validated by core/store/seams.py, then checked by the rule's shape
+    (`validate_plan`); what it claims (MergeGuard, the lens) is run again when it is applied."""
     from ..core.ops.batch import BatchError, BatchPlan
+    from ..core.store.seams import read_plan
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CliError(f"{path}: not an accept-safe plan ({type(exc).__name__})") from None
-    if not isinstance(data, dict):
-        raise CliError(f"{path}: not an accept-safe plan")
+    data = read_seam(read_plan, path)
     try:
         return BatchPlan.from_dict(data)
     except BatchError as exc:
@@ -254,8 +253,12 @@ def run_accept(args) -> int:
 
 
 def run_undo_batch(args) -> int:
-    from ..core.ops.batch import BatchError, undo_batch
+    from ..core.ops.batch import BatchError, check_batch_id, undo_batch
 
+    try:
+        check_batch_id(args.batch_id)
+    except BatchError as exc:
+        raise CliError(str(exc).replace("; nothing was written", "")) from None
     with open_store_or_fail(getattr(args, "store", None)) as store, store_errors_as_cli_errors():
         if store.read_only:
             raise CliError(f"{store.path} is read-only ({store.read_only_reason}); nothing was written")

@@ -16,7 +16,7 @@ from ..core.store.audit_log import AuditEntry, list_entries
 from ..core.forensics.audit_report import build_audit_report, format_audit_report
 from ..core.forensics.daemon_logs import DaemonLogError
 from . import recheck
-from .common import EXIT_OK, CliError, open_store_or_fail, print_json, print_text
+from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text
 
 
 def register(subparsers) -> None:
@@ -26,14 +26,14 @@ def register(subparsers) -> None:
     p.add_argument("--document", help="only entries touching this document id")
     p.add_argument("--guard", choices=("passed", "failed"), help="only entries whose guard passed / failed")
     p.add_argument("--model", help="only entries decided with this model id")
-    p.add_argument("--limit", type=int, help="at most N entries")
+    p.add_argument("--limit", type=int64_arg, help="at most N entries")
     p.add_argument("--images", action="store_true", help="include before/after images in --json output")
     p.add_argument("--daemon-logs", action="append", metavar="DIR_OR_FILE",
                    help="Netclaw daemon log file or folder to read (repeatable; default: logs/ next to the store, "
                         "then $NETCLAW_HOME/logs)")
     p.add_argument("--recheck", action="store_true",
                    help="re-check every merge memgui wrote with the current lens; exit 1 when one shows a fact at risk")
-    p.add_argument("--append-back", type=int, metavar="AUDIT_ID",
+    p.add_argument("--append-back", type=int64_arg, metavar="AUDIT_ID",
                    help="append the facts merge AUDIT_ID lost back to its target (audited, undoable)")
     p.add_argument("--note", help="with --append-back: a note for the audit row")
     p.add_argument("--json", action="store_true", help="machine-readable output")

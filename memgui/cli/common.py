@@ -1,6 +1,7 @@
 """Helpers shared by the subcommands: opening the store with a one-line error, JSON output, progress."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -22,6 +23,8 @@ class CliError(Exception):
 def open_store_or_fail(path: str | None, *, read_only: bool = False) -> Store:
     """The store named by --store, else Netclaw's own (NETCLAW_HOME, ~/.netclaw), else the demo store
     (built on first use). Any reason it cannot be opened becomes a one-line CliError (exit 2)."""
+    if path:
+        _check_path(path)
     located = locate_store(path)
     if located.is_demo and not located.path.exists():
         _build_demo(located.path)
@@ -29,6 +32,63 @@ def open_store_or_fail(path: str | None, *, read_only: bool = False) -> Store:
         return open_store(located.path, read_only=read_only)
     except StoreError as exc:
         raise CliError(str(exc)) from None
+
+
+def _check_path(path: str) -> None:
+    from ..core.store.seams import SeamError, check_path
+
+    try:
+        check_path(path)
+    except SeamError as exc:
+        raise CliError(str(exc)) from None
+
+
+def read_seam(reader, path: str):
+    """`reader(path)` (a core.store.seams reader), with its one-line SeamError as a CliError (exit 2)."""
+    from ..core.store.seams import SeamError
+
+    _check_path(path)
+    try:
+        return reader(path)
+    except SeamError as exc:
+        raise CliError(str(exc)) from None
+
+
+def int64_arg(text: str) -> int:
+    """argparse `type=`: an integer in SQLite's range (an audit id, a limit)."""
+    from ..core.store.seams import SeamError, int64
+
+    try:
+        return int64(text)
+    except SeamError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def count_arg(text: str) -> int:
+    """argparse `type=`: a count, 1 … SQLite's largest integer."""
+    value = int64_arg(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of at least 1")
+    return value
+
+
+def small_count_arg(text: str) -> int:
+    """argparse `type=`: a small count (threads, tokens of context, nominees), 1 … 1,000,000."""
+    value = count_arg(text)
+    if value > 1_000_000:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number from 1 to 1000000")
+    return value
+
+
+def seconds_arg(text: str) -> float:
+    """argparse `type=`: a finite, positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (0 < value < 10 ** 9):
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds above 0 (and below 10^9)")
+    return value
 
 
 def _build_demo(target) -> None:
@@ -59,13 +119,27 @@ def decider_model_path(model: str | None) -> Path | None:
     """`--model FILE` (refused when there is no such file), else the installed default decider; None when no
     default is installed (each command says what that means for it)."""
     if model:
+        _check_path(model)
         path = Path(model).expanduser()
         if not path.is_file():
             raise CliError(f"{model}: no such model file")
+        _require_gguf(path)
         return path
     from ..core.decide.model_files import default_model_path
 
     return default_model_path()
+
+
+def _require_gguf(path: Path) -> None:
+    """A model file must be a GGUF file (it starts with the GGUF magic): anything else (a text file, an empty
+    file, another format) is an error, never a silent fallback to the model-free draft."""
+    try:
+        with path.open("rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise CliError(f"{path}: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    if magic != b"GGUF":
+        raise CliError(f"{path}: not a GGUF model file (it does not start with the GGUF magic); nothing was done")
 
 
 def print_json(value: Any) -> None:

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, CliError, decider_model_path, open_store_or_fail, \
-    print_json, print_text, store_errors_as_cli_errors
+    print_json, print_text, seconds_arg, small_count_arg, store_errors_as_cli_errors
 
 
 def register(subparsers) -> None:
@@ -35,10 +35,10 @@ def register(subparsers) -> None:
     source = p.add_mutually_exclusive_group()
     source.add_argument("--model", metavar="GGUF", help="a GGUF model file (default: the installed default model)")
     source.add_argument("--draft", choices=["union"], help="the deterministic sentence-union draft, no model")
-    p.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--timeout", type=seconds_arg, default=None, metavar="SECONDS",
                    help="limit for the model's answer (default: the interactive limit, 120 s)")
-    p.add_argument("--threads", type=int, default=None, help="CPU threads for llama.cpp")
-    p.add_argument("--ctx", type=int, default=None, help="model context size in tokens (default 4096)")
+    p.add_argument("--threads", type=small_count_arg, default=None, help="CPU threads for llama.cpp")
+    p.add_argument("--ctx", type=small_count_arg, default=None, help="model context size in tokens (default 4096)")
     p.add_argument("--pipeline", choices=["two-stage", "single"], default="two-stage",
                    help="two-stage: classifier + editor prompts (default); single: Netclaw's curator prompt")
     p.add_argument("--json", action="store_true", help="machine-readable output")

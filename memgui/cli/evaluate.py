@@ -18,7 +18,7 @@ from ..core.netfx import net_trim
 from ..core.curation.evaluator import Evaluation, evaluate, extractor_anchor
 from ..core.store import Store, StoreError
 from ..core.store.values import now_ms
-from .common import EXIT_OK, CliError, open_store_or_fail, print_json, print_text
+from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text
 
 
 def default_nominator(store: Store) -> Nominator | None:
@@ -61,7 +61,7 @@ def register(subparsers) -> None:
     p.add_argument("--title", required=True, help="the proposed memory's title")
     p.add_argument("--content-file", required=True, metavar="F", help="file with the proposed memory's content (UTF-8; - for stdin)")
     p.add_argument("--anchor", help="anchor canonical name (default: first word of the content, lower-cased)")
-    p.add_argument("--freshness-ms", type=int, metavar="MS", help="the proposal's freshness_at in epoch ms (default: now)")
+    p.add_argument("--freshness-ms", type=int64_arg, metavar="MS", help="the proposal's freshness_at in epoch ms (default: now)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 

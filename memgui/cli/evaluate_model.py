@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, CliError, decider_model_path, print_json, print_text, progress_to_stderr
+from .common import (
+    EXIT_OK, CliError, decider_model_path, int64_arg, print_json, print_text, progress_to_stderr, small_count_arg,
+)
 
 
 def register(subparsers) -> None:
@@ -21,11 +23,11 @@ def register(subparsers) -> None:
         description="Judge the demo store's nominee clusters with the model and compare with the demo labels.",
     )
     p.add_argument("--model", metavar="GGUF", help="a GGUF model file (default: the installed default model)")
-    p.add_argument("--limit", type=int, default=None, metavar="N",
+    p.add_argument("--limit", type=int64_arg, default=None, metavar="N",
                    help="measure only the first N nominee clusters of the demo queue (default: all, plus every "
                         "labelled pair)")
     p.add_argument("--refresh", action="store_true", help="measure again even when a result is cached")
-    p.add_argument("--threads", type=int, default=None, help="CPU threads for llama.cpp")
+    p.add_argument("--threads", type=small_count_arg, default=None, help="CPU threads for llama.cpp")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=run)
 

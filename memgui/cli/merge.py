@@ -1,12 +1,16 @@
 """`memgui merge`, `memgui undo`, `memgui redo`: reviewer writes from the command line.
 
     memgui merge --store PATH --target ID --sources ID[,ID…] (--body-file F | --append | --union | --draft F)
-                 [--draft F | --expect-stamps F] [--override-guard] [--note TEXT] [--json]
+                 [--draft F | --expect-stamps F | --force] [--override-guard] [--note TEXT] [--json]
 
 `--draft F` is the output of `memgui decide --json`: its sources' stamps (updated_at + content hash at draft
 time) are checked, so a source the daemon changed after the draft makes the merge refuse instead of losing
 that change; its merged body is used when no other body is given. `--expect-stamps F` gives the stamps alone
-(`{"doc-…": {"updated_at": …, "content_hash": "…"}}`). Without either, the stamps are taken at merge time.
+(`{"doc-…": {"updated_at": …, "content_hash": "…"}}`). `--body-file` needs one of them (the body was written
+from what the reviewer read: a source changed since refuses) or `--force`, which merges over whatever the
+sources hold now and is recorded in the audit (`details.forced`). `--append` and `--union` read the sources
+at merge time (nothing drafted earlier can be stale). Every file is read through core/store/seams.py: a
+malformed one is one line and exit 2.
     memgui undo --store PATH AUDIT_ID [--note TEXT] [--json]
     memgui redo --store PATH AUDIT_ID [--note TEXT] [--json]
 
@@ -16,9 +20,7 @@ the wrong state); 2 bad input (unknown store/document/audit id, unreadable body 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from pathlib import Path
 
 from ..core.ops.apply import (
     MODE_APPEND, MODE_MERGED_BODY, MODE_UNION, ApplyInputError, GuardRefusedError, MergePlan, SourceStamp,
@@ -27,7 +29,7 @@ from ..core.ops.apply import (
 from ..core.store.audit_log import AuditEntry
 from ..core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
 from ..core.store import StoreError
-from .common import EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, print_text
+from .common import EXIT_NEGATIVE, EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, read_seam
 
 STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
 
@@ -45,6 +47,8 @@ def register(subparsers) -> None:
     stamps.add_argument("--draft", metavar="FILE",
                         help="`memgui decide --json` output: refuse if a source changed since; its body if none given")
     stamps.add_argument("--expect-stamps", metavar="FILE", help="JSON {id: {updated_at, content_hash}} to check")
+    p.add_argument("--force", action="store_true",
+                   help="with --body-file and no stamps: merge whatever the sources hold now (recorded in the audit)")
     p.add_argument("--override-guard", action="store_true", help="write even if MergeGuard fails (recorded)")
     p.add_argument("--note", help="reviewer note stored in the audit entry")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -54,7 +58,7 @@ def register(subparsers) -> None:
                            ("redo", "re-apply an undone write if its rows are unchanged since")):
         q = subparsers.add_parser(name, help=helptext)
         q.add_argument("--store", default=argparse.SUPPRESS, help=STORE_HELP)
-        q.add_argument("audit_id", metavar="AUDIT_ID", type=int, help="the audit entry (see `memgui audit`)")
+        q.add_argument("audit_id", metavar="AUDIT_ID", type=int64_arg, help="the audit entry (see `memgui audit`)")
         q.add_argument("--note", help="reviewer note stored in the audit entry")
         q.add_argument("--json", action="store_true", help="machine-readable output")
         q.set_defaults(func=run_undo if name == "undo" else run_redo)
@@ -68,16 +72,15 @@ def _split_ids(text: str) -> list[str]:
 
 
 def _read_body(path: str) -> str:
+    from ..core.store.seams import MAX_TEXT_CHARS, read_bytes
+
+    data = read_seam(lambda p: read_bytes(p, "merged body (UTF-8 text)"), path)
     try:
-        body = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CliError(f"{path}: is a directory") from None
+        body = data.decode("utf-8")
     except UnicodeDecodeError:
         raise CliError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise CliError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(body) > MAX_TEXT_CHARS:
+        raise CliError(f"{path}: longer than {MAX_TEXT_CHARS} characters")
     if not body.strip():
         raise CliError(f"{path}: the merged body is empty")
     return body
@@ -110,23 +113,9 @@ def _summary(entry: AuditEntry, store_path) -> str:
     return "\n".join(lines)
 
 
-def _read_json(path: str, what: str) -> dict:
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CliError(f"{path}: not a {what} ({type(exc).__name__})") from None
-    if not isinstance(data, dict):
-        raise CliError(f"{path}: not a {what}")
-    return data
-
-
-def _stamps_from(data: dict, path: str) -> dict[str, SourceStamp]:
-    try:
-        return {doc_id: SourceStamp(str(s["content_hash"]), int(s["updated_at"])) for doc_id, s in data.items()}
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise CliError(f"{path}: each stamp needs updated_at and content_hash") from None
+def _stamps_from(stamps: dict) -> dict[str, SourceStamp]:
+    """The validated stamps of a draft or stamps file (core/store/seams.py) as SourceStamps."""
+    return {doc_id: SourceStamp(s.content_hash, s.updated_at, s.body_hash) for doc_id, s in stamps.items()}
 
 
 def run_merge(args) -> int:
@@ -134,19 +123,26 @@ def run_merge(args) -> int:
     target = (args.target or "").strip()
     if not target:
         raise CliError("--target: give a document id")
+    if (args.note or "").startswith("accept-safe batch "):
+        raise CliError("--note: a note starting 'accept-safe batch ' would put this write in a batch; nothing was written")
     expected = None
     draft_body = None
     if args.draft:
-        draft = _read_json(args.draft, "`memgui decide --json` output")
-        if not isinstance(draft.get("stamps"), dict):
-            raise CliError(f"{args.draft}: has no stamps (made by an older memgui decide?)")
-        expected = _stamps_from(draft["stamps"], args.draft)
-        draft_body = draft.get("merged_body") or None
+        from ..core.store.seams import read_draft
+
+        draft = read_seam(read_draft, args.draft)
+        expected = _stamps_from(draft.stamps)
+        draft_body = draft.merged_body if (draft.merged_body or "").strip() else None
     elif args.expect_stamps:
-        expected = _stamps_from(_read_json(args.expect_stamps, "stamps file"), args.expect_stamps)
+        from ..core.store.seams import read_stamps_file
+
+        expected = _stamps_from(read_seam(read_stamps_file, args.expect_stamps))
     if not (args.body_file or args.append or args.union or draft_body):
         raise CliError("give the body: --body-file FILE, --append, --union, or --draft FILE with a merged body")
     body = _read_body(args.body_file) if args.body_file else draft_body
+    if args.body_file and expected is None and not args.force:
+        raise CliError("--body-file needs the stamps of what the body was written from: --expect-stamps FILE (or "
+                       "--draft FILE), or --force to merge whatever the sources hold now (recorded); nothing was written")
     mode = MODE_APPEND if args.append else MODE_UNION if args.union else MODE_MERGED_BODY
     with open_store_or_fail(args.store) as store:
         cluster = list(dict.fromkeys([target, *sources]))
@@ -160,7 +156,8 @@ def run_merge(args) -> int:
                 raise CliError(f"{undrafted[0]}: not among the draft's sources; nothing was written")
         drafted = expected if expected is not None else current
         plan = MergePlan(target_id=target, source_ids=tuple(sources), mode=mode, merged_body=body, drafted=drafted,
-                         guard_override=args.override_guard, note=args.note, decided_by="cli")
+                         guard_override=args.override_guard, note=args.note, decided_by="cli",
+                         forced=bool(args.force and expected is None and mode == MODE_MERGED_BODY))
         try:
             entry = merge_cluster(store, plan)
         except GuardRefusedError as exc:

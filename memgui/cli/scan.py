@@ -6,6 +6,7 @@ import argparse
 import time
 
 from .common import (
+    small_count_arg,
     EXIT_OK, CliError, open_store_or_fail, print_json, print_text, progress_to_stderr, store_errors_as_cli_errors,
 )
 
@@ -13,7 +14,7 @@ from .common import (
 def register(subparsers) -> None:
     p = subparsers.add_parser("scan", help="find near-duplicate memory documents (nominee clusters)")
     p.add_argument("--store", default=argparse.SUPPRESS, help="path to netclaw.db (default: located as Netclaw does)")
-    p.add_argument("--k", type=int, default=None, help="nominees per document (default: Netclaw's NominatorK, 5)")
+    p.add_argument("--k", type=small_count_arg, default=None, help="nominees per document (default: Netclaw's NominatorK, 5)")
     p.add_argument("--threshold", type=float, default=None,
                    help="cosine floor (default: per embedding model; 0.86 for Netclaw's vectors)")
     p.add_argument("--embedder", choices=["auto", "default", "stored", "onnx"], default="auto",

@@ -44,7 +44,7 @@ def _body_file(tmp_path, text) -> str:
 def test_merge_audit_undo_redo_session(db, tmp_path, capsys):
     path, a, b = db
     rc = main(["merge", "--store", str(path), "--target", a, "--sources", f"{a},{b}",
-               "--body-file", _body_file(tmp_path, MERGED), "--note", "same server"])
+               "--body-file", _body_file(tmp_path, MERGED), "--force", "--note", "same server"])
     out = capsys.readouterr().out
     assert rc == 0 and "audit 1: merge into " + a in out and "guard passed" in out and f"tombstoned: {b}" in out
     assert _doc(path, a).markdown_body == MERGED and _doc(path, b).is_tombstoned
@@ -70,14 +70,15 @@ def test_merge_audit_undo_redo_session(db, tmp_path, capsys):
 
 def test_failing_guard_exits_1_listing_missing_tokens_and_writes_nothing(db, tmp_path, capsys):
     path, a, b = db
-    rc = main(["merge", "--store", str(path), "--target", a, "--sources", b, "--body-file", _body_file(tmp_path, LOSSY)])
+    rc = main(["merge", "--store", str(path), "--target", a, "--sources", b, "--body-file", _body_file(tmp_path, LOSSY),
+               "--force"])
     err = capsys.readouterr().err
     assert rc == 1 and "missing tokens:" in err and "1.5.62" in err and "ci.example.org" in err
     assert _doc(path, a).markdown_body == A_BODY and not _doc(path, b).is_tombstoned
     assert main(["audit", "--store", str(path)]) == 0 and "no audited writes" in capsys.readouterr().out
 
     rc = main(["merge", "--store", str(path), "--target", a, "--sources", b, "--body-file",
-               _body_file(tmp_path, LOSSY), "--override-guard", "--json"])
+               _body_file(tmp_path, LOSSY), "--override-guard", "--force", "--json"])
     result = json.loads(capsys.readouterr().out)
     assert rc == 0 and result["ok"] and result["guard_passed"] is False and result["details"]["guard_override"]
     assert _doc(path, a).markdown_body == LOSSY

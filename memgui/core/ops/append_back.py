@@ -3,7 +3,8 @@
 The text goes after the document's body under Netclaw's structural append separator (`build_appended_body`,
 `_[merged YYYY-MM-DD]_`), the document becomes `append-document`, and the write is ONE transaction with its
 audit row (operation `append-back`, full before/after images), after the document's stamp is checked against
-the one the caller saw. Undo and redo treat it like every other write.
+the one the caller saw. The body and its guard report are computed before BEGIN IMMEDIATE; the lock covers
+only the stamp re-check and the writes. Undo and redo treat it like every other write.
 """
 from __future__ import annotations
 
@@ -25,10 +26,12 @@ def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, 
     if is_blank(addition):
         raise ApplyInputError("nothing to append; nothing was written")
     when = when or _today()
+    # the body and its guard report are made before the write lock; inside it only the stamp is checked again
+    doc = _check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
+    body = build_appended_body(doc.markdown_body, addition, when)
+    report = check_merge([doc.markdown_body, addition], body)
     with store.transaction():
         doc = _check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
-        body = build_appended_body(doc.markdown_body, addition, when)
-        report = check_merge([doc.markdown_body, addition], body)
         change = _Change(store)
         change.touch(documents=[doc_id])
         store.upsert_document(replace(doc, markdown_body=body, update_semantics=APPEND_SEMANTICS))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ..store import exemptions as exemptions_mod
 from ..curation import markers
@@ -35,65 +35,17 @@ from ..netfx import (
 from ..curation.rules import best_by_confidence, is_record
 from ..store import Document, Store, new_document_id, now_ms, queries
 from ..store.values import new_record_id
+from .stamps import (  # noqa: F401 — re-exported: the errors and stamps every write uses
+    ApplyError, ApplyInputError, GuardRefusedError, SourceStamp, StaleSourceError, body_digest, check_stamps,
+    draft_stamps, what_changed,
+)
 
+_check_stamps = check_stamps
 
 MODE_MERGED_BODY = "merged_body"
 MODE_APPEND = "append"
 MODE_UNION = "union"
 MODES = (MODE_MERGED_BODY, MODE_APPEND, MODE_UNION)
-
-
-# ---- errors --------------------------------------------------------------------------------------------
-
-class ApplyError(Exception):
-    """An operation was refused; nothing was written."""
-
-
-class ApplyInputError(ApplyError, ValueError):
-    """The operation itself is malformed (unknown or tombstoned document, missing body, …)."""
-
-
-class StaleSourceError(ApplyError):
-    """A source changed between drafting the decision and applying it (another writer got there first)."""
-
-    def __init__(self, document_id: str, drafted: "SourceStamp | None", current: "SourceStamp | None", detail: str = ""):
-        self.document_id, self.drafted, self.current = document_id, drafted, current
-        if current is None:
-            what = "was deleted"
-        elif detail:
-            what = detail
-        else:
-            what = f"changed (updated_at {drafted.updated_at if drafted else '?'} → {current.updated_at})"
-        super().__init__(f"{document_id} {what} since the decision was drafted; nothing was written")
-
-
-class GuardRefusedError(ApplyError):
-    """MergeGuard failed on the body and no override was given."""
-
-    def __init__(self, report):
-        self.report = report
-        missing = ", ".join(report.missing) or "none"
-        super().__init__(f"merge guard failed: {report.reason} (missing: {missing}); nothing was written")
-
-
-# ---- values ----------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SourceStamp:
-    """A source document as it was when a decision was drafted: its byte-exact text digest (not Netclaw's
-    case- and white-space-blind content hash) and its updated_at. Both are compared, always."""
-
-    content_hash: str
-    updated_at: int
-
-    @staticmethod
-    def of(doc: Document) -> "SourceStamp":
-        return SourceStamp(doc.exact_hash, doc.updated_at)
-
-
-def draft_stamps(store: Store, document_ids: Iterable[str]) -> dict[str, SourceStamp]:
-    """The stamps of the given documents now (unknown ids are left out)."""
-    return {d.document_id: SourceStamp.of(d) for d in store.documents_by_ids(document_ids)}
 
 
 @dataclass(frozen=True)
@@ -135,6 +87,7 @@ class MergePlan:
     note: str | None = None
     decided_by: str = "reviewer"
     when: date | None = None
+    forced: bool = False  # merged without the reviewer's stamps (`merge --body-file --force`): recorded
 
     @property
     def cluster_ids(self) -> tuple[str, ...]:
@@ -185,26 +138,6 @@ class _Change:
     def commit(self, **entry) -> int:
         after = capture(self.store, Touched.of(self.docs, self.anchors, self.records, self.pairs))
         return record_entry(self.store, before=self.before, after=after, **entry)
-
-
-def _check_stamps(store: Store, ids: Sequence[str], drafted: Mapping[str, SourceStamp]) -> dict[str, Document]:
-    """Current documents for `ids`, refusing if any is unknown, undrafted, changed or tombstoned."""
-    current = {d.document_id: d for d in store.documents_by_ids(ids)}
-    for doc_id in ids:
-        stamp = drafted.get(doc_id)
-        doc = current.get(doc_id)
-        if stamp is None:
-            if doc is None:
-                raise ApplyInputError(f"{doc_id}: no such document; nothing was written")
-            raise ApplyInputError(f"{doc_id}: no drafted content_hash/updated_at given; nothing was written")
-        if doc is None:
-            raise StaleSourceError(doc_id, stamp, None)
-        now = SourceStamp.of(doc)
-        if now != stamp:
-            raise StaleSourceError(doc_id, stamp, now)
-        if doc.is_tombstoned:
-            raise ApplyInputError(f"{doc_id} is tombstoned; nothing was written")
-    return current
 
 
 def _guard_dict(report) -> dict | None:
@@ -439,12 +372,33 @@ def apply_decision(
 
 # ---- reviewer operations ---------------------------------------------------------------------------------------
 
-def merge_cluster(store: Store, plan: MergePlan) -> AuditEntry:
+def merge_body(plan: MergePlan, target: Document, others: Sequence[Document], when: date) -> tuple[str, str]:
+    """(body, update_semantics) the merge writes: the plan's body, the append of every other source, or the
+    deterministic sentence union (core/merge/union.py)."""
+    if plan.mode == MODE_APPEND:
+        body = target.markdown_body
+        for other in others:
+            body = build_appended_body(body, other.markdown_body, when)
+        return body, APPEND_SEMANTICS
+    if plan.mode == MODE_UNION:
+        from ..merge.union import sentence_union
+
+        return sentence_union(target.markdown_body, [o.markdown_body for o in others]), MERGE_SEMANTICS
+    return plan.merged_body or "", MERGE_SEMANTICS
+
+
+def merge_cluster(store: Store, plan: MergePlan,
+                  prove: Callable[[Document, Sequence[Document], str], None] | None = None) -> AuditEntry:
     """Merge a cluster into `plan.target_id`: the target keeps its identity (title, anchor, boundary,
     audience, …) and gets the guarded body (`merge-document`) or, in append mode, its body with every
     other source appended under a `_[merged YYYY-MM-DD]_` separator (`append-document`); the other
-    sources are tombstoned. One transaction with the audit row. Refuses with StaleSourceError if a
-    source changed since `plan.drafted`, with GuardRefusedError if the guard fails without override."""
+    sources are tombstoned. Refuses with StaleSourceError if a source changed since `plan.drafted`, with
+    GuardRefusedError if the guard fails without override; `prove(target, others, body)` may refuse too (an
+    ApplyError: bulk accept re-runs the lens there).
+
+    The write lock is held for milliseconds, not for the work: the sources are read, the body drafted (union,
+    append) and proved (MergeGuard, `prove`) BEFORE the transaction; inside BEGIN IMMEDIATE only the stamps
+    are checked again and the rows and the audit row written."""
     if plan.mode not in MODES:
         raise ApplyInputError(f"unknown merge mode {plan.mode!r} (use one of: {', '.join(MODES)})")
     if not plan.target_id:
@@ -454,40 +408,34 @@ def merge_cluster(store: Store, plan: MergePlan) -> AuditEntry:
     if plan.mode == MODE_MERGED_BODY and not (plan.merged_body or "").strip():
         raise ApplyInputError("merged_body mode needs a non-empty merged body")
     when = plan.when or _today()
+    # ---- outside the lock: read, draft, prove
+    docs = _check_stamps(store, plan.cluster_ids, plan.drafted)
+    target, others = docs[plan.target_id], [docs[i] for i in plan.other_ids]
+    body, semantics = merge_body(plan, target, others, when)
+    report = check_merge([target.markdown_body] + [o.markdown_body for o in others], body)
+    if not report.passed and not plan.guard_override:
+        raise GuardRefusedError(report)
+    if prove is not None:
+        prove(target, others, body)
+    details = {
+        "mode": plan.mode, "guard": report.to_dict(), "guard_override": bool(plan.guard_override and not report.passed),
+        "tombstoned": list(plan.other_ids), "when": when.isoformat(),
+        "drafted": {k: [v.content_hash, v.updated_at] for k, v in plan.drafted.items() if k in plan.cluster_ids},
+    }
+    if plan.forced:
+        details["forced"] = True
+    provenance = Provenance(plan.decided_by, plan.model_id, plan.prompt_hash, plan.raw_reply, plan.rationale,
+                            tuple(plan.cosines), plan.note, plan.prompt)
+    # ---- inside the lock: the stamps again, then the rows and the audit row
     with store.transaction():
         docs = _check_stamps(store, plan.cluster_ids, plan.drafted)
-        target, others = docs[plan.target_id], [docs[i] for i in plan.other_ids]
-        bodies = [target.markdown_body] + [o.markdown_body for o in others]
-        if plan.mode == MODE_APPEND:
-            body = target.markdown_body
-            for other in others:
-                body = build_appended_body(body, other.markdown_body, when)
-            semantics = APPEND_SEMANTICS
-        elif plan.mode == MODE_UNION:
-            from ..merge.union import sentence_union  # the deterministic draft (core/union.py)
-
-            body, semantics = sentence_union(target.markdown_body, [o.markdown_body for o in others]), MERGE_SEMANTICS
-        else:
-            body, semantics = plan.merged_body, MERGE_SEMANTICS
-        report = check_merge(bodies, body)
-        if not report.passed and not plan.guard_override:
-            raise GuardRefusedError(report)
         change = _Change(store)
         change.touch(documents=plan.cluster_ids)
-        store.upsert_document(replace(target, markdown_body=body, update_semantics=semantics))
-        for other in others:
-            store.tombstone_document(other.document_id)
-        audit_id = change.commit(
-            operation=OP_MERGE, target_id=plan.target_id, source_ids=plan.cluster_ids,
-            provenance=Provenance(plan.decided_by, plan.model_id, plan.prompt_hash, plan.raw_reply, plan.rationale,
-                                  tuple(plan.cosines), plan.note, plan.prompt),
-            guard_passed=report.passed,
-            details={
-                "mode": plan.mode, "guard": report.to_dict(), "guard_override": bool(plan.guard_override and not report.passed),
-                "tombstoned": list(plan.other_ids), "when": when.isoformat(),
-                "drafted": {k: [v.content_hash, v.updated_at] for k, v in plan.drafted.items() if k in plan.cluster_ids},
-            },
-        )
+        store.upsert_document(replace(docs[plan.target_id], markdown_body=body, update_semantics=semantics))
+        for other_id in plan.other_ids:
+            store.tombstone_document(other_id)
+        audit_id = change.commit(operation=OP_MERGE, target_id=plan.target_id, source_ids=plan.cluster_ids,
+                                 provenance=provenance, guard_passed=report.passed, details=details)
     return get_entry(store, audit_id)  # type: ignore[return-value]
 
 
@@ -516,14 +464,16 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
     update_memory tool does; updated_at bumped, FTS refreshed, embedding rows deleted."""
     if not (body or "").strip():
         raise ApplyInputError("the edited body is empty; use drop to remove a document")
+    stamps = _stamp_map(doc_id, drafted)
+    doc = _check_stamps(store, [doc_id], stamps)[doc_id]  # read and proved before the write lock
+    new_title = doc.title if title is None else title
+    if body == doc.markdown_body and new_title == doc.title:
+        raise ApplyInputError(f"{doc_id}: the edit changes nothing; nothing was written")
+    report = check_merge([doc.markdown_body], body)
+    if not report.passed and not guard_override:
+        raise GuardRefusedError(report)
     with store.transaction():
-        doc = _check_stamps(store, [doc_id], _stamp_map(doc_id, drafted))[doc_id]
-        new_title = doc.title if title is None else title
-        if body == doc.markdown_body and new_title == doc.title:
-            raise ApplyInputError(f"{doc_id}: the edit changes nothing; nothing was written")
-        report = check_merge([doc.markdown_body], body)
-        if not report.passed and not guard_override:
-            raise GuardRefusedError(report)
+        doc = _check_stamps(store, [doc_id], stamps)[doc_id]
         change = _Change(store)
         change.touch(documents=[doc_id])
         store.upsert_document(replace(doc, markdown_body=body, title=new_title))

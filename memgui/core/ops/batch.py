@@ -29,10 +29,12 @@ from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..decide.reader import ReaderReport
+from ..merge.strict import check_strict
 from ..decide.review import ClusterReview
 from ..store import Store, StoreError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from ..store.values import Document
 from .apply import MODE_MERGED_BODY, ApplyError, MergePlan, SourceStamp, merge_cluster
 from .undo import AuditError, undo
 
@@ -44,6 +46,25 @@ _BATCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 class BatchError(Exception):
     """A batch operation was refused as asked (unknown batch id, malformed plan). Nothing was written."""
+
+
+class LensRefusedError(ApplyError):
+    """memgui's strict lens, run again at apply time, fails the planned body: the plan's claim did not hold."""
+
+    def __init__(self, report):
+        self.report = report
+        risky = ", ".join(str(a.get("token", "?")) for a in report.to_dict().get("at_risk", [])[:4])
+        super().__init__("the strict lens fails the merged body now" + (f" (at risk: {risky})" if risky else "")
+                         + "; nothing was written")
+
+
+def check_batch_id(batch_id: object) -> str:
+    """The batch id if it can be written and given back to `memgui undo-batch` (letters, digits, '.', '_',
+    '-'; no spaces, not empty, at most 64); else BatchError."""
+    if not isinstance(batch_id, str) or not _BATCH_ID.match(batch_id):
+        raise BatchError(f"{str(batch_id)[:80]!r}: not a batch id (letters, digits, '.', '_' or '-', 1–64 of them, "
+                         "starting with a letter or digit); nothing was written")
+    return batch_id
 
 
 def new_batch_id(now: datetime | None = None) -> str:
@@ -204,13 +225,17 @@ class BatchPlan:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "BatchPlan":
+        """A plan from plain values (validated by core/store/seams.py when read from a file), checked by
+        `validate_plan`: a plan is a claim, and one that breaks the rule's shape is refused whole."""
         try:
-            return cls(str(data["batch_id"]), str(data.get("created_at", "")),
+            plan = cls(str(data["batch_id"]), str(data.get("created_at", "")),
                        [PlannedWrite(**w) for w in data.get("writes", [])],
                        [Exclusion(**x) for x in data.get("excluded", [])],
                        dict(data.get("reader") or READER_NOT_RUN.to_dict()))
         except (KeyError, TypeError) as exc:
             raise BatchError(f"not an accept-safe plan ({type(exc).__name__}: {exc})") from None
+        validate_plan(plan)
+        return plan
 
     def to_markdown(self) -> str:
         return plan_markdown(self)
@@ -276,9 +301,7 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
             excluded.append(Exclusion(str(cluster_id), members, reason,
                                       review.verdict if review is not None else "not reviewed",
                                       {m: titles.get(m, "") for m in members}, read))
-    bid = batch_id or new_batch_id(when)
-    if not _BATCH_ID.match(bid):
-        raise BatchError(f"{bid!r}: a batch id is letters, digits, '.', '_' or '-'")
+    bid = check_batch_id(batch_id or new_batch_id(when))
     return BatchPlan(bid, when.isoformat(timespec="seconds"), writes, excluded, reader.to_dict())
 
 
@@ -352,6 +375,43 @@ class BatchResult:
                 "refused": [asdict(r) for r in self.refused], "cancelled": self.cancelled}
 
 
+def validate_plan(plan: BatchPlan) -> None:
+    """BatchError (nothing written) unless every planned write has the shape the rule allows: a valid batch id,
+    2–MAX_MERGED distinct documents, the target not among its tombstones, a stamp for exactly those documents,
+    an UPDATE/CONSOLIDATE decision with a body, no second reader's "no", and no document in two writes. The
+    checks a plan claims to have passed (MergeGuard, the lens) are not read from it: `apply_batch` runs them."""
+    check_batch_id(plan.batch_id)
+    claimed: dict[str, str] = {}
+    for write in plan.writes:
+        where = f"cluster {write.cluster_id}"
+        members = [write.target_id, *write.tombstoned]
+        if len(set(members)) != len(members):
+            raise BatchError(f"{where}: a document is named twice (target and tombstones must differ)")
+        if not 2 <= len(members) <= MAX_MERGED:
+            raise BatchError(f"{where}: {len(members)} documents in one write (bulk accept takes 2–{MAX_MERGED})")
+        if set(write.stamps) != set(members):
+            raise BatchError(f"{where}: the stamps name other documents than the write merges")
+        if write.decision not in MERGE_DECISIONS:
+            raise BatchError(f"{where}: the decision is {write.decision!r}, not UPDATE/CONSOLIDATE")
+        if not (write.merged_body or "").strip():
+            raise BatchError(f"{where}: no merged body")
+        if write.reader is not None and write.reader.get("passed") is False:
+            raise BatchError(f"{where}: the second reader said its facts are not kept")
+        for m in members:
+            if m in claimed:
+                raise BatchError(f"{where}: {m} is also merged by cluster {claimed[m]}")
+            claimed[m] = write.cluster_id
+
+
+def prove_lens(target: Document, others: Sequence[Document], body: str) -> None:
+    """memgui's strict lens on the body over the sources as they are now (run before the write lock)."""
+    docs = [target, *others]
+    report = check_strict([d.markdown_body for d in docs], body, titles=[d.title or "" for d in docs],
+                          kept_title=target.title or "")
+    if not report.passed:
+        raise LensRefusedError(report)
+
+
 def _merge_plan(write: PlannedWrite, batch_id: str, decided_by: str) -> MergePlan:
     try:
         drafted = {d: SourceStamp(str(s["content_hash"]), int(s["updated_at"])) for d, s in write.stamps.items()}
@@ -366,19 +426,25 @@ def _merge_plan(write: PlannedWrite, batch_id: str, decided_by: str) -> MergePla
 def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
                 cancel: CancelToken | None = None) -> Work[BatchResult]:
     """Write every planned merge, each its own transaction with its audit row (tagged with the batch id).
-    A refused write (a source changed since the review, the guard now fails, a lock) is reported and the
-    rest go on; cancelling stops between writes. Yields Progress; returns the BatchResult."""
+    A plan is a claim, not a proof: its shape is validated (`validate_plan`), its batch id must be new to the
+    store, and at each write MergeGuard, the strict lens and the stamps are run again on the sources as they are
+    now. A refused write (a source changed since the review, the guard or the lens now fails, a lock) is
+    reported and the rest go on; cancelling stops between writes. Yields Progress; returns the BatchResult."""
     cancel = cancel or NEVER_CANCELLED
     written: list[WriteOutcome] = []
     refused: list[WriteOutcome] = []
     total = len(plan.writes)
-    merges = [_merge_plan(w, plan.batch_id, decided_by) for w in plan.writes]  # a malformed plan writes nothing
+    validate_plan(plan)  # a malformed plan writes nothing
+    merges = [_merge_plan(w, plan.batch_id, decided_by) for w in plan.writes]
+    if plan.writes and batch_entries(store, plan.batch_id):
+        raise BatchError(f"batch {plan.batch_id} was already applied to this store (a plan is applied once; "
+                         "scan again for a new plan); nothing was written")
     for i, (write, merge) in enumerate(zip(plan.writes, merges)):
         if cancel.cancelled:
             return BatchResult(plan.batch_id, written, refused, cancelled=True)
         yield Progress("accepting", i, total, f"{write.target_id}")
         try:
-            entry = merge_cluster(store, merge)
+            entry = merge_cluster(store, merge, prove=prove_lens)
         except (ApplyError, StoreError) as exc:
             refused.append(WriteOutcome(write.cluster_id, write.target_id, error=" ".join(str(exc).split())))
             continue
@@ -430,7 +496,7 @@ def undo_batch(store: Store, batch_id: str) -> BatchUndoResult:
 
 
 __all__ = [
-    "MAX_MERGED", "READER_NOT_RUN", "BatchError", "BatchPlan", "BatchResult", "BatchUndoResult", "Exclusion",
+    "MAX_MERGED", "READER_NOT_RUN", "BatchError", "LensRefusedError", "check_batch_id", "prove_lens", "validate_plan", "BatchPlan", "BatchResult", "BatchUndoResult", "Exclusion",
     "PlannedWrite", "ReaderRun", "WriteOutcome", "reader_line", "reader_reason", "apply_batch", "batch_entries", "batch_id_of", "batch_note", "merged_ids", "new_batch_id",
     "plan_batch", "plan_markdown", "rule_text", "undo_batch", "why_not_safe",
 ]
