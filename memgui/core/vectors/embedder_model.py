@@ -89,7 +89,15 @@ def ensure_default_model(progress: Callable[[Progress], None] | None = None, *, 
     """Return the GGUF path, converting the installed safetensors once. A second call is instant: the stamp
     records the source files' sizes/mtimes and the output size; anything different triggers a reconvert."""
     report = progress or (lambda _p: None)
-    files = source_files()
+    try:
+        files = source_files()
+    except EmbedderModelError:
+        # the weights package is gone (installed from a models folder, or model-packages/ cleaned up after the
+        # install): the converted model that `models status` reports is the model, as long as it is intact
+        present = default_model_path()
+        if present is not None and not force:
+            return present
+        raise
     folder = _model_folder()
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / GGUF_NAME
@@ -128,6 +136,51 @@ def ensure_default_model(progress: Callable[[Progress], None] | None = None, *, 
     os.replace(stamp_tmp, stamp_path)
     report(Progress("embedder model", 2, 2, f"wrote {out}"))
     return out
+
+
+def install_converted(source: Path, expected_sha256: str,
+                      progress: Callable[[Progress], None] | None = None) -> Path:
+    """Install a GGUF this converter made elsewhere (the models folder `make bundle` writes beside the app):
+    copied through a temp file, its SHA-256 checked against `expected_sha256` while copying, then renamed into
+    place with a stamp, so `default_model_path()` finds it and no weights package is needed."""
+    report = progress or (lambda _p: None)
+    folder = _model_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    out, stamp_path = folder / GGUF_NAME, folder / STAMP_NAME
+    total = source.stat().st_size
+    fd, tmp_name = tempfile.mkstemp(prefix=".install-", suffix=".gguf", dir=folder)
+    digest = hashlib.sha256()
+    done = 0
+    try:
+        with os.fdopen(fd, "wb") as dest, source.open("rb") as src:
+            for chunk in iter(lambda: src.read(1 << 20), b""):
+                dest.write(chunk)
+                digest.update(chunk)
+                done += len(chunk)
+                report(Progress("embedder model", done, total, f"copying {source.name}"))
+            dest.flush()
+            os.fsync(dest.fileno())
+        if digest.hexdigest() != expected_sha256:
+            raise EmbedderModelError(f"{source}: SHA-256 {digest.hexdigest()[:16]}…, expected "
+                                     f"{expected_sha256[:16]}…; the file is damaged, copy the models folder again")
+        os.chmod(tmp_name, 0o644)
+        os.replace(tmp_name, out)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    stamp_data = {"converter_version": CONVERTER_VERSION, "model_id": MODEL_ID, "source_package": SOURCE_PACKAGE,
+                  "source": {"installed_from": str(source)}, "output_size": total, "output_sha256": expected_sha256}
+    stamp_tmp = stamp_path.with_suffix(".tmp")
+    stamp_tmp.write_text(json.dumps(stamp_data, indent=2), encoding="utf-8")
+    os.replace(stamp_tmp, stamp_path)
+    return out
+
+
+def default_model_sha256() -> str | None:
+    """The SHA-256 the stamp records for the converted model (written when it was converted or installed)."""
+    stamp = _read_stamp(_model_folder() / STAMP_NAME)
+    value = stamp.get("output_sha256") if stamp else None
+    return value if isinstance(value, str) else None
 
 
 def verify_default_model() -> bool:
