@@ -167,6 +167,12 @@ def run(args) -> int:
         review = run_to_end(review_cluster(docs, names))
     out = review.to_dict()
     out.pop("extra", None)
+    from ..core.ops.stamps import body_digest
+
+    for doc in docs:  # the body's own digest: a refused merge can say whether the content or the title changed
+        if doc.document_id in (out.get("stamps") or {}):
+            out["stamps"][doc.document_id] = {**out["stamps"][doc.document_id],
+                                              "body_hash": body_digest(doc.markdown_body)}
     if out["union_draft"] is None:
         out.pop("union_draft")
     if out["selftest"] is None:

@@ -66,19 +66,16 @@ def write_jsonl(path: str | os.PathLike, entries: Iterable[Any], *, images: bool
 
 
 def read_jsonl(path: str | os.PathLike) -> list[dict]:
-    """The entries of a JSON Lines export (blank lines ignored). Raises ValueError naming the bad line."""
+    """The entries of a JSON Lines export (blank lines ignored), each line validated by the export's schema
+    (core/store/seams.py: bounds on size, depth, integers; lone surrogates refused). Raises ValueError (a
+    seams.SeamError) naming the bad line."""
+    from ..store.seams import export_line, read_bytes
+
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except ValueError as exc:
-                raise ValueError(f"{path}:{n}: not a JSON object ({exc})") from None
-            if not isinstance(value, dict):
-                raise ValueError(f"{path}:{n}: not a JSON object")
-            out.append(value)
+    for n, line in enumerate(read_bytes(path, "JSON Lines export").split(b"\n"), start=1):
+        if not line.strip():
+            continue
+        out.append(export_line(line, f"{path}:{n}: not an audit export line"))
     return out
 
 

@@ -288,6 +288,17 @@ def decode(data: bytes, kind: type[T] | Any, what: str) -> T:
     return value  # type: ignore[no-any-return]
 
 
+def decode_plain(data: bytes, kind: Any, what: str) -> Any:
+    """`data` validated as `kind` but returned as decoded (plain dicts and lists, exactly the stored shape: no
+    defaults filled in), so a stored image compares equal to a fresh capture of the same rows."""
+    plain = decode(data, Any, what)
+    try:
+        msgspec.convert(plain, kind)
+    except msgspec.ValidationError as exc:
+        raise SeamError(f"{what}: {_why(exc, data)}") from None
+    return plain
+
+
 def builtins(value: Any) -> Any:
     """A decoded value as plain dicts, lists and scalars (what the domain types are built from)."""
     return msgspec.to_builtins(value)
@@ -363,8 +374,7 @@ def audit_image(text: str | bytes | None, where: str) -> dict[str, Any]:
     if text is None or text == "":
         return {}
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    image = decode(data, AuditImage, where)
-    return dict(builtins(image))
+    return dict(decode_plain(data, AuditImage, where))
 
 
 def audit_details(text: str | bytes | None, where: str) -> dict[str, Any]:
@@ -383,11 +393,7 @@ def audit_source_ids(text: str | bytes | None, where: str) -> list[str]:
 
 def export_line(line: bytes, where: str) -> dict[str, Any]:
     """One line of a JSON Lines export as the dict `AuditEntry.to_dict(images=True)` wrote."""
-    value = builtins(decode(line, ExportLine, where))
-    for key in ("before", "after"):
-        if value.get(key) is None:
-            value.pop(key, None)
-    return dict(value)
+    return dict(decode_plain(line, ExportLine, where))
 
 
 def stamp_values(stamps: Mapping[str, Stamp]) -> dict[str, dict[str, Any]]:
@@ -412,7 +418,8 @@ def valid_batch_id(batch_id: Any) -> bool:
 __all__ = [
     "BATCH_ID_PATTERN", "INT64_MAX", "INT64_MIN", "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_ID_CHARS", "MAX_ITEMS",
     "MAX_TEXT_CHARS", "AuditImage", "DecideDraft", "ExportLine", "PlanRecord", "SeamError", "Stamp", "Stamps",
-    "audit_details", "audit_image", "audit_source_ids", "builtins", "check_path", "decode", "export_line",
+    "audit_details", "audit_image", "audit_source_ids", "builtins", "check_path", "decode", "decode_plain",
+    "export_line",
     "int64", "os_reason", "read_bytes", "read_draft", "read_file", "read_plan", "read_stamps_file",
     "short_path", "stamp_values", "valid_batch_id",
 ]

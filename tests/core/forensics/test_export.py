@@ -57,9 +57,26 @@ def test_jsonl_round_trips_every_entry_into_equal_dicts(audited, tmp_path):
 
 def test_read_jsonl_names_a_bad_line(tmp_path):
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"audit_id": 1}\n\nnot json\n', encoding="utf-8")
+    path.write_text('{"audit_id": 1, "created_at": 0, "operation": "merge", "state": "applied"}\n\nnot json\n',
+                    encoding="utf-8")
     with pytest.raises(ValueError, match=r"bad.jsonl:3"):
         read_jsonl(path)
+
+
+@pytest.mark.parametrize("line, why", [
+    ('{"audit_id": 1}', "created_at"),  # a line without its fields
+    ('{"audit_id": 99999999999999999999, "created_at": 0, "operation": "merge", "state": "applied"}', "<="),
+    ('{"audit_id": 1, "created_at": 0, "operation": "merge", "state": "applied", "before": []}', "array"),
+    ('{"audit_id": 1, "created_at": 0, "operation": "merge", "state": "\\ud800"}', "surrogate"),
+    ('{"audit_id": 1, "created_at": 0, "operation": "merge", "state": "applied", "details": {"x": '
+     + "[" * 5000 + "]" * 5000 + "}}", "nested"),
+])
+def test_read_jsonl_refuses_a_line_outside_the_schema(tmp_path, line, why):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad.jsonl:1") as info:
+        read_jsonl(path)
+    assert why in str(info.value) and "\n" not in str(info.value)
 
 
 def test_export_to_a_missing_folder_fails_cleanly_and_leaves_nothing(audited, tmp_path):
