@@ -19,14 +19,22 @@ SAME = [
     ("The lease runs for a fortnight.", "The lease runs for 14 days.", ("a fortnight", "14 days")),
     ("Half of the budget goes to rent.", "50% of the budget goes to rent.", ("Half", "50%")),
     ("Call 020 7946 0555 about it.", "Call +44 20 7946 0555 about it.", ("020 7946 0555", "+44 20 7946 0555")),
+    ("Soak the beans for half an hour.", "Soak the beans for 30 minutes.", ("half an hour", "30 minutes")),
+    ("Buy half a litre of oat milk.", "Buy 500 ml of oat milk.", ("half a litre", "500 ml")),
+    ("The hall seats thirty-six people.", "The hall seats 36 people.", ("thirty-six", "36")),
+    ("Bins go out every other Tuesday.", "Bins go out on alternate Tuesdays.", ("every other Tuesday", "on alternate Tuesdays")),
+    ("Replies are due within 14 days.", "Replies are due within a fortnight.", ("14 days", "a fortnight")),
+    # closed-class phrases of one meaning: a marker and a bound, nothing to equate but nothing at risk
+    ("Always lock the shed.", "Lock the shed every time.", None),
+    ("Screen time is at most 2 hours.", "Screen time is capped at 2 hours.", None),
 ]
 
 
-@pytest.mark.parametrize("source, body, equated", SAME, ids=[s[2][0] for s in SAME])
+@pytest.mark.parametrize("source, body, equated", SAME, ids=[(s[2] or (s[1],))[0] for s in SAME])
 def test_a_fact_in_another_spelling_is_kept_and_the_lens_says_what_it_equated(source, body, equated):
     report = check_facts([source], body)
     assert report.passed, [a.describe() for a in report.at_risk]
-    assert equated in {(e.source, e.body) for e in report.equated}
+    assert equated is None or equated in {(e.source, e.body) for e in report.equated}
 
 
 # (source, body, direction, kind) — one fact dropped, added or changed, of a class no token check sees
@@ -42,6 +50,9 @@ CHANGED = [
     ("Dev uses port 8080 and prod uses port 8443.", "Dev uses port 8443 and prod uses port 8080.", "changed", "binding"),
     ("Bring two passports.", "Bring three passports.", "changed", "number"),
     ("Pack the tent, the stove and the lantern.", "Pack the tent and the lantern.", "dropped", "list item"),
+    ("The clinic's desk runs 8-11.", "The clinic's desk runs 8-12.", "changed", "number"),  # a bare range's end
+    ("Locker 4: code 7-14-21.", "Locker 4: code 7-14-12.", "changed", "code"),
+    ("Telemetry is disabled on the kiosk.", "Telemetry is enabled on the kiosk.", "changed", "state"),
 ]
 
 

@@ -155,6 +155,7 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
     r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
+    r"\b(?:on\s+)?(?P<other>alternate)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
 )]
 

@@ -56,6 +56,8 @@ _CLASSES: dict[str, dict[str, str]] = {
         "each day": "1/day", "each week": "1/week", "each month": "1/month", "each year": "1/year",
         "a day": "/day", "a week": "/week", "a month": "/month", "a year": "/year", "an hour": "/hour",
         "per day": "/day", "per week": "/week", "per month": "/month", "per year": "/year", "per hour": "/hour",
+        "every time": "always", "each time": "always", "every single time": "always", "at all times": "always",
+        "all the time": "always", "without fail": "always",
         "on weekends": "weekend", "weekends": "weekend", "weekdays": "weekday", "on weekdays": "weekday",
     },
     # restriction and exception: what narrows a statement
@@ -73,7 +75,8 @@ _CLASSES: dict[str, dict[str, str]] = {
         "provided": "if", "providing": "if", "as long as": "if", "so long as": "if", "in case": "if",
         "assuming": "if", "given that": "if", "once": "once", "until": "until", "till": "until",
         "otherwise": "otherwise", "whether": "whether", "depending": "depending", "depends": "depending",
-        "only if": "only if", "even if": "even if", "even though": "though", "although": "though",
+        "only if": "only if", "only when": "only if", "only whenever": "only if", "only once": "only if",
+        "even if": "even if", "even though": "though", "although": "though",
         "though": "though", "because": "because", "since": "since", "due to": "because", "so that": "so that",
     },
     # comparison: the comparative and superlative function words (inflected -er/-est adjectives: words.py)
@@ -90,6 +93,8 @@ _CLASSES: dict[str, dict[str, str]] = {
         "no earlier than": ">=", "not before": ">=", "not after": "<=", "no more than": "<=", "no less than": ">=", "not more than": "<=",
         "not less than": ">=", "up to": "<=", "more than": ">", "less than": "<", "fewer than": "<",
         "over": ">", "under": "<", "above": ">", "below": "<", "exceeding": ">", "within": "<=",
+        "capped at": "<=", "caps at": "<=", "limited to": "<=", "at the most": "<=", "at the least": ">=",
+        "exceeds": ">", "exceed": ">", "exceeded": ">", "not exceeding": "<=", "goes above": ">", "goes over": ">",
         "approx": "~", "minimum": ">=", "maximum": "<=", "min": ">=", "max": "<=", "or more": ">=", "or less": "<=",
         "or fewer": "<=", "exactly": "=", "precisely": "=", "approximately": "~", "about": "~", "around": "~",
         "roughly": "~", "nearly": "~<", "almost": "~<", "circa": "~", "ca": "~", "c.": "~", "some": "~",
@@ -104,6 +109,8 @@ _CLASSES: dict[str, dict[str, str]] = {
         "latest": "last", "earliest": "first", "previous": "previous", "following": "next",
         "preceding": "previous", "subsequent": "next", "since": "since", "until": "until", "by": "by",
         "during": "during", "already": "already", "still": "still", "yet": "yet", "soon": "soon",
+        "ahead of": "before", "in advance of": "before", "in advance": "before", "prior to": "before",
+        "used to": "before",
         "now": "now", "currently": "now", "no longer": "no longer", "anymore": "no longer",
         "any more": "no longer", "former": "previous", "new": "new", "old": "old", "recently": "recent",
     },
@@ -121,6 +128,11 @@ _CLASSES: dict[str, dict[str, str]] = {
         "backwards": "back", "back": "back", "front": "front", "behind": "behind", "ahead": "ahead",
         "clockwise": "clockwise", "counterclockwise": "counterclockwise", "anticlockwise": "counterclockwise",
         "into": "in", "onto": "on", "out of": "out", "away": "away", "toward": "toward", "towards": "toward",
+    },
+    # states of a switch or a setting (`on`/`off` are read as states only at the end of a clause: notes.py)
+    "state": {
+        "enabled": "on", "disabled": "off", "switched on": "on", "switched off": "off", "turned on": "on",
+        "turned off": "off", "activated": "on", "deactivated": "off", "active": "on", "inactive": "off",
     },
     # modality: obligation, permission, possibility
     "modality": {
@@ -153,7 +165,7 @@ _CLASSES: dict[str, dict[str, str]] = {
 # Classes a rewording is free to move inside a sentence but not to drop or add; "bound" words like
 # "from"/"to" only count next to a value (values.py reads them there), so they are not phrase markers.
 MARKER_CLASSES = ("negation", "quantifier", "frequency", "restriction", "condition", "comparison", "order",
-                  "direction", "modality", "hedge")
+                  "direction", "state", "modality", "hedge")
 # Phrases read as markers: every class except `bound` (which binds to an amount, values.py).
 PHRASES: dict[str, tuple[str, str]] = {}
 for _cls in MARKER_CLASSES:

@@ -157,6 +157,12 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
     while i < len(words):
         low = words[i].group(0).casefold()
         head = low.split("-")[0]
+        whole = _text2num(low.replace("-", " ")) if "-" in low and all(
+            part in NUMBER_WORDS for part in low.split("-")) else None
+        if whole is not None:  # `thirty-six` is one number
+            _put(chars, regions, words[i].start(), words[i].end(), str(whole))
+            i += 1
+            continue
         if "-" in low and head in NUMBER_WORDS and head != "one" or ordinal_value(head) is not None and "-" in low:
             number = _text2num(head) if head in NUMBER_WORDS else None
             if number is not None:  # `two-year-old` → `2-year-old`
@@ -170,7 +176,8 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             continue
         if low == "dozen" or (low == "half" and i + 1 < len(words) and words[i + 1].group(0).casefold() in ("a", "an")):
             start = words[i - 1].start() if i and words[i - 1].group(0).casefold() in ("a", "one") else words[i].start()
-            _put(chars, regions, start, words[i].end(), "12" if low == "dozen" else "0.5")
+            end = words[i + 1].end() if low == "half" else words[i].end()  # `half an hour` = `0.5 hour`
+            _put(chars, regions, start, end, "12" if low == "dozen" else "0.5")
             i += 1
             continue
         ordinal = ordinal_value(low)

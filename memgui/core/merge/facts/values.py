@@ -70,7 +70,7 @@ _LIST_NUMBER = re.compile(r"\d{1,3}[.)](?:\s+(?=\S)|\s*$)")
 def _opens_line(text: str, at: int) -> bool:
     """`at` starts a line or follows a sentence end (where `1.` numbers an item)."""
     before = text[:at].rstrip(" \t")
-    return not before or before[-1] in "\n.!?:"
+    return not before or before[-1] in "\n.!?" or (before[-1] == ":" and text[at:at + 2] == "1.")  # `Steps: 1. …`
 _PHONE_HINT = re.compile(r"(?:\+?\d[\d ().-]{6,}\d)")
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
 _URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+", re.IGNORECASE)
@@ -421,6 +421,27 @@ _DEGREES = re.compile(r"\s?(?:°\s?|degrees?\s+)(?P<scale>c|f|celsius|fahrenheit
 _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
 
+_DIGIT_CODE = re.compile(r"(?<![\w.-])\d+(?:-\d+){2,}(?![\w-])")  # `3-19-27`: a combination, a code
+_NUMBER_RANGE = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)\s?[-–]\s?(\d+(?:\.\d+)?)(?!\w|[.,]\d|-\d)")  # `9-12`, `24–28`
+
+
+def _digit_codes(text: str) -> list[Value]:
+    return [Value(frozenset({f"token:{m.group(0)}"}), "code", m.group(0), m.start(), m.end(), "code")
+            for m in _DIGIT_CODE.finditer(text)]
+
+
+def _range_ends(text: str, found: list[Value]) -> list[Value]:
+    """The upper end of a bare range (`runs 9-12` = `from 9 to 12`), which the number reader skips after a dash."""
+    starts = {v.start for v in found}
+    ends = [(v.start, v.end) for v in found]
+    out = []
+    for m in _NUMBER_RANGE.finditer(text):
+        if m.start(1) in starts and not inside(m.start(2), m.end(2), ends):
+            out.append(Value(frozenset({f"n:{fmt(_number(m.group(2)))}"}), "number", m.group(2), m.start(2), m.end(2),
+                             "number"))
+    return out
+
+
 def values(text: str) -> list[Value]:
     """Every value `text` states, in the order written, none inside another."""
     found = _tokens(text)
@@ -434,8 +455,10 @@ def values(text: str) -> list[Value]:
             found.append(date)
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
+    found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
     taken = [(v.start, v.end) for v in found]
     found += _numbers(text, taken)
+    found += _range_ends(text, found)
     taken = [(v.start, v.end) for v in found]
     fractions = _fractions(text)
     found = [v for v in found if not any(f.start <= v.start and v.end <= f.end and f.kind == "quantity" and
@@ -447,7 +470,8 @@ def values(text: str) -> list[Value]:
     for v in found:
         if kept and v.start < kept[-1].end and (v.start, v.end) != (kept[-1].start, kept[-1].end):
             continue  # overlaps an earlier, longer value (one span may state two facts: day and frequency)
-        if v.kind in ("time", "date", "month", "weekday", "frequency"):
+        if v.kind in ("time", "date", "month", "weekday", "frequency") or (
+                v.dimension in ("duration", "percent") and not any(k[:1] in "<>=~" for k in v.keys)):
             bound = _bound_before(text, v.start)  # "around 6 pm", "before 14 July" is an order marker
             if bound:
                 v = Value(frozenset(f"{bound}{k}" for k in v.keys), v.kind, v.text, v.start, v.end, v.dimension)
