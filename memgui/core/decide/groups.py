@@ -25,9 +25,10 @@ from ..tasks import CancelToken, NEVER_CANCELLED, Progress, Work
 
 SAME, DIFFERENT = "same", "different"
 MAX_PRESELECTED = 3  # without a decision, a cluster above this many members is never pre-selected whole
-# Evidence conflicts that are wording, not values (a different word, "never" in one note only): they do not keep
-# two members apart before a decision; versions, identifiers, numbers, dates, hosts … do.
-WORDING_CLASSES = frozenset({"term", *MARKER_CLASSES})
+# Evidence conflicts that are wording, not values (a different word, "never" in one note only, an identifier only
+# one note names — `WAL` vs `db-02`): they do not keep two members apart before a decision; versions, numbers,
+# amounts, dates, times, hosts, URLs … do.
+WORDING_CLASSES = frozenset({"term", "identifier", *MARKER_CLASSES})
 
 
 @dataclass(frozen=True)

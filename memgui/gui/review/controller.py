@@ -20,6 +20,7 @@ from .drafting import Drafting
 from .evidence import Evidence
 from .fact_groups import group_labels, groups_html, pairs_kept_apart
 from .host import ReviewHost
+from .outcome import outcome_text
 from .page import ReviewPage
 from .writes import Writes
 
@@ -50,6 +51,7 @@ class Review(QObject):
         self.strict: Any = None  # the strict lens's StrictReport on the same body as `report`
         self.groups: Any = None  # FactGroups once the model judged every pair; None until then
         self.mark: Any = None  # the cluster's DifferentFactsMark (computed on load)
+        self.decided_by: dict[Any, str] = {}  # cluster id -> who reviewed it in this session
         self._setting_body = False
         self.drafting = Drafting(self)
         self.evidence = Evidence(self)
@@ -189,6 +191,7 @@ class Review(QObject):
             p.diff_view.set_sources([])
             p.diff_view.show_message("")
             self.evidence.clear()
+            self._show_origin()
             self.changed.emit()
             return
         docs = store.documents_by_ids(row.member_ids)
@@ -207,7 +210,10 @@ class Review(QObject):
         self.evidence.start()
         if self.reviewable() and not keep_body:
             self.evidence.preselect_on_load()
+        else:
+            self.evidence.loaded_selection = tuple(p.sources.included_ids())
         self.drafting.schedule(guard_ms=0, diff_ms=0)
+        self._show_origin()
         self.clusterLoaded.emit(row)
         self.changed.emit()
 
@@ -230,11 +236,23 @@ class Review(QObject):
         self.drafting.schedule(guard_ms=0, diff_ms=0)
         self.changed.emit()
 
+    def outcome(self) -> str:
+        """What was done to the cluster on screen and by whom ("" while it is still to decide, untouched)."""
+        return outcome_text(self.row, self.docs, self.decided_by, self.label)
+
     def _show_origin(self) -> None:
-        target = self.panels.sources.target_id()
+        p = self.panels
+        target = p.sources.target_id()
+        done = self.outcome()
+        p.decision_panel.show_target(self.label(target) if target else "")
+        p.decision_panel.set_outcome(done)
+        if done and not self.reviewable():
+            p.editor_title.setText(f"Merged body   ({done})")
+            return
         where = f" → target {self.label(target)}" if target else ""
         origin = {"": "empty — U union draft · M ask the model · E write it"}.get(self.origin, f"draft: {self.origin}")
-        self.panels.editor_title.setText(f"Merged body{where}   ({origin})")
+        lead = f"{done} · " if done else ""
+        p.editor_title.setText(f"{lead}Merged body{where}   ({origin})")
 
     def _on_body_edited(self) -> None:
         if self._setting_body:

@@ -40,6 +40,16 @@ class DecisionPanel(QGroupBox):
         self.setObjectName("decisionPanel")
         layout = QVBoxLayout(self)
         layout.setSpacing(4)
+        self._model_targets: list[str] = []  # the targets the model named (pane labels)
+        self._target = ""  # the target the merge uses (the sources' choice), as a pane label
+        # What was done to this cluster and by whom (a reviewed cluster), above everything else.
+        self.outcome_label = QLabel("")
+        self.outcome_label.setObjectName("clusterOutcome")
+        self.outcome_label.setWordWrap(True)
+        self.outcome_label.setMargin(3)
+        set_colors(self.outcome_label, "#0b4a8b", "#ddf4ff")
+        self.outcome_label.hide()
+        layout.addWidget(self.outcome_label)
         row = QHBoxLayout()
         for act in (ask, cancel, union):
             row.addWidget(action_button(act))
@@ -87,7 +97,9 @@ class DecisionPanel(QGroupBox):
         self.rationale_label.setObjectName("decisionRationale")
         self.rationale_label.setWordWrap(True)
         self.rationale_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        for r, (name, widget) in enumerate((("Decision:", self.kind_label), ("Targets:", self.targets_label),
+        self.targets_label.setToolTip("The document the merge keeps (its id stays; the other included members are "
+                                      "tombstoned): the same one the merged-body header names. Shift+1–9 changes it.")
+        for r, (name, widget) in enumerate((("Decision:", self.kind_label), ("Target:", self.targets_label),
                                              ("Rationale:", self.rationale_label))):
             label = QLabel(name)
             label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
@@ -120,6 +132,23 @@ class DecisionPanel(QGroupBox):
         self.record_label.setToolTip(tip)
         self.record_label.setVisible(bool(html))
 
+    def set_outcome(self, text: str) -> None:
+        """What was done to the cluster and by whom ("" hides it)."""
+        self.outcome_label.setText(text)
+        self.outcome_label.setVisible(bool(text))
+
+    def show_target(self, label: str) -> None:
+        """The target the merge uses (the editor header names the same one); the model's, when it named another."""
+        self._target = label
+        self._render_targets()
+
+    def _render_targets(self) -> None:
+        text = self._target or "—"
+        others = [t for t in self._model_targets if t != self._target]
+        if self._target and self._model_targets and others:
+            text += f"  (the model named {', '.join(self._model_targets)})"
+        self.targets_label.setText(text)
+
     def set_mark(self, text: str) -> None:
         """The cluster's "likely different facts" line ("" hides it)."""
         self.mark_label.setText(text)
@@ -133,7 +162,8 @@ class DecisionPanel(QGroupBox):
     def show_all_different(self) -> None:
         self.kind_label.setText("different facts")
         set_colors(self.kind_label, KIND_COLORS["CREATE"])
-        self.targets_label.setText("—")
+        self._model_targets = []
+        self._render_targets()
         self.rationale_label.setText("Every pair was judged a different fact: nothing to merge. "
                                      "Keep separate (C) if you agree.")
 
@@ -144,7 +174,8 @@ class DecisionPanel(QGroupBox):
         self.stream.clear()
         self.kind_label.setText("—")
         set_colors(self.kind_label, "#24292f")
-        self.targets_label.setText("—")
+        self._model_targets = []
+        self._render_targets()
         self.rationale_label.setText("—")
         self.rationale_label.setToolTip("")
 
@@ -202,7 +233,8 @@ class DecisionPanel(QGroupBox):
         targets: Sequence[str] = list(decision.consolidation_target_ids or ())
         if decision.target_document_id:
             targets = [decision.target_document_id, *[t for t in targets if t != decision.target_document_id]]
-        self.targets_label.setText(", ".join(label_for(t) for t in targets) if targets else "—")
+        self._model_targets = [label_for(t) for t in targets]
+        self._render_targets()
         rationale = result.rationale or decision.rationale or decision.reason or "—"
         self.rationale_label.setText(relabel(rationale))
         self.rationale_label.setToolTip(relabel(rationale))

@@ -16,6 +16,7 @@ class Evidence:
         self.r = review
         self.mark_lines: list[str] = []  # the likely-different mark and the value conflicts, one line each
         self.preselected = ""  # what the conflicts pre-selected, until the model's groups decide instead
+        self.loaded_selection: tuple[str, ...] | None = None  # the members included as the cluster loaded
 
     def show_mark(self) -> None:
         lines = self.mark_lines + ([self.preselected] if self.preselected and self.r.groups is None else [])
@@ -75,7 +76,8 @@ class Evidence:
             lines.append(f"⚠ {len(disagreeing)} pair(s) of sources disagree on a value ({values} conflicting "
                          "value(s), see the Conflicts tab) — check them before merging.")
         self.preselected = ""
-        if r.groups is None:  # the model's partition, once there, decides instead
+        untouched = tuple(p.sources.included_ids()) == self.loaded_selection  # the reviewer's own choice stays
+        if r.groups is None and untouched:  # the model's partition, once there, decides instead
             self.preselected = self._preselect(chosen)
         self.mark_lines = lines
         self.show_mark()
@@ -111,3 +113,4 @@ class Evidence:
         if not chosen.whole:
             self.preselected = self._preselect(chosen)
             self.show_mark()
+        self.loaded_selection = tuple(r.panels.sources.included_ids())

@@ -189,18 +189,28 @@ class SourcePane(QFrame):
         missing = self._selections(spans, MISSING_BG, MISSING_FG)
         risky = self._selections(at_risk, AT_RISK_BG, AT_RISK_FG)
         self._missing = len(missing)
-        self.at_risk = len(risky)
+        self.at_risk = runs([(c.cursor.selectionStart(), c.cursor.selectionEnd()) for c in risky])
         self.body.setExtraSelections(risky + missing)  # missing drawn last: red wins where both apply
         parts = []
         if missing:
             parts.append(f"{len(missing)} missing token occurrence(s) (red)")
         if risky:
-            parts.append(f"{len(risky)} at risk, strict lens (amber)")
+            parts.append(f"{self.at_risk} at risk, strict lens (amber)")
         self.missing_label.setText(" · ".join(parts))
         set_colors(self.missing_label, "#7d0a0a" if missing else "#5c3b00")
 
     def missing_count(self) -> int:
         return self._missing
+
+
+def runs(spans: Sequence[tuple[int, int]]) -> int:
+    """Highlights as the eye counts them: spans that touch or overlap (`02:00` and `UTC`) are one."""
+    count, end = 0, -2
+    for start, stop in sorted(spans):
+        if start > end + 1:
+            count += 1
+        end = max(end, stop)
+    return count
 
 
 def _esc(text: str) -> str:

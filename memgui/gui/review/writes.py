@@ -7,7 +7,10 @@ from typing import Any, Callable
 
 from ..services.values import MODE_APPEND, MODE_MERGED_BODY
 from ..workers import one_line
+from .guard_panel import facts_at_risk
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
+
+YOU = "you (memgui reviewer, this session)"
 
 
 class Writes:
@@ -79,7 +82,7 @@ class Writes:
         if merged and r.strict is not None and r.strict.at_risk:
             shown = ", ".join(a.describe() for a in r.strict.at_risk[:8])
             more = len(r.strict.at_risk) - 8
-            risks.append(f"The strict lens finds {len(r.strict.at_risk)} fact(s) of the sources not kept whole: "
+            risks.append(f"The strict lens finds {facts_at_risk(r.strict)} fact(s) of the sources not kept whole: "
                          f"{shown}{f' … (+{more})' if more > 0 else ''}.")
         if r.mark is not None and r.mark.likely_different:
             risks.append(f"The sources are marked likely different facts: {r.mark.reason}.")
@@ -158,6 +161,7 @@ class Writes:
     def skip(self) -> None:
         r = self.r
         if r.row is not None and r.row.status == NEW:
+            r.decided_by[r.row.cluster_id] = YOU
             r.panels.cluster_model.set_status(r.row.cluster_id, SKIPPED)
         r.host.next_cluster(prefer_new=True)
 
@@ -173,6 +177,7 @@ class Writes:
                  still_to_merge: tuple[str, ...] = ()) -> None:
         r = self.r
         audit_id = int(entry.audit_id)
+        r.decided_by[row.cluster_id] = YOU
         r.panels.cluster_model.set_status(row.cluster_id, status, audit_id)
         cluster_id = row.cluster_id
         if still_to_merge:
@@ -239,7 +244,9 @@ class Writes:
             self.undo_stack.remove(audit_id)
             self.redo_stack.append(audit_id)
             model.set_status(cluster_id, NEW, None)
+            r.decided_by.pop(cluster_id, None)
         else:
+            r.decided_by[cluster_id] = YOU
             self.redo_stack.remove(audit_id)
             self.undo_stack.append(audit_id)
             model.set_status(cluster_id, status, audit_id)

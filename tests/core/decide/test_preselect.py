@@ -44,6 +44,6 @@ def test_wording_conflicts_do_not_keep_members_apart_but_values_do():
     def ev(*classes):
         return NS(conflicts=[NS(fact_class=c) for c in classes])
 
-    pairs = disagreeing_pairs([("a", "d", "€1 vs €2")], [("a", "b", ev("term", "negation")), ("b", "c", ev("version")),
+    pairs = disagreeing_pairs([("a", "d", "€1 vs €2")], [("a", "b", ev("term", "negation", "identifier")), ("b", "c", ev("version")),
                                                           ("a", "c", ev())])
     assert pairs == [("a", "d"), ("b", "c")]
