@@ -157,3 +157,53 @@ def test_a_multi_row_selection_limits_the_batch_to_those_rows(window, qtbot):
     qtbot.waitUntil(lambda: bool(plans), timeout=5000)
     assert plans[0].writes == []  # the safe Postgres pair was not selected
     assert {x.cluster_id for x in plans[0].excluded} == {"c-ed-1-ed-2", "c-fl-1-fl-2"}
+
+
+def test_the_preview_shows_each_merged_body_its_length_and_flags_a_repeated_sentence(window, review_store, qtbot):
+    """Issue 24 item 5. Would fail without the detail pane: the merged bodies were only in a tooltip or the export,
+    so a body that repeats its sentence went through unseen."""
+    from dataclasses import replace
+
+    from memgui.gui.review.bulk_preview import BulkPreviewDialog
+
+    plans = []
+    window.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
+    with qtbot.waitSignal(window.bulk.planned, timeout=15000):
+        window.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
+    write = plans[0].writes[0]
+    sentence = "Backups run nightly at 02:00 UTC."
+    repeated = replace(write, merged_body=f"{write.merged_body}\n\n{sentence} {sentence}")
+    plan = replace(plans[0], writes=[write, repeated])
+    dialog = BulkPreviewDialog(plan, "the whole queue", window, repeats=window.services.bulk.repeated_sentences)
+    qtbot.addWidget(dialog)
+    dialog.resize(1200, 640)
+    dialog.show()
+    assert dialog.detail.isVisible()
+    first = dialog.detail_text()  # the first write is chosen: its body is in view, not in a tooltip
+    assert write.merged_body.split("\n")[0] in first and f"Length: {len(write.merged_body)} characters" in first
+    assert "repeats" not in dialog.writes_view.topLevelItem(0).text(5)
+    assert "length 201% of the longest source" in dialog.writes_view.topLevelItem(0).text(5)  # the fake's body
+    dialog.writes_view.setCurrentItem(dialog.writes_view.topLevelItem(1))
+    assert "repeats 1 sentence" in dialog.writes_view.topLevelItem(1).text(5)
+    text = dialog.detail_text()
+    assert "⚠ repeats 1 sentence" in text and f"repeated: “{sentence}”" in text
+    assert f"Length: {len(repeated.merged_body)} characters" in text
+
+
+def test_undo_this_batch_stays_in_view_as_a_button_after_a_batch(window, qtbot):
+    """Would fail without the button: "Undo this batch" was a menu entry and a 10-second status message."""
+    from PySide6.QtTest import QTest
+
+    w = window
+    button = w.page.findChild(type(w.bulk.undo_button), "undoBatchButton")
+    assert button is not None and not button.isVisible()
+    w.bulk.exec_preview = lambda dialog: True
+    with qtbot.waitSignal(w.bulk.applied, timeout=15000):
+        w.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(button.isVisible, timeout=5000)
+    assert button.isEnabled() and button.text() == "Undo this batch (1 merge)"
+    w.answerer.answer("Undo batch")
+    with qtbot.waitSignal(w.bulk.undone, timeout=15000):
+        QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not button.isVisible(), timeout=5000)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QDialog
+from PySide6.QtWidgets import QAbstractItemView, QDialog, QHBoxLayout, QSizePolicy, QToolButton, QWidget
 
 from ..workers import one_line
 from .bulk_preview import BulkPreviewDialog
@@ -35,6 +35,7 @@ class BulkAccept(QObject):
         # (dialog) -> True to write; tests replace it to inspect the preview and answer it
         self.exec_preview: Callable[[BulkPreviewDialog], bool] = lambda d: d.exec() == QDialog.DialogCode.Accepted
         self.last_batch: str | None = None
+        self.undo_button: QToolButton | None = None  # on the action bar, shown while a batch can be undone
         self._batch_rows: dict[int, Any] = {}  # audit id -> cluster id, for the last batch's writes
         self.actions = {
             "accept_safe": self._action("accept_safe", "Accept all &safe…", "Ctrl+Shift+A", self.start,
@@ -68,6 +69,10 @@ class BulkAccept(QObject):
         writable = self.w.store is not None and not self.w.store.read_only and not self._busy()
         self.actions["accept_safe"].setEnabled(writable and self.w.proxy.rowCount() > 0)
         self.actions["undo_batch"].setEnabled(writable and bool(self._batch_rows))
+        if self.undo_button is not None:  # in view from a batch until the next one (or its undo)
+            n = len(self._batch_rows)
+            self.actions["undo_batch"].setIconText(f"Undo this batch ({n} merge{'s' if n != 1 else ''})")
+            self.undo_button.setVisible(bool(self._batch_rows))
 
     def scope(self) -> tuple[list[Any], str]:
         """(queue rows to consider, how they were chosen): two or more selected rows, else the visible queue."""
@@ -106,7 +111,7 @@ class BulkAccept(QObject):
 
     def _preview(self, plan: Any, how: str) -> None:
         self.planned.emit(plan)
-        dialog = BulkPreviewDialog(plan, how, self.w)
+        dialog = BulkPreviewDialog(plan, how, self.w, repeats=self.w.services.bulk.repeated_sentences)
         try:
             go = self.exec_preview(dialog) and bool(plan.writes)
         finally:
@@ -146,9 +151,10 @@ class BulkAccept(QObject):
         self.applied.emit(result)
         w.store_written()
         self._reload_current()
+        self.update_actions()
         ids = ", ".join(f"#{d.audit_id}" for d in result.written)
         w.show_status(f"Accept all safe: {len(result.written)} merge(s) written as batch {result.batch_id}"
-                      + (f" (audit {ids})" if ids else "") + " — Review → Undo this batch reverts them", 10000)
+                      + (f" (audit {ids})" if ids else "") + " — “Undo this batch” (bottom left) reverts them", 10000)
         if result.refused:
             lines = "\n".join(f"• {r.error}" for r in result.refused)
             w.prompter.info("Accept all safe", f"{len(result.written)} merge(s) written, {len(result.refused)} "
@@ -222,6 +228,20 @@ def install_bulk_accept(window: Any) -> BulkAccept:
         window.queue.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         window.queue.addActions([bulk.actions["accept_safe"], bulk.actions["undo_batch"]])
     window.actions_by_key.update(bulk.actions)
+    bar = window.page.findChild(QWidget, "actionBar")
+    if bar is not None and isinstance(bar.layout(), QHBoxLayout):
+        button = QToolButton()
+        button.setObjectName("undoBatchButton")
+        button.setDefaultAction(bulk.actions["undo_batch"])
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        button.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        button.setMinimumHeight(28)
+        button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        button.setStyleSheet("QToolButton:enabled { color:#9a3412; font-weight:600; }")
+        button.hide()
+        bar.layout().insertWidget(2, button)  # after Undo / Redo
+        bulk.undo_button = button
+        bulk.update_actions()
     return bulk
 
 

@@ -1,17 +1,59 @@
 """The preview of an "Accept all safe" batch, and its one confirmation: every write (target, tombstones, length
-ratio, MergeGuard and strict-lens results) and every cluster left for the reviewer with the reason, an Export
-button (Markdown or JSON, the same plan `memgui accept-safe --json` prints), and Cancel as the default button:
-Return or Esc writes nothing."""
+ratio, MergeGuard and strict-lens results, flags such as a repeated sentence) with its merged body in a detail
+pane, every cluster left for the reviewer with the reason, an Export button (Markdown or JSON, the same plan
+`memgui accept-safe --json` prints), and Cancel as the default button: Return or Esc writes nothing."""
 from __future__ import annotations
 
 import json
+from html import escape
 from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+    QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter, QTextBrowser, QTreeWidget,
+    QTreeWidgetItem, QVBoxLayout, QWidget,
 )
+
+LONG_RATIO = 1.5  # a merged body this much longer than its longest source is flagged (it may repeat itself)
+FLAG_FG = "#9a3412"
+
+
+def write_flags(write: Any, repeated: list[str]) -> list[str]:
+    """What the reviewer should look at in one planned write (empty: nothing stands out)."""
+    flags = []
+    if repeated:
+        flags.append(f"repeats {len(repeated)} sentence{'s' if len(repeated) != 1 else ''}")
+    if write.length_ratio is not None and float(write.length_ratio) > LONG_RATIO:
+        flags.append(f"length {float(write.length_ratio):.0%} of the longest source")
+    if not write.guard.get("passed"):
+        flags.append("MergeGuard failed")
+    if not write.strict.get("passed"):
+        flags.append("strict lens failed")
+    reader = write.reader or {}
+    if reader and reader.get("passed") is False:
+        flags.append("second reader: a source's fact is missing")
+    return flags
+
+
+def write_detail_html(write: Any, repeated: list[str], flags: list[str]) -> str:
+    """The detail pane of one planned write: target, tombstones, length, flags, then the merged body with each
+    repeated sentence marked."""
+    title = write.titles.get(write.target_id) or write.target_id
+    tomb = "<br>".join(f"&nbsp;&nbsp;{escape(write.titles.get(t) or t)} <span style='color:#57606a'>({escape(t)})"
+                       "</span>" for t in write.tombstoned)
+    body = escape(write.merged_body)
+    for sentence in repeated:
+        body = body.replace(escape(sentence), f"<span style='background:#ffe08a'>{escape(sentence)}</span>")
+    ratio = "" if write.length_ratio is None else f", {float(write.length_ratio):.0%} of the longest source"
+    flag_html = ("<br>".join(f"<span style='color:{FLAG_FG}; font-weight:600'>⚠ {escape(f)}</span>" for f in flags)
+                 if flags else "<span style='color:#116329'>no flags</span>")
+    repeats = "".join(f"<br>&nbsp;&nbsp;repeated: “{escape(r)}”" for r in repeated)
+    return (f"<b>{escape(write.decision)} into {escape(title)}</b> <span style='color:#57606a'>"
+            f"({escape(write.target_id)})</span><br>Tombstoned:<br>{tomb or '&nbsp;&nbsp;—'}<br>"
+            f"Length: {len(write.merged_body)} characters{ratio}<br>{flag_html}{repeats}"
+            f"<hr><div style='white-space:pre-wrap'>{body}</div>")
 
 
 def _pct(value: Any) -> str:
@@ -36,8 +78,9 @@ def export_plan(plan: Any, path: str | Path) -> Path:
 class BulkPreviewDialog(QDialog):
     """Accepted (exec() == 1) only through the "Write N merges" button."""
 
-    def __init__(self, plan: Any, scope: str, parent=None, *,
-                 choose_export_path: Callable[[QDialog], str | None] | None = None):
+    def __init__(self, plan: Any, scope: str, parent: QWidget | None = None, *,
+                 choose_export_path: Callable[[QDialog], str | None] | None = None,
+                 repeats: Callable[[str], list[str]] = lambda _body: []):
         super().__init__(parent)
         self.setObjectName("bulkPreviewDialog")
         self.setWindowTitle("Accept all safe — preview")
@@ -57,20 +100,40 @@ class BulkPreviewDialog(QDialog):
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.summary)
-        lay.addWidget(QLabel(f"Writes ({len(writes)})"))
+        lay.addWidget(QLabel(f"Writes ({len(writes)}) — choose one to read its merged body"))
         self.writes_view = self._tree("bulkWrites", ("Target (keeps its id)", "Tombstoned", "Length", "MergeGuard",
-                                                     "Strict lens"))
+                                                     "Strict lens", "Flags"))
+        self._details: list[str] = []
         for w in writes:
             tomb = "; ".join(_short(w.titles.get(t) or t, 40) for t in w.tombstoned)
             guard = "passed" if w.guard.get("passed") else "FAILED"
             strict = "passed" if w.strict.get("passed") else "FAILED"
+            repeated = repeats(w.merged_body)
+            flags = write_flags(w, repeated)
             item = QTreeWidgetItem([_short(w.titles.get(w.target_id) or w.target_id), tomb, _pct(w.length_ratio),
                                     f"{guard} ({_pct(w.guard.get('retention'))} kept)",
-                                    f"{strict} ({w.strict.get('checked', 0)} facts)"])
-            item.setToolTip(0, f"{w.decision} into {w.target_id}\n\n{w.merged_body}")
+                                    f"{strict} ({w.strict.get('checked', 0)} facts)",
+                                    ("⚠ " + "; ".join(flags)) if flags else "—"])
+            if flags:
+                item.setForeground(5, QBrush(QColor(FLAG_FG)))
+            item.setToolTip(0, f"{w.decision} into {w.target_id}")
             item.setToolTip(1, "\n".join(w.tombstoned))
+            item.setToolTip(5, "\n".join(flags) or "nothing stands out")
             self.writes_view.addTopLevelItem(item)
-        lay.addWidget(self.writes_view, 3)
+            self._details.append(write_detail_html(w, repeated, flags))
+        self.detail = QTextBrowser()
+        self.detail.setObjectName("bulkWriteDetail")
+        self.detail.setOpenLinks(False)
+        self.detail.setPlaceholderText("No write planned.")
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
+        split.addWidget(self.writes_view)
+        split.addWidget(self.detail)
+        split.setSizes([560, 420])
+        self.writes_view.currentItemChanged.connect(self._show_detail)
+        if writes:
+            self.writes_view.setCurrentItem(self.writes_view.topLevelItem(0))
+        lay.addWidget(split, 3)
         lay.addWidget(QLabel(f"Left for you ({len(excluded)})"))
         self.excluded_view = self._tree("bulkExcluded", ("Cluster", "Size", "Why it is not accepted"))
         for x in excluded:
@@ -103,6 +166,13 @@ class BulkPreviewDialog(QDialog):
         self.cancel_button.setFocus()
         self.resize(980, 560)
 
+    def _show_detail(self, item: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None = None) -> None:
+        row = self.writes_view.indexOfTopLevelItem(item) if item is not None else -1
+        self.detail.setHtml(self._details[row] if 0 <= row < len(self._details) else "")
+
+    def detail_text(self) -> str:
+        return self.detail.toPlainText()
+
     @staticmethod
     def _tree(name: str, headers: tuple[str, ...]) -> QTreeWidget:
         tree = QTreeWidget()
@@ -112,7 +182,7 @@ class BulkPreviewDialog(QDialog):
         tree.setUniformRowHeights(True)
         tree.header().setStretchLastSection(True)
         tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((280, 280, 60, 150)[: len(headers) - 1]):
+        for col, width in enumerate((200, 160, 56, 120, 110)[: len(headers) - 1]):
             tree.setColumnWidth(col, width)
         return tree
 

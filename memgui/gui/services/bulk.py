@@ -21,6 +21,14 @@ class BulkServices:
     undo_batch: Callable[[Any, str], Any]
     batch_error: type[BaseException]
     max_merged: int
+    # (merged body) -> the sentences it states more than once (flagged in the preview)
+    repeated_sentences: Callable[[str], list[str]] = lambda body: _repeated(body)
+
+
+def _repeated(body: str) -> list[str]:
+    from ...core.merge.repeats import repeated_sentences
+
+    return repeated_sentences(body)
 
 
 def _cache_for(store_path: Any, model_path: Any) -> Any:
