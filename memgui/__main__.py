@@ -35,7 +35,8 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         words = self.prog.split()  # a subcommand's prog carries the top-level usage: keep "memgui undo"
         name = " ".join(words[:1] + words[-1:]) if len(words) > 1 else self.prog
-        self.exit(EXIT_BAD_INPUT, f"{name}: {' '.join(message.split())} (see {name} --help)\n")
+        where = f"{words[-1]}: " if len(words) > 1 else ""
+        self.exit(EXIT_BAD_INPUT, f"memgui: {where}{' '.join(message.split())} (see {name} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
