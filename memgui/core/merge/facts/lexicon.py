@@ -39,6 +39,14 @@ _CLASSES: dict[str, dict[str, str]] = {
         "a couple": "couple", "a pair": "couple", "single": "one", "sole": "one", "alone": "one",
         "others": "other", "another": "other", "enough": "enough", "partly": "some", "partially": "some",
         "fully": "all", "completely": "all", "entirely": "all", "totally": "all",
+        "not all": "not all", "not every": "not all", "not everyone": "not all", "not everything": "not all",
+        "not each": "not all", "not both": "not all", "one of the": "one of", "one of": "one of", "among the": "one of",
+    },
+    # degree: how far a state holds (`almost dry`, `nearly full`, `partly paid`); with an amount, also its bound
+    "degree": {
+        "almost": "almost", "nearly": "almost", "practically": "almost", "virtually": "almost",
+        "all but": "almost", "not quite": "almost", "barely": "barely", "slightly": "slightly",
+        "somewhat": "slightly", "a bit": "slightly", "half": "half", "halfway": "half",
     },
     # frequency adverbs and adjectives (numbers of times per period are read by `values.py`)
     "frequency": {
@@ -133,12 +141,13 @@ _CLASSES: dict[str, dict[str, str]] = {
     "state": {
         "enabled": "on", "disabled": "off", "switched on": "on", "switched off": "off", "turned on": "on",
         "turned off": "off", "activated": "on", "deactivated": "off", "active": "on", "inactive": "off",
+        "true": "on", "false": "off",  # a setting's value (`compress: true`)
     },
     # modality: obligation, permission, possibility
     "modality": {
         "must": "must", "shall": "must", "have to": "must", "has to": "must", "had to": "must",
         "need to": "must", "needs to": "must", "need": "must", "needs": "must", "needed": "must", "required": "must", "requires": "must", "require": "must",
-        "mandatory": "must", "obligatory": "must", "compulsory": "must", "necessary": "must",
+        "mandatory": "must", "due": "must", "obligatory": "must", "compulsory": "must", "necessary": "must",
         "should": "should", "ought": "should", "recommended": "should", "advised": "should",
         "may": "may", "can": "can", "could": "could", "allowed": "may", "permitted": "may",
         "optional": "may", "forbidden": "must not", "prohibited": "must not", "banned": "must not",
@@ -164,7 +173,7 @@ _CLASSES: dict[str, dict[str, str]] = {
 
 # Classes a rewording is free to move inside a sentence but not to drop or add; "bound" words like
 # "from"/"to" only count next to a value (values.py reads them there), so they are not phrase markers.
-MARKER_CLASSES = ("negation", "quantifier", "frequency", "restriction", "condition", "comparison", "order",
+MARKER_CLASSES = ("negation", "quantifier", "degree", "frequency", "restriction", "condition", "comparison", "order",
                   "direction", "state", "modality", "hedge")
 # Phrases read as markers: every class except `bound` (which binds to an amount, values.py).
 PHRASES: dict[str, tuple[str, str]] = {}
@@ -186,8 +195,19 @@ WEAK_MARKERS = frozenset({
     ("order", "yet"), ("order", "already"), 
     ("hedge", "want"), ("comparison", "prefer"), ("restriction", "including"), ("restriction", "especially"),
     ("quantifier", "all"), ("order", "recent"), ("condition", "so that"), ("frequency", "again"),
-    ("comparison", "instead"), ("quantifier", "many"),
+    ("comparison", "instead"), ("quantifier", "many"), ("condition", "though"),  # a concession narrows nothing
 })
+
+# Markers of one meaning across classes: either answers for the other (`If it rains` = `whenever it rains`,
+# `After each backup` = `Once a backup finishes`).
+EQUIVALENT_MARKERS: dict[tuple[str, str], frozenset[tuple[str, str]]] = {}
+for _group in (
+    {("condition", "if"), ("condition", "when")},
+    {("order", "after"), ("condition", "once"), ("frequency", "once")},
+    {("quantifier", "all"), ("frequency", "always")},  # `all matches` / `always` of a schedule
+):
+    for _key in _group:
+        EQUIVALENT_MARKERS[_key] = frozenset(_group - {_key})
 
 # Words that answer for a marker but are too common to be checked themselves ("then" answers for "afterwards").
 WEAK_PHRASES = frozenset({"then", "by", "first", "next", "last", "firstly", "finally"})
@@ -201,5 +221,7 @@ FUNCTION_WORDS = frozenset((
     "had having of in on at to for from with by as into onto upon about and or but so nor yet if then than "
     "also too very just such own same other another each both either any some all via per vs etc "
     "will would shall should can could may might must get gets got getting make makes made let lets "
-    "one ones thing things way ways lot lots kind sort bit part"
+    "one ones thing things way ways lot lots kind sort bit part "
+    "basically essentially actually really literally honestly simply quite pretty fairly "
+    "anywhere anything anyone anybody somewhere something someone somebody"
 ).split())

@@ -6,7 +6,7 @@ import dataclasses
 import re
 
 from . import wordnet
-from .lexicon import FUNCTION_WORDS
+from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS
 from .notes import Note, Word, lemma_of, zipf_of
 from .values import Value, strip_bound
 
@@ -31,7 +31,8 @@ class Index:
         self.lower_text = note.text.casefold()
         self.markers_by_sentence: dict[int, set[tuple[str, str]]] = {}
         for marker in (*note.markers, *note.weak_markers):
-            self.markers_by_sentence.setdefault(marker.sentence, set()).add(marker.key)
+            self.markers_by_sentence.setdefault(marker.sentence, set()).update(
+                {marker.key, *EQUIVALENT_MARKERS.get(marker.key, ())})
         self.features = [dict[str, float]() for _ in note.sentences]
         for word in note.words:
             self.features[word.sentence][word.lemma] = weight(word)
@@ -107,6 +108,9 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
         for found in other.note.words:
             if found.sentence in near and wordnet.synonyms(word.lemma, found.lemma):
                 return found.text, "synonym"
+    for form in wordnet.derived_forms(word.lemma) | wordnet.derived_forms(word.lower):
+        if form in other.lemmas:  # a nominalisation restates its verb: `rehearses` = `rehearsal`
+            return other.lemmas[form].text, "derived form"
     if "-" in word.lower and all(part in other.lemmas or part in other.lowers or lemma_of(part) in other.lemmas
                                  for part in word.lower.split("-") if part):
         return word.text, "same"  # `check-in` in "checking in", `second-hand` in "second hand"

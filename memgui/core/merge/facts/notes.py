@@ -38,6 +38,8 @@ _BOUND_HIT = ("bound", "")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|what)'(?:d|ll|ve|re|m|s)$")
 _DETERMINERS = frozenset("the this that which each every any no another".split())
+_SUBORDINATORS = frozenset("when whenever while until unless once because since after before during".split())
+_GOVERNED = _DETERMINERS | frozenset("a an these those my your his her its our their it them him me us you".split())
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # can't, won't, shan't
 _NOT_CONTENT = FUNCTION_WORDS | frozenset(w for phrase in BOUNDS for w in phrase.split())  # read with values
 
@@ -246,7 +248,9 @@ def _predicative(text: str, tokens: list[re.Match[str]], i: int) -> bool:
         return True
     following = tokens[i + 1].group(0).casefold() if i + 1 < len(tokens) else ""
     between = text[tokens[i].end():tokens[i + 1].start()] if i + 1 < len(tokens) else ""
-    return not between.strip() and following in ("and", "but", "or", "when", "while", "until")
+    # followed by a conjunction or a preposition ("off whenever it floods", "comes on at 6"), not by what a
+    # preposition governs ("on the shelf", "off my list")
+    return not between.strip() and following in FUNCTION_WORDS | _SUBORDINATORS and following not in _GOVERNED
 
 
 def _in_words(value: Value, text: str, regions: list[tuple[int, int]]) -> Value:

@@ -17,13 +17,14 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
-_FORMAT = 2  # bump when the cached tables change shape
+_FORMAT = 3  # bump when the cached tables change shape
 
 
 @dataclass(frozen=True)
 class WordNetTables:
     synsets: dict[str, frozenset[int]]  # lemma (lower case, spaces for _) → synset ids
     antonyms: dict[str, frozenset[str]]  # lemma → lemmas of opposite meaning
+    derived: dict[str, frozenset[str]]  # lemma → its derivationally related forms (`rehearse` ↔ `rehearsal`)
 
 
 def _data_dir() -> Path | None:
@@ -42,6 +43,7 @@ def _parse(folder: Path) -> WordNetTables:
     synsets: dict[str, set[int]] = {}
     members: dict[int, list[str]] = {}
     opposite: list[tuple[int, int, int, int]] = []  # (synset, word no, other synset, other word no)
+    related: list[tuple[int, int, int, int]] = []  # the same, for derivationally related forms
     for number, pos in enumerate(("noun", "verb", "adj", "adv")):
         with open(folder / f"data.{pos}", encoding="utf-8", errors="replace") as handle:
             for line in handle:
@@ -58,21 +60,26 @@ def _parse(folder: Path) -> WordNetTables:
                 pointers = int(fields[at])
                 for p in range(pointers):
                     symbol, target, target_pos, source_target = fields[at + 1 + 4 * p: at + 5 + 4 * p]
-                    if symbol != "!":
+                    if symbol not in ("!", "+"):
                         continue
                     target_number = {"n": 0, "v": 1, "a": 2, "s": 2, "r": 3}[target_pos]
-                    opposite.append((offset, int(source_target[:2], 16), int(target) * 4 + target_number,
-                                     int(source_target[2:], 16)))
-    antonyms: dict[str, set[str]] = {}
-    for offset, word_no, other, other_no in opposite:
+                    (opposite if symbol == "!" else related).append((
+                        offset, int(source_target[:2], 16), int(target) * 4 + target_number, int(source_target[2:], 16)))
+    return WordNetTables({w: frozenset(s) for w, s in synsets.items()}, _pairs(opposite, members),
+                         _pairs(related, members))
+
+
+def _pairs(pointers: list[tuple[int, int, int, int]], members: dict[int, list[str]]) -> dict[str, frozenset[str]]:
+    """Word-to-word pointers as a symmetric lemma → lemmas table."""
+    table: dict[str, set[str]] = {}
+    for offset, word_no, other, other_no in pointers:
         mine = members.get(offset, [])
         theirs = members.get(other, [])
         if not (0 < word_no <= len(mine) and 0 < other_no <= len(theirs)):
             continue
-        antonyms.setdefault(mine[word_no - 1], set()).add(theirs[other_no - 1])
-        antonyms.setdefault(theirs[other_no - 1], set()).add(mine[word_no - 1])
-    return WordNetTables({w: frozenset(s) for w, s in synsets.items()},
-                         {w: frozenset(s) for w, s in antonyms.items()})
+        table.setdefault(mine[word_no - 1], set()).add(theirs[other_no - 1])
+        table.setdefault(theirs[other_no - 1], set()).add(mine[word_no - 1])
+    return {w: frozenset(s) for w, s in table.items()}
 
 
 def _cache_file(folder: Path) -> Path:
@@ -86,7 +93,7 @@ def tables() -> WordNetTables:
     """The tables, read once per process (empty when WordNet's data files are not installed)."""
     folder = _data_dir()
     if folder is None:
-        return WordNetTables({}, {})
+        return WordNetTables({}, {}, {})
     cache = _cache_file(folder)
     try:
         with open(cache, "rb") as handle:
@@ -113,6 +120,12 @@ def synonyms(a: str, b: str) -> bool:
     return bool(t.synsets.get(a, frozenset()) & t.synsets.get(b, frozenset()))
 
 
+def derived_forms(word: str) -> frozenset[str]:
+    """The words WordNet derives from `word` or it from them (`rehearse` → `rehearsal`, `compress` →
+    `compression`): a nominalisation restates its verb."""
+    return tables().derived.get(word, frozenset())
+
+
 def antonyms(a: str, b: str) -> bool:
     return b in tables().antonyms.get(a, frozenset())
 
@@ -131,4 +144,4 @@ def has_antonym(word: str) -> bool:
     return word in tables().antonyms
 
 
-__all__ = ["WordNetTables", "antonyms", "can_modify", "has_antonym", "has_verb_sense", "synonyms", "tables"]
+__all__ = ["WordNetTables", "antonyms", "can_modify", "derived_forms", "has_antonym", "has_verb_sense", "synonyms", "tables"]
