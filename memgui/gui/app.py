@@ -48,6 +48,37 @@ def save_screenshot(window: MainWindow, out: str | os.PathLike) -> bool:
     return window.grab().save(str(out))
 
 
+LOG_NAME = "memgui.log"
+
+
+def log_path() -> Path:
+    from ..config import user_cache_dir
+
+    return user_cache_dir() / LOG_NAME
+
+
+def setup_log() -> Path | None:
+    """memgui's log file (warnings and up, llama.cpp's own among them): one handler on the `memgui` logger,
+    rotated at 1 MB. None when it cannot be written (the window runs without it)."""
+    import logging
+    from logging.handlers import RotatingFileHandler
+
+    root = logging.getLogger("memgui")
+    if any(isinstance(h, RotatingFileHandler) for h in root.handlers):
+        return log_path()
+    try:
+        path = log_path()
+        handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8")
+    except OSError:
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setLevel(logging.WARNING)
+    root.addHandler(handler)
+    if root.level == logging.NOTSET or root.level > logging.WARNING:
+        root.setLevel(logging.WARNING)
+    return path
+
+
 def run_gui(store_path: str | None, screenshot: str | None, *, services: Services | None = None,
             qsettings=None, size: tuple[int, int] | None = None) -> int:
     """Open the window on `store_path` (else the located store or the demo). With `screenshot`, wait until
@@ -61,6 +92,7 @@ def run_gui(store_path: str | None, screenshot: str | None, *, services: Service
             print(f"memgui: {problem}", file=sys.stderr)
             return 2
     app = application()
+    setup_log()
     window = MainWindow(services or real_services(), qsettings=qsettings)
     if size is not None:
         fit_window(window, window.page, size=size)

@@ -70,3 +70,17 @@ def test_no_pairs_no_button_and_a_clear_message(panel, qtbot):
     assert not image.isNull()
     with qtbot.waitSignal(panel.recomputeRequested, timeout=2000):
         QTest.mouseClick(panel.recompute_button, Qt.MouseButton.LeftButton)
+
+
+def test_a_single_decision_offers_no_threshold_and_says_how_many_are_needed(panel):
+    """Issue 24 item 6. Would fail without the minimum: one merge offered "Use this threshold (0.926)"."""
+    from memgui.gui.services.values import MIN_DECISIONS
+
+    one = [LabelledPair(0.926, ACCEPTED, "audit", "a", "b", 1)]
+    cal = suggest_threshold(one)
+    assert cal.threshold is not None  # the core still computes it; the window does not offer it
+    panel.set_calibration(one, cal, current=0.80)
+    assert not panel.use_button.isEnabled()
+    assert f"needs {MIN_DECISIONS} decisions, 1 so far" in panel.use_button.text()
+    assert f"at least {MIN_DECISIONS} are needed" in panel.message.text()
+    assert MIN_DECISIONS == 20

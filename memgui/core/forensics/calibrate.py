@@ -39,6 +39,9 @@ class LabelledPair:
     audit_id: int | None = None
 
 
+MIN_DECISIONS = 20  # decisions (merges + kept-separate pairs) before a suggested floor is offered to use
+
+
 @dataclass(frozen=True)
 class Calibration:
     threshold: float | None  # None when it cannot be suggested (no accepted pairs)
@@ -54,6 +57,15 @@ class Calibration:
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
+
+    @property
+    def decisions(self) -> int:
+        return self.accepted + self.kept_separate
+
+    @property
+    def enough(self) -> bool:
+        """Enough decisions (MIN_DECISIONS) for the floor to be offered as the threshold to use."""
+        return self.threshold is not None and self.decisions >= MIN_DECISIONS
 
 
 def _valid(p: LabelledPair) -> bool:
@@ -220,6 +232,6 @@ def labelled_pairs(store, **kw) -> list[LabelledPair]:
 
 
 __all__ = [
-    "ACCEPTED", "KEPT_SEPARATE", "Calibration", "LabelledPair", "TARGET_RECALL", "audit_label_requests",
+    "ACCEPTED", "KEPT_SEPARATE", "Calibration", "LabelledPair", "MIN_DECISIONS", "TARGET_RECALL", "audit_label_requests",
     "demo_label_requests", "labelled_pairs", "labelled_pairs_work", "metrics_at", "suggest_threshold",
 ]

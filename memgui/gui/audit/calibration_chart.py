@@ -20,6 +20,8 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
+from ..services.values import MIN_DECISIONS
+
 ACCEPTED_COLOR = QColor("#1a7f37")
 KEPT_COLOR = QColor("#cf222e")
 THRESHOLD_COLOR = QColor("#1f6feb")
@@ -241,7 +243,9 @@ class CalibrationPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         intro = QLabel(
             "Each dot is a pair of documents: its cosine similarity, and whether it was merged or kept separate. "
-            "The suggested floor is the highest that still nominates at least 95 % of the merges you accepted."
+            "The suggested floor is the highest that still nominates at least 95 % of the merges you accepted. "
+            f"It is offered for use after {MIN_DECISIONS} decisions (merges and kept-separate pairs): fewer say "
+            "too little about your store."
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
@@ -275,9 +279,20 @@ class CalibrationPanel(QWidget):
         text = text[:1].upper() + text[1:]
         if demo and calibration is not None:
             text += f" ({demo} of the {len(pairs)} pairs are demo labels.)"
+        enough = calibration is not None and calibration.enough
+        if threshold is not None and not enough:
+            n = calibration.decisions
+            text += (f" Only {n} decision{'s' if n != 1 else ''} so far: at least {MIN_DECISIONS} are needed before "
+                     "the floor is offered as the threshold to use.")
         self.message.setText(text)
-        self.use_button.setEnabled(threshold is not None and (current is None or abs(threshold - current) > 1e-9))
-        self.use_button.setText(f"Use this threshold ({threshold:.3f})" if threshold is not None else "Use this threshold")
+        self.use_button.setEnabled(enough and (current is None or abs(threshold - current) > 1e-9))
+        if threshold is not None and enough:
+            self.use_button.setText(f"Use this threshold ({threshold:.3f})")
+        elif threshold is not None:
+            self.use_button.setText(f"Use this threshold (needs {MIN_DECISIONS} decisions, {calibration.decisions} so far)")
+        else:
+            self.use_button.setText("Use this threshold")
+        self.use_button.setToolTip(f"Offered after {MIN_DECISIONS} decisions (merges + kept-separate pairs)")
 
     def set_busy(self, text: str) -> None:
         self.message.setText(text)
