@@ -31,6 +31,9 @@ SAME = [
     ("After each deploy, purge the CDN cache.", "Once a deploy finishes, purge the CDN cache.", None),
     ("The planning app rehearses the budget monthly.", "Monthly budget rehearsal happens in the planning app.",
      ("rehearses", "rehearsal")),  # a nominalisation restates its verb (WordNet's derivational links)
+    ("Trial period:\n  days: 30", "Trial period: 30 days.", ("30", "30 days")),  # a number under a unit's label
+    ("Book club: Thursdays, 6:30-8 pm.", "Book club meets on Thursdays from 18:30 to 20:00.", ("6:30", "18:30")),
+    ("The purge job is off until March.", "The purge job stays disabled until March.", None),
 ]
 
 
@@ -59,6 +62,7 @@ CHANGED = [
     ("Telemetry is disabled on the kiosk.", "Telemetry is enabled on the kiosk.", "changed", "state"),
     ("Not all the tomato plants took.", "None of the tomato plants took.", "dropped", "quantifier"),
     ("The varnish is nearly dry.", "The varnish is dry.", "dropped", "degree"),
+    ("Ola must sign off the budget.", "Ola must sign the budget and the heater is off at night.", "added", "state"),
     ("Tarn is one of the quietest campsites.", "Tarn is the quietest campsite.", "dropped", "quantifier"),
 ]
 

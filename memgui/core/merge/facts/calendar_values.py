@@ -4,6 +4,7 @@ and how often something happens (`twice a day` = `2 times daily`, `every six mon
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import re
 
 from .value_types import Value, fmt, inside
@@ -50,8 +51,12 @@ _ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT
                     r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
 
 
+_RANGE_GLUE = re.compile(r"\s*(?:-|–|—|to|until|till)\s*$", re.IGNORECASE)
+
+
 def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     out = []
+    meridiem: list[str] = []  # per clock time: "a", "p" or "" (none written)
     for m in _TIME.finditer(text):
         h, mi, ap = m.group("h"), m.group("mi"), (m.group("ap") or "").casefold().replace(".", "").replace(" ", "")
         if mi is None and not ap.startswith(("a", "p")):
@@ -74,6 +79,14 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         if written.endswith("m.") and not written.endswith((".m.", ". m.")):
             written = written[:-1]  # "2:15 pm." ends a sentence; "2:15 p.m." keeps its dot
         out.append(Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time"))
+        meridiem.append(ap[:1] if ap[:1] in ("a", "p") else "")
+    for k in range(len(out) - 1):  # `from 7:30 to 9 pm`: the range's meridiem is both ends'
+        first, second = out[k], out[k + 1]
+        if meridiem[k] == "" and meridiem[k + 1] == "p" and _RANGE_GLUE.match(text[first.end:second.start]):
+            hour_minute = [key[5:10] for key in first.keys if len(key) == 10]
+            if hour_minute and 1 <= int(hour_minute[0][:2]) <= 11:
+                h, mi = int(hour_minute[0][:2]) + 12, hour_minute[0][3:]
+                out[k] = dataclasses.replace(first, keys=first.keys | {f"time:{h:02d}:{mi}"})
     for word, value in _TIME_WORDS.items():
         for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
             out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time"))

@@ -210,7 +210,7 @@ for _group in (
         EQUIVALENT_MARKERS[_key] = frozenset(_group - {_key})
 
 # Words that answer for a marker but are too common to be checked themselves ("then" answers for "afterwards").
-WEAK_PHRASES = frozenset({"then", "by", "first", "next", "last", "firstly", "finally"})
+WEAK_PHRASES = frozenset({"then", "by", "first", "next", "last", "firstly", "finally", "just"})  # `just a heads up`
 
 # Function words: never facts, never units, never content (articles, pronouns, auxiliaries, prepositions,
 # conjunctions). The closed class of English function words.

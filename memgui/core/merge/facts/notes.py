@@ -39,7 +39,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|what)'(?:d|ll|ve|re|m|s)$")
 _DETERMINERS = frozenset("the this that which each every any no another".split())
 _SUBORDINATORS = frozenset("when whenever while until unless once because since after before during".split())
-_GOVERNED = _DETERMINERS | frozenset("a an these those my your his her its our their it them him me us you".split())
+_AFTER_A_STATE = _SUBORDINATORS | frozenset("and but or if so at from for till through".split())  # not `sign off by`, `off the menu`
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # can't, won't, shan't
 _NOT_CONTENT = FUNCTION_WORDS | frozenset(w for phrase in BOUNDS for w in phrase.split())  # read with values
 
@@ -250,7 +250,7 @@ def _predicative(text: str, tokens: list[re.Match[str]], i: int) -> bool:
     between = text[tokens[i].end():tokens[i + 1].start()] if i + 1 < len(tokens) else ""
     # followed by a conjunction or a preposition ("off whenever it floods", "comes on at 6"), not by what a
     # preposition governs ("on the shelf", "off my list")
-    return not between.strip() and following in FUNCTION_WORDS | _SUBORDINATORS and following not in _GOVERNED
+    return not between.strip() and following in _AFTER_A_STATE
 
 
 def _in_words(value: Value, text: str, regions: list[tuple[int, int]]) -> Value:

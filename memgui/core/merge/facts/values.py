@@ -11,6 +11,7 @@ A `Value` carries every key it may be compared by: a bare `9:45` is both 09:45 a
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import re
 
@@ -475,8 +476,22 @@ def values(text: str) -> list[Value]:
             bound = _bound_before(text, v.start)  # "around 6 pm", "before 14 July" is an order marker
             if bound:
                 v = Value(frozenset(f"{bound}{k}" for k in v.keys), v.kind, v.text, v.start, v.end, v.dimension)
-        kept.append(v)
+        kept.append(_labelled_amount(text, v))
     return kept
+
+
+_UNIT_LABEL = re.compile(r"(?:\b|_)([A-Za-z]+)[ \t]*[:=][ \t]*$")
+
+
+def _labelled_amount(text: str, value: Value) -> Value:
+    """A number under a unit's label (`days: 90`, `timeout_seconds = 30`) is that amount as well: `90 days`."""
+    if value.kind != "number" or len(value.keys) != 1 or not next(iter(value.keys)).startswith("n:"):
+        return value
+    label = _UNIT_LABEL.search(text, max(0, value.start - 40), value.start)
+    if not label:
+        return value
+    amount = _amount_keys(float(next(iter(value.keys))[2:]), label.group(1))
+    return dataclasses.replace(value, keys=value.keys | set(amount[0])) if amount else value
 
 
 __all__ = ["strip_bound", "CURRENCY_WORDS", "MONTHS", "NUMBER_WORDS", "ORDINAL_WORDS", "Value", "WEEKDAYS", "fmt", "ordinal_value",
