@@ -240,6 +240,9 @@ def run_accept(args) -> int:
                 raise CliError(str(exc)) from None
             out["result"] = result.to_dict()
             store_path = store.path
+    for refused in (result.refused if result is not None else ()):  # each refusal is also one stderr line
+        print(f"memgui: cluster {refused.cluster_id} into {refused.target_id} refused: {refused.error}",
+              file=sys.stderr)
     if args.json:
         print_json(out)
     else:

@@ -16,7 +16,9 @@ from ..core.store.audit_log import AuditEntry, list_entries
 from ..core.forensics.audit_report import build_audit_report, format_audit_report
 from ..core.forensics.daemon_logs import DaemonLogError
 from . import recheck
-from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text
+from .common import (
+    EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors,
+)
 
 
 def register(subparsers) -> None:
@@ -67,6 +69,11 @@ def format_entry(e: AuditEntry) -> str:
 
 
 def run(args) -> int:
+    with store_errors_as_cli_errors():  # an audit row that is not what memgui writes: one line, exit 2
+        return _run(args)
+
+
+def _run(args) -> int:
     if args.recheck and args.append_back is not None:
         raise CliError("--recheck and --append-back: give one of them")
     if args.recheck:

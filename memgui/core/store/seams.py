@@ -402,10 +402,13 @@ def stamp_values(stamps: Mapping[str, Stamp]) -> dict[str, dict[str, Any]]:
 
 def int64(text: str) -> int:
     """An integer in SQLite's range (argparse `type=` for ids, limits and counts)."""
+    shown = short_path(str(text), 40)
+    if len(str(text)) > 40:  # no int64 has more than 20 characters: refuse before parsing a huge one
+        raise SeamError(f"{shown!r} is not an integer in SQLite's range (±9223372036854775807)")
     try:
         value = int(text)
     except (TypeError, ValueError):
-        raise SeamError(f"{text!r} is not an integer") from None
+        raise SeamError(f"{shown!r} is not an integer") from None
     if not INT64_MIN <= value <= INT64_MAX:
         raise SeamError(f"{short_path(text, 40)} is beyond SQLite's integer range (±9223372036854775807)")
     return value
