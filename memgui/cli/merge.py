@@ -74,7 +74,7 @@ def _split_ids(text: str) -> list[str]:
 def _read_body(path: str) -> str:
     from ..core.store.seams import MAX_TEXT_CHARS, read_bytes
 
-    data = read_seam(lambda p: read_bytes(p, "merged body (UTF-8 text)"), path)
+    data = read_seam(lambda p: read_bytes(p, "a merged body (UTF-8 text)"), path)
     try:
         body = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -72,7 +72,7 @@ def read_jsonl(path: str | os.PathLike) -> list[dict]:
     from ..store.seams import export_line, read_bytes
 
     out = []
-    for n, line in enumerate(read_bytes(path, "JSON Lines export").split(b"\n"), start=1):
+    for n, line in enumerate(read_bytes(path, "a JSON Lines export").split(b"\n"), start=1):
         if not line.strip():
             continue
         out.append(export_line(line, f"{path}:{n}: not an audit export line"))

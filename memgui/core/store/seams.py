@@ -314,17 +314,17 @@ def read_bytes(path: str | os.PathLike, what: str) -> bytes:
     except FileNotFoundError:
         raise SeamError(f"{name}: no such file") from None
     except IsADirectoryError:
-        raise SeamError(f"{name}: is a directory, not a {what}") from None
+        raise SeamError(f"{name}: is a directory, not {what}") from None
     except OSError as exc:
         raise SeamError(f"{short_path(name)}: cannot be read ({os_reason(exc)})") from None
     if len(data) > MAX_FILE_BYTES:
-        raise SeamError(f"{name}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; not a {what}")
+        raise SeamError(f"{name}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; not {what}")
     return data
 
 
 def read_file(path: str | os.PathLike, kind: type[T] | Any, what: str) -> T:
     """The file at `path` decoded as `kind` (a SeamError naming the file when it is not one)."""
-    return decode(read_bytes(path, what), kind, f"{short_path(str(path))}: not a {what}")
+    return decode(read_bytes(path, what), kind, f"{short_path(str(path))}: not {what}")
 
 
 def os_reason(exc: OSError) -> str:
@@ -357,16 +357,16 @@ def check_path(name: str) -> None:
 # ---- the seams ----------------------------------------------------------------------------------------------
 
 def read_stamps_file(path: str) -> dict[str, Stamp]:
-    return read_file(path, Stamps, "stamps file ({doc id: {updated_at, content_hash}})")
+    return read_file(path, Stamps, "a stamps file ({doc id: {updated_at, content_hash}})")
 
 
 def read_draft(path: str) -> DecideDraft:
-    return read_file(path, DecideDraft, "`memgui decide --json` draft")
+    return read_file(path, DecideDraft, "a `memgui decide --json` draft")
 
 
 def read_plan(path: str) -> dict[str, Any]:
     """An accept-safe plan as plain values (BatchPlan.from_dict builds it)."""
-    return builtins(read_file(path, PlanRecord, "accept-safe plan (`--dry-run --json` output)"))
+    return builtins(read_file(path, PlanRecord, "an accept-safe plan (`--dry-run --json` output)"))
 
 
 def audit_image(text: str | bytes | None, where: str) -> dict[str, Any]:
