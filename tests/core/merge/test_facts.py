@@ -34,6 +34,8 @@ SAME = [
     ("Trial period:\n  days: 30", "Trial period: 30 days.", ("30", "30 days")),  # a number under a unit's label
     ("Book club: Thursdays, 6:30-8 pm.", "Book club meets on Thursdays from 18:30 to 20:00.", ("6:30", "18:30")),
     ("The purge job is off until March.", "The purge job stays disabled until March.", None),
+    ("The boiler service is booked for Friday.", "Boiler service booked: Friday.", None),  # a state, not a tense
+    ("The ferry leaves at 9:40.", "The ferry will leave at 9:40.", None),  # a timetable's present is its future
 ]
 
 
@@ -62,6 +64,9 @@ CHANGED = [
     ("Telemetry is disabled on the kiosk.", "Telemetry is enabled on the kiosk.", "changed", "state"),
     ("Not all the tomato plants took.", "None of the tomato plants took.", "dropped", "quantifier"),
     ("The varnish is nearly dry.", "The varnish is dry.", "dropped", "degree"),
+    ("Renewed the boat licence on 3 May.", "Renew the boat licence on 3 May.", "changed", "tense"),
+    ("Omar will repaint the fence.", "Omar has repainted the fence.", "changed", "tense"),
+    ("The gutters have been cleared.", "The gutters are getting cleared.", "changed", "tense"),
     ("Ola must sign off the budget.", "Ola must sign the budget and the heater is off at night.", "added", "state"),
     ("Tarn is one of the quietest campsites.", "Tarn is the quietest campsite.", "dropped", "quantifier"),
 ]
