@@ -2,7 +2,7 @@
 
 1. Nothing slow runs inside BEGIN IMMEDIATE: MergeGuard, the sentence union, the lens and the append body are
    computed before the transaction opens, for every kind of write (merge in its three modes, edit, append-back,
-   a bulk-accept plan). Checked without a clock: each is wrapped to fail if it runs while the store is in a
+   a bulk-accept plan, a model's UPDATE / CONSOLIDATE decision). Checked without a clock: each is wrapped to fail if it runs while the store is in a
    transaction.
 2. Merges of 1 KB … 1 MB notes while a daemon writes (Netclaw's 30 s busy timeout): 0 daemon writes fail, and
    the longest hold is bounded (far below the busy timeout; the figure itself is a benchmark,
@@ -16,9 +16,11 @@ import memgui.core.merge.union as union_mod
 import memgui.core.ops.append_back as append_mod
 import memgui.core.ops.apply as apply_mod
 import memgui.core.ops.batch as batch_mod
+from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from memgui.core.ops.append_back import append_back
 from memgui.core.ops.apply import (
-    MODE_APPEND, MODE_MERGED_BODY, MODE_UNION, MergePlan, SourceStamp, draft_stamps, edit_document, merge_cluster,
+    MODE_APPEND, MODE_MERGED_BODY, MODE_UNION, MergePlan, SourceStamp, apply_decision, draft_stamps, edit_document,
+    merge_cluster,
 )
 from memgui.core.ops.batch import BatchPlan, PlannedWrite, apply_batch
 from memgui.core.store import create_store, open_store
@@ -47,7 +49,7 @@ def watched(tmp_path, monkeypatch):
 
         monkeypatch.setattr(module, name, wrapper)
 
-    watch(apply_mod, "check_merge")
+    watch(apply_mod, "check_merge")  # merge_cluster, edit_document and apply_decision
     watch(append_mod, "check_merge")
     watch(append_mod, "build_appended_body")
     watch(apply_mod, "build_appended_body")
@@ -79,6 +81,15 @@ def test_no_draft_guard_union_or_lens_runs_inside_the_write_transaction(watched)
                          {"passed": True}, stamps, "model")
     result = run_to_end(apply_batch(store, BatchPlan("lock-test-1", "", [write], [])))
     assert len(result.written) == 1 and not result.refused
+    for kind in (DecisionKind.UPDATE, DecisionKind.CONSOLIDATE):  # a model's decision applied (Netclaw's path)
+        target = store.document(_pair(store, f"decision-{kind.value}")[0])
+        candidate = Candidate(target.document_id, target.anchor_id, "staging", target.markdown_body,
+                              target.freshness_at, target.confidence, False, None)
+        decision = CurationDecision(kind, target.document_id, (target.document_id,),
+                                    merged_body=f"{A} Its owner is Dana.", from_llm_tier=True)
+        outcome = apply_decision(store, Proposal(title="Staging", content="Its owner is Dana.",
+                                                 anchor_name="staging"), decision, [candidate])
+        assert outcome.outcome == "merged"
     names = {name for name, _inside in calls}
     assert {"check_merge", "sentence_union", "build_appended_body", "check_strict"} <= names
     assert [name for name, inside in calls if inside] == []  # every one of them ran before BEGIN IMMEDIATE

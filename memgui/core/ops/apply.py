@@ -153,6 +153,27 @@ class _DecisionRun:
         self.change = _Change(store)
         self.report = None
         self.anchor_name = net_trim(proposal.anchor_name) or proposal.title
+        self.proved: dict[tuple, object] = {}  # (sources, merged) -> MergeGuardReport, computed before the lock
+
+    def prove(self, candidates: Sequence[Candidate]) -> None:
+        """MergeGuard on the body over every source list `guarded` can be given, BEFORE the transaction: the
+        candidates are the list the decision was made against (never re-queried), so the sources are known."""
+        d, merged = self.decision, self.decision.merged_body
+        if is_blank(merged) or not d.from_llm_tier:
+            return
+        lists = []
+        if d.kind == DecisionKind.UPDATE:
+            target = next((c for c in candidates if c.document_id == d.target_document_id), None)
+            if target is not None:
+                lists.append([target.markdown_body, self.p.content])
+        elif d.kind == DecisionKind.CONSOLIDATE:
+            ids = list(d.consolidation_target_ids) or ([d.target_document_id] if d.target_document_id else [])
+            wanted = {fold_case(i) for i in ids}
+            targets = [c for c in candidates if fold_case(c.document_id) in wanted]
+            if targets:
+                lists.append([t.markdown_body for t in targets] + [self.p.content])
+        for sources in lists:
+            self.proved[(tuple(sources), merged)] = check_merge(sources, merged)
 
     def emit(self, marker: str, **fields) -> None:
         markers.emit(self.events, marker, **fields)
@@ -230,7 +251,8 @@ class _DecisionRun:
     def guarded(self, target: Candidate, sources: list[str], anchor_name: str) -> tuple[str, Document | None]:
         merged = self.decision.merged_body
         if not is_blank(merged):
-            self.report = check_merge(sources, merged)
+            proved = self.proved.get((tuple(sources), merged))
+            self.report = proved if proved is not None else check_merge(sources, merged)
             if self.report.passed:
                 self.emit("curation_merge_guard_passed", anchor=anchor_name, targetDoc=target.document_id,
                           reason=self.report.reason)
@@ -306,6 +328,7 @@ def apply_decision(
     if is_blank(proposal.title) and is_blank(proposal.anchor_name):
         raise ApplyInputError("the proposal has neither an anchor nor a title; nothing was written")
     run = _DecisionRun(store, proposal, decision, when or _today())
+    run.prove(candidates)  # the guard's work before BEGIN IMMEDIATE; inside, only stamps and writes
     kind = decision.kind
     prov = audit_context or Provenance(decided_by="llm" if decision.from_llm_tier else "rules",
                                        rationale=decision.rationale)
