@@ -24,6 +24,10 @@ _STATIVE = frozenset("is are am be".split())  # `is booked` is done, `is sold da
 _TIME_CLAUSE = frozenset("after before once when whenever until till if unless as".split())
 _PASSIVE_PAST = frozenset("was were got".split())
 _PERFECT = frozenset("has have had been 've 's 'd".split())
+_DETERMINER = frozenset("the a an my your our their his her its this that these those all any each every some no "
+                        "of for".split())  # before a noun or an adjective: `the upgrade`, `a booked table`
+_OBJECT_START = (_DETERMINER - {"of", "for"}) | frozenset("it them him me us".split())
+_SUBJECT = frozenset("i we you they".split())
 _IRREGULAR_PAST = re.compile(r"(?:ed|[^aeiou]t|ought|aught|ew|ung|ank|ode|ook|ote|ove|ore|oke|ent|ame|ave|ind|ound)$")
 
 
@@ -39,12 +43,18 @@ def tense_of(word: Word, text: str) -> str | None:
     before = _previous(text, word.start)
     if _TIME_CLAUSE & set(re.findall(r"[a-z']+", text[max(0, word.start - 24):word.start].casefold())[-3:]):
         return None  # `after you've fed the fish`: a time clause's tense is relative to the main one
+    if before in _DETERMINER or before.isdigit():
+        return None  # a noun or an adjective (`Upgrade of the cluster`, `the booked table`, `two runs`)
     if word.lower == word.lemma:
         if before in _NO_TENSE:
             return None
-        return "future" if before in _FUTURE else "not done"
+        if before in _FUTURE:
+            return "future"
+        following = re.match(r"\W*([a-z']+)", text[word.end:word.end + 16].casefold())
+        imperative = not before and following is not None and following.group(1) in _OBJECT_START
+        return "not done" if imperative or before in _SUBJECT else None  # a bare form may be a noun
     if word.lower.endswith("s") and word.lower[:-1].rstrip("e") in (word.lemma, word.lemma.rstrip("e")):
-        return "not done"
+        return "not done" if before else None  # `Writes were paused`: a plural noun opens the sentence
     if not _IRREGULAR_PAST.search(word.lower):
         return None
     if before in _STATIVE:
