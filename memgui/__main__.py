@@ -8,7 +8,7 @@ import sys
 
 from . import __version__
 from .cli import register_all
-from .cli.common import EXIT_BAD_INPUT, CliError
+from .cli.common import EXIT_BAD_INPUT, CliError, refuse_non_utf8_arguments
 from .config import UnusableFolderError
 
 EXIT_MISSING_LIBRARY = 3  # the window cannot start: a system library is missing (the message names it)
@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"two stores given: --store {args.store} and {store}")
         args.store = store_from_argument(store)
     try:
+        refuse_non_utf8_arguments(args)
         if getattr(args, "func", None) is not None:
             return int(args.func(args) or 0)
         return run_main_job(args)
@@ -103,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
+    except UnicodeEncodeError as exc:  # text that is not UTF-8 (a surrogate escape) reached the store: refused
+        print(f"memgui: an argument or file holds text that is not valid UTF-8 ({exc.reason}); nothing was written",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
     except OSError as exc:
         if exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP):
             raise

@@ -91,6 +91,30 @@ def seconds_arg(text: str) -> float:
     return value
 
 
+# Arguments that are text (ids, notes, names), not paths: a path may hold any bytes its file system allows, but
+# an id or a note with a byte that is not UTF-8 (Python's surrogate escape) can be neither looked up nor stored.
+TEXT_ARGUMENTS = ("target", "sources", "docs", "note", "document", "batch_id", "operation", "title", "anchor",
+                  "anchor_type", "memory_class", "pipeline")
+
+
+def refuse_non_utf8_arguments(args) -> None:
+    """CliError (one line, exit 2) when a text argument is not valid UTF-8 (`audit --model` is a model id)."""
+    names = TEXT_ARGUMENTS + (("model",) if getattr(args, "command", None) == "audit" else ())
+    for name in names:
+        value = getattr(args, name, None)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and not _is_utf8(item):
+                raise CliError(f"--{name.replace('_', '-')}: not valid UTF-8 text; nothing was done")
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _build_demo(target) -> None:
     try:
         from ..core.store.demo import build_demo_store

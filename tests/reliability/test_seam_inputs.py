@@ -178,6 +178,13 @@ def _cases():
         ("merge --body-file: surrogate bytes", lambda d: _merge(s(d), "--force", "--body-file", _write(d[0], "b2.md", b"a \xed\xa0\x80 b"))),
         ("merge --body-file: only white space", lambda d: _merge(s(d), "--force", "--body-file", _write(d[0], "b3.md", " \n\t "))),
         ("merge --note posing as a batch", lambda d: _merge(s(d), "--append", "--note", "accept-safe batch x1")),
+        # text arguments that are not UTF-8 (a byte a shell passed through: Python's surrogate escape)
+        ("merge --target not UTF-8", lambda d: ["merge", "--store", s(d), "--target", "doc-\udcff", "--sources", B, "--append"]),
+        ("merge --note not UTF-8", lambda d: _merge(s(d), "--append", "--note", "note \udcff")),
+        ("decide --docs not UTF-8", lambda d: ["decide", "--store", s(d), "--docs", f"{A}\udcff,{B}", "--draft", "union"]),
+        ("diff --docs not UTF-8", lambda d: ["diff", "--store", s(d), "--docs", f"{A},{B}\udcfe"]),
+        ("audit --model not UTF-8", lambda d: ["audit", "--store", s(d), "--model", "\udcff"]),
+        ("audit --document not UTF-8", lambda d: ["audit", "--store", s(d), "--document", "\udcff"]),
         # batch ids given back
         ("undo-batch: a batch id with spaces", lambda d: ["undo-batch", "--store", s(d), "my batch"]),
         ("undo-batch: an empty batch id", lambda d: ["undo-batch", "--store", s(d), ""]),
