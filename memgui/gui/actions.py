@@ -2,16 +2,40 @@
 these same QActions, so a key and its button always share one enabled state."""
 from __future__ import annotations
 
+import html
 from typing import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
-KEYS_HELP = ("J/K next/previous cluster · 1–9 include/exclude source #n · Shift+1–9 make #n the target · "
-             "X split the checked members into a cluster of their own · M ask model · Esc cancel the model · "
-             "U union draft · E edit the merged body (Esc back to the queue) · "
-             "A accept · P append · C keep separate · S skip · Ctrl+Z/Ctrl+Shift+Z undo/redo · "
-             "Ctrl+F filter · Ctrl+L back to the queue · F5 rescan · Ctrl+, settings")
+# Keys that are no QAction of their own (the source panes' digits, the editor's Esc, the filter's Enter).
+OTHER_KEYS = (("1–9", "include / exclude source #n"), ("Shift+1–9", "make source #n the target"),
+              ("Esc (in the editor)", "leave the merged body, back to the queue"),
+              ("Enter (in the filter)", "filter now and go back to the queue"))
+
+
+def keys_help(actions: dict[str, QAction]) -> list[tuple[str, str]]:
+    """(key, what) for every action of the window (one without a key says where it is), then the other keys:
+    built from the actions themselves, so the list cannot miss one."""
+    rows = []
+    for action in actions.values():
+        name = action.text().replace("&", "").rstrip("…").strip()
+        name = name.split(" (")[0] if name.endswith(")") else name
+        key = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        rows.append((key or "menu / button", name))
+    return rows + list(OTHER_KEYS)
+
+
+def keys_help_html(actions: dict[str, QAction]) -> str:
+    """The F1 list as a two-column table (it fits a 720-pixel-high screen)."""
+    rows = keys_help(actions)
+    half = (len(rows) + 1) // 2
+    cells = []
+    for i in range(half):
+        pair = [rows[i]] + ([rows[i + half]] if i + half < len(rows) else [])
+        cells.append("<tr>" + "".join(f"<td style='padding-right:6px'><b>{html.escape(k)}</b></td>"
+                                      f"<td style='padding-right:18px'>{html.escape(v)}</td>" for k, v in pair) + "</tr>")
+    return "<table>" + "".join(cells) + "</table>"
 
 
 def build_actions(w) -> dict[str, QAction]:
@@ -56,7 +80,12 @@ def build_actions(w) -> dict[str, QAction]:
     a("redo", "Redo (Ctrl+Shift+Z)", "Ctrl+Shift+Z", r("redo"), "Redo what was undone")
     a("filter", "Filter…", QKeySequence.StandardKey.Find, lambda: (w.filter_edit.setFocus(), w.filter_edit.selectAll()))
     a("queue", "Go to the queue", "Ctrl+L", lambda: w.keys.focus_queue())
-    a("keys", "&Keyboard shortcuts", "F1", lambda: w.prompter.info("Keyboard shortcuts", KEYS_HELP.replace(" · ", "\n")))
+    a("tab_review", "Review tab", "Ctrl+1", lambda: w.show_tab(0), "Show the Review tab (Ctrl+1)")
+    a("tab_audit", "Audit tab", "Ctrl+2", lambda: w.show_tab(1), "Show the Audit tab: memgui's writes, undo, "
+      "daemon merges, calibration (Ctrl+2)")
+    a("keys", "&Keyboard shortcuts", "F1", lambda: w.prompter.info(
+        "Keyboard shortcuts", "Every action and its key:", keys_help_html(w.actions_by_key)))
+    a("about", "&About memgui", None, w.show_about)
 
     for key, short in (("skip", "Skip (S)"), ("split", "Split (X)"), ("undo", "Undo"), ("redo", "Redo")):
         actions[key].setIconText(short)  # the buttons' text (the menus keep the long one)
@@ -78,5 +107,10 @@ def build_actions(w) -> dict[str, QAction]:
             menu.addSeparator()
         else:
             menu.addAction(actions[key])
-    w.menuBar().addMenu("&Help").addAction(actions["keys"])
+    menu = w.menuBar().addMenu("&View")
+    for key in ("tab_review", "tab_audit"):
+        menu.addAction(actions[key])
+    menu = w.menuBar().addMenu("&Help")
+    menu.addAction(actions["keys"])
+    menu.addAction(actions["about"])
     return actions

@@ -56,6 +56,14 @@ class Prompter:
         box.setEscapeButton(cancel)
         return self._run(box) is ok
 
+    def confirm_revert(self, action: str, desc: str, audit_id: int) -> bool:
+        """Undo / redo of one audited write, asked the same way from Ctrl+Z and from the Audit tab."""
+        verb = action.capitalize()
+        impact = (f"{verb} the {desc} (audit #{audit_id}): every document it touched gets back the text it had "
+                  f"{'before' if action == 'undo' else 'after'} it. The core refuses if any of them changed since. "
+                  f"The {action} itself is recorded in the audit.")
+        return self.confirm(verb, f"{verb} the {desc}?", impact, verb)
+
     def guard_failed(self, reason: str, missing: list[str]) -> str | None:
         """Accept pressed while the guard fails: 'append', 'override' or None (cancel)."""
         shown = ", ".join(missing[:30]) + (f" … (+{len(missing) - 30})" if len(missing) > 30 else "")

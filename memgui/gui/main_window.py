@@ -16,6 +16,7 @@ from ..config import user_data_dir
 from .actions import build_actions
 from .queue_nav import QueueNavigation
 from .audit import audit_tab
+from .about import about_details, about_text, first_run_hint
 from .dialogs import Prompter
 from .review import Review, ReviewPage
 from .review.bulk_accept import install_bulk_accept
@@ -75,6 +76,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.timeout.connect(self._run_filter)
         self.filter_edit.textChanged.connect(lambda _t: self._filter_timer.start(300))
+        self.filter_edit.returnPressed.connect(self._filter_entered)  # Enter: filter now, back to the queue
         self._load_timer = QTimer(self)
         self._load_timer.setSingleShot(True)
         self._load_timer.timeout.connect(self._load_current)
@@ -91,6 +93,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.readonly_banner = banner("readOnlyBanner", "#6a4a00", "#fff4c2")
         self.models_banner = banner("modelsBanner", "#6a4a00", "#fff4c2")
         self.models_banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.first_run_hint = first_run_hint(self.qsettings)
         self.page = page = ReviewPage(self.actions_by_key)
         # the panels, reachable from the window as before
         self.cluster_model, self.proxy, self.queue = page.cluster_model, page.proxy, page.queue
@@ -105,12 +108,14 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(page, "Review")
         self.audit_view = audit_tab(self.services.audit, self.runner, cosine_lookup=self.cosine_of,
-                                    store_changed=self.store_changed_elsewhere, threshold_chosen=self.threshold_chosen)
+                                    store_changed=self.store_changed_elsewhere, threshold_chosen=self.threshold_chosen,
+                                    confirm_revert=self.prompter.confirm_revert)
         self.tabs.addTab(self.audit_view, "Audit")
         central = QWidget()
         lay = QVBoxLayout(central)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
+        lay.addWidget(self.first_run_hint)
         lay.addWidget(self.models_banner)
         lay.addWidget(self.readonly_banner)
         lay.addWidget(self.tabs, 1)
@@ -121,6 +126,23 @@ class MainWindow(QueueNavigation, QMainWindow):
         text = check(self.settings.decider_model) if check is not None else None
         self.models_banner.setText(text or "")
         self.models_banner.setVisible(bool(text))
+
+    def show_tab(self, index: int) -> None:
+        """Ctrl+1 / Ctrl+2: the Review tab (focus on the queue) or the Audit tab (focus on its list)."""
+        self.tabs.setCurrentIndex(index)
+        if self.tabs.currentWidget() is self.page:
+            self.keys.focus_queue()
+        else:
+            self.audit_view.focus_list()
+
+    def show_about(self) -> None:
+        store = getattr(self.store, "path", None)
+        self.prompter.info("About memgui", about_text(), about_details(store))
+
+    def _filter_entered(self) -> None:
+        self._filter_timer.stop()
+        self._run_filter()
+        self.keys.focus_queue()
 
     def show_status(self, text: str, msecs: int = 0, *, about: Any = None) -> None:
         self.notes.show(text, msecs, about=about)

@@ -15,6 +15,7 @@ def qsettings(tmp_path):
     # Decisions ahead are on by default, but would share each test's scripted decider with the reviewer's calls
     # it counts; tests of the queue turn it on (tests/gui/test_gui_ahead.py).
     qs.setValue("decider/ahead", "false")
+    qs.setValue("hints/firstRunSeen", "true")  # the first-run hint is tested on its own (test_gui_traps.py)
     return qs
 
 

@@ -2,6 +2,8 @@
 signals go to the view's slots)."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
@@ -128,3 +130,16 @@ def build_exemptions_page(view) -> QWidget:
     row.addWidget(view.remove_button)
     v.addLayout(row)
     return page
+
+
+def fill_filter(combo: QComboBox, any_text: str, values: Sequence[str]) -> None:
+    """A filter combo's choices: "any" first, then `values`; the current choice kept when still offered."""
+    current = combo.currentData()
+    combo.blockSignals(True)
+    combo.clear()
+    combo.addItem(any_text, "")
+    for value in values:
+        combo.addItem(value, value)
+    index = combo.findData(current) if current else 0
+    combo.setCurrentIndex(max(0, index))
+    combo.blockSignals(False)

@@ -10,8 +10,10 @@ from .view import AuditView
 
 
 def audit_tab(services: AuditServices, runner: TaskRunner, *, cosine_lookup: Callable[[str, str], float | None],
-              store_changed: Callable[[], None], threshold_chosen: Callable[[float], None]) -> AuditView:
+              store_changed: Callable[[], None], threshold_chosen: Callable[[float], None],
+              confirm_revert: Callable[[str, str, int], bool] | None = None) -> AuditView:
     view = AuditView(services=services, runner=runner, cosine_lookup=cosine_lookup)
+    view.confirm_revert = confirm_revert  # undo / redo there ask as Ctrl+Z asks
     view.storeChanged.connect(store_changed)
     view.thresholdChosen.connect(threshold_chosen)
     return view

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ..services import AuditServices, audit_services
 from ..workers import TaskRunner, one_line
@@ -20,7 +20,7 @@ from .calibration import calibration_work
 from .calibration_chart import CalibrationPanel
 from .daemon import DaemonMergesPage
 from .detail import body_html, diff_html, entry_html
-from .layout import build_entries_page, build_exemptions_page
+from .layout import build_entries_page, build_exemptions_page, fill_filter
 from .models import VALUE_ROLE, operation_label, selected_rows
 from .recheck import install_recheck_page
 
@@ -52,6 +52,7 @@ class AuditView(QWidget):
         self.calibration = None
         self._calibrated_for = None
         self._reselect: int | None = None
+        self.confirm_revert: Callable[[str, str, int], bool] | None = None  # (action, what, audit id) -> go ahead
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.banner = QLabel("")
@@ -125,8 +126,8 @@ class AuditView(QWidget):
         self.audit_model.set_rows(entries)
         self.daemon_page.set_histories(histories)
         self.exemption_model.set_rows(exemptions)
-        self._fill_filter(self.op_filter, "Any operation", sorted({operation_label(e) for e in entries}))
-        self._fill_filter(self.model_filter, "Any model", sorted({e.model_id for e in entries if e.model_id}))
+        fill_filter(self.op_filter, "Any operation", sorted({operation_label(e) for e in entries}))
+        fill_filter(self.model_filter, "Any model", sorted({e.model_id for e in entries if e.model_id}))
         self._apply_filters()
         if selected is not None:
             self.select_entry(selected)
@@ -140,18 +141,6 @@ class AuditView(QWidget):
     def _failed(self, exc: BaseException) -> None:
         self.show_banner(one_line(exc), "error")
 
-    @staticmethod
-    def _fill_filter(combo: QComboBox, any_text: str, values: Sequence[str]) -> None:
-        current = combo.currentData()
-        combo.blockSignals(True)
-        combo.clear()
-        combo.addItem(any_text, "")
-        for value in values:
-            combo.addItem(value, value)
-        index = combo.findData(current) if current else 0
-        combo.setCurrentIndex(max(0, index))
-        combo.blockSignals(False)
-
     def _apply_filters(self) -> None:
         self.audit_proxy.set_filters(operation=self.op_filter.currentData(), guard=self.guard_filter.currentData(),
                                      model_id=self.model_filter.currentData(), document=self.doc_filter.text())
@@ -163,6 +152,9 @@ class AuditView(QWidget):
         self.banner.setVisible(bool(text))
 
     # ---- the selected entry ------------------------------------------------------------------------------------
+
+    def focus_list(self) -> None:
+        self.tabs.currentWidget().setFocus() if self.tabs.currentIndex() else self.audit_table.setFocus()
 
     def selected_entry(self):
         rows = selected_rows(self.audit_table)
@@ -270,6 +262,10 @@ class AuditView(QWidget):
             self._write("redo", e.audit_id)
 
     def _write(self, action: str, audit_id: int) -> None:
+        e = self.selected_entry()
+        desc = f"{e.operation} into {self.titles.get(e.target_id) or e.target_id}" if e is not None else "write"
+        if self.confirm_revert is not None and not self.confirm_revert(action, desc, audit_id):
+            return  # asked as Ctrl+Z asks (the window's prompter); a bare view asks nothing
         store, revert = self.store, (self.services.undo if action == "undo" else self.services.redo)
 
         def work(cancel):

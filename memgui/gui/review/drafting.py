@@ -51,6 +51,10 @@ class Drafting:
         docs = r.ordered_included()
         if not docs:
             return
+        if r.body().strip() and (r.origin == "typed" or "edited" in r.origin) and not r.prompter.confirm(
+                "Replace your edit", "Replace the merged body you edited with the union draft?",
+                "Your edits go (Ctrl+Z in the editor brings them back).", "Replace"):
+            return
         primary, others = docs[0].markdown_body, [d.markdown_body for d in docs[1:]]
         r.runner.start("union", lambda cancel: union(primary, others), label="Union draft",
                        on_done=lambda text: r.set_body(text, "union"),

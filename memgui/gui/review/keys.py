@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent
+from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
@@ -114,6 +114,10 @@ class ReviewKeys(QObject):
             return
         self.editing = True
         self.editor.setReadOnly(False)
+        if self.editor.textCursor().position() == 0 and not self.editor.textCursor().hasSelection():
+            # a fresh draft (its caret at the start): go on writing at its end; a caret placed stays
+            self.editor.moveCursor(QTextCursor.MoveOperation.End)
+            self.editor.ensureCursorVisible()
         self.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_queue(self) -> None:

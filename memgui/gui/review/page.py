@@ -22,13 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .cluster_model import ClusterFilterProxy, ClusterTableModel
+from .cluster_model import BADGES, ClusterFilterProxy, ClusterTableModel
 from .decision_panel import DecisionPanel, action_button
 from .diff_view import DiffView
 from .evidence_panel import EvidencePanel
 from .guard_panel import GuardPanel
 from .queue_view import QueueView
-from .sources_view import SourcesView
+from .sources_view import CLOSE_COSINE, STRONG_COSINE, SourcesView, cosine_color
 
 DEFAULT_SIZE = (1560, 940)
 TOKEN_ROWS = 5  # the MergeGuard token table shows at least this many rows
@@ -36,6 +36,17 @@ EDITOR_MIN_WIDTH = 180
 # The outer columns' share of the width, and their bounds (left: queue + decision; right: MergeGuard).
 LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.26, 300, 460
 RIGHT_SHARE, RIGHT_MIN, RIGHT_MAX = 0.27, 340, 440
+
+
+def queue_legend_html() -> str:
+    """One line under the queue: what the badges and the pane colours mean."""
+    glyphs = " ".join(f"<span style='color:{colour}; font-weight:700'>{'○' if key == 'pending' else glyph}</span> "
+                      f"{ {'pending': 'queued', 'same': 'same', 'different': 'different', 'mixed': 'mixed'}[key]}"
+                      for key, (glyph, colour, _hint) in BADGES.items())
+    bands = (f"<span style='background:{cosine_color(1.0)}; color:white'>&nbsp;≥ {STRONG_COSINE:.2f}&nbsp;</span> "
+             f"<span style='background:{cosine_color(CLOSE_COSINE)}; color:white'>&nbsp;≥ {CLOSE_COSINE:.2f}&nbsp;</span> "
+             f"<span style='background:{cosine_color(0.0)}; color:white'>&nbsp;lower&nbsp;</span>")
+    return f"<span style='color:#57606a'>Model: {glyphs} · cosine {bands}</span>"
 
 
 def banner(name: str, fg: str, bg: str) -> QLabel:
@@ -79,6 +90,13 @@ class ReviewPage(QWidget):
         self.queue_label.setObjectName("queueLabel")
         self.queue_label.setStyleSheet("color:#57606a")
         self.queue_label.setWordWrap(True)
+        self.queue_legend = QLabel(queue_legend_html())
+        self.queue_legend.setObjectName("queueLegend")
+        self.queue_legend.setWordWrap(True)
+        self.queue_legend.setTextFormat(Qt.TextFormat.RichText)
+        self.queue_legend.setToolTip("The badge before a cluster's status is the model's verdict, decided ahead in "
+                                     "the background; the cosine colours are those of the badges on the source "
+                                     "panes (display bands, not the nominee threshold).")
         self.sources = SourcesView()
         self.editor = QPlainTextEdit()
         self.editor.setObjectName("mergedEditor")
@@ -120,6 +138,7 @@ class ReviewPage(QWidget):
         lay.addWidget(self.filter_edit)
         lay.addWidget(self.queue, 1)
         lay.addWidget(self.queue_label)
+        lay.addWidget(self.queue_legend)
         self.queue.setMinimumHeight(5 * self.queue.verticalHeader().defaultSectionSize())
         # Under the queue the decision has height to spare: the model's reply takes it.
         self.decision_panel.stream.setMaximumHeight(16777215)

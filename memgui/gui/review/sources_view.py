@@ -38,6 +38,13 @@ PANE_MIN_WIDTH = 190
 STRONG_COSINE, CLOSE_COSINE = 0.95, 0.9
 
 
+BADGE_LEGEND = (f"Badge colours: green ≥ {STRONG_COSINE:.2f} (very close), blue ≥ {CLOSE_COSINE:.2f} (close), grey "
+                "below. Display bands only: not MergeGuard's bar and not the nominee threshold.")
+GROUP_TIP = ("The model judged every pair of members “same fact?”. A group (A, B, …) holds members judged the same "
+             "fact as each other — A, the largest, is the one the merge is drafted for; “apart” is a member judged "
+             "a different fact from every other one.")
+
+
 def format_ms(ms: int | None) -> str:
     if not ms:
         return "—"
@@ -132,7 +139,8 @@ class SourcePane(QFrame):
         self.badges.setText("&nbsp;".join(
             f"<span style='background-color:{cosine_color(c)}; color:white'>&nbsp;↔ #{other} {c:.3f}&nbsp;</span>"
             for other, c in badges))
-        self.badges.setToolTip("\n".join(f"cosine similarity of #{number} and #{o}: {c:.3f}" for o, c in badges))
+        self.badges.setToolTip("\n".join(f"cosine similarity of #{number} and #{o}: {c:.3f}" for o, c in badges)
+                               + f"\n\n{BADGE_LEGEND}")
         self.badges.setVisible(bool(badges))
         self.body.setPlainText(doc.markdown_body)
         self.body.setExtraSelections([])
@@ -162,6 +170,7 @@ class SourcePane(QFrame):
         self.group_label.setText(text)
         self.group_label.setStyleSheet(
             f"QLabel {{ color:white; background:{color}; padding:1px 6px; font-weight:600; }}" if text else "")
+        self.group_label.setToolTip(GROUP_TIP if text else "")
         self.group_label.setVisible(bool(text))
 
     def _selections(self, spans: Sequence[tuple[int, int]], bg: QColor, fg: QColor) -> list:

@@ -226,11 +226,7 @@ class Writes:
             return
         audit_id = stack[-1]
         cluster_id, status, desc = self._history.get(audit_id, (None, NEW, f"audit #{audit_id}"))
-        impact = (f"{action.capitalize()} the {desc} (audit #{audit_id}): every document it touched gets back the "
-                  f"text it had {'before' if action == 'undo' else 'after'} it. The core refuses if any of them "
-                  f"changed since. The {action} itself is recorded in the audit.")
-        if not r.prompter.confirm(action.capitalize(), f"{action.capitalize()} the {desc}?", impact,
-                                  action.capitalize()):
+        if not r.prompter.confirm_revert(action, desc, audit_id):
             return
         store, fn = r.host.store, (r.services.undo if action == "undo" else r.services.redo)
         r.runner.start("write", lambda cancel: fn(store, audit_id), label=action.capitalize(), show_in_status=True,
