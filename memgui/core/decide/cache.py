@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ...config import user_cache_dir
+from ..store.seams import read_cache
 from .review import REVIEW_RULES, ClusterReview, rechecked, stamps_of
 
 FOLDER = "decisions"
@@ -50,11 +51,7 @@ class DecisionCache:
         signature = (st.st_mtime_ns, st.st_size, st.st_ino)
         if self._parsed is not None and self._parsed[0] == signature:
             return self._parsed[1]
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        data = data if isinstance(data, dict) else {}
+        data = read_cache(self.path)  # bounded; a malformed or 100k-deep cache is an empty one
         self._parsed = (signature, data)
         return data
 

@@ -23,6 +23,7 @@ from typing import Any
 from ...config import resources_dir, user_cache_dir
 from . import prompts as dp
 from ..curation.types import Candidate, DecisionKind, Proposal
+from ..store.seams import read_cache
 from ..tasks import CancelToken, Cancelled, Progress, Work, run_to_end
 
 CACHE_FILE = "decider_selftest.json"
@@ -106,11 +107,7 @@ def _cache_path() -> Path:
 
 
 def _load_cache() -> dict:
-    try:
-        data = json.loads(_cache_path().read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
+    return read_cache(_cache_path())  # bounded; a malformed or 100k-deep cache is an empty one
 
 
 def _save_cache(key: str, report: SelfTestReport) -> None:

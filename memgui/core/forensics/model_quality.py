@@ -31,6 +31,7 @@ from ..decide.review import ClusterReview
 from ..store import open_store
 from ..store.audit_log import OP_KEEP_SEPARATE, OP_MERGE, STATE_APPLIED, list_entries
 from ..store.demo import build_demo_store, demo_labels
+from ..store.seams import read_cache
 from ..tasks import CancelToken, NEVER_CANCELLED, Progress, Work
 
 CACHE_FILE = "model_quality.json"
@@ -244,11 +245,7 @@ def _cache_path() -> Path:
 
 
 def _load() -> dict:
-    try:
-        data = json.loads(_cache_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return read_cache(_cache_path())  # bounded; a malformed or 100k-deep cache is an empty one
 
 
 def _subset_key(limit: int | None) -> str:

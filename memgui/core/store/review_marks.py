@@ -20,6 +20,7 @@ from peewee import JOIN
 
 from .audit_log import STATE_APPLIED
 from .errors import StoreError
+from .seams import loads_or
 from .store import _ID_BATCH, Store
 from .values import Document
 
@@ -85,10 +86,7 @@ def write_marks(store: Store, marks: Sequence[ReviewMark]) -> None:
 
 
 def _ids(text: str | None) -> tuple[str, ...]:
-    try:
-        value = json.loads(text or "[]")
-    except ValueError:
-        return ()
+    value = loads_or(text, [], "a review mark's ids")
     return tuple(str(v) for v in value) if isinstance(value, list) else ()
 
 

@@ -396,6 +396,27 @@ def export_line(line: bytes, where: str) -> dict[str, Any]:
     return dict(decode_plain(line, ExportLine, where))
 
 
+def read_cache(path: str | os.PathLike) -> dict[str, Any]:
+    """A cache file memgui wrote for itself (reviews, self-test verdicts, model quality): its JSON object, or {}
+    when it is missing, unreadable, malformed, too large or too deep — a cache is never worth a refusal."""
+    try:
+        value = decode(read_bytes(path, "a cache file"), Any, str(path))
+    except SeamError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def loads_or(text: str | bytes | None, default: Any, what: str = "a stored value") -> Any:
+    """JSON text memgui stored in a row of its own, or `default` when it is not valid, bounded JSON."""
+    if text is None or text == "":
+        return default
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    try:
+        return decode(data, Any, what)
+    except SeamError:
+        return default
+
+
 def stamp_values(stamps: Mapping[str, Stamp]) -> dict[str, dict[str, Any]]:
     return {k: builtins(v) for k, v in stamps.items()}
 
@@ -423,6 +444,6 @@ __all__ = [
     "MAX_TEXT_CHARS", "AuditImage", "DecideDraft", "ExportLine", "PlanRecord", "SeamError", "Stamp", "Stamps",
     "audit_details", "audit_image", "audit_source_ids", "builtins", "check_path", "decode", "decode_plain",
     "export_line",
-    "int64", "os_reason", "read_bytes", "read_draft", "read_file", "read_plan", "read_stamps_file",
+    "int64", "loads_or", "os_reason", "read_bytes", "read_cache", "read_draft", "read_file", "read_plan", "read_stamps_file",
     "short_path", "stamp_values", "valid_batch_id",
 ]
