@@ -153,6 +153,10 @@ def run(args) -> int:
                 if report.capable:
                     selftest = {"capable": True, "passed": report.passed, "total": report.total}
                     review = run_to_end(review_cluster(docs, names, decider, selftest=selftest), stream)
+                elif args.model and report.error and "load" in report.error.lower():
+                    # the file the user named is not a model llama.cpp can load: an error, not a fallback
+                    raise CliError(f"{path}: not a model llama.cpp can load ({' '.join(report.error.split())}); "
+                                   "nothing was done")
                 else:
                     why_not = (f"{decider.model_id} is not capable ({report.passed}/{report.total} canary pairs right"
                                f"{'; ' + report.error if report.error else ''})")

@@ -171,6 +171,8 @@ def _cases():
                                                      _write(d[0], "m2.gguf", b"")]),
         ("decide --model: a safetensors file", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--model",
                                                           _write(d[0], "m3.safetensors", b"\x08\x00\x00\x00\x00\x00\x00\x00{}      ")]),
+        ("decide --model: GGUF magic, then junk", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--model",
+                                                             _write(d[0], "m5.gguf", b"GGUF\x03\x00\x00\x00junk" * 8)]),
         ("accept-safe --model: a JSON file", lambda d: ["accept-safe", "--store", s(d), "--dry-run", "--model",
                                                         _write(d[0], "m4.gguf", "{}")]),
         # bodies and the stamps a body-file needs (item 3)
