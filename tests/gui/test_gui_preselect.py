@@ -38,6 +38,7 @@ def test_seven_different_packages_are_not_pre_selected_whole_and_the_conflicts_a
     assert w.sources.target_id() in included
     assert "disagree" in mark.text() and mark.isVisibleTo(w)
     assert not w.actions_by_key["accept"].isEnabled() and not w.actions_by_key["append"].isEnabled()
+    assert w.actions_by_key["keep"].isEnabled()  # C keeps the others apart from the one checked
     assert decider.calls == [] and decider.judged == []
 
 

@@ -62,6 +62,8 @@ def test_a_merged_cluster_says_merged_by_the_reviewer_not_the_drafting_hint(open
     assert "Reviewed: merged into #" in header and "by you (memgui reviewer" in header and "audit #" in header
     outcome = w.decision_panel.outcome_label
     assert outcome.isVisibleTo(w) and "merged" in outcome.text()
+    assert "U for the union draft" not in w.editor.placeholderText() and "merged" in w.editor.placeholderText()
+    qtbot.waitUntil(lambda: "Reviewed: merged" in w.diff_view.text.toPlainText(), timeout=5000)
 
 
 def test_a_member_tombstoned_outside_memgui_is_said_to_be_the_daemons_doing(opened, review_store, qtbot):

@@ -246,7 +246,12 @@ class Review(QObject):
         done = self.outcome()
         p.decision_panel.show_target(self.label(target) if target else "")
         p.decision_panel.set_outcome(done)
-        if done and not self.reviewable():
+        reviewed = bool(done) and not self.reviewable()
+        p.editor.setPlaceholderText(
+            f"Nothing to draft: {done[:1].lower() + done[1:]}." if reviewed else
+            "The merged body goes here: U for the union draft, M to ask the model, or E to write it (Esc goes back "
+            "to the queue).")
+        if reviewed:
             p.editor_title.setText(f"Merged body   ({done})")
             return
         where = f" → target {self.label(target)}" if target else ""

@@ -97,8 +97,6 @@ class DecisionPanel(QGroupBox):
         self.rationale_label.setObjectName("decisionRationale")
         self.rationale_label.setWordWrap(True)
         self.rationale_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.targets_label.setToolTip("The document the merge keeps (its id stays; the other included members are "
-                                      "tombstoned): the same one the merged-body header names. Shift+1–9 changes it.")
         for r, (name, widget) in enumerate((("Decision:", self.kind_label), ("Target:", self.targets_label),
                                              ("Rationale:", self.rationale_label))):
             label = QLabel(name)
@@ -145,8 +143,13 @@ class DecisionPanel(QGroupBox):
     def _render_targets(self) -> None:
         text = self._target or "—"
         others = [t for t in self._model_targets if t != self._target]
-        if self._target and self._model_targets and others:
-            text += f"  (the model named {', '.join(self._model_targets)})"
+        if self._target and self._model_targets and others:  # short: the panel is narrow on a laptop
+            named = ", ".join(t.split(" ", 1)[0] for t in self._model_targets)
+            text += f" · the model named {named}"
+        self.targets_label.setToolTip(
+            "The document the merge keeps (its id stays; the other included members are tombstoned): the same one "
+            "the merged-body header names. Shift+1–9 changes it."
+            + (f"\nThe model named: {', '.join(self._model_targets)}" if self._model_targets else ""))
         self.targets_label.setText(text)
 
     def set_mark(self, text: str) -> None:

@@ -203,6 +203,10 @@ class Drafting:
         if doc is None:
             view.show_message("")
             return
+        if not body.strip() and not r.reviewable() and r.outcome():
+            view.next_request()
+            view.show_message(f"{r.outcome()}. Pick \"source #1 vs source #2\" above to compare the sources.")
+            return
         if not body.strip():
             view.next_request()  # makes any running diff stale
             view.show_message("No merged body yet — press U for the union draft, M to ask the model, "

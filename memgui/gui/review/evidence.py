@@ -73,8 +73,8 @@ class Evidence:
             lines.append(f"⚠ … and {len(conflicts) - MAX_PAIR_LINES} more pair(s) that disagree on a value")
         values = sum(len(ev.conflicts) for _a, _b, ev in pairs)
         if values and len(disagreeing) > len(conflicts):
-            lines.append(f"⚠ {len(disagreeing)} pair(s) of sources disagree on a value ({values} conflicting "
-                         "value(s), see the Conflicts tab) — check them before merging.")
+            lines.append(f"⚠ {len(disagreeing)} pair{'s' if len(disagreeing) != 1 else ''} disagree on a value "
+                         f"({values} in the Conflicts tab)")
         self.preselected = ""
         untouched = tuple(p.sources.included_ids()) == self.loaded_selection  # the reviewer's own choice stays
         if r.groups is None and untouched:  # the model's partition, once there, decides instead
@@ -98,11 +98,10 @@ class Evidence:
                 sources.set_target(target)
         shown = " ".join(f"#{n}" for n in sorted(sources.number_of(m) for m in members))
         if len(members) < 2:
-            return (f"Pre-selected: {shown} only — every other member disagrees with it on a value. Check a "
-                    "member (1–9) only if you are sure it states the same fact.")
+            return f"Pre-selected: {shown} only — the others disagree with it (1–9 to check one anyway)"
         if chosen.capped:
-            return (f"Pre-selected: {shown} of {chosen.of} (the closest; a cluster of more than "
-                    f"{len(members)} is never pre-selected whole) — 1–9 adds or removes members.")
+            return (f"Pre-selected: {shown} of {chosen.of}, the closest (never all of a big cluster; 1–9 to "
+                    "change)")
         return f"Pre-selected: {shown} (no two of them disagree on a value)"
 
     def preselect_on_load(self) -> None:
