@@ -182,10 +182,10 @@ def test_the_preview_shows_each_merged_body_its_length_and_flags_a_repeated_sent
     assert dialog.detail.isVisible()
     first = dialog.detail_text()  # the first write is chosen: its body is in view, not in a tooltip
     assert write.merged_body.split("\n")[0] in first and f"Length: {len(write.merged_body)} characters" in first
-    assert "repeats" not in dialog.writes_view.topLevelItem(0).text(5)
-    assert "length 201% of the longest source" in dialog.writes_view.topLevelItem(0).text(5)  # the fake's body
+    assert "repeats" not in dialog.writes_view.topLevelItem(0).text(1)
+    assert "length 201% of the longest source" in dialog.writes_view.topLevelItem(0).text(1)  # the fake's body
     dialog.writes_view.setCurrentItem(dialog.writes_view.topLevelItem(1))
-    assert "repeats 1 sentence" in dialog.writes_view.topLevelItem(1).text(5)
+    assert "repeats 1 sentence" in dialog.writes_view.topLevelItem(1).text(1)
     text = dialog.detail_text()
     assert "⚠ repeats 1 sentence" in text and f"repeated: “{sentence}”" in text
     assert f"Length: {len(repeated.merged_body)} characters" in text
@@ -203,6 +203,9 @@ def test_undo_this_batch_stays_in_view_as_a_button_after_a_batch(window, qtbot):
         w.bulk.actions["accept_safe"].trigger()
     qtbot.waitUntil(button.isVisible, timeout=5000)
     assert button.isEnabled() and button.text() == "Undo this batch (1 merge)"
+    w.select_cluster("c-pg-1-pg-2")  # the merged cluster says what was done and by whom (issue 24 item 2)
+    qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.row.status == "merged", timeout=5000)
+    assert "Reviewed: merged" in w.editor_title.text() and "with Accept all safe" in w.editor_title.text()
     w.answerer.answer("Undo batch")
     with qtbot.waitSignal(w.bulk.undone, timeout=15000):
         QTest.mouseClick(button, Qt.MouseButton.LeftButton)

@@ -141,7 +141,7 @@ class BulkAccept(QObject):
         for done in result.written:
             row = by_cluster.get(done.cluster_id)
             cluster_id = row.cluster_id if row is not None else done.cluster_id
-            w.review.decided_by[cluster_id] = f"Accept all safe (batch {result.batch_id}, confirmed by you)"
+            w.review.decided_by[cluster_id] = "you (memgui reviewer) with Accept all safe"
             model.set_status(cluster_id, MERGED, done.audit_id)
             self._batch_rows[done.audit_id] = cluster_id
             if writes is not None:  # Ctrl+Z undoes the last write alone, as after a single accept

@@ -95,14 +95,14 @@ class BulkPreviewDialog(QDialog):
             f"{len(excluded) - unreviewed} left for you, {unreviewed} not reviewed by the model yet (skipped).<br>"
             "Only a model same-fact group of 2–3 members that passed MergeGuard <i>and</i> the strict lens, with no "
             "“likely different facts” mark, is accepted. Each write is its own audited transaction; a source "
-            "changed since its review refuses that write. <i>Review → Undo this batch</i> reverts them all.")
+            "changed since its review refuses that write. <i>Undo this batch</i> (bottom left of the window, until the next batch) reverts them all.")
         self.summary.setObjectName("bulkSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.summary)
         lay.addWidget(QLabel(f"Writes ({len(writes)}) — choose one to read its merged body"))
-        self.writes_view = self._tree("bulkWrites", ("Target (keeps its id)", "Tombstoned", "Length", "MergeGuard",
-                                                     "Strict lens", "Flags"))
+        self.writes_view = self._tree("bulkWrites", ("Target (keeps its id)", "Flags", "Length", "Tombstoned",
+                                                     "MergeGuard", "Strict lens"), (170, 150, 56, 150, 120))
         self._details: list[str] = []
         for w in writes:
             tomb = "; ".join(_short(w.titles.get(t) or t, 40) for t in w.tombstoned)
@@ -110,15 +110,15 @@ class BulkPreviewDialog(QDialog):
             strict = "passed" if w.strict.get("passed") else "FAILED"
             repeated = repeats(w.merged_body)
             flags = write_flags(w, repeated)
-            item = QTreeWidgetItem([_short(w.titles.get(w.target_id) or w.target_id), tomb, _pct(w.length_ratio),
+            item = QTreeWidgetItem([_short(w.titles.get(w.target_id) or w.target_id),
+                                    ("⚠ " + "; ".join(flags)) if flags else "—", _pct(w.length_ratio), tomb,
                                     f"{guard} ({_pct(w.guard.get('retention'))} kept)",
-                                    f"{strict} ({w.strict.get('checked', 0)} facts)",
-                                    ("⚠ " + "; ".join(flags)) if flags else "—"])
+                                    f"{strict} ({w.strict.get('checked', 0)} facts)"])
             if flags:
-                item.setForeground(5, QBrush(QColor(FLAG_FG)))
+                item.setForeground(1, QBrush(QColor(FLAG_FG)))
             item.setToolTip(0, f"{w.decision} into {w.target_id}")
-            item.setToolTip(1, "\n".join(w.tombstoned))
-            item.setToolTip(5, "\n".join(flags) or "nothing stands out")
+            item.setToolTip(1, "\n".join(flags) or "nothing stands out")
+            item.setToolTip(3, "\n".join(w.tombstoned))
             self.writes_view.addTopLevelItem(item)
             self._details.append(write_detail_html(w, repeated, flags))
         self.detail = QTextBrowser()
@@ -174,7 +174,7 @@ class BulkPreviewDialog(QDialog):
         return self.detail.toPlainText()
 
     @staticmethod
-    def _tree(name: str, headers: tuple[str, ...]) -> QTreeWidget:
+    def _tree(name: str, headers: tuple[str, ...], widths: tuple[int, ...] = (280, 60)) -> QTreeWidget:
         tree = QTreeWidget()
         tree.setObjectName(name)
         tree.setRootIsDecorated(False)
@@ -182,7 +182,7 @@ class BulkPreviewDialog(QDialog):
         tree.setUniformRowHeights(True)
         tree.header().setStretchLastSection(True)
         tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((200, 160, 56, 120, 110)[: len(headers) - 1]):
+        for col, width in enumerate(widths[: len(headers) - 1]):
             tree.setColumnWidth(col, width)
         return tree
 

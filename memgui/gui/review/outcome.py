@@ -11,7 +11,7 @@ from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED
 
 DONE = {MERGED: "merged", APPENDED: "appended (every source kept verbatim)", KEPT_SEPARATE: "kept separate",
         SKIPPED: "skipped for now"}
-EARLIER = "memgui (a reviewer, in an earlier session)"
+EARLIER = "a memgui reviewer (an earlier session)"
 DAEMON = "the Netclaw daemon (outside memgui)"
 
 
@@ -22,12 +22,12 @@ def outcome_text(row: Any, docs: Sequence[Any], who: Mapping[Any, str], label: C
     status = row.status
     if status in (MERGED, APPENDED, KEPT_SEPARATE):
         by = who.get(row.cluster_id, EARLIER)
-        audit = f", audit #{row.audit_id}" if row.audit_id is not None else ""
+        audit = f" (audit #{row.audit_id})" if row.audit_id is not None else ""
         into = ""
         if status in (MERGED, APPENDED):
             live = [d for d in docs if not d.is_tombstoned]
             into = f" into {label(live[0].document_id)}" if len(live) == 1 else ""
-        return f"Reviewed: {DONE[status]}{into} by {by}{audit} — nothing left to decide here"
+        return f"Reviewed: {DONE[status]}{into} by {by}{audit}"
     gone = [d for d in docs if d.is_tombstoned]
     if gone and status in (NEW, SKIPPED):
         names = ", ".join(label(d.document_id) for d in gone)

@@ -10,7 +10,7 @@ from ..workers import one_line
 from .guard_panel import facts_at_risk
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
 
-YOU = "you (memgui reviewer, this session)"
+YOU = "you (memgui reviewer)"
 
 
 class Writes:
