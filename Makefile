@@ -52,13 +52,13 @@ screenshot: setup
 clean-venv:
 	rm -rf $(VENV)
 
-# ---- the installable one-folder app (PyInstaller): dist/memgui/memgui. Not part of `make test` (minutes).
+# ---- the installable one-folder app (PyInstaller): dist/memgui/memgui, and beside it dist/memgui-models/ (the
+# offline models, installed with `dist/memgui/memgui models install`, no network). Not part of `make test` (minutes).
 BUNDLE_DEPS_STAMP := $(VENV)/.stamp-bundle-deps
 BUNDLE_EXE        := dist/memgui/memgui
+MODELS_FOLDER     := dist/memgui-models/MANIFEST.json
 # Rebuilt only when one of these is newer than the app (or the dependencies were reinstalled).
-BUNDLE_SOURCES    := $(shell find memgui resources -type f ! -path '*/__pycache__/*' 2>/dev/null) \
-                     packaging/memgui.spec packaging/bundle_main.py packaging/install.sh \
-                     packaging/memgui.desktop packaging/memgui.svg
+BUNDLE_SOURCES    := $(shell find memgui resources packaging -type f ! -path '*/__pycache__/*' 2>/dev/null) LICENSE
 
 $(BUNDLE_DEPS_STAMP): $(DEPS_STAMP)
 	$(PIP) install --quiet -e '.[models,dev,bundle]'
@@ -72,7 +72,12 @@ $(BUNDLE_EXE): $(BUNDLE_DEPS_STAMP) $(BUNDLE_SOURCES)
 	touch $@; \
 	echo "bundle: dist/memgui/ is $$(du -sh dist/memgui | cut -f1), built in $$(( $$(date +%s) - start )) s"
 
-bundle: $(BUNDLE_EXE)
+# The models `make setup` installed, with their manifest and licences (hard links where the disk allows).
+$(MODELS_FOLDER): $(MODELS_STAMP) packaging/models_folder.py packaging/collect_licenses.py \
+		memgui/core/decide/models_folder.py $(wildcard packaging/licenses/models/*)
+	$(PY) packaging/models_folder.py dist/memgui-models
 
-bundle-test: $(BUNDLE_EXE) $(MODELS_STAMP)
+bundle: $(BUNDLE_EXE) $(MODELS_FOLDER)
+
+bundle-test: $(BUNDLE_EXE) $(MODELS_FOLDER)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q tests/bundle --override-ini addopts=-ra

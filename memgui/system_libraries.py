@@ -10,6 +10,7 @@ loaded is named, with the Debian/Ubuntu package that usually provides it.
 from __future__ import annotations
 
 import ctypes
+import _ctypes
 import importlib.util
 import os
 import re
@@ -102,8 +103,11 @@ def debian_package(soname: str) -> str:
 
 def _default_loader(name: str) -> str | None:
     """Load a system library as the dynamic loader would; None when it loads, else the loader's message."""
+    mode = getattr(os, "RTLD_LAZY", 1) | getattr(os, "RTLD_LOCAL", 0)
     try:
-        ctypes.CDLL(name, mode=getattr(os, "RTLD_LAZY", 1) | getattr(os, "RTLD_LOCAL", 0))
+        # _ctypes.dlopen gives dlerror()'s own text; in the bundle PyInstaller wraps ctypes.CDLL and replaces it
+        dlopen = getattr(_ctypes, "dlopen", None)
+        dlopen(name, mode) if dlopen is not None else ctypes.CDLL(name, mode=mode)
     except OSError as exc:
         return str(exc)
     return None

