@@ -24,6 +24,11 @@ def _bindings(sources: list[str], body: str) -> list[str]:
     (["- piano Wed 4pm\n- swimming Fri 6pm"], "- piano Fri 4pm\n- swimming Wed 6pm"),
     # two roles traded between two people
     (["Ines chairs the committee and Tomasz is the treasurer."], "The committee's treasurer is Ines, chair Tomasz."),
+    # a word and its derivation say whose the fact is (`cardiologist` / `cardiology`), plurals it does not know
+    (["Dr Okonjo is Ma's cardiologist; Dr Abara is her neurologist."],
+     "Ma sees Dr Abara for cardiology and Dr Okonjo for neurology."),
+    (["Canary builds deploy from trunk; hotfix builds deploy from staging."],
+     "Hotfixes deploy from trunk, while canary builds deploy from staging."),
     # identifiers swapped between hosts
     (["Host alder-3 runs zookeeper; host birch-7 runs etcd."], "Host alder-3 runs etcd; host birch-7 runs zookeeper."),
 ])

@@ -36,6 +36,7 @@ SAME = [
     ("The purge job is off until March.", "The purge job stays disabled until March.", None),
     ("The boiler service is booked for Friday.", "Boiler service booked: Friday.", None),  # a state, not a tense
     ("The ferry leaves at 9:40.", "The ferry will leave at 9:40.", None),  # a timetable's present is its future
+    ("Deploys happen only on Fridays.", "Deploys happen on Fridays only.", None),  # a focus word after its word
 ]
 
 
@@ -67,6 +68,8 @@ CHANGED = [
     ("Renewed the boat licence on 3 May.", "Renew the boat licence on 3 May.", "changed", "tense"),
     ("Omar will repaint the fence.", "Omar has repainted the fence.", "changed", "tense"),
     ("The gutters have been cleared.", "The gutters are getting cleared.", "changed", "tense"),
+    ("Only Nadia can open the safe.", "Nadia can only open the safe.", "changed", "scope"),
+    ("Only the night nurse may sign the chart.", "The night nurse may only sign the chart.", "changed", "scope"),
     ("Ola must sign off the budget.", "Ola must sign the budget and the heater is off at night.", "added", "state"),
     ("Tarn is one of the quietest campsites.", "Tarn is the quietest campsite.", "dropped", "quantifier"),
 ]

@@ -14,9 +14,11 @@ common word of the note) is no one's partner.
 from __future__ import annotations
 
 import bisect
+import functools
 from itertools import combinations
 from typing import Sequence
 
+from . import wordnet
 from .notes import Note
 from .sentences import LIST
 from .report import FactAtRisk, Findings
@@ -45,11 +47,21 @@ def _items(note: Note) -> list[dict[str, tuple[str, str, int, int]]]:
     for word in note.words:
         if listed(word.start):
             continue
-        clauses[word.clause].setdefault(f"w:{word.lemma}", ("w", word.text, word.start, word.end))
+        clauses[word.clause].setdefault(f"w:{_family(word.lemma)}", ("w", word.text, word.start, word.end))
     return clauses
 
 
 Item = tuple[str, str, int, int]  # sort, text, start, end
+
+
+@functools.lru_cache(maxsize=50_000)
+def _family(lemma: str) -> str:
+    """One name for a word and its derivations (`cardiologist`, `cardiology`), two links deep, so either
+    word says whose the fact is."""
+    near = {lemma} | wordnet.derived_forms(lemma)
+    for form in list(near):
+        near |= wordnet.derived_forms(form)
+    return min(near)
 _MAX_ITEMS_PER_UNIT = 40  # a longer run without punctuation binds nothing to anything in particular
 
 

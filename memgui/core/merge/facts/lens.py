@@ -28,6 +28,7 @@ from .matching import Index, aligned, unbound, value_found, whole_word_in, word_
 from .notes import Marker, Note, lemma_of, read_note, read_note_cached
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .sentences import list_items, modifiers, substituted, uncovered
+from .scope import moved_focus
 from .tense import changed_tense
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
@@ -56,6 +57,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         rebound(number, note, body, findings)
         swapped(number, note, source_indexes[number], body, body_index, findings)
         changed_tense(number, note, source_indexes[number], body, body_index, findings)
+        moved_focus(number, note, source_indexes[number], body, body_index, findings)
     crossed(sources, body, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))

@@ -124,8 +124,13 @@ def _lemmatizer():
 
 @functools.lru_cache(maxsize=200_000)
 def lemma_of(word: str) -> str:
-    lemma = _lemmatizer().lemmatize(word, lang="en").casefold()
-    return lemma or word
+    lemma = _lemmatizer().lemmatize(word, lang="en").casefold() or word
+    if lemma == word and len(word) > 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        # a plural the lemmatizer does not know (`hotfixes`, `runbooks`): the singular when it is no rarer
+        stem = word[:-2] if word.endswith("es") and word[:-2].endswith(("x", "s", "sh", "ch", "z")) else word[:-1]
+        if zipf_of(stem) >= zipf_of(word):
+            return stem
+    return lemma
 
 
 @functools.lru_cache(maxsize=200_000)
