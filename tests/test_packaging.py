@@ -22,3 +22,15 @@ def test_desktop_entry_launches_memgui_with_its_icon():
     entry = (ROOT / "packaging" / "memgui.desktop").read_text(encoding="utf-8")
     assert "Exec=memgui" in entry and "Icon=memgui" in entry and "Type=Application" in entry
     assert (ROOT / "packaging" / "memgui.svg").read_text(encoding="utf-8").lstrip().startswith("<svg")
+
+
+def test_the_project_licence_is_the_one_pyproject_declares():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["project"]["license"] == {"text": "MIT"}
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+
+
+def test_desktop_entry_passes_the_file_it_opens():
+    """`Exec=memgui %f` with the SQLite MIME type: "Open with memgui" runs `memgui PATH`, which opens that store."""
+    entry = (ROOT / "packaging" / "memgui.desktop").read_text(encoding="utf-8")
+    assert "Exec=memgui %f" in entry and "MimeType=application/vnd.sqlite3;" in entry
