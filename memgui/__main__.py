@@ -121,11 +121,13 @@ def main(argv: list[str] | None = None) -> int:
 def run_main_job(args) -> int:
     """The reviewer window on the located store (or the demo); a store summary when Qt is unavailable. A system
     library the window needs that is missing is named before Qt starts (Qt's own abort blames xcb-cursor0)."""
-    from .system_libraries import window_problem
+    from .system_libraries import tell_the_desktop, window_problem
 
     problem = window_problem()
     if problem is not None:
         print(f"memgui: {problem}", file=sys.stderr)
+        if not (sys.stderr and sys.stderr.isatty()):  # started from the desktop entry: no terminal shows stderr
+            tell_the_desktop("memgui cannot open its window", problem)
         return EXIT_MISSING_LIBRARY
     try:
         from .gui.app import run_gui

@@ -14,7 +14,9 @@ import _ctypes
 import importlib.util
 import os
 import re
+import shutil
 import struct
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,3 +217,16 @@ def window_problem(environ: dict[str, str] | None = None,
             f"Install {'it' if len(missing) == 1 else 'them'} (on Debian or Ubuntu: sudo apt-get install {packages})"
             + (f", or try QT_QPA_PLATFORM={other}" if other else "")
             + ". The command-line tools work without it: memgui --help")
+
+
+def tell_the_desktop(title: str, message: str) -> bool:
+    """Show `message` as a desktop notification (notify-send, from libnotify) when the app was started with no
+    terminal to read stderr, e.g. from its desktop entry. True when a notifier took it; never raises."""
+    notifier = shutil.which("notify-send")
+    if notifier is None:
+        return False
+    try:
+        return subprocess.run([notifier, "--app-name=memgui", "--urgency=critical", title, message],
+                              capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False

@@ -69,6 +69,26 @@ def test_the_entry_point_says_so_before_qt_starts(monkeypatch, capsys):
     monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
     monkeypatch.setattr(syslibs, "_default_loader", _loader_without("libxcb-icccm.so.4"))
     monkeypatch.setattr(gui_app, "run_gui", lambda **_: pytest.fail("Qt must not start"))
+    monkeypatch.setattr(syslibs, "tell_the_desktop", lambda *_: True)  # no notification from a test run
     assert entry.main([]) == entry.EXIT_MISSING_LIBRARY
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "libxcb-icccm.so.4" in err and "libxcb-icccm4" in err
+
+
+def test_started_with_no_terminal_the_message_goes_to_the_desktop_too(monkeypatch, tmp_path, capsys):
+    """From the desktop entry stderr goes nowhere: the message is also sent with notify-send when there is one."""
+    from memgui.gui import app as gui_app
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    said = tmp_path / "said.txt"
+    fake = bin_dir / "notify-send"
+    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{said}"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("QT_QPA_PLATFORM", "xcb")
+    monkeypatch.setattr(syslibs, "_default_loader", _loader_without("libxcb-icccm.so.4"))
+    monkeypatch.setattr(gui_app, "run_gui", lambda **_: pytest.fail("Qt must not start"))
+    assert entry.main([]) == entry.EXIT_MISSING_LIBRARY  # capsys: stderr is not a terminal
+    lines = said.read_text().splitlines()
+    assert "memgui cannot open its window" in lines and any("libxcb-icccm4" in line for line in lines)
