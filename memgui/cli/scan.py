@@ -6,15 +6,15 @@ import argparse
 import time
 
 from .common import (
-    small_count_arg,
-    EXIT_OK, CliError, open_store_or_fail, print_json, print_text, progress_to_stderr, store_errors_as_cli_errors,
+    EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, progress_to_stderr,
+    store_errors_as_cli_errors,
 )
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("scan", help="find near-duplicate memory documents (nominee clusters)")
     p.add_argument("--store", default=argparse.SUPPRESS, help="path to netclaw.db (default: located as Netclaw does)")
-    p.add_argument("--k", type=small_count_arg, default=None, help="nominees per document (default: Netclaw's NominatorK, 5)")
+    p.add_argument("--k", type=int64_arg, default=None, help="nominees per document (default: Netclaw's NominatorK, 5)")
     p.add_argument("--threshold", type=float, default=None,
                    help="cosine floor (default: per embedding model; 0.86 for Netclaw's vectors)")
     p.add_argument("--embedder", choices=["auto", "default", "stored", "onnx"], default="auto",
@@ -92,8 +92,8 @@ def run(args) -> int:
     from ..core.vectors.nominate import scan_store
     from ..core.tasks import run_to_end
 
-    if args.k is not None and args.k < 1:
-        raise CliError("--k must be at least 1")
+    if args.k is not None and not 1 <= args.k <= 10_000:
+        raise CliError("--k must be at least 1 (and at most 10000)")
     if args.threshold is not None and not -1.0 <= args.threshold <= 1.0:
         raise CliError("--threshold must be a cosine between -1 and 1")
     with open_store_or_fail(getattr(args, "store", None), read_only=True) as store, store_errors_as_cli_errors():
