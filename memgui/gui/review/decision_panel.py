@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QFont, QFontDatabase, QTextCursor
+from PySide6.QtGui import QAction, QFont, QFontDatabase, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
@@ -82,6 +82,7 @@ class DecisionPanel(QGroupBox):
         mono.setPointSizeF(max(8.0, mono.pointSizeF() - 1))
         self.stream.setFont(mono)
         self.stream.setMaximumHeight(96)
+        self.stream.setMinimumHeight(36)
         layout.addWidget(self.stream)
         grid = QGridLayout()
         grid.setColumnStretch(1, 1)
@@ -134,6 +135,7 @@ class DecisionPanel(QGroupBox):
         """What was done to the cluster and by whom ("" hides it)."""
         self.outcome_label.setText(text)
         self.outcome_label.setVisible(bool(text))
+        self._keep_whole(self.outcome_label)
 
     def show_target(self, label: str) -> None:
         """The target the merge uses (the editor header names the same one); the model's, when it named another."""
@@ -156,6 +158,18 @@ class DecisionPanel(QGroupBox):
         """The cluster's "likely different facts" line ("" hides it)."""
         self.mark_label.setText(text)
         self.mark_label.setVisible(bool(text))
+        self._keep_whole(self.mark_label)
+
+    def _keep_whole(self, label: QLabel) -> None:
+        """A warning is never squeezed to a clipped line: its wrapped height is its minimum (the model's reply
+        box gives the room up instead)."""
+        width = max(160, label.width() if label.isVisible() else self.width() - 24)
+        label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        for label in (self.mark_label, self.outcome_label):
+            self._keep_whole(label)
 
     def set_groups(self, html: str) -> None:
         """The judged same-fact partition ("" hides it)."""
