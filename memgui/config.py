@@ -97,6 +97,12 @@ def models_folder_beside_app() -> Path | None:
     return None
 
 
+def memgui_command() -> str:
+    """How to run memgui in a printed command: the bundled app by its own path (it need not be on PATH, e.g. before
+    its install.sh ran), else `memgui`."""
+    return shlex.quote(sys.executable) if is_bundled() else "memgui"
+
+
 def models_install_hint() -> str:
     """The one POSIX shell line that installs the offline default models into models_dir(), for this kind of
     install. The bundled app installs them from the models folder beside it (no network, no pip)."""

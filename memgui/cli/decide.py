@@ -20,6 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..config import memgui_command
 from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, CliError, decider_model_path, open_store_or_fail, \
     print_json, print_text, seconds_arg, small_count_arg, store_errors_as_cli_errors
 
@@ -96,7 +97,8 @@ def _model_path(args) -> tuple[Path | None, str | None]:
     """(model path, why there is none)."""
     path = decider_model_path(args.model)
     if path is None:
-        return None, "the default decider model is not installed (run `memgui models install`, or pass --model GGUF)"
+        return None, (f"the default decider model is not installed (run `{memgui_command()} models install`, or pass "
+                      "--model GGUF)")
     return path, None
 
 

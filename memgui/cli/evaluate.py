@@ -12,7 +12,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from ..config import load_curation_settings
+from ..config import load_curation_settings, memgui_command
 from ..core.curation.types import Decider, Nominator, NominatorUnavailable, Proposal
 from ..core.netfx import net_trim
 from ..core.curation.evaluator import Evaluation, evaluate, extractor_anchor
@@ -42,7 +42,8 @@ def default_decider(choice: str = "none") -> Decider | None:
 
     path = default_model_path() if choice == "default" else Path(choice).expanduser()
     if path is None:
-        raise CliError("no default decider model installed (run `memgui models install`) — or pass --model PATH")
+        raise CliError(f"no default decider model installed (run `{memgui_command()} models install`) — or pass "
+                       "--model PATH")
     if not path.is_file():
         raise CliError(f"{choice}: no such model file")
     return LlamaDecider(path)

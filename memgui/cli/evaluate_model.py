@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 
+from ..config import memgui_command
 from .common import (
     EXIT_OK, CliError, decider_model_path, int64_arg, print_json, print_text, progress_to_stderr, small_count_arg,
 )
@@ -35,7 +36,8 @@ def register(subparsers) -> None:
 def _model_path(args):
     path = decider_model_path(args.model)
     if path is None:
-        raise CliError("the default decider model is not installed (run `memgui models install`, or pass --model GGUF)")
+        raise CliError(f"the default decider model is not installed (run `{memgui_command()} models install`, or "
+                       "pass --model GGUF)")
     return path
 
 

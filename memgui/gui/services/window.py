@@ -154,13 +154,15 @@ def real_services() -> Services:
     from ...core.store.locate import locate_store
     from ...core.vectors.nominate import scan_store, sub_cluster
 
+    from ...config import memgui_command
+
     def make_decider(settings: Any) -> Any:
         """The llama.cpp decider on the chosen GGUF (else the bundled default). Not loaded yet: the worker
         runs its `load()` generator, so the window shows "loading the model" with Cancel."""
         path = settings.decider_model or model_files.default_model_path()
         if path is None:
-            raise RuntimeError("no decider model is installed: run `memgui models install`, or choose a GGUF file "
-                               "in Settings (Ctrl+,)")
+            raise RuntimeError(f"no decider model is installed: run `{memgui_command()} models install`, or choose a "
+                               "GGUF file in Settings (Ctrl+,)")
         if not Path(path).is_file():
             raise RuntimeError(f"{path}: decider model file not found; choose another in Settings (Ctrl+,)")
         return llm.LlamaDecider(path, n_threads=settings.llm_threads, n_ctx=settings.llm_context,
