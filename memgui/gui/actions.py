@@ -67,7 +67,7 @@ def build_actions(w) -> dict[str, QAction]:
     a("next", "Next cluster", "J", lambda: w.next_cluster(), "Next cluster (J)")
     a("prev", "Previous cluster", "K", w.previous_cluster, "Previous cluster (K)")
     a("ask", "Ask model (M)", "M", r("ask_model"), "Stream the local model's decision for this cluster")
-    a("cancel_model", "Cancel", "Esc", r("cancel_model"), "Stop the running model call (Esc)")
+    a("cancel_model", "Cancel the model", "Esc", r("cancel_model"), "Stop the running model call (Esc)")
     a("union", "Union draft (U)", "U", r("union_draft"), "Insert the deterministic sentence-union draft")
     a("edit", "Edit (E)", "E", lambda: w.keys.enter_editor(), "Edit the merged body (Esc goes back to the queue)")
     a("accept", "Accept merge (A)", "A", r("accept"), "Merge with this body (needs a passing guard or an override)")
@@ -87,7 +87,8 @@ def build_actions(w) -> dict[str, QAction]:
         "Keyboard shortcuts", "Every action and its key:", keys_help_html(w.actions_by_key)))
     a("about", "&About memgui", None, w.show_about)
 
-    for key, short in (("skip", "Skip (S)"), ("split", "Split (X)"), ("undo", "Undo"), ("redo", "Redo")):
+    for key, short in (("skip", "Skip (S)"), ("split", "Split (X)"), ("undo", "Undo"), ("redo", "Redo"),
+                       ("cancel_model", "Cancel")):
         actions[key].setIconText(short)  # the buttons' text (the menus keep the long one)
 
     menu = w.menuBar().addMenu("&File")

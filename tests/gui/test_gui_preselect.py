@@ -54,3 +54,14 @@ def test_four_members_without_conflicts_are_never_pre_selected_whole(make_window
     assert "Pre-selected" in mark.text() and "of 4" in mark.text() or "disagree" in mark.text()
     assert mark.isVisibleTo(w)
     assert w.sources.target_id() in w.sources.included_ids()
+
+
+def test_three_members_that_only_word_things_differently_stay_checked_with_a_note(make_window, review_store, qtbot):
+    """Conflicts in the Conflicts tab are always said: here only wording (a word, a "never" one note has), so
+    the three stay checked and the note is a hint, not a warning."""
+    w, _ = _open(make_window, review_store, qtbot, (("ed-1", "ed-2", "ed-3", 0.95),))
+    qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
+    assert len(w.sources.included_ids()) == 3
+    n = w.page.evidence_panel.conflict_count()
+    assert n > 0 and f"ⓘ {n} differences in wording" in w.decision_panel.mark_label.text()
+    assert "Pre-selected" not in w.decision_panel.mark_label.text()

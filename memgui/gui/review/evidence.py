@@ -75,6 +75,9 @@ class Evidence:
         if values and len(disagreeing) > len(conflicts):
             lines.append(f"⚠ {len(disagreeing)} pair{'s' if len(disagreeing) != 1 else ''} disagree on a value "
                          f"({values} in the Conflicts tab)")
+        elif values and not disagreeing:  # words only one note uses: worth a look, not a reason to keep apart
+            lines.append(f"ⓘ {values} difference{'s' if values != 1 else ''} in wording between the sources "
+                         "(Conflicts tab)")
         self.preselected = ""
         untouched = tuple(p.sources.included_ids()) == self.loaded_selection  # the reviewer's own choice stays
         if r.groups is None and untouched:  # the model's partition, once there, decides instead
