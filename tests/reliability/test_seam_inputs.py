@@ -268,14 +268,24 @@ def test_a_batch_id_is_written_once_and_a_reused_one_is_refused(fresh, capsys):
 def test_merge_body_file_with_force_is_recorded_and_a_stale_stamp_says_what_changed(fresh, capsys):
     base, path, stamps, bodies = fresh
     body = _write(base, "body.md", bodies[A] + "\n\n" + bodies[B])
-    stamp_file = _write(base, "stamps.json", json.dumps(_pair(stamps)))
+    with open_store(path, read_only=True) as store:  # the stamps as memgui takes them (with the body's own hash)
+        full = {k: {"updated_at": v.updated_at, "content_hash": v.content_hash, "body_hash": v.body_hash}
+                for k, v in draft_stamps(store, [A, B]).items()}
+    stamp_file = _write(base, "stamps.json", json.dumps(full))
     with open_store(path) as store:  # a case-only edit of B's body, updated_at kept
-        store._run(store.m.documents.update({store.m.documents.markdown_body: bodies[B].upper()})
-                   .where(store.m.documents.document_id == B))
+        Doc = store.m.documents
+        store._run(Doc.update({Doc.markdown_body: bodies[B].upper()}).where(Doc.document_id == B))
     before = _digest(path)
     assert main(_merge(str(path), "--body-file", body, "--expect-stamps", stamp_file)) == 1
     err = capsys.readouterr().err
-    assert "content changed" in err and "updated_at unchanged" in err and _digest(path) == before
+    assert f"{B} changed (its content changed; updated_at unchanged at" in err and _digest(path) == before
+    with open_store(path) as store:  # the body back, the title edited, the time moved
+        Doc = store.m.documents
+        store._run(Doc.update({Doc.markdown_body: bodies[B], Doc.title: "Renamed",
+                               Doc.updated_at: full[B]["updated_at"] + 5}).where(Doc.document_id == B))
+    assert main(_merge(str(path), "--body-file", body, "--expect-stamps", stamp_file)) == 1
+    err = capsys.readouterr().err
+    assert f"its title changed; its time changed: updated_at {full[B]['updated_at']} → {full[B]['updated_at'] + 5}" in err
     assert main(_merge(str(path), "--body-file", body, "--force", "--override-guard", "--json")) == 0
     assert json.loads(capsys.readouterr().out)["details"]["forced"] is True
 
