@@ -174,7 +174,7 @@ def _ollama_models(root: Path) -> Iterator[DiscoveredModel]:
     for manifest in sorted(p for p in manifests.rglob("*") if p.is_file()):
         try:
             data = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError, UnicodeDecodeError):
+        except (OSError, ValueError, UnicodeDecodeError, RecursionError):  # a 100k-deep manifest is skipped too
             continue
         layers = data.get("layers") if isinstance(data, dict) else None
         for layer in layers or []:
