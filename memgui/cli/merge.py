@@ -106,6 +106,8 @@ def _summary(entry: AuditEntry, store_path) -> str:
         f"audit {entry.audit_id}: {entry.operation} into {entry.target_id} "
         f"({after.get('update_semantics', '?')}, {verdict})",
     ]
+    if entry.details.get("forced"):
+        lines.append("forced: no stamps were given; merged over whatever the sources held (recorded in the audit)")
     tombstoned = entry.details.get("tombstoned") or []
     if tombstoned:
         lines.append("tombstoned: " + ", ".join(tombstoned))
