@@ -4,8 +4,10 @@ What crosses a seam: a `memgui decide --json` draft (read back by `memgui merge 
 (`--expect-stamps`), an accept-safe plan (`--dry-run --json` output, read back by `--plan`), the before/after
 images and details of an audit row (`memgui_audit`, read back by undo, redo, audit, recheck), and a JSON Lines
 export of the audit (`forensics/export.py`). Each is decoded straight into a typed `msgspec.Struct` and then
-handed on as plain values, so no code downstream meets a number where it expected a body or a list where it
-expected stamps.
+handed on as plain values (audit images and export lines in exactly their stored shape), so no code downstream
+meets a number where it expected a body or a list where it expected stamps. Caches memgui writes for itself
+(`read_cache`) and JSON in its own rows (`loads_or`) go through the same bounded decoder but fall back to empty
+instead of refusing: a cache is never worth an error.
 
 The bounds every one of them obeys (a value outside them is refused, never clipped):
 - size: a file at most `MAX_FILE_BYTES`; one text at most `MAX_TEXT_CHARS`; an id at most `MAX_ID_CHARS`;
@@ -417,10 +419,6 @@ def loads_or(text: str | bytes | None, default: Any, what: str = "a stored value
         return default
 
 
-def stamp_values(stamps: Mapping[str, Stamp]) -> dict[str, dict[str, Any]]:
-    return {k: builtins(v) for k, v in stamps.items()}
-
-
 def int64(text: str) -> int:
     """An integer in SQLite's range (argparse `type=` for ids, limits and counts)."""
     shown = short_path(str(text), 40)
@@ -445,5 +443,5 @@ __all__ = [
     "audit_details", "audit_image", "audit_source_ids", "builtins", "check_path", "decode", "decode_plain",
     "export_line",
     "int64", "loads_or", "os_reason", "read_bytes", "read_cache", "read_draft", "read_file", "read_plan", "read_stamps_file",
-    "short_path", "stamp_values", "valid_batch_id",
+    "short_path", "valid_batch_id",
 ]
