@@ -33,7 +33,7 @@ import errno
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping, TypeVar, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 import msgspec
 
