@@ -37,6 +37,11 @@ SAME = [
     ("The boiler service is booked for Friday.", "Boiler service booked: Friday.", None),  # a state, not a tense
     ("The ferry leaves at 9:40.", "The ferry will leave at 9:40.", None),  # a timetable's present is its future
     ("Deploys happen only on Fridays.", "Deploys happen on Fridays only.", None),  # a focus word after its word
+    # a terse restatement: its dates and amounts are the sources', whatever words carry them
+    ("Heads up, the water meter reading we sent in on 2 May was 11873.", "Water meter reading, 2 May: 11873.",
+     None),
+    ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
+     None),  # an imperative opening a sentence is a verb, reworded away
 ]
 
 
@@ -70,6 +75,7 @@ CHANGED = [
     ("The gutters have been cleared.", "The gutters are getting cleared.", "changed", "tense"),
     ("Only Nadia can open the safe.", "Nadia can only open the safe.", "changed", "scope"),
     ("Only the night nurse may sign the chart.", "The night nurse may only sign the chart.", "changed", "scope"),
+    ("Give the goats two apples each.", "Give the goats two apples.", "dropped", "rate"),  # distributive
     ("Ola must sign off the budget.", "Ola must sign the budget and the heater is off at night.", "added", "state"),
     ("Tarn is one of the quietest campsites.", "Tarn is the quietest campsite.", "dropped", "quantifier"),
 ]

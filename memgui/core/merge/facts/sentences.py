@@ -8,7 +8,7 @@ from collections import Counter
 
 from . import wordnet
 from .lexicon import FUNCTION_WORDS
-from .matching import Index, aligned, weight, whole_word_in, word_found
+from .matching import Index, aligned, value_found, weight, whole_word_in, word_found
 from .notes import Note, Word
 from .report import FactAtRisk, Findings
 
@@ -60,6 +60,8 @@ def _plural(word: Word) -> bool:
 
 _VERB_BEFORE = frozenset("to will would can could should must may might do does did i we you they not".split())
 LAST_TOKEN = re.compile(r"([^\W\d_]+)[^\w]*$")
+_NEXT_TOKEN = re.compile(r"\s+([^\W\d_]+)")
+_OBJECT_WORDS = frozenset("the a an my your our their his her its this that these those it them all every each".split())
 
 
 def verb_use(word: Word, text: str) -> bool:
@@ -72,7 +74,20 @@ def verb_use(word: Word, text: str) -> bool:
         return True
     previous = LAST_TOKEN.search(text[max(0, word.start - 30):word.start])
     before = previous.group(1).casefold() if previous else ""
-    return before in _VERB_BEFORE or (len(before) > 3 and before.endswith("s") and before not in FUNCTION_WORDS)
+    if before in _VERB_BEFORE or (len(before) > 3 and before.endswith("s") and before not in FUNCTION_WORDS):
+        return True
+    line = text[:word.start].rsplit("\n", 1)[-1]
+    opens = not line.strip(" \t-*+•>#\"“(") or line.rstrip().endswith((".", "!", "?", ":"))
+    following = _NEXT_TOKEN.match(text, word.end)
+    # an imperative opening a sentence, before its object: `Keep Ziggy's vivarium`, `Feed the fish`
+    return opens and following is not None and (following.group(1).casefold() in _OBJECT_WORDS or
+                                                following.group(1)[:1].isupper())
+
+
+def _one_word(a: str, b: str) -> bool:
+    """Two lemmas that say one thing: synonyms, one the start of the other, or a derivation (`rehearse` /
+    `rehearsal`)."""
+    return wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) or b in wordnet.derived_forms(a)
 
 
 def substituted(number: int, note: Note, index: Index, body: Note, body_index: Index, sources: list[Index],
@@ -103,7 +118,7 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
                 reworded = all(w in verbs for w in local_old + local_new) and not any(
                     wordnet.antonyms(a, b) for a in local_old for b in local_new)  # a verb chosen or restructured
                 if local_old and local_new and not reworded and not any(
-                        wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) for a in local_old for b in local_new):
+                        _one_word(a, b) for a in local_old for b in local_new):
                     findings.add(FactAtRisk("changed", "word", " ".join(local_old), (number,), None,
                                             " ".join(local_new), None,
                                             f"{' '.join(local_old)!r} became {' '.join(local_new)!r} in a sentence "
@@ -120,7 +135,7 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
             if not old and not new:
                 continue
             if old and new:
-                if any(wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) for a in old for b in new):
+                if any(_one_word(a, b) for a in old for b in new):
                     continue
             elif op != "replace" and matcher.ratio() < 0.75:
                 continue  # a word left out or put in counts only where the rest is the same
@@ -187,16 +202,24 @@ def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Ind
                                     f"{word.text!r} of {word.text + ' ' + head.text!r} is not in the body"))
 
 
+_VALUE_WEIGHT = 3.0  # as in a sentence's features (matching.Index)
+
+
 def uncovered(number: int, note: Note, index: Index, others: list[Index], findings: Findings,
                direction: str) -> None:
     """A sentence most of whose words are nowhere in the other text: dropped (or, for the body, added) whole,
     whatever its words' rarity (`Wen is vegetarian.`, `We use oak wood.`)."""
     for sentence, features in enumerate(index.features):
         words = {w.lemma: w for w in note.words_in(sentence)}
-        total = sum(weight(w) for w in words.values())
+        # a body sentence's values count too: a terse restatement keeps the dates and amounts and rewords the rest
+        # (a source sentence's values do not: a sentence dropped whole often shares a date with one kept)
+        amounts = [v for v, where in zip(note.values, note.value_sentence)
+                   if where == sentence and not v.implied] if direction == "added" else []
+        total = sum(weight(w) for w in words.values()) + _VALUE_WEIGHT * len(amounts)
         if total < 2:
             continue
         kept = sum(weight(w) for w in words.values() if any(word_found(w, other, features) for other in others))
+        kept += _VALUE_WEIGHT * sum(1 for v in amounts if any(value_found(v, other) for other in others))
         if kept / total < 0.5:
             text = note.sentence_text(sentence).strip()
             findings.add(FactAtRisk(direction, "sentence", text, (number,) if direction == "dropped" else (),

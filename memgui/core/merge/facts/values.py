@@ -363,8 +363,13 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         elif rate and not rate.group("n") and re.match(r"\s+per\s|/\S", rate.group(0)) and \
                 rate.group("u").casefold() not in FUNCTION_WORDS:
             noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
+            noun = "each" if noun in _PER_HEAD else noun  # `per person` = `each` = `per head`
             keys = {f"{k}/per:{noun}" for k in keys}
             kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
+        each = _EACH.match(text, max(end, counted_end)) if kind != "rate" else None
+        if each:  # `two pellets each`, `£5 apiece`: an amount per item, not in all
+            keys = {f"{k}/per:each" for k in keys}
+            kind, dimension, end = "rate", f"rate:{dimension}", each.end()
         bound = _bound_before(text, m.start())
         if bound:
             keys = {f"{bound}{k}" for k in keys}
@@ -422,6 +427,8 @@ _DEGREES = re.compile(r"\s?(?:°\s?|degrees?\s+)(?P<scale>c|f|celsius|fahrenheit
 _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
 
+_PER_HEAD = frozenset({"person", "people", "head", "individual", "pax", "capita"})
+_EACH = re.compile(r"\s*(?:each|apiece|a head|per head)\b(?!\s*[^\W\d_])", re.IGNORECASE)  # not `each evening`
 _DIGIT_CODE = re.compile(r"(?<![\w.-])\d+(?:-\d+){2,}(?![\w-])")  # `3-19-27`: a combination, a code
 _NUMBER_RANGE = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)\s?[-–]\s?(\d+(?:\.\d+)?)(?!\w|[.,]\d|-\d)")  # `9-12`, `24–28`
 
