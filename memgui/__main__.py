@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             return int(args.func(args) or 0)
         return run_main_job(args)
     except (CliError, UnusableFolderError) as exc:
-        print(f"memgui: {exc}", file=sys.stderr)
+        print(f"memgui: {' '.join(str(exc).split())}", file=sys.stderr)  # one line, whatever the input held
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

@@ -46,7 +46,8 @@ MAX_DEPTH = 64
 
 Int64 = Annotated[int, msgspec.Meta(ge=INT64_MIN, le=INT64_MAX)]
 Count = Annotated[int, msgspec.Meta(ge=0, le=INT64_MAX)]
-Id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
+# an id (document, anchor, record, cluster): no control characters, so every message naming one stays one line
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT_CHARS)]
 Hash = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 # a batch id: what `memgui undo-batch BATCH` can be given back on a command line
