@@ -63,5 +63,5 @@ def test_three_members_that_only_word_things_differently_stay_checked_with_a_not
     qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
     assert len(w.sources.included_ids()) == 3
     n = w.page.evidence_panel.conflict_count()
-    assert n > 0 and f"ⓘ {n} differences in wording" in w.decision_panel.mark_label.text()
+    assert n > 0 and f"Note: {n} differences in wording" in w.decision_panel.mark_label.text()
     assert "Pre-selected" not in w.decision_panel.mark_label.text()

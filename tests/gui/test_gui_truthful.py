@@ -42,7 +42,7 @@ def test_the_decision_panel_and_the_editor_header_name_the_same_target(make_wind
     assert w.decision_panel.targets_label.text().startswith(_target_label(w))
     named = w.review.decider_result.decision.target_document_id
     # the model's own pick is said beside it only when it is another document, never shown as the target
-    assert ("the model named" in w.decision_panel.targets_label.text()) == (named != other)
+    assert ("(model: #" in w.decision_panel.targets_label.text()) == (named != other)
 
 
 def test_a_merged_cluster_says_merged_by_the_reviewer_not_the_drafting_hint(opened, review_store, qtbot):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -93,7 +93,7 @@ class DecisionPanel(QGroupBox):
         self.kind_label.setFont(bold)
         self.targets_label = QLabel("—")
         self.targets_label.setObjectName("decisionTargets")
-        self.targets_label.setWordWrap(True)
+        self.targets_label.setMinimumWidth(1)  # elided to its column, never widening the panel
         self.rationale_label = QLabel("—")
         self.rationale_label.setObjectName("decisionRationale")
         self.rationale_label.setWordWrap(True)
@@ -147,12 +147,20 @@ class DecisionPanel(QGroupBox):
         others = [t for t in self._model_targets if t != self._target]
         if self._target and self._model_targets and others:  # short: the panel is narrow on a laptop
             named = ", ".join(t.split(" ", 1)[0] for t in self._model_targets)
-            text += f" · the model named {named}"
+            text = f"{text} (model: {named})"
         self.targets_label.setToolTip(
-            "The document the merge keeps (its id stays; the other included members are tombstoned): the same one "
-            "the merged-body header names. Shift+1–9 changes it."
+            f"{text}\n\nThe document the merge keeps (its id stays; the other included members are tombstoned): the "
+            "same one the merged-body header names. Shift+1–9 changes it."
             + (f"\nThe model named: {', '.join(self._model_targets)}" if self._model_targets else ""))
-        self.targets_label.setText(text)
+        self.targets_label.setProperty("fullText", text)
+        self._elide_target()
+
+    def _elide_target(self) -> None:
+        """One line, shortened at the end when the column is narrow (the tooltip has it whole)."""
+        label = self.targets_label
+        text = str(label.property("fullText") or "—")
+        width = label.width() if label.isVisible() else self.width() - 90
+        label.setText(label.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, max(60, width - 2)))
 
     def set_mark(self, text: str) -> None:
         """The cluster's "likely different facts" line ("" hides it)."""
@@ -163,13 +171,19 @@ class DecisionPanel(QGroupBox):
     def _keep_whole(self, label: QLabel) -> None:
         """A warning is never squeezed to a clipped line: its wrapped height is its minimum (the model's reply
         box gives the room up instead)."""
-        width = max(160, label.width() if label.isVisible() else self.width() - 24)
-        label.setMinimumHeight(label.heightForWidth(width) if label.text() else 0)
+        width = max(120, label.width() if label.isVisible() else self.width() - 24)
+        height = label.heightForWidth(width) if label.text() else 0
+        if height != label.minimumHeight():
+            label.setMinimumHeight(height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        QTimer.singleShot(0, self, self._keep_all_whole)  # once the labels have their new widths
+
+    def _keep_all_whole(self) -> None:
         for label in (self.mark_label, self.outcome_label):
             self._keep_whole(label)
+        self._elide_target()
 
     def set_groups(self, html: str) -> None:
         """The judged same-fact partition ("" hides it)."""

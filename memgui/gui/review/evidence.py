@@ -76,7 +76,7 @@ class Evidence:
             lines.append(f"⚠ {len(disagreeing)} pair{'s' if len(disagreeing) != 1 else ''} disagree on a value "
                          f"({values} in the Conflicts tab)")
         elif values and not disagreeing:  # words only one note uses: worth a look, not a reason to keep apart
-            lines.append(f"ⓘ {values} difference{'s' if values != 1 else ''} in wording between the sources "
+            lines.append(f"Note: {values} difference{'s' if values != 1 else ''} in wording between the sources "
                          "(Conflicts tab)")
         self.preselected = ""
         untouched = tuple(p.sources.included_ids()) == self.loaded_selection  # the reviewer's own choice stays

@@ -10,6 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
+    QFrame,
+    QScrollArea,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -142,7 +144,16 @@ class ReviewPage(QWidget):
         self.queue.setMinimumHeight(5 * self.queue.verticalHeader().defaultSectionSize())
         # Under the queue the decision has height to spare: the model's reply takes it.
         self.decision_panel.stream.setMaximumHeight(16777215)
-        self.left_splitter = _splitter(Qt.Orientation.Vertical, queue, self.decision_panel)
+        # its preferred height is not asked for: the reply box takes what is left (at least its minimum)
+        self.decision_panel.stream.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        # Never clipped or drawn over: short of height (a laptop, a long warning), the decision scrolls.
+        self.decision_scroll = QScrollArea()
+        self.decision_scroll.setObjectName("decisionScroll")
+        self.decision_scroll.setWidgetResizable(True)
+        self.decision_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.decision_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.decision_scroll.setWidget(self.decision_panel)
+        self.left_splitter = _splitter(Qt.Orientation.Vertical, queue, self.decision_scroll)
         self.left_splitter.setStretchFactor(0, 1)
         self.left_splitter.setSizes([560, 300])
 
