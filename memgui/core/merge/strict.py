@@ -20,6 +20,7 @@ Pure: strings in, a frozen report out.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -61,11 +62,17 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
     )
 )
+# What each pattern cannot match without (None: no such test): a short text skips most patterns at once.
+_KIND_NEEDS = ("://", ":", "/", "@", "#", "digit", "digit", None, None, "digit", "digit", "€$£¥", "digit", "digit",
+               "digit", None)
+assert len(_KIND_NEEDS) == len(_KIND_PATTERNS)
+_DIGIT = re.compile(r"\d")
 # A capitalised word not at a sentence start (after `.`, `!`, `?`, `:`, a line start or a list marker, the
 # text's first included). Titles such as "Dr." do not end a sentence.
 _PROPER = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*(?![\w'’])")
 # a title or abbreviation whose full stop does not end a sentence ("Dr. Okafor")
 ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "st", "mt", "sr", "jr", "vs", "e.g", "i.e"})
+# The rule _sentence_start applies, as a pattern searched in the text before the word:
 _SENTENCE_END = re.compile(r"(?:^\s*[-*+>#]*\s*|[.!?:;]\s*|\n\s*[-*+>#]*\s*|(?:^|\n)\s*\d+[.)]\s+|[\"“(]\s*)$")
 _COMMON_CAPITALS = frozenset({
     "i", "the", "a", "an", "this", "that", "these", "those", "it", "we", "they", "he", "she", "you", "our",
@@ -123,21 +130,68 @@ def normalise_text(text: str) -> str:
     return _AMOUNT_UNIT.sub(lambda m: _spelled_unit(_UNIT_OF[m.group(1)]), folded)
 
 
+_normalised_token = functools.lru_cache(maxsize=1 << 15)(normalise_text)  # tokens recur, clause after clause
+
+
 def _spelled_unit(unit: str) -> str:
     return unit if unit == "%" else " " + unit
 
 
 def _proper_names(text: str) -> Iterable[str]:
     for m in _PROPER.finditer(text):
-        before = text[: m.start()]
         word = m.group(0)
-        if _SENTENCE_END.search(before):
-            prev = re.search(r"([\w.]+)\.\s*$", before)
-            if not (prev and prev.group(1).casefold() in ABBREVIATIONS):
-                continue  # a sentence start: any word is capitalised there
+        if _sentence_start(text, m.start()) and not _after_abbreviation(text, m.start()):
+            continue  # a sentence start: any word is capitalised there
         if word.casefold() in _COMMON_CAPITALS:
             continue
         yield word
+
+
+_MARKS = "-*+>#"  # list, quote and heading markers
+
+
+def _space_before(text: str, end: int) -> int:
+    """Where the run of white space that ends at `end` starts."""
+    while end and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    """`_SENTENCE_END.search(text[:at])`, reading back from `at` only over the white space, markers and item
+    number before it (a search of the whole prefix for each capitalised word is quadratic in the text)."""
+    last = _space_before(text, at)  # text[last:at] is white space
+    if last and text[last - 1] in '.!?:;"“(':
+        return True  # after a full stop, a colon…, an opening quote or parenthesis
+    if not last or "\n" in text[last:at]:
+        return True  # at the start, or a line's first word
+    marks = last
+    while marks and text[marks - 1] in _MARKS:
+        marks -= 1
+    if marks < last:  # "- ", "> ", "## " at the start or on a line of their own
+        space = _space_before(text, marks)
+        if not space or "\n" in text[space:marks]:
+            return True
+    if last < at and text[last - 1] == ")":  # "2) " at the start of a line
+        digits = last - 1
+        while digits and text[digits - 1].isdecimal():
+            digits -= 1
+        if digits < last - 1:
+            space = _space_before(text, digits)
+            return not space or "\n" in text[space:digits]
+    return False
+
+
+def _after_abbreviation(text: str, at: int) -> bool:
+    """`text[:at]` ends with a title such as "Dr." (then white space): its full stop ends no sentence."""
+    last = _space_before(text, at)
+    if not last or text[last - 1] != ".":
+        return False
+    start = last - 1
+    longest = max(map(len, ABBREVIATIONS))
+    while start and (text[start - 1].isalnum() or text[start - 1] in "_.") and last - 1 - start <= longest:
+        start -= 1
+    return text[start:last - 1].casefold() in ABBREVIATIONS
 
 
 def facts(text: str) -> list[tuple[str, str]]:
@@ -146,15 +200,17 @@ def facts(text: str) -> list[tuple[str, str]]:
 
     def add(token: str, kind: str) -> None:
         token = token.strip().rstrip(".,:;)]")
-        key = normalise_text(token)
+        key = _normalised_token(token)
         if key and key not in found:
             found[key] = (token, kind)
 
     for token, kind in extract_tokens(text):
         add(token, kind)
-    for kind, pattern in _KIND_PATTERNS:
-        for m in pattern.finditer(text):
-            add(m.group(0), kind)
+    digits = _DIGIT.search(text) is not None
+    for (kind, pattern), needs in zip(_KIND_PATTERNS, _KIND_NEEDS):
+        if needs is None or (digits if needs == "digit" else any(ch in text for ch in needs)):
+            for m in pattern.finditer(text):
+                add(m.group(0), kind)
     for word in _proper_names(text):
         add(word, "name")
     return list(found.values())

@@ -21,19 +21,20 @@ silent loss is not.
 """
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import re
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
-from .conflicts import calendar_date, day_and_month
-from .facts.lens import check_facts
+import ahocorasick_rs
+
 from .guard import check_merge, extract_tokens
-from .strict import ABBREVIATIONS, check_strict, contains_whole, normalise_text, facts as strict_facts
+from .strict import ABBREVIATIONS, check_strict, facts as strict_facts, normalise_text
+from .union_cover import LENS_COVER_LIMIT, Cover, normalised, text_facts, whole_found
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
 
-_LENS_COVER_LIMIT = 20_000  # characters of draft the per-clause lens reads
-# the lens's judgements of whole sentences: a clause read alone is not a sentence, the final check judges them
-_SENTENCE_JUDGEMENTS = frozenset({"sentence", "word", "word_order"})
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM_MARKER = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"  # a bullet or a numbered item
 _STRUCTURAL = re.compile(
@@ -45,12 +46,14 @@ _STRUCTURAL = re.compile(
     r"|[ \t]*(?:[-*_][ \t]*){3,}$)"  # horizontal rule
 )
 _SENTENCE_END = re.compile(r"[.!?\u2026\u3002\uff01\uff1f]+[\"'\u201d\u2019)\]]*(\s+)")
-_ABBREVIATION = re.compile(  # the strict lens's titles, plus "c. 2019", "approx." and "No."
-    r"(?<![\w.])(?:" + "|".join(re.escape(a) for a in sorted(ABBREVIATIONS | {"c", "ca", "approx", "no"})) + r")\.$",
-    re.IGNORECASE)
+_ABBREVIATIONS = ABBREVIATIONS | {"c", "ca", "approx", "no"}  # the strict lens's titles, "c. 2019", "approx.", "No."
+_ABBREVIATION = re.compile(
+    r"(?<![\w.])(?:" + "|".join(re.escape(a) for a in sorted(_ABBREVIATIONS)) + r")\.$", re.IGNORECASE)
+_ABBREVIATION_SPAN = max(map(len, _ABBREVIATIONS)) + 1  # it is looked for this far back from a full stop
 _ITEM = re.compile(r"^" + _ITEM_MARKER + r"[ \t]*")
 _MARKER = re.compile(r"^\s*(?:[-*+]\s+|\d{1,9}[.)]\s+|#{1,6}\s+|(?:>\s*)+)")
 _SPACES = re.compile(r"\s+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _TRAILING_PUNCT = ".,;:!?\u2026\u3002\uff01\uff1f \t"
 
 
@@ -102,7 +105,7 @@ def split_units(text: str | None) -> list[_Unit]:
                 following = stripped[end.end() : end.end() + 1]
                 if following.islower() or following.isdigit():
                     continue  # "e.g. the", "Jan. 5": not a sentence end
-                if _ABBREVIATION.search(stripped, 0, end.start() + 1):
+                if _ABBREVIATION.search(stripped, max(0, end.start() + 1 - _ABBREVIATION_SPAN), end.start() + 1):
                     continue  # "Dr. Nuno Alves": a title, not a sentence end
                 sentence = stripped[start : end.start(1)]
                 units.append(_Unit(sentence, i, paragraph, normalise_sentence(sentence)))
@@ -145,42 +148,39 @@ def _append(primary: str, parts: list[str]) -> str:
 
 
 def _passes_fully(sources: list[str | None], merged: str) -> tuple[bool, tuple[str, ...]]:
-    """Netclaw's guard with nothing missing and the strict lens clean; the tokens/facts still missing."""
+    """Netclaw's guard with nothing missing and the strict lens clean; the tokens/facts still missing. The fact
+    lens reads a draft under `LENS_COVER_LIMIT` characters (as it does clause by clause); a longer one is held
+    to the strict lens's tokens, each whole in it."""
     report = check_merge(sources, merged)
-    strict = check_strict(sources, merged)
-    missing = tuple(report.missing) + tuple(r.token for r in strict.at_risk)
+    if len(merged) <= LENS_COVER_LIMIT:
+        at_risk = tuple(r.token for r in check_strict(sources, merged).at_risk)
+    else:
+        at_risk = _strict_tokens_missing(sources, merged)
+    missing = tuple(report.missing) + at_risk
     ok = not missing and report.length_ratio >= LENGTH_COLLAPSE_THRESHOLD
     return ok, missing
 
 
-_WORD = re.compile(r"[^\W_]+")
-_STOPWORDS = frozenset("""
-about above after again also always among another because been before being below between both cannot could
-does doing down during each every from further have having here into itself just more most much must once only
-other over same should some such than that their them then there these they this those through under until very
-what when where which while with would your yours will shall were with also
-""".split())
+def _strict_tokens_missing(sources: list[str | None], merged: str) -> tuple[str, ...]:
+    """The strict lens's facts of the sources (tokens, times, dates, quantities, names, negations…) that stand
+    whole in their source and not in the merged body."""
+    wanted: dict[str, str] = {}
+    for source in sources:
+        wanted.update((key, token) for key, token in _whole_facts(source or "").items() if key not in wanted)
+    kept = whole_found(set(wanted), normalised(merged))
+    return tuple(token for key, token in wanted.items() if key not in kept)
 
 
-def _content_words(text: str) -> set[str]:
-    """Words that carry meaning: four letters or more (or holding a digit), not a stop word, case-folded,
-    a plural `s` dropped."""
-    words = set()
-    for w in _WORD.findall(normalise_text(text)):
-        if len(w) < 4 and not any(c.isdigit() for c in w):
-            continue
-        if w in _STOPWORDS:
-            continue
-        words.add(w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w)
-    return words
-
-
-def _facts(text: str) -> set[str]:
-    """Load-bearing tokens and strict-lens facts of `text` that stand as whole tokens in it (MergeGuard also
-    finds pieces such as the "1" of "16.4", which say nothing on their own)."""
-    own = normalise_text(text)
-    found = {t for t, _ in extract_tokens(text)} | {t for t, _ in strict_facts(text)}
-    return {t for t in found if contains_whole(own, normalise_text(t))}
+@functools.lru_cache(maxsize=8)
+def _whole_facts(source: str) -> dict[str, str]:
+    """A source's strict-lens facts that stand whole in it, by normal form (MergeGuard's pieces, such as the
+    "4.20" of "v5.4.20", stand whole nowhere: the guard checks those). Kept for the next check of the same
+    sources (do not modify the result)."""
+    facts: dict[str, str] = {}
+    for token, _ in text_facts(source):
+        facts.setdefault(normalised(token), token)
+    whole = whole_found(set(facts), normalised(source))
+    return {key: token for key, token in facts.items() if key in whole}
 
 
 # Where a prose sentence may be cut into clauses: after ; , : and around dashes, and at parentheses (a dash
@@ -191,18 +191,11 @@ _CLAUSE_CUT = re.compile(r"\s*(?:[;,:]\s+|\s[\u2014\u2013-]\s|\s*\(|\)(?:\s+[\u2
 def _clauses(sentence: str) -> list[_Clause]:
     """The sentence's clauses, in order; a cut never falls inside a load-bearing token or a strict-lens fact
     ("14 March, 2025", "7 daily, 4 weekly" stay whole where the fact spans the comma)."""
-    spans = []
-    folded = fold_case(sentence)
-    for token in {t for t, _ in extract_tokens(sentence)} | {t for t, _ in strict_facts(sentence)}:
-        needle = fold_case(token)
-        at = folded.find(needle)
-        while at != -1:
-            spans.append((at, at + len(needle)))
-            at = folded.find(needle, at + 1)
+    tokens = {t for t, _ in extract_tokens(sentence)} | {t for t, _ in text_facts(sentence)}
+    starts, ends = _merged_spans(_occurrences(fold_case(sentence), {fold_case(t) for t in tokens if _CUTTABLE.search(t)}))
     clauses: list[_Clause] = []
     start = 0
-    for cut in [*(c for c in _CLAUSE_CUT.finditer(sentence) if not any(a < c.end() and c.start() < b for a, b in spans)),
-                None]:
+    for cut in [*(c for c in _CLAUSE_CUT.finditer(sentence) if not _inside(starts, ends, c.start(), c.end())), None]:
         piece, after = sentence[start:cut.start() if cut else len(sentence)], cut.group() if cut else ""
         if piece.strip(" ."):
             clauses.append(_Clause(piece.strip(), after.strip() == ":", after))
@@ -210,6 +203,60 @@ def _clauses(sentence: str) -> list[_Clause]:
             clauses[-1] = clauses[-1]._replace(after=clauses[-1].after + piece + after)
         start = cut.end() if cut else len(sentence)
     return clauses
+
+
+# A token can hold a cut only where it holds one of a cut's characters: white space, ; , : a dash or a parenthesis.
+_CUTTABLE = re.compile(r"[\s;,:\u2014\u2013()-]")
+
+
+def _occurrences(text: str, needles: set[str]) -> list[tuple[int, int]]:
+    """(start, end) of every place each needle occurs in `text`, overlapping ones included: one Aho–Corasick
+    pass when there are many needles (one scan of a long sentence per token would be quadratic)."""
+    plain = [n for n in needles if n and not _SURROGATE.search(n)]
+    spans = []
+    if len(plain) >= 8:
+        automaton = ahocorasick_rs.AhoCorasick(plain)
+        spans = [(a, b) for _, a, b in automaton.find_matches_as_indexes(_SURROGATE.sub("\ufffd", text),
+                                                                         overlapping=True)]
+        needles = {n for n in needles if n not in plain}
+    for needle in needles:
+        at = text.find(needle) if needle else -1
+        while at != -1:
+            spans.append((at, at + len(needle)))
+            at = text.find(needle, at + 1)
+    return spans
+
+
+def _holding_any(texts: list[str], needles: Sequence[str]) -> list[bool]:
+    """For each text: does it hold one of the needles (case-insensitively)? One pass over all of them."""
+    folded = "\n".join(fold_case(text) for text in texts)
+    starts = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
+    holds = [False] * len(texts)
+    for a, b in _occurrences(folded, {fold_case(needle) for needle in needles}):
+        at = bisect.bisect_right(starts, a) - 1
+        holds[at] = holds[at] or b <= starts[at] + len(texts[at])
+    return holds
+
+
+def _merged_spans(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The union of the spans as sorted, disjoint intervals: their starts and ends."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for a, b in sorted(spans):
+        if starts and a < ends[-1]:
+            ends[-1] = max(ends[-1], b)
+        else:
+            starts.append(a)
+            ends.append(b)
+    return starts, ends
+
+
+def _inside(starts: list[int], ends: list[int], a: int, b: int) -> bool:
+    """Does [a, b) overlap one of the intervals?"""
+    at = bisect.bisect_right(starts, a) - 1  # the last interval starting at or before a
+    if at >= 0 and ends[at] > a:
+        return True
+    return at + 1 < len(starts) and starts[at + 1] < b
 
 
 class _Clause(NamedTuple):
@@ -248,77 +295,6 @@ def _balanced(joint: str, depth: int) -> tuple[str, int]:
     return "".join(out), depth
 
 
-class _Cover:
-    """What the draft holds so far: its normalised text, content words and full dates (by calendar day)."""
-
-    def __init__(self, primary: str):
-        self.words, self.text, self.dates, self.days = set(), "", {}, {}  # days: MM-DD -> spelling
-        self.raw: list[str] = []  # the draft's texts as written, for the fact lens
-        self.day_months: dict[str, str] = {}  # MM-DD -> a day and month the draft writes without a year
-        self.add(primary)
-
-    def respelled(self, text: str) -> list[tuple[str, str]]:
-        """(spelling in the draft, spelling in `text`) of each full date `text` writes differently from the
-        draft (`2025-06-11` and `11 June 2025`): the same fact, which the draft can note in place."""
-        out = []
-        for token, kind in extract_tokens(text):
-            day = calendar_date(token, kind)
-            if not day or contains_whole(self.text, normalise_text(token)):
-                continue
-            if day in self.dates:
-                out.append((self.dates[day], token))
-            elif day[5:] in self.day_months and contains_whole(self.text, day[:4]):
-                out.append((self.day_months[day[5:]], token))  # "2 April" of a draft that says 2026 too
-        for token, kind in strict_facts(text):  # "2 December" of a draft that holds 1987-12-02
-            day = day_and_month(token) if kind == "day_month" else None
-            if day and day in self.days and not contains_whole(self.text, normalise_text(token)):
-                if not any(normalise_text(token) in normalise_text(new) for _, new in out):
-                    out.append((self.days[day], token))
-        return out
-
-    def brings(self, text: str, *, facts_only: bool = False, wordless: bool = True) -> bool:
-        """Does `text` bring a fact, or two thirds of its words, the draft lacks? (A paraphrase brings a word or
-        two; a date the draft holds in another spelling is not a new fact.)"""
-        respellings = [normalise_text(new) for _, new in self.respelled(text)]
-        for fact in _facts(text):
-            fact = normalise_text(fact)
-            if not contains_whole(self.text, fact) and not any(contains_whole(r, fact) for r in respellings):
-                return True
-        if facts_only:
-            return False  # a label: kept only with its value (_with_labels)
-        if self._lens_finds_new(text):
-            return True
-        all_words = _content_words(text)
-        words = all_words.difference(*(_content_words(r) for r in respellings))
-        new = words - self.words
-        if not all_words:
-            return wordless  # a sentence of short words only ("No.") is kept; such a clause is not
-        return bool(new) and 3 * len(new) >= 2 * len(words)
-
-    def _lens_finds_new(self, text: str) -> bool:
-        """The fact lens reads `text` as a source of the draft so far: a fact it would drop is new. (Skipped on a
-        draft past `_LENS_COVER_LIMIT`, where the final check and its put-back carry the guarantee alone.)"""
-        draft = "\n\n".join(self.raw)
-        if len(draft) > _LENS_COVER_LIMIT:
-            return False
-        return any(item.direction != "added" and item.kind not in _SENTENCE_JUDGEMENTS
-                   for item in check_facts([text], draft).at_risk)
-
-    def add(self, text: str) -> None:
-        self.raw.append(text)
-        self.words |= _content_words(text)
-        self.text += "\n" + normalise_text(text)
-        for token, kind in extract_tokens(text):
-            day = calendar_date(token, kind)
-            if day:
-                self.dates.setdefault(day, token)
-                self.days.setdefault(day[5:], token)
-        for token, kind in strict_facts(text):
-            day = day_and_month(token) if kind == "day_month" else None
-            if day:
-                self.day_months.setdefault(day, token)
-
-
 _LEADING_AND = re.compile(r"^and\s+(?=\S)", re.IGNORECASE)  # "or", "but" and "so" say how the clauses relate
 
 
@@ -332,7 +308,7 @@ def _with_labels(clauses: list[_Clause], needs: list[bool]) -> list[bool]:
     return needs
 
 
-def _lean(unit: _Unit, cover: _Cover) -> tuple[_Unit | None, list[str]]:
+def _lean(unit: _Unit, cover: Cover) -> tuple[_Unit | None, list[str]]:
     """The part of a prose sentence the draft needs — the whole sentence when every clause brings something,
     only the clauses that do when some do (joined by "; ", a kept label by ": "), None when none does — and the
     texts left out. A bullet or numbered item is leaned the same way under its own marker."""
@@ -385,7 +361,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     Then checked: see the module doc."""
     primary = primary or ""
     seen = {unit.key for unit in split_units(primary)}
-    cover = _Cover(primary)
+    cover = Cover(primary)
     respellings: dict[str, str] = {}  # a date as another source writes it -> the draft's spelling
     per_source: list[tuple[list[_Unit], list[bool]]] = []
     dedup_only: list[list[bool]] = []  # every sentence not literally there yet (the draft before the cover)
@@ -423,11 +399,10 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
         return merged
 
     # Put back the dropped sentences that hold a missing token or fact (once: a repeat is already there).
-    folded_missing = [fold_case(token) for token in missing]
-    for (units, keep), unseen_keys in zip(per_source, dedup_only):
-        for index, unit in enumerate(units):
-            if unseen_keys[index] and not keep[index] and any(t in fold_case(unit.text) for t in folded_missing):
-                keep[index] = True
+    dropped = [(keep, index, unit.text) for (units, keep), unseen_keys in zip(per_source, dedup_only)
+               for index, unit in enumerate(units) if unseen_keys[index] and not keep[index]]
+    for (keep, index, _), holds in zip(dropped, _holding_any([text for _, _, text in dropped], missing)):
+        keep[index] = keep[index] or holds
     merged = draft()
     ok, _ = _passes_fully(sources, merged)
     if ok:
