@@ -45,10 +45,10 @@ def queue_legend_html() -> str:
     glyphs = " ".join(f"<span style='color:{colour}; font-weight:700'>{'○' if key == 'pending' else glyph}</span> "
                       f"{ {'pending': 'queued', 'same': 'same', 'different': 'different', 'mixed': 'mixed'}[key]}"
                       for key, (glyph, colour, _hint) in BADGES.items())
-    bands = (f"<span style='background:{cosine_color(1.0)}; color:white'>&nbsp;≥ {STRONG_COSINE:.2f}&nbsp;</span> "
-             f"<span style='background:{cosine_color(CLOSE_COSINE)}; color:white'>&nbsp;≥ {CLOSE_COSINE:.2f}&nbsp;</span> "
+    bands = (f"<span style='background:{cosine_color(1.0)}; color:white'>&nbsp;≥&nbsp;{STRONG_COSINE:.2f}&nbsp;</span> "
+             f"<span style='background:{cosine_color(CLOSE_COSINE)}; color:white'>&nbsp;≥&nbsp;{CLOSE_COSINE:.2f}&nbsp;</span> "
              f"<span style='background:{cosine_color(0.0)}; color:white'>&nbsp;lower&nbsp;</span>")
-    return f"<span style='color:#57606a'>Model: {glyphs} · cosine {bands}</span>"
+    return f"<span style='color:#57606a'>Model: {glyphs} · cosine&nbsp;{bands}</span>"
 
 
 def banner(name: str, fg: str, bg: str) -> QLabel:
