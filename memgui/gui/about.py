@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLabel
 
 from .. import __version__
 from ..config import models_dir, user_cache_dir, user_data_dir
+from .log import log_path
 
 FIRST_RUN_KEY = "hints/firstRunSeen"
 FIRST_RUN_TEXT = (
@@ -24,8 +25,6 @@ def about_text() -> str:
 
 
 def about_details(store_path: str | Path | None = None) -> str:
-    from .app import log_path
-
     return (
         "memgui finds near-duplicate memories in a Netclaw store, drafts a merged body (sentence union or a local "
         "model), checks it with MergeGuard and the strict lens, and writes nothing until you accept. Every write "

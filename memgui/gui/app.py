@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from .log import setup_log
 from .main_window import MainWindow
 from .review.page import fit_window
 from .services import Services, real_services
@@ -46,37 +47,6 @@ def save_screenshot(window: MainWindow, out: str | os.PathLike) -> bool:
     except OSError:
         return False
     return window.grab().save(str(out))
-
-
-LOG_NAME = "memgui.log"
-
-
-def log_path() -> Path:
-    from ..config import user_cache_dir
-
-    return user_cache_dir() / LOG_NAME
-
-
-def setup_log() -> Path | None:
-    """memgui's log file (warnings and up, llama.cpp's own among them): one handler on the `memgui` logger,
-    rotated at 1 MB. None when it cannot be written (the window runs without it)."""
-    import logging
-    from logging.handlers import RotatingFileHandler
-
-    root = logging.getLogger("memgui")
-    if any(isinstance(h, RotatingFileHandler) for h in root.handlers):
-        return log_path()
-    try:
-        path = log_path()
-        handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8")
-    except OSError:
-        return None
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.setLevel(logging.WARNING)
-    root.addHandler(handler)
-    if root.level == logging.NOTSET or root.level > logging.WARNING:
-        root.setLevel(logging.WARNING)
-    return path
 
 
 def run_gui(store_path: str | None, screenshot: str | None, *, services: Services | None = None,
