@@ -40,6 +40,8 @@ SAME = [
     # a terse restatement: its dates and amounts are the sources', whatever words carry them
     ("Heads up, the water meter reading we sent in on 2 May was 11873.", "Water meter reading, 2 May: 11873.",
      None),
+    ("Shelves: 3 boards, 18 x 250 mm.", "Shelves: three boards of 18 by 250 millimetres.", ("18 x", "18")),
+    ("Spray quarter-strength neem oil.", "Spray neem oil at a quarter of full strength.", ("quarter", "a quarter")),
     ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
      None),  # an imperative opening a sentence is a verb, reworded away
 ]
@@ -75,6 +77,7 @@ CHANGED = [
     ("The gutters have been cleared.", "The gutters are getting cleared.", "changed", "tense"),
     ("Only Nadia can open the safe.", "Nadia can only open the safe.", "changed", "scope"),
     ("Only the night nurse may sign the chart.", "The night nurse may only sign the chart.", "changed", "scope"),
+    ("The rug is 2 x 3 m.", "The rug is 2 x 4 m.", "changed", "quantity"),  # a size's sides in its unit
     ("Give the goats two apples each.", "Give the goats two apples.", "dropped", "rate"),  # distributive
     ("Ola must sign off the budget.", "Ola must sign the budget and the heater is off at night.", "added", "state"),
     ("Tarn is one of the quietest campsites.", "Tarn is the quietest campsite.", "dropped", "quantifier"),

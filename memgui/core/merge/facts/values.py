@@ -383,9 +383,9 @@ _ARTICLE_DURATION = re.compile(r"(?<![\w.])(?:an?|one)\s+(?P<unit>" + "|".join(
 _RATE_BEFORE = re.compile(r"(?:\d|\bx|\btimes|\bonce|\btwice|\bthrice|[%€$£¥])\s*$", re.IGNORECASE)
 
 
-_FRACTION = re.compile(r"\b(half|a quarter|one quarter|a third|one third|two thirds|three quarters)\b"
-                       r"(?!\s+(?:an?|past|to)\b)", re.IGNORECASE)
-_FRACTIONS = {"half": 0.5, "a quarter": 0.25, "one quarter": 0.25, "a third": 1 / 3, "one third": 1 / 3,
+_FRACTION = re.compile(r"\b(half|a quarter|one quarter|a third|one third|two thirds|three quarters|"
+                       r"quarter(?=-))\b(?!\s+(?:an?|past|to)\b)", re.IGNORECASE)  # `quarter-strength`
+_FRACTIONS = {"quarter": 0.25, "half": 0.5, "a quarter": 0.25, "one quarter": 0.25, "a third": 1 / 3, "one third": 1 / 3,
               "two thirds": 2 / 3, "three quarters": 0.75}
 
 
@@ -433,6 +433,41 @@ _DIGIT_CODE = re.compile(r"(?<![\w.-])\d+(?:-\d+){2,}(?![\w-])")  # `3-19-27`: a
 _NUMBER_RANGE = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)\s?[-–]\s?(\d+(?:\.\d+)?)(?!\w|[.,]\d|-\d)")  # `9-12`, `24–28`
 
 
+_DIMENSION_GLUE = re.compile(r"\s*(?:x|×|by)\s*$", re.IGNORECASE)
+
+
+def _dimensions(text: str, found: list[Value]) -> list[Value]:
+    """`28 x 140 mm` = `28 by 140 millimetres`: each side of a size is an amount in the last side's unit (not
+    `28 times`, and `by` there is no deadline)."""
+    found = sorted(found, key=lambda v: v.start)
+    out = list(found)
+    for k in range(len(found) - 1, 0, -1):
+        unit_side = out[k]
+        if unit_side.kind != "quantity" or not any(strip_bound(key).startswith("q:meter:") for key in unit_side.keys):
+            continue  # a size is lengths (`4× 14TB` is four drives)
+        j = k - 1
+        while j >= 0:
+            side = out[j]
+            glue = text[side.end:out[j + 1].start] if side.kind != "quantity" or "times:" in min(side.keys) else ""
+            written = text[side.start:side.end]
+            if side.kind == "quantity" and "times:" in min(side.keys):  # `28 x` read as a multiple
+                glue, written = " x", written.rstrip(" x×X")
+            if not (_DIMENSION_GLUE.match(glue) or glue == " x") or not re.fullmatch(r"\d+(?:\.\d+)?", written.strip()):
+                break
+            amount = _amount_keys(_number(written.strip()), _unit_word(unit_side))
+            if not amount:
+                break
+            out[j] = Value(frozenset(amount[0]), "quantity", side.text, side.start, side.end, amount[2])
+            out[j + 1] = dataclasses.replace(out[j + 1], keys=frozenset(strip_bound(key) for key in out[j + 1].keys))
+            j -= 1
+    return out
+
+
+def _unit_word(value: Value) -> str:
+    match = re.search(r"[^\d\s.,]+$", value.text)
+    return match.group(0) if match else ""
+
+
 def _digit_codes(text: str) -> list[Value]:
     return [Value(frozenset({f"token:{m.group(0)}"}), "code", m.group(0), m.start(), m.end(), "code")
             for m in _DIGIT_CODE.finditer(text)]
@@ -467,6 +502,7 @@ def values(text: str) -> list[Value]:
     taken = [(v.start, v.end) for v in found]
     found += _numbers(text, taken)
     found += _range_ends(text, found)
+    found = _dimensions(text, found)
     taken = [(v.start, v.end) for v in found]
     fractions = _fractions(text)
     found = [v for v in found if not any(f.start <= v.start and v.end <= f.end and f.kind == "quantity" and
