@@ -203,6 +203,7 @@ def test_the_bundle_leaves_out_what_it_does_not_need():
     names = {p.name for p in files}
     assert not any(n.endswith(".gguf") for n in names)  # models stay in the user data dir
     assert not any("readline" in n or n.startswith("libtinfo") for n in names)  # GNU readline: no prompt here
+    assert [p.name for p in APP_DIR.rglob("*") if p.is_symlink() and not p.exists()] == []  # no dangling links
     assert not any(n.startswith(("libQt6Quick", "libQt6Qml", "libQt6WebEngine", "libQt6Pdf")) for n in names)
     assert not any("pytest" in str(p) or "/tests/" in str(p) for p in files)
     size = sum(p.stat().st_size for p in files)
