@@ -8,6 +8,7 @@ read of that row fail. Rewriting such a document stores the replacement characte
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import threading
 import weakref
@@ -34,6 +35,13 @@ def is_lock_error(exc: BaseException) -> bool:
 def is_read_only_error(exc: BaseException) -> bool:
     text = str(exc).lower()
     return "readonly" in text or "read-only" in text or "read only" in text
+
+
+SIDE_SUFFIXES = ("-wal", "-shm")  # the files SQLite keeps beside a WAL store
+
+
+def side_file(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
 
 
 def check_file(path: Path) -> None:
@@ -82,6 +90,12 @@ class StoreDatabase(SqliteDatabase):
         super().__init__(*args, **kwargs)
         self._registry_lock = threading.Lock()
         self._registry: list[tuple[weakref.ref, object]] = []
+        self._private_folder: Path | None = None
+
+    def own_folder(self, folder: Path) -> None:
+        """`folder` (a private copy of the store) is removed when the database is closed, or collected."""
+        self._private_folder = folder
+        weakref.finalize(self, shutil.rmtree, folder, True)
 
     def _connect(self):
         conn = super()._connect()
@@ -105,6 +119,8 @@ class StoreDatabase(SqliteDatabase):
             for _, conn in self._registry:
                 _quiet_close(conn)
             self._registry = []
+        if self._private_folder is not None:
+            shutil.rmtree(self._private_folder, ignore_errors=True)
 
 
 def _quiet_close(conn) -> None:

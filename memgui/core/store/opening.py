@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 from peewee import DatabaseError, InterfaceError, OperationalError
 
 from . import memgui_schema
-from .connection import StoreDatabase, check_file, file_read_only_reason, is_lock_error, make_database, read_columns
+from .connection import (SIDE_SUFFIXES, StoreDatabase, check_file, file_read_only_reason, is_lock_error,
+                         is_read_only_error, make_database, read_columns, side_file)
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .schema import REQUIRED_COLUMNS, REQUIRED_TABLES
 from .store import Store
@@ -27,11 +30,39 @@ def open_store(
 
     Refuses a missing path, a directory, an empty, non-SQLite or corrupt file (`verify` runs SQLite's
     quick_check), an SQLite database without the memory tables, and a store locked past the busy
-    timeout. A file that cannot be written opens read-only. Opening writes nothing: memgui's own tables
-    are created or migrated by the first write, inside that write's transaction.
+    timeout. A file that cannot be written, or whose folder cannot be, opens read-only, with or without
+    `-wal` / `-shm` files beside it (in place; as immutable when SQLite cannot make the `-shm` it needs and the
+    file holds every commit; from a private copy when commits are still in a `-wal`). Opening writes nothing:
+    memgui's own tables are created or migrated by the first write, inside that write's transaction; a refused
+    open leaves no `-wal` / `-shm` file it made.
     """
     path = Path(path).expanduser().absolute()
     check_file(path)
+    existing = {suffix for suffix in SIDE_SUFFIXES if side_file(path, suffix).exists()}
+    try:
+        return _open(path, read_only, busy_timeout_ms, verify)
+    except StoreLockedError:
+        raise  # the side files are the writer's
+    except StoreError:
+        _remove_side_files(path, existing)
+        raise
+
+
+def _remove_side_files(path: Path, existing: set[str]) -> None:
+    """After a refused open (every connection closed): the `-wal` / `-shm` files SQLite made while memgui read
+    the file (a read-only connection leaves them), not those that were there before. A `-wal` holding
+    anything is never removed."""
+    wal, shm = side_file(path, "-wal"), side_file(path, "-shm")
+    try:
+        if "-wal" not in existing and wal.exists() and wal.stat().st_size == 0:
+            wal.unlink()
+        if "-shm" not in existing and shm.exists() and ("-wal" not in existing or not wal.exists()):
+            shm.unlink()
+    except OSError:
+        pass  # a folder we cannot write: SQLite could not have made them there either
+
+
+def _open(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) -> Store:
     file_reason = file_read_only_reason(path)
     reason = file_reason or ("requested" if read_only else None)
     read_only = read_only or file_reason is not None
@@ -62,12 +93,45 @@ def _connect(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) ->
     try:
         return _inspect(make_database(path, read_only=read_only, busy_timeout_ms=busy_timeout_ms), path, verify, busy_timeout_ms)
     except StoreError as exc:
-        if read_only and "unable to open" in str(exc):
-            # A WAL store in a folder we cannot write, with no -shm file: nobody can be writing it,
-            # so it can be read as immutable.
-            db = make_database(path, read_only=True, busy_timeout_ms=busy_timeout_ms, immutable=True)
-            return _inspect(db, path, verify, busy_timeout_ms)
+        if not read_only or not ("unable to open" in str(exc) or is_read_only_error(exc)):
+            raise
+    # A WAL store SQLite cannot read in place: its folder cannot take the `-shm` file a reader needs (closed
+    # cleanly: no `-shm`), or holds one this user cannot use. Nobody can be writing it from here.
+    wal = side_file(path, "-wal")
+    if not wal.exists() or wal.stat().st_size == 0:  # the file holds every commit: read it as immutable
+        db = make_database(path, read_only=True, busy_timeout_ms=busy_timeout_ms, immutable=True)
+        return _inspect(db, path, verify, busy_timeout_ms)
+    # Commits still in the -wal: read a private copy of the file and its -wal (immutable would skip them).
+    copy = _private_copy(path, wal)
+    try:
+        db = make_database(copy, read_only=True, busy_timeout_ms=busy_timeout_ms)
+        db.own_folder(copy.parent)
+        return _inspect(db, path, verify, busy_timeout_ms)
+    except StoreError:
+        shutil.rmtree(copy.parent, ignore_errors=True)
         raise
+
+
+def _private_copy(path: Path, wal: Path) -> Path:
+    """The store and its -wal copied into a private folder; refused if either changed while being copied."""
+    def stamps() -> tuple:
+        return tuple((s.st_size, s.st_mtime_ns) for s in (path.stat(), wal.stat()))
+
+    folder = Path(tempfile.mkdtemp(prefix="memgui-read-only-"))
+    copy = folder / path.name
+    try:
+        before = stamps()
+        shutil.copyfile(path, copy)
+        shutil.copyfile(wal, side_file(copy, "-wal"))
+        if stamps() != before:
+            raise StoreError(f"{path}: the store changed while it was being read; try again")
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise StoreError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    except StoreError:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return copy
 
 
 def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) -> tuple[StoreDatabase, dict]:
