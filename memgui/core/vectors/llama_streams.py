@@ -3,7 +3,6 @@ and llama.cpp's own log in memgui's log (logger `memgui.llama`), never on the te
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 LOGGER = logging.getLogger("memgui.llama")
 # Never Python's last-resort handler (which writes WARNING and up to stderr): the lines reach memgui's log
@@ -13,7 +12,7 @@ LOGGER.addHandler(logging.NullHandler())
 # llama-cpp-python 0.3's own callback still reads the older order (WARN as ERROR), so it printed every load's
 # warnings on stderr even with verbose=False.
 _LEVELS = {0: logging.CRITICAL, 1: logging.DEBUG, 2: logging.INFO, 3: logging.WARNING, 4: logging.ERROR}
-_callback: Any = None  # the ctypes callback llama.cpp holds: kept alive here
+_callback: object | None = None  # the ctypes callback llama.cpp holds: kept alive here
 _pending: list[str] = []
 _pending_level = logging.DEBUG
 
@@ -46,7 +45,7 @@ def route_llama_log() -> None:
     def callback(level: int, text: bytes, _user: ctypes.c_void_p) -> None:
         try:
             _log(int(level), text)
-        except Exception:  # noqa: BLE001 - a log line must never raise into llama.cpp
+        except Exception:
             pass
 
     _callback = callback

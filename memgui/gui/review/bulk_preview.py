@@ -16,11 +16,13 @@ from PySide6.QtWidgets import (
     QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
+from ..services.values import PlannedWrite
+
 LONG_RATIO = 1.5  # a merged body this much longer than its longest source is flagged (it may repeat itself)
 FLAG_FG = "#9a3412"
 
 
-def write_flags(write: Any, repeated: list[str]) -> list[str]:
+def write_flags(write: PlannedWrite, repeated: list[str]) -> list[str]:
     """What the reviewer should look at in one planned write (empty: nothing stands out)."""
     flags = []
     if repeated:
@@ -37,7 +39,7 @@ def write_flags(write: Any, repeated: list[str]) -> list[str]:
     return flags
 
 
-def write_detail_html(write: Any, repeated: list[str], flags: list[str]) -> str:
+def write_detail_html(write: PlannedWrite, repeated: list[str], flags: list[str]) -> str:
     """The detail pane of one planned write: target, tombstones, length, flags, then the merged body with each
     repeated sentence marked."""
     title = write.titles.get(write.target_id) or write.target_id
@@ -131,8 +133,9 @@ class BulkPreviewDialog(QDialog):
         split.addWidget(self.detail)
         split.setSizes([560, 420])
         self.writes_view.currentItemChanged.connect(self._show_detail)
-        if writes:
-            self.writes_view.setCurrentItem(self.writes_view.topLevelItem(0))
+        first = self.writes_view.topLevelItem(0)
+        if first is not None:
+            self.writes_view.setCurrentItem(first)
         lay.addWidget(split, 3)
         lay.addWidget(QLabel(f"Left for you ({len(excluded)})"))
         self.excluded_view = self._tree("bulkExcluded", ("Cluster", "Size", "Why it is not accepted"))

@@ -51,7 +51,7 @@ class Review(QObject):
         self.strict: Any = None  # the strict lens's StrictReport on the same body as `report`
         self.groups: Any = None  # FactGroups once the model judged every pair; None until then
         self.mark: Any = None  # the cluster's DifferentFactsMark (computed on load)
-        self.decided_by: dict[Any, str] = {}  # cluster id -> who reviewed it in this session
+        self.decided_by: dict[str, str] = {}  # cluster id -> who reviewed it in this session
         self._setting_body = False
         self.drafting = Drafting(self)
         self.evidence = Evidence(self)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from ..services.values import Preselection
 from ..workers import one_line
 
 MAX_PAIR_LINES = 4  # disagreeing pairs listed one per line; the rest are counted
@@ -88,7 +89,7 @@ class Evidence:
         p.evidence_changed()
         r.changed.emit()
 
-    def _preselect(self, chosen: Any) -> str:
+    def _preselect(self, chosen: Preselection) -> str:
         """Include only the pre-selected members (the target moves onto one of them); the line that says so."""
         r, sources = self.r, self.r.panels.sources
         if chosen.whole:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from ..ratio_bar import RatioBar
 from ..services.values import LENGTH_COLLAPSE_THRESHOLD as LENGTH_BAR
 from ..services.values import RETENTION_THRESHOLD as RETENTION_BAR
+from ..services.values import StrictReport
 from ..style import MUTED, set_bold, set_colors
 from .reader_box import ReaderBox
 
@@ -31,18 +32,18 @@ AT_RISK_FG, AT_RISK_BG = "#5c3b00", "#ffe08a"
 MAX_AT_RISK_SHOWN = 3  # inline; the tooltip lists every one
 
 
-def facts_at_risk(strict: Any) -> int:
+def facts_at_risk(strict: StrictReport | None) -> int:
     """The strict lens's findings counted as the reviewer sees them: findings on touching or overlapping words of
     one text (`02:00` and `UTC` of "02:00 UTC") are one highlighted fact, as in the source panes."""
     if strict is None:
         return 0
-    runs: dict[tuple, list[tuple[int, int]]] = {}
+    runs: dict[tuple[str, int], list[tuple[int, int]]] = {}
     alone = 0
     for a in strict.at_risk:
         if a.sources and a.source_span:
-            runs.setdefault(("source", a.sources[0]), []).append(tuple(a.source_span))
+            runs.setdefault(("source", a.sources[0]), []).append((a.source_span[0], a.source_span[1]))
         elif a.body_span:
-            runs.setdefault(("body",), []).append(tuple(a.body_span))
+            runs.setdefault(("body", -1), []).append((a.body_span[0], a.body_span[1]))
         else:
             alone += 1
     count = alone

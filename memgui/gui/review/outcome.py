@@ -5,9 +5,9 @@ never the "U union draft · M ask the model" hint of a cluster still to decide. 
 queue's, the tombstones the store's."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
-from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED
+from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
 
 DONE = {MERGED: "merged", APPENDED: "appended (every source kept verbatim)", KEPT_SEPARATE: "kept separate",
         SKIPPED: "skipped for now"}
@@ -15,7 +15,16 @@ EARLIER = "a memgui reviewer (an earlier session)"
 DAEMON = "the Netclaw daemon (outside memgui)"
 
 
-def outcome_text(row: Any, docs: Sequence[Any], who: Mapping[Any, str], label: Callable[[str], str]) -> str:
+class Member(Protocol):
+    @property
+    def document_id(self) -> str: ...
+
+    @property
+    def is_tombstoned(self) -> bool: ...
+
+
+def outcome_text(row: ClusterRow | None, docs: Sequence[Member], who: Mapping[str, str],
+                 label: Callable[[str], str]) -> str:
     """'' for a cluster still to decide with nothing done to it; else what was done and by whom."""
     if row is None:
         return ""

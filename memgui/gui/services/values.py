@@ -3,14 +3,18 @@ the word-diff span codes, MergeGuard's bars, the apply modes and the re-check's 
 from here, never from `memgui.core`."""
 from __future__ import annotations
 
+from ...core.decide.groups import Preselection
 from ...core.forensics.calibrate import MIN_DECISIONS
 from ...core.forensics.recheck import ACTION_APPEND_BACK, ACTION_UNDO
 from ...core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
+from ...core.merge.strict import StrictReport
 from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
 from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY
+from ...core.ops.batch import PlannedWrite
 from ...core.tasks import CancelToken, Cancelled, Progress
 
 __all__ = [
     "ACTION_APPEND_BACK", "ACTION_UNDO", "CancelToken", "Cancelled", "DELETE", "EQUAL", "INSERT",
-    "LENGTH_COLLAPSE_THRESHOLD", "MIN_DECISIONS", "MODE_APPEND", "MODE_MERGED_BODY", "Progress", "REPLACE", "RETENTION_THRESHOLD",
+    "LENGTH_COLLAPSE_THRESHOLD", "MIN_DECISIONS", "MODE_APPEND", "MODE_MERGED_BODY", "PlannedWrite", "Preselection", "Progress", "REPLACE",
+    "RETENTION_THRESHOLD", "StrictReport",
 ]

@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 from .ahead import AheadServices, ahead_services
 from .audit import AuditServices, audit_services
 from .bulk import BulkServices, bulk_services
+from .values import Preselection
 
 
 @dataclass
@@ -47,9 +48,10 @@ class Services:
     conflict_partition: Callable[..., Any]
     # (member ids, disagreeing pairs, cosines) -> Preselection: before any decision, the largest group with no
     # disagreeing pair, never a whole cluster above three members
-    preselect: Callable[..., Any]
+    preselect: Callable[[Sequence[str], Sequence[tuple[str, str]], Mapping[frozenset[str], float]], Preselection]
     # (value conflicts, [(a, b, PairEvidence)]) -> the pairs that disagree on a value (wording differences aside)
-    disagreeing_pairs: Callable[..., Any]
+    disagreeing_pairs: Callable[[Sequence[tuple[str, str, str]], Sequence[tuple[str, str, object]]],
+                                list[tuple[str, str]]]
     missing_spans: Callable[..., Sequence[tuple[int, int]]]
     build_appended_body: Callable[..., str]
     sentence_union: Callable[[str, Sequence[str]], str]
