@@ -42,6 +42,7 @@ SAME = [
      None),
     ("Shelves: 3 boards, 18 x 250 mm.", "Shelves: three boards of 18 by 250 millimetres.", ("18 x", "18")),
     ("Spray quarter-strength neem oil.", "Spray neem oil at a quarter of full strength.", ("quarter", "a quarter")),
+    ("Braise the beef for 90 minutes.", "Braise the beef for an hour and a half.", ("90 minutes", "an hour and a half")),
     ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
      None),  # an imperative opening a sentence is a verb, reworded away
 ]
@@ -78,6 +79,7 @@ CHANGED = [
     ("Only Nadia can open the safe.", "Nadia can only open the safe.", "changed", "scope"),
     ("Only the night nurse may sign the chart.", "The night nurse may only sign the chart.", "changed", "scope"),
     ("The rug is 2 x 3 m.", "The rug is 2 x 4 m.", "changed", "quantity"),  # a size's sides in its unit
+    ("The key is in the garage drawer.", "The key is in the kitchen drawer.", "changed", "modifier"),
     ("Give the goats two apples each.", "Give the goats two apples.", "dropped", "rate"),  # distributive
     ("Ola must sign off the budget.", "Ola must sign the budget and the heater is off at night.", "added", "state"),
     ("Tarn is one of the quietest campsites.", "Tarn is the quietest campsite.", "dropped", "quantifier"),

@@ -36,6 +36,8 @@ _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
 _BOUND_HIT = ("bound", "")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_AND_A_HALF = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(hour|day|week|month|year|"
+                         r"minute|mile|kilometre|kilometer|litre|liter)s?\s+and\s+a\s+half\b", re.IGNORECASE)
 _PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|what)'(?:d|ll|ve|re|m|s)$")
 _DETERMINERS = frozenset("the this that which each every any no another".split())
 _SUBORDINATORS = frozenset("when whenever while until unless once because since after before during".split())
@@ -159,7 +161,12 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
                                                    key=len, reverse=True)) + r")\b", text):
         return text, regions
     chars = list(text)
-    words = list(_WORD.finditer(text))
+    for m in _AND_A_HALF.finditer(text):  # `an hour and a half` = `1.5 hour`, `two days and a half` = `2.5 day`
+        count = 1 if m.group(1).casefold() in ("a", "an", "one") else _text2num(m.group(1)) if not m.group(1).isdigit() \
+            else int(m.group(1))
+        if count is not None:
+            _put(chars, regions, m.start(), m.end(), f"{count + 0.5:g} {m.group(2)}")
+    words = list(_WORD.finditer("".join(chars)))
     i = 0
     while i < len(words):
         low = words[i].group(0).casefold()

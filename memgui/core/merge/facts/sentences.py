@@ -195,11 +195,31 @@ def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Ind
             if gap.strip(" -") or head.lemma not in kept or word.lemma in body_index.lemmas or word.term:
                 continue  # only a word right before the one it qualifies; terms are checked as terms
             if verb_use(word, note.text) or whole_word_in(word.lower, body_index.lower_text) or \
-                    not wordnet.can_modify(word.lemma) or word_found(word, body_index, features):
-                continue  # a noun or verb, or said in other words (`large` = `big`)
+                    word_found(word, body_index, features):
+                continue  # a verb, or said in other words (`large` = `big`)
+            if not wordnet.can_modify(word.lemma):
+                _replaced_noun_modifier(number, note, word, head, body, restating, findings)
+                continue  # a noun before a noun (`hall cupboard`) counts only when another noun takes its place
             findings.add(FactAtRisk("dropped", "modifier", f"{word.text} {head.text}", (number,),
                                     (word.start, head.end), None, None,
                                     f"{word.text!r} of {word.text + ' ' + head.text!r} is not in the body"))
+
+
+def _replaced_noun_modifier(number: int, note: Note, word: Word, head: Word, body: Note, restating: list[int],
+                            findings: Findings) -> None:
+    """`hall cupboard` → `airing cupboard`: the head kept, another word the sources never use right before it."""
+    mine = {w.lemma for w in note.words}
+    for sentence in restating:
+        words = body.words_in(sentence)
+        for other, other_head in zip(words, words[1:]):
+            if other_head.lemma == head.lemma and not body.text[other.end:other_head.start].strip(" -") and \
+                    other.lemma not in mine and (other.lower.endswith("ing") or not verb_use(other, body.text)) and not (
+                        other.lower == other.lemma and wordnet.has_verb_sense(other.lemma)):  # `, add fertiliser`
+                findings.add(FactAtRisk("changed", "modifier", f"{word.text} {head.text}", (number,),
+                                        (word.start, head.end), f"{other.text} {other_head.text}",
+                                        (other.start, other_head.end),
+                                        f"{word.text + ' ' + head.text!r} became {other.text + ' ' + other_head.text!r}"))
+                return
 
 
 _VALUE_WEIGHT = 3.0  # as in a sentence's features (matching.Index)
