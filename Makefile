@@ -15,7 +15,7 @@ SYSDEPS_STAMP := $(VENV)/.stamp-sysdeps
 DEPS_STAMP    := $(VENV)/.stamp-deps
 MODELS_STAMP  := $(VENV)/.stamp-models
 
-.PHONY: setup run test bench screenshot clean-venv bundle bundle-test
+.PHONY: setup run test bench screenshot clean-venv bundle bundle-test bundle-archive
 
 setup: $(MODELS_STAMP)
 
@@ -78,6 +78,12 @@ $(MODELS_FOLDER): $(MODELS_STAMP) packaging/models_folder.py packaging/collect_l
 	$(PY) packaging/models_folder.py dist/memgui-models
 
 bundle: $(BUNDLE_EXE) $(MODELS_FOLDER)
+
+# One file to carry the app and its models to another machine: unpacked, memgui/ and memgui-models/ sit side by
+# side, so `memgui/memgui models install` finds the models (`--from` also takes this archive or the folder's).
+bundle-archive: bundle
+	tar -C dist -cf dist/memgui-linux-x86_64.tar memgui memgui-models
+	@echo "bundle-archive: dist/memgui-linux-x86_64.tar is $$(du -sh dist/memgui-linux-x86_64.tar | cut -f1)"
 
 bundle-test: $(BUNDLE_EXE) $(MODELS_FOLDER)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q tests/bundle --override-ini addopts=-ra
