@@ -282,8 +282,8 @@ class CalibrationPanel(QWidget):
         enough = calibration is not None and calibration.enough
         if threshold is not None and not enough:
             n = calibration.decisions
-            text += (f" Only {n} decision{'s' if n != 1 else ''} so far: at least {MIN_DECISIONS} are needed before "
-                     "the floor is offered as the threshold to use.")
+            text = (text.rstrip(". ") + f". Only {n} decision{'s' if n != 1 else ''} so far: at least "
+                    f"{MIN_DECISIONS} are needed before the floor is offered as the threshold to use.")
         self.message.setText(text)
         self.use_button.setEnabled(enough and (current is None or abs(threshold - current) > 1e-9))
         if threshold is not None and enough:
