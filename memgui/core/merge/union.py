@@ -25,15 +25,16 @@ import bisect
 import functools
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import ahocorasick_rs
 
-from .guard import check_merge, extract_tokens
-from .strict import ABBREVIATIONS, check_strict, facts as strict_facts, normalise_text
-from .union_cover import LENS_COVER_LIMIT, Cover, normalised, text_facts, whole_found
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
+from .guard import check_merge
+from .strict import ABBREVIATIONS, check_strict
+from .union_cover import LENS_COVER_LIMIT, Cover, normalised, text_facts, text_tokens, whole_found
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM_MARKER = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"  # a bullet or a numbered item
@@ -191,7 +192,7 @@ _CLAUSE_CUT = re.compile(r"\s*(?:[;,:]\s+|\s[\u2014\u2013-]\s|\s*\(|\)(?:\s+[\u2
 def _clauses(sentence: str) -> list[_Clause]:
     """The sentence's clauses, in order; a cut never falls inside a load-bearing token or a strict-lens fact
     ("14 March, 2025", "7 daily, 4 weekly" stay whole where the fact spans the comma)."""
-    tokens = {t for t, _ in extract_tokens(sentence)} | {t for t, _ in text_facts(sentence)}
+    tokens = {t for t, _ in text_tokens(sentence)} | {t for t, _ in text_facts(sentence)}
     starts, ends = _merged_spans(_occurrences(fold_case(sentence), {fold_case(t) for t in tokens if _CUTTABLE.search(t)}))
     clauses: list[_Clause] = []
     start = 0
@@ -399,14 +400,15 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
         return merged
 
     # Put back the dropped sentences that hold a missing token or fact (once: a repeat is already there).
-    dropped = [(keep, index, unit.text) for (units, keep), unseen_keys in zip(per_source, dedup_only)
-               for index, unit in enumerate(units) if unseen_keys[index] and not keep[index]]
-    for (keep, index, _), holds in zip(dropped, _holding_any([text for _, _, text in dropped], missing)):
-        keep[index] = keep[index] or holds
-    merged = draft()
-    ok, _ = _passes_fully(sources, merged)
-    if ok:
-        return merged
+    if missing:  # else only the length fell short: nothing to put back
+        dropped = [(keep, index, unit.text) for (units, keep), unseen_keys in zip(per_source, dedup_only)
+                   for index, unit in enumerate(units) if unseen_keys[index] and not keep[index]]
+        for (keep, index, _), holds in zip(dropped, _holding_any([text for _, _, text in dropped], missing)):
+            keep[index] = keep[index] or holds
+        merged = draft()
+        ok, _ = _passes_fully(sources, merged)
+        if ok:
+            return merged
     # Too short after the cover (a source that repeats itself): every sentence not literally there yet, whole.
     for (units, keep), unseen_keys, whole in zip(per_source, dedup_only, originals):
         keep[:] = list(unseen_keys)
@@ -442,4 +444,4 @@ def restore_missing_sentences(body: str, sources: Sequence[str]) -> tuple[str, l
     return body.rstrip() + "\n\n" + "\n".join(restored), restored
 
 
-__all__ = ["sentence_union", "split_units", "normalise_sentence", "restore_missing_sentences"]
+__all__ = ["normalise_sentence", "restore_missing_sentences", "sentence_union", "split_units"]

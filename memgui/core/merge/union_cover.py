@@ -19,7 +19,8 @@ import ahocorasick_rs
 from .conflicts import calendar_date, day_and_month
 from .facts.lens import check_facts
 from .guard import extract_tokens
-from .strict import contains_whole, facts as strict_facts, normalise_text
+from .strict import contains_whole, normalise_text
+from .strict import facts as strict_facts
 
 LENS_COVER_LIMIT = 20_000  # characters of draft the per-clause lens reads
 # the lens's judgements of whole sentences: a clause read alone is not a sentence, the final check judges them
@@ -29,15 +30,9 @@ _COMMON_POSTING = 32  # a word in more draft sentences than this says nothing of
 
 _WORD = re.compile(r"[^\W_]+")
 _WORD_RUN = re.compile(r"\w+")  # what `contains_whole` treats as glued: isalnum() or "_"
-_STOPWORDS = frozenset("""
-about above after again also always among another because been before being below between both cannot could
-does doing down during each every from further have having here into itself just more most much must once only
-other over same should some such than that their them then there these they this those through under until very
-what when where which while with would your yours will shall were with also
-""".split())
+_STOPWORDS = frozenset(["about", "above", "after", "again", "also", "always", "among", "another", "because", "been", "before", "being", "below", "between", "both", "cannot", "could", "does", "doing", "down", "during", "each", "every", "from", "further", "have", "having", "here", "into", "itself", "just", "more", "most", "much", "must", "once", "only", "other", "over", "same", "should", "some", "such", "than", "that", "their", "them", "then", "there", "these", "they", "this", "those", "through", "under", "until", "very", "what", "when", "where", "which", "while", "with", "would", "your", "yours", "will", "shall", "were", "with", "also"])
 _FUNCTION_WORDS = _STOPWORDS | frozenset(
-    "the and for are was has had but not can all any its our you his her she him who how why yes out off per "
-    "of to in on at is be as by it an or if we he me my no so up do go us am a i".split())
+    ["the", "and", "for", "are", "was", "has", "had", "but", "not", "can", "all", "any", "its", "our", "you", "his", "her", "she", "him", "who", "how", "why", "yes", "out", "off", "per", "of", "to", "in", "on", "at", "is", "be", "as", "by", "it", "an", "or", "if", "we", "he", "me", "my", "no", "so", "up", "do", "go", "us", "am", "a", "i"])
 _KEY = re.compile(r"\d+|[^\W\d]+")
 _LENS_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")  # the draft read in sentences for the lens's window
 
@@ -47,6 +42,12 @@ def text_facts(text: str) -> tuple[tuple[str, str], ...]:
     """The strict lens's (token, kind) facts of `text`: asked of a clause several times (is it new, does it
     respell a date, what does the draft gain), read once."""
     return tuple(strict_facts(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def text_tokens(text: str) -> tuple[tuple[str, str], ...]:
+    """MergeGuard's (token, kind) tokens of `text`, read once however often a clause is asked about."""
+    return tuple(extract_tokens(text))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -72,7 +73,7 @@ def facts_of(text: str) -> set[str]:
     """Load-bearing tokens and strict-lens facts of `text` that stand as whole tokens in it (MergeGuard also
     finds pieces such as the "1" of "16.4", which say nothing on their own)."""
     own = normalised(text)
-    found = {t for t, _ in extract_tokens(text)} | {t for t, _ in text_facts(text)}
+    found = {t for t, _ in text_tokens(text)} | {t for t, _ in text_facts(text)}
     return {t for t in found if contains_whole(own, normalised(t))}
 
 
@@ -171,7 +172,7 @@ class Cover:
         """(spelling in the draft, spelling in `text`) of each full date `text` writes differently from the
         draft (`2025-06-11` and `11 June 2025`): the same fact, which the draft can note in place."""
         out = []
-        for token, kind in extract_tokens(text):
+        for token, kind in text_tokens(text):
             day = calendar_date(token, kind)
             if not day or self.text.contains(normalised(token)):
                 continue
@@ -244,7 +245,7 @@ class Cover:
                         self._postings.setdefault(key, []).append(number)
         self.words |= content_words(text)
         self.text.add(normalised(text))
-        for token, kind in extract_tokens(text):
+        for token, kind in text_tokens(text):
             day = calendar_date(token, kind)
             if day:
                 self.dates.setdefault(day, token)
@@ -267,5 +268,14 @@ def _keys(text: str) -> set[str]:
     return keys
 
 
-__all__ = ["Cover", "LENS_COVER_LIMIT", "WholeText", "content_words", "facts_of", "normalised", "text_facts",
-           "whole_found"]
+__all__ = [
+    "LENS_COVER_LIMIT",
+    "Cover",
+    "WholeText",
+    "content_words",
+    "facts_of",
+    "normalised",
+    "text_facts",
+    "text_tokens",
+    "whole_found",
+]
