@@ -38,7 +38,7 @@ class ReferenceBert:
         return unicodedata.category(ch).startswith("P")
 
     def tokenize(self, text: str) -> list[int]:
-        text = "".join(" " if ch.isspace() else ch for ch in text if ord(ch) not in (0, 0xFFFD) and unicodedata.category(ch) not in ("Cc", "Cf") or ch in "\t\n\r")
+        text = "".join(" " if ch.isspace() else ch for ch in text if (ord(ch) not in (0, 0xFFFD) and unicodedata.category(ch) not in ("Cc", "Cf")) or ch in "\t\n\r")
         text = unicodedata.normalize("NFD", text.lower())
         text = "".join(ch for ch in text if unicodedata.category(ch) != "Mn")
         words: list[str] = []

@@ -12,10 +12,9 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 
+from factories import seed_document
 from memgui.core.ops.apply import MODE_APPEND, MODE_MERGED_BODY, MergePlan, draft_stamps, merge_cluster
 from memgui.core.store import create_store, open_store
-
-from factories import seed_document
 
 NETCLAW_BUSY_TIMEOUT_S = 30.0
 WORDS = ("alpha", "port", "server", "backup", "nightly", "ticket", "owner", "config", "deploy", "region")

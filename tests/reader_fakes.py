@@ -1,9 +1,8 @@
 """A scripted scoring engine for second-reader tests (no model): it answers the reader's YES/NO question by
 logits from a script, and records every question it was asked."""
+from decider_fakes import ScriptedEngine
 from memgui.core.decide import prompts as dp
 from memgui.core.decide.reader import NO, YES
-
-from decider_fakes import ScriptedEngine
 
 
 def question_of(prompt: str) -> tuple[str, str]:

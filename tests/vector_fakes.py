@@ -6,11 +6,10 @@ import hashlib
 
 import numpy as np
 
-from memgui.core.vectors.embed import l2_normalise
+from factories import seed_document
 from memgui.core.store import Document, Store, now_ms
 from memgui.core.tasks import NEVER_CANCELLED, Progress
-
-from factories import seed_document
+from memgui.core.vectors.embed import l2_normalise
 
 
 def add_doc(store: Store, title: str, body: str, **fields) -> Document:

@@ -33,8 +33,17 @@ import sys
 from pathlib import Path
 
 from .common import (
-    EXIT_NEGATIVE, EXIT_OK, CliError, decider_model_path, int64_arg, open_store_or_fail, print_json, print_text,
-    read_seam, seconds_arg, small_count_arg,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    CliError,
+    decider_model_path,
+    int64_arg,
+    open_store_or_fail,
+    print_json,
+    print_text,
+    read_seam,
+    seconds_arg,
+    small_count_arg,
     store_errors_as_cli_errors,
 )
 
@@ -164,9 +173,9 @@ def _reader_progress(progress) -> None:
 def _second_reader(args, store, rows, model: _Model):
     """The reader's verdicts on the otherwise safe clusters (a ReaderRun for the plan)."""
     from ..core.decide.reader import FactReader, ReaderUnavailable, reader_model_key
-    from ..core.store.reader_cache import ReaderCache
     from ..core.ops.batch import ReaderRun
     from ..core.ops.batch_reader import read_safe_clusters
+    from ..core.store.reader_cache import ReaderCache
     from ..core.tasks import run_to_end
 
     if args.no_reader:
@@ -177,7 +186,7 @@ def _second_reader(args, store, rows, model: _Model):
         return run_to_end(read_safe_clusters(store, rows, reader), _reader_progress)
     except ReaderUnavailable as exc:  # the model cannot answer yes/no by logits: as if there were none
         return ReaderRun(False, str(exc))
-    except Exception as exc:  # noqa: BLE001 — a reader that fails reads nothing: every cluster is left for a person
+    except Exception as exc:  # a reader that fails reads nothing: every cluster is left for a person
         return ReaderRun(True, f"failed ({' '.join(str(exc).split()) or type(exc).__name__}); it read no cluster")
 
 

@@ -9,15 +9,20 @@ risk (exit 1 when any does); --append-back AUDIT_ID appends the facts that merge
 from __future__ import annotations
 
 import argparse
-
 from datetime import datetime, timezone
 
-from ..core.store.audit_log import AuditEntry, list_entries
 from ..core.forensics.audit_report import build_audit_report, format_audit_report
 from ..core.forensics.daemon_logs import DaemonLogError
+from ..core.store.audit_log import AuditEntry, list_entries
 from . import recheck
 from .common import (
-    EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors,
+    EXIT_OK,
+    CliError,
+    int64_arg,
+    open_store_or_fail,
+    print_json,
+    print_text,
+    store_errors_as_cli_errors,
 )
 
 

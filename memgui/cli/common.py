@@ -5,9 +5,10 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..core.store import Store, StoreError, open_store
 from ..core.store.locate import locate_store

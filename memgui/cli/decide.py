@@ -21,8 +21,19 @@ import sys
 from pathlib import Path
 
 from ..config import memgui_command
-from .common import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, CliError, decider_model_path, open_store_or_fail, \
-    print_json, print_text, seconds_arg, small_count_arg, store_errors_as_cli_errors
+from .common import (
+    EXIT_BAD_INPUT,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    CliError,
+    decider_model_path,
+    open_store_or_fail,
+    print_json,
+    print_text,
+    seconds_arg,
+    small_count_arg,
+    store_errors_as_cli_errors,
+)
 
 
 def register(subparsers) -> None:
@@ -192,4 +203,4 @@ def run(args) -> int:
     return EXIT_NEGATIVE if review.decider_available and review.decision is None else EXIT_OK
 
 
-__all__ = ["register", "run", "EXIT_BAD_INPUT"]
+__all__ = ["EXIT_BAD_INPUT", "register", "run"]

@@ -21,8 +21,8 @@ def register(subparsers) -> None:
 
 def summary_line(path: Path) -> str:
     """One line: what is in the demo store and how much of it is labelled."""
-    from ..core.store.demo import demo_labels
     from ..core.store import StoreError, open_store
+    from ..core.store.demo import demo_labels
 
     try:
         with open_store(path, read_only=True) as store:

@@ -13,9 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..config import load_curation_settings, memgui_command
+from ..core.curation.evaluator import Evaluation, evaluate, extractor_anchor
 from ..core.curation.types import Decider, Nominator, NominatorUnavailable, Proposal
 from ..core.netfx import net_trim
-from ..core.curation.evaluator import Evaluation, evaluate, extractor_anchor
 from ..core.store import Store, StoreError
 from ..core.store.values import now_ms
 from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text

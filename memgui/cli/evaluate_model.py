@@ -13,7 +13,14 @@ import sys
 
 from ..config import memgui_command
 from .common import (
-    EXIT_OK, CliError, decider_model_path, int64_arg, print_json, print_text, progress_to_stderr, small_count_arg,
+    EXIT_OK,
+    CliError,
+    decider_model_path,
+    int64_arg,
+    print_json,
+    print_text,
+    progress_to_stderr,
+    small_count_arg,
 )
 
 

@@ -41,9 +41,8 @@ def format_summary(d: dict) -> str:
 
 
 def run(args) -> int:
-    with store_errors_as_cli_errors():
-        with open_store_or_fail(getattr(args, "store", None), read_only=True) as store:
-            summary = store.summary().as_dict()
+    with store_errors_as_cli_errors(), open_store_or_fail(getattr(args, "store", None), read_only=True) as store:
+        summary = store.summary().as_dict()
     if args.json:
         print_json(summary)
     else:

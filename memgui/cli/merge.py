@@ -23,12 +23,20 @@ import argparse
 import sys
 
 from ..core.ops.apply import (
-    MODE_APPEND, MODE_MERGED_BODY, MODE_UNION, ApplyInputError, GuardRefusedError, MergePlan, SourceStamp,
-    StaleSourceError, draft_stamps, merge_cluster,
+    MODE_APPEND,
+    MODE_MERGED_BODY,
+    MODE_UNION,
+    ApplyInputError,
+    GuardRefusedError,
+    MergePlan,
+    SourceStamp,
+    StaleSourceError,
+    draft_stamps,
+    merge_cluster,
 )
-from ..core.store.audit_log import AuditEntry
 from ..core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
 from ..core.store import StoreError
+from ..core.store.audit_log import AuditEntry
 from .common import EXIT_NEGATIVE, EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, read_seam
 
 STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"

@@ -14,13 +14,25 @@ import sys
 from datetime import datetime, timezone
 
 from ..core.forensics.recheck import (
-    ACTION_APPEND_BACK, ACTION_UNDO, NotAMergeError, RecheckError, RecheckReport, append_lost_facts, recheck_merges_work,
+    ACTION_APPEND_BACK,
+    ACTION_UNDO,
+    NotAMergeError,
+    RecheckError,
+    RecheckReport,
+    append_lost_facts,
+    recheck_merges_work,
 )
 from ..core.ops.apply import ApplyInputError, StaleSourceError
 from ..core.ops.undo import AuditNotFoundError
 from ..core.tasks import run_to_end
 from .common import (
-    EXIT_NEGATIVE, EXIT_OK, CliError, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    CliError,
+    open_store_or_fail,
+    print_json,
+    print_text,
+    store_errors_as_cli_errors,
 )
 
 

@@ -6,7 +6,13 @@ import argparse
 import time
 
 from .common import (
-    EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, progress_to_stderr,
+    EXIT_OK,
+    CliError,
+    int64_arg,
+    open_store_or_fail,
+    print_json,
+    print_text,
+    progress_to_stderr,
     store_errors_as_cli_errors,
 )
 
@@ -88,9 +94,9 @@ def format_text(result, titles: dict[str, str]) -> str:
 
 
 def run(args) -> int:
+    from ..core.tasks import run_to_end
     from ..core.vectors.embed import EmbedderUnavailable
     from ..core.vectors.nominate import scan_store
-    from ..core.tasks import run_to_end
 
     if args.k is not None and not 1 <= args.k <= 10_000:
         raise CliError("--k must be at least 1 (and at most 10000)")

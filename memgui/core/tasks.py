@@ -7,8 +7,9 @@ the CLI prints it to stderr. The final value is the generator's return value (`S
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 

@@ -9,6 +9,8 @@ import json
 
 import pytest
 
+from decider_fakes import ScriptedEngine
+from factories import seed_document, update_document
 from memgui.__main__ import main
 from memgui.core.decide import llm as decide_mod
 from memgui.core.decide import model_files as decider_model
@@ -17,9 +19,6 @@ from memgui.core.decide.selftest import canaries
 from memgui.core.store import create_store, open_store
 from memgui.core.store.audit_log import list_entries
 from memgui.core.vectors import nominate
-
-from decider_fakes import ScriptedEngine
-from factories import seed_document, update_document
 
 BODIES = {
     "deploy": ("Atlas deploys run at 02:00 UTC with make deploy.",
@@ -148,7 +147,7 @@ def test_a_saved_plan_whose_source_changed_refuses_that_write_and_the_others_lan
     with open_store(path) as s:
         doc = s.document(ids["deploy"][0])
         update_document(s, doc, markdown_body=doc.markdown_body + " Owner: ops.", updated_at=99_999)
-    code, out, err = run(capsys, "accept-safe", "--store", str(path), "--plan", str(saved), "--json")
+    code, out, _err = run(capsys, "accept-safe", "--store", str(path), "--plan", str(saved), "--json")
     result = json.loads(out)["result"]
     assert code == 1
     assert [r["cluster_id"] for r in result["refused"]] == ["c-deploy"] and ids["deploy"][0] in result["refused"][0]["error"]
@@ -192,5 +191,5 @@ def test_a_model_that_fails_the_selftest_is_refused(store, capsys, monkeypatch, 
 def test_bad_input_is_one_line_exit_2(store, capsys, argv, message):
     path, _ = store
     before = sha(path)
-    code, out, err = run(capsys, "accept-safe", "--store", str(path), *argv)
+    code, _out, err = run(capsys, "accept-safe", "--store", str(path), *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and sha(path) == before

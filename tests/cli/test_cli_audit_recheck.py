@@ -5,11 +5,10 @@ import json
 
 import pytest
 
+from factories import seed_document, update_document
 from memgui.__main__ import main
 from memgui.core.ops.apply import MergePlan, draft_stamps, merge_cluster
 from memgui.core.store import create_store, open_store
-
-from factories import seed_document, update_document
 
 A_BODY = "The backup job runs nightly at 02:30 and keeps 14 snapshots."
 B_BODY = "Backups go to s3://backups/pg. Restores are tested every Friday."

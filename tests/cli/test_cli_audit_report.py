@@ -1,4 +1,5 @@
 import json
+
 from memgui.__main__ import main
 from memgui.core.store.demo import build_demo_store, demo_labels
 

@@ -3,13 +3,12 @@ import json
 
 import pytest
 
+from decider_fakes import ScriptedEngine
 from memgui.__main__ import main
 from memgui.core.decide import llm as decide_mod
 from memgui.core.decide import model_files as decider_model
 from memgui.core.decide import prompts as dp
 from memgui.core.decide.selftest import canaries
-
-from decider_fakes import ScriptedEngine
 
 
 @pytest.fixture(scope="module")
@@ -164,7 +163,7 @@ def test_a_mixed_cluster_is_split_and_only_the_duplicates_are_drafted(demo_store
 def test_the_union_draft_names_one_unjudged_group_and_its_target(demo_store, capsys):
     path, labels = demo_store
     ids = cluster(labels, 3)
-    code, out, _ = run_cli(capsys, "--store", str(path), "--docs", ",".join(ids), "--draft", "union", "--json")
+    _code, out, _ = run_cli(capsys, "--store", str(path), "--docs", ",".join(ids), "--draft", "union", "--json")
     data = json.loads(out)
     assert data["groups"] == [ids] and data["groups_judged"] is False and data["target"] in ids
     from memgui.core.store import open_store

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from factories import seed_existing
 from memgui.__main__ import main
 from memgui.core.store import create_store, open_store
-
-from factories import seed_existing
 
 WIDGET = "Widget specs: 16 cores, 64GB RAM, 2 NICs. Pricing on file. Vendor contacts listed."
 

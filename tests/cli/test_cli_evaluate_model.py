@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from decider_fakes import ScriptedEngine
 from memgui.__main__ import main
 from memgui.core.decide import llm as decide_mod
 from memgui.core.decide import model_files as decider_model
@@ -12,8 +13,6 @@ from memgui.core.decide.selftest import canaries
 from memgui.core.store import open_store
 from memgui.core.store.demo import build_demo_store, demo_labels
 from memgui.core.vectors import nominate
-
-from decider_fakes import ScriptedEngine
 
 
 @pytest.fixture(scope="module")

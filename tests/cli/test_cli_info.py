@@ -9,11 +9,9 @@ import stat
 
 import pytest
 
-from memgui.__main__ import main
-from memgui.core.store import create_store, open_store
-from memgui.core.store import memgui_schema
-
 from factories import document, put_embedding
+from memgui.__main__ import main
+from memgui.core.store import create_store, memgui_schema, open_store
 
 
 @pytest.fixture
@@ -113,11 +111,10 @@ def _bad_stores(tmp_path):
     conn.commit()
     conn.close()
     corrupt = create_store(tmp_path / "corrupt.db")
-    with open_store(corrupt) as store:
-        with store.transaction():
-            for i in range(150):
-                store.upsert_document(document("filler text " * 50, title="t", anchor="a", boundary=None, audience=None,
-                                               confidence=0.5))
+    with open_store(corrupt) as store, store.transaction():
+        for i in range(150):
+            store.upsert_document(document("filler text " * 50, title="t", anchor="a", boundary=None, audience=None,
+                                           confidence=0.5))
     size = corrupt.stat().st_size
     with corrupt.open("r+b") as fh:
         fh.seek((size // 4096 // 2) * 4096)

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from factories import seed_document
 from memgui.__main__ import main
 from memgui.core.store import create_store, open_store
 from memgui.core.store.audit_log import list_entries
-
-from factories import seed_document
 
 A_BODY = "The build server is ci.example.org running version 1.5.62."
 B_BODY = "The build server now also runs nightly at 02:00 UTC."

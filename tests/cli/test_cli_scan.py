@@ -5,10 +5,9 @@ import json
 
 import pytest
 
+from factories import put_embedding
 from memgui.__main__ import main
 from memgui.core.store import create_store, open_store
-
-from factories import put_embedding
 from vector_fakes import add_doc, text_vector
 
 

@@ -16,7 +16,6 @@ from memgui.core.curation.types import Candidate, Proposal
 from memgui.core.merge.guard import check_merge
 from memgui.core.store.values import content_hash
 
-
 # ---- N1 white space -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("ch", list(netfx.NET_WHITESPACE))

@@ -208,7 +208,7 @@ def num_unit(text: str, rng: random.Random) -> str | None:
     p = parse_num(text)
     if not p:
         return None
-    value, style, sp, unit = p
+    value, style, _sp, unit = p
     head, _, tail = unit.partition(" ")
     if head not in UNIT_SWAP:
         return None

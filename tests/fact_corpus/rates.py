@@ -16,9 +16,10 @@ import argparse
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "facts"
 SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated.json",
@@ -76,7 +77,7 @@ def run_case(case: dict[str, Any], flags: Callable[[list[str], str], tuple[bool,
             return Outcome(**base, hit=named(case["a"], case["b"]))
         hit, directions = flags(list(case["sources"]), case["body"])
         return Outcome(**base, hit=hit, directions=directions)
-    except Exception as exc:  # noqa: BLE001 - a crash is a result to report, not a reason to stop the table
+    except Exception as exc:  # a crash is a result to report, not a reason to stop the table
         return Outcome(**base, hit=case["label"] != "lookalike", error=f"{type(exc).__name__}: {exc}")
 
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
 
+from factories import seed_document
 from memgui.core.curation.types import CurationDecision, DeciderResult, DecisionKind
 from memgui.core.store import create_store, open_store
 from memgui.core.store.values import now_ms
 from memgui.core.tasks import Cancelled, Progress
-
-from factories import seed_document
 
 DOCS = {
     "pg-1": ("Production database", "postgres",
@@ -206,7 +205,7 @@ class Answerer:
         self.queue: list[str] = []
         self.seen: list[dict] = []
 
-    def answer(self, *labels: str) -> "Answerer":
+    def answer(self, *labels: str) -> Answerer:
         self.queue.extend(labels)
         return self
 

@@ -9,13 +9,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
+from factories import seed_document, update_document
 from memgui.core.ops.apply import MergePlan, draft_stamps, merge_cluster
 from memgui.core.store import create_store, open_store
 from memgui.core.store.audit_log import get_entry
 from memgui.gui.audit.recheck import RecheckModel
 from memgui.gui.audit.view import AuditView
-
-from factories import seed_document, update_document
 
 A_BODY = "The backup job runs nightly at 02:30 and keeps 14 snapshots."
 B_BODY = "Backups go to s3://backups/pg. Restores are tested every Friday."
@@ -82,7 +81,7 @@ def test_model_passes_modeltester(lossy, qtbot, view, qtmodeltester):
 
 
 def test_click_recheck_lists_the_lossy_merge_and_undo_acts(lossy, qtbot, view):
-    store, merge, target = lossy
+    store, merge, _target = lossy
     v = view(store)
     page = _recheck(qtbot, v)
     assert page.model.rowCount() == 1
@@ -108,7 +107,7 @@ def test_click_recheck_lists_the_lossy_merge_and_undo_acts(lossy, qtbot, view):
 
 
 def test_append_lost_fact_back_when_undo_is_no_longer_possible(lossy, qtbot, view, tmp_path):
-    store, merge, target = lossy
+    store, _merge, target = lossy
     update_document(store, store.document(target), markdown_body=LOSSY + " Checked in June.")
     v = view(store)
     page = _recheck(qtbot, v)
@@ -116,10 +115,9 @@ def test_append_lost_fact_back_when_undo_is_no_longer_possible(lossy, qtbot, vie
     assert page.append_button.isEnabled() and not page.undo_button.isEnabled()
     if os.environ.get("MEMGUI_SHOTS"):
         v.grab().save(os.path.join(os.environ["MEMGUI_SHOTS"], "audit-recheck.png"))
-    with qtbot.waitSignal(page.rechecked, timeout=15000):
-        with qtbot.waitSignal(v.actionFinished, timeout=15000) as done:
-            qtbot.mouseClick(page.append_button, Qt.MouseButton.LeftButton)
-    title, text, info = v.answers.seen[-1]
+    with qtbot.waitSignal(page.rechecked, timeout=15000), qtbot.waitSignal(v.actionFinished, timeout=15000) as done:
+        qtbot.mouseClick(page.append_button, Qt.MouseButton.LeftButton)
+    title, _text, info = v.answers.seen[-1]
     assert title == "Append lost fact back" and "Restores are tested every Friday." in info
     assert "Appended the facts" in done.args[0]
     body = store.document(target).markdown_body
@@ -132,7 +130,7 @@ def test_append_lost_fact_back_when_undo_is_no_longer_possible(lossy, qtbot, vie
 
 
 def test_read_only_store_offers_no_write(lossy, qtbot, view, tmp_path):
-    store, merge, target = lossy
+    store, _merge, _target = lossy
     ro = open_store(store.path, read_only=True)
     try:
         v = view(ro)

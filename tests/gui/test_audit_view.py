@@ -10,12 +10,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from memgui.core.forensics.export import read_jsonl
 from memgui.core.ops.apply import MODE_APPEND, MergePlan, draft_stamps, keep_separate, merge_cluster
+from memgui.core.store import open_store
 from memgui.core.store.audit_log import list_entries
 from memgui.core.store.demo import build_demo_store, demo_labels
 from memgui.core.store.exemptions import exempt_pairs
-from memgui.core.forensics.export import read_jsonl
-from memgui.core.store import open_store
 from memgui.gui.audit.models import AuditFilterProxy, AuditTableModel, DaemonEventModel, ExemptionModel, HistoryModel
 from memgui.gui.audit.view import AuditView
 
@@ -63,9 +63,8 @@ def view(qtbot):
 
 
 def _wait_finished(qtbot, v, click):
-    with qtbot.waitSignal(v.loaded, timeout=15000):
-        with qtbot.waitSignal(v.actionFinished, timeout=15000) as blocker:
-            click()
+    with qtbot.waitSignal(v.loaded, timeout=15000), qtbot.waitSignal(v.actionFinished, timeout=15000) as blocker:
+        click()
     return blocker.args[0]
 
 
@@ -83,7 +82,7 @@ def test_models_pass_modeltester(trail, qtmodeltester, qtbot, view):
 
 
 def test_list_and_detail_show_what_decided_the_write(trail, view):
-    store, merge, kept, _ = trail
+    store, merge, _kept, _ = trail
     v = view(store)
     shown = [v.audit_proxy.index(r, AuditTableModel.OPERATION).data() for r in range(v.audit_proxy.rowCount())]
     assert shown == ["keep-separate", "append"]  # newest first; the merge was written as an append
@@ -113,7 +112,7 @@ def test_filters_by_operation_guard_and_document(trail, view):
 
 
 def test_undo_and_redo_from_the_view_write_through_the_core(trail, qtbot, view):
-    store, merge, kept, _ = trail
+    store, merge, _kept, _ = trail
     v = view(store)
     others = [i for i in merge.source_ids if i != merge.target_id]
     assert all(store.document(i).is_tombstoned for i in others)
@@ -132,7 +131,7 @@ def test_undo_and_redo_from_the_view_write_through_the_core(trail, qtbot, view):
 
 
 def test_undo_conflict_shows_the_core_message_and_writes_nothing(trail, qtbot, view):
-    store, merge, kept, _ = trail
+    store, merge, _kept, _ = trail
     v = view(store)
     target = store.document(merge.target_id)
     store.upsert_document(replace(target, markdown_body=target.markdown_body + " Edited by the daemon."))
@@ -157,7 +156,7 @@ def test_read_only_store_disables_every_write(trail, view, tmp_path):
 
 
 def test_remove_a_kept_separate_pair_is_audited(trail, qtbot, view):
-    store, merge, kept, _ = trail
+    store, _merge, _kept, _ = trail
     v = view(store)
     assert exempt_pairs(store)
     v.tabs.setCurrentIndex(2)
@@ -170,7 +169,7 @@ def test_remove_a_kept_separate_pair_is_audited(trail, qtbot, view):
 
 
 def test_daemon_timeline_links_events_to_documents(trail, qtbot, view):
-    store, merge, kept, gone = trail
+    store, merge, _kept, gone = trail
     v = view(store)
     assert [e.marker for e in v.daemon_page.event_model.rows()] == ["curation_update", "curation_merge_guard_passed", "curation_skip"]
     assert "1 malformed line(s) skipped" in v.daemon_page.logs_label.text()

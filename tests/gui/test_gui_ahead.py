@@ -9,11 +9,17 @@ import threading
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from gui_fakes import (
+    CLUSTERS,
+    DOCS,
+    FakeDecider,
+    FakeScanner,
+    add_documents,
+    edit_document_behind_the_back,
+    services_for,
+)
 from memgui.core.decide.selftest import SelfTestReport
 from memgui.gui.review.cluster_model import BADGE_ROLE
-
-from gui_fakes import CLUSTERS, DOCS, FakeDecider, FakeScanner, add_documents, edit_document_behind_the_back, \
-    services_for
 
 TZ = {
     "tz-1": ("Team time zone", "timezone", "The Atlas team works in Europe/Berlin (CET, UTC+1)."),

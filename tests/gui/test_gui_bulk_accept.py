@@ -8,13 +8,12 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
+from gui_fakes import FakeDecider, edit_document_behind_the_back, services_for
 from memgui.core.decide.cache import DecisionCache
 from memgui.core.decide.inputs import anchor_names
 from memgui.core.decide.review import review_cluster
 from memgui.core.store import open_store
 from memgui.core.tasks import run_to_end
-
-from gui_fakes import FakeDecider, edit_document_behind_the_back, services_for
 
 
 def _rows(path) -> list:

@@ -5,15 +5,14 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from decider_fakes import ScriptedEngine
+from gui_fakes import FakeDecider, FakeScanner, services_for
 from memgui.core.curation.types import DecisionKind
 from memgui.core.decide import llm as decide_mod
 from memgui.core.decide import prompts as dp
 from memgui.core.decide.selftest import canaries
 from memgui.core.netfx import anchor_id_for
 from memgui.core.store import Document, create_store, new_document_id, now_ms, open_store
-
-from decider_fakes import ScriptedEngine
-from gui_fakes import FakeDecider, FakeScanner, services_for
 
 # One fact, two documents, one anchor. The anchor's canonical name is neither the documents' titles nor its
 # id with "-" read as " " — what the window made of it before it used the CLI's builder.

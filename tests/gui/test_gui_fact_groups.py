@@ -8,9 +8,8 @@ import threading
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from memgui.core.store import exemptions, open_store
-
 from gui_fakes import DOCS, FakeDecider, FakeScanner, services_for
+from memgui.core.store import exemptions, open_store
 
 EDITOR_CLUSTER = (("ed-1", "ed-2", "ed-3", 0.95),)
 

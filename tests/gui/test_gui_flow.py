@@ -2,11 +2,10 @@
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from memgui.core.store import exemptions
-from memgui.core.store.audit_log import list_entries
-from memgui.core.store import open_store
-from memgui.gui.review.cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED
 from gui_fakes import DOCS, edit_document_behind_the_back
+from memgui.core.store import exemptions, open_store
+from memgui.core.store.audit_log import list_entries
+from memgui.gui.review.cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED
 
 
 def _docs(path, *ids):

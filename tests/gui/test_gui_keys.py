@@ -9,10 +9,9 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QToolButton
 
+from gui_fakes import FakeScanner, services_for
 from memgui.gui.review.cluster_model import NEW
 from memgui.gui.review.keys import source_digit
-
-from gui_fakes import FakeScanner, services_for
 
 KM = Qt.KeyboardModifier
 THREE = (("ed-1", "ed-2", "ed-3", 0.95), ("pg-1", "pg-2", 0.93))

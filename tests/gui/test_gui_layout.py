@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect
 
+from gui_fakes import FakeScanner, services_for
 from memgui.gui.review.cluster_model import ClusterTableModel as Columns
 from memgui.gui.review.page import TOKEN_ROWS, fit_window
-
-from gui_fakes import FakeScanner, services_for
 
 THREE = (("ed-1", "ed-2", "ed-3", 0.95), ("pg-1", "pg-2", 0.93), ("fl-1", "fl-2", 0.91))
 QUEUE_COLUMNS = (Columns.STATUS, Columns.COSINE, Columns.SIZE, Columns.TITLES)

@@ -10,14 +10,14 @@ import time
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from decider_fakes import ScriptedEngine
+from gui_fakes import FakeDecider, services_for
 from memgui.core.decide.llm import LlamaDecider
 from memgui.core.merge.guard import check_merge
 from memgui.core.store.audit_log import AuditEntry
 from memgui.core.tasks import Progress
 from memgui.gui.audit.models import AuditFilterProxy, AuditTableModel
 from memgui.gui.review.guard_panel import GuardPanel
-from decider_fakes import ScriptedEngine
-from gui_fakes import FakeDecider, services_for
 
 
 class DeafDecider(FakeDecider):

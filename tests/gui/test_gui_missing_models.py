@@ -1,8 +1,8 @@
 """Without the offline default models the window still opens, with a banner that says what is missing, what
 that costs and the line that installs them (`make bundle-test` checks it in the bundled app too)."""
+from gui_fakes import services_for
 from memgui.config import models_install_hint
 from memgui.gui.services.window import missing_models
-from gui_fakes import services_for
 
 
 def test_nothing_missing_no_message(monkeypatch, tmp_path):

@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gui_fakes import services_for
 from memgui import __main__ as entry
 from memgui.gui import app as gui_app
-from gui_fakes import services_for
 
 ROOT = Path(__file__).resolve().parents[2]
 

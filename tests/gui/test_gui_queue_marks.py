@@ -11,9 +11,9 @@ import stat
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from gui_fakes import edit_document_behind_the_back
 from memgui.gui.review.cluster_model import KEPT_SEPARATE, MERGED, NEW, SKIPPED
 from memgui.gui.review.queue_marks import READ_ONLY_NOTE
-from gui_fakes import edit_document_behind_the_back
 
 
 def _open(make_window, path, qtbot):

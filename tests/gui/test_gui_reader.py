@@ -7,10 +7,9 @@ import threading
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from gui_fakes import FakeScanner, services_for
 from memgui.core.decide.reader import ReaderReport, ReaderVerdict, verdict_line
 from memgui.core.tasks import Progress
-
-from gui_fakes import FakeScanner, services_for
 
 
 def _fake_reader(calls, lost_index=2, p_lost=0.12):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from memgui.gui.app import run_gui
 from gui_fakes import services_for
+from memgui.gui.app import run_gui
 
 ROOT = Path(__file__).resolve().parents[2]
 

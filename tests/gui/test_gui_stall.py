@@ -11,10 +11,10 @@ import time
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from gui_fakes import FakeDecider, FakeScanner, services_for
 from memgui.core.decide.selftest import SelfTestReport
 from memgui.core.tasks import Progress
 from memgui.gui.status import StallProbe
-from gui_fakes import FakeDecider, FakeScanner, services_for
 
 
 class LoadingDecider(FakeDecider):

@@ -5,9 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from memgui.core.store import open_store
-
 from gui_fakes import DOCS, FakeScanner, add_documents, services_for
+from memgui.core.store import open_store
 from test_gui_evidence import PINS
 
 

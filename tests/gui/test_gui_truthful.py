@@ -5,9 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from memgui.core.store import open_store
-
 from gui_fakes import DOCS, FakeDecider, FakeScanner, services_for
+from memgui.core.store import open_store
 
 KM = Qt.KeyboardModifier
 EDITOR_CLUSTER = (("ed-1", "ed-2", "ed-3", 0.95),)

@@ -8,11 +8,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from gui_fakes import DOCS, Answerer, FakeDecider, services_for
 from memgui.core.curation.types import DecisionKind
 from memgui.core.merge.diff import word_diff
-from memgui.gui.settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from memgui.gui.review.sources_view import SourcePane
-from gui_fakes import DOCS, Answerer, FakeDecider, services_for
+from memgui.gui.settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 
 
 def test_open_errors_show_a_one_line_dialog_not_a_traceback(make_window, tmp_path, qtbot):

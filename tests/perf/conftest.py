@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from memgui.core.vectors.embed import EmbedderInfo
 from memgui.core.tasks import Progress
+from memgui.core.vectors.embed import EmbedderInfo
 
 
 def clustered_vectors(n: int, dims: int = 384, *, clusters: int = 200, latent: int = 48, seed: int = 7) -> np.ndarray:

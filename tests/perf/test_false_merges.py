@@ -29,9 +29,9 @@ from memgui.core.store import open_store
 from memgui.core.store.demo import build_demo_store, demo_labels
 from memgui.core.tasks import run_to_end
 from memgui.core.vectors.embed import EmbedderSource, LlamaEmbedder
+from memgui.core.vectors.embedder_model import MODEL_ID
 from memgui.core.vectors.index import open_index
 from memgui.core.vectors.nominate import MODEL_THRESHOLDS, _components, build_clusters, nominee_edges
-from memgui.core.vectors.embedder_model import MODEL_ID
 
 
 class CachedJudge:

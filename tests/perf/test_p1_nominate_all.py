@@ -7,11 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import PrecomputedSource, Timer, bench_store, clustered_vectors, fake_docs
+from memgui.core.tasks import run_to_end
 from memgui.core.vectors.index import open_index
 from memgui.core.vectors.nominate import nominee_edges
-from memgui.core.tasks import run_to_end
-
-from conftest import PrecomputedSource, Timer, bench_store, clustered_vectors, fake_docs
 
 K = 5
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from memgui.core.vectors.index import open_index
+from conftest import PrecomputedSource, Timer, clustered_vectors
 from memgui.core.store import create_store, open_store
 from memgui.core.tasks import run_to_end
-
-from conftest import PrecomputedSource, Timer, clustered_vectors
+from memgui.core.vectors.index import open_index
 
 N = 100_000
 

@@ -22,8 +22,8 @@ import pytest
 
 from memgui.core.decide import model_files as decider_model
 from memgui.core.decide import prompts as dp
-from memgui.core.decide.llm import LlamaDecider
 from memgui.core.decide.inputs import cluster_inputs
+from memgui.core.decide.llm import LlamaDecider
 from memgui.core.tasks import run_to_end
 
 THREADS = int(os.environ.get("MEMGUI_P3_THREADS", "2"))
@@ -37,8 +37,8 @@ def model_path():
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     from memgui.config import resources_dir
-    from memgui.core.store.demo import build_demo_store
     from memgui.core.store import open_store
+    from memgui.core.store.demo import build_demo_store
 
     path = tmp_path_factory.mktemp("p3") / "netclaw.db"
     build_demo_store(path)

@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 from memgui.core.decide import model_files
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gui"))
-from gui_fakes import Answerer, FakeScanner, build_review_store, services_for  # noqa: E402
+from gui_fakes import Answerer, FakeScanner, build_review_store, services_for
 
 
 @pytest.mark.skipif(model_files.default_model_path() is None, reason="the default decider model is not installed")

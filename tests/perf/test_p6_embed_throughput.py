@@ -4,13 +4,12 @@ throughput. Texts are the demo store's documents ("{title}\\n{body}"). Runs alte
 the best of each side counts."""
 from __future__ import annotations
 
+from conftest import Timer
+from memgui.core.store import open_store
 from memgui.core.store.demo import build_demo_store
+from memgui.core.tasks import run_to_end
 from memgui.core.vectors.embed import LlamaEmbedder
 from memgui.core.vectors.embedder_model import ensure_default_model
-from memgui.core.store import open_store
-from memgui.core.tasks import run_to_end
-
-from conftest import Timer
 
 ROUNDS = 3
 

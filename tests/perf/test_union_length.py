@@ -13,7 +13,6 @@ from memgui.core.merge.strict import check_strict
 from memgui.core.merge.union import sentence_union
 from memgui.core.store.demo import demo_labels, load_corpus
 
-
 _DATA = Path(__file__).parent / "data"
 
 

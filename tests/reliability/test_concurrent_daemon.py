@@ -9,11 +9,10 @@ import random
 import sqlite3
 import time
 
+from factories import seed_document
 from memgui.core.ops.apply import MODE_APPEND, MergePlan, StaleSourceError, draft_stamps, merge_cluster
 from memgui.core.ops.undo import UndoConflictError, redo, undo
 from memgui.core.store import create_store, open_store
-
-from factories import seed_document
 
 SECONDS = 8  # at least; on a busy machine the run goes on until both sides did enough (at most CAP_SECONDS)
 CAP_SECONDS = 120

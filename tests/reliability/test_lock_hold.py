@@ -16,18 +16,24 @@ import memgui.core.merge.union as union_mod
 import memgui.core.ops.append_back as append_mod
 import memgui.core.ops.apply as apply_mod
 import memgui.core.ops.batch as batch_mod
+from factories import seed_document
+from lock_hold import NETCLAW_BUSY_TIMEOUT_S, measure, table
 from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from memgui.core.ops.append_back import append_back
 from memgui.core.ops.apply import (
-    MODE_APPEND, MODE_MERGED_BODY, MODE_UNION, MergePlan, SourceStamp, apply_decision, draft_stamps, edit_document,
+    MODE_APPEND,
+    MODE_MERGED_BODY,
+    MODE_UNION,
+    MergePlan,
+    SourceStamp,
+    apply_decision,
+    draft_stamps,
+    edit_document,
     merge_cluster,
 )
 from memgui.core.ops.batch import BatchPlan, PlannedWrite, apply_batch
 from memgui.core.store import create_store, open_store
 from memgui.core.tasks import run_to_end
-
-from factories import seed_document
-from lock_hold import NETCLAW_BUSY_TIMEOUT_S, measure, table
 
 A = "The staging server listens on port 5432 and backs up nightly at 02:00."
 B = "The staging server backs up nightly at 02:00. Its owner is Dana."

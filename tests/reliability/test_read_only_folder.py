@@ -23,8 +23,13 @@ import pytest
 from memgui.core.store.demo import build_demo_store
 from memgui.core.store.errors import StoreError
 from memgui.core.store.opening import open_store
-from no_write_access import ENFORCED_CHECK, make_unwritable, make_writable, run_held_to_permissions, \
-    run_python_held_to_permissions
+from no_write_access import (
+    ENFORCED_CHECK,
+    make_unwritable,
+    make_writable,
+    run_held_to_permissions,
+    run_python_held_to_permissions,
+)
 
 FOLDER_REASON = "its folder is not writable"
 EDITED = " (edited after the last checkpoint)"

@@ -219,7 +219,7 @@ def _one_line(err: str) -> list[str]:
 def test_a_bad_seam_input_is_one_line_exit_2_and_changes_nothing(demo, capsys, name, argv):
     before = _digest(demo[1])
     code = run(argv(demo))
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     lines = _one_line(err)
     assert code == 2, f"{name}: exit {code}, stderr {err[-500:]!r}"
     assert len(lines) == 1 and lines[0].startswith("memgui: "), f"{name}: {err[-500:]!r}"
@@ -269,7 +269,7 @@ def test_a_batch_id_is_written_once_and_a_reused_one_is_refused(fresh, capsys):
 
 
 def test_merge_body_file_with_force_is_recorded_and_a_stale_stamp_says_what_changed(fresh, capsys):
-    base, path, stamps, bodies = fresh
+    base, path, _stamps, bodies = fresh
     body = _write(base, "body.md", bodies[A] + "\n\n" + bodies[B])
     with open_store(path, read_only=True) as store:  # the stamps as memgui takes them (with the body's own hash)
         full = {k: {"updated_at": v.updated_at, "content_hash": v.content_hash, "body_hash": v.body_hash}

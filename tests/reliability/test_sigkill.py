@@ -14,14 +14,13 @@ from dataclasses import replace
 
 import pytest
 
-from memgui.core.ops.apply import MODE_APPEND, MergePlan, apply_decision, draft_stamps, keep_separate, merge_cluster
-from memgui.core.store.audit_log import Touched, capture, list_entries
-from memgui.core.ops.undo import redo, undo
-from memgui.core.curation.types import CurationDecision, DecisionKind, Proposal
-from memgui.core.store import create_store, open_store
-from memgui.core.netfx import anchor_id_for
-
 from factories import seed_document, seed_embedding
+from memgui.core.curation.types import CurationDecision, DecisionKind, Proposal
+from memgui.core.netfx import anchor_id_for
+from memgui.core.ops.apply import MODE_APPEND, MergePlan, apply_decision, draft_stamps, keep_separate, merge_cluster
+from memgui.core.ops.undo import redo, undo
+from memgui.core.store import create_store, open_store
+from memgui.core.store.audit_log import Touched, capture, list_entries
 
 KILLS = 50
 
@@ -89,7 +88,7 @@ def _check_consistent(path: str, seed_images: dict) -> int:
             expected = last.get(("anchors", anchor_id), seed_images["anchors"].get(anchor_id, "<never audited>"))
             assert now["anchors"][anchor_id] == expected, f"anchor {anchor_id} disagrees with its audit trail"
         for ex in now["exemptions"]:
-            assert ex["row"] == last.get(("exemptions", tuple(ex["pair"])), None), f"exemption {ex['pair']} not audited"
+            assert ex["row"] == last.get(("exemptions", tuple(ex["pair"]))), f"exemption {ex['pair']} not audited"
         states = {e.audit_id: e.state for e in entries}
         last_revert = {}  # original audit id → the last undo/redo of it that committed
         for e in sorted(entries, key=lambda e: e.audit_id):

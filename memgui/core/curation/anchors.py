@@ -14,7 +14,7 @@ The .NET primitives (white space, Trim, ToLowerInvariant, UTF-16 length) come fr
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..netfx import fold_case, is_blank, lower_invariant, net_split, net_trim, utf16_len
 

@@ -18,14 +18,31 @@ re-queries the store. Markers (netclaw-compat §13) are emitted through `markers
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
 
 from ...config import CurationSettings
-from .anchors import is_fuzzy_match, tokenize
 from ..netfx import (
-    anchor_id_for, equals_ignore_case, fold_case, fts_match_query, is_blank, lower_invariant, net_split, net_trim,
+    anchor_id_for,
+    equals_ignore_case,
+    fold_case,
+    fts_match_query,
+    is_blank,
+    lower_invariant,
+    net_split,
+    net_trim,
     utf16_len,
+)
+from ..store import Store, StoreError, StoreLockedError, queries
+from ..tasks import Cancelled, CancelToken, Progress, run_to_end
+from .anchors import is_fuzzy_match, tokenize
+from .markers import MarkerEvent, MarkerLog, decision_label, emit
+from .rules import (
+    REASON_RECORD_BYPASS,
+    evaluate_rules,
+    guard_destructive_update,
+    is_record,
+    try_auto_resolve_ambiguous,
 )
 from .types import (
     Candidate,
@@ -38,16 +55,6 @@ from .types import (
     NominatorUnavailable,
     Proposal,
 )
-from .markers import MarkerEvent, MarkerLog, decision_label, emit
-from .rules import (
-    REASON_RECORD_BYPASS,
-    evaluate_rules,
-    guard_destructive_update,
-    is_record,
-    try_auto_resolve_ambiguous,
-)
-from ..store import Store, StoreError, StoreLockedError, queries
-from ..tasks import CancelToken, Cancelled, Progress, run_to_end
 
 REASON_CONSERVATIVE_CREATE = (
     "nominee present but no LLM decision available: conservative create (no auto-merge on cosine alone)"
@@ -285,7 +292,7 @@ class _Flow:
                                                 model_id=getattr(self.decider, "model_id", ""))
             self._emit("curation_llm_timeout", timeoutSeconds=timeout)
             return None
-        except Exception as exc:  # noqa: BLE001 — any decider failure falls back, as Netclaw's catch-all does
+        except Exception as exc:  # any decider failure falls back, as Netclaw's catch-all does
             self.decider_result = DeciderResult(decision=None, error=str(exc) or type(exc).__name__,
                                                 model_id=getattr(self.decider, "model_id", ""))
             self._emit("curation_llm_error", error=self.decider_result.error)

@@ -14,8 +14,9 @@ to the template's suffix). Fields a template does not know are appended before `
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Union
+from typing import Any, Union
 
 LOGGER_NAME = "memgui.curation"
 logger = logging.getLogger(LOGGER_NAME)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...config import resources_dir
-from .types import Candidate, CurationDecision, DecisionKind, Proposal
 from ..netfx import NET_WS_CLASS, fold_case, is_blank, net_trim, utf16_len
+from .types import Candidate, CurationDecision, DecisionKind, Proposal
 
 CONTENT_PREVIEW_MAX_CHARS = 700  # UTF-16 code units, as Netclaw counts them
 EMPTY_CONTENT = "(empty)"
@@ -204,10 +204,10 @@ def parse_reply(text: str | None) -> CurationDecision | None:
 
 __all__ = [
     "CONTENT_PREVIEW_MAX_CHARS",
-    "curator_system_prompt",
     "build_user_message",
-    "truncate_content",
-    "prompt_hash",
+    "curator_system_prompt",
     "parse_reply",
+    "prompt_hash",
     "strip_think_blocks",
+    "truncate_content",
 ]

@@ -12,10 +12,10 @@ anchor similarity is `F2`.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from .anchors import anchor_jaccard, content_overlap, tokenize
 from ..netfx import equals_ignore_case, format_f2, format_p0, normalize_for_containment
+from .anchors import anchor_jaccard, content_overlap, tokenize
 from .types import Candidate, CurationDecision, DecisionKind, Proposal
 
 HIGH_OVERLAP_THRESHOLD = 0.80

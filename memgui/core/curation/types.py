@@ -2,9 +2,10 @@
 interfaces of the nominator and the decider. Pure data; no I/O."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from ..tasks import CancelToken, Work
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Container, Hashable, Iterator, Sequence, TypeVar
+from collections.abc import Container, Hashable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from ..curation.types import CurationDecision, DeciderResult, DecisionKind
-from ..tasks import CancelToken, Cancelled, NEVER_CANCELLED, Progress, Work
+from ..tasks import NEVER_CANCELLED, Cancelled, CancelToken, Progress, Work
 from .groups import FactGroups, PairVerdict
 from .review import ClusterReview, review_cluster
 from .selftest import cache_key

@@ -12,8 +12,8 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ...config import user_cache_dir
 from ..store.seams import read_cache

@@ -10,9 +10,10 @@ import json
 import os
 import re
 import struct
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO
 
 OLLAMA_MODEL_MEDIA_TYPE = "application/vnd.ollama.image.model"
 GGUF_MAGIC = b"GGUF"

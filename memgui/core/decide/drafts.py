@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
-from . import prompts as dp
-from .inputs import merge_keyword
 from ..curation.protocol import parse_reply
 from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
 from ..merge.union import sentence_union
+from . import prompts as dp
+from .inputs import merge_keyword
 
 UNION_MODEL_ID = "sentence-union"
 

@@ -14,11 +14,12 @@ Generation is greedy (temperature 0) under an optional GBNF grammar; pieces are 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Protocol, Sequence
+from typing import Protocol
 
-from .prompts import PLAIN_TEMPLATE_STOP, render_plain
 from ..vectors.llama_streams import keep_output_streams
+from .prompts import PLAIN_TEMPLATE_STOP, render_plain
 
 PROMPT_CHUNK = 128  # tokens evaluated per llama_decode while reading a prompt (cancel granularity)
 

@@ -14,14 +14,14 @@ target: the most complete member (most facts, then the longest body), then the n
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Callable, Iterable, Mapping, Sequence
 
 from ..merge.conflicts import value_conflicts
 from ..merge.facts.lexicon import MARKER_CLASSES
 from ..merge.strict import facts
-from ..tasks import CancelToken, NEVER_CANCELLED, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
 SAME, DIFFERENT = "same", "different"
 MAX_PRESELECTED = 3  # without a decision, a cluster above this many members is never pre-selected whole
@@ -194,5 +194,19 @@ def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
     return FactGroups(groups, target, tuple(verdicts))
 
 
-__all__ = ["DIFFERENT", "FactGroups", "MAX_PRESELECTED", "PairVerdict", "Preselection", "SAME", "choose_target",
-           "completeness", "conflict_between", "conflict_partition", "disagreeing_pairs", "judge_pairs", "partition", "preselect"]
+__all__ = [
+    "DIFFERENT",
+    "MAX_PRESELECTED",
+    "SAME",
+    "FactGroups",
+    "PairVerdict",
+    "Preselection",
+    "choose_target",
+    "completeness",
+    "conflict_between",
+    "conflict_partition",
+    "disagreeing_pairs",
+    "judge_pairs",
+    "partition",
+    "preselect",
+]

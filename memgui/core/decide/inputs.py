@@ -1,7 +1,7 @@
 """A cluster of stored documents as decider input, built once for the window and the CLI."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..curation.types import Candidate, Proposal
 from ..netfx import equals_ignore_case, net_trim

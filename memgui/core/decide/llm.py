@@ -29,17 +29,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Sequence
 
 from ...config import CurationSettings, load_curation_settings
-from . import prompts as dp
 from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
-from .engine import Engine, LlamaEngine
-from .inputs import merge_keyword
 from ..merge.union import restore_missing_sentences
 from ..tasks import CancelToken, Progress, Work
+from . import prompts as dp
+from .engine import Engine, LlamaEngine
+from .inputs import merge_keyword
 
 log = logging.getLogger("memgui.decide")
 
@@ -152,7 +152,7 @@ class LlamaDecider:
         with self._lock():
             try:
                 load_s = yield from self.load()
-            except Exception as exc:  # noqa: BLE001 — a model that cannot load is "no decision"
+            except Exception as exc:  # a model that cannot load is "no decision"
                 return self._failed(anchor, calls, extra, 0.0, str(exc) or type(exc).__name__)
             if load_s:
                 extra["load_seconds"] = round(load_s, 3)
@@ -173,7 +173,7 @@ class LlamaDecider:
                 else:
                     log.info("decider call cancelled anchor=%s", anchor)
                 return self._result(None, "", calls, extra, seconds, error=stop.reason)
-            except Exception as exc:  # noqa: BLE001 — any model failure falls back, as Netclaw's catch-all does
+            except Exception as exc:  # any model failure falls back, as Netclaw's catch-all does
                 return self._failed(anchor, calls, extra, time.monotonic() - start, str(exc) or type(exc).__name__)
         seconds = time.monotonic() - start
         from ..curation.protocol import parse_reply
@@ -395,4 +395,4 @@ def _num(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-__all__ = ["LlamaDecider", "StageCall", "PromptTooLong", "PIPELINE_TWO_STAGE", "PIPELINE_SINGLE", "PIPELINES"]
+__all__ = ["PIPELINES", "PIPELINE_SINGLE", "PIPELINE_TWO_STAGE", "LlamaDecider", "PromptTooLong", "StageCall"]

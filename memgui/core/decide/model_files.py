@@ -14,8 +14,8 @@ import importlib.util
 import json
 import os
 import shutil
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
 from ...config import is_bundled, models_dir, models_install_hint
 from ..tasks import Progress

@@ -23,9 +23,9 @@ import re
 import shutil
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ...config import MODELS_FOLDER_NAME, models_dir
 from ..tasks import Progress

@@ -16,8 +16,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ...config import resources_dir
 
@@ -40,12 +40,12 @@ def _prompt_path(name: str):
     return resources_dir() / "prompts" / name
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def classify_system_prompt() -> str:
     return _prompt_path("decider_classify_system.txt").read_text(encoding="utf-8").strip()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def classify_shots() -> tuple[Shot, ...]:
     data = json.loads(_prompt_path("decider_shots.json").read_text(encoding="utf-8"))
     shots = tuple(Shot(s["existing"], s["new"], s["answer"]) for s in data["shots"])
@@ -54,7 +54,7 @@ def classify_shots() -> tuple[Shot, ...]:
     return shots
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def editor_system_prompt() -> str:
     return _prompt_path("decider_editor_system.txt").read_text(encoding="utf-8").strip()
 
@@ -65,7 +65,7 @@ def prompt_version() -> str:
     for part in (classify_system_prompt(), editor_system_prompt(), CLASSIFY_GRAMMAR):
         h.update(part.encode("utf-8") + b"\x00")
     for s in classify_shots():
-        h.update(f"{s.existing}\x1f{s.new}\x1f{s.answer}\x00".encode("utf-8"))
+        h.update(f"{s.existing}\x1f{s.new}\x1f{s.answer}\x00".encode())
     return h.hexdigest()[:16]
 
 

@@ -23,13 +23,14 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ...config import resources_dir
-from ..tasks import Cancelled, CancelToken, Progress, Work
 from ..store.reader_cache import ReaderCache
+from ..tasks import Cancelled, CancelToken, Progress, Work
 
 YES, NO = "YES", "NO"
 DEFAULT_THRESHOLD = 0.6  # p(yes) at or above keeps the source: picked on the tune half (0.599; docs/reader.md)
@@ -52,12 +53,12 @@ def _prompt_path(name: str) -> Path:
     return resources_dir() / "prompts" / name
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reader_system_prompt() -> str:
     return _prompt_path("reader_system.txt").read_text(encoding="utf-8").strip()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reader_shots() -> tuple[ReaderShot, ...]:
     data = json.loads(_prompt_path("reader_shots.json").read_text(encoding="utf-8"))
     shots = tuple(ReaderShot(s["source"], s["merged"], s["answer"]) for s in data["shots"])
@@ -66,12 +67,12 @@ def reader_shots() -> tuple[ReaderShot, ...]:
     return shots
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reader_prompt_version() -> str:
     """A short hash of the prompt, the shots and the clip limit: part of the cache key."""
     h = hashlib.sha256(reader_system_prompt().encode("utf-8") + b"\x00" + str(MAX_CHARS).encode())
     for s in reader_shots():
-        h.update(f"{s.source}\x1f{s.merged}\x1f{s.answer}\x00".encode("utf-8"))
+        h.update(f"{s.source}\x1f{s.merged}\x1f{s.answer}\x00".encode())
     return h.hexdigest()[:16]
 
 
@@ -154,7 +155,7 @@ class ReaderReport:
                 "verdicts": [asdict(v) for v in self.verdicts]}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "ReaderReport":
+    def from_dict(cls, data: Mapping[str, Any]) -> ReaderReport:
         verdicts = tuple(ReaderVerdict(**v) for v in data.get("verdicts", ()))
         return cls(verdicts, str(data.get("model_id", "")), float(data.get("threshold", DEFAULT_THRESHOLD)),
                    float(data.get("seconds", 0.0)), int(data.get("model_calls", 0)))
@@ -185,7 +186,7 @@ class FactReader:
 
     @classmethod
     def for_decider(cls, decider: Any, *, cache: ReaderCache | None = None,
-                    threshold: float = DEFAULT_THRESHOLD) -> "FactReader":
+                    threshold: float = DEFAULT_THRESHOLD) -> FactReader:
         """The reader on a decider's loaded (or loadable) engine, sharing its model and its lock."""
         engine = decider.engine
         key = reader_model_key(getattr(decider, "model_path", None), getattr(decider, "model_id", ""))
@@ -285,6 +286,19 @@ class FactReader:
         return min(stable, n)
 
 
-__all__ = ["DEFAULT_THRESHOLD", "FactReader", "MAX_CHARS", "NO", "ReaderCache", "ReaderReport", "ReaderUnavailable",
-           "ReaderVerdict", "YES", "p_yes_of", "reader_messages", "reader_model_key", "reader_prompt_version",
-           "verdict_line"]
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "MAX_CHARS",
+    "NO",
+    "YES",
+    "FactReader",
+    "ReaderCache",
+    "ReaderReport",
+    "ReaderUnavailable",
+    "ReaderVerdict",
+    "p_yes_of",
+    "reader_messages",
+    "reader_model_key",
+    "reader_prompt_version",
+    "verdict_line",
+]

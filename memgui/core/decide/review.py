@@ -11,16 +11,17 @@ a date: `groups.conflict_partition`) — the whole cluster when none do.
 """
 from __future__ import annotations
 
-from dataclasses import replace, asdict, dataclass, field, fields
-from typing import Any, Sequence
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
 
-from .drafts import union_draft
-from .groups import FactGroups, choose_target, conflict_partition, judge_pairs
-from .inputs import cluster_inputs
 from ..merge.conflicts import likely_different
 from ..merge.guard import check_merge
 from ..merge.strict import check_strict
 from ..tasks import CancelToken, Work
+from .drafts import union_draft
+from .groups import FactGroups, choose_target, conflict_partition, judge_pairs
+from .inputs import cluster_inputs
 
 PENDING, SAME_FACT, DIFFERENT_FACTS, MIXED = "pending", "same", "different", "mixed"
 # Bumped whenever what a review contains or how its groups are made changes (2: value conflicts keep pairs
@@ -81,7 +82,7 @@ class ClusterReview:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ClusterReview":
+    def from_dict(cls, data: dict) -> ClusterReview:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 

@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from ...config import resources_dir, user_cache_dir
-from . import prompts as dp
 from ..curation.types import Candidate, DecisionKind, Proposal
 from ..store.seams import read_cache
-from ..tasks import CancelToken, Cancelled, Progress, Work, run_to_end
+from ..tasks import Cancelled, CancelToken, Progress, Work, run_to_end
+from . import prompts as dp
 
 CACHE_FILE = "decider_selftest.json"
 _SAME_KINDS = {DecisionKind.SKIP, DecisionKind.UPDATE, DecisionKind.CONSOLIDATE}  # judged "same fact"
@@ -72,14 +72,14 @@ class SelfTestReport:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> "SelfTestReport":
+    def from_dict(cls, data: dict) -> SelfTestReport:
         details = tuple(CanaryOutcome(**d) for d in data.get("details", ()))
         fields = {k: data[k] for k in ("capable", "passed", "total", "model_id", "seconds", "error", "prompt_version")
                   if k in data}
         return cls(details=details, **fields)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def canaries() -> tuple[Canary, ...]:
     data = json.loads((resources_dir() / "prompts" / "decider_canaries.json").read_text(encoding="utf-8"))
     return tuple(Canary(**c) for c in data["canaries"])
@@ -171,7 +171,7 @@ def selftest_work(decider, *, cache: bool = True, cancel: CancelToken | None = N
             answer = yield from _answer(decider, canary, cancel, timeout_s)
         except Cancelled:
             raise
-        except Exception as exc:  # noqa: BLE001 — a model that errors is not capable; say why
+        except Exception as exc:  # a model that errors is not capable; say why
             answer, error = None, str(exc) or type(exc).__name__
         if answer is None and cancel is not None and cancel.cancelled:
             raise Cancelled()

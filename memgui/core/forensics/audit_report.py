@@ -15,16 +15,19 @@ deterministic updates): for those the body before the merge cannot be recovered 
 from __future__ import annotations
 
 import os
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
-from ..store.audit_log import list_entries
-from .daemon_overwrites import daemon_overwrites
-from .daemon_logs import (
-    EMPTY_TIMELINE, DaemonTimeline, default_log_dirs, parse_daemon_logs_work,
-)
-from .history import UNRECOVERABLE_MESSAGE, appended_histories
 from ..store import Store
+from ..store.audit_log import list_entries
 from ..tasks import CancelToken, Progress, Work, run_to_end
+from .daemon_logs import (
+    EMPTY_TIMELINE,
+    DaemonTimeline,
+    default_log_dirs,
+    parse_daemon_logs_work,
+)
+from .daemon_overwrites import daemon_overwrites
+from .history import UNRECOVERABLE_MESSAGE, appended_histories
 
 
 def unrecoverable_merges(store: Store, timeline: DaemonTimeline, document_id: str | None = None) -> list[dict]:

@@ -13,8 +13,8 @@ can.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping, Sequence
 
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 
@@ -232,6 +232,16 @@ def labelled_pairs(store, **kw) -> list[LabelledPair]:
 
 
 __all__ = [
-    "ACCEPTED", "KEPT_SEPARATE", "Calibration", "LabelledPair", "MIN_DECISIONS", "TARGET_RECALL", "audit_label_requests",
-    "demo_label_requests", "labelled_pairs", "labelled_pairs_work", "metrics_at", "suggest_threshold",
+    "ACCEPTED",
+    "KEPT_SEPARATE",
+    "MIN_DECISIONS",
+    "TARGET_RECALL",
+    "Calibration",
+    "LabelledPair",
+    "audit_label_requests",
+    "demo_label_requests",
+    "labelled_pairs",
+    "labelled_pairs_work",
+    "metrics_at",
+    "suggest_threshold",
 ]

@@ -25,10 +25,10 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Sequence
 
 from ..curation import markers as memgui_markers
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
@@ -586,7 +586,16 @@ def parse_daemon_logs(paths: Sequence[str | os.PathLike], *, cancel: CancelToken
 
 
 __all__ = [
-    "DaemonEvent", "DaemonLogError", "DaemonLogStats", "DaemonTimeline", "EMPTY_TIMELINE",
-    "TEMPLATE_KEYS", "default_log_dirs", "find_daemon_logs", "parse_daemon_logs",
-    "parse_daemon_logs_work", "parse_fields", "parse_line",
+    "EMPTY_TIMELINE",
+    "TEMPLATE_KEYS",
+    "DaemonEvent",
+    "DaemonLogError",
+    "DaemonLogStats",
+    "DaemonTimeline",
+    "default_log_dirs",
+    "find_daemon_logs",
+    "parse_daemon_logs",
+    "parse_daemon_logs_work",
+    "parse_fields",
+    "parse_line",
 ]

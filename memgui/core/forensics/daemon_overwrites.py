@@ -2,8 +2,8 @@
 (`merge-document`), so their earlier bodies cannot be recovered from the store (netclaw-compat §15)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .daemon_logs import _EMPTY_IDS, DaemonEvent, _sort_key
 

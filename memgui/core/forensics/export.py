@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 OPERATION_TITLES = {
     "merge": "Merge", "drop": "Drop (tombstone)", "edit": "Edit", "keep-separate": "Kept separate",

@@ -13,8 +13,8 @@ memgui's own merges keep before-images (in `memgui_audit`).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..netfx import APPEND_SEMANTICS, APPEND_SEPARATOR_RE, MERGE_SEMANTICS
 from ..store import Document, Store, queries
@@ -138,6 +138,12 @@ def join_segments(segments: Iterable[HistorySegment]) -> str:
 
 
 __all__ = [
-    "DocumentHistory", "HistorySegment", "UNRECOVERABLE_MESSAGE", "appended_histories",
-    "has_separators", "history_of", "join_segments", "split_segments",
+    "UNRECOVERABLE_MESSAGE",
+    "DocumentHistory",
+    "HistorySegment",
+    "appended_histories",
+    "has_separators",
+    "history_of",
+    "join_segments",
+    "split_segments",
 ]

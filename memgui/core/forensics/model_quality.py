@@ -21,18 +21,19 @@ import itertools
 import json
 import os
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from ...config import user_cache_dir
-from ..decide.groups import SAME, DIFFERENT, judge_pairs
+from ..decide.groups import DIFFERENT, SAME, judge_pairs
 from ..decide.review import ClusterReview
 from ..store import open_store
 from ..store.audit_log import OP_KEEP_SEPARATE, OP_MERGE, STATE_APPLIED, list_entries
 from ..store.demo import build_demo_store, demo_labels
 from ..store.seams import read_cache
-from ..tasks import CancelToken, NEVER_CANCELLED, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
 CACHE_FILE = "model_quality.json"
 MIN_AGREEMENT_DECISIONS = 20  # below this many judged decisions an agreement rate says little
@@ -162,7 +163,7 @@ class ModelQuality:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> "ModelQuality":
+    def from_dict(cls, data: Mapping) -> ModelQuality:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -347,7 +348,19 @@ def reviewer_agreement(store, reviews: Iterable[ClusterReview]) -> Agreement:
 
 
 __all__ = [
-    "Agreement", "MIN_AGREEMENT_DECISIONS", "MergeStats", "ModelQuality", "cached_quality", "duplicate_pairs",
-    "evaluate_model", "fixture_clusters", "labels_version", "merge_stats", "model_verdicts", "reviewer_agreement",
-    "save_quality", "sibling_pairs", "wrong_merge",
+    "MIN_AGREEMENT_DECISIONS",
+    "Agreement",
+    "MergeStats",
+    "ModelQuality",
+    "cached_quality",
+    "duplicate_pairs",
+    "evaluate_model",
+    "fixture_clusters",
+    "labels_version",
+    "merge_stats",
+    "model_verdicts",
+    "reviewer_agreement",
+    "save_quality",
+    "sibling_pairs",
+    "wrong_merge",
 ]

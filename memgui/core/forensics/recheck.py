@@ -29,8 +29,15 @@ from ..ops.apply import SourceStamp
 from ..ops.undo import AuditError, AuditNotFoundError, UndoConflictError, check_undo
 from ..store import Store
 from ..store.audit_log import (
-    OP_APPEND_BACK, OP_DECIDE_CONSOLIDATE, OP_DECIDE_UPDATE, OP_MERGE, STATE_APPLIED, AuditEntry, document_row,
-    get_entry, list_entries,
+    OP_APPEND_BACK,
+    OP_DECIDE_CONSOLIDATE,
+    OP_DECIDE_UPDATE,
+    OP_MERGE,
+    STATE_APPLIED,
+    AuditEntry,
+    document_row,
+    get_entry,
+    list_entries,
 )
 from ..store.values import RawText
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end

@@ -11,10 +11,10 @@ Pure: strings in, frozen values out. Facts are those of the strict lens (strict.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations
-from typing import Sequence
 
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts

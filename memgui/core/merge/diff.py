@@ -12,9 +12,9 @@ count as equal, so a re-wrapped paragraph shows no change.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Sequence
 
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 

@@ -17,15 +17,25 @@ import functools
 import gc
 import operator
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import ahocorasick_rs
 
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, fold_case, format_p0, utf16_len
-from .guard_tokens import (_CHUNK_CLASSES, TOKEN_KINDS, Units, _iter_matches, _source_scan,
-                           extract_tokens, fold_all, units, warm_up)
+from .guard_tokens import (
+    _CHUNK_CLASSES,
+    TOKEN_KINDS,
+    Units,
+    _iter_matches,
+    _source_scan,
+    extract_tokens,
+    fold_all,
+    units,
+    warm_up,
+)
 
 NO_SOURCES_REASON = "no source bodies to validate against"
 

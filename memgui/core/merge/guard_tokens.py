@@ -19,8 +19,9 @@ import functools
 import re
 import threading
 import unicodedata
+from collections.abc import Iterable
 from itertools import chain, repeat
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from ..netfx import NET_WS_CLASS, fold_case
 
@@ -464,7 +465,7 @@ class Units(NamedTuple):
         occurs in the text they came from exactly when it occurs here."""
         return "\n".join([*self.parts, *self.long])
 
-    def __or__(self, other: "Units") -> "Units":
+    def __or__(self, other: Units) -> Units:
         return Units(self.parts | other.parts, self.chunks | other.chunks, self.long | other.long)
 
 

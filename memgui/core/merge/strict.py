@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .facts.lens import Equated, FactAtRisk, check_facts
 from .guard import extract_tokens
@@ -95,7 +95,7 @@ _RATE_UNIT = re.compile(r"(?<=\d)/(mo|mth|yr)(?![\w/])")  # after an amount: `â‚
 # A number written as a word is the number ("four drives" keeps "4 drives", "two years" keeps "2 years"). Not
 # "one": it is as often a pronoun ("the one on the left", "one of them").
 _NUMBER_WORDS = {word: str(n) for n, word in enumerate(
-    "two three four five six seven eight nine ten eleven twelve".split(), start=2)}
+    ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"], start=2)}
 _NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b")
 _PER_SPELLING = re.compile(  # "600 requests per minute", "â‚¬60 a month" (after an amount) are rates: "/"
     r"(?<=[\w%])(?:\s/\s?|/\s)(?=[a-z])|\s+per\s+(?=[a-z])|(?<=\d)\s+a\s+(?=(?:month|year|week|day|hour)\b)")

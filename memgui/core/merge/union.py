@@ -34,7 +34,7 @@ import ahocorasick_rs
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
 from .guard import check_merge
 from .strict import ABBREVIATIONS, check_strict
-from .union_cover import LENS_COVER_LIMIT, Cover, normalised, text_facts, text_tokens, whole_found
+from .union_cover import LENS_COVER_LIMIT, Cover, lens_at_risk, normalised, text_facts, text_tokens, whole_found
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM_MARKER = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"  # a bullet or a numbered item
@@ -153,10 +153,8 @@ def _passes_fully(sources: list[str | None], merged: str) -> tuple[bool, tuple[s
     lens reads a draft under `LENS_COVER_LIMIT` characters (as it does clause by clause); a longer one is held
     to the strict lens's tokens, each whole in it."""
     report = check_merge(sources, merged)
-    if len(merged) <= LENS_COVER_LIMIT:
-        at_risk = tuple(r.token for r in check_strict(sources, merged).at_risk)
-    else:
-        at_risk = _strict_tokens_missing(sources, merged)
+    lens = lens_at_risk(sources, merged, check_strict) if len(merged) <= LENS_COVER_LIMIT else None
+    at_risk = tuple(r.token for r in lens) if lens is not None else _strict_tokens_missing(sources, merged)
     missing = tuple(report.missing) + at_risk
     ok = not missing and report.length_ratio >= LENGTH_COLLAPSE_THRESHOLD
     return ok, missing

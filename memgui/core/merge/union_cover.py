@@ -13,13 +13,14 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from collections.abc import Callable, Sequence
 
 import ahocorasick_rs
 
 from .conflicts import calendar_date, day_and_month
-from .facts.lens import check_facts
+from .facts.lens import FactAtRisk, FactReport, check_facts
 from .guard import extract_tokens
-from .strict import contains_whole, normalise_text
+from .strict import StrictReport, contains_whole, normalise_text
 from .strict import facts as strict_facts
 
 LENS_COVER_LIMIT = 20_000  # characters of draft the per-clause lens reads
@@ -75,6 +76,18 @@ def facts_of(text: str) -> set[str]:
     own = normalised(text)
     found = {t for t, _ in text_tokens(text)} | {t for t, _ in text_facts(text)}
     return {t for t in found if contains_whole(own, normalised(t))}
+
+
+def lens_at_risk(sources: Sequence[str | None], body: str,
+                 check: Callable[[Sequence[str | None], str], FactReport | StrictReport] = check_facts,
+                 ) -> tuple[FactAtRisk, ...] | None:
+    """What the fact lens (`check_facts`, or `check_strict` around it) finds at risk, or None when it fails on
+    these strings: the union takes any string, and answers a failure the safe way (the clause is kept; the
+    draft is held to the strict lens's tokens)."""
+    try:
+        return check(sources, body).at_risk
+    except Exception:  # noqa: BLE001 - any failure of the lens, on any input, must not cost the draft
+        return None
 
 
 class WholeText:
@@ -214,8 +227,9 @@ class Cover:
         key = normalised(text)
         if key in self._not_new:
             return False
-        new = any(item.direction != "added" and item.kind not in _SENTENCE_JUDGEMENTS
-                  for item in check_facts([text], self._window(text)).at_risk)
+        at_risk = lens_at_risk([text], self._window(text))
+        new = at_risk is None or any(item.direction != "added" and item.kind not in _SENTENCE_JUDGEMENTS
+                                     for item in at_risk)  # a clause the lens cannot read is kept
         if not new:
             self._not_new.add(key)
         return new
@@ -274,6 +288,7 @@ __all__ = [
     "WholeText",
     "content_words",
     "facts_of",
+    "lens_at_risk",
     "normalised",
     "text_facts",
     "text_tokens",

@@ -8,9 +8,9 @@ only the stamp re-check and the writes. Undo and redo treat it like every other 
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import date
-from typing import Mapping
 
 from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank

@@ -15,29 +15,54 @@ Undo/redo live in core/audit.py (they restore images and are audited the same wa
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
-from typing import Callable, Iterable, Mapping, Sequence
 
-from ..store import exemptions as exemptions_mod
 from ..curation import markers
 from ..curation.anchors import is_fuzzy_match, tokenize
-from ..store.audit_log import (
-    OP_ALLOW_NOMINATION, OP_DECIDE_CONSOLIDATE, OP_DECIDE_CREATE, OP_DECIDE_UPDATE, OP_DROP, OP_EDIT,
-    OP_KEEP_SEPARATE, OP_MERGE, AuditEntry, Provenance, Touched, capture, get_entry, record_entry,
-)
+from ..curation.rules import best_by_confidence, is_record
 from ..curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from ..merge.guard import check_merge
 from ..netfx import (
-    APPEND_SEMANTICS, MERGE_SEMANTICS, anchor_id_for, build_appended_body, equals_ignore_case, fold_case, is_blank,
+    APPEND_SEMANTICS,
+    MERGE_SEMANTICS,
+    anchor_id_for,
+    build_appended_body,
+    equals_ignore_case,
+    fold_case,
+    is_blank,
     net_trim,
 )
-from ..curation.rules import best_by_confidence, is_record
 from ..store import Document, Store, new_document_id, now_ms, queries
+from ..store import exemptions as exemptions_mod
+from ..store.audit_log import (
+    OP_ALLOW_NOMINATION,
+    OP_DECIDE_CONSOLIDATE,
+    OP_DECIDE_CREATE,
+    OP_DECIDE_UPDATE,
+    OP_DROP,
+    OP_EDIT,
+    OP_KEEP_SEPARATE,
+    OP_MERGE,
+    AuditEntry,
+    Provenance,
+    Touched,
+    capture,
+    get_entry,
+    record_entry,
+)
 from ..store.values import new_record_id
 from .stamps import (  # noqa: F401 — re-exported: the errors and stamps every write uses
-    ApplyError, ApplyInputError, GuardRefusedError, SourceStamp, StaleSourceError, body_digest, check_stamps,
-    draft_stamps, what_changed,
+    ApplyError,
+    ApplyInputError,
+    GuardRefusedError,
+    SourceStamp,
+    StaleSourceError,
+    body_digest,
+    check_stamps,
+    draft_stamps,
+    what_changed,
 )
 
 _check_stamps = check_stamps

@@ -24,17 +24,18 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from ..decide.reader import ReaderReport
-from ..merge.strict import check_strict
 from ..decide.review import ClusterReview
+from ..merge.strict import check_strict
 from ..store import Store, StoreError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 from ..store.values import Document
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 from .apply import MODE_MERGED_BODY, ApplyError, MergePlan, SourceStamp, merge_cluster
 from .undo import AuditError, undo
 
@@ -224,7 +225,7 @@ class BatchPlan:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "BatchPlan":
+    def from_dict(cls, data: Mapping[str, Any]) -> BatchPlan:
         """A plan from plain values (validated by core/store/seams.py when read from a file), checked by
         `validate_plan`: a plan is a claim, and one that breaks the rule's shape is refused whole."""
         try:
@@ -496,7 +497,31 @@ def undo_batch(store: Store, batch_id: str) -> BatchUndoResult:
 
 
 __all__ = [
-    "MAX_MERGED", "READER_NOT_RUN", "BatchError", "LensRefusedError", "check_batch_id", "prove_lens", "validate_plan", "BatchPlan", "BatchResult", "BatchUndoResult", "Exclusion",
-    "PlannedWrite", "ReaderRun", "WriteOutcome", "reader_line", "reader_reason", "apply_batch", "batch_entries", "batch_id_of", "batch_note", "merged_ids", "new_batch_id",
-    "plan_batch", "plan_markdown", "rule_text", "undo_batch", "why_not_safe",
+    "MAX_MERGED",
+    "READER_NOT_RUN",
+    "BatchError",
+    "BatchPlan",
+    "BatchResult",
+    "BatchUndoResult",
+    "Exclusion",
+    "LensRefusedError",
+    "PlannedWrite",
+    "ReaderRun",
+    "WriteOutcome",
+    "apply_batch",
+    "batch_entries",
+    "batch_id_of",
+    "batch_note",
+    "check_batch_id",
+    "merged_ids",
+    "new_batch_id",
+    "plan_batch",
+    "plan_markdown",
+    "prove_lens",
+    "reader_line",
+    "reader_reason",
+    "rule_text",
+    "undo_batch",
+    "validate_plan",
+    "why_not_safe",
 ]

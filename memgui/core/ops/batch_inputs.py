@@ -7,7 +7,8 @@ store never loads the model.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..decide.cache import DecisionCache
 from ..decide.inputs import anchor_names

@@ -7,7 +7,8 @@ cache when the same source and body were read before by the same model file.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..decide.reader import FactReader, ReaderReport
 from ..store import Store

@@ -6,11 +6,10 @@ transaction and refuses, naming what changed (content, title, time), when one no
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
 
 from ..store import Document, Store
-
 
 # ---- errors --------------------------------------------------------------------------------------------
 
@@ -25,7 +24,7 @@ class ApplyInputError(ApplyError, ValueError):
 class StaleSourceError(ApplyError):
     """A source changed between drafting the decision and applying it (another writer got there first)."""
 
-    def __init__(self, document_id: str, drafted: "SourceStamp | None", current: "SourceStamp | None", detail: str = ""):
+    def __init__(self, document_id: str, drafted: SourceStamp | None, current: SourceStamp | None, detail: str = ""):
         self.document_id, self.drafted, self.current = document_id, drafted, current
         if current is None:
             what = "was deleted"
@@ -36,7 +35,7 @@ class StaleSourceError(ApplyError):
         super().__init__(f"{document_id} {what} since the decision was drafted; nothing was written")
 
 
-def what_changed(drafted: "SourceStamp | None", current: "SourceStamp") -> str:
+def what_changed(drafted: SourceStamp | None, current: SourceStamp) -> str:
     """What differs between a drafted stamp and the document now, in words: its content (the body), its title,
     its time (updated_at) — a case-only edit of the body is a content change, not "updated_at X → X"."""
     if drafted is None:
@@ -75,7 +74,7 @@ class SourceStamp:
     body_hash: str | None = field(default=None, compare=False)
 
     @staticmethod
-    def of(doc: Document) -> "SourceStamp":
+    def of(doc: Document) -> SourceStamp:
         return SourceStamp(doc.exact_hash, doc.updated_at, body_digest(doc.markdown_body))
 
 

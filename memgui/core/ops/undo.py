@@ -9,12 +9,22 @@ flip the original entry's state between `applied` and `undone`.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..store import Store
 from ..store.audit_log import (
-    OP_REDO, OP_UNDO, STATE_APPLIED, STATE_UNDONE, AuditEntry, Provenance, Touched, capture, get_entry, record_entry,
-    restore, set_state,
+    OP_REDO,
+    OP_UNDO,
+    STATE_APPLIED,
+    STATE_UNDONE,
+    AuditEntry,
+    Provenance,
+    Touched,
+    capture,
+    get_entry,
+    record_entry,
+    restore,
+    set_state,
 )
 
 

@@ -16,8 +16,8 @@
 """
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .locate import locate_store
-from .schema import create_store
 from .opening import DEFAULT_BUSY_TIMEOUT_MS, open_store
+from .schema import create_store
 from .store import Store
 from .values import Anchor, Document, EmbeddingRow, Record, StoreSummary, content_hash, new_document_id, now_ms
 

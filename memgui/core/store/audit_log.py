@@ -12,8 +12,9 @@ Rows are every column exactly as stored (legacy extra columns too); null means "
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from peewee import fn
 
@@ -79,14 +80,14 @@ class Touched:
 
     @staticmethod
     def of(documents: Iterable[str] = (), anchors: Iterable[str] = (), records: Iterable[str] = (),
-           exemptions: Iterable[tuple[str, str]] = ()) -> "Touched":
+           exemptions: Iterable[tuple[str, str]] = ()) -> Touched:
         return Touched(
             tuple(dict.fromkeys(documents)), tuple(dict.fromkeys(anchors)), tuple(dict.fromkeys(records)),
             tuple(dict.fromkeys(exemptions_mod.ordered_pair(a, b) for a, b in exemptions)),
         )
 
     @staticmethod
-    def from_image(image: Mapping) -> "Touched":
+    def from_image(image: Mapping) -> Touched:
         return Touched.of(
             image.get("documents", {}), image.get("anchors", {}), image.get("records", {}),
             [tuple(e["pair"]) for e in image.get("exemptions", [])],

@@ -30,10 +30,10 @@ from typing import Any
 from peewee import SqliteDatabase
 
 from ...config import resources_dir, user_data_dir
+from ..netfx import anchor_id_for
 from .connection import read_columns
 from .models import build_models, row_values
 from .schema import create_store
-from ..netfx import anchor_id_for
 
 ID_NAMESPACE = "memgui-demo/"
 LABELS_FILE = "labels.json"

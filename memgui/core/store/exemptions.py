@@ -8,14 +8,13 @@ undoable); the nominator reads `exempt_pairs(store)`.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .errors import StoreError
 from .models import row_values
 from .store import Store
 from .values import now_ms
-
 
 
 @dataclass(frozen=True)

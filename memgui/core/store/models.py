@@ -12,8 +12,8 @@ bytes). The typed values that leave the store are the frozen dataclasses of `val
 from __future__ import annotations
 
 import keyword
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from peewee import Cast, Field, Model, Value
 from playhouse.sqlite_ext import FTS5Model, RowIDField, SearchField

@@ -73,22 +73,22 @@ class Stamp(_Base, forbid_unknown_fields=True):
 
     updated_at: Int64
     content_hash: Hash
-    body_hash: Union[Hash, None] = None
+    body_hash: Hash | None = None
 
 
 Stamps = Annotated[dict[Id, Stamp], msgspec.Meta(max_length=MAX_ITEMS)]
 
 
 class GuardClaim(_Base):
-    passed: Union[bool, None] = None
-    reason: Union[Text, None] = None
-    retention: Union[float, None] = None
-    length_ratio: Union[float, None] = None
+    passed: bool | None = None
+    reason: Text | None = None
+    retention: float | None = None
+    length_ratio: float | None = None
     missing: Annotated[list[Text], msgspec.Meta(max_length=MAX_ITEMS)] = []
 
 
 class StrictClaim(_Base):
-    passed: Union[bool, None] = None
+    passed: bool | None = None
     checked: Count = 0
     at_risk: Annotated[list[dict[Text, Any]], msgspec.Meta(max_length=MAX_ITEMS)] = []
     equated: Annotated[list[dict[Text, Any]], msgspec.Meta(max_length=MAX_ITEMS)] = []
@@ -98,14 +98,14 @@ class DecideDraft(_Base):
     """`memgui decide --json` output as `memgui merge --draft` reads it (other fields are kept as they are)."""
 
     stamps: Stamps
-    merged_body: Union[Text, None] = None
-    decision: Union[Text, None] = None
-    target: Union[Id, None] = None
+    merged_body: Text | None = None
+    decision: Text | None = None
+    target: Id | None = None
     targets: Annotated[list[Id], msgspec.Meta(max_length=MAX_ITEMS)] = []
-    model_id: Union[Text, None] = None
-    rationale: Union[Text, None] = None
-    guard: Union[GuardClaim, None] = None
-    strict: Union[StrictClaim, None] = None
+    model_id: Text | None = None
+    rationale: Text | None = None
+    guard: GuardClaim | None = None
+    strict: StrictClaim | None = None
 
 
 # ---- accept-safe plans --------------------------------------------------------------------------------------
@@ -113,15 +113,15 @@ class DecideDraft(_Base):
 class ReaderVerdictClaim(_Base):
     index: Count = 0
     keeps: bool = False
-    p_yes: Union[float, None] = None
+    p_yes: float | None = None
     reason: Text = ""
     document_id: Text = ""
     cached: bool = False
 
 
 class ReaderClaim(_Base):
-    passed: Union[bool, None] = None
-    reason: Union[Text, None] = None
+    passed: bool | None = None
+    reason: Text | None = None
     model_id: Text = ""
     threshold: float = 0.5
     seconds: float = 0.0
@@ -139,11 +139,11 @@ class PlannedWriteRecord(_Base, forbid_unknown_fields=True):
     strict: StrictClaim
     stamps: Stamps
     model_id: Text
-    length_ratio: Union[float, None] = None
-    rationale: Union[Text, None] = None
-    raw_reply: Union[Text, None] = None
+    length_ratio: float | None = None
+    rationale: Text | None = None
+    raw_reply: Text | None = None
     titles: Annotated[dict[Id, Text], msgspec.Meta(max_length=MAX_ITEMS)] = {}
-    reader: Union[ReaderClaim, None] = None
+    reader: ReaderClaim | None = None
 
 
 class ExclusionRecord(_Base, forbid_unknown_fields=True):
@@ -152,7 +152,7 @@ class ExclusionRecord(_Base, forbid_unknown_fields=True):
     reason: Text
     verdict: Text
     titles: Annotated[dict[Id, Text], msgspec.Meta(max_length=MAX_ITEMS)] = {}
-    reader: Union[ReaderClaim, None] = None
+    reader: ReaderClaim | None = None
 
 
 class ReaderRunRecord(_Base):
@@ -169,9 +169,9 @@ class PlanRecord(_Base):
     excluded: Annotated[list[ExclusionRecord], msgspec.Meta(max_length=MAX_ITEMS)] = []
     created_at: Text = ""
     reader: ReaderRunRecord = msgspec.field(default_factory=ReaderRunRecord)
-    considered: Union[Count, None] = None
-    accepted: Union[Count, None] = None
-    rule: Union[Text, None] = None
+    considered: Count | None = None
+    accepted: Count | None = None
+    rule: Text | None = None
 
 
 # ---- audit images -------------------------------------------------------------------------------------------
@@ -219,17 +219,17 @@ class ExportLine(_Base):
     created_at: Int64
     operation: Text
     state: Text
-    target_id: Union[Id, None] = None
+    target_id: Id | None = None
     source_ids: SourceIds = []
-    decided_by: Union[Text, None] = None
-    model_id: Union[Text, None] = None
-    prompt_hash: Union[Text, None] = None
-    guard_passed: Union[bool, None] = None
-    reverts_audit_id: Union[Int64, None] = None
+    decided_by: Text | None = None
+    model_id: Text | None = None
+    prompt_hash: Text | None = None
+    guard_passed: bool | None = None
+    reverts_audit_id: Int64 | None = None
     details: Details = {}
     touched_documents: SourceIds = []
-    before: Union[AuditImage, None] = None
-    after: Union[AuditImage, None] = None
+    before: AuditImage | None = None
+    after: AuditImage | None = None
 
 
 # ---- decoding ------------------------------------------------------------------------------------------------

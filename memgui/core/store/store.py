@@ -9,9 +9,9 @@ on insert. Invalid UTF-8 in text columns reads as U+FFFD (see `connection.py`).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from peewee import Cast, DatabaseError, InterfaceError, OperationalError, Value, fn
 
@@ -77,7 +77,7 @@ class Store:
     def close(self) -> None:
         self.db.close_all()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -13,8 +13,8 @@ import importlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ...config import is_bundled, memgui_command, models_dir
 from ..tasks import Progress

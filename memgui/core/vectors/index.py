@@ -17,16 +17,16 @@ import re
 import time
 import uuid
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
 from ...config import load_curation_settings, user_cache_dir
-from .embed import VectorSource, l2_normalise
 from ..store import Document, Store, queries
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from .embed import VectorSource, l2_normalise
 
 INDEX_FORMAT = 1
 SPACE = "cosine"

@@ -11,14 +11,19 @@ flagged. The clustering itself (`build_clusters`) is pure.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from ...config import CurationSettings, load_curation_settings
+from ..curation.anchors import content_overlap  # Netclaw-exact (.NET separators), shared with the rules tier
+from ..curation.evaluator import lexical_terms  # the evaluator's degraded-path terms, so both paths search alike
 from ..curation.types import Nomination, NominatorUnavailable
+from ..store import Document, Store
+from ..store.values import embedding_text
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 from .embed import (
     Embedder,
     EmbedderInfo,
@@ -34,11 +39,6 @@ from .embed import (
 )
 from .embedder_model import MODEL_ID as DEFAULT_MODEL_ID
 from .index import IndexUpdate, VectorIndex, open_index
-from ..store import Document, Store
-from ..curation.anchors import content_overlap  # Netclaw-exact (.NET separators), shared with the rules tier
-from ..curation.evaluator import lexical_terms  # the evaluator's degraded-path terms, so both paths search alike
-from ..store.values import embedding_text
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 
 # Default cosine floors per embedding model. Netclaw's own (snowflake) threshold comes from its settings
 # (Memory.Curation.NominatorSimilarityThreshold, default 0.86). memgui's MiniLM default was chosen on the demo

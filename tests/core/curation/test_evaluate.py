@@ -7,7 +7,16 @@ import math
 
 import pytest
 
+from factories import seed_existing
 from memgui.config import CurationSettings
+from memgui.core.curation.evaluator import (
+    REASON_CONSERVATIVE_CREATE,
+    anchor_candidates,
+    candidates_by_content,
+    evaluate,
+    extractor_anchor,
+    lexical_terms,
+)
 from memgui.core.curation.types import (
     Candidate,
     CurationDecision,
@@ -17,17 +26,7 @@ from memgui.core.curation.types import (
     NominatorUnavailable,
     Proposal,
 )
-from memgui.core.curation.evaluator import (
-    REASON_CONSERVATIVE_CREATE,
-    anchor_candidates,
-    candidates_by_content,
-    evaluate,
-    extractor_anchor,
-    lexical_terms,
-)
-from memgui.core.tasks import CancelToken, Cancelled, Progress
-
-from factories import seed_existing
+from memgui.core.tasks import Cancelled, CancelToken, Progress
 
 # Unit vectors with cosine exactly ≈ 0.93 (0.93² + 0.367623² ≈ 1), as in Netclaw's nominator tests.
 EXISTING_VECTOR = (1.0, 0.0)

@@ -8,8 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memgui.core.curation.types import Candidate, DecisionKind, Proposal
-from memgui.core.merge.guard import check_merge
 from memgui.core.curation.protocol import (
     build_user_message,
     curator_system_prompt,
@@ -17,6 +15,8 @@ from memgui.core.curation.protocol import (
     prompt_hash,
     truncate_content,
 )
+from memgui.core.curation.types import Candidate, DecisionKind, Proposal
+from memgui.core.merge.guard import check_merge
 
 
 def _proposal(content: str = "proposal content", **kw) -> Proposal:

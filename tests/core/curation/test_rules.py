@@ -1,12 +1,11 @@
 """Port of Netclaw's T/CurationRulesEvaluatorTests.cs (netclaw-compat §7, §14) plus the reason formats."""
-import pytest
 
-from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from memgui.core.curation.rules import (
     evaluate_rules,
     guard_destructive_update,
     try_auto_resolve_ambiguous,
 )
+from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 
 
 def proposal(anchor="test-anchor", content="test content", kind="document", freshness_at=1000):

@@ -7,11 +7,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from memgui.core.decide.ahead import (ModelTurns, ahead_order, decider_result_of, fact_groups_of, model_key,
-                                      review_ahead)
-from memgui.core.tasks import CancelToken, Cancelled, Progress, run_to_end
-
 from factories import seed_document
+from memgui.core.decide.ahead import ModelTurns, ahead_order, decider_result_of, fact_groups_of, model_key, review_ahead
+from memgui.core.tasks import Cancelled, CancelToken, Progress, run_to_end
 
 
 def test_the_order_is_the_queue_after_the_current_cluster_then_round_to_the_start():
@@ -132,9 +130,8 @@ def test_only_an_explicit_cancel_stops_the_background(three_docs):
     decider = SteppedDecider(lambda: cancel.cancel() if len(decider.judged) == 2 else None)
     with pytest.raises(Cancelled):
         run_to_end(review_ahead(three_docs, None, decider, turns, cancel=cancel))
-    with turns.reviewer():
-        with pytest.raises(Cancelled):  # waiting for its turn, it still hears the cancel
-            turns.wait_turn(cancel)
+    with turns.reviewer(), pytest.raises(Cancelled):  # waiting for its turn, it still hears the cancel
+        turns.wait_turn(cancel)
 
 
 def test_a_cached_review_gives_back_the_groups_and_the_decision(three_docs):

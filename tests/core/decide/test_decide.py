@@ -2,18 +2,16 @@
 
 The real llama.cpp path is tested in test_decide_real.py."""
 import logging
-import re
-import time
 
 import pytest
 
-from memgui.core.decide import prompts as dp
-from memgui.core.curation.types import Candidate, DecisionKind, Proposal
-from memgui.core.decide.llm import PIPELINE_SINGLE, LlamaDecider
-from memgui.core.curation.protocol import parse_reply
-from memgui.core.tasks import CancelToken, run_to_end
 from decider_fakes import ScriptedEngine
 from factories import document
+from memgui.core.curation.protocol import parse_reply
+from memgui.core.curation.types import Candidate, DecisionKind, Proposal
+from memgui.core.decide import prompts as dp
+from memgui.core.decide.llm import PIPELINE_SINGLE, LlamaDecider
+from memgui.core.tasks import CancelToken, run_to_end
 
 PROPOSAL = Proposal(title="Deploy", content="Atlas deploys run at 02:00 UTC with make deploy.", anchor_name="atlas")
 SAME = Candidate("doc-same", "anchor:atlas", "atlas", "The atlas deploy runs at 02:00 UTC using make deploy.")

@@ -7,14 +7,19 @@ import math
 
 import pytest
 
+from decider_fakes import ScriptedEngine
 from memgui.core.decide.reader import (
-    MAX_CHARS, FactReader, ReaderReport, ReaderUnavailable, p_yes_of, reader_messages, reader_model_key,
+    MAX_CHARS,
+    FactReader,
+    ReaderReport,
+    ReaderUnavailable,
+    p_yes_of,
+    reader_messages,
+    reader_model_key,
     reader_shots,
 )
 from memgui.core.store.reader_cache import ReaderCache
 from memgui.core.tasks import Cancelled, CancelToken, run_to_end
-
-from decider_fakes import ScriptedEngine
 from reader_fakes import ScoringEngine
 
 SOURCES = ("The staging API listens on port 8443.", "Deploys need the ops-approve label on the PR.")

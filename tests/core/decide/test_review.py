@@ -3,7 +3,6 @@ the window's background queue and `memgui accept-safe` share."""
 from dataclasses import replace
 
 from factories import document
-
 from memgui.core.decide.cache import DecisionCache
 from memgui.core.decide.review import review_cluster
 from memgui.core.tasks import run_to_end

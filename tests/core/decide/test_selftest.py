@@ -3,10 +3,10 @@ import os
 
 import pytest
 
-from memgui.core.decide import prompts as dp
 from memgui.core.curation.types import CurationDecision, DeciderResult, DecisionKind
+from memgui.core.decide import prompts as dp
 from memgui.core.decide.selftest import cached_selftest, canaries, run_selftest, selftest_work
-from memgui.core.tasks import CancelToken, Cancelled, run_to_end
+from memgui.core.tasks import Cancelled, CancelToken, run_to_end
 
 EXPECTED = {(c.existing, c.new): c.expected for c in canaries()}
 

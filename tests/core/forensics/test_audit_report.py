@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from memgui.core.ops.apply import MODE_APPEND, MergePlan, draft_stamps, merge_cluster
 from memgui.core.forensics.audit_report import build_audit_report, format_audit_report
 from memgui.core.forensics.daemon_logs import DaemonLogError
-from memgui.core.store.demo import build_demo_store, demo_labels
+from memgui.core.ops.apply import MODE_APPEND, MergePlan, draft_stamps, merge_cluster
 from memgui.core.store import open_store
+from memgui.core.store.demo import build_demo_store, demo_labels
 
 KEYS = {"memgui", "appended_histories", "daemon_events", "daemon_log_stats", "unrecoverable_merges"}
 
@@ -47,7 +47,7 @@ def test_demo_store_report_lists_actions_histories_and_daemon_events(demo, tmp_p
     labels = demo_labels()
     ids = tuple(_cluster(1))
     merge_cluster(demo, MergePlan(ids[0], ids, mode=MODE_APPEND, drafted=draft_stamps(demo, ids)))
-    merged, appended, gone = _log(tmp_path / "logs" / "daemon.log", labels)
+    merged, _appended, gone = _log(tmp_path / "logs" / "daemon.log", labels)
     report = build_audit_report(demo, daemon_logs=[tmp_path / "logs"])
     assert set(report) == KEYS
     assert [e["operation"] for e in report["memgui"]] == ["merge"]
@@ -77,7 +77,7 @@ def test_logs_next_to_the_store_are_read_by_default(demo, tmp_path):
 
 def test_document_filter_narrows_every_part(demo, tmp_path):
     labels = demo_labels()
-    merged, appended, _ = _log(tmp_path / "logs" / "daemon.log", labels)
+    _merged, appended, _ = _log(tmp_path / "logs" / "daemon.log", labels)
     report = build_audit_report(demo, daemon_logs=[tmp_path / "logs" / "daemon.log"], document_id=appended)
     assert [h["document_id"] for h in report["appended_histories"]] == [appended]
     assert {e["document_id"] for e in report["daemon_events"]} == {appended}

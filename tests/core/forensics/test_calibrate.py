@@ -5,15 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memgui.core.ops.apply import MODE_APPEND, MergePlan, draft_stamps, keep_separate, merge_cluster
-from memgui.core.store.audit_log import list_entries
-from memgui.core.ops.undo import undo
-from memgui.core.forensics.calibrate import (
-    ACCEPTED, KEPT_SEPARATE, LabelledPair, demo_label_requests, labelled_pairs, metrics_at, suggest_threshold,
-)
-from memgui.core.vectors.embed import StoredVectors
-
 from factories import put_embedding, seed_document
+from memgui.core.forensics.calibrate import (
+    ACCEPTED,
+    KEPT_SEPARATE,
+    LabelledPair,
+    demo_label_requests,
+    labelled_pairs,
+    metrics_at,
+    suggest_threshold,
+)
+from memgui.core.ops.apply import MODE_APPEND, MergePlan, draft_stamps, keep_separate, merge_cluster
+from memgui.core.ops.undo import undo
+from memgui.core.store.audit_log import list_entries
+from memgui.core.vectors.embed import StoredVectors
 
 
 def lp(c, label):
@@ -107,8 +112,8 @@ def test_labelled_pairs_from_the_audit_trail_with_real_stored_vectors(empty_stor
 
 
 def test_demo_labels_are_used_when_the_store_holds_the_demo_documents(tmp_path):
-    from memgui.core.store.demo import build_demo_store, demo_labels
     from memgui.core.store import open_store
+    from memgui.core.store.demo import build_demo_store, demo_labels
 
     with open_store(build_demo_store(tmp_path / "netclaw.db"), read_only=True) as store:
         pairs = labelled_pairs(store, cosine_of=lambda a, b: 0.9)

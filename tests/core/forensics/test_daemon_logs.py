@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from memgui.core.forensics import daemon_logs as dl
 from memgui.core.curation import markers
-from memgui.core.forensics.daemon_overwrites import daemon_overwrites
+from memgui.core.forensics import daemon_logs as dl
 from memgui.core.forensics.daemon_logs import (
-    DaemonLogError, default_log_dirs, find_daemon_logs, parse_daemon_logs, parse_daemon_logs_work,
+    DaemonLogError,
+    default_log_dirs,
+    find_daemon_logs,
+    parse_daemon_logs,
+    parse_daemon_logs_work,
 )
-from memgui.core.tasks import CancelToken, Cancelled
+from memgui.core.forensics.daemon_overwrites import daemon_overwrites
+from memgui.core.tasks import Cancelled, CancelToken
 
 D1 = "doc-6f1c2a9e0b7d4c3fa1e2b3c4d5e6f701"
 D2 = "doc-6f1c2a9e0b7d4c3fa1e2b3c4d5e6f702"
@@ -52,7 +56,7 @@ EXPECTED = [
 ]
 
 
-def write(tmp_path, name, lines, *, raw: bytes = b"") -> "object":
+def write(tmp_path, name, lines, *, raw: bytes = b"") -> object:
     path = tmp_path / name
     path.write_bytes("\n".join(lines).encode("utf-8") + b"\n" + raw)
     return path

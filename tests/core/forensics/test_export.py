@@ -7,13 +7,12 @@ from datetime import date
 
 import pytest
 
-from memgui.core.ops.apply import MODE_MERGED_BODY, MergePlan, draft_stamps, drop_document, keep_separate, merge_cluster
-from memgui.core.store.audit_log import list_entries
-from memgui.core.ops.undo import undo
+from factories import seed_document
 from memgui.core.forensics.export import fence, jsonl_text, markdown_report, read_jsonl, write_jsonl, write_markdown
 from memgui.core.forensics.history import appended_histories
-
-from factories import seed_document
+from memgui.core.ops.apply import MODE_MERGED_BODY, MergePlan, draft_stamps, drop_document, keep_separate, merge_cluster
+from memgui.core.ops.undo import undo
+from memgui.core.store.audit_log import list_entries
 
 A = "The build server is ci.example.org running version 1.5.62. Use `make ci` to rebuild."
 B = "The build server also runs nightly at 02:00 UTC — ```fenced``` notes survive."

@@ -5,13 +5,17 @@ from datetime import date
 
 import pytest
 
-from memgui.core.netfx import build_appended_body
-from memgui.core.forensics.history import (
-    UNRECOVERABLE_MESSAGE, appended_histories, has_separators, history_of, join_segments, split_segments,
-)
-from memgui.core.store import Document
-
 from factories import document
+from memgui.core.forensics.history import (
+    UNRECOVERABLE_MESSAGE,
+    appended_histories,
+    has_separators,
+    history_of,
+    join_segments,
+    split_segments,
+)
+from memgui.core.netfx import build_appended_body
+from memgui.core.store import Document
 
 ORIGINAL = "Static leases on 192.168.50.0/24:\n- .1 gateway\n- .2 pip (Pi-hole)"
 ADD1 = "Also reserved: .31 homeassistant VM."
@@ -94,7 +98,7 @@ def store_with_histories(empty_store):
 
 
 def test_appended_histories_from_a_real_store(store_with_histories):
-    store, appended, merged, dead = store_with_histories
+    store, appended, _merged, dead = store_with_histories
     found = {h.document_id: h for h in appended_histories(store)}
     assert set(found) == {appended.document_id, dead.document_id}  # the plain merge-document doc has no history
     assert found[dead.document_id].tombstoned and found[dead.document_id].additions[0].date == "2024-01-01"
@@ -103,8 +107,8 @@ def test_appended_histories_from_a_real_store(store_with_histories):
 
 
 def test_demo_store_histories_match_the_corpus(tmp_path):
-    from memgui.core.store.demo import build_demo_store, demo_labels
     from memgui.core.store import open_store
+    from memgui.core.store.demo import build_demo_store, demo_labels
 
     with open_store(build_demo_store(tmp_path / "netclaw.db"), read_only=True) as store:
         histories = appended_histories(store)

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from factories import document, seed_document
 from memgui.core.decide.review import ClusterReview
-from memgui.core.forensics.model_quality import (MIN_AGREEMENT_DECISIONS, ModelQuality, cached_quality,
-                                                 merge_stats, reviewer_agreement, save_quality, wrong_merge)
+from memgui.core.forensics.model_quality import (
+    MIN_AGREEMENT_DECISIONS,
+    ModelQuality,
+    cached_quality,
+    merge_stats,
+    reviewer_agreement,
+    save_quality,
+    wrong_merge,
+)
 from memgui.core.ops.apply import MODE_UNION, MergePlan, draft_stamps, keep_separate, merge_cluster
 from memgui.core.ops.undo import undo
 from memgui.core.store.demo import demo_labels
 from memgui.core.tasks import run_to_end
-
-from factories import document, seed_document
 
 
 def test_a_merge_is_wrong_when_two_of_its_members_are_not_labelled_duplicates():

@@ -7,20 +7,31 @@ from types import SimpleNamespace
 
 import pytest
 
+from factories import seed_document, update_document
 from memgui.core.forensics.recheck import (
-    ACTION_APPEND_BACK, ACTION_NONE, ACTION_UNDO, NotAMergeError, RecheckError, append_lost_facts, recheck_merges,
+    ACTION_APPEND_BACK,
+    ACTION_NONE,
+    ACTION_UNDO,
+    NotAMergeError,
+    RecheckError,
+    append_lost_facts,
+    recheck_merges,
     recheck_merges_work,
 )
 from memgui.core.merge.strict import check_strict
 from memgui.core.netfx import APPEND_SEMANTICS, build_appended_body
 from memgui.core.ops.apply import (
-    MODE_APPEND, MergePlan, SourceStamp, StaleSourceError, draft_stamps, drop_document, merge_cluster,
+    MODE_APPEND,
+    MergePlan,
+    SourceStamp,
+    StaleSourceError,
+    draft_stamps,
+    drop_document,
+    merge_cluster,
 )
 from memgui.core.ops.undo import undo
 from memgui.core.store.audit_log import OP_APPEND_BACK, get_entry
-from memgui.core.tasks import CancelToken, Cancelled, Progress
-
-from factories import seed_document, update_document
+from memgui.core.tasks import Cancelled, CancelToken, Progress
 
 WHEN = date(2026, 6, 1)
 A_BODY = "The backup job runs nightly at 02:30 and keeps 14 snapshots."

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memgui.core.merge.diff import DELETE, EQUAL, INSERT, REPLACE, word_diff, word_diff_work
-from memgui.core.tasks import CancelToken, Cancelled, Progress
+from memgui.core.tasks import Cancelled, CancelToken, Progress
 
 
 def _check_cover(a, b, diff):

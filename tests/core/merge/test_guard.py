@@ -13,7 +13,12 @@ from hypothesis import strategies as st
 from memgui.core.merge import guard, guard_tokens
 from memgui.core.merge.guard import check_merge, extract_tokens, missing_spans
 from memgui.core.netfx import (
-    APPEND_MARKER_RE, LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, build_appended_body, fold_case, utf16_len,
+    APPEND_MARKER_RE,
+    LENGTH_COLLAPSE_THRESHOLD,
+    RETENTION_THRESHOLD,
+    build_appended_body,
+    fold_case,
+    utf16_len,
 )
 
 # ── Ports of T/MergeGuardTests.cs ────────────────────────────────────────────────────────────────

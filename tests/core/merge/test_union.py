@@ -5,8 +5,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from memgui.core.merge.guard import check_merge
-from memgui.core.merge.union import normalise_sentence, sentence_union, split_units
 from memgui.core.merge.strict import check_strict
+from memgui.core.merge.union import normalise_sentence, sentence_union, split_units
 
 PRIMARY = """Atlas 2.14.3 was deployed on 2024-03-18. See https://docs.example.com/atlas/deploy-v2 for the runbook.
 The metrics port is 9464.
@@ -152,7 +152,7 @@ def test_union_of_overlapping_notes_passes_and_is_the_deduplicated_draft_when_th
 
 def sentence_union_dedup_only(primary, others):
     """The de-duplicated draft before any safety net (what the fallback replaced)."""
-    from memgui.core.merge.union import _append, _join  # noqa: PLC0415
+    from memgui.core.merge.union import _append, _join
 
     seen = {u.key for u in split_units(primary)}
     parts = []

@@ -9,17 +9,28 @@ from datetime import date
 
 import pytest
 
+from factories import seed_document, seed_embedding
+from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from memgui.core.ops.apply import (
-    APPEND_SEMANTICS, MERGE_SEMANTICS, MODE_APPEND, MODE_UNION, ApplyInputError, GuardRefusedError, MergePlan,
-    SourceStamp, StaleSourceError, apply_decision, draft_stamps, drop_document, edit_document, keep_separate,
+    APPEND_SEMANTICS,
+    MERGE_SEMANTICS,
+    MODE_APPEND,
+    MODE_UNION,
+    ApplyInputError,
+    GuardRefusedError,
+    MergePlan,
+    SourceStamp,
+    StaleSourceError,
+    apply_decision,
+    draft_stamps,
+    drop_document,
+    edit_document,
+    keep_separate,
     merge_cluster,
 )
-from memgui.core.store.audit_log import Provenance, get_entry, list_entries
-from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
-from memgui.core.store.exemptions import exempt_pairs
 from memgui.core.store import Document, new_document_id, open_store
-
-from factories import seed_document, seed_embedding
+from memgui.core.store.audit_log import Provenance, get_entry, list_entries
+from memgui.core.store.exemptions import exempt_pairs
 
 WHEN = date(2026, 6, 1)
 MERGED_RE = re.compile(r"_\[merged \d{4}-\d{2}-\d{2}\]_")

@@ -7,17 +7,22 @@ from datetime import date
 
 import pytest
 
+from factories import seed_document, seed_embedding
+from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from memgui.core.ops.apply import (
-    MODE_APPEND, MergePlan, SourceStamp, apply_decision, draft_stamps, drop_document, edit_document, keep_separate,
+    MODE_APPEND,
+    MergePlan,
+    SourceStamp,
+    apply_decision,
+    draft_stamps,
+    edit_document,
+    keep_separate,
     merge_cluster,
 )
-from memgui.core.store.audit_log import get_entry, list_entries
 from memgui.core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
-from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
-from memgui.core.store.exemptions import exempt_pairs
 from memgui.core.store import create_store, open_store
-
-from factories import seed_document, seed_embedding
+from memgui.core.store.audit_log import get_entry, list_entries
+from memgui.core.store.exemptions import exempt_pairs
 
 WHEN = date(2026, 6, 1)
 A_BODY = "The build server is ci.example.org running version 1.5.62."
@@ -109,7 +114,7 @@ def test_undo_and_redo_of_a_guarded_merge_override_and_edit(seeded):
 
 
 def test_undo_of_create_removes_the_document_and_restores_the_anchor(seeded):
-    store, a, *_ = seeded
+    store, _a, *_ = seeded
     before = dump(store)
     result = apply_decision(store, Proposal("Fresh", "A brand new fact.", anchor_name="fresh-topic"),
                             CurationDecision(DecisionKind.CREATE), [], when=WHEN)
@@ -120,7 +125,7 @@ def test_undo_of_create_removes_the_document_and_restores_the_anchor(seeded):
 
 
 def test_undo_of_an_llm_consolidate_restores_reanchored_docs_and_anchors(seeded):
-    store, a, b, c = seeded
+    store, a, b, _c = seeded
     before = dump(store)
     cands = [Candidate(d.document_id, d.anchor_id, d.anchor_id[7:], d.markdown_body, d.freshness_at, d.confidence)
              for d in (a, b)]
@@ -207,7 +212,7 @@ def test_state_rules(seeded):
 
 
 def test_keep_separate_undo_removes_the_exemptions(seeded):
-    store, a, b, c = seeded
+    store, a, b, _c = seeded
     entry = keep_separate(store, [a.document_id, b.document_id], note="different facts")
     assert exempt_pairs(store) == {frozenset((a.document_id, b.document_id))}
     undo(store, entry.audit_id)

@@ -10,19 +10,25 @@ from types import SimpleNamespace
 
 import pytest
 
+from decider_fakes import ScriptedEngine
+from factories import seed_document, update_document
 from memgui.core.decide.cache import DecisionCache
 from memgui.core.decide.inputs import anchor_names
 from memgui.core.decide.llm import LlamaDecider
 from memgui.core.decide.review import review_cluster
 from memgui.core.ops.batch import (
-    BatchError, BatchPlan, apply_batch, batch_entries, batch_id_of, plan_batch, undo_batch, why_not_safe,
+    BatchError,
+    BatchPlan,
+    apply_batch,
+    batch_entries,
+    batch_id_of,
+    plan_batch,
+    undo_batch,
+    why_not_safe,
 )
 from memgui.core.ops.batch_inputs import cluster_reviews
 from memgui.core.store.audit_log import list_entries
 from memgui.core.tasks import run_to_end
-
-from decider_fakes import ScriptedEngine
-from factories import seed_document, update_document
 
 # a same-fact pair (safe), a sibling pair (two versions: a different fact), four copies of one fact (too big)
 DEPLOY = ("Atlas deploys run at 02:00 UTC with make deploy.", "The atlas deploy runs at 02:00 UTC using make deploy.")
@@ -194,7 +200,7 @@ def test_undo_batch_refuses_a_write_whose_target_changed_since_and_undoes_the_re
 def test_clusters_sharing_a_document_are_not_both_written(seeded):
     store, clusters = seeded
     rows = _reviews(store, {"deploy": clusters["deploy"]})
-    key, ids, review = rows[0]
+    _key, ids, review = rows[0]
     plan = plan_batch([rows[0], ("deploy-again", ids, review)])
     assert [w.cluster_id for w in plan.writes] == ["deploy"]
     assert plan.excluded[0].reason == "shares a document with an earlier write of this batch"

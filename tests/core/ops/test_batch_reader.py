@@ -8,17 +8,16 @@ from dataclasses import replace
 
 import pytest
 
+from decider_fakes import ScriptedEngine
+from factories import seed_document
 from memgui.core.decide.inputs import anchor_names
 from memgui.core.decide.llm import LlamaDecider
 from memgui.core.decide.reader import FactReader
-from memgui.core.store.reader_cache import ReaderCache
 from memgui.core.decide.review import review_cluster
 from memgui.core.ops.batch import BatchPlan, ReaderRun, plan_batch
 from memgui.core.ops.batch_reader import read_safe_clusters
+from memgui.core.store.reader_cache import ReaderCache
 from memgui.core.tasks import Cancelled, CancelToken, run_to_end
-
-from decider_fakes import ScriptedEngine
-from factories import seed_document
 from reader_fakes import ScoringEngine
 
 DEPLOY = ("Atlas deploys run at 02:00 UTC with make deploy.", "The atlas deploy runs at 02:00 UTC using make deploy.")

@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from memgui.core.store import demo
+from memgui.core.store import demo, open_store
 from memgui.core.store.demo import (
     build_demo_store,
     demo_labels,
@@ -18,7 +18,6 @@ from memgui.core.store.demo import (
     labels_from_corpus,
     load_corpus,
 )
-from memgui.core.store import open_store
 
 MERGED = re.compile(r"\n\n---\n_\[merged (\d{4}-\d{2}-\d{2})\]_\n")
 NETCLAW_ID = re.compile(r"^doc-[0-9a-f]{32}$")

@@ -4,7 +4,13 @@ from __future__ import annotations
 import pytest
 
 from memgui.core.store.exemptions import (
-    add_exemption, all_pairs, exempt_pairs, is_exempt, list_exemptions, ordered_pair, remove_exemption,
+    add_exemption,
+    all_pairs,
+    exempt_pairs,
+    is_exempt,
+    list_exemptions,
+    ordered_pair,
+    remove_exemption,
 )
 
 
@@ -32,10 +38,9 @@ def test_callable_inside_an_open_transaction_and_rolled_back_with_it(empty_store
     class Boom(Exception):
         pass
 
-    with pytest.raises(Boom):
-        with store.transaction():
-            add_exemption(store, "doc-3", "doc-4")
-            raise Boom
+    with pytest.raises(Boom), store.transaction():
+        add_exemption(store, "doc-3", "doc-4")
+        raise Boom
     assert not is_exempt(store, "doc-3", "doc-4")  # the outer rollback takes it back
 
 

@@ -69,7 +69,7 @@ def test_home_dot_netclaw_when_netclaw_home_is_unset(homes, monkeypatch):
 
 
 def test_a_directory_named_netclaw_db_is_not_taken_for_a_store(homes):
-    home, netclaw = homes
+    _home, netclaw = homes
     (netclaw / "netclaw.db").mkdir()
     assert locate_store().origin == "demo"
 

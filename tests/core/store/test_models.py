@@ -2,19 +2,15 @@
 tables), values passed through exactly as stored, and the query functions later stages call."""
 from __future__ import annotations
 
-from functools import partial
-
 import sqlite3
+from functools import partial
 
 import pytest
 
+from factories import document
 from memgui.core.store import create_store, open_store, queries
 from memgui.core.store.models import AsStored, build_models, stored_fields
 from memgui.core.vectors.index import fingerprint, live_fingerprints
-
-from factories import document
-
-
 
 # the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
 make_doc = partial(document, "Demo body", title="Demo title", anchor_id="anchor:demo",

@@ -8,13 +8,11 @@ import stat
 
 import pytest
 
-from memgui.core.store import StoreReadOnlyError, create_store, open_store
-from memgui.core.store import memgui_schema
+from factories import seed_document, update_document
+from memgui.core.store import StoreReadOnlyError, create_store, memgui_schema, open_store
 from memgui.core.store.audit_log import STATE_UNDONE, record_entry, set_state
 from memgui.core.store.exemptions import add_exemption
 from memgui.core.store.review_marks import ReviewMark, cluster_key, read_marks, write_marks
-
-from factories import seed_document, update_document
 
 
 def _digest(path) -> str:
@@ -92,10 +90,9 @@ def test_put_replace_and_remove_in_order_in_one_transaction(seeded):
         class Boom(Exception):
             pass
 
-        with pytest.raises(Boom):
-            with store.transaction():
-                write_marks(store, [ReviewMark(key, (a, b), "skipped", None, 3)])
-                raise Boom
+        with pytest.raises(Boom), store.transaction():
+            write_marks(store, [ReviewMark(key, (a, b), "skipped", None, 3)])
+            raise Boom
         assert read_marks(store, [key]) == {}  # rolled back with the caller's transaction
 
 

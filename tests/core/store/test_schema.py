@@ -6,8 +6,7 @@ import stat
 
 import pytest
 
-from memgui.core.store import StoreError, create_store, open_store
-from memgui.core.store import memgui_schema
+from memgui.core.store import StoreError, create_store, memgui_schema, open_store
 from memgui.core.store.schema import FTS_TOKENIZER, MEMORY_TABLES
 
 DOCUMENT_COLUMNS = [
@@ -184,9 +183,8 @@ def test_a_refused_write_leaves_no_memgui_table_behind(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     before = path.read_bytes()
     with open_store(path) as store:
-        with pytest.raises(RuntimeError):
-            with store.transaction():
-                raise RuntimeError("input refused after the transaction began")
+        with pytest.raises(RuntimeError), store.transaction():
+            raise RuntimeError("input refused after the transaction began")
         assert not store.has_table("memgui_meta") and store.schema_pending
         store.ensure_anchor("now for real")  # the next write migrates
         assert store.has_table("memgui_audit")

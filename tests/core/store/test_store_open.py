@@ -1,29 +1,26 @@
 """Opening a store: every bad input is refused with one line, read-only files stay untouched, locks time out."""
 from __future__ import annotations
 
-from functools import partial
-
 import hashlib
 import os
 import sqlite3
 import stat
 import threading
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from factories import document
 from memgui.core.store import (
     StoreError,
     StoreLockedError,
     StoreReadOnlyError,
     create_store,
+    memgui_schema,
     open_store,
 )
-from memgui.core.store import memgui_schema
-
-from factories import document
-
 
 # the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
 make_doc = partial(document, "Demo body with a version 1.2.3", title="Demo title", anchor_id="anchor:demo",
@@ -42,10 +39,9 @@ def one_line(exc: BaseException) -> str:
 
 def populated_store(tmp_path: Path, n: int = 200) -> Path:
     path = create_store(tmp_path / "netclaw.db")
-    with open_store(path) as store:
-        with store.transaction():
-            for i in range(n):
-                store.upsert_document(make_doc(title=f"Document {i}", markdown_body=f"Body {i} " + "lorem ipsum " * 40))
+    with open_store(path) as store, store.transaction():
+        for i in range(n):
+            store.upsert_document(make_doc(title=f"Document {i}", markdown_body=f"Body {i} " + "lorem ipsum " * 40))
     return path
 
 

@@ -2,22 +2,19 @@
 included), audit images, and stores from older Netclaw versions that lack columns."""
 from __future__ import annotations
 
-from functools import partial
-
 import sqlite3
 import struct
 import time
 from dataclasses import replace
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from factories import document
 from memgui.core.netfx import fts_query_for_text as build_fts_query
 from memgui.core.store import EmbeddingRow, create_store, open_store
-
-from factories import document
-
 
 # the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
 make_doc = partial(document, "Demo body", title="Demo title", anchor_id="anchor:demo",

@@ -2,8 +2,6 @@
 and embedding rows — plus the content hash, ids, legacy stores and concurrent writers."""
 from __future__ import annotations
 
-from functools import partial
-
 import hashlib
 import re
 import sqlite3
@@ -12,9 +10,13 @@ import sys
 import textwrap
 import threading
 from dataclasses import replace
+from functools import partial
 
 import pytest
 
+from factories import document
+from memgui.core.netfx import anchor_id_for, lower_invariant
+from memgui.core.netfx import normalize_for_containment as normalize_for_hash
 from memgui.core.store import (
     StoreError,
     content_hash,
@@ -23,10 +25,6 @@ from memgui.core.store import (
     open_store,
 )
 from memgui.core.store import store as store_module
-from memgui.core.netfx import anchor_id_for, lower_invariant, normalize_for_containment as normalize_for_hash
-
-from factories import document
-
 
 # the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
 make_doc = partial(document, "Demo body with a version 1.2.3", title="Demo title", anchor_id="anchor:demo",
@@ -179,11 +177,10 @@ def test_null_boundary_and_audience_read_as_legacy_restricted_and_personal(store
 
 def test_a_failed_transaction_leaves_no_trace(store):
     doc = make_doc()
-    with pytest.raises(RuntimeError):
-        with store.transaction():
-            store.upsert_document(doc)
-            assert store.document(doc.document_id) is not None
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), store.transaction():
+        store.upsert_document(doc)
+        assert store.document(doc.document_id) is not None
+        raise RuntimeError("boom")
     assert store.document(doc.document_id) is None
     assert fts_row(store.path, doc.document_id) is None
 
@@ -281,7 +278,7 @@ def test_hash_is_64_lowercase_hex_chars():
 
 
 def test_hash_is_sha256_of_normalised_title_newline_body():
-    expected = hashlib.sha256("my title\nline one line two".encode("utf-8")).hexdigest()
+    expected = hashlib.sha256(b"my title\nline one line two").hexdigest()
     assert content_hash("My  Title", "Line one\r\n  Line TWO\n") == expected
     assert content_hash("", "") == hashlib.sha256(b"\n").hexdigest()
 

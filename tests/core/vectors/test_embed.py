@@ -6,6 +6,8 @@ import json
 import numpy as np
 import pytest
 
+from factories import put_embedding, update_document
+from memgui.core.tasks import Cancelled, CancelToken, run_to_end
 from memgui.core.vectors.embed import (
     EmbedderSource,
     EmbedderUnavailable,
@@ -17,9 +19,6 @@ from memgui.core.vectors.embed import (
     stored_model_id,
 )
 from memgui.core.vectors.embedder_model import MODEL_ID
-from memgui.core.tasks import CancelToken, Cancelled, run_to_end
-
-from factories import put_embedding, update_document
 from vector_fakes import FakeEmbedder, add_doc, text_vector
 
 SNOW = "snowflake-arctic-embed-m-int8"

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bert_reference import ReferenceBert
 from memgui.core.vectors import embedder_model
 from memgui.core.vectors.embed import LlamaEmbedder, embed_all
-
-from bert_reference import ReferenceBert
 
 PARITY_TEXTS = [
     "The cat sits on the mat.",

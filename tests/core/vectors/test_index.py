@@ -7,11 +7,10 @@ import os
 import numpy as np
 import pytest
 
+from factories import update_document
+from memgui.core.tasks import Cancelled, CancelToken, run_to_end
 from memgui.core.vectors.embed import EmbedderSource, LlamaEmbedder
 from memgui.core.vectors.index import open_index, sidecar_path
-from memgui.core.tasks import CancelToken, Cancelled, run_to_end
-
-from factories import update_document
 from vector_fakes import FakeEmbedder, add_doc
 
 
@@ -61,7 +60,7 @@ def test_editing_one_document_re_embeds_only_it(store_with_docs):
     hit = index.query(fake.vector("Note 5\na completely different body")[None, :], 1)[0][0]
     assert hit[0] == edited.document_id
     # a whitespace/case-only edit keeps the content hash (netclaw-compat §11.2), so nothing is re-embedded
-    side, data = files(store)
+    _side, data = files(store)
     data_before = [p.read_bytes() for p in data]
     update_document(store, edited, markdown_body="A  completely DIFFERENT body")
     quiet = FakeEmbedder()
@@ -139,7 +138,7 @@ def test_cancel_of_an_update_keeps_the_previous_index(store_with_docs):
     "garbage_index", "truncated_index", "truncated_vectors", "garbage_sidecar", "missing_index", "other_dims",
 ])
 def test_damaged_or_mismatched_files_are_rebuilt_with_a_notice(store_with_docs, damage):
-    store, docs = store_with_docs
+    store, _docs = store_with_docs
     build(store, FakeEmbedder())
     side, (hnsw, npy) = files(store)
     if damage == "garbage_index":  # same size, damaged later (its mtime moves on, as any later write's does)
@@ -223,7 +222,7 @@ def test_real_llama_index_finds_the_paraphrase(empty_store):
 
 
 def test_unsavable_cache_keeps_working_with_a_notice(store_with_docs):
-    store, docs = store_with_docs
+    store, _docs = store_with_docs
     folder = sidecar_path(store.path, "fake-model").parent
     folder.parent.mkdir(parents=True, exist_ok=True)
     folder.write_text("not a folder")  # the cache cannot hold the index

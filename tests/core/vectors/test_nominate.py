@@ -5,12 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memgui.core.vectors import nominate
+from factories import put_embedding
 from memgui.core.curation.types import NominatorUnavailable
-from memgui.core.vectors.embed import EmbedderSource, EmbedderUnavailable, LlamaEmbedder, StoredVectors, StoredVectorsError
+from memgui.core.tasks import Cancelled, CancelToken, run_to_end
+from memgui.core.vectors import nominate
+from memgui.core.vectors.embed import (
+    EmbedderSource,
+    EmbedderUnavailable,
+    LlamaEmbedder,
+    StoredVectorsError,
+)
 from memgui.core.vectors.embedder_model import MODEL_ID
 from memgui.core.vectors.nominate import (
-    Pair,
     build_clusters,
     content_overlap,
     default_threshold,
@@ -18,9 +24,6 @@ from memgui.core.vectors.nominate import (
     lexical_terms,
     scan_store,
 )
-from memgui.core.tasks import CancelToken, Cancelled, run_to_end
-
-from factories import put_embedding
 from vector_fakes import FakeEmbedder, add_doc, text_vector
 
 SNOW = "snowflake-arctic-embed-m-int8"
@@ -145,7 +148,7 @@ def test_scan_clusters_topical_duplicates(topical):
 
 
 def test_scan_k_limits_nominees(topical):
-    store, docs, fake = topical
+    store, _docs, fake = topical
     result = scan(store, fake, threshold=0.9, k=1)
     nominees = [p for c in result.clusters for p in c.pairs if p.nominee]
     assert len(nominees) <= 3 + 1
@@ -278,8 +281,8 @@ def labelled_pairs(labels: dict, live: set[str]) -> set[frozenset[str]]:
 def test_demo_store_duplicates_recall_at_default_threshold(tmp_path, record_property):
     import itertools
 
-    from memgui.core.store.demo import build_demo_store, demo_labels
     from memgui.core.store import open_store
+    from memgui.core.store.demo import build_demo_store, demo_labels
 
     with open_store(build_demo_store(tmp_path / "demo" / "netclaw.db"), read_only=True) as store:
         result = run_to_end(scan_store(store))
