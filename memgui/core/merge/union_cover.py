@@ -31,9 +31,20 @@ _COMMON_POSTING = 32  # a word in more draft sentences than this says nothing of
 
 _WORD = re.compile(r"[^\W_]+")
 _WORD_RUN = re.compile(r"\w+")  # what `contains_whole` treats as glued: isalnum() or "_"
-_STOPWORDS = frozenset(["about", "above", "after", "again", "also", "always", "among", "another", "because", "been", "before", "being", "below", "between", "both", "cannot", "could", "does", "doing", "down", "during", "each", "every", "from", "further", "have", "having", "here", "into", "itself", "just", "more", "most", "much", "must", "once", "only", "other", "over", "same", "should", "some", "such", "than", "that", "their", "them", "then", "there", "these", "they", "this", "those", "through", "under", "until", "very", "what", "when", "where", "which", "while", "with", "would", "your", "yours", "will", "shall", "were", "with", "also"])
+_STOPWORDS = frozenset([
+    "about", "above", "after", "again", "also", "always", "among", "another", "because", "been", "before", "being",
+    "below", "between", "both", "cannot", "could", "does", "doing", "down", "during", "each", "every", "from",
+    "further", "have", "having", "here", "into", "itself", "just", "more", "most", "much", "must", "once", "only",
+    "other", "over", "same", "should", "some", "such", "than", "that", "their", "them", "then", "there", "these",
+    "they", "this", "those", "through", "under", "until", "very", "what", "when", "where", "which", "while", "with",
+    "would", "your", "yours", "will", "shall", "were", "with", "also"
+])
 _FUNCTION_WORDS = _STOPWORDS | frozenset(
-    ["the", "and", "for", "are", "was", "has", "had", "but", "not", "can", "all", "any", "its", "our", "you", "his", "her", "she", "him", "who", "how", "why", "yes", "out", "off", "per", "of", "to", "in", "on", "at", "is", "be", "as", "by", "it", "an", "or", "if", "we", "he", "me", "my", "no", "so", "up", "do", "go", "us", "am", "a", "i"])
+    [
+        "the", "and", "for", "are", "was", "has", "had", "but", "not", "can", "all", "any", "its", "our", "you", "his",
+        "her", "she", "him", "who", "how", "why", "yes", "out", "off", "per", "of", "to", "in", "on", "at", "is", "be",
+        "as", "by", "it", "an", "or", "if", "we", "he", "me", "my", "no", "so", "up", "do", "go", "us", "am", "a", "i"
+    ])
 _KEY = re.compile(r"\d+|[^\W\d]+")
 _LENS_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")  # the draft read in sentences for the lens's window
 
