@@ -113,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
             raise
         name = str(exc.filename or "")
         name = name if len(name) <= 120 else f"{name[:60]}…{name[-60:]}"
-        print(f"memgui: {name}: {'a path component is longer than the file system allows' if exc.errno == errno.ENAMETOOLONG else exc.strerror}",
-              file=sys.stderr)
+        too_long = "a path component is longer than the file system allows"
+        print(f"memgui: {name}: {too_long if exc.errno == errno.ENAMETOOLONG else exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

@@ -11,8 +11,8 @@ only, into `target` (its most complete, then newest, member).
 
 Output (JSON): {decision, targets, rationale, merged_body, guard, model_id, seconds, prompt_tokens,
 completion_tokens, groups, groups_judged, target, pairs, stamps, …}. `stamps` are each source's updated_at and
-content hash at draft time: `memgui merge --draft FILE` refuses when any source changed since. Exit 0 with a decision, 1 when the model gave none
-(timeout, unparseable), 2 on bad input.
+content hash at draft time: `memgui merge --draft FILE` refuses when any source changed since. Exit 0 with a
+decision, 1 when the model gave none (timeout, unparseable), 2 on bad input.
 """
 from __future__ import annotations
 

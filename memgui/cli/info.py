@@ -21,10 +21,8 @@ def _counts(mapping: dict) -> str:
 
 
 def format_summary(d: dict) -> str:
-    if d["read_only"]:
-        access = "read-only" + (f" ({d['read_only_reason']})" if d.get("read_only_reason") else "")
-    else:
-        access = "writable"
+    reason = f" ({d['read_only_reason']})" if d.get("read_only_reason") else ""
+    access = f"read-only{reason}" if d["read_only"] else "writable"
     lines = [
         f"store:       {d['path']}",
         f"access:      {access}",

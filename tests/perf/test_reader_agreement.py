@@ -10,6 +10,7 @@ a number changed, a sentence dropped, a meaning negated or two values swapped, i
 `make bench` only (the real model, minutes). READER_BENCH_LIMIT=N caps each label of each half."""
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -124,7 +125,7 @@ def _balanced(rows: list[tuple[float, bool]], threshold: float) -> float:
 def pick_threshold(rows: list[tuple[float, bool]]) -> float:
     """The threshold with the best balanced accuracy (ties: the higher, the stricter)."""
     values = sorted({round(p, 4) for p, _ in rows})
-    candidates = [0.5] + [(a + b) / 2 for a, b in zip(values, values[1:])]
+    candidates = [0.5] + [(a + b) / 2 for a, b in itertools.pairwise(values)]
     return max(candidates, key=lambda t: (round(_balanced(rows, t), 6), t))
 
 

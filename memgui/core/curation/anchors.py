@@ -78,7 +78,7 @@ def is_fuzzy_match(tokens_a: Sequence[str], tokens_b: Sequence[str]) -> bool:
         return False
     set_a, set_b = _token_set(tokens_a), _token_set(tokens_b)
     shorter, longer = (set_a, set_b) if len(set_a) <= len(set_b) else (set_b, set_a)
-    if all(any(is_prefix_match(t, l) for l in longer) for t in shorter):
+    if all(any(is_prefix_match(t, other) for other in longer) for t in shorter):
         return True
     return union - intersection <= MAX_TOKEN_DIFFERENCE
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 LOGGER_NAME = "memgui.curation"
 logger = logging.getLogger(LOGGER_NAME)
@@ -79,7 +79,7 @@ class MarkerEvent:
         return {"marker": self.marker, "fields": dict(self.fields)}
 
 
-MarkerLog = Union[list, Callable[[MarkerEvent], Any], None]
+MarkerLog = list | Callable[[MarkerEvent], Any] | None
 
 
 def format_value(key: str, value: Any) -> str:

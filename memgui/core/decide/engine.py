@@ -128,7 +128,7 @@ class LlamaEngine:
 
     # -- Engine interface -------------------------------------------------------------------------------
     def render(self, messages: Sequence[dict]) -> str:
-        self.llm  # loads; the template comes from the file
+        _ = self.llm  # loads; the template comes from the file
         if self._formatter is None:
             return render_plain(messages)
         return self._formatter(messages=list(messages)).prompt

@@ -6,9 +6,10 @@ plus a sibling (prod vs staging) came back as one answer, and "keep separate" wo
 true duplicates. Judging every pair (≤ 8 members → ≤ 28 pairs) gives a partition instead. A member joins a
 group only when it is judged the same fact as *every* member already there (no chaining through one
 "same" answer). A pair whose notes disagree on a value — an amount of the same unit (`€1,150/month` vs
-`€1,173/month`) or a calendar date — is kept apart whatever the model answers: those are two facts (another month, plan or host), or one
-supersedes the other, and the reviewer decides that. Groups are listed largest first; the merge is drafted for the largest group only, into its
-target: the most complete member (most facts, then the longest body), then the newest.
+`€1,173/month`) or a calendar date — is kept apart whatever the model answers: those are two facts (another
+month, plan or host), or one supersedes the other, and the reviewer decides that. Groups are listed largest
+first; the merge is drafted for the largest group only, into its target: the most complete member (most facts,
+then the longest body), then the newest.
 
 `partition` and `choose_target` are pure; `judge_pairs` runs the judge (a generator, cancellable).
 """

@@ -429,7 +429,7 @@ def _json_line(line: str) -> tuple[str, str | None, str | None] | None:
             value = obj.get(m.group(1))
             if isinstance(value, list):
                 return "[" + ",".join(str(v) for v in value) + "]"
-            return "" if value is None else (str(value) if not isinstance(value, bool) else str(value))
+            return "" if value is None else str(value)
         message = re.sub(r"\{@?\$?([A-Za-z_][A-Za-z0-9_]*)(?:[,:][^}]*)?\}", sub, obj["@mt"])
     if message is None:
         return None
@@ -535,7 +535,7 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike], *, cancel: Cancel
     for file_index, path in enumerate(files):
         cancel.raise_if_cancelled()
         try:
-            fh = open(path, "rb")
+            fh = open(path, "rb")  # noqa: SIM115 - closed by the `with fh:` below; an unreadable file is skipped
         except OSError as exc:
             unreadable.append(f"{path}: {exc.strerror or exc}")
             continue

@@ -20,7 +20,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterable
-from itertools import chain, repeat
+from itertools import chain, pairwise, repeat
 from typing import NamedTuple
 
 from ..netfx import NET_WS_CLASS, fold_case
@@ -434,7 +434,7 @@ def _file_path_matches(text: str, pattern_set: _PatternSet, seen: dict | None = 
     runs = _runs_around(text, _SEPARATOR.finditer(text), pattern_set.path_run, {} if seen is None else seen)
     for run_start, run_end in runs:
         cuts = [run_start, *(m.start() for m in _DOUBLE_SEPARATOR.finditer(text, run_start, run_end)), run_end]
-        for start, end in zip(cuts, cuts[1:]):
+        for start, end in pairwise(cuts):
             first_sep = min((i for i in (text.find("/", start, end), text.find("\\", start, end)) if i >= 0), default=-1)
             if first_sep < 0:
                 continue

@@ -332,7 +332,7 @@ def _lean(unit: _Unit, cover: Cover) -> tuple[_Unit | None, list[str]]:
     if kept[0]:  # "…, and Mira squash-merges them": the conjunction joined it to a clause left out
         first = _LEADING_AND.sub("", first, count=1) or first
     text = marker + first
-    for previous, following in zip(kept, kept[1:]):
+    for previous, following in itertools.pairwise(kept):
         joint, depth = _balanced(_joint([c.after for c in clauses[previous:following]]), depth)
         text += joint.lstrip() if joint.startswith(" ") and text.endswith(" ") else joint
         text += clauses[following].text

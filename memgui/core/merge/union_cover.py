@@ -206,9 +206,9 @@ class Cover:
                 out.append((self.day_months[day[5:]], token))  # "2 April" of a draft that says 2026 too
         for token, kind in text_facts(text):  # "2 December" of a draft that holds 1987-12-02
             day = day_and_month(token) if kind == "day_month" else None
-            if day and day in self.days and not self.text.contains(normalised(token)):
-                if not any(normalised(token) in normalised(new) for _, new in out):
-                    out.append((self.days[day], token))
+            if (day and day in self.days and not self.text.contains(normalised(token))
+                    and not any(normalised(token) in normalised(new) for _, new in out)):
+                out.append((self.days[day], token))
         return out
 
     def brings(self, text: str, *, facts_only: bool = False, wordless: bool = True) -> bool:

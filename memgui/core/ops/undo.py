@@ -3,9 +3,9 @@
 Undo puts the before-images back only if every touched row still equals its after-image, else it refuses
 with UndoConflictError naming the row that changed (a document's embedding rows do not count: the daemon
 re-embedding a rewritten text is not a conflict); only rows that differ are written, and a restored
-document's embedding rows are deleted so the daemon re-embeds it (memgui never writes that table); redo puts the after-images back under the same rule
-against the before-images. Both are audited themselves (operation `undo` / `redo`, reverts_audit_id) and
-flip the original entry's state between `applied` and `undone`.
+document's embedding rows are deleted so the daemon re-embeds it (memgui never writes that table); redo puts the
+after-images back under the same rule against the before-images. Both are audited themselves (operation `undo` /
+`redo`, reverts_audit_id) and flip the original entry's state between `applied` and `undone`.
 """
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ import errno
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar, Union
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
@@ -180,8 +180,8 @@ class PlanRecord(_Base):
 # TEXT that is not UTF-8).
 Hex = Annotated[str, msgspec.Meta(max_length=2 * MAX_TEXT_CHARS, pattern="^(?:[0-9a-fA-F]{2})*$")]
 Tagged = Annotated[dict[Literal["$bytes", "$text"], Hex], msgspec.Meta(min_length=1, max_length=1)]
-Cell = Union[None, Int64, float, Text, Tagged]
-Row = Union[Annotated[dict[Text, Cell], msgspec.Meta(max_length=1024)], None]
+Cell = None | Int64 | float | Text | Tagged
+Row = Annotated[dict[Text, Cell], msgspec.Meta(max_length=1024)] | None
 
 
 class DocumentImage(_Base, forbid_unknown_fields=True):

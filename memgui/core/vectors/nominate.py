@@ -4,9 +4,10 @@ The nominee graph has an edge a–b when b is among a's K nearest other document
 the reverse). Its connected components chain: a–b and b–c put a and c together however far apart they are (the
 demo store had a 25-document component of different notes). So each component is split by average linkage:
 two groups join only while the mean cosine between their members stays ≥ the threshold (the same floor, not a
-tuned one), and never beyond MAX_CLUSTER_SIZE members; what does not fit is re-queued as clusters of its own. Each cluster carries every pairwise cosine among its members (`Pair.nominee` marks the
-TopK edges). Pairs a person marked "not duplicates" are removed before the components are formed. When no embedder works, the degraded lexical path of netclaw-compat §5 step 3b is used and the result is
-flagged. The clustering itself (`build_clusters`) is pure.
+tuned one), and never beyond MAX_CLUSTER_SIZE members; what does not fit is re-queued as clusters of its own.
+Each cluster carries every pairwise cosine among its members (`Pair.nominee` marks the TopK edges). Pairs a
+person marked "not duplicates" are removed before the components are formed. When no embedder works, the
+degraded lexical path of netclaw-compat §5 step 3b is used and the result is flagged. The clustering itself (`build_clusters`) is pure.
 """
 from __future__ import annotations
 
@@ -285,7 +286,8 @@ def build_clusters(
                     pairs.append(Pair(a, b, cos, nominee=(a, b) in kept))
         else:
             if pair_cosine is not None:
-                notices.append(f"a cluster of {len(members)} documents lists only its {sum(1 for k in kept if k[0] in members)} nominee pairs")
+                listed = sum(1 for k in kept if k[0] in members)
+                notices.append(f"a cluster of {len(members)} documents lists only its {listed} nominee pairs")
             member_set = set(members)
             for (a, b), cos in kept.items():
                 if a in member_set:
