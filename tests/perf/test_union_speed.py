@@ -103,14 +103,14 @@ def test_union_runs_in_linear_time():
             primary, others = make(size)
             merged = ""
 
-            def run() -> None:
+            def run(primary: str = primary, others: list[str] = others) -> None:
                 nonlocal merged
                 merged = sentence_union(primary, others)
 
             seconds = _seconds(run)
             sources = [primary, *others]
-            guard = _seconds(lambda: check_merge(sources, merged + " "), repeat=3)  # a body it has not seen
-            split = _seconds(lambda: [split_units(s) for s in sources], repeat=3)
+            guard = _seconds(lambda sources=sources, merged=merged: check_merge(sources, merged + " "), repeat=3)  # a body it has not seen
+            split = _seconds(lambda sources=sources: [split_units(s) for s in sources], repeat=3)
             growth = seconds / previous if previous else None
             if growth is not None and size > SIZES[1]:
                 worst_growth = max(worst_growth, growth)
@@ -122,5 +122,5 @@ def test_union_runs_in_linear_time():
             previous = seconds
     for name, make in ISSUE_CASES.items():
         primary, others = make()
-        print(f"union, the issue's {name}: {_seconds(lambda: sentence_union(primary, others)):.3f} s")
+        print(f"union, the issue's {name}: {_seconds(lambda primary=primary, others=others: sentence_union(primary, others)):.3f} s")
     assert worst_growth < 30, f"the union grows ×{worst_growth:.0f} for ×10 input: not linear"

@@ -251,7 +251,7 @@ class Cover:
         scores: Counter[int] = Counter()
         always: set[int] = set()
         for key in _keys(text):
-            posting = self._postings.get(key, ())
+            posting = self._postings.get(key, [])
             if len(posting) > _COMMON_POSTING:
                 always.update((posting[0], posting[-1]))
             else:

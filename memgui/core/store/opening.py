@@ -10,8 +10,17 @@ from pathlib import Path
 from peewee import DatabaseError, InterfaceError, OperationalError
 
 from . import memgui_schema
-from .connection import (SIDE_SUFFIXES, StoreDatabase, check_file, file_read_only_reason, is_lock_error,
-                         is_read_only_error, make_database, read_columns, side_file)
+from .connection import (
+    SIDE_SUFFIXES,
+    StoreDatabase,
+    check_file,
+    file_read_only_reason,
+    is_lock_error,
+    is_read_only_error,
+    make_database,
+    read_columns,
+    side_file,
+)
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .schema import REQUIRED_COLUMNS, REQUIRED_TABLES
 from .store import Store
