@@ -38,7 +38,8 @@ class ReferenceBert:
         return unicodedata.category(ch).startswith("P")
 
     def tokenize(self, text: str) -> list[int]:
-        text = "".join(" " if ch.isspace() else ch for ch in text if (ord(ch) not in (0, 0xFFFD) and unicodedata.category(ch) not in ("Cc", "Cf")) or ch in "\t\n\r")
+        text = "".join(" " if ch.isspace() else ch for ch in text
+                       if (ord(ch) not in (0, 0xFFFD) and unicodedata.category(ch) not in ("Cc", "Cf")) or ch in "\t\n\r")
         text = unicodedata.normalize("NFD", text.lower())
         text = "".join(ch for ch in text if unicodedata.category(ch) != "Mn")
         words: list[str] = []
@@ -84,7 +85,7 @@ class ReferenceBert:
         for i in range(cfg["num_hidden_layers"]):
             p = f"encoder.layer.{i}."
 
-            def lin(v, name):
+            def lin(v, name, p=p):
                 return v @ t[p + name + ".weight"].T + t[p + name + ".bias"]
 
             q = lin(x, "attention.self.query").reshape(n, heads, d).transpose(1, 0, 2)
@@ -94,7 +95,8 @@ class ReferenceBert:
             scores = np.exp(scores - scores.max(-1, keepdims=True))
             scores /= scores.sum(-1, keepdims=True)
             ctx = (scores @ v).transpose(1, 0, 2).reshape(n, heads * d)
-            x = _layer_norm(x + lin(ctx, "attention.output.dense"), t[p + "attention.output.LayerNorm.weight"], t[p + "attention.output.LayerNorm.bias"], eps)
+            x = _layer_norm(x + lin(ctx, "attention.output.dense"), t[p + "attention.output.LayerNorm.weight"],
+                            t[p + "attention.output.LayerNorm.bias"], eps)
             h = _gelu(lin(x, "intermediate.dense"))
             x = _layer_norm(x + lin(h, "output.dense"), t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"], eps)
         pooled = x.mean(0)

@@ -1,6 +1,7 @@
 """Settings: Netclaw's Memory.Curation from $NETCLAW_HOME/config/netclaw.json, with Netclaw's defaults."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import replace
@@ -131,7 +132,7 @@ def test_comments_trailing_commas_and_bom_are_accepted(home):
 
 def test_settings_are_frozen_and_overridable_with_replace():
     settings = CurationSettings()
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         settings.nominator_k = 1  # type: ignore[misc]
     assert replace(settings, nominator_k=2).nominator_k == 2 and settings.nominator_k == 5
 

@@ -112,7 +112,7 @@ def _bad_stores(tmp_path):
     conn.close()
     corrupt = create_store(tmp_path / "corrupt.db")
     with open_store(corrupt) as store, store.transaction():
-        for i in range(150):
+        for _ in range(150):
             store.upsert_document(document("filler text " * 50, title="t", anchor="a", boundary=None, audience=None,
                                            confidence=0.5))
     size = corrupt.stat().st_size

@@ -25,7 +25,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from . import forms
 
@@ -51,7 +51,7 @@ class Slot:
     subject: bool
 
 
-Segment = Union[str, Slot]
+Segment = str | Slot
 Key = tuple[int, int]   # (sentence index, segment index)
 
 

@@ -98,9 +98,9 @@ def test_click_recheck_lists_the_lossy_merge_and_undo_acts(lossy, qtbot, view):
     assert v.answers.seen[-1][0] == "Undo" and get_entry(store, merge.audit_id).state == "applied"
 
     v.answers.ok = True
-    with qtbot.waitSignal(page.rechecked, timeout=15000):  # the list is re-checked after the write
-        with qtbot.waitSignal(v.actionFinished, timeout=15000) as done:
-            qtbot.mouseClick(page.undo_button, Qt.MouseButton.LeftButton)
+    with (qtbot.waitSignal(page.rechecked, timeout=15000),  # the list is re-checked after the write
+          qtbot.waitSignal(v.actionFinished, timeout=15000) as done):
+        qtbot.mouseClick(page.undo_button, Qt.MouseButton.LeftButton)
     assert f"Undid #{merge.audit_id}" in done.args[0]
     assert get_entry(store, merge.audit_id).state == "undone"
     assert page.model.rowCount() == 0 and "keep their facts" in page.status.text()

@@ -1,6 +1,7 @@
 """P2: reopening a store's persisted index against a cold build, at 100k documents. Goal: reopen ≤ 1 s and
 ≥ 20× faster than the cold build. Both sides run `open_index` on a real 100k-document store file (reading the
-unchanged documents are recognised by their updated_at/length fingerprints); vectors are precomputed so the cold build is only the index build
+unchanged documents are recognised by their updated_at/length fingerprints); vectors are precomputed so the cold
+build is only the index build
 (embedding 100k documents with MiniLM would add about an hour, see P6)."""
 from __future__ import annotations
 

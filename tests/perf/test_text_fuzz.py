@@ -24,9 +24,9 @@ def test_guard_union_and_diff_survive_random_strings():
     start = time.perf_counter()
     for _ in range(count):
         a, b = random_text(rng), random_text(rng)
-        for path, run in (("MergeGuard", lambda: check_merge([a, b], a)),
-                          ("union", lambda: sentence_union(a, [b])),
-                          ("word diff", lambda: word_diff(a, b))):
+        for path, run in (("MergeGuard", lambda a=a, b=b: check_merge([a, b], a)),
+                          ("union", lambda a=a, b=b: sentence_union(a, [b])),
+                          ("word diff", lambda a=a, b=b: word_diff(a, b))):
             try:
                 result = run()
             except Exception as exc:  # noqa: BLE001 - every crash is counted and shown

@@ -41,7 +41,7 @@ def test_text_paths_stay_linear():
     worst = 0.0
     for name, (a, b) in _inputs().items():
         seconds = _seconds(word_diff, a, b, repeat=1)
-        base = _seconds(lambda: (tokenize(a), tokenize(b)))
+        base = _seconds(lambda a=a, b=b: (tokenize(a), tokenize(b)))
         worst = max(worst, seconds)
         print(f"word diff 100 KB, {name}: {seconds:.3f} s ({seconds / base:.1f}× tokenizing both)")
     think = "<think>" * 14_000

@@ -2,7 +2,8 @@
 
 1. Nothing slow runs inside BEGIN IMMEDIATE: MergeGuard, the sentence union, the lens and the append body are
    computed before the transaction opens, for every kind of write (merge in its three modes, edit, append-back,
-   a bulk-accept plan, a model's UPDATE / CONSOLIDATE decision). Checked without a clock: each is wrapped to fail if it runs while the store is in a
+   a bulk-accept plan, a model's UPDATE / CONSOLIDATE decision). Checked without a clock: each is wrapped to fail
+   if it runs while the store is in a
    transaction.
 2. Merges of 1 KB … 1 MB notes while a daemon writes (Netclaw's 30 s busy timeout): 0 daemon writes fail, and
    the longest hold is bounded (far below the busy timeout; the figure itself is a benchmark,

@@ -99,8 +99,10 @@ def _cases():
         ("draft: lone low surrogate", draft("d9.json", lambda st: _draft(st)[:-1] + ', "merged_body": "\\udfff"}')),
         ("draft: surrogate bytes (not UTF-8)", lambda d: _merge(s(d), "--draft", _write(
             d[0], "d10.json", _draft(d[2]).encode()[:-1] + b', "rationale": "\xed\xa0\x80"}'))),
-        ("draft: updated_at beyond int64", draft("d11.json", lambda st: _draft(st, stamps={A: {"updated_at": 2 ** 64, "content_hash": "x"}}))),
-        ("draft: updated_at below int64", draft("d12.json", lambda st: _draft(st, stamps={A: {"updated_at": -(2 ** 63) - 1, "content_hash": "x"}}))),
+        ("draft: updated_at beyond int64",
+         draft("d11.json", lambda st: _draft(st, stamps={A: {"updated_at": 2 ** 64, "content_hash": "x"}}))),
+        ("draft: updated_at below int64",
+         draft("d12.json", lambda st: _draft(st, stamps={A: {"updated_at": -(2 ** 63) - 1, "content_hash": "x"}}))),
         ("draft: updated_at a fraction", draft("d13.json", lambda st: _draft(st, stamps={A: {"updated_at": 1.5, "content_hash": "x"}}))),
         ("draft: content_hash a number", draft("d14.json", lambda st: _draft(st, stamps={A: {"updated_at": 1, "content_hash": 7}}))),
         ("draft: a stamp with an unknown field", draft("d15.json", lambda st: _draft(st, stamps={A: {**st[A], "oops": 1}}))),
@@ -121,7 +123,8 @@ def _cases():
         ("stamps: a stamp that is null", stamps("s3.json", lambda st: json.dumps({A: None}))),
         ("stamps: updated_at beyond int64", stamps("s4.json", lambda st: json.dumps({A: {"updated_at": 10 ** 30, "content_hash": "x"}}))),
         ("stamps: updated_at a string", stamps("s5.json", lambda st: json.dumps({A: {"updated_at": "1", "content_hash": "x"}}))),
-        ("stamps: lone surrogate in a hash", stamps("s6.json", lambda st: pair(st)[:-1] + ', "z": {"updated_at": 1, "content_hash": "\\ud800"}}')),
+        ("stamps: lone surrogate in a hash",
+         stamps("s6.json", lambda st: pair(st)[:-1] + ', "z": {"updated_at": 1, "content_hash": "\\ud800"}}')),
         ("stamps: a directory", lambda d: _merge(s(d), "--append", "--expect-stamps", str(d[0]))),
         ("stamps: an empty object", stamps("s7.json", lambda st: "{}")),
         # plans (`accept-safe --plan`)
@@ -180,7 +183,8 @@ def _cases():
                                                         _write(d[0], "m4.gguf", "{}")]),
         # bodies and the stamps a body-file needs (item 3)
         ("merge --body-file without stamps or --force", lambda d: _merge(s(d), "--body-file", _write(d[0], "b1.md", "A body."))),
-        ("merge --body-file: surrogate bytes", lambda d: _merge(s(d), "--force", "--body-file", _write(d[0], "b2.md", b"a \xed\xa0\x80 b"))),
+        ("merge --body-file: surrogate bytes",
+         lambda d: _merge(s(d), "--force", "--body-file", _write(d[0], "b2.md", b"a \xed\xa0\x80 b"))),
         ("merge --body-file: only white space", lambda d: _merge(s(d), "--force", "--body-file", _write(d[0], "b3.md", " \n\t "))),
         ("merge --note posing as a batch", lambda d: _merge(s(d), "--append", "--note", "accept-safe batch x1")),
         # text arguments that are not UTF-8 (a byte a shell passed through: Python's surrogate escape)

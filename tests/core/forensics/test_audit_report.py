@@ -32,7 +32,8 @@ def _log(path, labels):
     lines = [
         f"2026-06-01 12:00:00.100 +00:00 [INF] curation_update anchor=atlas-sync targetDoc={merged} reason=LLM decision: UPDATE {merged}",
         f"2026-06-01 12:00:00.200 +00:00 [INF] curation_merge_guard_passed anchor=atlas-sync targetDoc={merged} reason=retention 1.00",
-        f"2026-06-01 12:05:00.000 +00:00 [WRN] curation_merge_guard_failed anchor=release targetDoc={appended} missingTokens=[v3.3.0] reason=retention 0.5",
+        f"2026-06-01 12:05:00.000 +00:00 [WRN] curation_merge_guard_failed anchor=release targetDoc={appended} "
+        "missingTokens=[v3.3.0] reason=retention 0.5",
         f"2026-06-01 12:05:00.001 +00:00 [INF] curation_append_fallback anchor=release targetDoc={appended} hadMergedBody=True",
         f"2026-06-01 12:06:00.000 +00:00 [INF] curation_merge_guard_passed anchor=old targetDoc={gone} reason=ok",
         "2026-06-01 12:07:00.000 +00:00 [INF] curation_consolidate anchor=x canonicalAnchor=x targetIds=[a,b",

@@ -121,7 +121,7 @@ def test_other_prefixes_console_akka_stdlib_json_and_quoted_values(tmp_path):
         f"      curation_append_fallback anchor=atlas-sync targetDoc={D1} hadMergedBody=False",
         f"[INFO][6/1/2026 1:02:03 PM][Thread 0012][akka://netclaw/user/curation] curation_update anchor=Atlas Sync targetDoc={D2} reason=exact anchor, newer",
         f"2026-06-01 14:00:00,250 WARNING memgui.curation: curation_guard_fallthrough anchor=widget specs rejectedTarget={D3}",
-        '{"@t":"2026-06-01T15:00:00.1234567Z","@l":"Warning","@mt":"curation_merge_guard_failed anchor={Anchor} targetDoc={TargetDoc} missingTokens={MissingTokens} reason={Reason}","Anchor":"atlas-sync","TargetDoc":"%s","MissingTokens":["June 1, 2026","v3.0.0"],"Reason":"retention 0.50 < 0.95"}' % D1,
+        '{"@t":"2026-06-01T15:00:00.1234567Z","@l":"Warning","@mt":"curation_merge_guard_failed anchor={Anchor} targetDoc={TargetDoc} missingTokens={MissingTokens} reason={Reason}","Anchor":"atlas-sync","TargetDoc":"%s","MissingTokens":["June 1, 2026","v3.0.0"],"Reason":"retention 0.50 < 0.95"}' % D1,  # noqa: UP031 - a JSON line full of braces: % leaves them literal
         f'2026-06-01 16:00:00.000 +02:00 [WRN] curation_merge_guard_failed anchor="atlas sync" targetDoc="{D2}" missingTokens=["June 1, 2026", "1.5.62"] reason="retention 0.50 < 0.95"',
     ]
     ev = parse_daemon_logs([write(tmp_path, "daemon.log", lines)]).events

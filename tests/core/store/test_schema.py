@@ -107,7 +107,8 @@ def test_opening_writes_nothing_and_the_first_write_migrates(tmp_path):
         for table in ("memgui_meta", "memgui_audit", "memgui_exemptions"):
             assert store.has_table(table)
     after = master(path)
-    assert {n: v for n, v in after.items() if not n.startswith(("memgui_", "idx_memgui_", "sqlite_autoindex_memgui", "sqlite_sequence"))} == netclaw_before
+    own = ("memgui_", "idx_memgui_", "sqlite_autoindex_memgui", "sqlite_sequence")
+    assert {n: v for n, v in after.items() if not n.startswith(own)} == netclaw_before
     assert all(n.startswith(("memory_", "idx_memory_", "sqlite_", "memgui_", "idx_memgui_")) for n in after)
 
 

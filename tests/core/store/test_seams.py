@@ -61,7 +61,7 @@ def test_audit_images_keep_their_stored_shape_and_refuse_what_is_not_an_image():
     assert seams.audit_image("{}", "audit 1") == {}
     for bad in ("[]", '{"documents": []}', '{"tables": {}}', '{"documents": {"d": {"row": {"x": {"$bytes": "z"}}}}}',
                 '{"anchors": {"a": {"n": 99999999999999999999}}}', '{"exemptions": [{"pair": ["a"]}]}'):
-        with pytest.raises(SeamError, match="^audit 1: "):
+        with pytest.raises(SeamError, match=r"^audit 1: "):
             seams.audit_image(bad, "audit 1")
 
 
