@@ -432,19 +432,45 @@ def restore_missing_sentences(body: str, sources: Sequence[str]) -> tuple[str, l
     report = check_merge(list(sources), body)
     if not report.missing:
         return body, []
-    missing = [fold_case(t) for t in report.missing]
+    missing = set(map(fold_case, report.missing))
     folded_body = fold_case(body)
+    still = missing - _needles_in([folded_body], missing)[0]  # not in the body yet
+    spanning = {m for m in still if "\n" in m}  # may come to straddle the line a restored sentence starts
+    texts = [unit.text.strip() for source in sources for unit in split_units(source)]
+    folded = [fold_case(text) for text in texts]
     restored: list[str] = []
-    for source in sources:
-        for unit in split_units(source):
-            text = unit.text.strip()
-            folded = fold_case(text)
-            if text and text not in restored and any(m in folded and m not in folded_body for m in missing):
-                restored.append(text)
-                folded_body += "\n" + folded
+    seen: set[str] = set()
+    for text, folded_text, holds in zip(texts, folded, _needles_in(folded, still)):
+        if text and text not in seen and holds & still:
+            restored.append(text)
+            seen.add(text)
+            still -= holds
+            if spanning:
+                folded_body += "\n" + folded_text
+                still -= {m for m in spanning if m in folded_body}
     if not restored:
         return body, []
     return body.rstrip() + "\n\n" + "\n".join(restored), restored
+
+
+def _needles_in(texts: list[str], needles: set[str]) -> list[set[str]]:
+    """For each text, the needles it holds: one Aho–Corasick pass over all of them (a lone surrogate, which the
+    automaton cannot take, is looked for needle by needle)."""
+    plain = sorted(n for n in needles if n and not _SURROGATE.search(n))
+    out: list[set[str]] = [set() for _ in texts]
+    if plain:
+        joined = "\n".join(texts)
+        starts = list(itertools.accumulate((len(text) + 1 for text in texts[:-1]), initial=0))
+        automaton = ahocorasick_rs.AhoCorasick(plain)
+        for number, a, b in automaton.find_matches_as_indexes(_SURROGATE.sub("\ufffd", joined), overlapping=True):
+            at = bisect.bisect_right(starts, a) - 1
+            if b <= starts[at] + len(texts[at]):
+                out[at].add(plain[number])
+    for needle in needles.difference(plain):
+        for text, holds in zip(texts, out):
+            if needle in text:
+                holds.add(needle)
+    return out
 
 
 __all__ = ["normalise_sentence", "restore_missing_sentences", "sentence_union", "split_units"]
