@@ -148,10 +148,10 @@ def _reviews(args, store, model: _Model):
     from ..core.tasks import run_to_end
     from ..core.vectors.embed import EmbedderUnavailable
     from ..core.vectors.nominate import scan_store
-    from .scan import _ThrottledProgress
+    from .scan import ThrottledProgress
 
     try:
-        scan = run_to_end(scan_store(store), _ThrottledProgress())
+        scan = run_to_end(scan_store(store), ThrottledProgress())
     except EmbedderUnavailable as exc:
         raise CliError(exc.reason) from None
     clusters = list(scan.clusters)[: args.limit] if args.limit is not None else list(scan.clusters)

@@ -30,7 +30,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-class _ThrottledProgress:
+class ThrottledProgress:
     """Progress on stderr at most every half second per stage (plus each stage's end)."""
 
     def __init__(self) -> None:
@@ -105,7 +105,7 @@ def run(args) -> int:
     with open_store_or_fail(getattr(args, "store", None), read_only=True) as store, store_errors_as_cli_errors():
         try:
             result = run_to_end(
-                scan_store(store, embedder_choice=args.embedder, k=args.k, threshold=args.threshold), _ThrottledProgress()
+                scan_store(store, embedder_choice=args.embedder, k=args.k, threshold=args.threshold), ThrottledProgress()
             )
         except EmbedderUnavailable as exc:
             raise CliError(exc.reason) from None

@@ -87,7 +87,7 @@ INT_KEYS = frozenset({
     "ContentLength", "UserContentLength",
 })
 FLOAT_KEYS = frozenset({"topCosine", "timeoutSeconds", "calibratedMinCosineSimilarity"})
-_EMPTY_IDS = {"", "(unknown)", "null", "none", "(null)"}
+EMPTY_IDS = {"", "(unknown)", "null", "none", "(null)"}
 
 _MARKER_RE = re.compile(r"(?<![\w.\-/=])((?:curation|memory)_[a-z][a-z0-9_]*)(?=\s|$|:\s)")
 _KEY_RE = re.compile(r"(?:(?<=\s)|^)([A-Za-z_][A-Za-z0-9_]*)=")
@@ -366,10 +366,10 @@ def _document_ids(fields: Mapping) -> tuple[str, ...]:
     ids: list[str] = []
     for key in ID_KEYS:
         value = fields.get(key)
-        if isinstance(value, str) and value.strip().lower() not in _EMPTY_IDS:
+        if isinstance(value, str) and value.strip().lower() not in EMPTY_IDS:
             ids.append(value.strip())
     for value in fields.get("targetIds") or ():
-        if isinstance(value, str) and value.strip().lower() not in _EMPTY_IDS:
+        if isinstance(value, str) and value.strip().lower() not in EMPTY_IDS:
             ids.append(value.strip())
     return tuple(dict.fromkeys(ids))
 
@@ -501,7 +501,7 @@ def _lines(fh) -> Iterator[tuple[bytes, bool]]:
             yield chunk, True
 
 
-def _sort_key(e: DaemonEvent) -> str:
+def sort_key(e: DaemonEvent) -> str:
     if e.time and e.time.endswith("+00:00"):
         return e.time[:-6] + ("" if "." in e.time else ".000000")
     if e.time and len(e.time) > 19 and e.time[-6] in "+-":
@@ -569,7 +569,7 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike], *, cancel: Cancel
                     event = None
                 if event is not None:
                     parsed += 1
-                    last_key = _sort_key(event) or last_key
+                    last_key = sort_key(event) or last_key
                     events.append((last_key, file_index, event))
                 if lines % PROGRESS_EVERY_LINES == 0:
                     cancel.raise_if_cancelled()

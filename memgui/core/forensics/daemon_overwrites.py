@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .daemon_logs import _EMPTY_IDS, DaemonEvent, _sort_key
+from .daemon_logs import EMPTY_IDS, DaemonEvent, sort_key
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,9 @@ def daemon_overwrites(events: Sequence[DaemonEvent]) -> list[DaemonOverwrite]:
         elif e.marker in DECISION_MARKERS:
             if target:
                 settle(key)
-            if e.marker == "curation_update" and target and target.lower() not in _EMPTY_IDS:
+            if e.marker == "curation_update" and target and target.lower() not in EMPTY_IDS:
                 pending[key] = e
     for key in list(pending):
         settle(key)
-    out.sort(key=lambda o: (_sort_key(o.event), o.event.file, o.event.line_no))
+    out.sort(key=lambda o: (sort_key(o.event), o.event.file, o.event.line_no))
     return out

@@ -11,7 +11,7 @@ hence never word characters or digits. Case-insensitive comparison mirrors ``Ord
 
 The scans take shortcuts (a class skipped when the text lacks what it needs, identifier classes searched
 only around their markers, a long text scanned as its distinct chunks); each equals a full scan
-(`_iter_matches(text, shortcuts=False)`; property tests in tests/core/merge/test_guard.py).
+(`iter_matches(text, shortcuts=False)`; property tests in tests/core/merge/test_guard.py).
 """
 from __future__ import annotations
 
@@ -308,7 +308,7 @@ def _compact_text(text: str, parts: list[str], distinct: frozenset[str] | None =
     return "\n".join(dict.fromkeys(text.split(" ")))
 
 
-def _iter_matches(text: str, only: frozenset[int] | None = None, *, shortcuts: bool = True,
+def iter_matches(text: str, only: frozenset[int] | None = None, *, shortcuts: bool = True,
                   compact_from: int | None = None) -> Iterable[tuple[str, int]]:
     """(token, class index) for every distinct match of every class (or of the classes in `only`), in class
     order (first occurrence first), trailing punctuation cut. `shortcuts=False` scans every class over the
@@ -322,7 +322,7 @@ def _iter_matches(text: str, only: frozenset[int] | None = None, *, shortcuts: b
 
 
 def _scan(text: str, compact: str, only: frozenset[int] | None, shortcuts: bool) -> Iterable[tuple[str, int]]:
-    """`_iter_matches` over `compact`, the text's distinct chunks (`text` itself for the dates)."""
+    """`iter_matches` over `compact`, the text's distinct chunks (`text` itself for the dates)."""
     for index, found in _scan_classes(text, compact, only, shortcuts):
         for token in found:
             yield token, index
@@ -499,7 +499,7 @@ def extract_tokens(text: str | None) -> list[tuple[str, str]]:
     order Netclaw collects them (class by class); a token found by several classes gets the first."""
     if not text:
         return []
-    scan = _source_scan(text)
+    scan = source_scan(text)
     return list(zip(scan.spelling.values(), map(TOKEN_KINDS.__getitem__, scan.classes.values())))
 
 
@@ -511,7 +511,7 @@ class _SourceScan(NamedTuple):
 
 
 @functools.lru_cache(maxsize=64)
-def _source_scan(source: str) -> _SourceScan:
+def source_scan(source: str) -> _SourceScan:
     """A source's tokens and chunks, kept for the next check: while a reviewer edits the merged body the
     sources stay the same, so each re-check looks only at the body (do not modify the result)."""
     parts = _parts(source)
@@ -525,7 +525,7 @@ def _source_scan(source: str) -> _SourceScan:
     return _SourceScan(*_first_by_key(per_class), dates, source_units)
 
 
-_CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
+CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
 
 
 __all__ = ["TOKEN_KINDS", "Units", "extract_tokens", "units", "warm_up"]

@@ -16,7 +16,8 @@ from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank
 from ..store import Store
 from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, get_entry
-from .apply import ApplyInputError, SourceStamp, _Change, _check_stamps, _today
+from .apply import Change, utc_today
+from .stamps import ApplyInputError, SourceStamp, check_stamps
 
 
 def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, *, when: date | None = None,
@@ -25,14 +26,14 @@ def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, 
     `drafted`; refuses with StaleSourceError / ApplyInputError otherwise (nothing written)."""
     if is_blank(addition):
         raise ApplyInputError("nothing to append; nothing was written")
-    when = when or _today()
+    when = when or utc_today()
     # the body and its guard report are made before the write lock; inside it only the stamp is checked again
-    doc = _check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
+    doc = check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
     body = build_appended_body(doc.markdown_body, addition, when)
     report = check_merge([doc.markdown_body, addition], body)
     with store.transaction():
-        doc = _check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
-        change = _Change(store)
+        doc = check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
+        change = Change(store)
         change.touch(documents=[doc_id])
         store.upsert_document(replace(doc, markdown_body=body, update_semantics=APPEND_SEMANTICS))
         audit_id = change.commit(

@@ -65,8 +65,6 @@ from .stamps import (  # noqa: F401 — re-exported: the errors and stamps every
     what_changed,
 )
 
-_check_stamps = check_stamps
-
 MODE_MERGED_BODY = "merged_body"
 MODE_APPEND = "append"
 MODE_UNION = "union"
@@ -125,11 +123,11 @@ class MergePlan:
 
 # ---- shared plumbing ---------------------------------------------------------------------------------------
 
-def _today() -> date:
+def utc_today() -> date:
     return datetime.now(timezone.utc).date()
 
 
-class _Change:
+class Change:
     """Collects before-images of rows as they are first touched; `commit` writes the audit row."""
 
     def __init__(self, store: Store):
@@ -175,7 +173,7 @@ class _DecisionRun:
     def __init__(self, store: Store, proposal: Proposal, decision: CurationDecision, when: date):
         self.store, self.p, self.decision, self.when = store, proposal, decision, when
         self.events: list = []
-        self.change = _Change(store)
+        self.change = Change(store)
         self.report = None
         self.anchor_name = net_trim(proposal.anchor_name) or proposal.title
         self.proved: dict[tuple, object] = {}  # (sources, merged) -> MergeGuardReport, computed before the lock
@@ -352,7 +350,7 @@ def apply_decision(
     re-queried); a target whose body changed since refuses with StaleSourceError."""
     if is_blank(proposal.title) and is_blank(proposal.anchor_name):
         raise ApplyInputError("the proposal has neither an anchor nor a title; nothing was written")
-    run = _DecisionRun(store, proposal, decision, when or _today())
+    run = _DecisionRun(store, proposal, decision, when or utc_today())
     run.prove(candidates)  # the guard's work before BEGIN IMMEDIATE; inside, only stamps and writes
     kind = decision.kind
     prov = audit_context or Provenance(decided_by="llm" if decision.from_llm_tier else "rules",
@@ -455,9 +453,9 @@ def merge_cluster(store: Store, plan: MergePlan,
         raise ApplyInputError("a merge needs at least one source besides the target")
     if plan.mode == MODE_MERGED_BODY and not (plan.merged_body or "").strip():
         raise ApplyInputError("merged_body mode needs a non-empty merged body")
-    when = plan.when or _today()
+    when = plan.when or utc_today()
     # ---- outside the lock: read, draft, prove
-    docs = _check_stamps(store, plan.cluster_ids, plan.drafted)
+    docs = check_stamps(store, plan.cluster_ids, plan.drafted)
     target, others = docs[plan.target_id], [docs[i] for i in plan.other_ids]
     body, semantics = merge_body(plan, target, others, when)
     report = check_merge([target.markdown_body] + [o.markdown_body for o in others], body)
@@ -476,8 +474,8 @@ def merge_cluster(store: Store, plan: MergePlan,
                             tuple(plan.cosines), plan.note, plan.prompt)
     # ---- inside the lock: the stamps again, then the rows and the audit row
     with store.transaction():
-        docs = _check_stamps(store, plan.cluster_ids, plan.drafted)
-        change = _Change(store)
+        docs = check_stamps(store, plan.cluster_ids, plan.drafted)
+        change = Change(store)
         change.touch(documents=plan.cluster_ids)
         store.upsert_document(replace(docs[plan.target_id], markdown_body=body, update_semantics=semantics))
         for other_id in plan.other_ids:
@@ -495,8 +493,8 @@ def drop_document(store: Store, doc_id: str, drafted: SourceStamp | Mapping[str,
                   *, provenance: Provenance | None = None) -> AuditEntry:
     """Tombstone a redundant document (softly, as Netclaw does), audited and undoable."""
     with store.transaction():
-        _check_stamps(store, [doc_id], _stamp_map(doc_id, drafted))
-        change = _Change(store)
+        check_stamps(store, [doc_id], _stamp_map(doc_id, drafted))
+        change = Change(store)
         change.touch(documents=[doc_id])
         store.tombstone_document(doc_id)
         prov = provenance or Provenance(note=note)
@@ -513,7 +511,7 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
     if not (body or "").strip():
         raise ApplyInputError("the edited body is empty; use drop to remove a document")
     stamps = _stamp_map(doc_id, drafted)
-    doc = _check_stamps(store, [doc_id], stamps)[doc_id]  # read and proved before the write lock
+    doc = check_stamps(store, [doc_id], stamps)[doc_id]  # read and proved before the write lock
     new_title = doc.title if title is None else title
     if body == doc.markdown_body and new_title == doc.title:
         raise ApplyInputError(f"{doc_id}: the edit changes nothing; nothing was written")
@@ -521,8 +519,8 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
     if not report.passed and not guard_override:
         raise GuardRefusedError(report)
     with store.transaction():
-        doc = _check_stamps(store, [doc_id], stamps)[doc_id]
-        change = _Change(store)
+        doc = check_stamps(store, [doc_id], stamps)[doc_id]
+        change = Change(store)
         change.touch(documents=[doc_id])
         store.upsert_document(replace(doc, markdown_body=body, title=new_title))
         audit_id = change.commit(
@@ -550,7 +548,7 @@ def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add
         unknown = [i for i in ids if i not in known]
         if unknown:
             raise ApplyInputError(f"{unknown[0]}: no such document; nothing was written")
-        change = _Change(store)
+        change = Change(store)
         change.touch(exemptions=pairs)
         for a, b in pairs:
             if add:

@@ -21,7 +21,7 @@ from peewee import JOIN
 from .audit_log import STATE_APPLIED
 from .errors import StoreError
 from .seams import loads_or
-from .store import _ID_BATCH, Store
+from .store import ID_BATCH, Store
 from .values import Document
 
 
@@ -53,9 +53,9 @@ def read_marks(store: Store, keys: Iterable[str]) -> dict[str, ReviewMark]:
     if M is None or not keys:
         return {}
     found: dict[str, ReviewMark] = {}
-    for start in range(0, len(keys), _ID_BATCH):  # below SQLite's bound-variable cap
+    for start in range(0, len(keys), ID_BATCH):  # below SQLite's bound-variable cap
         query = M.select(M.cluster_key, M.member_ids_json, M.status, M.audit_id, M.marked_at)
-        where = M.cluster_key.in_(keys[start : start + _ID_BATCH])
+        where = M.cluster_key.in_(keys[start : start + ID_BATCH])
         if Au is not None:
             query = query.join(Au, JOIN.LEFT_OUTER, on=(Au.audit_id == M.audit_id))
             where &= M.audit_id.is_null() | (Au.state == STATE_APPLIED)

@@ -39,7 +39,7 @@ from .values import (
 LEGACY_DOMAIN_DEFAULT = "general"
 TRUSTED_INSTANCE_BOUNDARY = "boundary:trusted-instance"
 FTS_BM25_WEIGHTS = (10.0, 1.0, 5.0, 3.0)  # Netclaw's, positional over all columns (the unindexed id first)
-_ID_BATCH = 500  # below SQLite's bound-variable cap
+ID_BATCH = 500  # below SQLite's bound-variable cap
 
 # COUNT(*): a bound 1 counts every row, as `*` does.
 def _count_rows():
@@ -230,8 +230,8 @@ class Store:
         ids = list(dict.fromkeys(ids))
         D = self.m.documents
         found: dict[str, Document] = {}
-        for start in range(0, len(ids), _ID_BATCH):
-            for doc in self._docs(self._doc_query().where(D.document_id.in_(ids[start : start + _ID_BATCH]))):
+        for start in range(0, len(ids), ID_BATCH):
+            for doc in self._docs(self._doc_query().where(D.document_id.in_(ids[start : start + ID_BATCH]))):
                 found[doc.document_id] = doc
         return [found[i] for i in ids if i in found]
 

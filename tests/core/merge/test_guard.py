@@ -412,7 +412,7 @@ def test_the_scan_shortcuts_never_change_the_matches(text):
     """The guard skips a class when the text lacks what it needs (a month name, a dot, a slash…) and scans
     identifier classes only around their markers: the matches must be exactly those of scanning every class
     over the whole text, in the same order."""
-    assert list(guard_tokens._iter_matches(text)) == list(guard_tokens._iter_matches(text, shortcuts=False))
+    assert list(guard_tokens.iter_matches(text)) == list(guard_tokens.iter_matches(text, shortcuts=False))
 
 
 _CHUNK_ALPHABET = st.sampled_from(list("aZ09._-/\\: \n\t,(") + ["\xa0", "\u2028", "\u3000", "\x1c", "\x1f", "\x85",
@@ -427,7 +427,7 @@ _CHUNK_ALPHABET = st.sampled_from(list("aZ09._-/\\: \n\t,(") + ["\xa0", "\u2028"
 def test_scanning_distinct_chunks_finds_what_scanning_the_text_finds(text):
     """A long text is scanned as its distinct white-space-delimited chunks (the month-name dates over the
     whole text): the matches, and their order, must be those of a full scan of every class."""
-    assert list(guard_tokens._iter_matches(text, compact_from=0)) == list(guard_tokens._iter_matches(text, shortcuts=False))
+    assert list(guard_tokens.iter_matches(text, compact_from=0)) == list(guard_tokens.iter_matches(text, shortcuts=False))
 
 
 _DATE_ALPHABET = st.sampled_from([" ", "  ", "\n", "\xa0", "\u3000", ",", ".", "x", "(", "\u200d", "1", "12", "31st",
@@ -445,11 +445,11 @@ def test_month_name_dates_searched_near_years_are_the_dates_a_full_scan_finds(te
     whole text): the matches, and their order, must be those of scanning the whole text (white-space runs of
     any length, Unicode digits and spaces)."""
     only = frozenset({2, 3})
-    expected = list(guard_tokens._iter_matches(text, only, shortcuts=False))
+    expected = list(guard_tokens.iter_matches(text, only, shortcuts=False))
     for chars_per_year in (1, 64):  # 1: windows for any number of years; 64: the default budget
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(guard_tokens, "_CHARS_PER_YEAR", chars_per_year)
-            assert list(guard_tokens._iter_matches(text, only)) == expected
+            assert list(guard_tokens.iter_matches(text, only)) == expected
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -481,13 +481,13 @@ def _assert_verdicts_are_substring_tests(sources, merged, compact_from, long_par
         patch.setattr(guard_tokens, "_COMPACT_FROM", compact_from)
         patch.setattr(guard_tokens, "_LONG_PART", long_part)
         guard._source_union.cache_clear()
-        guard_tokens._source_scan.cache_clear()
+        guard_tokens.source_scan.cache_clear()
         report = check_merge(sources, merged)
     guard._source_union.cache_clear()
-    guard_tokens._source_scan.cache_clear()
+    guard_tokens.source_scan.cache_clear()
     folded = fold_case(merged)
     assert [t.retained for t in report.tokens] == [fold_case(t.token) in folded for t in report.tokens]
-    expected = {fold_case(t) for s in sources for t, _ in guard_tokens._iter_matches(s, shortcuts=False) if t}
+    expected = {fold_case(t) for s in sources for t, _ in guard_tokens.iter_matches(s, shortcuts=False) if t}
     assert {fold_case(t.token) for t in report.tokens} == expected
 
 
