@@ -90,13 +90,13 @@ def facts_of(text: str) -> set[str]:
 
 
 def lens_at_risk(sources: Sequence[str | None], body: str,
-                 check: Callable[[Sequence[str | None], str], FactReport | StrictReport] = check_facts,
+                 check: Callable[[Sequence[str | None], str], FactReport | StrictReport] | None = None,
                  ) -> tuple[FactAtRisk, ...] | None:
     """What the fact lens (`check_facts`, or `check_strict` around it) finds at risk, or None when it fails on
     these strings: the union takes any string, and answers a failure the safe way (the clause is kept; the
     draft is held to the strict lens's tokens)."""
     try:
-        return check(sources, body).at_risk
+        return (check or check_facts)(sources, body).at_risk
     except Exception:  # noqa: BLE001 - any failure of the lens, on any input, must not cost the draft
         return None
 
@@ -159,8 +159,9 @@ def whole_found(needles: set[str], haystack: str) -> set[str]:
     place tested for glue), in growing pieces that drop the needles found so far: a common token is found at
     once instead of at each of its thousands of places. Needles with a line end or a lone surrogate (which the
     automaton cannot take) are tested one by one."""
-    plain = {n for n in needles if n and "\n" not in n and not _SURROGATE.search(n)}
-    found = {n for n in needles - plain if contains_whole(haystack, n)} if len(plain) < len(needles) else set()
+    needles = {n for n in needles if n}
+    plain = {n for n in needles if "\n" not in n and not _SURROGATE.search(n)}
+    found = {n for n in needles - plain if contains_whole(haystack, n)}
     left = sorted(plain)
     start, size = 0, 16384
     overlap = max(map(len, left), default=1) - 1
