@@ -11,17 +11,21 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import load_curation_settings, memgui_command
 from ..core.curation.evaluator import Evaluation, evaluate, extractor_anchor
-from ..core.curation.types import Decider, Nominator, NominatorUnavailable, Proposal
+from ..core.curation.types import Decider, NominatorUnavailable, Proposal
 from ..core.netfx import net_trim
 from ..core.store import Store, StoreError
 from ..core.store.values import now_ms
 from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text
 
+if TYPE_CHECKING:
+    from ..core.vectors.nominate import IndexNominator
 
-def default_nominator(store: Store) -> Nominator | None:
+
+def default_nominator(store: Store) -> IndexNominator | None:
     """The embedding nominator over the store's persisted index (built/updated incrementally on first use).
     None = Netclaw's degraded lexical path (`curation_nominator_degraded reason=...`)."""
     from ..core.vectors.nominate import index_nominator
@@ -137,14 +141,19 @@ def run(args) -> int:
     proposal = build_proposal(args.title, content, args.anchor, args.freshness_ms)
     settings = load_curation_settings()
     with open_store_or_fail(getattr(args, "store", None), read_only=True) as store:
+        nominator = None
         try:
             nominator = default_nominator(store) if args.embedder == "default" else None
             threshold = getattr(nominator, "default_threshold", None)
             if threshold is not None:  # memgui's MiniLM floor differs from Netclaw's snowflake 0.86
                 settings = replace(settings, nominator_similarity_threshold=threshold)
-            evaluation = evaluate(store, proposal, nominator=nominator, decider=default_decider(args.model), settings=settings)
+            evaluation = evaluate(store, proposal, nominator=nominator, decider=default_decider(args.model),
+                                  settings=settings)
         except StoreError as exc:
             raise CliError(str(exc)) from None
+        finally:
+            if nominator is not None:
+                nominator.close()  # the embedder's model is freed once the evaluation is done
     if args.json:
         print_json(evaluation_as_dict(evaluation))
     else:

@@ -66,6 +66,21 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str], cancel: CancelToken | None = None) -> Work[np.ndarray]: ...
 
 
+def close_embedder(embedder: object) -> None:
+    """Release the model an embedder holds (llama.cpp context, ONNX session), if it holds one. Safe to repeat;
+    embedders without a `close` (the fakes, the stored rows) are left as they are."""
+    close = getattr(embedder, "close", None)
+    if callable(close):
+        close()
+
+
+def close_source(source: object) -> None:
+    """Release every model a vector source holds: its embedder, or the embedder that fills stored rows' gaps."""
+    for embedder in (getattr(source, "embedder", None), getattr(source, "fill", None)):
+        if embedder is not None:
+            close_embedder(embedder)
+
+
 def l2_normalise(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, dtype=np.float32)
     if vectors.ndim == 1:
@@ -151,6 +166,8 @@ class LlamaEmbedder:
             cancel.raise_if_cancelled()
             chunk = texts[start : start + self.batch]
             with self._lock:
+                if self._llm is None:
+                    raise EmbedderUnavailable("the embedder was closed")
                 # One text per decode: packing several texts into one non-causal batch costs attention over
                 # the whole batch and was slower here at every n_batch (docs/benchmarks.md, P6).
                 vectors = [self._llm.embed(t if t.strip() else " ", normalize=False, truncate=True) for t in chunk]
@@ -159,10 +176,12 @@ class LlamaEmbedder:
         return out
 
     def close(self) -> None:
-        llm = getattr(self, "_llm", None)
-        if llm is not None:
-            llm.close()
-            self._llm = None
+        """Free the llama.cpp context (hundreds of MB); a later `embed` raises EmbedderUnavailable."""
+        with self._lock:
+            llm = getattr(self, "_llm", None)
+            if llm is not None:
+                llm.close()
+                self._llm = None
 
 
 # ---- the daemon's model run here (optional extra) ----------------------------------------------------------
@@ -221,6 +240,8 @@ class OnnxEmbedder:
             feed["input_ids"][0, : len(ids)] = ids
             feed["attention_mask"][0, : len(ids)] = 1
             with self._lock:
+                if self._session is None:
+                    raise EmbedderUnavailable("the embedder was closed")
                 hidden = self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})[0]
             rows.append(hidden[0, 0] if hidden.ndim == 3 else hidden[0])
             if (i + 1) % 16 == 0 or i + 1 == len(texts):
@@ -228,6 +249,11 @@ class OnnxEmbedder:
         if not rows:
             return np.empty((0, self.dims), dtype=np.float32)
         return l2_normalise(np.stack(rows))
+
+    def close(self) -> None:
+        """Drop the ONNX session (its memory goes with it); a later `embed` raises EmbedderUnavailable."""
+        with self._lock:
+            self._session = None
 
 
 # ---- vector sources: what an index is built from -------------------------------------------------------

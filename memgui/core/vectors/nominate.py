@@ -35,6 +35,8 @@ from .embed import (
     StoredVectors,
     StoredVectorsError,
     VectorSource,
+    close_embedder,
+    close_source,
     embed_all,
     stored_model_id,
 )
@@ -117,6 +119,7 @@ def resolve_source(
             try:
                 return StoredVectors(store, model_id, fill=onnx), notices
             except StoredVectorsError:
+                onnx.close()
                 raise
             except EmbedderUnavailable:
                 return EmbedderSource(onnx), notices
@@ -377,27 +380,37 @@ def scan_store(
     if threshold is not None and not -1.0 <= threshold <= 1.0:
         raise ValueError("threshold must be a cosine between -1 and 1")
     exempt = _exempt_pairs(store)
+    if source is not None:  # the caller's source: the caller closes it
+        return (yield from _scan(store, source, [], k, threshold, settings, cancel, exempt))
+    yield Progress("loading embedder", 0, None, "loading the embedder")
     notices: list[str] = []
-    if source is None:
-        yield Progress("loading embedder", 0, None, "loading the embedder")
-        try:
-            source, notices = resolve_source(store, embedder_choice, model_path=model_path)
-        except StoredVectorsError:
+    try:
+        source, notices = resolve_source(store, embedder_choice, model_path=model_path)
+    except StoredVectorsError:
+        raise
+    except EmbedderUnavailable as exc:
+        if embedder_choice in ("stored", "onnx"):
             raise
-        except EmbedderUnavailable as exc:
-            if embedder_choice in ("stored", "onnx"):
-                raise
-            docs = store.documents()
-            edges = yield from lexical_edges(store, docs, cancel)
-            clusters, more = build_clusters(
-                {key: None for key in edges}, order=[d.document_id for d in docs], exempt=exempt, lexical=edges
-            )
-            reason = "embedder_unavailable: " + exc.reason
-            return ScanResult(
-                None, k, threshold if threshold is not None else LEXICAL_MIN_OVERLAP, True, reason, clusters,
-                tuple(notices + [f"No embedder could run ({exc.reason}); clusters come from lexical search."] + more),
-                len(docs),
-            )
+        docs = store.documents()
+        edges = yield from lexical_edges(store, docs, cancel)
+        clusters, more = build_clusters(
+            {key: None for key in edges}, order=[d.document_id for d in docs], exempt=exempt, lexical=edges
+        )
+        reason = "embedder_unavailable: " + exc.reason
+        return ScanResult(
+            None, k, threshold if threshold is not None else LEXICAL_MIN_OVERLAP, True, reason, clusters,
+            tuple(notices + [f"No embedder could run ({exc.reason}); clusters come from lexical search."] + more),
+            len(docs),
+        )
+    try:
+        return (yield from _scan(store, source, notices, k, threshold, settings, cancel, exempt))
+    finally:
+        close_source(source)  # the model this scan loaded is freed when it ends (done, cancelled or failed)
+
+
+def _scan(store: Store, source: VectorSource, notices: list[str], k: int, threshold: float | None,
+          settings: CurationSettings, cancel: CancelToken, exempt: set[frozenset[str]]) -> Work[ScanResult]:
+    """The index and clusters of one scan, from a source that is ready."""
     info = source.info
     if threshold is None:
         threshold = default_threshold(info.model_id, settings)
@@ -440,6 +453,10 @@ class IndexNominator:
         self.index = yield from open_index(self.store, EmbedderSource(self.embedder), cancel=cancel)
         return self.index.update
 
+    def close(self) -> None:
+        """Free the embedder's model: when the evaluation ends or another model replaces this one."""
+        close_embedder(self.embedder)
+
     def nominate(self, title: str, content: str, *, k: int, threshold: float) -> list[Nomination]:
         if k <= 0 or len(self.index) == 0:
             return []
@@ -468,6 +485,7 @@ def open_index_nominator(
 ) -> Work[IndexNominator]:
     """Build/update the index for a nominator. Uses Netclaw's ONNX model (the daemon's own space) when it is
     installed and the store has its vectors, else memgui's default embedder. Raises NominatorUnavailable."""
+    owned = embedder is None  # an embedder opened here is closed here if the index cannot be had
     if embedder is None:
         try:
             source, _ = resolve_source(store, "onnx")
@@ -485,6 +503,8 @@ def open_index_nominator(
     try:
         index = yield from open_index(store, source, cancel=cancel)
     except (OSError, RuntimeError, EmbedderUnavailable):
+        if owned:
+            close_source(source)
         raise NominatorUnavailable("vector_index_unavailable") from None
     return IndexNominator(store, index, embedder)  # type: ignore[arg-type]
 

@@ -316,3 +316,62 @@ def test_sub_cluster_keeps_the_members_order_their_pairs_and_the_scans_id():
     assert part.member_ids == ("b", "c") and part.pairs == (pairs[2],) and part.top_cosine == 0.9
     assert part.id == nominate.cluster_id(["c", "b"])  # the id a scan gives the same members
     assert nominate.sub_cluster(whole, ["c", "d"]).top_cosine is None  # lexical pairs carry no cosine
+
+
+# ---- embedders are closed when a scan ends ------------------------------------------------------------------
+
+
+class ClosingEmbedder(FakeEmbedder):
+    closed = 0
+
+    def close(self) -> None:
+        self.closed += 1
+
+
+def test_a_scan_closes_the_embedder_it_loaded_when_it_ends(topical, monkeypatch):
+    store, _, _ = topical
+    loaded: list[ClosingEmbedder] = []
+
+    def fake_resolve(store, choice="auto", **kw):
+        loaded.append(ClosingEmbedder(dims=32, topics=("deploy-key",)))
+        return EmbedderSource(loaded[-1]), []
+
+    monkeypatch.setattr(nominate, "resolve_source", fake_resolve)
+    run_to_end(scan_store(store, threshold=0.9))
+    assert [e.closed for e in loaded] == [1]
+
+    token = CancelToken()  # a cancelled scan frees its model too
+    work = scan_store(store, cancel=token)
+    next(work)
+    next(work)
+    token.cancel()
+    with pytest.raises(Cancelled):
+        run_to_end(work)
+    assert [e.closed for e in loaded] == [1, 1]
+
+
+def test_a_scan_leaves_the_callers_embedder_open(topical):
+    store, _, _ = topical
+    mine = ClosingEmbedder(dims=32, topics=("deploy-key",))
+    run_to_end(scan_store(store, source=EmbedderSource(mine), threshold=0.9))
+    assert mine.closed == 0
+
+
+def test_closing_a_source_closes_its_embedder_and_its_gap_filler():
+    from types import SimpleNamespace
+
+    from memgui.core.vectors.embed import close_source
+
+    a, b = ClosingEmbedder(), ClosingEmbedder()
+    close_source(EmbedderSource(a))
+    close_source(SimpleNamespace(fill=b))
+    close_source(SimpleNamespace(fill=None))  # stored rows with no gaps: nothing to close
+    assert (a.closed, b.closed) == (1, 1)
+
+
+def test_index_nominator_close_frees_its_embedder(empty_store):
+    add_doc(empty_store, "Staging key", "deploy-key rotation for staging")
+    mine = ClosingEmbedder(dims=32)
+    nominator = nominate.index_nominator(empty_store, embedder=mine)
+    nominator.close()
+    assert mine.closed == 1
