@@ -29,6 +29,10 @@ def _bindings(sources: list[str], body: str) -> list[str]:
      "Ma sees Dr Abara for cardiology and Dr Okonjo for neurology."),
     (["Canary builds deploy from trunk; hotfix builds deploy from staging."],
      "Hotfixes deploy from trunk, while canary builds deploy from staging."),
+    # half a cross across notes: the words around each value are shared, but one value moved next to the word
+    # only the other was said with
+    (["Parking on site is £4 for all visitors except blue badge holders.", "Visitors with a permit pay £2."],
+     "Parking on site is £2 for all visitors except blue badge holders. Visitors with a permit pay £4."),
     # identifiers swapped between hosts
     (["Host alder-3 runs zookeeper; host birch-7 runs etcd."], "Host alder-3 runs etcd; host birch-7 runs zookeeper."),
 ])

@@ -131,3 +131,17 @@ def test_a_converse_restatement_is_the_same_fact_and_a_flipped_order_is_not():
     assert check_facts(["Tom is older than Ada."], "Ada is younger than Tom.").passed
     flipped = check_facts(["Water the plants before you leave."], "Water the plants after you leave.")
     assert not flipped.passed and flipped.at_risk[0].kind == "order"
+
+
+def test_a_long_body_copied_from_its_sources_is_checked_where_the_reviewer_changed_it():
+    """Only the sentences a merge changed are compared (copied ones keep their facts); a change inside a long,
+    mostly copied body is still found, and nothing else is reported."""
+    from memgui.core.store.demo import load_corpus
+    docs = [d.row["markdown_body"] for d in load_corpus().documents]
+    a, b = "\n\n".join(docs[:40]), "\n\n".join(docs[40:80])
+    body = a + "\n\n" + b
+    assert len(body) > 10_000 and check_facts([a, b], body).passed
+    sentence = "The spare boiler key hangs on hook 14 in the garage."
+    edited = check_facts([a + "\n\n" + sentence, b], body + "\n\n" + sentence.replace("14", "41"))
+    assert not edited.passed
+    assert {(i.direction, i.token) for i in edited.at_risk} == {("changed", "14")}, [i.describe() for i in edited.at_risk]

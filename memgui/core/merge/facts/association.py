@@ -62,10 +62,12 @@ def _family(lemma: str) -> str:
     for form in list(near):
         near |= wordnet.derived_forms(form)
     return min(near)
-_MAX_ITEMS_PER_UNIT = 40  # a longer run without punctuation binds nothing to anything in particular
+_MAX_ITEMS_PER_UNIT = 40
+_AMOUNTS = frozenset({"v:money", "v:quantity", "v:number", "v:rate", "v:time", "v:date"})  # not `daily`, `Tue`  # a longer run without punctuation binds nothing to anything in particular
 
 
-def _pairs(note: Note, number: int, seen: dict[str, tuple[int, Item]], count: dict[str, int]) -> set[frozenset[str]]:
+def _pairs(note: Note, number: int, seen: dict[str, tuple[int, Item]], count: dict[str, int],
+           sentences_of: dict[str, set[tuple[int, int]]] | None = None) -> set[frozenset[str]]:
     """The pairs of items the note binds: in one clause, or in one sentence that holds no rival of one of them
     (`Piano: Wednesdays, with Mrs Lund.` binds Wednesdays to piano; `18 …; … 20` binds each to its own clause)."""
     clauses = _items(note)
@@ -74,7 +76,7 @@ def _pairs(note: Note, number: int, seen: dict[str, tuple[int, Item]], count: di
     for (start, _), items in zip(note.clauses, clauses):
         by_sentence.setdefault(max(0, bisect.bisect_right(starts, start) - 1), []).append(items)
     pairs: set[frozenset[str]] = set()
-    for members in by_sentence.values():
+    for sentence, members in by_sentence.items():
         merged: dict[str, Item] = {}
         for items in members:
             for identity, item in items.items():
@@ -84,6 +86,8 @@ def _pairs(note: Note, number: int, seen: dict[str, tuple[int, Item]], count: di
         for identity, item in merged.items():
             seen.setdefault(identity, (number, item))
             count[identity] = count.get(identity, 0) + 1
+            if sentences_of is not None:
+                sentences_of.setdefault(identity, set()).add((number, sentence))
         if len(merged) <= _MAX_ITEMS_PER_UNIT:
             sorts: dict[str, int] = {}
             for item in merged.values():
@@ -98,8 +102,9 @@ def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
     seen: dict[str, tuple[int, Item]] = {}
     count: dict[str, int] = {}
     source_pairs: set[frozenset[str]] = set()
+    sentences_of: dict[str, set[tuple[int, int]]] = {}  # item → (source, sentence) it is said in
     for number, note in enumerate(sources):
-        source_pairs |= _pairs(note, number, seen, count)
+        source_pairs |= _pairs(note, number, seen, count, sentences_of)
     distinct = {identity for identity, n in count.items() if n <= _MAX_SENTENCES_PER_ITEM}
     partners: dict[str, set[str]] = {}
     for pair in source_pairs:
@@ -125,10 +130,23 @@ def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
                         continue
                     used.update((a, b, c, d))
                     _report(a, c, d, b, seen, body_seen, findings)
+    for x, y in new:  # half a cross: a value moved next to a word only its rival was said with
+        for v, w in ((x, y), (y, x)):
+            if v in used or seen[v][1][0] not in _AMOUNTS or seen[w][1][0] != "w" or count.get(w) != 1:
+                continue
+            # across sentences only: a sentence's subject is said of all its clauses (`X has 16 GB … and a 512 GB SSD`)
+            rivals = [b for b in partners.get(w, ()) if b != v and seen[b][1][0] == seen[v][1][0]
+                      and b in body_seen and frozenset((b, w)) not in body_pairs and frozenset((v, w)) not in source_pairs
+                      and not sentences_of[v] & sentences_of[b]]
+            if rivals:
+                used.update((v, rivals[0]))
+                v_text, w_text, b_text = seen[v][1][1], seen[w][1][1], seen[rivals[0]][1][1]
+                _report(v, w, w, rivals[0], seen, body_seen, findings,
+                        f"{v_text!r} is now said of {w_text!r}, which the sources say of {b_text!r}")
 
 
 def _report(a: str, c: str, d: str, b: str, seen: dict[str, tuple[int, Item]],
-            body_seen: dict[str, tuple[int, Item]], findings: Findings) -> None:
+            body_seen: dict[str, tuple[int, Item]], findings: Findings, why: str = "") -> None:
     number, (_, a_text, a_start, a_end) = seen[a]
     c_text, d_text, b_text = seen[c][1][1], seen[d][1][1], seen[b][1][1]
     for x in (a, b, c, d):
@@ -140,5 +158,5 @@ def _report(a: str, c: str, d: str, b: str, seen: dict[str, tuple[int, Item]],
     _, (_, body_text, body_start, body_end) = body_seen[a]
     findings.add(FactAtRisk(
         "changed", "binding", a_text, (number,), (a_start, a_end), body_text, (body_start, body_end),
-        f"{a_text!r} was said of {c_text!r} and {b_text!r} of {d_text!r}; the body says {a_text!r} of {d_text!r} "
-        f"and {b_text!r} of {c_text!r}"))
+        why or f"{a_text!r} was said of {c_text!r} and {b_text!r} of {d_text!r}; the body says {a_text!r} of "
+        f"{d_text!r} and {b_text!r} of {c_text!r}"))

@@ -32,35 +32,61 @@ from .scope import moved_focus
 from .tense import changed_tense
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
-    """Every fact of every source kept, nothing added, nothing re-attached?"""
-    sources = [read_note_cached(body or "") for body in source_bodies]  # sources stay while a body is edited
+    """Every fact of every source kept, nothing added, nothing re-attached?
+
+    A sentence the body copies word for word from a source is kept whole and adds nothing, so only the
+    sentences a merge changed are compared (their facts are still looked for in the whole of the other side):
+    the live re-check of a long body, mostly copied, reads what the reviewer changed."""
+    full_sources = [read_note_cached(body or "") for body in source_bodies]  # sources stay while a body is edited
     body = read_note(merged_body or "")
-    names = {w.lower for note in (*sources, body) for w in note.words if w.term and w.text[:1].isupper()}
-    sources = [_with_names(note, names) for note in sources]
+    names = {w.lower for note in (*full_sources, body) for w in note.words if w.term and w.text[:1].isupper()}
+    copied = _sentence_texts([body])
+    sources = [_with_names(_changed_part(note, copied), names) for note in full_sources]
+    full_sources = [_with_names(note, names) for note in full_sources]
     body = _with_names(body, names)
+    changed_body = _with_names(_changed_part(body, _sentence_texts(full_sources)), names)
     body_index = Index(body)
+    changed_body_index = body_index if changed_body is body else Index(changed_body)
     source_indexes = [Index(note) for note in sources]
+    full_indexes = [index if note is full else Index(full)
+                    for note, index, full in zip(sources, source_indexes, full_sources)]
     findings = Findings()
     checked = 0
     for number, (note, index) in enumerate(zip(sources, source_indexes)):
         checked += _dropped(number, note, index, body, body_index, findings)
-    checked += _added(body, body_index, sources, source_indexes, findings)
+    checked += _added(changed_body, changed_body_index, full_sources, full_indexes, findings)
     _pair_changes(findings, sources, source_indexes, body, body_index)
-    findings.items = [item for item in findings.items if not _converse(item, sources, body)]
+    findings.items = [item for item in findings.items if not _converse(item, full_sources, body)]
     for number, note in enumerate(sources):
         uncovered(number, note, source_indexes[number], [body_index], findings, "dropped")
-    uncovered(-1, body, body_index, source_indexes, findings, "added")
+    uncovered(-1, changed_body, changed_body_index, full_indexes, findings, "added")
     for number, note in enumerate(sources):
-        substituted(number, note, source_indexes[number], body, body_index, source_indexes, findings)
+        substituted(number, note, source_indexes[number], body, body_index, full_indexes, findings)
         list_items(number, note, body_index, findings)
         modifiers(number, note, source_indexes[number], body, body_index, findings)
         rebound(number, note, body, findings)
         swapped(number, note, source_indexes[number], body, body_index, findings)
         changed_tense(number, note, source_indexes[number], body, body_index, findings)
         moved_focus(number, note, source_indexes[number], body, body_index, findings)
-    crossed(sources, body, findings)
+    crossed(full_sources, changed_body, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
+
+
+def _sentence_texts(notes: Sequence[Note]) -> set[str]:
+    return {" ".join(note.text[start:end].split()) for note in notes for start, end in note.sentences}
+
+
+def _changed_part(note: Note, copied: set[str]) -> Note:
+    """The note with every sentence found word for word on the other side blanked out (offsets kept, so every
+    span still points into the note's own text); the note itself when none is."""
+    blanks = [(start, end) for start, end in note.sentences if " ".join(note.text[start:end].split()) in copied]
+    if not blanks:
+        return note
+    chars = list(note.text)
+    for start, end in blanks:
+        chars[start:end] = [ch if ch == "\n" else " " for ch in note.text[start:end]]
+    return read_note_cached("".join(chars))
 
 
 def _with_names(note: Note, names: set[str]) -> Note:

@@ -299,8 +299,62 @@ def _years_carried(found: list[Value], sentence_of: list[int]) -> list[Value]:
 
 
 def read_note(text: str) -> Note:
-    """The facts of one text, with the sentence and clause each one sits in."""
+    """The facts of one text, with the sentence and clause each one sits in. A long text is read paragraph by
+    paragraph, each paragraph's reading kept: while a reviewer edits one paragraph of a long body, only that
+    paragraph is read again."""
     text = _SURROGATE.sub("\ufffd", text or "")  # a lone surrogate is no letter; U+FFFD keeps every offset
+    if len(text) < _BY_PARAGRAPH_FROM:
+        return _read(text)
+    parts = []
+    at = 0
+    for brk in _PARAGRAPH_BREAK.finditer(text):
+        if text[at:brk.start()].strip():
+            parts.append((at, _read_paragraph(text[at:brk.start()])))
+        at = brk.end()
+    if text[at:].strip():
+        parts.append((at, _read_paragraph(text[at:])))
+    return _joined(text, parts)
+
+
+_BY_PARAGRAPH_FROM = 4_000  # shorter texts are read whole (one paragraph's reading is not worth keeping)
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")  # a sentence boundary too (_SENTENCE), so nothing spans it
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_paragraph(text: str) -> Note:
+    return _read(text)
+
+
+def _joined(text: str, parts: list[tuple[int, Note]]) -> Note:
+    """One note from the readings of its paragraphs (each at its offset in `text`)."""
+    values: list[Value] = []
+    words: list[Word] = []
+    markers: list[Marker] = []
+    weak: list[Marker] = []
+    sentences: list[tuple[int, int]] = []
+    clauses: list[tuple[int, int]] = []
+    value_sentence: list[int] = []
+    value_clause: list[int] = []
+    for offset, part in parts:
+        s0, c0 = len(sentences), len(clauses)
+        values += [Value(v.keys, v.kind, v.text, v.start + offset, v.end + offset, v.dimension, v.implied)
+                   for v in part.values]
+        words += [Word(w.text, w.start + offset, w.end + offset, w.lower, w.lemma, w.zipf, w.term, w.sentence + s0,
+                       w.clause + c0) for w in part.words]
+        markers += [Marker(k.cls, k.value, k.text, k.start + offset, k.end + offset, k.sentence + s0, k.clause + c0)
+                    for k in part.markers]
+        weak += [Marker(k.cls, k.value, k.text, k.start + offset, k.end + offset, k.sentence + s0, k.clause + c0)
+                 for k in part.weak_markers]
+        sentences += [(s + offset, e + offset) for s, e in part.sentences]
+        clauses += [(s + offset, e + offset) for s, e in part.clauses]
+        value_sentence += [i + s0 for i in part.value_sentence]
+        value_clause += [i + c0 for i in part.value_clause]
+    if not sentences:
+        return _read(text)
+    return Note(text, values, words, markers, sentences, clauses, value_sentence, value_clause, weak)
+
+
+def _read(text: str) -> Note:
     plain, regions = _digitised(text)
     sentences = _spans(_SENTENCE, text, 0, len(text))
     clauses = [c for s, e in sentences for c in _spans(_CLAUSE, text, s, e)]
