@@ -9,10 +9,10 @@ risk (exit 1 when any does); --append-back AUDIT_ID appends the facts that merge
 from __future__ import annotations
 
 import argparse
-from datetime import datetime, timezone
 
 from ..core.forensics.audit_report import build_audit_report, format_audit_report
 from ..core.forensics.daemon_logs import DaemonLogError
+from ..core.netfx import format_timestamp
 from ..core.store.audit_log import AuditEntry, list_entries
 from . import recheck
 from .common import (
@@ -48,7 +48,7 @@ def register(subparsers) -> None:
 
 
 def _time(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+    return format_timestamp(ms, seconds=True)
 
 
 def format_entry(e: AuditEntry) -> str:

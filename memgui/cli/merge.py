@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..core.netfx import is_blank
 from ..core.ops.apply import (
     MODE_APPEND,
     MODE_MERGED_BODY,
@@ -89,7 +90,7 @@ def _read_body(path: str) -> str:
         raise CliError(f"{path}: not UTF-8 text") from None
     if len(body) > MAX_TEXT_CHARS:
         raise CliError(f"{path}: longer than {MAX_TEXT_CHARS} characters")
-    if not body.strip():
+    if is_blank(body):
         raise CliError(f"{path}: the merged body is empty")
     return body
 
@@ -142,7 +143,7 @@ def run_merge(args) -> int:
 
         draft = read_seam(read_draft, args.draft)
         expected = _stamps_from(draft.stamps)
-        draft_body = draft.merged_body if (draft.merged_body or "").strip() else None
+        draft_body = None if is_blank(draft.merged_body) else draft.merged_body
     elif args.expect_stamps:
         from ..core.store.seams import read_stamps_file
 

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import sys
-from datetime import datetime, timezone
 
 from ..core.forensics.recheck import (
     ACTION_APPEND_BACK,
@@ -22,6 +21,7 @@ from ..core.forensics.recheck import (
     append_lost_facts,
     recheck_merges_work,
 )
+from ..core.netfx import format_timestamp
 from ..core.ops.apply import ApplyInputError, StaleSourceError
 from ..core.ops.undo import AuditNotFoundError
 from ..core.tasks import run_to_end
@@ -37,7 +37,7 @@ from .common import (
 
 
 def _time(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+    return format_timestamp(ms, seconds=True)
 
 
 def format_recheck(report: RecheckReport, store_path: object) -> str:

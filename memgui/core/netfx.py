@@ -153,6 +153,11 @@ def anchor_id_for(canonical_name: str) -> str:
     return ANCHOR_PREFIX + lower_invariant(net_trim(canonical_name)).replace(" ", "-")
 
 
+def anchor_slug(anchor_id: str) -> str:
+    """An anchor id without its `anchor:` prefix (what to show when the anchor's name is not known)."""
+    return anchor_id.removeprefix(ANCHOR_PREFIX)
+
+
 # ---- N6 FTS5 query text --------------------------------------------------------------------------
 
 def fts_safe(text: str) -> str:
@@ -181,6 +186,7 @@ def fts_query_for_text(text: str) -> str | None:
 # ---- N7 the structural append --------------------------------------------------------------------
 
 APPEND_SEPARATOR_TEMPLATE = "\n\n---\n_[merged {date}]_\n"
+APPEND_SEPARATOR_PREFIX = "_[merged "  # a cheap prefilter: a body without it holds no separator
 APPEND_MARKER_RE = re.compile(r"_\[merged \d{4}-\d{2}-\d{2}\]_")
 # The separator as it is found in stored bodies: CRLF line ends, trailing blanks on the rule and marker
 # lines, extra blank lines before the rule, a separator that ends the body (an empty addition), or one at
@@ -191,10 +197,41 @@ APPEND_SEPARATOR_RE = re.compile(
 )
 
 
-def build_appended_body(existing: str, addition: str, when: _dt.date) -> str:
+def append_separator(when: _dt.date | str) -> str:
+    """The separator one append writes: `\\n\\n---\\n_[merged YYYY-MM-DD]_\\n` (a date, or its YYYY-MM-DD text as
+    read back from a body)."""
+    date = when if isinstance(when, str) else f"{when.year:04d}-{when.month:02d}-{when.day:02d}"
+    return APPEND_SEPARATOR_TEMPLATE.format(date=date)
+
+
+def build_appended_body(existing: str, addition: str, when: _dt.date | str) -> str:
     """`<existing>\\n\\n---\\n_[merged YYYY-MM-DD]_\\n<addition>`; `when` is the store clock's UTC date."""
-    date = f"{when.year:04d}-{when.month:02d}-{when.day:02d}"
-    return f"{existing or ''}{APPEND_SEPARATOR_TEMPLATE.format(date=date)}{addition or ''}"
+    return f"{existing or ''}{append_separator(when)}{addition or ''}"
+
+
+# ---- N10 time stamps shown to a person ----------------------------------------------------------------------
+# One rule for the whole window, the CLI's text and the exported report: Netclaw's time stamps are UTC
+# milliseconds; a person sees them in the machine's local time WITH its UTC offset (`2026-06-01 14:05 +02:00`),
+# so the Audit tab, the Review tab and a report pasted elsewhere agree and none is ambiguous.
+
+
+def local_time(ms: int | None) -> _dt.datetime | None:
+    """UTC milliseconds (Netclaw's updated_at, memgui's created_at) as an aware local datetime."""
+    if ms is None:
+        return None
+    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc).astimezone()
+
+
+def format_timestamp(ms: int | None, *, seconds: bool = False, empty: str = "") -> str:
+    """`YYYY-MM-DD HH:MM[:SS] ±HH:MM`: local time with its UTC offset (the display rule above); `empty` for none."""
+    when = local_time(ms) if ms else None
+    if when is None:
+        return empty
+    offset = when.utcoffset() or _dt.timedelta(0)
+    sign = "-" if offset < _dt.timedelta(0) else "+"
+    minutes = abs(int(offset.total_seconds())) // 60
+    text = when.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
+    return f"{text} {sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 # ---- N8 MergeGuard limits ------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..curation.types import Candidate, Proposal
-from ..netfx import equals_ignore_case, net_trim
+from ..netfx import anchor_slug, equals_ignore_case, net_trim
 from ..store import Store
 
 
@@ -32,7 +32,7 @@ def cluster_inputs(documents: Sequence, anchor_names: dict[str, str] | None = No
     newest = ordered[-1]
     proposal = Proposal(
         title=newest.title, content=newest.markdown_body,
-        anchor_name=names.get(newest.anchor_id, newest.anchor_id.removeprefix("anchor:")),
+        anchor_name=names.get(newest.anchor_id, anchor_slug(newest.anchor_id)),
         memory_class=newest.memory_class, memory_id=newest.document_id, aliases_json=newest.aliases_json,
         facets_json=newest.facets_json, slots_json=newest.slots_json, update_semantics=newest.update_semantics,
         boundary=newest.boundary, audience=newest.audience, sensitivity=newest.sensitivity,
@@ -40,7 +40,7 @@ def cluster_inputs(documents: Sequence, anchor_names: dict[str, str] | None = No
         expires_at=newest.expires_at,
     )
     candidates = [
-        Candidate(d.document_id, d.anchor_id, names.get(d.anchor_id, d.anchor_id.removeprefix("anchor:")),
+        Candidate(d.document_id, d.anchor_id, names.get(d.anchor_id, anchor_slug(d.anchor_id)),
                   d.markdown_body, freshness_at=d.freshness_at, confidence=d.confidence,
                   cosine=(cosines or {}).get(frozenset((d.document_id, newest.document_id))))
         for d in ordered[:-1]

@@ -18,6 +18,7 @@ from typing import Any
 from ..merge.conflicts import likely_different
 from ..merge.guard import check_merge
 from ..merge.strict import check_strict
+from ..netfx import is_blank
 from ..tasks import CancelToken, Work
 from .drafts import union_draft
 from .groups import FactGroups, choose_target, conflict_partition, judge_pairs
@@ -193,7 +194,7 @@ def rechecked(review: ClusterReview, documents: Sequence) -> ClusterReview:
     guard = check_merge(sources, review.merged_body).to_dict()
     strict = check_strict(sources, review.merged_body, titles=titles, kept_title=titles[0]).to_dict()
     union = dict(review.union_draft or {})
-    if (union.get("merged_body") or "").strip():
+    if not is_blank(union.get("merged_body")):
         union["guard"] = check_merge(sources, union["merged_body"]).to_dict()
         union["strict"] = check_strict(sources, union["merged_body"], titles=titles, kept_title=titles[0]).to_dict()
     return replace(review, guard=guard, strict=strict, likely_different=marked, union_draft=union or None)

@@ -17,6 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ..netfx import format_timestamp
+
 OPERATION_TITLES = {
     "merge": "Merge", "drop": "Drop (tombstone)", "edit": "Edit", "keep-separate": "Kept separate",
     "allow-nomination": "Allowed nomination again", "append-back": "Lost facts appended back", "undo": "Undo",
@@ -84,9 +86,7 @@ def read_jsonl(path: str | os.PathLike) -> list[dict]:
 
 
 def _when(ms: int | None) -> str:
-    if not ms:
-        return "unknown time"
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return format_timestamp(ms, seconds=True, empty="unknown time")
 
 
 def fence(text: str, info: str = "") -> str:
@@ -219,7 +219,7 @@ def markdown_report(
 ) -> str:
     """A readable report: one section per audited write (newest first as given), then past daemon merges."""
     items = [_entry_dict(e, True) for e in entries]
-    now = (generated_at or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
+    now = format_timestamp(int((generated_at or datetime.now(timezone.utc)).timestamp() * 1000))
     out = ["# memgui audit report", ""]
     if store_path:
         out.append(f"Store: {_inline(store_path)}  ")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..netfx import APPEND_SEMANTICS, APPEND_SEPARATOR_RE, MERGE_SEMANTICS
+from ..netfx import APPEND_SEMANTICS, APPEND_SEPARATOR_RE, MERGE_SEMANTICS, build_appended_body
 from ..store import Document, Store, queries
 
 UNRECOVERABLE_MESSAGE = (
@@ -133,7 +133,7 @@ def join_segments(segments: Iterable[HistorySegment]) -> str:
     """The body Netclaw would have written for these segments (LF separators)."""
     out = ""
     for i, seg in enumerate(segments):
-        out = seg.text if i == 0 else f"{out}\n\n---\n_[merged {seg.date}]_\n{seg.text}"
+        out = seg.text if i == 0 else build_appended_body(out, seg.text, seg.date or "")
     return out
 
 

@@ -451,7 +451,7 @@ def merge_cluster(store: Store, plan: MergePlan,
         raise ApplyInputError("a merge needs a target document")
     if not plan.other_ids:
         raise ApplyInputError("a merge needs at least one source besides the target")
-    if plan.mode == MODE_MERGED_BODY and not (plan.merged_body or "").strip():
+    if plan.mode == MODE_MERGED_BODY and is_blank(plan.merged_body):
         raise ApplyInputError("merged_body mode needs a non-empty merged body")
     when = plan.when or utc_today()
     # ---- outside the lock: read, draft, prove
@@ -508,7 +508,7 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
     """A person's edit of one document's body (and optionally title). The guard is re-run against the old
     body; a failing guard needs `guard_override` (recorded). update_semantics is kept, as Netclaw's
     update_memory tool does; updated_at bumped, FTS refreshed, embedding rows deleted."""
-    if not (body or "").strip():
+    if is_blank(body):
         raise ApplyInputError("the edited body is empty; use drop to remove a document")
     stamps = _stamp_map(doc_id, drafted)
     doc = check_stamps(store, [doc_id], stamps)[doc_id]  # read and proved before the write lock

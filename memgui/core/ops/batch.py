@@ -32,6 +32,7 @@ from typing import Any
 from ..decide.reader import ReaderReport
 from ..decide.review import ClusterReview
 from ..merge.strict import check_strict
+from ..netfx import is_blank
 from ..store import Store, StoreError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
 from ..store.values import Document
@@ -104,7 +105,7 @@ def with_safe_body(review: ClusterReview | None) -> ClusterReview | None:
         return review
     union = review.union_draft or {}
     same_notes = set(union.get("targets") or ()) == set(review.targets)
-    if same_notes and (union.get("merged_body") or "").strip() and (union.get("guard") or {}).get("passed") \
+    if same_notes and not is_blank(union.get("merged_body")) and (union.get("guard") or {}).get("passed") \
             and (union.get("strict") or {}).get("passed"):
         failed = "MergeGuard" if not (review.guard or {}).get("passed") else "the fact lens"
         return replace(review, merged_body=union["merged_body"], guard=union["guard"], strict=union["strict"],
@@ -128,7 +129,7 @@ def why_not_safe(review: ClusterReview | None, member_ids: Sequence[str] | None 
         return "every pair was judged a different fact"
     if review.decision not in MERGE_DECISIONS:
         return f"the decision is {review.decision or 'none'}, not UPDATE/CONSOLIDATE"
-    if not (review.merged_body or "").strip():
+    if is_blank(review.merged_body):
         return "the decision has no merged body"
     merged = merged_ids(review)
     if set(merged) != set(largest):
@@ -394,7 +395,7 @@ def validate_plan(plan: BatchPlan) -> None:
             raise BatchError(f"{where}: the stamps name other documents than the write merges")
         if write.decision not in MERGE_DECISIONS:
             raise BatchError(f"{where}: the decision is {write.decision!r}, not UPDATE/CONSOLIDATE")
-        if not (write.merged_body or "").strip():
+        if is_blank(write.merged_body):
             raise BatchError(f"{where}: no merged body")
         if write.reader is not None and write.reader.get("passed") is False:
             raise BatchError(f"{where}: the second reader said its facts are not kept")

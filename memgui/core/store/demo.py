@@ -30,7 +30,7 @@ from typing import Any
 from peewee import SqliteDatabase
 
 from ...config import resources_dir, user_data_dir
-from ..netfx import anchor_id_for
+from ..netfx import anchor_id_for, build_appended_body
 from .connection import read_columns
 from .models import build_models, row_values
 from .schema import create_store
@@ -104,7 +104,7 @@ def _json_list(value: Any) -> str | None:
 def append_history(body: str, appends: list[dict]) -> str:
     """Netclaw's append format (netclaw-compat §9): body + `\\n\\n---\\n_[merged YYYY-MM-DD]_\\n` + text, stacked."""
     for item in appends:
-        body = f"{body}\n\n---\n_[merged {item['date']}]_\n{item['text']}"
+        body = build_appended_body(body, item["text"], item["date"])
     return body
 
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from peewee import JOIN, fn
 
-from ..netfx import APPEND_SEMANTICS
+from ..netfx import APPEND_SEMANTICS, APPEND_SEPARATOR_PREFIX
 from .models import column, has_column
 from .store import FTS_BM25_WEIGHTS, Store
 from .values import LIVE_EXCLUDED_SEMANTICS
 
 CandidateRow = tuple  # (anchor_id, canonical_name, document_id, markdown_body, freshness_at, confidence)
-APPEND_SEPARATOR_PREFIX = "_[merged "
 
 
 def _active(A):

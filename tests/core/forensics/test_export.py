@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from datetime import date
 
@@ -91,7 +92,8 @@ def test_markdown_report_shows_sources_merged_body_guard_when_and_who(audited, t
     assert "· Merge ·" in text
     assert "**Decided by:** the LLM, model `qwen2.5-coder-1.5b-instruct-q4_k_m`, prompt sha256 `abababababababab`…" in section
     assert "**Guard:** passed (retention 100%" in section
-    assert "**When:** " in section and " UTC" in section
+    when = section.split("**When:** ", 1)[1].split("\n", 1)[0]  # local time with its UTC offset (netfx N10)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d", when), when
     assert "**Rationale:** Same build server; the nightly schedule is added." in section
     assert f"`{a.document_id}` ↔ `{b.document_id}` 0.912" in section
     assert "### Sources before" in section and A in section and B in section
