@@ -1,1 +1,1 @@
-"""Everything that is not Qt. Never import PySide6 here (tests/core/test_layering.py enforces it)."""
+"""Everything that is not Qt. Never import PySide6 here (tests/test_layering.py enforces it)."""

@@ -1,6 +1,6 @@
 """The local decider (netclaw-compat §8): a llama.cpp model judges a proposal against candidates and drafts the merge.
 
-`LlamaDecider` implements the `Decider` protocol of `curation.py`. Its output is always a Netclaw protocol
+`LlamaDecider` implements the `Decider` protocol of `core/curation/types.py`. Its output is always a Netclaw protocol
 reply (keyword line, optional `REASON:` line, `---` + merged body for UPDATE/CONSOLIDATE) that
 `protocol.parse_reply` reads; nothing else ever reaches the caller.
 

@@ -7,7 +7,7 @@ The daemon logs one line per curation step in a fixed `marker key=value …` sha
 
 This module reads such files (`$NETCLAW_HOME/logs/daemon*.log`, or files and folders a person names) and turns
 every marker line into a `DaemonEvent` linked to the documents it names. It reads what memgui itself writes too
-(`core/markers.py` renders the same templates).
+(`core/curation/markers.py` renders the same templates).
 
 Tolerated: Serilog-like prefixes (`2026-06-01 12:00:00.123 +00:00 [INF] `), Microsoft console two-line entries
 (`info: Category[0]` then an indented message), Akka.NET prefixes (`[INFO][06/01/2026 12:00:00.123Z][Thread 0012]…`),

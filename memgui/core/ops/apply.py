@@ -1,5 +1,5 @@
 """The one mutation path: every write memgui makes to a store, each in ONE BEGIN IMMEDIATE transaction that
-also writes its audit row with full before- and after-images of every touched row (see core/audit.py).
+also writes its audit row with full before- and after-images of every touched row (see core/store/audit_log.py).
 
 Two families:
 - `apply_decision` — Netclaw's ApplyDecisionAsync + batch write (netclaw-compat §9) for a curation decision on a
@@ -11,7 +11,7 @@ Two families:
   `keep_separate` / `allow_nomination`. Each carries the sources' stamps (content_hash, updated_at) as they
   were when the decision was drafted and refuses with StaleSourceError if any changed since.
 
-Undo/redo live in core/audit.py (they restore images and are audited the same way).
+Undo/redo live in core/ops/undo.py (they restore images and are audited the same way).
 """
 from __future__ import annotations
 

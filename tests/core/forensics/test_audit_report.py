@@ -1,4 +1,4 @@
-"""core/audit_report.py: what `memgui audit --json` prints — memgui's writes, the store's append histories, the
+"""core/forensics/audit_report.py: what `memgui audit --json` prints — memgui's writes, the store's append histories, the
 daemon-log timeline and the daemon merges whose earlier body is gone — on the demo store and a real trail."""
 from __future__ import annotations
 

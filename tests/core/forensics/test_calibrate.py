@@ -1,4 +1,4 @@
-"""core/calibrate.py: the floor that keeps ≥ 95 % of accepted merges nominated, computed on known sets, and
+"""core/forensics/calibrate.py: the floor that keeps ≥ 95 % of accepted merges nominated, computed on known sets, and
 labelled pairs gathered from a real audit trail, the demo labels and real stored vectors."""
 from __future__ import annotations
 

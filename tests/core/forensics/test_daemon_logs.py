@@ -1,4 +1,4 @@
-"""core/daemon_logs.py: real-shaped Netclaw daemon log lines of every curation marker → a timeline linked to
+"""core/forensics/daemon_logs.py: real-shaped Netclaw daemon log lines of every curation marker → a timeline linked to
 documents; malformed lines are skipped and counted, never a crash (netclaw-compat §13, §15)."""
 from __future__ import annotations
 

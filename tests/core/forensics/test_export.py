@@ -1,4 +1,4 @@
-"""core/export.py: JSON Lines round trip of a real audit trail, and the Markdown report a person reads."""
+"""core/forensics/export.py: JSON Lines round trip of a real audit trail, and the Markdown report a person reads."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""core/history.py: append histories split into dated segments exactly as Netclaw writes them (netclaw-compat §9, §15)."""
+"""core/forensics/history.py: append histories split into dated segments exactly as Netclaw writes them (netclaw-compat §9, §15)."""
 from __future__ import annotations
 
 from datetime import date

@@ -1,4 +1,4 @@
-"""core/diff.py: word-level spans that cover both texts, whitespace-insensitive, cancellable."""
+"""core/merge/diff.py: word-level spans that cover both texts, whitespace-insensitive, cancellable."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -1,4 +1,4 @@
-"""core/apply.py: Netclaw's ApplyDecisionAsync routing (netclaw-compat §9, ports of T/MemoryCurationMergeRoutingTests,
+"""core/ops/apply.py: Netclaw's ApplyDecisionAsync routing (netclaw-compat §9, ports of T/MemoryCurationMergeRoutingTests,
 T/SqliteMemoryStoreDedupCollisionTests and the Consolidate-applied parity case) and the reviewer operations,
 each one transaction with its audit row; optimistic concurrency."""
 from __future__ import annotations

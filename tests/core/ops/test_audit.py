@@ -1,4 +1,4 @@
-"""core/audit.py: the audit trail, undo with conflict check, redo. Undo must leave every touched row
+"""core/store/audit_log.py and core/ops/undo.py: the audit trail, undo with conflict check, redo. Undo must leave every touched row
 byte-identical (documents, FTS rows, embedding rows, anchors, records, exemptions)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""core/exemptions.py: the remembered "not duplicates" pairs the nominator drops."""
+"""core/store/exemptions.py: the remembered "not duplicates" pairs the nominator drops."""
 from __future__ import annotations
 
 import pytest
