@@ -1,8 +1,15 @@
-"""Shared helpers for the benchmarks (`make bench`; not part of `make test`)."""
+"""Shared helpers for the benchmarks (`make bench`; not part of `make test`), and the goal table.
+
+A benchmark holds a goal with the `goals` fixture: `goals.hold(measure, goal, now, met)` records one row of the
+table `make bench` prints at the end (measure | goal | now | met). A missed goal fails its test once the test has
+run to the end (every row of that test is recorded first), so `make bench` exits non-zero and the table shows
+which measure missed and by how much. A benchmark that cannot run (no model installed) records no row."""
 from __future__ import annotations
 
 import os
 import time
+from collections.abc import Generator
+from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
@@ -66,3 +73,68 @@ class Timer:
 @pytest.fixture(autouse=True)
 def _bench_threads(monkeypatch):
     monkeypatch.setenv("OMP_WAIT_POLICY", os.environ.get("OMP_WAIT_POLICY", "passive"))
+
+
+# ---- the goal table ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoalRow:
+    measure: str
+    goal: str
+    now: str
+    met: bool
+
+
+class Goals:
+    """The goals one benchmark holds (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.rows: list[GoalRow] = []
+
+    def hold(self, measure: str, goal: str, now: str, met: bool) -> bool:
+        row = GoalRow(measure, goal, now, bool(met))
+        self.rows.append(row)
+        _TABLE.append(row)
+        return row.met
+
+    def missed(self) -> list[GoalRow]:
+        return [r for r in self.rows if not r.met]
+
+
+_TABLE: list[GoalRow] = []
+
+
+@pytest.fixture
+def goals(request: pytest.FixtureRequest) -> Goals:
+    held = Goals()
+    request.node._bench_goals = held
+    return held
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    result = yield  # the benchmark ran to its end: now a missed goal fails it
+    held: Goals | None = getattr(item, "_bench_goals", None)
+    missed = held.missed() if held is not None else []
+    if missed:
+        raise AssertionError("goal missed: " + "; ".join(f"{r.measure}: {r.now} (goal {r.goal})" for r in missed))
+    return result
+
+
+def format_goal_table(rows: list[GoalRow]) -> list[str]:
+    header = ("measure", "goal", "now", "met")
+    cells = [header, *((r.measure, r.goal, r.now, "yes" if r.met else "NO") for r in rows)]
+    widths = [max(len(c[i]) for c in cells) for i in range(4)]
+    lines = ["| " + " | ".join(c[i].ljust(widths[i]) for i in range(4)) + " |" for c in cells]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if not _TABLE:
+        return
+    missed = sum(not r.met for r in _TABLE)
+    terminalreporter.section(f"benchmark goals: {len(_TABLE) - missed} met, {missed} missed")
+    for line in format_goal_table(_TABLE):
+        terminalreporter.write_line(line)

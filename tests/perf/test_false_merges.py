@@ -61,7 +61,13 @@ class CachedJudge:
         return Reply()
 
 
-def test_false_merges_per_100_clusters(tmp_path):
+# Goals held at the level the design reached (README "Measured"; a rise is a regression, not noise: the demo labels
+# and the clustering are deterministic): without a model, members that disagree on a value kept apart (3.5 measured);
+# with the default model judging every pair (0.0 measured).
+GOAL_NO_MODEL, GOAL_MODEL = 5.0, 1.0
+
+
+def test_false_merges_per_100_clusters(tmp_path, goals):
     with open_store(build_demo_store(tmp_path / "demo.db"), read_only=True) as store:
         docs = {d.document_id: d for d in store.documents()}
         index = run_to_end(open_index(store, EmbedderSource(LlamaEmbedder())))
@@ -97,8 +103,11 @@ def test_false_merges_per_100_clusters(tmp_path):
         if not likely_different(*bodies(c.member_ids)).likely_different:
             largest = conflict_partition([docs[m] for m in c.member_ids])[0][0]
             conflict_free += len(largest) >= 2 and wrong_merge(largest, truth)
+    per_100 = 100 * conflict_free / len(coherent)
     print(f"  after, no model, members that disagree on a value kept apart: {conflict_free} wrong of "
-          f"{len(coherent)} = {100 * conflict_free / len(coherent):.1f} per 100")
+          f"{len(coherent)} = {per_100:.1f} per 100")
+    goals.hold("false merges per 100 clusters, no model (value conflicts apart)", f"≤ {GOAL_NO_MODEL:.1f}",
+               f"{per_100:.1f} ({conflict_free}/{len(coherent)})", per_100 <= GOAL_NO_MODEL)
     path = decider_model.default_model_path()
     if path is None or os.environ.get("MEMGUI_BENCH_NO_MODEL"):
         print("  after, model: skipped (no default decider model installed)")
@@ -111,6 +120,8 @@ def test_false_merges_per_100_clusters(tmp_path):
     finally:
         decider.close()
     wrong, merges, missed = stats.wrong, stats.merges, stats.duplicates_apart
+    goals.hold("false merges per 100 clusters, default model", f"≤ {GOAL_MODEL:.1f}",
+               f"{100 * wrong / len(coherent):.1f} ({wrong}/{len(coherent)})", 100 * wrong / len(coherent) <= GOAL_MODEL)
     mixed, mixed_split = stats.mixed, stats.mixed_split
     print(f"  after, model (largest same-fact group): {wrong} wrong of {len(coherent)} clusters = "
           f"{100 * wrong / len(coherent):.1f} per 100 ({merges} merges proposed; {missed} labelled duplicate pairs "

@@ -1,7 +1,7 @@
 """Benchmark (`make bench`): how long memgui holds the store's write lock per merge, notes of 1 KB … 1 MB, while a
 daemon-like process writes the same store (tests/lock_hold.py). Three runs; per size and mode the median of the
 runs' holds and its ratio to the 1 KB hold. Goal (issue 26): ≤ 100 ms at every size, 0 daemon writes failed.
-Printed, not asserted beyond the failed-write count (no timed assertions)."""
+The failed-write count is asserted; the longest hold is a row of `make bench`'s goal table (a miss fails it)."""
 from __future__ import annotations
 
 import statistics
@@ -9,7 +9,7 @@ import statistics
 from lock_hold import measure
 
 
-def test_lock_hold_over_note_sizes(tmp_path):
+def test_lock_hold_over_note_sizes(tmp_path, goals):
     run = measure(tmp_path, repeats=3)
     base = {mode: statistics.median(hs) for (size, mode), hs in run.holds.items() if size == min(s for s, _ in run.holds)}
     print(f"\nwrite lock held per merge (median of {len(next(iter(run.holds.values())))} merges, 2 notes each):")
@@ -21,3 +21,4 @@ def test_lock_hold_over_note_sizes(tmp_path):
           f"daemon {run.daemon_written} writes, {run.daemon_failed} failed, longest daemon write "
           f"{run.daemon_longest_write_s * 1000:.1f} ms")
     assert run.daemon_failed == 0
+    goals.hold("write lock held per merge, longest", "≤ 100 ms", f"{run.longest * 1000:.1f} ms", run.longest <= 0.1)

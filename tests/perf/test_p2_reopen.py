@@ -40,7 +40,7 @@ def fill_store(path, n: int) -> list[str]:
     return ids
 
 
-def test_p2_reopen_vs_cold_build(tmp_path):
+def test_p2_reopen_vs_cold_build(tmp_path, goals):
     path = tmp_path / "netclaw.db"
     ids = fill_store(path, N)
     source = PrecomputedSource(dict(zip(ids, clustered_vectors(N))))
@@ -57,5 +57,5 @@ def test_p2_reopen_vs_cold_build(tmp_path):
     print(f"\nP2 N={N}: cold build {cold.seconds:.1f} s, reopen {reopen.seconds:.2f} s → {ratio:.0f}× faster "
           f"(for scale: reading all documents with Store.documents() takes {read_docs.seconds:.2f} s; a reopen "
           f"reads only ids + fingerprints)")
-    assert reopen.seconds <= 1.0
-    assert ratio >= 20
+    goals.hold(f"P2 reopen N={N:,}", "≤ 1 s", f"{reopen.seconds:.2f} s", reopen.seconds <= 1.0)
+    goals.hold(f"P2 reopen vs cold build N={N:,}", "≥ 20×", f"{ratio:.0f}×", ratio >= 20)

@@ -53,7 +53,7 @@ def _cluster(store, names, ids):
     return cluster_inputs(store.documents_by_ids(ids), names)
 
 
-def test_p3_overhead(model_path, demo):
+def test_p3_overhead(model_path, demo, goals):
     store, labels, names = demo
     decider = LlamaDecider(model_path, n_threads=THREADS, n_ctx=4096, timeout_s=0)
     run_to_end(decider.load())
@@ -126,10 +126,15 @@ def test_p3_overhead(model_path, demo):
           f"prompt_tokens={result.prompt_tokens} completion_tokens={result.completion_tokens} "
           f"merge body {merge['completion_tokens']} tokens; prompt {prompt_tps:.0f} tok/s, generation {gen_tps:.1f} tok/s "
           f"(threads={THREADS}); runs decider={[round(x, 2) for x in dec_times]} raw={[round(x, 2) for x in raw_times]}")
-    assert ratio <= 1.05
+    goals.hold("P3 decider vs raw llama.cpp completion", "≤ 1.05×", f"{ratio:.3f}×", ratio <= 1.05)
 
 
-def test_demo_label_accuracy(model_path, demo):
+# The demo labels are the decider's check half: its prompt was tuned on resources/prompts/decider_devset.json only.
+# Goals held just under what the default model reached there (84 % / 88 %, README "Measured").
+GOAL_SAME, GOAL_DIFFERENT = 0.80, 0.85
+
+
+def test_demo_label_accuracy(model_path, demo, goals):
     from memgui.core.merge.guard import check_merge
 
     store, labels, names = demo
@@ -184,3 +189,9 @@ def test_demo_label_accuracy(model_path, demo):
         print(f"  decision {m[0]} in {m[1]:.1f}s, {m[2]} completion tokens, editor body passes guard={m[3]}, "
               f"after restoring {m[5]} sentence(s) passes={m[4]} (length ratio {m[6]})")
     assert dup and sib
+    same = sum(m > decider.same_margin for m in dup) / len(dup)
+    different = sum(m <= decider.same_margin for m in sib) / len(sib)
+    goals.hold("decider, check half: duplicate pairs judged same-fact", f"≥ {GOAL_SAME:.0%}", f"{same:.1%}",
+               same >= GOAL_SAME)
+    goals.hold("decider, check half: sibling pairs judged different", f"≥ {GOAL_DIFFERENT:.0%}", f"{different:.1%}",
+               different >= GOAL_DIFFERENT)

@@ -14,7 +14,7 @@ from memgui.core.vectors.embedder_model import ensure_default_model
 ROUNDS = 3
 
 
-def test_p6_default_embedder_vs_raw_llama(tmp_path):
+def test_p6_default_embedder_vs_raw_llama(tmp_path, goals):
     from llama_cpp import Llama
 
     with open_store(build_demo_store(tmp_path / "demo.db"), read_only=True) as store:
@@ -44,4 +44,4 @@ def test_p6_default_embedder_vs_raw_llama(tmp_path):
     print(f"\nP6 {len(texts)} demo texts, {threads} threads, n_ctx {context}: memgui {ours_rate:.1f} texts/s, raw "
           f"llama-cpp-python loop {raw_rate:.1f} texts/s → {ratio:.2f}×; (raw single packed call "
           f"{len(texts) / list_best:.1f} texts/s)")
-    assert ratio >= 0.9
+    goals.hold("P6 default embedder vs raw llama.cpp", "≥ 0.9×", f"{ratio:.2f}×", ratio >= 0.9)
