@@ -15,7 +15,7 @@ SYSDEPS_STAMP := $(VENV)/.stamp-sysdeps
 DEPS_STAMP    := $(VENV)/.stamp-deps
 MODELS_STAMP  := $(VENV)/.stamp-models
 
-.PHONY: setup run test bench screenshot clean-venv bundle bundle-test bundle-archive
+.PHONY: setup run test bench screenshot clean-venv bundle bundle-test bundle-archive lint
 
 setup: $(MODELS_STAMP)
 
@@ -43,6 +43,12 @@ run: setup
 test: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto
 
+# ruff (rules and the reason for each ignore in pyproject.toml), then mypy (strict on memgui/core and memgui/cli).
+lint: $(DEPS_STAMP)
+	$(PY) -m ruff check memgui tests
+	$(PY) -m mypy
+
+# Benchmarks, with their goal table at the end (tests/perf/conftest.py); a missed goal exits non-zero.
 bench: setup
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -s tests/perf --override-ini addopts=
 
