@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from typing import Any
 
 # One module per command group; each defines `register(subparsers)` and sets `func` on its parsers.
 COMMAND_MODULES = ("info", "demo", "models", "guard", "diff", "evaluate", "merge", "scan", "decide", "accept", "audit",
                    "evaluate_model")
 
 
-def register_all(subparsers: argparse._SubParsersAction) -> None:
+def register_all(subparsers: argparse._SubParsersAction[Any]) -> None:
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"{__name__}.{name}")
         module.register(subparsers)

@@ -29,8 +29,10 @@ model, bad store, unknown batch) with nothing written.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .common import (
     EXIT_NEGATIVE,
@@ -47,10 +49,15 @@ from .common import (
     store_errors_as_cli_errors,
 )
 
+if TYPE_CHECKING:
+    from ..core.store import Store
+    from ..core.tasks import Progress
+
+
 STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("accept-safe", help="merge every cluster the model and both guards call safe",
                               description="Scan, review each cluster with the model, merge only the safe ones.")
     p.add_argument("--store", default=argparse.SUPPRESS, help=STORE_HELP)
@@ -74,7 +81,7 @@ def register(subparsers) -> None:
     q.set_defaults(func=run_undo_batch)
 
 
-def _model_path(args) -> Path:
+def _model_path(args: argparse.Namespace) -> Path:
     path = decider_model_path(args.model)
     if path is None:
         raise CliError("accept-safe needs a capable decider model and none is installed (run `memgui models "
@@ -85,12 +92,12 @@ def _model_path(args) -> Path:
 class _Model:
     """The decider, loaded and self-tested on first need (a fully cached run never loads it)."""
 
-    def __init__(self, path: Path, args):
+    def __init__(self, path: Path, args: argparse.Namespace):
         from ..config import load_curation_settings
 
         self.path, self.args, self.settings = path, args, load_curation_settings()
         self.decider = None
-        self.selftest: dict | None = None
+        self.selftest: dict[str, Any] | None = None
 
     def _make(self):
         from ..core.decide.llm import LlamaDecider
@@ -127,21 +134,21 @@ class _Model:
             self.decider = None
 
 
-def _review_progress(progress) -> None:
+def _review_progress(progress: Progress) -> None:
     """One stderr line per cluster reviewed (the model's token stream is not echoed)."""
     if progress.stage == "reviewing":
         sys.stderr.write(f"reviewing {progress.done}/{progress.total}: {progress.message}\n")
         sys.stderr.flush()
 
 
-def _writable(store_arg) -> None:
+def _writable(store_arg: str | None) -> None:
     """Refuse a read-only store before any model time is spent on it."""
     with open_store_or_fail(store_arg) as store:
         if store.read_only:
             raise CliError(f"{store.path} is read-only ({store.read_only_reason}); nothing was written")
 
 
-def _reviews(args, store, model: _Model):
+def _reviews(args: argparse.Namespace, store: Store, model: _Model):
     from ..core.decide.cache import DecisionCache
     from ..core.decide.selftest import cache_key
     from ..core.ops.batch_inputs import cluster_reviews
@@ -156,7 +163,7 @@ def _reviews(args, store, model: _Model):
         raise CliError(exc.reason) from None
     clusters = list(scan.clusters)[: args.limit] if args.limit is not None else list(scan.clusters)
     cache = DecisionCache(store.path, cache_key(model.path, pipeline="two-stage"))
-    stats: dict = {}
+    stats: dict[str, Any] = {}
     rows = run_to_end(cluster_reviews(store, clusters, cache, decider=model, selftest=model.selftest, stats=stats),
                       _review_progress)
     ids = [m for _c, members, _r in rows for m in members]
@@ -164,13 +171,13 @@ def _reviews(args, store, model: _Model):
     return rows, titles, {"clusters_total": len(scan.clusters), "reviewed": len(clusters), **stats}
 
 
-def _reader_progress(progress) -> None:
+def _reader_progress(progress: Progress) -> None:
     if progress.stage == "reading" and progress.message != "done":
         sys.stderr.write(f"second reader {progress.done + 1}/{progress.total}: {progress.message}\n")
         sys.stderr.flush()
 
 
-def _second_reader(args, store, rows, model: _Model):
+def _second_reader(args: argparse.Namespace, store: Store, rows, model: _Model):
     """The reader's verdicts on the otherwise safe clusters (a ReaderRun for the plan)."""
     from ..core.decide.reader import FactReader, ReaderUnavailable, reader_model_key
     from ..core.ops.batch import ReaderRun
@@ -203,7 +210,7 @@ def _read_plan(path: str):
         raise CliError(f"{path}: {exc}") from None
 
 
-def _result_text(result, store_path) -> str:
+def _result_text(result, store_path: str | os.PathLike[str]) -> str:
     ids = [w.audit_id for w in result.written]
     lines = [f"## Result: batch {result.batch_id}", "",
              f"wrote {len(result.written)} merge(s)" + (f" (audit #{', #'.join(map(str, ids))})" if ids else "")]
@@ -213,14 +220,14 @@ def _result_text(result, store_path) -> str:
     return "\n".join(lines)
 
 
-def run_accept(args) -> int:
+def run_accept(args: argparse.Namespace) -> int:
     from ..core.ops.batch import BatchError, apply_batch, plan_batch
     from ..core.tasks import run_to_end
 
     if args.limit is not None and args.limit < 1:
         raise CliError("--limit must be at least 1")
     store_arg = getattr(args, "store", None)
-    info: dict = {}
+    info: dict[str, Any] = {}
     if not args.dry_run:
         _writable(store_arg)
     if args.plan:
@@ -237,7 +244,7 @@ def run_accept(args) -> int:
             model.close()
         plan = plan_batch(rows, titles=titles, reader=reader)
         info["store"] = str(store_path)
-    out: dict = {**info, "dry_run": bool(args.dry_run), **plan.to_dict()}
+    out: dict[str, Any] = {**info, "dry_run": bool(args.dry_run), **plan.to_dict()}
     result = None
     if not args.dry_run and plan.writes:
         with open_store_or_fail(store_arg) as store, store_errors_as_cli_errors():
@@ -264,7 +271,7 @@ def run_accept(args) -> int:
     return EXIT_NEGATIVE if result is not None and result.refused else EXIT_OK
 
 
-def run_undo_batch(args) -> int:
+def run_undo_batch(args: argparse.Namespace) -> int:
     from ..core.ops.batch import BatchError, check_batch_id, undo_batch
 
     try:

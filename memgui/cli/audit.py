@@ -26,7 +26,7 @@ from .common import (
 )
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("audit", help="list memgui's audited writes (newest first)")
     p.add_argument("--store", default=argparse.SUPPRESS, help="path to netclaw.db (default: located as Netclaw does, else the demo store)")
     p.add_argument("--operation", action="append", help="only this operation (merge, drop, undo, …); repeatable")
@@ -73,12 +73,12 @@ def format_entry(e: AuditEntry) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     with store_errors_as_cli_errors():  # an audit row that is not what memgui writes: one line, exit 2
         return _run(args)
 
 
-def _run(args) -> int:
+def _run(args: argparse.Namespace) -> int:
     if args.recheck and args.append_back is not None:
         raise CliError("--recheck and --append-back: give one of them")
     if args.recheck:

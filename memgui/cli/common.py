@@ -98,7 +98,7 @@ TEXT_ARGUMENTS = ("target", "sources", "docs", "note", "document", "batch_id", "
                   "anchor_type", "memory_class", "pipeline")
 
 
-def refuse_non_utf8_arguments(args) -> None:
+def refuse_non_utf8_arguments(args: argparse.Namespace) -> None:
     """CliError (one line, exit 2) when a text argument is not valid UTF-8 (`audit --model` is a model id)."""
     names = TEXT_ARGUMENTS + (("model",) if getattr(args, "command", None) == "audit" else ())
     for name in names:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..config import memgui_command
 from .common import (
@@ -35,8 +36,13 @@ from .common import (
     store_errors_as_cli_errors,
 )
 
+if TYPE_CHECKING:
+    from ..core.store import Store
+    from ..core.tasks import Progress
 
-def register(subparsers) -> None:
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "decide",
         help="let the local model (or the sentence-union draft) decide a cluster of documents",
@@ -64,7 +70,7 @@ def _ids(text: str) -> list[str]:
     return ids
 
 
-def _load_cluster(store, ids: list[str]):
+def _load_cluster(store: Store, ids: list[str]):
     """The cluster's documents (in --docs order) and their anchors' canonical names."""
     by_id = {d.document_id: d for d in store.documents_by_ids(ids)}
     docs = [by_id[i] for i in ids if i in by_id]
@@ -87,7 +93,7 @@ class _Stream:
         self.enabled = enabled
         self.key = None
 
-    def __call__(self, progress) -> None:
+    def __call__(self, progress: Progress) -> None:
         if not self.enabled:
             return
         key = (progress.stage, progress.message)
@@ -104,7 +110,7 @@ class _Stream:
             sys.stderr.flush()
 
 
-def _model_path(args) -> tuple[Path | None, str | None]:
+def _model_path(args: argparse.Namespace) -> tuple[Path | None, str | None]:
     """(model path, why there is none)."""
     path = decider_model_path(args.model)
     if path is None:
@@ -113,7 +119,7 @@ def _model_path(args) -> tuple[Path | None, str | None]:
     return path, None
 
 
-def _print_text(out: dict, note: str | None) -> None:
+def _print_text(out: dict[str, Any], note: str | None) -> None:
     decision = out["decision"] or "no decision"
     lines = [f"decision: {decision} {' '.join(out['targets'])}".rstrip()]
     if out["seconds"] is not None:
@@ -139,7 +145,7 @@ def _print_text(out: dict, note: str | None) -> None:
     print_text("\n".join(lines))
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..config import load_curation_settings
     from ..core.decide.llm import LlamaDecider
     from ..core.decide.review import review_cluster

@@ -1,13 +1,14 @@
 """`memgui demo [--out PATH] [--force]`: build the demo store from the corpus in resources/demo/."""
 from __future__ import annotations
 
+import argparse
 import sqlite3
 from pathlib import Path
 
 from .common import EXIT_OK, CliError, print_text
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "demo",
         help="build the demo memory store (a fictional person's memory with labelled near-duplicates)",
@@ -37,7 +38,7 @@ def summary_line(path: Path) -> str:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..core.store.demo import DemoCorpusError, build_demo_store, default_demo_path
 
     target = Path(args.out).expanduser().absolute() if args.out else default_demo_path()

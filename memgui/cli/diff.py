@@ -14,7 +14,7 @@ from ..core.merge.conflicts import likely_different, pair_evidence
 from .common import EXIT_OK, CliError, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "diff",
         help="what differs between two documents: facts only one states, conflicting values, word diff",
@@ -33,7 +33,7 @@ def _two_ids(text: str) -> tuple[str, str]:
     return ids[0], ids[1]
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     a_id, b_id = _two_ids(args.docs)
     store = open_store_or_fail(getattr(args, "store", None), read_only=True)
     try:

@@ -11,7 +11,7 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..config import load_curation_settings, memgui_command
 from ..core.curation.evaluator import Evaluation, evaluate, extractor_anchor
@@ -53,7 +53,7 @@ def default_decider(choice: str = "none") -> Decider | None:
     return LlamaDecider(path)
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "evaluate", help="show what Netclaw's curation evaluator would decide for a proposed memory (writes nothing)"
     )
@@ -98,7 +98,7 @@ def build_proposal(title: str, content: str, anchor: str | None, freshness_ms: i
                     freshness_at=now_ms() if freshness_ms is None else freshness_ms)
 
 
-def evaluation_as_dict(evaluation: Evaluation) -> dict:
+def evaluation_as_dict(evaluation: Evaluation) -> dict[str, Any]:
     d = evaluation.decision
     return {
         "decision": d.kind.value,
@@ -136,7 +136,7 @@ def format_evaluation(proposal: Proposal, evaluation: Evaluation) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     content = _read_content(args.content_file)
     proposal = build_proposal(args.title, content, args.anchor, args.freshness_ms)
     settings = load_curation_settings()

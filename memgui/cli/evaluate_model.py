@@ -9,7 +9,9 @@ cached result is printed again unless `--refresh`. Nothing of the user's store i
 """
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import Any
 
 from ..config import memgui_command
 from .common import (
@@ -24,7 +26,7 @@ from .common import (
 )
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "evaluate-model",
         help="measure the decider model on the labelled demo store (recall, sibling rejection, false merges)",
@@ -40,7 +42,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _model_path(args):
+def _model_path(args: argparse.Namespace):
     path = decider_model_path(args.model)
     if path is None:
         raise CliError(f"the default decider model is not installed (run `{memgui_command()} models install`, or "
@@ -52,7 +54,7 @@ def _percent(value) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
-def _text(out: dict) -> str:
+def _text(out: dict[str, Any]) -> str:
     selftest = out.get("selftest") or {}
     lines = [
         f"model:              {out['model_id']}{'  (cached result)' if out.get('cached') else ''}",
@@ -70,7 +72,7 @@ def _text(out: dict) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..config import load_curation_settings
     from ..core.decide import llm
     from ..core.decide.ahead import model_key

@@ -8,6 +8,7 @@ equated). `--strict` also exits 1 when the lens finds a fact at risk, for script
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
 from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json, print_text
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "guard",
         help="check that a merged body keeps every load-bearing token of its sources (MergeGuard)",
@@ -78,7 +79,7 @@ def _shown(risk) -> str:
     return risk.body_token if risk.direction == "added" and risk.body_token else risk.token
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     sources = [read_body(name) for name in args.source]
     merged = read_body(args.merged)
     report = check_merge(sources, merged)

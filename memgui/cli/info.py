@@ -3,11 +3,12 @@ own tables are not created or migrated, so a store memgui never wrote reports sc
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .common import EXIT_OK, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("info", help="summarise a Netclaw memory store")
     # SUPPRESS: without --store here, `memgui --store PATH info` keeps the top-level value.
     p.add_argument("--store", default=argparse.SUPPRESS,
@@ -16,11 +17,11 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _counts(mapping: dict) -> str:
+def _counts(mapping: dict[str, Any]) -> str:
     return ", ".join(f"{k} {v}" for k, v in mapping.items()) or "none"
 
 
-def format_summary(d: dict) -> str:
+def format_summary(d: dict[str, Any]) -> str:
     reason = f" ({d['read_only_reason']})" if d.get("read_only_reason") else ""
     access = f"read-only{reason}" if d["read_only"] else "writable"
     lines = [
@@ -38,7 +39,7 @@ def format_summary(d: dict) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     with store_errors_as_cli_errors(), open_store_or_fail(getattr(args, "store", None), read_only=True) as store:
         summary = store.summary().as_dict()
     if args.json:

@@ -20,7 +20,9 @@ the wrong state); 2 bad input (unknown store/document/audit id, unreadable body 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import Any
 
 from ..core.netfx import is_blank
 from ..core.ops.apply import (
@@ -43,7 +45,7 @@ from .common import EXIT_NEGATIVE, EXIT_OK, CliError, int64_arg, open_store_or_f
 STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("merge", help="merge documents into a target (guarded), tombstoning the others")
     p.add_argument("--store", default=argparse.SUPPRESS, help=STORE_HELP)
     p.add_argument("--target", required=True, help="document id that keeps its identity and receives the body")
@@ -95,14 +97,14 @@ def _read_body(path: str) -> str:
     return body
 
 
-def _refused(message: str, as_json: bool, **extra) -> int:
+def _refused(message: str, as_json: bool, **extra: Any) -> int:
     if as_json:
         print_json({"ok": False, "error": message, **extra})
     print(f"memgui: {message}", file=sys.stderr)
     return EXIT_NEGATIVE
 
 
-def _summary(entry: AuditEntry, store_path) -> str:
+def _summary(entry: AuditEntry, store_path: str | os.PathLike[str]) -> str:
     guard = entry.guard_report or {}
     if entry.guard_passed is None:
         verdict = "no guard"
@@ -124,12 +126,12 @@ def _summary(entry: AuditEntry, store_path) -> str:
     return "\n".join(lines)
 
 
-def _stamps_from(stamps: dict) -> dict[str, SourceStamp]:
+def _stamps_from(stamps: dict[str, Any]) -> dict[str, SourceStamp]:
     """The validated stamps of a draft or stamps file (core/store/seams.py) as SourceStamps."""
     return {doc_id: SourceStamp(s.content_hash, s.updated_at, s.body_hash) for doc_id, s in stamps.items()}
 
 
-def run_merge(args) -> int:
+def run_merge(args: argparse.Namespace) -> int:
     sources = _split_ids(args.sources)
     target = (args.target or "").strip()
     if not target:
@@ -192,7 +194,7 @@ def run_merge(args) -> int:
     return EXIT_OK
 
 
-def _run_revert(args, action) -> int:
+def _run_revert(args: argparse.Namespace, action) -> int:
     with open_store_or_fail(args.store) as store:
         try:
             entry = action(store, args.audit_id, note=args.note)
@@ -213,9 +215,9 @@ def _run_revert(args, action) -> int:
     return EXIT_OK
 
 
-def run_undo(args) -> int:
+def run_undo(args: argparse.Namespace) -> int:
     return _run_revert(args, undo)
 
 
-def run_redo(args) -> int:
+def run_redo(args: argparse.Namespace) -> int:
     return _run_revert(args, redo)

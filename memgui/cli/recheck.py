@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..core.forensics.recheck import (
@@ -64,7 +65,7 @@ def format_recheck(report: RecheckReport, store_path: object) -> str:
     return "\n".join(lines)
 
 
-def run_recheck(args) -> int:
+def run_recheck(args: argparse.Namespace) -> int:
     with open_store_or_fail(args.store, read_only=True) as store, store_errors_as_cli_errors():
         report = run_to_end(recheck_merges_work(store))
         path = store.path
@@ -82,7 +83,7 @@ def _refused(message: str, as_json: bool) -> int:
     return EXIT_NEGATIVE
 
 
-def run_append_back(args) -> int:
+def run_append_back(args: argparse.Namespace) -> int:
     with open_store_or_fail(args.store) as store, store_errors_as_cli_errors():
         try:
             entry = append_lost_facts(store, args.append_back, note=args.note)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING, Any
 
 from .common import (
     EXIT_OK,
@@ -16,8 +17,12 @@ from .common import (
     store_errors_as_cli_errors,
 )
 
+if TYPE_CHECKING:
+    from ..core.tasks import Progress
 
-def register(subparsers) -> None:
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("scan", help="find near-duplicate memory documents (nominee clusters)")
     p.add_argument("--store", default=argparse.SUPPRESS, help="path to netclaw.db (default: located as Netclaw does)")
     p.add_argument("--k", type=int64_arg, default=None, help="nominees per document (default: Netclaw's NominatorK, 5)")
@@ -36,7 +41,7 @@ class ThrottledProgress:
     def __init__(self) -> None:
         self._last: dict[str, float] = {}
 
-    def __call__(self, progress) -> None:
+    def __call__(self, progress: Progress) -> None:
         now = time.monotonic()
         final = bool(progress.total) and progress.done >= progress.total
         if final or now - self._last.get(progress.stage, 0.0) >= 0.5:
@@ -44,7 +49,7 @@ class ThrottledProgress:
             progress_to_stderr(progress)
 
 
-def result_to_json(result, titles: dict[str, str]) -> dict:
+def result_to_json(result, titles: dict[str, str]) -> dict[str, Any]:
     embedder = result.embedder
     return {
         "embedder": None if embedder is None else {"model_id": embedder.model_id, "dims": embedder.dims, "source": embedder.source},
@@ -93,7 +98,7 @@ def format_text(result, titles: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..core.tasks import run_to_end
     from ..core.vectors.embed import EmbedderUnavailable
     from ..core.vectors.nominate import scan_store

@@ -14,6 +14,7 @@ import datetime as _dt
 import functools
 import re
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+from typing import Any
 
 # ---- N1 white space ------------------------------------------------------------------------------
 
@@ -60,7 +61,7 @@ def lower_invariant(text: str) -> str:
     return text.lower()
 
 
-class _FoldTable(dict):
+class _FoldTable(dict[str, Any]):
     def __missing__(self, cp: int) -> int:
         ch = chr(cp)
         up = ch.upper()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ...config import CurationSettings
 from ..netfx import (
@@ -176,7 +177,7 @@ class _Flow:
         if self.cancel is not None:
             self.cancel.raise_if_cancelled()
 
-    def _emit(self, marker: str, **fields) -> None:
+    def _emit(self, marker: str, **fields: Any) -> None:
         emit(self.sink, marker, anchor=self.anchor, **fields)
 
     # EvaluateCandidatesAsync

@@ -68,18 +68,18 @@ _LEVELS = {DEBUG: logging.DEBUG, INFO: logging.INFO, WARNING: logging.WARNING}
 @dataclass(frozen=True)
 class MarkerEvent:
     marker: str
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)
     level: str = INFO
 
     @property
     def line(self) -> str:
         return format_marker(self.marker, self.fields)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"marker": self.marker, "fields": dict(self.fields)}
 
 
-MarkerLog = list | Callable[[MarkerEvent], Any] | None
+MarkerLog = list[Any] | Callable[[MarkerEvent], Any] | None
 
 
 def format_value(key: str, value: Any) -> str:
@@ -96,7 +96,7 @@ def format_value(key: str, value: Any) -> str:
     return str(value)
 
 
-def format_marker(marker: str, fields: dict) -> str:
+def format_marker(marker: str, fields: dict[str, Any]) -> str:
     """One log line in Netclaw's `marker key=value …` shape."""
     _level, order, suffix = TEMPLATES.get(marker, (INFO, (), ""))
     keys = [k for k in order if k in fields and k != "reason"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..tasks import CancelToken, Work
 
@@ -101,7 +101,7 @@ class DeciderResult:
     completion_tokens: int = 0
     seconds: float = 0.0
     error: str | None = None  # "timeout" | "cancelled" | "unparseable" | "<exception text>"
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class Decider(Protocol):

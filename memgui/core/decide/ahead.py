@@ -84,11 +84,11 @@ class _TakingTurns:
     """A decider seen through a YieldingToken: a call the reviewer interrupted raises Cancelled (a real decider
     returns "no answer" on cancel, which must not be mistaken for one); judged pairs are remembered."""
 
-    def __init__(self, decider: Any, token: YieldingToken, judged: dict, timeout_s: float | None):
+    def __init__(self, decider: Any, token: YieldingToken, judged: dict[str, Any], timeout_s: float | None):
         self.decider, self.token, self.judged, self.timeout_s = decider, token, judged, timeout_s
         self.model_id = getattr(decider, "model_id", "")
 
-    def judge_pair(self, existing: str, new: str, *, cancel=None, timeout_s=None):
+    def judge_pair(self, existing: str, new: str, *, cancel: CancelToken | None = None, timeout_s=None):
         key = (existing, new)
         if key not in self.judged:
             call = yield from self.decider.judge_pair(existing, new, cancel=self.token, timeout_s=self.timeout_s)
@@ -96,7 +96,7 @@ class _TakingTurns:
             self.judged[key] = call
         return self.judged[key]
 
-    def decide(self, proposal, candidates, *, full_candidate_content, cancel=None, timeout_s=None):
+    def decide(self, proposal, candidates, *, full_candidate_content, cancel: CancelToken | None = None, timeout_s=None):
         result = yield from self.decider.decide(proposal, candidates, full_candidate_content=full_candidate_content,
                                                 cancel=self.token, timeout_s=self.timeout_s)
         self.token.raise_if_cancelled()
@@ -117,12 +117,12 @@ def taking_turns(work, turns: ModelTurns, cancel: CancelToken) -> Work[Any]:
             cancel.raise_if_cancelled()  # else the reviewer took the model: wait, then go again
 
 
-def review_ahead(documents: Sequence, names: dict[str, str] | None, decider: Any, turns: ModelTurns, *,
-                 cancel: CancelToken = NEVER_CANCELLED, selftest: dict | None = None,
+def review_ahead(documents: Sequence[Any], names: dict[str, str] | None, decider: Any, turns: ModelTurns, *,
+                 cancel: CancelToken = NEVER_CANCELLED, selftest: dict[str, Any] | None = None,
                  timeout_s: float | None = 0) -> Work[ClusterReview]:
     """`review_cluster` as background work: it gives the model up whenever the reviewer's call runs. No time
     limit by default (0): at the lowest priority on a busy machine a call may take long, and only Stop ends it."""
-    judged: dict = {}
+    judged: dict[str, Any] = {}
     return (yield from taking_turns(
         lambda token: review_cluster(documents, names, _TakingTurns(decider, token, judged, timeout_s),
                                      selftest=selftest, cancel=token),

@@ -14,6 +14,7 @@ import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ...config import user_cache_dir
 from ..store.seams import read_cache
@@ -22,7 +23,7 @@ from .review import REVIEW_RULES, ClusterReview, rechecked, stamps_of
 FOLDER = "decisions"
 
 
-def _store_file(store_path: str | os.PathLike, root: Path | None) -> Path:
+def _store_file(store_path: str | os.PathLike[str], root: Path | None) -> Path:
     digest = hashlib.sha256(str(Path(store_path).resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:20]
     return (root or user_cache_dir()) / FOLDER / f"{digest}.json"
 
@@ -34,14 +35,14 @@ def _cluster_key(ids: Sequence[str]) -> str:
 class DecisionCache:
     """Thread-safe; `get` and `put` may run on workers."""
 
-    def __init__(self, store_path: str | os.PathLike, model_key: str, *, root: Path | None = None):
+    def __init__(self, store_path: str | os.PathLike[str], model_key: str, *, root: Path | None = None):
         self.path = _store_file(store_path, root)
         # reviews made by other review rules (an older memgui: no value conflicts) are not reused
         self.model_key = f"{model_key}|rules {REVIEW_RULES}"
         self._lock = threading.Lock()
-        self._parsed: tuple[tuple, dict] | None = None  # (the file's stat signature, its parsed content)
+        self._parsed: tuple[tuple[Any, ...], dict[str, Any]] | None = None  # (the file's stat signature, its parsed content)
 
-    def _load(self) -> dict:
+    def _load(self) -> dict[str, Any]:
         """The file's content, parsed again only when the file changed: a queue looks up every cluster in a
         row. Callers must not modify the result."""
         try:
@@ -55,7 +56,7 @@ class DecisionCache:
         self._parsed = (signature, data)
         return data
 
-    def get(self, documents: Sequence) -> ClusterReview | None:
+    def get(self, documents: Sequence[Any]) -> ClusterReview | None:
         """The cached review of exactly these documents, if every one is unchanged since; else None."""
         with self._lock:
             entry = self._load().get(self.model_key, {}).get(_cluster_key([d.document_id for d in documents]))

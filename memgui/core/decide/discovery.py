@@ -193,7 +193,7 @@ def _ollama_models(root: Path) -> Iterator[DiscoveredModel]:
 
 
 def discover_gguf_models(
-    extra_paths: Iterable[str | os.PathLike] = (),
+    extra_paths: Iterable[str | os.PathLike[str]] = (),
     *,
     home: Path | None = None,
     include_default: bool = True,

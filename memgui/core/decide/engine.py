@@ -16,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..vectors.llama_streams import keep_output_streams
 from .prompts import PLAIN_TEMPLATE_STOP, render_plain
@@ -30,7 +30,7 @@ class Engine(Protocol):
     model_id: str
     n_ctx: int
 
-    def render(self, messages: Sequence[dict]) -> str: ...
+    def render(self, messages: Sequence[dict[str, Any]]) -> str: ...
 
     def tokenize(self, prompt: str) -> list[int]: ...
 
@@ -127,7 +127,7 @@ class LlamaEngine:
                 self._llm = None
 
     # -- Engine interface -------------------------------------------------------------------------------
-    def render(self, messages: Sequence[dict]) -> str:
+    def render(self, messages: Sequence[dict[str, Any]]) -> str:
         _ = self.llm  # loads; the template comes from the file
         if self._formatter is None:
             return render_plain(messages)

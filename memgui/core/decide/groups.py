@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 from ..merge.conflicts import value_conflicts
 from ..merge.facts.lexicon import MARKER_CLASSES
@@ -46,7 +47,7 @@ class PairVerdict:
         """Judged the same fact, with no amount the two notes disagree on."""
         return self.verdict == SAME and not self.conflict
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "verdict": self.verdict, "margin": self.margin, "seconds": self.seconds,
                 "conflict": self.conflict}
 
@@ -67,7 +68,7 @@ class FactGroups:
         group_of = {m: i for i, g in enumerate(self.groups) for m in g}
         return [(v.a, v.b) for v in self.verdicts if group_of.get(v.a) != group_of.get(v.b)]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"groups": [list(g) for g in self.groups], "target": self.target,
                 "pairs": [v.to_dict() for v in self.verdicts]}
 
@@ -93,7 +94,7 @@ def completeness(body: str | None) -> tuple[int, int]:
     return len(facts(body or "")), len(body or "")
 
 
-def choose_target(documents: Sequence) -> str | None:
+def choose_target(documents: Sequence[Any]) -> str | None:
     """The most complete document (most facts, then the longest body), then the newest (updated_at)."""
     if not documents:
         return None
@@ -106,7 +107,7 @@ def conflict_between(a: str | None, b: str | None) -> str | None:
     return "; ".join(f"{', '.join(c.a)} vs {', '.join(c.b)}" for c in found) or None
 
 
-def conflict_partition(documents: Sequence) -> tuple[tuple[tuple[str, ...], ...], list[tuple[str, str, str]]]:
+def conflict_partition(documents: Sequence[Any]) -> tuple[tuple[tuple[str, ...], ...], list[tuple[str, str, str]]]:
     """Without a model: the groups in which no two members disagree on a value (an amount, a date), largest
     first, and the disagreeing pairs (a, b, what they disagree on). A cluster without conflicts is one group."""
     ordered = sorted(documents, key=lambda d: (d.updated_at, d.created_at, d.document_id))
@@ -170,7 +171,7 @@ def preselect(member_ids: Sequence[str], disagreeing: Iterable[tuple[str, str]],
     return Preselection(tuple(group), len(ids), len(bad), capped)
 
 
-def judge_pairs(documents: Sequence, judge: Callable[..., Work], *,
+def judge_pairs(documents: Sequence[Any], judge: Callable[..., Work[Any]], *,
                 cancel: CancelToken | None = None) -> Work[FactGroups]:
     """Judge every pair (older document as "existing", newer as "new") with `judge(existing, new, cancel=…)`,
     a generator returning a StageCall-like value (`.reply` starting with SAME/DIFFERENT, `.margin`,

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..curation.types import Candidate, Proposal
 from ..netfx import anchor_slug, equals_ignore_case, net_trim
 from ..store import Store
 
 
-def anchor_names(store: Store, documents: Sequence) -> dict[str, str]:
+def anchor_names(store: Store, documents: Sequence[Any]) -> dict[str, str]:
     """The canonical names of the documents' anchors (ids without an anchor row are left out)."""
     names = {}
     for anchor_id in dict.fromkeys(d.anchor_id for d in documents):
@@ -18,8 +19,8 @@ def anchor_names(store: Store, documents: Sequence) -> dict[str, str]:
     return names
 
 
-def cluster_inputs(documents: Sequence, anchor_names: dict[str, str] | None = None,
-                   cosines: dict[frozenset, float] | None = None) -> tuple[Proposal, list[Candidate]]:
+def cluster_inputs(documents: Sequence[Any], anchor_names: dict[str, str] | None = None,
+                   cosines: dict[frozenset[Any], float] | None = None) -> tuple[Proposal, list[Candidate]]:
     """A cluster of existing documents as decider input: the newest document (updated_at, then created_at) is
     the proposal, the others are candidates (oldest first), with their full content. The window and the CLI
     both build their input here, so the same cluster gets the same decision in both.

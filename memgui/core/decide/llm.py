@@ -32,6 +32,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from ...config import CurationSettings, load_curation_settings
 from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
@@ -110,7 +111,7 @@ class LlamaDecider:
         self.engine = engine
         self.model_path = Path(model_path) if model_path is not None else getattr(engine, "model_path", None)
         self.model_id: str = engine.model_id
-        self._stable: dict[tuple, tuple[int, list[int]]] = {}
+        self._stable: dict[tuple[Any, ...], tuple[int, list[int]]] = {}
 
     # -- lifecycle ------------------------------------------------------------------------------------
     @property
@@ -148,7 +149,7 @@ class LlamaDecider:
         timeout = self.timeout_s if timeout_s is None else timeout_s
         anchor = proposal.anchor_name
         calls: list[StageCall] = []
-        extra: dict = {"pipeline": self.pipeline, "calls": calls}
+        extra: dict[str, Any] = {"pipeline": self.pipeline, "calls": calls}
         with self._lock():
             try:
                 load_s = yield from self.load()
@@ -207,7 +208,7 @@ class LlamaDecider:
                 return None
 
     # -- pipelines --------------------------------------------------------------------------------------
-    def _two_stage(self, proposal, candidates, full_candidate_content, calls, extra, deadline, cancel):
+    def _two_stage(self, proposal, candidates, full_candidate_content, calls, extra, deadline, cancel: CancelToken | None):
         same: list[Candidate] = []
         different: list[Candidate] = []
         reasons: dict[str, str] = {}
@@ -251,7 +252,7 @@ class LlamaDecider:
         extra["prompt"] = f"{system}\n\n{user}"
         return raw, prompt_hash(system, user)
 
-    def _single(self, proposal, candidates, full_candidate_content, calls, deadline, cancel, extra=None):
+    def _single(self, proposal, candidates, full_candidate_content, calls, deadline, cancel: CancelToken | None, extra=None):
         from ..curation.protocol import build_user_message, curator_system_prompt, prompt_hash
 
         system = curator_system_prompt()
@@ -264,7 +265,7 @@ class LlamaDecider:
                                      deadline, cancel)
         return call.reply, prompt_hash(system, user)
 
-    def _classify(self, existing, new, candidate_id, calls, deadline, cancel, done=0, total=1):
+    def _classify(self, existing, new, candidate_id, calls, deadline, cancel: CancelToken | None, done=0, total=1):
         messages = dp.classify_messages(existing, new)
         if self.explain or not hasattr(self.engine, "score_words"):
             grammar = dp.CLASSIFY_WITH_REASON_GRAMMAR if self.explain else dp.CLASSIFY_GRAMMAR
@@ -299,7 +300,7 @@ class LlamaDecider:
             raise PromptTooLong(f"prompt of {len(tokens)} tokens does not fit the model context ({self.engine.n_ctx})")
         return tokens
 
-    def _call(self, stage, candidate_id, messages, grammar, max_tokens, calls, deadline, cancel, done=0, total=1):
+    def _call(self, stage, candidate_id, messages, grammar, max_tokens, calls, deadline, cancel: CancelToken | None, done=0, total=1):
         """One streamed, grammar-constrained model call; raises _Stop between pieces on cancel/timeout."""
         _check(deadline, cancel)
         started = time.monotonic()
@@ -324,7 +325,7 @@ class LlamaDecider:
         calls.append(call)
         return call
 
-    def _stable_prefix(self, stage: str, messages: list[dict], tokens: list[int]) -> int:
+    def _stable_prefix(self, stage: str, messages: list[dict[str, Any]], tokens: list[int]) -> int:
         """Tokens every prompt of this kind shares (system prompt, shots): compare with a reference prompt
         whose last user turn differs; cached per kind and fixed part."""
         key = (stage, tuple((m["role"], m["content"]) for m in messages[:-1]))
@@ -351,7 +352,7 @@ class LlamaDecider:
             text += f"; {restored} source sentence(s) restored verbatim for load-bearing tokens it dropped"
         return text + (f"; differs from {diff_ids}" if diff_ids else "")
 
-    def _result(self, decision: CurationDecision | None, raw: str, calls: list[StageCall], extra: dict,
+    def _result(self, decision: CurationDecision | None, raw: str, calls: list[StageCall], extra: dict[str, Any],
                 seconds: float, *, error: str | None = None, prompt_hash: str = "") -> DeciderResult:
         extra = dict(extra, calls=[asdict(c) for c in calls])
         return DeciderResult(

@@ -16,6 +16,7 @@ import os
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ...config import is_bundled, models_dir, models_install_hint
 from ..tasks import Progress
@@ -52,7 +53,7 @@ def _stamp_file(model: Path) -> Path:
     return model.with_name(model.name + ".verified")
 
 
-def _read_stamp(model: Path) -> dict | None:
+def _read_stamp(model: Path) -> dict[str, Any] | None:
     try:
         return json.loads(_stamp_file(model).read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -18,6 +18,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...config import resources_dir
 
@@ -78,7 +79,7 @@ def pair_text(existing: str, new: str, *, max_chars: int = CLASSIFY_MAX_CHARS) -
     return f"EXISTING: {_clip(existing, max_chars)}\nNEW: {_clip(new, max_chars)}"
 
 
-def classify_messages(existing: str, new: str, *, max_chars: int = CLASSIFY_MAX_CHARS) -> list[dict]:
+def classify_messages(existing: str, new: str, *, max_chars: int = CLASSIFY_MAX_CHARS) -> list[dict[str, Any]]:
     """System prompt, the six shots as user/assistant turns, then the pair to judge."""
     messages = [{"role": "system", "content": classify_system_prompt()}]
     for s in classify_shots():
@@ -111,7 +112,7 @@ def must_keep_tokens(bodies: Sequence[str], limit: int = 60) -> list[str]:
     return kept[:limit]
 
 
-def editor_messages(bodies: Sequence[str]) -> list[dict]:
+def editor_messages(bodies: Sequence[str]) -> list[dict[str, Any]]:
     """The editor prompt over the notes to merge (newest first), with the exact tokens to keep."""
     notes = "\n\n".join(f"NOTE {i}:\n{(b or '').strip()}" for i, b in enumerate(bodies, 1))
     keep = must_keep_tokens(bodies)
@@ -178,6 +179,6 @@ def assemble_reply(keyword_line: str, *, reason: str | None = None, body: str | 
 PLAIN_TEMPLATE_STOP = ("<|user|>", "<|system|>", "<|assistant|>")
 
 
-def render_plain(messages: Sequence[dict]) -> str:
+def render_plain(messages: Sequence[dict[str, Any]]) -> str:
     parts = [f"<|{m['role']}|>\n{m['content']}\n" for m in messages]
     return "".join(parts) + "<|assistant|>\n"

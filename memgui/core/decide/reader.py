@@ -76,7 +76,7 @@ def reader_prompt_version() -> str:
     return h.hexdigest()[:16]
 
 
-def reader_model_key(model_path: str | os.PathLike | None, model_id: str = "") -> str:
+def reader_model_key(model_path: str | os.PathLike[str] | None, model_id: str = "") -> str:
     """The model file (path, size, mtime) plus the prompt version; a model without a file: its id."""
     try:
         path = Path(model_path).resolve() if model_path is not None else None
@@ -96,7 +96,7 @@ def question_text(source: str, body: str) -> str:
     return f"SOURCE: {_clip(source)[0]}\nMERGED: {_clip(body)[0]}"
 
 
-def reader_messages(source: str, body: str) -> list[dict]:
+def reader_messages(source: str, body: str) -> list[dict[str, Any]]:
     """System prompt, the shots as user/assistant turns, then the question about this source."""
     messages = [{"role": "system", "content": reader_system_prompt()}]
     for s in reader_shots():
@@ -149,7 +149,7 @@ class ReaderReport:
         n = len(self.verdicts)
         return f"the reader says every fact of the {n} source{'s' if n != 1 else ''} is kept"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"passed": self.passed, "reason": self.reason, "model_id": self.model_id,
                 "threshold": self.threshold, "seconds": self.seconds, "model_calls": self.model_calls,
                 "verdicts": [asdict(v) for v in self.verdicts]}
@@ -182,7 +182,7 @@ class FactReader:
     cache: ReaderCache | None = None
     threshold: float = DEFAULT_THRESHOLD
     model_id: str = ""
-    _stable: dict = field(default_factory=dict, repr=False)
+    _stable: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
     def for_decider(cls, decider: Any, *, cache: ReaderCache | None = None,
@@ -265,7 +265,7 @@ class FactReader:
             self.cache.put(self.model_key, source, body, p, seconds)
         return p, ""
 
-    def _stable_prefix(self, engine: Any, messages: list[dict], tokens: list[int]) -> int:
+    def _stable_prefix(self, engine: Any, messages: list[dict[str, Any]], tokens: list[int]) -> int:
         """Tokens every question shares (system prompt + shots), found once by comparing two renderings."""
         key = id(engine)
         if key not in self._stable:

@@ -30,7 +30,7 @@ PENDING, SAME_FACT, DIFFERENT_FACTS, MIXED = "pending", "same", "different", "mi
 REVIEW_RULES = 2
 
 
-def stamps_of(documents: Sequence) -> dict[str, dict]:
+def stamps_of(documents: Sequence[Any]) -> dict[str, dict[str, Any]]:
     """Each document's updated_at and byte-exact hash: a review (or draft) is valid only while they hold."""
     return {d.document_id: {"updated_at": d.updated_at, "content_hash": d.exact_hash} for d in documents}
 
@@ -43,8 +43,8 @@ class ClusterReview:
     targets: list[str]
     rationale: str | None
     merged_body: str | None
-    guard: dict | None  # Netclaw's MergeGuard on the drafted group (MergeGuardReport.to_dict)
-    strict: dict | None  # memgui's strict lens on the same body (StrictReport.to_dict)
+    guard: dict[str, Any] | None  # Netclaw's MergeGuard on the drafted group (MergeGuardReport.to_dict)
+    strict: dict[str, Any] | None  # memgui's strict lens on the same body (StrictReport.to_dict)
     model_id: str
     seconds: float | None
     prompt_tokens: int | None
@@ -56,14 +56,14 @@ class ClusterReview:
     groups: list[list[str]]  # the same-fact partition, largest first (one unjudged group without a model)
     groups_judged: bool
     target: str | None  # the most complete, then newest, member of the largest group
-    pairs: list[dict]
-    stamps: dict[str, dict]
-    likely_different: dict  # {"likely_different": bool, "reason": str}, before any model call
+    pairs: list[dict[str, Any]]
+    stamps: dict[str, dict[str, Any]]
+    likely_different: dict[str, Any]  # {"likely_different": bool, "reason": str}, before any model call
     decider_available: bool
-    selftest: dict | None = None
-    union_draft: dict | None = None  # the deterministic draft for the model's targets, beside its own body
+    selftest: dict[str, Any] | None = None
+    union_draft: dict[str, Any] | None = None  # the deterministic draft for the model's targets, beside its own body
     note: str | None = None  # why no model decided, when none did
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def verdict(self) -> str:
@@ -79,11 +79,11 @@ class ClusterReview:
     def member_ids(self) -> list[str]:
         return [m for g in self.groups for m in g]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> ClusterReview:
+    def from_dict(cls, data: dict[str, Any]) -> ClusterReview:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -96,7 +96,7 @@ def _targets(decision) -> list[str]:
     return [decision.target_document_id] if decision.target_document_id else []
 
 
-def _checks(proposal, candidates, decision, titles: dict[str, str]) -> tuple[dict | None, dict | None]:
+def _checks(proposal, candidates, decision, titles: dict[str, str]) -> tuple[dict[str, Any] | None, dict | None]:
     """(Netclaw's guard, the strict lens) on a decision's merged body over the sources it names."""
     if decision is None or not decision.merged_body:
         return None, None
@@ -110,7 +110,7 @@ def _checks(proposal, candidates, decision, titles: dict[str, str]) -> tuple[dic
     return guard, strict
 
 
-def _from_result(proposal, candidates, result, titles) -> dict:
+def _from_result(proposal, candidates, result, titles) -> dict[str, Any]:
     d = result.decision
     guard, strict = _checks(proposal, candidates, d, titles)
     return {
@@ -122,7 +122,7 @@ def _from_result(proposal, candidates, result, titles) -> dict:
     }
 
 
-def _all_different(proposal, candidates, model_id: str) -> dict:
+def _all_different(proposal, candidates, model_id: str) -> dict[str, Any]:
     """Every pair judged different: nothing to merge (the reviewer keeps them separate)."""
     return {
         "decision": "CREATE", "targets": [], "rationale": "every pair was judged a different fact",
@@ -132,8 +132,8 @@ def _all_different(proposal, candidates, model_id: str) -> dict:
     }
 
 
-def review_cluster(documents: Sequence, names: dict[str, str] | None = None, decider: Any = None, *,
-                   capable: bool = True, selftest: dict | None = None, note: str | None = None,
+def review_cluster(documents: Sequence[Any], names: dict[str, str] | None = None, decider: Any = None, *,
+                   capable: bool = True, selftest: dict[str, Any] | None = None, note: str | None = None,
                    cancel: CancelToken | None = None) -> Work[ClusterReview]:
     """Review `documents` (live, two or more). With a decider (`capable`: it passed its self-test) every pair
     is judged and the largest same-fact group drafted by the model; otherwise the sentence-union draft of the
@@ -161,7 +161,7 @@ def review_cluster(documents: Sequence, names: dict[str, str] | None = None, dec
         else:
             out = _all_different(proposal, candidates, decider.model_id)
     union = union_draft(proposal, candidates, primary=groups.target)
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     if out is None:
         out = _from_result(proposal, candidates, union, titles)
     elif out["decision"] in ("UPDATE", "CONSOLIDATE", None):
@@ -178,7 +178,7 @@ def review_cluster(documents: Sequence, names: dict[str, str] | None = None, dec
     )
 
 
-def rechecked(review: ClusterReview, documents: Sequence) -> ClusterReview:
+def rechecked(review: ClusterReview, documents: Sequence[Any]) -> ClusterReview:
     """A kept review with memgui's own checks run again on today's rules: the cache keeps what the model said,
     not what the guard and the lens say of it (a newer lens may see what the older one let through). The
     members are the ones the review was made of (the cache compares their stamps first)."""

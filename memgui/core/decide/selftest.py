@@ -72,7 +72,7 @@ class SelfTestReport:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict) -> SelfTestReport:
+    def from_dict(cls, data: dict[str, Any]) -> SelfTestReport:
         details = tuple(CanaryOutcome(**d) for d in data.get("details", ()))
         fields = {k: data[k] for k in ("capable", "passed", "total", "model_id", "seconds", "error", "prompt_version")
                   if k in data}
@@ -92,7 +92,7 @@ def _version() -> str:
     return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
-def cache_key(model_path: str | os.PathLike, *, pipeline: str = "") -> str | None:
+def cache_key(model_path: str | os.PathLike[str], *, pipeline: str = "") -> str | None:
     """path + size + mtime of the model file, plus the prompt/canary version; None when the file is gone."""
     try:
         path = Path(model_path).resolve()
@@ -106,7 +106,7 @@ def _cache_path() -> Path:
     return user_cache_dir() / CACHE_FILE
 
 
-def _load_cache() -> dict:
+def _load_cache() -> dict[str, Any]:
     return read_cache(_cache_path())  # bounded; a malformed or 100k-deep cache is an empty one
 
 
@@ -119,7 +119,7 @@ def _save_cache(key: str, report: SelfTestReport) -> None:
     os.replace(tmp, path)
 
 
-def cached_selftest(model_path: str | os.PathLike, *, pipeline: str = "two-stage") -> SelfTestReport | None:
+def cached_selftest(model_path: str | os.PathLike[str], *, pipeline: str = "two-stage") -> SelfTestReport | None:
     """The cached verdict for this exact model file, without loading the model; None when not tested yet."""
     key = cache_key(model_path, pipeline=pipeline)
     if key is None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..store import Store
 from ..store.audit_log import list_entries
@@ -30,7 +31,7 @@ from .daemon_overwrites import daemon_overwrites
 from .history import UNRECOVERABLE_MESSAGE, appended_histories
 
 
-def unrecoverable_merges(store: Store, timeline: DaemonTimeline, document_id: str | None = None) -> list[dict]:
+def unrecoverable_merges(store: Store, timeline: DaemonTimeline, document_id: str | None = None) -> list[dict[str, Any]]:
     """The daemon's in-place overwrites named in the logs, with what the store still has of each document."""
     found = daemon_overwrites(timeline.events)
     if document_id is not None:
@@ -56,7 +57,7 @@ def unrecoverable_merges(store: Store, timeline: DaemonTimeline, document_id: st
 def build_audit_report_work(
     store: Store,
     *,
-    daemon_logs: Sequence[str | os.PathLike] = (),
+    daemon_logs: Sequence[str | os.PathLike[str]] = (),
     default_logs: bool = True,
     operation: str | Iterable[str] | None = None,
     document_id: str | None = None,
@@ -65,7 +66,7 @@ def build_audit_report_work(
     limit: int | None = None,
     images: bool = False,
     cancel: CancelToken | None = None,
-) -> Work[dict]:
+) -> Work[dict[str, Any]]:
     """Generator form of `build_audit_report` (yields Progress while the logs are read)."""
     yield Progress("audit", 0, None, "reading memgui's audit trail")
     entries = list_entries(store, operation=operation, document_id=document_id, guard_passed=guard_passed,
@@ -87,7 +88,7 @@ def build_audit_report_work(
     }
 
 
-def build_audit_report(store: Store, *, daemon_logs: Sequence[str | os.PathLike] = (), **filters) -> dict:
+def build_audit_report(store: Store, *, daemon_logs: Sequence[str | os.PathLike[str]] = (), **filters: Any) -> dict[str, Any]:
     """memgui's writes, the append histories the store keeps, and the daemon-log timeline.
 
     `daemon_logs`: files or folders to read; when empty, `{store folder}/logs` and `$NETCLAW_HOME/logs` are read
@@ -101,7 +102,7 @@ def build_audit_report(store: Store, *, daemon_logs: Sequence[str | os.PathLike]
 # ---- terminal text -------------------------------------------------------------------------------------------
 
 
-def format_audit_report(report: dict, *, entry_formatter=None, memgui: bool = True) -> str:
+def format_audit_report(report: dict[str, Any], *, entry_formatter=None, memgui: bool = True) -> str:
     """The report as text. `entry_formatter(dict) -> str` renders one memgui entry; `memgui=False` leaves
     memgui's writes out (for a caller that lists them its own way) and starts with the append histories."""
     from .export import OPERATION_TITLES

@@ -15,8 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+
+if TYPE_CHECKING:
+    from ..store import Store
+
 
 ACCEPTED = "accepted"
 KEPT_SEPARATE = "kept_separate"
@@ -55,7 +60,7 @@ class Calibration:
     ignored: int  # pairs with no usable cosine or an unknown label
     message: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
     @property
@@ -133,7 +138,7 @@ def _pairs_of(ids: Sequence[str]) -> list[tuple[str, str]]:
     return [(ids[i], ids[j]) for i in range(len(ids)) for j in range(i + 1, len(ids))]
 
 
-def audit_label_requests(entries: Iterable) -> list[tuple[str, str, str, float | None, int]]:
+def audit_label_requests(entries: Iterable[Any]) -> list[tuple[str, str, str, float | None, int]]:
     """(a, b, label, recorded cosine or None, audit id) for every pair the person decided in memgui and did not
     undo: each pair of a merged cluster is accepted; each pair kept separate is kept_separate."""
     from ..store.audit_log import OP_KEEP_SEPARATE, OP_MERGE, STATE_APPLIED
@@ -153,7 +158,7 @@ def audit_label_requests(entries: Iterable) -> list[tuple[str, str, str, float |
     return out
 
 
-def demo_label_requests(labels: Mapping, present: set[str] | None = None) -> list[tuple[str, str, str]]:
+def demo_label_requests(labels: Mapping[str, Any], present: set[str] | None = None) -> list[tuple[str, str, str]]:
     """(a, b, label) from the demo label file: every pair inside a duplicate cluster is accepted, every
     sibling pair kept_separate. `present` keeps only pairs whose documents are both in the store."""
     out = []
@@ -173,7 +178,7 @@ def labelled_pairs_work(
     source=None,
     cosine_of: CosineLookup | None = None,
     include_demo: bool = True,
-    labels: Mapping | None = None,
+    labels: Mapping[str, Any] | None = None,
     cancel: CancelToken | None = None,
 ) -> Work[list[LabelledPair]]:
     """Labelled pairs for `store`: the audit trail's decisions, plus the demo labels when the store holds the
@@ -196,7 +201,7 @@ def labelled_pairs_work(
         wanted = {i for t in demo_label_requests(labels) for i in t[:2]}
         present = {d.document_id for d in store.documents_by_ids(wanted) if not d.is_tombstoned}
         requests += [(a, b, lab, None, None, SOURCE_DEMO) for a, b, lab in demo_label_requests(labels, present)]
-    cosines: dict[frozenset, float] = {}
+    cosines: dict[frozenset[Any], float] = {}
     if cosine_of is not None:
         for a, b, *_ in requests:
             value = cosine_of(a, b)
@@ -227,7 +232,7 @@ def labelled_pairs_work(
     return out
 
 
-def labelled_pairs(store, **kw) -> list[LabelledPair]:
+def labelled_pairs(store: Store, **kw: Any) -> list[LabelledPair]:
     return run_to_end(labelled_pairs_work(store, **kw))
 
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from ..curation import markers as memgui_markers
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
@@ -125,7 +126,7 @@ class DaemonEvent:
     marker: str
     anchor: str | None
     document_ids: tuple[str, ...]
-    fields: Mapping = field(default_factory=dict, hash=False)
+    fields: Mapping[str, Any] = field(default_factory=dict, hash=False)
     line_no: int = 0
     file: str = ""
     level: str | None = None
@@ -139,7 +140,7 @@ class DaemonEvent:
     def where(self) -> str:
         return f"{Path(self.file).name}:{self.line_no}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The shape `memgui audit --json` uses for `daemon_events`."""
         return {"time": self.time, "marker": self.marker, "anchor": self.anchor, "document_id": self.document_id,
                 "fields": dict(self.fields)}
@@ -154,7 +155,7 @@ class DaemonLogStats:
     unreadable: tuple[str, ...] = ()  # "path: reason" for files found in a folder that could not be read
     malformed_samples: tuple[str, ...] = ()  # "file:line: why" for the first few skipped lines
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"files": self.files, "lines": self.lines, "parsed": self.parsed,
                 "skipped_malformed": self.skipped_malformed}
 
@@ -186,7 +187,7 @@ class _Malformed(Exception):
 # ---- finding the files ---------------------------------------------------------------------------------
 
 
-def default_log_dirs(store_path: str | os.PathLike | None = None) -> list[Path]:
+def default_log_dirs(store_path: str | os.PathLike[str] | None = None) -> list[Path]:
     """Where Netclaw writes its logs: `{BasePath}/logs` next to the store, else `$NETCLAW_HOME/logs`."""
     from ...config import netclaw_home
 
@@ -205,7 +206,7 @@ def _dir_logs(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: (p.name == "daemon.log", p.name))
 
 
-def find_daemon_logs(paths: Iterable[str | os.PathLike]) -> list[Path]:
+def find_daemon_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """Files to read for the given files and folders (a folder gives its `daemon*.log`, else its `*.log`).
     Raises DaemonLogError naming the first path that does not exist."""
     out: list[Path] = []
@@ -315,7 +316,7 @@ def _convert(key: str, value: str):
     return value
 
 
-def parse_fields(marker: str, rest: str) -> tuple[dict, str | None]:
+def parse_fields(marker: str, rest: str) -> tuple[dict[str, Any], str | None]:
     """The key=value fields after a marker, and the template's fixed tail if the line carried it.
     Raises _Malformed when the text cannot be read as fields."""
     note = None
@@ -333,7 +334,7 @@ def parse_fields(marker: str, rest: str) -> tuple[dict, str | None]:
         return {}, note
     if not matches or rest[: matches[0].start()].strip():
         raise _Malformed("text that is not key=value after the marker")
-    fields: dict = {}
+    fields: dict[str, Any] = {}
     for i, m in enumerate(matches):
         key = m.group(1)
         if key in fields:
@@ -362,7 +363,7 @@ def parse_fields(marker: str, rest: str) -> tuple[dict, str | None]:
     return fields, note
 
 
-def _document_ids(fields: Mapping) -> tuple[str, ...]:
+def _document_ids(fields: Mapping[str, Any]) -> tuple[str, ...]:
     ids: list[str] = []
     for key in ID_KEYS:
         value = fields.get(key)
@@ -374,7 +375,7 @@ def _document_ids(fields: Mapping) -> tuple[str, ...]:
     return tuple(dict.fromkeys(ids))
 
 
-def _anchor(fields: Mapping) -> str | None:
+def _anchor(fields: Mapping[str, Any]) -> str | None:
     for key in ("anchor", "anchorId", "newAnchor", "canonicalAnchor", "canonicalName"):
         value = fields.get(key)
         if isinstance(value, str) and value:
@@ -425,7 +426,7 @@ def _json_line(line: str) -> tuple[str, str | None, str | None] | None:
         return None
     message = next((obj[k] for k in ("@m", "RenderedMessage", "Message", "message", "msg") if isinstance(obj.get(k), str)), None)
     if message is None and isinstance(obj.get("@mt"), str):
-        def sub(m: re.Match) -> str:
+        def sub(m: re.Match[str]) -> str:
             value = obj.get(m.group(1))
             if isinstance(value, list):
                 return "[" + ",".join(str(v) for v in value) + "]"
@@ -512,7 +513,7 @@ def sort_key(e: DaemonEvent) -> str:
     return e.time or ""
 
 
-def parse_daemon_logs_work(paths: Sequence[str | os.PathLike], *, cancel: CancelToken | None = None,
+def parse_daemon_logs_work(paths: Sequence[str | os.PathLike[str]], *, cancel: CancelToken | None = None,
                            max_samples: int = 20) -> Work[DaemonTimeline]:
     """Read the given files and folders; yields Progress("reading logs", bytes done, bytes total) and returns
     a DaemonTimeline ordered by time (lines without a time keep their place after timed ones of their file)."""
@@ -581,7 +582,7 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike], *, cancel: Cancel
     return DaemonTimeline(tuple(e for _k, _f, e in events), stats, tuple(str(f) for f in files))
 
 
-def parse_daemon_logs(paths: Sequence[str | os.PathLike], *, cancel: CancelToken | None = None) -> DaemonTimeline:
+def parse_daemon_logs(paths: Sequence[str | os.PathLike[str]], *, cancel: CancelToken | None = None) -> DaemonTimeline:
     return run_to_end(parse_daemon_logs_work(paths, cancel=cancel))
 
 

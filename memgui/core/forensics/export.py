@@ -28,11 +28,11 @@ OPERATION_TITLES = {
 }
 
 
-def _entry_dict(entry: Any, images: bool = True) -> dict:
+def _entry_dict(entry: Any, images: bool = True) -> dict[str, Any]:
     return entry.to_dict(images=images) if hasattr(entry, "to_dict") else dict(entry)
 
 
-def _atomic_write(path: str | os.PathLike, text: str) -> Path:
+def _atomic_write(path: str | os.PathLike[str], text: str) -> Path:
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
@@ -61,14 +61,14 @@ def jsonl_text(entries: Iterable[Any], *, images: bool = True) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def write_jsonl(path: str | os.PathLike, entries: Iterable[Any], *, images: bool = True) -> int:
+def write_jsonl(path: str | os.PathLike[str], entries: Iterable[Any], *, images: bool = True) -> int:
     """Write the entries to `path` as JSON Lines; returns how many were written."""
     text = jsonl_text(entries, images=images)
     _atomic_write(path, text)
     return text.count("\n")
 
 
-def read_jsonl(path: str | os.PathLike) -> list[dict]:
+def read_jsonl(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The entries of a JSON Lines export (blank lines ignored), each line validated by the export's schema
     (core/store/seams.py: bounds on size, depth, integers; lone surrogates refused). Raises ValueError (a
     seams.SeamError) naming the bad line."""
@@ -114,12 +114,12 @@ def _plain(text: Any) -> str:
     return s.replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _row(image: Mapping, doc_id: str) -> Mapping | None:
+def _row(image: Mapping[str, Any], doc_id: str) -> Mapping | None:
     doc = (image.get("documents") or {}).get(doc_id) or {}
     return doc.get("row")
 
 
-def decided_by_text(d: Mapping) -> str:
+def decided_by_text(d: Mapping[str, Any]) -> str:
     who = d.get("decided_by") or "unknown"
     label = {"reviewer": "a person (reviewer)", "llm": "the LLM", "rules": "the rules tier", "cli": "the command line"}
     text = label.get(who, who)
@@ -130,7 +130,7 @@ def decided_by_text(d: Mapping) -> str:
     return text
 
 
-def guard_text(d: Mapping) -> str:
+def guard_text(d: Mapping[str, Any]) -> str:
     details = d.get("details") or {}
     report = details.get("guard") or {}
     if d.get("guard_passed") is None and not report:
@@ -154,7 +154,7 @@ def guard_text(d: Mapping) -> str:
     return text
 
 
-def _entry_markdown(d: Mapping) -> list[str]:
+def _entry_markdown(d: Mapping[str, Any]) -> list[str]:
     details = d.get("details") or {}
     before, after = d.get("before") or {}, d.get("after") or {}
     op = d.get("operation", "?")
@@ -213,7 +213,7 @@ def markdown_report(
     *,
     histories: Sequence[Any] = (),
     daemon_events: Sequence[Any] = (),
-    unrecoverable: Sequence[Mapping] = (),
+    unrecoverable: Sequence[Mapping[str, Any]] = (),
     store_path: str | None = None,
     generated_at: datetime | None = None,
 ) -> str:
@@ -253,7 +253,7 @@ def markdown_report(
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def write_markdown(path: str | os.PathLike, entries: Iterable[Any], **kw) -> Path:
+def write_markdown(path: str | os.PathLike[str], entries: Iterable[Any], **kw: Any) -> Path:
     return _atomic_write(path, markdown_report(entries, **kw))
 
 

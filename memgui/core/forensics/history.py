@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..netfx import APPEND_SEMANTICS, APPEND_SEPARATOR_RE, MERGE_SEMANTICS, build_appended_body
 from ..store import Document, Store, queries
@@ -34,7 +35,7 @@ class HistorySegment:
     start: int  # offset of `text` in the body
     end: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"date": self.date, "text": self.text}
 
 
@@ -74,7 +75,7 @@ class DocumentHistory:
     def original(self) -> HistorySegment:
         return self.segments[0]
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The shape `memgui audit --json` uses for `appended_histories`."""
         return {"document_id": self.document_id, "title": self.title,
                 "segments": [s.as_dict() for s in self.segments]}

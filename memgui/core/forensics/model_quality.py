@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...config import user_cache_dir
 from ..decide.groups import DIFFERENT, SAME, judge_pairs
@@ -35,13 +35,17 @@ from ..store.demo import build_demo_store, demo_labels
 from ..store.seams import read_cache
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
+if TYPE_CHECKING:
+    from ..store import Store
+
+
 CACHE_FILE = "model_quality.json"
 MIN_AGREEMENT_DECISIONS = 20  # below this many judged decisions an agreement rate says little
 
 
 # ---- the labels -----------------------------------------------------------------------------------------
 
-def duplicate_pairs(labels: Mapping, live: Iterable[str] | None = None) -> set[frozenset[str]]:
+def duplicate_pairs(labels: Mapping[str, Any], live: Iterable[str] | None = None) -> set[frozenset[str]]:
     """Every pair inside one labelled duplicate cluster (of the live documents, when given)."""
     keep = set(live) if live is not None else None
     out: set[frozenset[str]] = set()
@@ -51,7 +55,7 @@ def duplicate_pairs(labels: Mapping, live: Iterable[str] | None = None) -> set[f
     return out
 
 
-def sibling_pairs(labels: Mapping, live: Iterable[str] | None = None) -> set[frozenset[str]]:
+def sibling_pairs(labels: Mapping[str, Any], live: Iterable[str] | None = None) -> set[frozenset[str]]:
     keep = set(live) if live is not None else None
     return {frozenset(p) for p in labels["sibling_pairs"] if keep is None or set(p) <= keep}
 
@@ -61,7 +65,7 @@ def wrong_merge(selected: Sequence[str], truth: set[frozenset[str]]) -> bool:
     return any(frozenset(p) not in truth for p in itertools.combinations(selected, 2))
 
 
-def labels_version(labels: Mapping) -> str:
+def labels_version(labels: Mapping[str, Any]) -> str:
     return hashlib.sha256(json.dumps(labels, sort_keys=True).encode("utf-8")).hexdigest()[:12]
 
 
@@ -77,15 +81,15 @@ class MergeStats:
     duplicates_apart: int = 0  # labelled duplicate pairs put in different groups
     mixed: int = 0  # clusters holding a labelled duplicate pair and a labelled sibling pair
     mixed_split: int = 0  # ... whose pre-selected group leaves the sibling out
-    verdicts: dict[frozenset, str | None] = field(default_factory=dict)  # every judged pair
-    mixed_misses: list = field(default_factory=list)  # (members, groups) of mixed clusters not split
+    verdicts: dict[frozenset[Any], str | None] = field(default_factory=dict)  # every judged pair
+    mixed_misses: list[Any] = field(default_factory=list)  # (members, groups) of mixed clusters not split
 
     @property
     def wrong_per_100(self) -> float:
         return 100.0 * self.wrong / self.clusters if self.clusters else 0.0
 
 
-def merge_stats(clusters: Sequence[Sequence[str]], docs: Mapping[str, Any], judge: Callable[..., Work],
+def merge_stats(clusters: Sequence[Sequence[str]], docs: Mapping[str, Any], judge: Callable[..., Work[Any]],
                 truth: set[frozenset[str]], siblings: set[frozenset[str]], *,
                 cancel: CancelToken = NEVER_CANCELLED) -> Work[MergeStats]:
     """Judge every pair of every cluster with `judge(existing, new, cancel=…)` (a decider's `judge_pair`) and
@@ -134,7 +138,7 @@ class ModelQuality:
     seconds: float
     labels_version: str = ""
     measured_at: str = ""
-    selftest: dict | None = None
+    selftest: dict[str, Any] | None = None
 
     @property
     def subset(self) -> str:
@@ -155,7 +159,7 @@ class ModelQuality:
     def false_merges_per_100(self) -> float | None:
         return 100.0 * self.false_merges / self.clusters_measured if self.clusters_measured else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data.update(subset=self.subset, same_fact_recall=_round(self.same_fact_recall),
                     sibling_rejection=_round(self.sibling_rejection),
@@ -163,7 +167,7 @@ class ModelQuality:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> ModelQuality:
+    def from_dict(cls, data: Mapping[str, Any]) -> ModelQuality:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -172,7 +176,7 @@ def _round(value: float | None, digits: int = 3) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def fixture_clusters(store, *, source=None, cancel: CancelToken = NEVER_CANCELLED) -> Work[tuple[list, str]]:
+def fixture_clusters(store: Store, *, source=None, cancel: CancelToken = NEVER_CANCELLED) -> Work[tuple[list[Any], str]]:
     """The demo store's nominee clusters in queue order (top cosine first, as the window sorts them), and what
     found them."""
     from ..vectors.nominate import scan_store
@@ -186,10 +190,10 @@ def fixture_clusters(store, *, source=None, cancel: CancelToken = NEVER_CANCELLE
 class _MemoJudge:
     """One verdict per pair of texts: a pair met in two clusters (or again as a labelled pair) is judged once."""
 
-    def __init__(self, judge: Callable[..., Work]):
+    def __init__(self, judge: Callable[..., Work[Any]]):
         self.judge, self.memo = judge, {}
 
-    def __call__(self, existing: str, new: str, cancel=None):
+    def __call__(self, existing: str, new: str, cancel: CancelToken | None = None):
         key = (existing, new)
         if key not in self.memo:
             self.memo[key] = yield from self.judge(existing, new, cancel=cancel)
@@ -245,7 +249,7 @@ def _cache_path() -> Path:
     return user_cache_dir() / CACHE_FILE
 
 
-def _load() -> dict:
+def _load() -> dict[str, Any]:
     return read_cache(_cache_path())  # bounded; a malformed or 100k-deep cache is an empty one
 
 
@@ -267,7 +271,7 @@ def save_quality(model_key: str, quality: ModelQuality) -> None:
 
 
 def cached_quality(model_key: str | None, limit: int | None = ..., *,  # type: ignore[assignment]
-                   labels: Mapping | None = None) -> ModelQuality | None:
+                   labels: Mapping[str, Any] | None = None) -> ModelQuality | None:
     """The measured record of this model file: for `limit` exactly, or (left out) the widest one measured.
     Records measured on other labels are not this fixture's."""
     if not model_key:
@@ -309,13 +313,13 @@ class Agreement:
     def rate(self) -> float | None:
         return self.agreed / self.judged if self.judged else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "enough": self.enough, "rate": _round(self.rate)}
 
 
-def model_verdicts(reviews: Iterable[ClusterReview]) -> dict[frozenset, str]:
+def model_verdicts(reviews: Iterable[ClusterReview]) -> dict[frozenset[Any], str]:
     """Every pair verdict the model gave in these reviews (a later review of the same pair wins)."""
-    out: dict[frozenset, str] = {}
+    out: dict[frozenset[Any], str] = {}
     for review in reviews:
         for pair in review.pairs:
             if pair.get("verdict") in (SAME, DIFFERENT):
@@ -323,7 +327,7 @@ def model_verdicts(reviews: Iterable[ClusterReview]) -> dict[frozenset, str]:
     return out
 
 
-def reviewer_agreement(store, reviews: Iterable[ClusterReview]) -> Agreement:
+def reviewer_agreement(store: Store, reviews: Iterable[ClusterReview]) -> Agreement:
     """How often the model's pair verdicts matched this reviewer's applied decisions (merges: every pair the
     same fact; keep separate: every recorded pair a different fact). Bulk or CLI writes are not the reviewer's."""
     verdicts = model_verdicts(reviews)

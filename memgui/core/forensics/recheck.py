@@ -67,7 +67,7 @@ class FactAtRisk:
     direction: str  # dropped | added | changed
     source_ids: tuple[str, ...]  # the documents (as they were before the merge) stating it
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"token": self.token, "kind": self.kind, "direction": self.direction, "sources": list(self.source_ids)}
 
 
@@ -86,7 +86,7 @@ class RecheckedMerge:
     append_text: str  # what "append the lost fact back" would add ("" when nothing can be)
     target_stamp: SourceStamp | None  # the target as it was when re-checked (the append-back checks it)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "audit_id": self.audit_id, "created_at": self.created_at, "target_id": self.target_id,
             "target_title": self.target_title, "source_ids": list(self.source_ids),
@@ -106,7 +106,7 @@ class RecheckReport:
     def passed(self) -> bool:
         return not self.at_risk
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "passed": self.passed, "checked": self.checked, "at_risk": [m.to_dict() for m in self.at_risk],
             "resolved": [{"audit_id": a, "append_back_audit_id": b} for a, b in self.resolved],

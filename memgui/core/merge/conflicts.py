@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations
+from typing import Any
 
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
@@ -44,7 +45,7 @@ class Conflict:
     a: tuple[str, ...]  # values only the first source states
     b: tuple[str, ...]  # values only the second source states
 
-    def to_dict(self, a_id: str = "A", b_id: str = "B") -> dict:
+    def to_dict(self, a_id: str = "A", b_id: str = "B") -> dict[str, Any]:
         return {"class": self.fact_class, a_id: list(self.a), b_id: list(self.b)}
 
 
@@ -56,7 +57,7 @@ class PairEvidence:
     conflicts: tuple[Conflict, ...]
     spans: tuple[DiffSpan, ...]  # word diff of the first source against the second (empty unless asked)
 
-    def to_dict(self, a_id: str = "A", b_id: str = "B") -> dict:
+    def to_dict(self, a_id: str = "A", b_id: str = "B") -> dict[str, Any]:
         return {
             "only_in": {a_id: [f for f, _ in self.only_in_a], b_id: [f for f, _ in self.only_in_b]},
             "conflicts": [c.to_dict(a_id, b_id) for c in self.conflicts],

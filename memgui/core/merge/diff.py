@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import Any
 
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 
@@ -109,7 +110,7 @@ class _Builder:
 
     def __init__(self, a: str, b: str):
         self.a, self.b = a, b
-        self.spans: list[list] = []  # [op, a0, a1, b0, b1]
+        self.spans: list[list[Any]] = []  # [op, a0, a1, b0, b1]
 
     def add(self, op: str, a0: int, a1: int, b0: int, b1: int) -> None:
         if a0 == a1 and b0 == b1:
@@ -129,7 +130,7 @@ class _Builder:
     def _absorb_small_equals(self) -> None:
         """Semantic clean-up: an equal run of only whitespace between two changes joins them,
         so "a b c" → "x y z" reads as one replacement, not three."""
-        merged: list[list] = []
+        merged: list[list[Any]] = []
         i = 0
         spans = self.spans
         while i < len(spans):

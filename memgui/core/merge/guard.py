@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import ahocorasick_rs
 
@@ -44,7 +44,7 @@ class GuardToken(NamedTuple):  # a tuple: a 1 MB source yields tens of thousands
     sources: tuple[int, ...]  # indices into the source list the guard was given
     retained: bool
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"token": self.token, "kind": self.kind, "retained": self.retained, "sources": list(self.sources)}
 
 
@@ -63,7 +63,7 @@ class MergeGuardReport:
         return tuple(name for name, ok in (("retention", self.retention >= RETENTION_THRESHOLD),
                                            ("length", self.length_ratio >= LENGTH_COLLAPSE_THRESHOLD)) if not ok)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "passed": self.passed,
             "retention": self.retention,

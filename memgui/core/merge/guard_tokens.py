@@ -21,7 +21,7 @@ import threading
 import unicodedata
 from collections.abc import Iterable
 from itertools import chain, pairwise, repeat
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..netfx import NET_WS_CLASS, fold_case
 
@@ -209,7 +209,7 @@ _SHAPE = bytes(ord("a") if 97 <= b <= 122 else ord("A") if 65 <= b <= 90 else or
                else b if b in b"._" else 32 for b in range(256))
 
 
-def _has_pair(text: str, pair: bytes, seen: dict) -> bool:
+def _has_pair(text: str, pair: bytes, seen: dict[str, Any]) -> bool:
     """Whether the text's shape holds `pair`. A byte the shape lacks is found out by one `memchr` (a log
     without capitals skips the camel-case and all-caps searches at once); each pair's own search reads
     the whole shape when the pair is absent."""
@@ -221,7 +221,7 @@ def _has_pair(text: str, pair: bytes, seen: dict) -> bool:
     return pair[0] in present and pair[1] in present and pair in shape
 
 
-def _may_match(index: int, text: str, ascii_text: bool, seen: dict) -> bool:
+def _may_match(index: int, text: str, ascii_text: bool, seen: dict[str, Any]) -> bool:
     """False when class `index` cannot match `text`. `seen` keeps a piece's answer for the next class."""
     if index in _NEEDS and _NEEDS[index] not in text:
         return False
@@ -249,7 +249,7 @@ _MARKERS = {8: re.compile(r"\.(?=[A-Za-z_])"), 9: re.compile(r"[a-z](?=[A-Z])"),
 
 
 def _runs_around(text: str, markers: Iterable[re.Match[str]], run: re.Pattern[str],
-                 seen: dict) -> Iterable[tuple[int, int]]:
+                 seen: dict[str, Any]) -> Iterable[tuple[int, int]]:
     """The maximal runs of `run`'s characters that hold a marker, each once, in text order. A run's start is
     found by matching `run` on the reversed text (kept in `seen` for the other classes)."""
     reverse = seen.get("reverse")
@@ -266,7 +266,7 @@ def _runs_around(text: str, markers: Iterable[re.Match[str]], run: re.Pattern[st
         yield start, end
 
 
-def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict) -> list[str]:
+def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict[str, Any]) -> list[str]:
     """Class `index`'s matches, the same as `findall` over the whole text: each run that holds a marker is
     searched alone (look-behinds still see the text before it; the character after a run is never a word
     character, so the end-of-text look-ahead answers what the full text would)."""
@@ -378,7 +378,7 @@ def _date_windows(text: str, pattern_set: _PatternSet) -> list[tuple[int, int]]:
     return windows
 
 
-def _date_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict) -> list[str]:
+def _date_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict[str, Any]) -> list[str]:
     """Date class `index`'s matches, the same as `findall` over the whole text: a match ends at a year and
     starts within its window, and windows never cut a match (look-behinds still see the text before a
     window; the character after a year is never a word character, as the end of a window shows)."""
@@ -422,7 +422,7 @@ _DOUBLE_SEPARATOR = re.compile(r"(?<=[/\\])(?=[/\\])")
 _SEPARATOR = re.compile(r"[/\\\\]")
 
 
-def _file_path_matches(text: str, pattern_set: _PatternSet, seen: dict | None = None) -> Iterable[re.Match[str]]:
+def _file_path_matches(text: str, pattern_set: _PatternSet, seen: dict[str, Any] | None = None) -> Iterable[re.Match[str]]:
     """The file-path class's matches, without most of its quadratic backtracking on long runs of
     path-like characters (`a.a.a.…`, `a/a/a/…`). Same matches as `pattern.finditer(text)`, because a
     match never leaves a maximal run of the characters it may contain, never holds two separators in a

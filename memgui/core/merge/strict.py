@@ -24,6 +24,7 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .facts.lens import Equated, FactAtRisk, check_facts
 from .guard import extract_tokens
@@ -113,7 +114,7 @@ class StrictReport:
     checked: int  # distinct facts looked for
     equated: tuple[Equated, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"passed": self.passed, "checked": self.checked, "at_risk": [a.to_dict() for a in self.at_risk],
                 "equated": [e.to_dict() for e in self.equated]}
 

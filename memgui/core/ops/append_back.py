@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import date
+from typing import Any
 
 from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank
@@ -21,7 +22,7 @@ from .stamps import ApplyInputError, SourceStamp, check_stamps
 
 
 def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, *, when: date | None = None,
-                details: Mapping | None = None, note: str | None = None) -> AuditEntry:
+                details: Mapping[str, Any] | None = None, note: str | None = None) -> AuditEntry:
     """Append `addition` to `doc_id`'s body (structural append format) if the document still has the stamp
     `drafted`; refuses with StaleSourceError / ApplyInputError otherwise (nothing written)."""
     if is_blank(addition):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
+from typing import Any
 
 from ..curation import markers
 from ..curation.anchors import is_fuzzy_match, tokenize
@@ -77,9 +78,9 @@ class ApplyResult:
     document_id: str | None = None
     record_id: str | None = None
     update_semantics: str | None = None
-    guard: Mapping | None = None  # MergeGuardReport.to_dict() when a guard ran
+    guard: Mapping[str, Any] | None = None  # MergeGuardReport.to_dict() when a guard ran
     audit_id: int | None = None
-    markers: tuple = ()  # markers.MarkerEvent values, in order
+    markers: tuple[Any, ...] = ()  # markers.MarkerEvent values, in order
     document: Document | None = None  # the written (or duplicate) document as stored, for embed-on-write
 
     @property
@@ -136,7 +137,7 @@ class Change:
         self.anchors: list[str] = []
         self.records: list[str] = []
         self.pairs: list[tuple[str, str]] = []
-        self.before: dict = {"documents": {}, "anchors": {}, "records": {}, "exemptions": []}
+        self.before: dict[str, Any] = {"documents": {}, "anchors": {}, "records": {}, "exemptions": []}
 
     def touch(self, documents: Iterable[str] = (), anchors: Iterable[str] = (), records: Iterable[str] = (),
               exemptions: Iterable[tuple[str, str]] = ()) -> None:
@@ -158,12 +159,12 @@ class Change:
     def empty(self) -> bool:
         return not (self.docs or self.anchors or self.records or self.pairs)
 
-    def commit(self, **entry) -> int:
+    def commit(self, **entry: Any) -> int:
         after = capture(self.store, Touched.of(self.docs, self.anchors, self.records, self.pairs))
         return record_entry(self.store, before=self.before, after=after, **entry)
 
 
-def _guard_dict(report) -> dict | None:
+def _guard_dict(report) -> dict[str, Any] | None:
     return None if report is None else report.to_dict()
 
 
@@ -172,11 +173,11 @@ def _guard_dict(report) -> dict | None:
 class _DecisionRun:
     def __init__(self, store: Store, proposal: Proposal, decision: CurationDecision, when: date):
         self.store, self.p, self.decision, self.when = store, proposal, decision, when
-        self.events: list = []
+        self.events: list[Any] = []
         self.change = Change(store)
         self.report = None
         self.anchor_name = net_trim(proposal.anchor_name) or proposal.title
-        self.proved: dict[tuple, object] = {}  # (sources, merged) -> MergeGuardReport, computed before the lock
+        self.proved: dict[tuple[Any, ...], object] = {}  # (sources, merged) -> MergeGuardReport, computed before the lock
 
     def prove(self, candidates: Sequence[Candidate]) -> None:
         """MergeGuard on the body over every source list `guarded` can be given, BEFORE the transaction: the
@@ -198,7 +199,7 @@ class _DecisionRun:
         for sources in lists:
             self.proved[(tuple(sources), merged)] = check_merge(sources, merged)
 
-    def emit(self, marker: str, **fields) -> None:
+    def emit(self, marker: str, **fields: Any) -> None:
         markers.emit(self.events, marker, **fields)
 
     # -- the store's batch write of one document operation

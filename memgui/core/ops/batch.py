@@ -164,14 +164,14 @@ class PlannedWrite:
     decision: str
     merged_body: str
     length_ratio: float | None
-    guard: dict  # {passed, reason, retention, length_ratio, missing}
-    strict: dict  # {passed, checked, at_risk}
-    stamps: dict[str, dict]  # each merged document as the review saw it: {updated_at, content_hash}
+    guard: dict[str, Any]  # {passed, reason, retention, length_ratio, missing}
+    strict: dict[str, Any]  # {passed, checked, at_risk}
+    stamps: dict[str, dict[str, Any]]  # each merged document as the review saw it: {updated_at, content_hash}
     model_id: str
     rationale: str | None = None
     raw_reply: str | None = None
     titles: dict[str, str] = field(default_factory=dict)
-    reader: dict | None = None  # the second reader's ReaderReport.to_dict(), None when it did not run
+    reader: dict[str, Any] | None = None  # the second reader's ReaderReport.to_dict(), None when it did not run
 
     @property
     def source_ids(self) -> list[str]:
@@ -187,7 +187,7 @@ class Exclusion:
     reason: str
     verdict: str  # the queue badge: pending / same / different / mixed, or "not reviewed"
     titles: dict[str, str] = field(default_factory=dict)
-    reader: dict | None = None  # the second reader's verdicts, when it read this cluster
+    reader: dict[str, Any] | None = None  # the second reader's verdicts, when it read this cluster
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ class ReaderRun:
     note: str = ""
     reports: Mapping[str, ReaderReport] = field(default_factory=dict)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"ran": self.ran, "note": self.note or ("ran" if self.ran else "no model")}
 
 
@@ -212,13 +212,13 @@ class BatchPlan:
     created_at: str  # ISO 8601 UTC
     writes: list[PlannedWrite]
     excluded: list[Exclusion]
-    reader: dict = field(default_factory=READER_NOT_RUN.to_dict)  # {ran, note}: did the second reader run
+    reader: dict[str, Any] = field(default_factory=READER_NOT_RUN.to_dict)  # {ran, note}: did the second reader run
 
     @property
     def considered(self) -> int:
         return len(self.writes) + len(self.excluded)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "batch_id": self.batch_id, "created_at": self.created_at, "considered": self.considered,
             "accepted": len(self.writes), "rule": rule_text(), "reader": dict(self.reader),
@@ -250,7 +250,7 @@ def rule_text() -> str:
 
 
 def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str],
-              reader: dict | None = None) -> PlannedWrite:
+              reader: dict[str, Any] | None = None) -> PlannedWrite:
     merged = merged_ids(review)
     target = review.target
     guard = dict(review.guard or {})
@@ -264,7 +264,7 @@ def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str],
     )
 
 
-def reader_reason(run: ReaderRun, cluster_id: Any) -> tuple[str | None, dict | None]:
+def reader_reason(run: ReaderRun, cluster_id: Any) -> tuple[str | None, dict[str, Any] | None]:
     """(why the second reader takes this otherwise safe cluster out, or None; its report as a dict)."""
     if not run.ran:
         return None, None
@@ -290,7 +290,7 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
         members = list(members)
         review = with_safe_body(review)
         reason = why_not_safe(review, members)
-        read: dict | None = None
+        read: dict[str, Any] | None = None
         if reason is None:
             reason, read = reader_reason(reader, cluster_id)
         if reason is None and claimed & set(merged_ids(review)):
@@ -372,7 +372,7 @@ class BatchResult:
     refused: list[WriteOutcome]
     cancelled: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"batch_id": self.batch_id, "written": [asdict(w) for w in self.written],
                 "refused": [asdict(r) for r in self.refused], "cancelled": self.cancelled}
 
@@ -464,7 +464,7 @@ class BatchUndoResult:
     refused: list[tuple[int, str]]  # (audit id, why)
     already_undone: list[int]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"batch_id": self.batch_id, "undone": [{"audit_id": a, "undo_audit_id": u} for a, u in self.undone],
                 "refused": [{"audit_id": a, "error": e} for a, e in self.refused],
                 "already_undone": list(self.already_undone)}

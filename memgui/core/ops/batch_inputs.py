@@ -19,9 +19,9 @@ from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 ReviewRow = tuple[Any, tuple[str, ...], ClusterReview | None]
 
 
-def cluster_reviews(store: Store, clusters: Sequence, cache: DecisionCache | None, *,
-                    decider: Callable[[], Any] | None = None, selftest: dict | None = None,
-                    cancel: CancelToken | None = None, stats: dict | None = None) -> Work[list[ReviewRow]]:
+def cluster_reviews(store: Store, clusters: Sequence[Any], cache: DecisionCache | None, *,
+                    decider: Callable[[], Any] | None = None, selftest: dict[str, Any] | None = None,
+                    cancel: CancelToken | None = None, stats: dict[str, Any] | None = None) -> Work[list[ReviewRow]]:
     """`(cluster id, member ids, review or None)` for each cluster (objects with `id` and `member_ids`), in
     order. `decider()` returns the capable decider (called at most once, only when a review is missing from
     the cache). A cluster whose members are no longer all live gets None. `stats` (if given) counts

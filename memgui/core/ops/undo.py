@@ -10,6 +10,7 @@ after-images back under the same rule against the before-images. Both are audite
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from ..store import Store
 from ..store.audit_log import (
@@ -60,7 +61,7 @@ def _content(kind: str, image):
     return image
 
 
-def first_difference(store: Store, expected: Mapping) -> tuple[str, str] | None:
+def first_difference(store: Store, expected: Mapping[str, Any]) -> tuple[str, str] | None:
     """(kind, key) of the first touched row whose current image differs from `expected`, or None."""
     current = capture(store, Touched.from_image(expected))
     for kind in ("documents", "anchors", "records"):
@@ -74,10 +75,10 @@ def first_difference(store: Store, expected: Mapping) -> tuple[str, str] | None:
     return None
 
 
-def _changed(target: Mapping, expected: Mapping) -> dict:
+def _changed(target: Mapping[str, Any], expected: Mapping) -> dict[str, Any]:
     """The part of `target` that differs from `expected`: undo and redo put back only the rows the
     operation changed (a tombstoned source it merely read stays untouched)."""
-    out: dict = {}
+    out: dict[str, Any] = {}
     for kind in ("documents", "anchors", "records"):
         was = expected.get(kind, {})
         out[kind] = {k: v for k, v in target.get(kind, {}).items() if _content(kind, v) != _content(kind, was.get(k))}
@@ -97,7 +98,7 @@ def _require(store: Store, audit_id: int) -> AuditEntry:
     return entry
 
 
-def _revert(store: Store, entry: AuditEntry, *, expected: Mapping, target: Mapping, action: str,
+def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], target: Mapping, action: str,
             note: str | None, new_state: str) -> AuditEntry:
     diff = first_difference(store, expected)
     if diff is not None:

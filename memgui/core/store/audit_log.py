@@ -59,7 +59,7 @@ class Provenance:
     note: str | None = None
     prompt: str | None = None  # the exact prompt text the model saw (its hash is prompt_hash)
 
-    def details(self) -> dict:
+    def details(self) -> dict[str, Any]:
         return {
             "prompt": self.prompt,
             "raw_reply": self.raw_reply,
@@ -87,7 +87,7 @@ class Touched:
         )
 
     @staticmethod
-    def from_image(image: Mapping) -> Touched:
+    def from_image(image: Mapping[str, Any]) -> Touched:
         return Touched.of(
             image.get("documents", {}), image.get("anchors", {}), image.get("records", {}),
             [tuple(e["pair"]) for e in image.get("exemptions", [])],
@@ -129,7 +129,7 @@ class AuditEntry:
         return self.details.get("prompt")
 
     @property
-    def guard_report(self) -> Mapping | None:
+    def guard_report(self) -> Mapping[str, Any] | None:
         return self.details.get("guard")
 
     @property
@@ -137,14 +137,14 @@ class AuditEntry:
         return bool(self.details.get("guard_override"))
 
     @property
-    def cosines(self) -> list:
+    def cosines(self) -> list[Any]:
         return list(self.details.get("cosines") or [])
 
     @property
     def touched_documents(self) -> tuple[str, ...]:
         return tuple(self.after.get("documents", {}) or self.before.get("documents", {}))
 
-    def to_dict(self, *, images: bool = False) -> dict:
+    def to_dict(self, *, images: bool = False) -> dict[str, Any]:
         d = {
             "audit_id": self.audit_id, "created_at": self.created_at, "operation": self.operation,
             "target_id": self.target_id, "source_ids": list(self.source_ids), "decided_by": self.decided_by,
@@ -167,7 +167,7 @@ def _encode(value: Any) -> Any:
     raise TypeError(f"cannot store {type(value).__name__} in an audit image")
 
 
-def _decode_row(row: Mapping | None) -> dict | None:
+def _decode_row(row: Mapping[str, Any] | None) -> dict[str, Any] | None:
     if row is None:
         return None
     return {k: _decode_value(v) for k, v in row.items()}
@@ -181,7 +181,7 @@ def _decode_value(value: Any) -> Any:
     return value
 
 
-def document_row(image: Mapping, doc_id: str) -> dict | None:
+def document_row(image: Mapping[str, Any], doc_id: str) -> dict[str, Any] | None:
     """A document's row as an image holds it (values decoded as stored), or None when it did not exist."""
     doc_image = (image.get("documents") or {}).get(doc_id) or {}
     row = doc_image.get("row") if isinstance(doc_image, Mapping) else None
@@ -197,12 +197,12 @@ def _normal(value: Any) -> Any:
     return json.loads(_dumps(value))
 
 
-def _record_image(store: Store, record_id: str) -> dict:
+def _record_image(store: Store, record_id: str) -> dict[str, Any]:
     return {"row": store.row_image("memory_records", "record_id", record_id),
             "fts": store.row_image("memory_records_fts", "record_id", record_id)}
 
 
-def capture(store: Store, touched: Touched) -> dict:
+def capture(store: Store, touched: Touched) -> dict[str, Any]:
     """The current image of every touched row (JSON-normal, comparable with a stored image)."""
     image = {
         "documents": {d: store.document_image(d) for d in touched.documents},
@@ -213,7 +213,7 @@ def capture(store: Store, touched: Touched) -> dict:
     return _normal(image)
 
 
-def restore(store: Store, image: Mapping) -> None:
+def restore(store: Store, image: Mapping[str, Any]) -> None:
     """Put every row of `image` back exactly. The caller holds the transaction."""
     for doc_id, doc_image in image.get("documents", {}).items():
         doc_image = dict(doc_image)
@@ -238,9 +238,9 @@ def record_entry(
     operation: str,
     target_id: str | None,
     source_ids: Iterable[str],
-    before: Mapping,
-    after: Mapping,
-    details: Mapping | None = None,
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    details: Mapping[str, Any] | None = None,
     provenance: Provenance | None = None,
     guard_passed: bool | None = None,
     reverts_audit_id: int | None = None,
@@ -283,7 +283,7 @@ def _text(value: Any, where: str) -> str | None:
     raise AuditRowError(f"{where}: a {type(value).__name__} where text belongs; nothing was written")
 
 
-def _entry(row: tuple) -> AuditEntry:
+def _entry(row: tuple[Any, ...]) -> AuditEntry:
     """One audit row, every JSON column parsed and validated by its schema (core/store/seams.py)."""
     r = dict(zip(_COLUMNS, row))
     audit_id = r["audit_id"]

@@ -13,6 +13,7 @@ import stat
 import threading
 import weakref
 from pathlib import Path
+from typing import Any
 
 from peewee import SqliteDatabase
 
@@ -86,7 +87,7 @@ class StoreDatabase(SqliteDatabase):
     `close_all()` really closes the file (peewee itself only closes the calling thread's connection).
     Connections of threads that have ended are closed when the next one is made."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: object, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._registry_lock = threading.Lock()
         self._registry: list[tuple[weakref.ref, object]] = []

@@ -101,7 +101,7 @@ def _json_list(value: Any) -> str | None:
     return json.dumps(list(seen.values()), separators=(",", ":"))
 
 
-def append_history(body: str, appends: list[dict]) -> str:
+def append_history(body: str, appends: list[dict[str, Any]]) -> str:
     """Netclaw's append format (netclaw-compat §9): body + `\\n\\n---\\n_[merged YYYY-MM-DD]_\\n` + text, stacked."""
     for item in appends:
         body = build_appended_body(body, item["text"], item["date"])
@@ -117,7 +117,7 @@ class DemoDocument:
     theme: str
     anchor_name: str
     anchor_type: str
-    row: dict  # exactly the memory_documents columns
+    row: dict[str, Any]  # exactly the memory_documents columns
     cluster: str | None = None
     siblings: tuple[str, ...] = ()
     extra_tokens: tuple[str, ...] = ()
@@ -140,15 +140,15 @@ class DemoRecord:
     key: str
     anchor_name: str
     anchor_type: str
-    row: dict  # exactly the memory_records columns
+    row: dict[str, Any]  # exactly the memory_records columns
 
 
 @dataclass(frozen=True)
 class DemoCorpus:
     documents: tuple[DemoDocument, ...]
     records: tuple[DemoRecord, ...]
-    checkpoints: tuple[dict, ...]
-    anchors: tuple[dict, ...]
+    checkpoints: tuple[dict[str, Any], ...]
+    anchors: tuple[dict[str, Any], ...]
     themes: tuple[str, ...] = field(default=())
 
     def document(self, key: str) -> DemoDocument:
@@ -158,7 +158,7 @@ class DemoCorpus:
         raise KeyError(key)
 
 
-def _read_json(path: Path) -> dict:
+def _read_json(path: Path) -> dict[str, Any]:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -170,7 +170,7 @@ def _check(condition: bool, where: str, message: str) -> None:
         raise DemoCorpusError(f"{where}: {message}")
 
 
-def _document(theme: str, defaults: dict, raw: dict, where: str) -> DemoDocument:
+def _document(theme: str, defaults: dict[str, Any], raw: dict, where: str) -> DemoDocument:
     d = {**defaults, **raw}
     for required in ("key", "anchor", "title", "body", "freshness_at"):
         _check(bool(d.get(required)), where, f"missing {required}")
@@ -241,7 +241,7 @@ def _document(theme: str, defaults: dict, raw: dict, where: str) -> DemoDocument
     return DemoDocument(key, theme, d["anchor"], d.get("anchor_type", "concept"), row, d.get("cluster"), siblings, extra)
 
 
-def _records(data: dict, where: str) -> list[DemoRecord]:
+def _records(data: dict[str, Any], where: str) -> list[DemoRecord]:
     defaults = data.get("defaults", {})
     out: list[DemoRecord] = []
     ids: dict[str, str] = {}
@@ -293,7 +293,7 @@ def _records(data: dict, where: str) -> list[DemoRecord]:
     return out
 
 
-def _checkpoints(data: dict, where: str) -> list[dict]:
+def _checkpoints(data: dict[str, Any], where: str) -> list[dict]:
     rows = []
     for raw in data.get("checkpoints", []):
         key = raw["key"]
@@ -339,17 +339,17 @@ def load_corpus(corpus_dir: Path | None = None) -> DemoCorpus:
 # ---- anchors: what EnsureAnchorAsync would have left behind ---------------------------------------------
 
 
-def anchor_rows(corpus: DemoCorpus) -> list[dict]:
+def anchor_rows(corpus: DemoCorpus) -> list[dict[str, Any]]:
     """One row per anchor. Every write upserts its anchor as `active` with the writer's name, type and
     policy (netclaw-compat §2.1), so the newest write wins; created_at is the first write. Tombstoning a document
     does not touch its anchor. Extra anchors (consolidated away) come from anchors.json."""
-    writes: list[tuple[int, str, str, dict]] = []
+    writes: list[tuple[int, str, str, dict[str, Any]]] = []
     for doc in corpus.documents:
         written = doc.row["created_at"] if doc.is_tombstoned else doc.row["updated_at"]
         writes.append((doc.row["created_at"], doc.anchor_name, doc.anchor_type, {**doc.row, "updated_at": written}))
     for rec in corpus.records:
         writes.append((rec.row["created_at"], rec.anchor_name, rec.anchor_type, {**rec.row, "updated_at": rec.row["created_at"]}))
-    rows: dict[str, dict] = {}
+    rows: dict[str, dict[str, Any]] = {}
     for created, name, anchor_type, row in sorted(writes, key=lambda w: (w[3]["updated_at"], w[1])):
         aid = anchor_id_for(name)
         previous = rows.get(aid)
@@ -376,7 +376,7 @@ def anchor_rows(corpus: DemoCorpus) -> list[dict]:
 # ---- labels --------------------------------------------------------------------------------------------
 
 
-def labels_from_corpus(corpus: DemoCorpus) -> dict:
+def labels_from_corpus(corpus: DemoCorpus) -> dict[str, Any]:
     """The label file's content, derived from the `cluster` / `sibling` / `extra_tokens` fields."""
     clusters: dict[str, list[DemoDocument]] = {}
     siblings: dict[str, list[DemoDocument]] = {}
@@ -441,7 +441,7 @@ def labels_from_corpus(corpus: DemoCorpus) -> dict:
     }
 
 
-def demo_labels() -> dict:
+def demo_labels() -> dict[str, Any]:
     """The label file `resources/demo/labels.json` (duplicate clusters and sibling pairs by document id)."""
     return _read_json(demo_corpus_dir() / LABELS_FILE)
 
@@ -457,7 +457,7 @@ def write_labels(path: Path | None = None) -> Path:
 # ---- building the store --------------------------------------------------------------------------------
 
 
-def _insert(model, row: dict) -> None:
+def _insert(model, row: dict[str, Any]) -> None:
     unknown = [c for c in row if c not in model._meta.columns]
     if unknown:
         raise DemoCorpusError(f"{model._meta.table_name} has no column {', '.join(unknown)}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import StoreError
 from .models import row_values
@@ -48,7 +49,7 @@ def _model(store: Store):
     return store.m.exemptions
 
 
-def exemption_row(store: Store, a: str, b: str) -> dict | None:
+def exemption_row(store: Store, a: str, b: str) -> dict[str, Any] | None:
     """The stored row of a pair exactly as in the table (for audit images), or None."""
     X = _model(store)
     if X is None:
@@ -83,7 +84,7 @@ def remove_exemption(store: Store, a: str, b: str) -> bool:
         return store._run(X.delete().where((X.first_id == first) & (X.second_id == second))) > 0
 
 
-def restore_exemption_row(store: Store, a: str, b: str, row: dict | None) -> None:
+def restore_exemption_row(store: Store, a: str, b: str, row: dict[str, Any] | None) -> None:
     """Put a pair back exactly as `row` (from exemption_row) describes; None removes it. Caller holds
     the transaction (used by undo/redo)."""
     first, second = ordered_pair(a, b)

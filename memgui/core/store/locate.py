@@ -17,7 +17,7 @@ class LocatedStore:
         return self.origin == "demo"
 
 
-def locate_store(explicit: str | os.PathLike | None = None, *, demo_path: Path | None = None) -> LocatedStore:
+def locate_store(explicit: str | os.PathLike[str] | None = None, *, demo_path: Path | None = None) -> LocatedStore:
     if explicit:
         return LocatedStore(Path(explicit).expanduser().absolute(), "argument")
     env = os.environ.get("NETCLAW_HOME")

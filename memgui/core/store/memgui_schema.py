@@ -6,7 +6,13 @@ BEGIN IMMEDIATE transaction together with the version bump.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .errors import StoreError
+
+if TYPE_CHECKING:
+    from .store import Store
+
 
 MIGRATIONS: list[list[str]] = [
     # v1: version ledger, audit trail with full before/after images, "not duplicates" exemptions.
@@ -64,7 +70,7 @@ def current_version() -> int:
 VERSION_KEY = "schema_version"
 
 
-def read_version(store) -> int:
+def read_version(store: Store) -> int:
     """Current memgui schema version (0 when memgui never wrote to this store)."""
     meta = store.m.meta
     if meta is None:
@@ -79,20 +85,20 @@ def read_version(store) -> int:
         return 0
 
 
-def write_version(store, version: int) -> None:
+def write_version(store: Store, version: int) -> None:
     """Record `version` (the caller holds the migration's transaction)."""
     meta = store.m.meta
     store._run(meta.insert({meta.key: VERSION_KEY, meta.value: str(version)})
                .on_conflict(conflict_target=[meta.key], preserve=[meta.value]))
 
 
-def run_step(store, step: list[str]) -> None:
+def run_step(store: Store, step: list[str]) -> None:
     """One migration step's statements (the caller holds the migration's transaction)."""
     for statement in step:
         store.execute(statement)  # raw SQL: a migration step is frozen DDL text (it must never change once shipped)
 
 
-def migrate(store) -> bool:
+def migrate(store: Store) -> bool:
     """Bring memgui's tables to the current version inside the caller's transaction — the first write's own,
     so a refused write leaves no memgui table behind either. The tables and the version are re-read inside it
     (another memgui process may have migrated since), so no step runs twice. True when anything ran."""

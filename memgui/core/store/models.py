@@ -14,6 +14,7 @@ from __future__ import annotations
 import keyword
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from peewee import Cast, Field, Model, Value
 from playhouse.sqlite_ext import FTS5Model, RowIDField, SearchField
@@ -51,23 +52,28 @@ class AsStored(Field):
     _coerce = False  # no per-value python_value call when reading (thousands of rows per scan)
 
 
+# A peewee Model class built at run time from the store's own columns (`_model`): its column attributes exist
+# only then, so a checker cannot see them. Any, on purpose; None where the store lacks the table.
+TableModel = Any
+
+
 @dataclass(frozen=True)
 class StoreModels:
     """The models of one store; None where the store lacks the table."""
 
-    anchors: type[Model] | None = None
-    documents: type[Model] | None = None
-    records: type[Model] | None = None
-    checkpoints: type[Model] | None = None
-    embeddings: type[Model] | None = None
-    documents_fts: type[Model] | None = None
-    records_fts: type[Model] | None = None
-    meta: type[Model] | None = None
-    audit: type[Model] | None = None
-    exemptions: type[Model] | None = None
-    review_marks: type[Model] | None = None
+    anchors: TableModel = None
+    documents: TableModel = None
+    records: TableModel = None
+    checkpoints: TableModel = None
+    embeddings: TableModel = None
+    documents_fts: TableModel = None
+    records_fts: TableModel = None
+    meta: TableModel = None
+    audit: TableModel = None
+    exemptions: TableModel = None
+    review_marks: TableModel = None
 
-    def of_table(self, table: str) -> type[Model] | None:
+    def of_table(self, table: str) -> TableModel:
         for attr, name in TABLES.items():
             if name == table:
                 return getattr(self, attr)
@@ -115,7 +121,7 @@ def column(model: type[Model], name: str):
     return field if field is not None else Value(MISSING_COLUMN_DEFAULTS.get(name))
 
 
-def selection(model: type[Model], names: tuple[str, ...]) -> list:
+def selection(model: type[Model], names: tuple[str, ...]) -> list[Any]:
     """SELECT items for `names` in order: stored columns, defaults (aliased) for the ones the store lacks."""
     return [
         model._meta.columns[n] if n in model._meta.columns else Value(MISSING_COLUMN_DEFAULTS.get(n)).alias(n)
@@ -127,7 +133,7 @@ def has_column(model: type[Model] | None, name: str) -> bool:
     return model is not None and name in model._meta.columns
 
 
-def row_values(model: type[Model], row: Mapping[str, object]) -> dict:
+def row_values(model: type[Model], row: Mapping[str, object]) -> dict[str, Any]:
     """{field: value} for the columns of `row` the table has (insert/update data keyed by field). A RawText
     value is written as TEXT with its exact bytes (CAST of the bound blob), not as a BLOB."""
     cols = model._meta.columns

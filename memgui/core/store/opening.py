@@ -6,6 +6,7 @@ import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from peewee import DatabaseError, InterfaceError, OperationalError
 
@@ -29,7 +30,7 @@ DEFAULT_BUSY_TIMEOUT_MS = 30_000
 
 
 def open_store(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     *,
     read_only: bool = False,
     busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
@@ -98,7 +99,7 @@ def _open(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) -> St
     return store
 
 
-def _connect(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) -> tuple[StoreDatabase, dict]:
+def _connect(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) -> tuple[StoreDatabase, dict[str, Any]]:
     try:
         return _inspect(make_database(path, read_only=read_only, busy_timeout_ms=busy_timeout_ms), path, verify, busy_timeout_ms)
     except StoreError as exc:
@@ -123,7 +124,7 @@ def _connect(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) ->
 
 def _private_copy(path: Path, wal: Path) -> Path:
     """The store and its -wal copied into a private folder; refused if either changed while being copied."""
-    def stamps() -> tuple:
+    def stamps() -> tuple[Any, ...]:
         return tuple((s.st_size, s.st_mtime_ns) for s in (path.stat(), wal.stat()))
 
     folder = Path(tempfile.mkdtemp(prefix="memgui-read-only-"))
@@ -143,7 +144,7 @@ def _private_copy(path: Path, wal: Path) -> Path:
     return copy
 
 
-def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) -> tuple[StoreDatabase, dict]:
+def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) -> tuple[StoreDatabase, dict[str, Any]]:
     """Connect, check integrity and the memory tables; returns the table → columns map."""
     try:
         db.connect(reuse_if_open=True)

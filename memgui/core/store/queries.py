@@ -6,6 +6,8 @@ A candidate row is `(anchor_id, canonical_name, document_id, markdown_body, fres
 """
 from __future__ import annotations
 
+from typing import Any
+
 from peewee import JOIN, fn
 
 from ..netfx import APPEND_SEMANTICS, APPEND_SEPARATOR_PREFIX
@@ -13,7 +15,7 @@ from .models import column, has_column
 from .store import FTS_BM25_WEIGHTS, Store
 from .values import LIVE_EXCLUDED_SEMANTICS
 
-CandidateRow = tuple  # (anchor_id, canonical_name, document_id, markdown_body, freshness_at, confidence)
+CandidateRow = tuple[Any, ...]  # (anchor_id, canonical_name, document_id, markdown_body, freshness_at, confidence)
 
 
 def _active(A):
@@ -40,7 +42,7 @@ def latest_live_document_per_active_anchor(store: Store) -> list[CandidateRow]:
     return store._tuples(query)
 
 
-def _candidate_columns(A, D) -> list:
+def _candidate_columns(A, D) -> list[Any]:
     return [A.anchor_id, A.canonical_name, D.document_id, D.markdown_body, column(D, "freshness_at"),
             column(D, "confidence")]
 

@@ -236,10 +236,10 @@ class ExportLine(_Base):
 
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
                              rb"|(?<![89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
-_DECODERS: dict[Any, msgspec.json.Decoder] = {}
+_DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
 
 
-def _decoder(kind: Any) -> msgspec.json.Decoder:
+def _decoder(kind: Any) -> msgspec.json.Decoder[Any]:
     dec = _DECODERS.get(kind)
     if dec is None:
         dec = _DECODERS[kind] = msgspec.json.Decoder(kind)
@@ -307,7 +307,7 @@ def builtins(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
-def read_bytes(path: str | os.PathLike, what: str) -> bytes:
+def read_bytes(path: str | os.PathLike[str], what: str) -> bytes:
     """A file's bytes, bounded; every reason it cannot be read is a one-line SeamError."""
     name = str(path)
     try:
@@ -325,7 +325,7 @@ def read_bytes(path: str | os.PathLike, what: str) -> bytes:
     return data
 
 
-def read_file(path: str | os.PathLike, kind: type[T] | Any, what: str) -> T:
+def read_file(path: str | os.PathLike[str], kind: type[T] | Any, what: str) -> T:
     """The file at `path` decoded as `kind` (a SeamError naming the file when it is not one)."""
     return decode(read_bytes(path, what), kind, f"{short_path(str(path))}: not {what}")
 
@@ -399,7 +399,7 @@ def export_line(line: bytes, where: str) -> dict[str, Any]:
     return dict(decode_plain(line, ExportLine, where))
 
 
-def read_cache(path: str | os.PathLike) -> dict[str, Any]:
+def read_cache(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A cache file memgui wrote for itself (reviews, self-test verdicts, model quality): its JSON object, or {}
     when it is missing, unreadable, malformed, too large or too deep — a cache is never worth a refusal."""
     try:

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from peewee import Cast, DatabaseError, InterfaceError, OperationalError, Value, fn
 
@@ -80,7 +81,7 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def has_table(self, name: str) -> bool:
@@ -105,13 +106,13 @@ class Store:
         except (DatabaseError, InterfaceError, sqlite3.DatabaseError, sqlite3.InterfaceError) as exc:
             raise StoreError(f"{self.path}: store is damaged ({exc})") from None
 
-    def _tuples(self, query) -> list[tuple]:
+    def _tuples(self, query) -> list[tuple[Any, ...]]:
         """The rows of a SELECT as plain tuples, straight from the cursor: Peewee compiles the query, and no
         per-row wrapper runs (every column is AsStored, so there is nothing to convert)."""
         with self._sqlite_errors():
             return self.db.execute(query).fetchall()
 
-    def _first(self, query) -> tuple | None:
+    def _first(self, query) -> tuple[Any, ...] | None:
         rows = self._tuples(query.limit(1))
         return rows[0] if rows else None
 
@@ -120,7 +121,7 @@ class Store:
         with self._sqlite_errors():
             return query.execute()
 
-    def _images(self, model, where, order_by=()) -> list[dict]:
+    def _images(self, model, where, order_by=()) -> list[dict[str, Any]]:
         """Rows as {column: value}, every column exactly as stored, in table column order. A text value that
         reads with U+FFFD is re-read as bytes: if those are not valid UTF-8 it is kept as RawText(bytes)."""
         fields = stored_fields(model)
@@ -141,7 +142,7 @@ class Store:
         return rows
 
     @staticmethod
-    def _same_row(model, row: dict):
+    def _same_row(model, row: dict[str, Any]):
         """A condition selecting `row` again: its primary key, else every non-null column it has."""
         pk = model._meta.primary_key
         keys = [pk] if pk is not None and getattr(pk, "column_name", None) in row else \
@@ -152,7 +153,7 @@ class Store:
             cond &= f == row[f.column_name]
         return cond
 
-    def execute(self, sql: str, params: Iterable = ()) -> sqlite3.Cursor:
+    def execute(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
         """Run literal SQL, for tests and diagnostics only: core code reads and writes through the models
         (tests/core/store/test_sql_boundary.py keeps SQL out of every other module)."""
         with self._sqlite_errors():
@@ -347,7 +348,7 @@ class Store:
 
     # ---- row images (for the audit trail and undo) -----------------------------------------------
 
-    def row_image(self, table: str, key_column: str, key: str) -> dict | None:
+    def row_image(self, table: str, key_column: str, key: str) -> dict[str, Any] | None:
         """Every column of one row exactly as stored (extra legacy columns included), or None. Works for
         the FTS tables too (their indexed columns, not the implicit rowid)."""
         model = self.m.of_table(table)
@@ -356,7 +357,7 @@ class Store:
         rows = self._images(model, model._meta.columns[key_column] == key)
         return rows[0] if rows else None
 
-    def document_image(self, document_id: str) -> dict:
+    def document_image(self, document_id: str) -> dict[str, Any]:
         """A document's full state as Netclaw sees it: the row, its FTS row and its embedding rows."""
         E = self.m.embeddings
         embeddings = []
@@ -371,7 +372,7 @@ class Store:
             "embeddings": embeddings,
         }
 
-    def restore_row(self, table: str, key_column: str, key: str, row: dict | None) -> None:
+    def restore_row(self, table: str, key_column: str, key: str, row: dict[str, Any] | None) -> None:
         """Put one row back exactly as `row` (from row_image) describes; None removes it. A table the store
         lacks is left alone. Runs in a savepoint inside the caller's transaction."""
         model = self.m.of_table(table)
@@ -382,7 +383,7 @@ class Store:
             if row is not None:
                 self._run(model.insert(row_values(model, row)))
 
-    def restore_document_image(self, document_id: str, image: dict) -> None:
+    def restore_document_image(self, document_id: str, image: dict[str, Any]) -> None:
         """Put a document's row and FTS row back exactly as `image` (from document_image) describes, in one
         transaction (a savepoint inside the caller's transaction). Its embedding rows are deleted, never
         written, as on every rewrite: the daemon re-embeds the restored text (netclaw-compat §9)."""
@@ -395,7 +396,7 @@ class Store:
 
     # ---- writes mirroring Netclaw (netclaw-compat §9, §2.2) ------------------------------------------------
 
-    def _insert(self, model, values: dict, *, upsert_key: str | None = None, keep: tuple[str, ...] = ()) -> None:
+    def _insert(self, model, values: dict[str, Any], *, upsert_key: str | None = None, keep: tuple[str, ...] = ()) -> None:
         """INSERT the columns the table has; with `upsert_key`, overwrite every column but `keep` on conflict."""
         data = row_values(model, values)
         query = model.insert(data)
@@ -513,7 +514,7 @@ class Store:
             self._run(A.update(row_values(A, {"status": "tombstoned", "updated_at": now_ms()}))
                       .where(A.anchor_id == anchor_id))
 
-    def insert_record(self, values: dict) -> None:
+    def insert_record(self, values: dict[str, Any]) -> None:
         """Netclaw's record insert (netclaw-compat §9): the row (legacy `domain` filled), and its FTS row
         (title = record_type, body = payload_json) when recall_mode is auto or searchable."""
         R, F = self.m.records, self.m.records_fts

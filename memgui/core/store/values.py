@@ -5,6 +5,7 @@ import hashlib
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..netfx import TOMBSTONE_SEMANTICS, normalize_for_containment, utf8_bytes
 
@@ -189,7 +190,7 @@ class StoreSummary:
     opened_read_only: bool = False
     read_only_reason: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "path": self.path,
             "read_only": self.read_only,

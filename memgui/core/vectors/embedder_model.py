@@ -15,6 +15,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ...config import is_bundled, memgui_command, models_dir
 from ..tasks import Progress
@@ -71,7 +72,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _read_stamp(path: Path) -> dict | None:
+def _read_stamp(path: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -81,7 +82,7 @@ def _read_stamp(path: Path) -> dict | None:
     return data
 
 
-def _source_fingerprint(files: dict[str, Path]) -> dict:
+def _source_fingerprint(files: dict[str, Path]) -> dict[str, Any]:
     return {name: {"size": p.stat().st_size, "mtime_ns": p.stat().st_mtime_ns} for name, p in files.items()}
 
 

@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -49,7 +50,7 @@ class IndexUpdate:
     notices: tuple[str, ...] = ()
 
 
-def store_key(store_path: str | os.PathLike) -> str:
+def store_key(store_path: str | os.PathLike[str]) -> str:
     return hashlib.sha256(str(Path(store_path).expanduser().absolute()).encode("utf-8")).hexdigest()[:16]
 
 
@@ -57,11 +58,11 @@ def _slug(model_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", model_id).strip("._") or "model"
 
 
-def index_folder(store_path: str | os.PathLike, cache_dir: Path | None = None) -> Path:
+def index_folder(store_path: str | os.PathLike[str], cache_dir: Path | None = None) -> Path:
     return (cache_dir or user_cache_dir()) / "index" / store_key(store_path)
 
 
-def sidecar_path(store_path: str | os.PathLike, model_id: str, cache_dir: Path | None = None) -> Path:
+def sidecar_path(store_path: str | os.PathLike[str], model_id: str, cache_dir: Path | None = None) -> Path:
     return index_folder(store_path, cache_dir) / f"{_slug(model_id)}.json"
 
 
@@ -87,7 +88,7 @@ class VectorIndex:
         self.doc_of: dict[int, str] = {}
         self.fingerprint_of: dict[str, int] = {}  # cheap change detector: updated_at + title/body lengths
         self.order: list[str] = []  # live document ids in store order (created_at, id) as of the last update
-        self.files: dict = {}  # the data files' names, sizes and CRCs, as in the sidecar
+        self.files: dict[str, Any] = {}  # the data files' names, sizes and CRCs, as in the sidecar
         self.next_label = 0
         self._vectors = np.empty((0, dims), dtype=np.float32)  # row = label (rows of deleted labels are stale)
         self.update = IndexUpdate()
@@ -167,7 +168,7 @@ def _new_hnsw(dims: int, capacity: int, threads: int):
     return hnsw
 
 
-def _check_file(folder: Path, meta: dict, key: str, *, crc: bool = True) -> Path | str:
+def _check_file(folder: Path, meta: dict[str, Any], key: str, *, crc: bool = True) -> Path | str:
     """The data file named by meta[key + '_file'] when its size (and CRC) match, else the reason it is unusable.
     The CRC is skipped when the file still has the size and mtime it had when memgui wrote and summed it."""
     name = str(meta[f"{key}_file"])

@@ -45,7 +45,7 @@ def route_llama_log() -> None:
     def callback(level: int, text: bytes, _user: ctypes.c_void_p) -> None:
         try:
             _log(int(level), text)
-        except Exception:
+        except Exception:  # a log line must never raise into llama.cpp
             pass
 
     _callback = callback
@@ -59,7 +59,7 @@ class _NoRedirect:
     def __enter__(self):
         return self
 
-    def __exit__(self, *_):
+    def __exit__(self, *_: object):
         return False
 
 
