@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from memgui import __main__ as entry
-from memgui import system_libraries as syslibs
+from memgui import __main__ as entry, system_libraries as syslibs
 
 PYSIDE = Path(next(iter(importlib.util.find_spec("PySide6").submodule_search_locations)))
 XCB_PLUGIN = PYSIDE / "Qt" / "plugins" / "platforms" / "libqxcb.so"

@@ -12,9 +12,7 @@ import pytest
 from decider_fakes import ScriptedEngine
 from factories import seed_document, update_document
 from memgui.__main__ import main
-from memgui.core.decide import llm as decide_mod
-from memgui.core.decide import model_files as decider_model
-from memgui.core.decide import prompts as dp
+from memgui.core.decide import llm as decide_mod, model_files as decider_model, prompts as dp
 from memgui.core.decide.selftest import canaries
 from memgui.core.store import create_store, open_store
 from memgui.core.store.audit_log import list_entries

@@ -11,9 +11,7 @@ import pytest
 
 from factories import seed_document
 from memgui.__main__ import main
-from memgui.core.decide import llm as decide_mod
-from memgui.core.decide import prompts as dp
-from memgui.core.decide import review as review_mod
+from memgui.core.decide import llm as decide_mod, prompts as dp, review as review_mod
 from memgui.core.decide.selftest import canaries
 from memgui.core.store import create_store, open_store
 from memgui.core.vectors import nominate

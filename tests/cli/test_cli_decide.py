@@ -5,9 +5,7 @@ import pytest
 
 from decider_fakes import ScriptedEngine
 from memgui.__main__ import main
-from memgui.core.decide import llm as decide_mod
-from memgui.core.decide import model_files as decider_model
-from memgui.core.decide import prompts as dp
+from memgui.core.decide import llm as decide_mod, model_files as decider_model, prompts as dp
 from memgui.core.decide.selftest import canaries
 
 

@@ -6,8 +6,7 @@ right and why.
 import datetime as dt
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from memgui.core import netfx
 from memgui.core.curation.evaluator import lexical_terms

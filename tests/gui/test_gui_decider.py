@@ -8,8 +8,7 @@ from dataclasses import replace
 from decider_fakes import ScriptedEngine
 from gui_fakes import FakeDecider, FakeScanner, services_for
 from memgui.core.curation.types import DecisionKind
-from memgui.core.decide import llm as decide_mod
-from memgui.core.decide import prompts as dp
+from memgui.core.decide import llm as decide_mod, prompts as dp
 from memgui.core.decide.selftest import canaries
 from memgui.core.netfx import anchor_id_for
 from memgui.core.store import Document, create_store, new_document_id, now_ms, open_store

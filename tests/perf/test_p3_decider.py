@@ -20,8 +20,7 @@ import time
 
 import pytest
 
-from memgui.core.decide import model_files as decider_model
-from memgui.core.decide import prompts as dp
+from memgui.core.decide import model_files as decider_model, prompts as dp
 from memgui.core.decide.inputs import cluster_inputs
 from memgui.core.decide.llm import LlamaDecider
 from memgui.core.tasks import run_to_end

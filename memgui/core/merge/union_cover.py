@@ -20,8 +20,7 @@ import ahocorasick_rs
 from .conflicts import calendar_date, day_and_month
 from .facts.lens import FactAtRisk, FactReport, check_facts
 from .guard import extract_tokens
-from .strict import StrictReport, contains_whole, normalise_text
-from .strict import facts as strict_facts
+from .strict import StrictReport, contains_whole, facts as strict_facts, normalise_text
 
 LENS_COVER_LIMIT = 20_000  # characters of draft the per-clause lens reads
 # the lens's judgements of whole sentences: a clause read alone is not a sentence, the final check judges them

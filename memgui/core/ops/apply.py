@@ -24,7 +24,7 @@ from ..curation import markers
 from ..curation.anchors import is_fuzzy_match, tokenize
 from ..curation.rules import best_by_confidence, is_record
 from ..curation.types import Candidate, CurationDecision, DecisionKind, Proposal
-from ..merge.guard import check_merge
+from ..merge.guard import MergeGuardReport, check_merge
 from ..netfx import (
     APPEND_SEMANTICS,
     MERGE_SEMANTICS,
@@ -35,8 +35,7 @@ from ..netfx import (
     is_blank,
     net_trim,
 )
-from ..store import Document, Store, new_document_id, now_ms, queries
-from ..store import exemptions as exemptions_mod
+from ..store import Document, Store, exemptions as exemptions_mod, new_document_id, now_ms, queries
 from ..store.audit_log import (
     OP_ALLOW_NOMINATION,
     OP_DECIDE_CONSOLIDATE,
@@ -54,16 +53,16 @@ from ..store.audit_log import (
     record_entry,
 )
 from ..store.values import new_record_id
-from .stamps import (  # noqa: F401 — re-exported: the errors and stamps every write uses
-    ApplyError,
-    ApplyInputError,
-    GuardRefusedError,
-    SourceStamp,
-    StaleSourceError,
-    body_digest,
-    check_stamps,
-    draft_stamps,
-    what_changed,
+from .stamps import (  # re-exported (`X as X`): the errors and stamps every write uses
+    ApplyError as ApplyError,
+    ApplyInputError as ApplyInputError,
+    GuardRefusedError as GuardRefusedError,
+    SourceStamp as SourceStamp,
+    StaleSourceError as StaleSourceError,
+    body_digest as body_digest,
+    check_stamps as check_stamps,
+    draft_stamps as draft_stamps,
+    what_changed as what_changed,
 )
 
 MODE_MERGED_BODY = "merged_body"
@@ -164,7 +163,7 @@ class Change:
         return record_entry(self.store, before=self.before, after=after, **entry)
 
 
-def _guard_dict(report) -> dict[str, Any] | None:
+def _guard_dict(report: MergeGuardReport | None) -> dict[str, Any] | None:
     return None if report is None else report.to_dict()
 
 
@@ -175,9 +174,9 @@ class _DecisionRun:
         self.store, self.p, self.decision, self.when = store, proposal, decision, when
         self.events: list[Any] = []
         self.change = Change(store)
-        self.report = None
+        self.report: MergeGuardReport | None = None
         self.anchor_name = net_trim(proposal.anchor_name) or proposal.title
-        self.proved: dict[tuple[Any, ...], object] = {}  # (sources, merged) -> MergeGuardReport, computed before the lock
+        self.proved: dict[tuple[Any, ...], MergeGuardReport] = {}  # (sources, merged) -> MergeGuardReport, computed before the lock
 
     def prove(self, candidates: Sequence[Candidate]) -> None:
         """MergeGuard on the body over every source list `guarded` can be given, BEFORE the transaction: the
@@ -276,15 +275,15 @@ class _DecisionRun:
         merged = self.decision.merged_body
         if not is_blank(merged):
             proved = self.proved.get((tuple(sources), merged))
-            self.report = proved if proved is not None else check_merge(sources, merged)
-            if self.report.passed:
+            report = self.report = proved if proved is not None else check_merge(sources, merged)
+            if report.passed:
                 self.emit("curation_merge_guard_passed", anchor=anchor_name, targetDoc=target.document_id,
-                          reason=self.report.reason)
-                _, doc = self.write(memory_id=target.document_id, body=merged, semantics=MERGE_SEMANTICS,
+                          reason=report.reason)
+                _, doc = self.write(memory_id=target.document_id, body=merged or "", semantics=MERGE_SEMANTICS,
                                     anchor_name=anchor_name)
                 return "merged", doc
             self.emit("curation_merge_guard_failed", anchor=anchor_name, targetDoc=target.document_id,
-                      missingTokens=list(self.report.missing), reason=self.report.reason)
+                      missingTokens=list(report.missing), reason=report.reason)
         self.emit("curation_append_fallback", anchor=anchor_name, targetDoc=target.document_id,
                   hadMergedBody=not is_blank(merged))
         appended = build_appended_body(target.markdown_body, self.p.content, self.when)
@@ -375,15 +374,15 @@ def apply_decision(
             outcome, doc = run.write(memory_id=target or proposal.memory_id, body=proposal.content,
                                      semantics=proposal.update_semantics, anchor_name=run.anchor_name)
         elif kind == DecisionKind.UPDATE:
-            target = next((c for c in candidates if c.document_id == decision.target_document_id), None)
-            if target is None:
+            chosen = next((c for c in candidates if c.document_id == decision.target_document_id), None)
+            if chosen is None:
                 run.emit("curation_update_target_unknown", anchor=run.anchor_name, targetId=decision.target_document_id)
                 outcome, doc = run.write(memory_id=proposal.memory_id, body=proposal.content,
                                          semantics=proposal.update_semantics, anchor_name=run.anchor_name)
             else:
-                operation, sources = OP_DECIDE_UPDATE, [target.document_id]
-                run.check_candidates([target])
-                outcome, doc = run.guarded(target, [target.markdown_body, proposal.content], run.anchor_name)
+                operation, sources = OP_DECIDE_UPDATE, [chosen.document_id]
+                run.check_candidates([chosen])
+                outcome, doc = run.guarded(chosen, [chosen.markdown_body, proposal.content], run.anchor_name)
         elif kind == DecisionKind.CONSOLIDATE:
             operation = OP_DECIDE_CONSOLIDATE
             outcome, doc, sources = run.consolidate(candidates)
@@ -486,7 +485,7 @@ def merge_cluster(store: Store, plan: MergePlan,
     return get_entry(store, audit_id)  # type: ignore[return-value]
 
 
-def _stamp_map(doc_id: str, drafted) -> Mapping[str, SourceStamp]:
+def _stamp_map(doc_id: str, drafted: SourceStamp | Mapping[str, SourceStamp] | None) -> Mapping[str, SourceStamp]:
     return {doc_id: drafted} if isinstance(drafted, SourceStamp) else (drafted or {})
 
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..decide.reader import ReaderReport
 from ..decide.review import ClusterReview
-from ..merge.strict import check_strict
+from ..merge.strict import StrictReport, check_strict
 from ..netfx import is_blank
 from ..store import Store, StoreError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
@@ -53,7 +53,7 @@ class BatchError(Exception):
 class LensRefusedError(ApplyError):
     """memgui's strict lens, run again at apply time, fails the planned body: the plan's claim did not hold."""
 
-    def __init__(self, report):
+    def __init__(self, report: StrictReport):
         self.report = report
         risky = ", ".join(str(a.get("token", "?")) for a in report.to_dict().get("at_risk", [])[:4])
         super().__init__("the strict lens fails the merged body now" + (f" (at risk: {risky})" if risky else "")

@@ -9,6 +9,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..merge.guard import MergeGuardReport
 from ..store import Document, Store
 
 # ---- errors --------------------------------------------------------------------------------------------
@@ -56,7 +57,7 @@ def what_changed(drafted: SourceStamp | None, current: SourceStamp) -> str:
 class GuardRefusedError(ApplyError):
     """MergeGuard failed on the body and no override was given."""
 
-    def __init__(self, report):
+    def __init__(self, report: MergeGuardReport):
         self.report = report
         missing = ", ".join(report.missing) or "none"
         super().__init__(f"merge guard failed: {report.reason} (missing: {missing}); nothing was written")

@@ -18,8 +18,7 @@ from typing import Any
 
 from peewee import fn
 
-from . import exemptions as exemptions_mod
-from . import seams
+from . import exemptions as exemptions_mod, seams
 from .errors import StoreError
 from .store import Store
 from .values import RawText, now_ms

@@ -133,7 +133,7 @@ def has_column(model: type[Model] | None, name: str) -> bool:
     return model is not None and name in model._meta.columns
 
 
-def row_values(model: type[Model], row: Mapping[str, object]) -> dict[str, Any]:
+def row_values(model: type[Model], row: Mapping[str, object]) -> dict[Field, Any]:
     """{field: value} for the columns of `row` the table has (insert/update data keyed by field). A RawText
     value is written as TEXT with its exact bytes (CAST of the bound blob), not as a BLOB."""
     cols = model._meta.columns

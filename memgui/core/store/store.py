@@ -9,7 +9,7 @@ on insert. Invalid UTF-8 in text columns reads as U+FFFD (see `connection.py`).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from ..netfx import anchor_id_for, fts_query_for_text
 from . import memgui_schema
 from .connection import StoreDatabase, is_lock_error, is_read_only_error, read_columns
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
-from .models import StoreModels, build_models, column, has_column, row_values, selection, stored_fields
+from .models import StoreModels, TableModel, build_models, column, has_column, row_values, selection, stored_fields
 from .values import (
     ANCHOR_COLUMNS,
     DOCUMENT_COLUMNS,
@@ -42,8 +42,13 @@ TRUSTED_INSTANCE_BOUNDARY = "boundary:trusted-instance"
 FTS_BM25_WEIGHTS = (10.0, 1.0, 5.0, 3.0)  # Netclaw's, positional over all columns (the unindexed id first)
 ID_BATCH = 500  # below SQLite's bound-variable cap
 
+# A peewee query or SQL expression over the run-time models (TableModel): built and read as Any, on purpose.
+Query = Any
+Expr = Any
+
+
 # COUNT(*): a bound 1 counts every row, as `*` does.
-def _count_rows():
+def _count_rows() -> Expr:
     return fn.COUNT(Value(1))
 
 
@@ -106,22 +111,23 @@ class Store:
         except (DatabaseError, InterfaceError, sqlite3.DatabaseError, sqlite3.InterfaceError) as exc:
             raise StoreError(f"{self.path}: store is damaged ({exc})") from None
 
-    def _tuples(self, query) -> list[tuple[Any, ...]]:
+    def _tuples(self, query: Query) -> list[tuple[Any, ...]]:
         """The rows of a SELECT as plain tuples, straight from the cursor: Peewee compiles the query, and no
         per-row wrapper runs (every column is AsStored, so there is nothing to convert)."""
         with self._sqlite_errors():
-            return self.db.execute(query).fetchall()
+            rows: list[tuple[Any, ...]] = self.db.execute(query).fetchall()  # type: ignore[no-untyped-call]  # peewee's stub leaves execute() unannotated
+            return rows
 
-    def _first(self, query) -> tuple[Any, ...] | None:
+    def _first(self, query: Query) -> tuple[Any, ...] | None:
         rows = self._tuples(query.limit(1))
         return rows[0] if rows else None
 
-    def _run(self, query) -> int:
+    def _run(self, query: Query) -> int:
         """Execute an insert/update/delete; returns what Peewee returns (row count, or the new rowid)."""
         with self._sqlite_errors():
-            return query.execute()
+            return int(query.execute())
 
-    def _images(self, model, where, order_by=()) -> list[dict[str, Any]]:
+    def _images(self, model: TableModel, where: Expr, order_by: Sequence[Expr] = ()) -> list[dict[str, Any]]:
         """Rows as {column: value}, every column exactly as stored, in table column order. A text value that
         reads with U+FFFD is re-read as bytes: if those are not valid UTF-8 it is kept as RawText(bytes)."""
         fields = stored_fields(model)
@@ -142,7 +148,7 @@ class Store:
         return rows
 
     @staticmethod
-    def _same_row(model, row: dict[str, Any]):
+    def _same_row(model: TableModel, row: dict[str, Any]) -> Expr:
         """A condition selecting `row` again: its primary key, else every non-null column it has."""
         pk = model._meta.primary_key
         keys = [pk] if pk is not None and getattr(pk, "column_name", None) in row else \
@@ -157,7 +163,8 @@ class Store:
         """Run literal SQL, for tests and diagnostics only: core code reads and writes through the models
         (tests/core/store/test_sql_boundary.py keeps SQL out of every other module)."""
         with self._sqlite_errors():
-            return self.db.execute_sql(sql, tuple(params))  # raw SQL: the escape hatch this method is
+            cursor: sqlite3.Cursor = self.db.execute_sql(sql, tuple(params))  # type: ignore[no-untyped-call]  # raw SQL: the escape hatch this method is; peewee's stub is unannotated
+            return cursor
 
     def _refuse_write(self) -> StoreReadOnlyError:
         why = f" ({self.read_only_reason})" if self.read_only_reason not in (None, "requested") else ""
@@ -199,14 +206,14 @@ class Store:
 
     # ---- reads: documents --------------------------------------------------------------------------
 
-    def _doc_query(self):
+    def _doc_query(self) -> Query:
         return self.m.documents.select(*self._doc_fields)
 
-    def _docs(self, query) -> list[Document]:
+    def _docs(self, query: Query) -> list[Document]:
         """Documents from a query selecting exactly DOCUMENT_COLUMNS, in that order."""
         return [Document(*row) for row in self._tuples(query)]
 
-    def _live(self, model=None):
+    def _live(self, model: TableModel = None) -> Expr:
         return column(model or self.m.documents, "update_semantics") != LIVE_EXCLUDED_SEMANTICS
 
     def documents(self, *, include_tombstoned: bool = False) -> list[Document]:
@@ -303,7 +310,8 @@ class Store:
             .where((E.model_id == model_id) & (E.item_kind == "document"))
             .order_by(E.item_id)
         )
-        return [EmbeddingRow(*row[:5], bytes(row[5] or b""), row[6]) for row in self._tuples(query)]
+        return [EmbeddingRow(row[0], row[1], row[2], row[3], row[4], bytes(row[5] or b""), row[6])
+                for row in self._tuples(query)]
 
     def embedding_model_counts(self) -> dict[str, int]:
         E = self.m.embeddings
@@ -326,9 +334,9 @@ class Store:
         D, A, R = self.m.documents, self.m.anchors, self.m.records
         semantics = column(D, "update_semantics")
         live, dead = self._first(D.select(
-            fn.SUM(semantics != LIVE_EXCLUDED_SEMANTICS), fn.SUM(semantics == LIVE_EXCLUDED_SEMANTICS)))
-        anchors = self._first(A.select(_count_rows()))[0]
-        records = self._first(R.select(_count_rows()))[0] if R is not None else 0
+            fn.SUM(semantics != LIVE_EXCLUDED_SEMANTICS), fn.SUM(semantics == LIVE_EXCLUDED_SEMANTICS))) or (0, 0)
+        anchors = (self._first(A.select(_count_rows())) or (0,))[0]  # an aggregate always returns its one row
+        records = (self._first(R.select(_count_rows())) or (0,))[0] if R is not None else 0
         legacy = tuple(sorted(t for t, cols in self.columns.items() if "domain" in cols and t.startswith("memory_")))
         cannot_write = self.file_read_only or (self.read_only and self.read_only_reason not in (None, "requested"))
         return StoreSummary(
@@ -396,7 +404,7 @@ class Store:
 
     # ---- writes mirroring Netclaw (netclaw-compat §9, §2.2) ------------------------------------------------
 
-    def _insert(self, model, values: dict[str, Any], *, upsert_key: str | None = None, keep: tuple[str, ...] = ()) -> None:
+    def _insert(self, model: TableModel, values: dict[str, Any], *, upsert_key: str | None = None, keep: tuple[str, ...] = ()) -> None:
         """INSERT the columns the table has; with `upsert_key`, overwrite every column but `keep` on conflict."""
         data = row_values(model, values)
         query = model.insert(data)
@@ -414,7 +422,7 @@ class Store:
                 domain = model._meta.columns["domain"]
                 row = self._first(model.select(domain).where((model.anchor_id == anchor_id) & domain.is_null(False)))
                 if row:
-                    return row[0]
+                    return str(row[0])
         return LEGACY_DOMAIN_DEFAULT
 
     def ensure_anchor(

@@ -226,8 +226,12 @@ def test_long_pair_contents_are_clipped_for_the_classifier():
 
 # -- the sentence-union draft (no model) --------------------------------------------------------------
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import (  # noqa: E402
+    HealthCheck,
+    given,
+    settings,
+    strategies as st,  # noqa: E402
+)
 
 from memgui.core.decide.drafts import UNION_MODEL_ID, union_draft  # noqa: E402
 from memgui.core.decide.inputs import cluster_inputs  # noqa: E402

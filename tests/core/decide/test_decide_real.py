@@ -8,8 +8,7 @@ import pytest
 
 from memgui.core.curation.protocol import parse_reply
 from memgui.core.curation.types import Candidate, DecisionKind, Proposal
-from memgui.core.decide import model_files as decider_model
-from memgui.core.decide import prompts as dp
+from memgui.core.decide import model_files as decider_model, prompts as dp
 from memgui.core.decide.llm import PIPELINE_SINGLE, LlamaDecider
 from memgui.core.decide.selftest import run_selftest
 from memgui.core.tasks import run_to_end

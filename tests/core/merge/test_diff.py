@@ -1,7 +1,6 @@
 """core/merge/diff.py: word-level spans that cover both texts, whitespace-insensitive, cancellable."""
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from memgui.core.merge.diff import DELETE, EQUAL, INSERT, REPLACE, word_diff, word_diff_work
 from memgui.core.tasks import Cancelled, CancelToken, Progress

@@ -1,8 +1,7 @@
 """The fact lens, conflict evidence and the union take any Python string without raising: lone surrogates,
 control characters, digits glued to letters, half-written dates and units (a memory store holds whatever an
 agent wrote). Would fail on the first input that made one of them raise."""
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from memgui.core.merge.conflicts import likely_different, pair_evidence
 from memgui.core.merge.strict import check_strict

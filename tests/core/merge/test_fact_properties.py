@@ -9,8 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from fact_corpus import generate
 from memgui.core.merge.strict import check_strict

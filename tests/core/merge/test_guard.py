@@ -7,8 +7,7 @@ import random
 import re
 
 import pytest
-from hypothesis import HealthCheck, assume, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, assume, example, given, settings, strategies as st
 
 from memgui.core.merge import guard, guard_tokens
 from memgui.core.merge.guard import check_merge, extract_tokens, missing_spans

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from memgui.core.merge.diff import word_diff
 from memgui.core.merge.guard import check_merge

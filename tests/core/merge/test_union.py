@@ -1,8 +1,7 @@
 """The sentence-union draft: keeps the primary verbatim, adds only new sentences, always passes MergeGuard."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from memgui.core.merge.guard import check_merge
 from memgui.core.merge.strict import check_strict

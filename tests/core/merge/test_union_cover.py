@@ -2,8 +2,7 @@
 fact lens reads a clause against the draft's sentences that share its words, once."""
 from __future__ import annotations
 
-from hypothesis import assume, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, example, given, settings, strategies as st
 
 from memgui.core.merge import union_cover
 from memgui.core.merge.strict import contains_whole, normalise_text

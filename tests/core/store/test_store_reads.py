@@ -9,8 +9,7 @@ from dataclasses import replace
 from functools import partial
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from factories import document
 from memgui.core.netfx import fts_query_for_text as build_fts_query

@@ -15,16 +15,15 @@ from functools import partial
 import pytest
 
 from factories import document
-from memgui.core.netfx import anchor_id_for, lower_invariant
-from memgui.core.netfx import normalize_for_containment as normalize_for_hash
+from memgui.core.netfx import anchor_id_for, lower_invariant, normalize_for_containment as normalize_for_hash
 from memgui.core.store import (
     StoreError,
     content_hash,
     create_store,
     new_document_id,
     open_store,
+    store as store_module,
 )
-from memgui.core.store import store as store_module
 
 # the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
 make_doc = partial(document, "Demo body with a version 1.2.3", title="Demo title", anchor_id="anchor:demo",
