@@ -14,6 +14,7 @@ common word of the note) is no one's partner.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 from itertools import combinations
 from typing import Sequence
@@ -62,8 +63,8 @@ def _family(lemma: str) -> str:
     for form in list(near):
         near |= wordnet.derived_forms(form)
     return min(near)
-_MAX_ITEMS_PER_UNIT = 40
-_AMOUNTS = frozenset({"v:money", "v:quantity", "v:number", "v:rate", "v:time", "v:date"})  # not `daily`, `Tue`  # a longer run without punctuation binds nothing to anything in particular
+_MAX_ITEMS_PER_UNIT = 40  # a longer run without punctuation binds nothing to anything in particular
+_AMOUNTS = frozenset({"v:money", "v:quantity", "v:number", "v:rate", "v:time", "v:date"})  # not `daily`, `Tue`
 
 
 def _pairs(note: Note, number: int, seen: dict[str, tuple[int, Item]], count: dict[str, int],
@@ -97,33 +98,75 @@ def _pairs(note: Note, number: int, seen: dict[str, tuple[int, Item]], count: di
     return pairs
 
 
+@dataclasses.dataclass(frozen=True)
+class _Bindings:
+    """What one note binds: its pairs, each item's first occurrence, the sentences it is said in."""
+    pairs: set[frozenset[str]]
+    first: dict[str, Item]
+    sentences: dict[str, set[int]]
+    partners: dict[str, set[str]]
+
+
+_CACHE: dict[str, _Bindings] = {}  # by text: a source's bindings are read once while its merge is edited
+
+
+def _bindings(note: Note) -> _Bindings:
+    found = _CACHE.get(note.text)
+    if found is not None:
+        return found
+    seen: dict[str, tuple[int, Item]] = {}
+    sentences: dict[str, set[tuple[int, int]]] = {}
+    pairs = _pairs(note, 0, seen, {}, sentences)
+    partners: dict[str, set[str]] = {}
+    for pair in pairs:
+        x, y = tuple(pair)
+        partners.setdefault(x, set()).add(y)
+        partners.setdefault(y, set()).add(x)
+    found = _Bindings(pairs, {k: item for k, (_, item) in seen.items()},
+                      {k: {s for _, s in where} for k, where in sentences.items()}, partners)
+    if len(_CACHE) >= 64:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[note.text] = found
+    return found
+
+
 def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
     """Report each pair of facts the body binds crosswise to how the sources bind them."""
-    seen: dict[str, tuple[int, Item]] = {}
-    count: dict[str, int] = {}
-    source_pairs: set[frozenset[str]] = set()
-    sentences_of: dict[str, set[tuple[int, int]]] = {}  # item → (source, sentence) it is said in
-    for number, note in enumerate(sources):
-        source_pairs |= _pairs(note, number, seen, count, sentences_of)
-    distinct = {identity for identity, n in count.items() if n <= _MAX_SENTENCES_PER_ITEM}
-    partners: dict[str, set[str]] = {}
-    for pair in source_pairs:
-        if pair <= distinct:
-            x, y = tuple(pair)
-            partners.setdefault(x, set()).add(y)
-            partners.setdefault(y, set()).add(x)
+    notes = [_bindings(note) for note in sources]
     body_seen: dict[str, tuple[int, Item]] = {}
     body_pairs = _pairs(body, -1, body_seen, {})
-    new = [tuple(pair) for pair in body_pairs if pair <= distinct and pair not in source_pairs]
+
+    def count(x: str) -> int:
+        return sum(len(n.sentences.get(x, ())) for n in notes)
+
+    def distinct(x: str) -> bool:
+        return 0 < count(x) <= _MAX_SENTENCES_PER_ITEM
+
+    def in_sources(pair: frozenset[str]) -> bool:
+        return any(pair in n.pairs for n in notes)
+
+    new = [tuple(pair) for pair in body_pairs if all(map(distinct, pair)) and not in_sources(pair)]
+    if not new:
+        return
+    seen: dict[str, tuple[int, Item]] = {}
+    for number in range(len(notes) - 1, -1, -1):
+        seen.update((k, (number, item)) for k, item in notes[number].first.items())
+
+    def partners(x: str) -> set[str]:
+        return {y for n in notes for y in n.partners.get(x, ()) if distinct(y)} if distinct(x) else set()
+
+    def sentences_of(x: str) -> set[tuple[int, int]]:
+        return {(number, s) for number, n in enumerate(notes) for s in n.sentences.get(x, ())}
+
     new_set = {frozenset(pair) for pair in new}
     used: set[str] = set()  # one cross is one fact at risk, however many of its words could tell it
     for x, y in new:
         for a, d in ((x, y), (y, x)):
             sort_a, sort_d = seen[a][1][0], seen[d][1][0]
-            for c in partners.get(a, ()):
+            for c in partners(a):
                 if c == d or seen[c][1][0] != sort_d:
                     continue
-                for b in partners.get(d, ()):
+                for b in partners(d):
                     if b in (a, c) or seen[b][1][0] != sort_a or frozenset((b, c)) not in new_set:
                         continue
                     if frozenset((a, c)) in body_pairs or frozenset((b, d)) in body_pairs or used & {a, b, c, d}:
@@ -132,12 +175,12 @@ def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
                     _report(a, c, d, b, seen, body_seen, findings)
     for x, y in new:  # half a cross: a value moved next to a word only its rival was said with
         for v, w in ((x, y), (y, x)):
-            if v in used or seen[v][1][0] not in _AMOUNTS or seen[w][1][0] != "w" or count.get(w) != 1:
+            if v in used or seen[v][1][0] not in _AMOUNTS or seen[w][1][0] != "w" or count(w) != 1:
                 continue
             # across sentences only: a sentence's subject is said of all its clauses (`X has 16 GB … and a 512 GB SSD`)
-            rivals = [b for b in partners.get(w, ()) if b != v and seen[b][1][0] == seen[v][1][0]
-                      and b in body_seen and frozenset((b, w)) not in body_pairs and frozenset((v, w)) not in source_pairs
-                      and not sentences_of[v] & sentences_of[b]]
+            rivals = [b for b in partners(w) if b != v and seen[b][1][0] == seen[v][1][0]
+                      and b in body_seen and frozenset((b, w)) not in body_pairs
+                      and not in_sources(frozenset((v, w))) and not sentences_of(v) & sentences_of(b)]
             if rivals:
                 used.update((v, rivals[0]))
                 v_text, w_text, b_text = seen[v][1][1], seen[w][1][1], seen[rivals[0]][1][1]

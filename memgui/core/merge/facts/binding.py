@@ -27,6 +27,14 @@ class _Bound:
 
 
 def _bindables(note: Note) -> list[_Bound]:
+    cached: list[_Bound] | None = getattr(note, "_bindables", None)
+    if cached is None:
+        cached = _read_bindables(note)
+        note._bindables = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _read_bindables(note: Note) -> list[_Bound]:
     items = [_Bound(v.keys, v.dimension, c, v.text, v.start, v.end) for v, c in zip(note.values, note.value_clause)
              if not v.implied]
     listed = _listed(note)
@@ -49,7 +57,12 @@ def _listed(note: Note) -> set[int]:
     cached = getattr(note, "_listed", None)
     if cached is None:
         spans = [m.span() for m in LIST.finditer(note.text)]
-        cached = {w.start for w in note.words if any(a <= w.start < b for a, b in spans)}
+        starts = [a for a, _ in spans]
+        cached = set()
+        for w in note.words:
+            k = bisect.bisect_right(starts, w.start) - 1
+            if k >= 0 and w.start < spans[k][1]:
+                cached.add(w.start)
         note._listed = cached  # type: ignore[attr-defined]
     return cached
 
@@ -60,7 +73,10 @@ def rebound(number: int, note: Note, body: Note, findings: Findings) -> None:
     among this one's words (`Staging … 5433, production … 5432` → swapped; `key is with Mrs. Patel … Grace has
     the shed key` → `key is with Grace … Mrs. Patel has the shed key`). Bindings are local: rivals are looked
     for in the item's sentence and the next one, so the work grows with the text, not its square."""
-    mine, theirs = _bindables(note), _bindables(body)
+    mine = _bindables(note)
+    if not mine:
+        return
+    theirs = _bindables(body)
     sentence_starts = [start for start, _ in note.sentences]
     sentence_of = [bisect.bisect_right(sentence_starts, item.start) - 1 for item in mine]
     by_key_mine: dict[str, list[_Bound]] = {}

@@ -25,7 +25,7 @@ from . import wordnet
 from .association import crossed
 from .binding import rebound, swapped
 from .matching import Index, aligned, unbound, value_found, whole_word_in, word_found
-from .notes import Marker, Note, lemma_of, read_note, read_note_cached
+from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .sentences import list_items, modifiers, substituted, uncovered
 from .scope import moved_focus
@@ -35,16 +35,24 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     """Every fact of every source kept, nothing added, nothing re-attached?
 
     A sentence the body copies word for word from a source is kept whole and adds nothing, so only the
-    sentences a merge changed are compared (their facts are still looked for in the whole of the other side):
-    the live re-check of a long body, mostly copied, reads what the reviewer changed."""
-    full_sources = [read_note_cached(body or "") for body in source_bodies]  # sources stay while a body is edited
-    body = read_note(merged_body or "")
+    sentences a merge changed are compared (their facts are still looked for in the whole of the other side,
+    read only when there is something to look for): the live re-check of a long body, mostly copied, reads
+    what the reviewer changed."""
+    source_texts = [clean_text(body or "") for body in source_bodies]
+    body_text = clean_text(merged_body or "")
+    copied_from_body = _sentence_texts([body_text])
+    copied_from_sources = _sentence_texts(source_texts)
+    sources = [read_note_cached(_blanked(text, copied_from_body)) for text in source_texts]
+    changed_body_text = _blanked(body_text, copied_from_sources)
+    changed_body = read_note(changed_body_text)
+    body = read_note(body_text) if changed_body_text != body_text and any(map(_states_something, sources)) \
+        else changed_body  # the whole body only when a changed source sentence has facts to look for in it
+    full_sources = [read_note_cached(text) if note.text != text and _states_something(changed_body) else note
+                    for note, text in zip(sources, source_texts)]  # likewise the whole sources
     names = {w.lower for note in (*full_sources, body) for w in note.words if w.term and w.text[:1].isupper()}
-    copied = _sentence_texts([body])
-    sources = [_with_names(_changed_part(note, copied), names) for note in full_sources]
+    sources = [_with_names(note, names) for note in sources]
     full_sources = [_with_names(note, names) for note in full_sources]
-    body = _with_names(body, names)
-    changed_body = _with_names(_changed_part(body, _sentence_texts(full_sources)), names)
+    body, changed_body = _with_names(body, names), _with_names(changed_body, names)
     body_index = Index(body)
     changed_body_index = body_index if changed_body is body else Index(changed_body)
     source_indexes = [Index(note) for note in sources]
@@ -73,20 +81,24 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
 
 
-def _sentence_texts(notes: Sequence[Note]) -> set[str]:
-    return {" ".join(note.text[start:end].split()) for note in notes for start, end in note.sentences}
+def _states_something(note: Note) -> bool:
+    return bool(note.words or note.values or note.markers)
 
 
-def _changed_part(note: Note, copied: set[str]) -> Note:
-    """The note with every sentence found word for word on the other side blanked out (offsets kept, so every
-    span still points into the note's own text); the note itself when none is."""
-    blanks = [(start, end) for start, end in note.sentences if " ".join(note.text[start:end].split()) in copied]
+def _sentence_texts(texts: Sequence[str]) -> set[str]:
+    return {" ".join(text[start:end].split()) for text in texts for start, end in sentence_spans(text)}
+
+
+def _blanked(text: str, copied: set[str]) -> str:
+    """The text with every sentence found word for word on the other side blanked out (offsets kept, so every
+    span still points into the original text)."""
+    blanks = [(start, end) for start, end in sentence_spans(text) if " ".join(text[start:end].split()) in copied]
     if not blanks:
-        return note
-    chars = list(note.text)
+        return text
+    chars = list(text)
     for start, end in blanks:
-        chars[start:end] = [ch if ch == "\n" else " " for ch in note.text[start:end]]
-    return read_note_cached("".join(chars))
+        chars[start:end] = [ch if ch == "\n" else " " for ch in text[start:end]]
+    return "".join(chars)
 
 
 def _with_names(note: Note, names: set[str]) -> Note:

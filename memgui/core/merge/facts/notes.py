@@ -298,6 +298,16 @@ def _years_carried(found: list[Value], sentence_of: list[int]) -> list[Value]:
     return out
 
 
+def clean_text(text: str) -> str:
+    """A lone surrogate is no letter: U+FFFD in its place keeps every offset."""
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences of a text as `read_note` cuts them."""
+    return _spans(_SENTENCE, text, 0, len(text))
+
+
 def read_note(text: str) -> Note:
     """The facts of one text, with the sentence and clause each one sits in. A long text is read paragraph by
     paragraph, each paragraph's reading kept: while a reviewer edits one paragraph of a long body, only that
@@ -438,4 +448,5 @@ def read_note_cached(text: str) -> Note:
     return read_note(text)
 
 
-__all__ = ["Marker", "Note", "RARE_ZIPF", "Word", "lemma_of", "read_note", "read_note_cached", "zipf_of"]
+__all__ = ["Marker", "Note", "RARE_ZIPF", "Word", "clean_text", "lemma_of", "read_note", "read_note_cached",
+           "sentence_spans", "zipf_of"]
