@@ -126,7 +126,7 @@ def netclaw_home() -> Path:
 def resources_dir() -> Path:
     """`resources/` of a source checkout (editable install) or of an installed wheel's data files."""
     here = Path(__file__).resolve().parent
-    for candidate in (here.parent / "resources", Path(os.sys.prefix) / "share" / "memgui" / "resources"):
+    for candidate in (here.parent / "resources", Path(sys.prefix) / "share" / "memgui" / "resources"):
         if candidate.is_dir():
             return candidate
     raise FileNotFoundError("memgui resources/ folder not found; reinstall memgui")

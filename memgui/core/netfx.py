@@ -13,8 +13,8 @@ from __future__ import annotations
 import datetime as _dt
 import functools
 import re
+from collections.abc import Iterable
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
-from typing import Any
 
 # ---- N1 white space ------------------------------------------------------------------------------
 
@@ -61,7 +61,7 @@ def lower_invariant(text: str) -> str:
     return text.lower()
 
 
-class _FoldTable(dict[str, Any]):
+class _FoldTable(dict[int, int]):
     def __missing__(self, cp: int) -> int:
         ch = chr(cp)
         up = ch.upper()
@@ -171,7 +171,7 @@ def fts_safe(text: str) -> str:
     return text
 
 
-def fts_match_query(terms) -> str | None:
+def fts_match_query(terms: Iterable[str]) -> str | None:
     """BuildFtsMatchQuery: each non-blank term double-quoted (embedded quotes doubled), OR-joined, so
     every term matches literally (no FTS5 operator, column filter or prefix syntax survives); None when no
     term is left."""

@@ -33,7 +33,7 @@ def tokenize(anchor_name: str | None) -> list[str]:
     Spaces are not separators (`"user color"` is one token)."""
     if is_blank(anchor_name):
         return []
-    return [p for p in (net_trim(piece) for piece in lower_invariant(net_trim(anchor_name)).split("-")) if p]  # type: ignore[union-attr]
+    return [p for p in (net_trim(piece) for piece in lower_invariant(net_trim(anchor_name or "")).split("-")) if p]
 
 
 def is_prefix_match(a: str, b: str) -> bool:

@@ -182,7 +182,7 @@ class FactReader:
     cache: ReaderCache | None = None
     threshold: float = DEFAULT_THRESHOLD
     model_id: str = ""
-    _stable: dict[str, Any] = field(default_factory=dict, repr=False)
+    _stable: dict[int, tuple[int, list[int]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def for_decider(cls, decider: Any, *, cache: ReaderCache | None = None,

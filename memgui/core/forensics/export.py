@@ -114,7 +114,7 @@ def _plain(text: Any) -> str:
     return s.replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _row(image: Mapping[str, Any], doc_id: str) -> Mapping | None:
+def _row(image: Mapping[str, Any], doc_id: str) -> Mapping[str, Any] | None:
     doc = (image.get("documents") or {}).get(doc_id) or {}
     return doc.get("row")
 
@@ -190,7 +190,7 @@ def _entry_markdown(d: Mapping[str, Any]) -> list[str]:
     out += [f"- **{k}:** {v}" for k, v in facts] + [""]
     touched = list(dict.fromkeys([*(d.get("source_ids") or []), *(before.get("documents") or {}),
                                   *(after.get("documents") or {})]))
-    sources = [(i, _row(before, i)) for i in touched if _row(before, i) is not None]
+    sources = [(i, row) for i in touched if (row := _row(before, i)) is not None]
     if sources:
         out += ["### Sources before", ""]
         for doc_id, row in sources:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, NamedTuple
@@ -93,11 +93,15 @@ def _source_union(source_bodies: tuple[str | None, ...]) -> _SourceUnion:
     longest = max((utf16_len(source) for source in source_bodies if source), default=0)
     all_units = [scan.units for _, scan in scans] or [_NO_UNITS]
     merged_units = None if None in all_units else functools.reduce(operator.or_, all_units)
+    spelling: dict[str, str]
+    classes: dict[str, int]
+    sources: Iterable[tuple[int, ...]]
     if len(scans) == 1:  # one source: its tokens as they are, without a Python loop per token
         at, scan = scans[0]
         spelling, classes, sources = scan.spelling, scan.classes, repeat((at,))
     else:
-        spelling, classes, holders = {}, {}, {}
+        spelling, classes = {}, {}
+        holders: dict[str, tuple[int, ...]] = {}
         for at, scan in scans:
             for key, token in scan.spelling.items():
                 if key in spelling:
@@ -122,9 +126,10 @@ def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], Units |
         classes = frozenset(TOKEN_KINDS.index(kind) for kind in {t.kind for t in union.all_retained})
         in_merged = {fold_case(token) for token, _ in iter_matches(merged, classes)} if merged and classes else set()
         return set(union.position).difference(in_merged), None
+    assert union.units is not None  # body is None whenever the union has no units
     lost = "\n".join([*(union.units.parts - body.parts), *(union.units.chunks - body.chunks)])
     in_lost = set(fold_all(token for token, _ in iter_matches(lost, CHUNK_CLASSES)))
-    return union.date_keys.union(in_lost.intersection(union.position)), body
+    return set(union.date_keys.union(in_lost.intersection(union.position))), body
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -164,11 +169,11 @@ def _found_in(keys: set[str], merged: str, body: Units | None) -> set[str]:
     """The folded keys that occur in the merged body. A key without a line end or ". " is searched in the
     body's distinct units when it has them (a long body often repeats itself)."""
     spanning = set(filter(_SPANS_UNITS.search, keys)) if body is not None else keys
-    found = set()
+    found: set[str] = set()
     if spanning:
         folded = fold_case(merged)
         found = {key for key in spanning if key in folded}
-    if len(spanning) < len(keys):
+    if len(spanning) < len(keys) and body is not None:  # (spanning is every key when there is no body)
         found |= _substrings_found([key for key in keys if key not in spanning], fold_case(body.text()))
     return found
 
@@ -188,10 +193,10 @@ def check_merge(source_bodies: Sequence[str | None], merged_body: str | None) ->
     lost = sorted(union.position[key] for key in unsure.difference(found))
     tokens = union.all_retained
     if lost:
-        tokens = list(tokens)
+        marked = list(tokens)
         for at in lost:
-            tokens[at] = tokens[at]._replace(retained=False)
-        tokens = tuple(tokens)
+            marked[at] = marked[at]._replace(retained=False)
+        tokens = tuple(marked)
     missing = tuple(tokens[at].token for at in lost)
     total = len(tokens)
     retained = total - len(missing)

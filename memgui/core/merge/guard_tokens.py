@@ -19,7 +19,7 @@ import functools
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain, pairwise, repeat
 from typing import Any, NamedTuple
 
@@ -78,7 +78,7 @@ KINDS = (
 )
 
 
-def _class_body(predicate) -> str:
+def _class_body(predicate: Callable[[int], bool]) -> str:
     """A regex character-class body (without brackets) of every BMP code point matching predicate."""
     ranges: list[tuple[int, int]] = []
     start = None
@@ -209,7 +209,7 @@ _SHAPE = bytes(ord("a") if 97 <= b <= 122 else ord("A") if 65 <= b <= 90 else or
                else b if b in b"._" else 32 for b in range(256))
 
 
-def _has_pair(text: str, pair: bytes, seen: dict[str, Any]) -> bool:
+def _has_pair(text: str, pair: bytes, seen: dict[Any, Any]) -> bool:
     """Whether the text's shape holds `pair`. A byte the shape lacks is found out by one `memchr` (a log
     without capitals skips the camel-case and all-caps searches at once); each pair's own search reads
     the whole shape when the pair is absent."""
@@ -221,7 +221,7 @@ def _has_pair(text: str, pair: bytes, seen: dict[str, Any]) -> bool:
     return pair[0] in present and pair[1] in present and pair in shape
 
 
-def _may_match(index: int, text: str, ascii_text: bool, seen: dict[str, Any]) -> bool:
+def _may_match(index: int, text: str, ascii_text: bool, seen: dict[Any, Any]) -> bool:
     """False when class `index` cannot match `text`. `seen` keeps a piece's answer for the next class."""
     if index in _NEEDS and _NEEDS[index] not in text:
         return False
@@ -235,7 +235,7 @@ def _may_match(index: int, text: str, ascii_text: bool, seen: dict[str, Any]) ->
         return True
     if piece not in seen:
         seen[piece] = piece.search(text) is not None
-    return seen[piece]
+    return bool(seen[piece])
 
 
 # Identifier-like classes whose every match holds a marker: a dotted identifier a dot before a letter, camel
@@ -249,7 +249,7 @@ _MARKERS = {8: re.compile(r"\.(?=[A-Za-z_])"), 9: re.compile(r"[a-z](?=[A-Z])"),
 
 
 def _runs_around(text: str, markers: Iterable[re.Match[str]], run: re.Pattern[str],
-                 seen: dict[str, Any]) -> Iterable[tuple[int, int]]:
+                 seen: dict[Any, Any]) -> Iterable[tuple[int, int]]:
     """The maximal runs of `run`'s characters that hold a marker, each once, in text order. A run's start is
     found by matching `run` on the reversed text (kept in `seen` for the other classes)."""
     reverse = seen.get("reverse")
@@ -261,12 +261,13 @@ def _runs_around(text: str, markers: Iterable[re.Match[str]], run: re.Pattern[st
         if at < end:
             continue  # in the run just yielded
         back = len(text) - at  # where text[at - 1] is in the reversed text
-        start = at - (run.match(reverse, back).end() - back)
-        end = max(run.match(text, at).end(), at + 1)
+        before, after = run.match(reverse, back), run.match(text, at)  # `run` matches the empty string too
+        start = at - ((before.end() if before else back) - back)
+        end = max(after.end() if after else at, at + 1)
         yield start, end
 
 
-def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict[str, Any]) -> list[str]:
+def _marked_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict[Any, Any]) -> list[str]:
     """Class `index`'s matches, the same as `findall` over the whole text: each run that holds a marker is
     searched alone (look-behinds still see the text before it; the character after a run is never a word
     character, so the end-of-text look-ahead answers what the full text would)."""
@@ -332,7 +333,7 @@ def _scan_classes(text: str, compact: str, only: frozenset[int] | None,
                   shortcuts: bool) -> list[tuple[int, list[str]]]:
     """(class index, its distinct tokens in order, trailing punctuation cut) for each class that matched."""
     pattern_set = _patterns_for(text)  # the full text's patterns are exact for its chunks too
-    ascii_text, seen = pattern_set is _ASCII_PATTERNS, {}
+    ascii_text, seen = pattern_set is _ASCII_PATTERNS, dict[Any, Any]()
     out = []
     for index, pattern in enumerate(pattern_set.patterns):
         if only is not None and index not in only:
@@ -378,7 +379,7 @@ def _date_windows(text: str, pattern_set: _PatternSet) -> list[tuple[int, int]]:
     return windows
 
 
-def _date_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict[str, Any]) -> list[str]:
+def _date_matches(text: str, index: int, pattern_set: _PatternSet, seen: dict[Any, Any]) -> list[str]:
     """Date class `index`'s matches, the same as `findall` over the whole text: a match ends at a year and
     starts within its window, and windows never cut a match (look-behinds still see the text before a
     window; the character after a year is never a word character, as the end of a window shows)."""
@@ -422,7 +423,7 @@ _DOUBLE_SEPARATOR = re.compile(r"(?<=[/\\])(?=[/\\])")
 _SEPARATOR = re.compile(r"[/\\\\]")
 
 
-def _file_path_matches(text: str, pattern_set: _PatternSet, seen: dict[str, Any] | None = None) -> Iterable[re.Match[str]]:
+def _file_path_matches(text: str, pattern_set: _PatternSet, seen: dict[Any, Any] | None = None) -> Iterable[re.Match[str]]:
     """The file-path class's matches, without most of its quadratic backtracking on long runs of
     path-like characters (`a.a.a.…`, `a/a/a/…`). Same matches as `pattern.finditer(text)`, because a
     match never leaves a maximal run of the characters it may contain, never holds two separators in a
@@ -519,7 +520,7 @@ def source_scan(source: str) -> _SourceScan:
     compact = source
     if len(source) >= _COMPACT_FROM:  # the set of parts is the units' when no part is long
         whole = source_units is not None and not source_units.long
-        compact = _compact_text(source, parts, source_units.parts if whole else None)
+        compact = _compact_text(source, parts, source_units.parts if whole and source_units is not None else None)
     per_class = _scan_classes(source, compact, None, True)
     dates = frozenset(fold_all(token for index, found in per_class if index in _DATE_CLASSES for token in found))
     return _SourceScan(*_first_by_key(per_class), dates, source_units)

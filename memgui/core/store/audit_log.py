@@ -12,7 +12,7 @@ Rows are every column exactly as stored (legacy extra columns too); null means "
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from peewee import fn
 
 from . import exemptions as exemptions_mod, seams
 from .errors import StoreError
+from .models import TableModel
 from .store import Store
 from .values import RawText, now_ms
 
@@ -209,7 +210,8 @@ def capture(store: Store, touched: Touched) -> dict[str, Any]:
         "records": {r: _record_image(store, r) for r in touched.records},
         "exemptions": [{"pair": [f, s], "row": exemptions_mod.exemption_row(store, f, s)} for f, s in touched.exemptions],
     }
-    return _normal(image)
+    normal: dict[str, Any] = _normal(image)
+    return normal
 
 
 def restore(store: Store, image: Mapping[str, Any]) -> None:
@@ -259,14 +261,14 @@ def record_entry(
     return int(store._run(query))
 
 
-def _model(store: Store):
+def _model(store: Store) -> TableModel:
     Au = store.m.audit
     if Au is None:
         raise StoreError(f"{store.path}: memgui's audit table is missing (store opened read-only?); nothing was written")
     return Au
 
 
-def _select(Au):
+def _select(Au: TableModel) -> Any:
     return Au.select(*(Au._meta.columns[c] for c in _COLUMNS))
 
 
@@ -288,7 +290,7 @@ def _entry(row: tuple[Any, ...]) -> AuditEntry:
     audit_id = r["audit_id"]
     where = f"audit {audit_id}"
     try:
-        def column(name: str, parse):
+        def column(name: str, parse: Callable[[str | None, str], Any]) -> Any:
             return parse(_text(r[name], f"{where}: {name}"), f"{where}: {name} is not valid")
 
         return AuditEntry(

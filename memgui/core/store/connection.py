@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import stat
 import threading
 import weakref
@@ -87,10 +88,10 @@ class StoreDatabase(SqliteDatabase):
     `close_all()` really closes the file (peewee itself only closes the calling thread's connection).
     Connections of threads that have ended are closed when the next one is made."""
 
-    def __init__(self, *args: object, **kwargs: Any):
-        super().__init__(*args, **kwargs)
+    def __init__(self, database: str | None, **kwargs: Any):
+        super().__init__(database, **kwargs)
         self._registry_lock = threading.Lock()
-        self._registry: list[tuple[weakref.ref, object]] = []
+        self._registry: list[tuple[weakref.ref[threading.Thread], sqlite3.Connection]] = []
         self._private_folder: Path | None = None
 
     def own_folder(self, folder: Path) -> None:
@@ -98,8 +99,8 @@ class StoreDatabase(SqliteDatabase):
         self._private_folder = folder
         weakref.finalize(self, shutil.rmtree, folder, True)
 
-    def _connect(self):
-        conn = super()._connect()
+    def _connect(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection = super()._connect()  # type: ignore[misc]  # peewee's stub omits SqliteDatabase._connect
         conn.text_factory = decode_text
         with self._registry_lock:
             alive = []
@@ -124,7 +125,7 @@ class StoreDatabase(SqliteDatabase):
             shutil.rmtree(self._private_folder, ignore_errors=True)
 
 
-def _quiet_close(conn) -> None:
+def _quiet_close(conn: sqlite3.Connection) -> None:
     try:
         conn.close()
     except Exception:  # pragma: no cover - closing a connection another thread is using

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from peewee import SqliteDatabase
+from peewee import Model, SqliteDatabase
 
 from ...config import resources_dir, user_data_dir
 from ..netfx import anchor_id_for, build_appended_body
@@ -124,11 +124,11 @@ class DemoDocument:
 
     @property
     def document_id(self) -> str:
-        return self.row["document_id"]
+        return str(self.row["document_id"])
 
     @property
     def is_tombstoned(self) -> bool:
-        return self.row["update_semantics"] == "tombstone"
+        return bool(self.row["update_semantics"] == "tombstone")
 
     @property
     def has_fts_row(self) -> bool:
@@ -160,7 +160,8 @@ class DemoCorpus:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return data
     except (OSError, ValueError) as exc:
         raise DemoCorpusError(f"{path}: cannot be read as JSON ({exc})") from None
 
@@ -170,7 +171,7 @@ def _check(condition: bool, where: str, message: str) -> None:
         raise DemoCorpusError(f"{where}: {message}")
 
 
-def _document(theme: str, defaults: dict[str, Any], raw: dict, where: str) -> DemoDocument:
+def _document(theme: str, defaults: dict[str, Any], raw: dict[str, Any], where: str) -> DemoDocument:
     d = {**defaults, **raw}
     for required in ("key", "anchor", "title", "body", "freshness_at"):
         _check(bool(d.get(required)), where, f"missing {required}")
@@ -293,7 +294,7 @@ def _records(data: dict[str, Any], where: str) -> list[DemoRecord]:
     return out
 
 
-def _checkpoints(data: dict[str, Any], where: str) -> list[dict]:
+def _checkpoints(data: dict[str, Any], where: str) -> list[dict[str, Any]]:
     rows = []
     for raw in data.get("checkpoints", []):
         key = raw["key"]
@@ -457,7 +458,7 @@ def write_labels(path: Path | None = None) -> Path:
 # ---- building the store --------------------------------------------------------------------------------
 
 
-def _insert(model, row: dict[str, Any]) -> None:
+def _insert(model: type[Model], row: dict[str, Any]) -> None:
     unknown = [c for c in row if c not in model._meta.columns]
     if unknown:
         raise DemoCorpusError(f"{model._meta.table_name} has no column {', '.join(unknown)}")
@@ -516,7 +517,7 @@ def build_demo_store(path: Path, *, force: bool = False, legacy: bool = False) -
         db = SqliteDatabase(str(tmp), lock_type="IMMEDIATE")
         try:
             _fill(db, corpus, legacy)
-            db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # raw SQL: PRAGMA has no Peewee query form
+            db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[no-untyped-call]  # raw SQL: PRAGMA has no Peewee query form; peewee's stub is unannotated
         finally:
             db.close()
         # A WAL/SHM pair left by an earlier file must never be replayed into the new one.

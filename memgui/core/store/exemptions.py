@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import StoreError
-from .models import row_values
+from .models import TableModel, row_values
 from .store import Store
 from .values import now_ms
 
@@ -45,7 +45,7 @@ def all_pairs(doc_ids: Iterable[str]) -> list[tuple[str, str]]:
     return [(ids[i], ids[j]) for i in range(len(ids)) for j in range(i + 1, len(ids))]
 
 
-def _model(store: Store):
+def _model(store: Store) -> TableModel:
     return store.m.exemptions
 
 
@@ -59,7 +59,7 @@ def exemption_row(store: Store, a: str, b: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-def _require(store: Store):
+def _require(store: Store) -> TableModel:
     X = _model(store)
     if X is None:
         raise StoreError(f"{store.path}: memgui's tables are missing (store opened read-only?); nothing was written")

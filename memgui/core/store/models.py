@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from peewee import Cast, Field, Model, Value
+from peewee import Cast, Database, Field, Model, Value
 from playhouse.sqlite_ext import FTS5Model, RowIDField, SearchField
 
 from .values import RawText
@@ -88,7 +88,7 @@ def _attribute_name(column: str, base: type) -> str:
     return "col_" + "".join(ch if ch.isalnum() else "_" for ch in column)
 
 
-def _model(db, table: str, columns: tuple[str, ...]) -> type[Model]:
+def _model(db: Database, table: str, columns: tuple[str, ...]) -> type[Model]:
     fts = table in FTS_TABLES
     base = FTS5Model if fts else Model
     attrs: dict[str, object] = {}
@@ -103,7 +103,7 @@ def _model(db, table: str, columns: tuple[str, ...]) -> type[Model]:
     return type(class_name, (base,), attrs)
 
 
-def build_models(db, columns: Mapping[str, tuple[str, ...]]) -> StoreModels:
+def build_models(db: Database, columns: Mapping[str, tuple[str, ...]]) -> StoreModels:
     """Models of every known table the store has, each with exactly its stored columns, in table order."""
     return StoreModels(**{
         attr: _model(db, table, tuple(columns[table])) for attr, table in TABLES.items() if columns.get(table)
@@ -115,7 +115,7 @@ def stored_fields(model: type[Model]) -> list[Field]:
     return [f for f in model._meta.sorted_fields if not isinstance(f, RowIDField)]
 
 
-def column(model: type[Model], name: str):
+def column(model: type[Model], name: str) -> Any:  # a Field or a bound Value: a query expression
     """The column `name`, or the value it reads as when the store lacks it (a bound literal)."""
     field = model._meta.columns.get(name)
     return field if field is not None else Value(MISSING_COLUMN_DEFAULTS.get(name))

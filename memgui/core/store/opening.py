@@ -149,7 +149,7 @@ def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) 
     try:
         db.connect(reuse_if_open=True)
         if verify:
-            rows = db.execute_sql("PRAGMA quick_check(1)").fetchall()  # raw SQL: PRAGMA has no Peewee query form
+            rows = db.execute_sql("PRAGMA quick_check(1)").fetchall()  # type: ignore[no-untyped-call]  # raw SQL: PRAGMA has no Peewee query form; peewee's stub is unannotated
             if not rows or rows[0][0] != "ok":
                 detail = rows[0][0] if rows else "no answer"
                 raise StoreError(f"{path}: store is corrupt (SQLite integrity check: {detail})")

@@ -11,14 +11,14 @@ from typing import Any
 from peewee import JOIN, fn
 
 from ..netfx import APPEND_SEMANTICS, APPEND_SEPARATOR_PREFIX
-from .models import column, has_column
+from .models import TableModel, column, has_column
 from .store import FTS_BM25_WEIGHTS, Store
 from .values import LIVE_EXCLUDED_SEMANTICS
 
 CandidateRow = tuple[Any, ...]  # (anchor_id, canonical_name, document_id, markdown_body, freshness_at, confidence)
 
 
-def _active(A):
+def _active(A: TableModel) -> Any:
     return column(A, "status") == "active"
 
 
@@ -42,7 +42,7 @@ def latest_live_document_per_active_anchor(store: Store) -> list[CandidateRow]:
     return store._tuples(query)
 
 
-def _candidate_columns(A, D) -> list[Any]:
+def _candidate_columns(A: TableModel, D: TableModel) -> list[Any]:
     return [A.anchor_id, A.canonical_name, D.document_id, D.markdown_body, column(D, "freshness_at"),
             column(D, "confidence")]
 

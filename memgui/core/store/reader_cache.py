@@ -70,7 +70,8 @@ class ReaderCache:
                 db = self._database()
                 try:
                     with db.atomic():
-                        _Verdict.replace(model_key=model_key, source_sha256=text_hash(source),
+                        _Verdict.replace(  # type: ignore[no-untyped-call]  # peewee's stub leaves Model.replace unannotated
+                            model_key=model_key, source_sha256=text_hash(source),
                                          body_sha256=text_hash(body), p_yes=float(p_yes), seconds=seconds).execute()
                 finally:
                     db.close()

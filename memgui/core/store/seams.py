@@ -294,7 +294,7 @@ def decode(data: bytes, kind: type[T] | Any, what: str) -> T:
 def decode_plain(data: bytes, kind: Any, what: str) -> Any:
     """`data` validated as `kind` but returned as decoded (plain dicts and lists, exactly the stored shape: no
     defaults filled in), so a stored image compares equal to a fresh capture of the same rows."""
-    plain = decode(data, Any, what)
+    plain: Any = decode(data, Any, what)
     try:
         msgspec.convert(plain, kind)
     except msgspec.ValidationError as exc:
@@ -327,7 +327,8 @@ def read_bytes(path: str | os.PathLike[str], what: str) -> bytes:
 
 def read_file(path: str | os.PathLike[str], kind: type[T] | Any, what: str) -> T:
     """The file at `path` decoded as `kind` (a SeamError naming the file when it is not one)."""
-    return decode(read_bytes(path, what), kind, f"{short_path(str(path))}: not {what}")
+    value: T = decode(read_bytes(path, what), kind, f"{short_path(str(path))}: not {what}")
+    return value
 
 
 def os_reason(exc: OSError) -> str:
@@ -369,7 +370,8 @@ def read_draft(path: str) -> DecideDraft:
 
 def read_plan(path: str) -> dict[str, Any]:
     """An accept-safe plan as plain values (BatchPlan.from_dict builds it)."""
-    return builtins(read_file(path, PlanRecord, "an accept-safe plan (`--dry-run --json` output)"))
+    plan: dict[str, Any] = builtins(read_file(path, PlanRecord, "an accept-safe plan (`--dry-run --json` output)"))
+    return plan
 
 
 def audit_image(text: str | bytes | None, where: str) -> dict[str, Any]:
@@ -403,7 +405,7 @@ def read_cache(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A cache file memgui wrote for itself (reviews, self-test verdicts, model quality): its JSON object, or {}
     when it is missing, unreadable, malformed, too large or too deep — a cache is never worth a refusal."""
     try:
-        value = decode(read_bytes(path, "a cache file"), Any, str(path))
+        value: Any = decode(read_bytes(path, "a cache file"), Any, str(path))
     except SeamError:
         return {}
     return value if isinstance(value, dict) else {}
