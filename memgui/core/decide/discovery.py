@@ -13,7 +13,7 @@ import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 OLLAMA_MODEL_MEDIA_TYPE = "application/vnd.ollama.image.model"
 GGUF_MAGIC = b"GGUF"
@@ -58,7 +58,7 @@ class GgufHeaderError(ValueError):
     """Not a GGUF file, or a header this reader does not understand."""
 
 
-def _read(f: BinaryIO, fmt: str):
+def _read(f: BinaryIO, fmt: str) -> Any:  # one value unpacked by `fmt` (an int, float or bool)
     size = struct.calcsize(fmt)
     data = f.read(size)
     if len(data) != size:
@@ -116,8 +116,8 @@ def read_gguf_header(path: Path) -> GgufHeaderInfo:
     return GgufHeaderInfo(
         version=version,
         file_type=int(file_type) if isinstance(file_type, (int, float)) else None,
-        architecture=found.get("general.architecture") if isinstance(found.get("general.architecture"), str) else None,
-        name=found.get("general.name") if isinstance(found.get("general.name"), str) else None,
+        architecture=architecture if isinstance(architecture := found.get("general.architecture"), str) else None,
+        name=name if isinstance(name := found.get("general.name"), str) else None,
     )
 
 

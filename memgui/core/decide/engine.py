@@ -14,12 +14,16 @@ Generation is greedy (temperature 0) under an optional GBNF grammar; pieces are 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..vectors.llama_streams import keep_output_streams
 from .prompts import PLAIN_TEMPLATE_STOP, render_plain
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
 PROMPT_CHUNK = 128  # tokens evaluated per llama_decode while reading a prompt (cancel granularity)
 
@@ -54,8 +58,8 @@ class LlamaEngine:
         self.n_batch = n_batch
         self.verbose = verbose
         self.lock = threading.RLock()
-        self._llm = None
-        self._formatter = None
+        self._llm: Llama | None = None
+        self._formatter: Jinja2ChatFormatter | None = None
         self._stop: list[str] = []
         self.has_chat_template = False
         self._valid_grammars: set[str] = set()
@@ -66,9 +70,10 @@ class LlamaEngine:
         return self._llm is not None
 
     @property
-    def llm(self):
+    def llm(self) -> Llama:
         if self._llm is None:
             self.load()
+        assert self._llm is not None  # load() sets it or raises
         return self._llm
 
     def load(self) -> None:
@@ -99,10 +104,10 @@ class LlamaEngine:
         self._llm = llm
 
     @staticmethod
-    def _token_text(llm, token: int) -> str:
+    def _token_text(llm: Llama, token: int | None) -> str:
         if token is None or token < 0:
             return ""
-        return llm.detokenize([token], special=True).decode("utf-8", "replace")
+        return str(llm.detokenize([token], special=True).decode("utf-8", "replace"))
 
     def grammar_is_valid(self, grammar: str) -> bool:
         """Whether llama.cpp accepts this GBNF for this model's vocabulary. (An invalid grammar would hand
@@ -131,11 +136,12 @@ class LlamaEngine:
         _ = self.llm  # loads; the template comes from the file
         if self._formatter is None:
             return render_plain(messages)
-        return self._formatter(messages=list(messages)).prompt
+        chat: Any = list(messages)  # role/content dicts: llama-cpp-python types each role as its own TypedDict
+        return self._formatter(messages=chat).prompt
 
     def tokenize(self, prompt: str) -> list[int]:
         add_bos = not (self._bos_text and prompt.startswith(self._bos_text))
-        return self.llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True)
+        return list(self.llm.tokenize(prompt.encode("utf-8"), add_bos=add_bos, special=True))
 
     def count_tokens(self, text: str) -> int:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False)) if text else 0
@@ -174,7 +180,7 @@ class LlamaEngine:
             if not self.grammar_is_valid(grammar):
                 raise ValueError("invalid GBNF grammar")
             grammar_obj = LlamaGrammar.from_string(grammar, verbose=self.verbose)
-        stream = llm.create_completion(
+        stream: Any = llm.create_completion(  # stream=True: chunks, and close(); the stub unions both modes
             tokens, max_tokens=max_tokens, temperature=0.0, grammar=grammar_obj, stream=True,
             stop=self._stop or None,
         )
@@ -185,7 +191,7 @@ class LlamaEngine:
             stream.close()
 
     def score_words(self, prompt_tokens: Sequence[int], *, stable_prefix: int,
-                    words: Sequence[str]) -> Iterator[str]:
+                    words: Sequence[str]) -> Generator[str, None, dict[str, float]]:
         """Read the prompt, then score each answer word by the best next-token logit among the tokens that
         spell a prefix of it (what a grammar allowing only these words would choose between, greedily).
         Yields "" per prompt chunk; returns {word: logit}."""

@@ -98,7 +98,7 @@ def choose_target(documents: Sequence[Any]) -> str | None:
     """The most complete document (most facts, then the longest body), then the newest (updated_at)."""
     if not documents:
         return None
-    return max(documents, key=lambda d: (completeness(d.markdown_body), d.updated_at, d.document_id)).document_id
+    return str(max(documents, key=lambda d: (completeness(d.markdown_body), d.updated_at, d.document_id)).document_id)
 
 
 def conflict_between(a: str | None, b: str | None) -> str | None:

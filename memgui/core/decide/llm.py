@@ -124,7 +124,9 @@ class LlamaDecider:
             return 0.0
         yield Progress("loading model", 0, None, self.model_id)
         start = time.monotonic()
-        self.engine.load()
+        loader = getattr(self.engine, "load", None)  # LlamaEngine loads lazily; a fake engine may not
+        if loader is not None:
+            loader()
         return time.monotonic() - start
 
     def close(self) -> None:
@@ -132,7 +134,7 @@ class LlamaDecider:
         if closer is not None:
             closer()
 
-    def _lock(self):
+    def _lock(self) -> contextlib.AbstractContextManager[Any]:
         lock = getattr(self.engine, "lock", None)
         return lock if lock is not None else contextlib.nullcontext()
 
@@ -203,12 +205,15 @@ class LlamaDecider:
             yield from self.load()
             deadline = time.monotonic() + timeout_s if timeout_s else None
             try:
-                return (yield from self._classify(existing, new, None, [], deadline, cancel))
+                call: StageCall = yield from self._classify(existing, new, None, [], deadline, cancel)
+                return call
             except _Stop:
                 return None
 
     # -- pipelines --------------------------------------------------------------------------------------
-    def _two_stage(self, proposal, candidates, full_candidate_content, calls, extra, deadline, cancel: CancelToken | None):
+    def _two_stage(self, proposal: Proposal, candidates: Sequence[Candidate], full_candidate_content: bool,
+                   calls: list[StageCall], extra: dict[str, Any], deadline: float | None,
+                   cancel: CancelToken | None) -> Work[tuple[str, str]]:
         same: list[Candidate] = []
         different: list[Candidate] = []
         reasons: dict[str, str] = {}
@@ -252,7 +257,9 @@ class LlamaDecider:
         extra["prompt"] = f"{system}\n\n{user}"
         return raw, prompt_hash(system, user)
 
-    def _single(self, proposal, candidates, full_candidate_content, calls, deadline, cancel: CancelToken | None, extra=None):
+    def _single(self, proposal: Proposal, candidates: Sequence[Candidate], full_candidate_content: bool,
+                calls: list[StageCall], deadline: float | None, cancel: CancelToken | None,
+                extra: dict[str, Any] | None = None) -> Work[tuple[str, str]]:
         from ..curation.protocol import build_user_message, curator_system_prompt, prompt_hash
 
         system = curator_system_prompt()
@@ -265,13 +272,15 @@ class LlamaDecider:
                                      deadline, cancel)
         return call.reply, prompt_hash(system, user)
 
-    def _classify(self, existing, new, candidate_id, calls, deadline, cancel: CancelToken | None, done=0, total=1):
+    def _classify(self, existing: str, new: str, candidate_id: str | None, calls: list[StageCall],
+                  deadline: float | None, cancel: CancelToken | None, done: int = 0, total: int = 1) -> Work[StageCall]:
         messages = dp.classify_messages(existing, new)
         if self.explain or not hasattr(self.engine, "score_words"):
             grammar = dp.CLASSIFY_WITH_REASON_GRAMMAR if self.explain else dp.CLASSIFY_GRAMMAR
             max_tokens = 80 if self.explain else dp.CLASSIFY_MAX_TOKENS
-            return (yield from self._call("classify", candidate_id, messages, grammar, max_tokens, calls,
-                                          deadline, cancel, done=done, total=total))
+            call: StageCall = yield from self._call("classify", candidate_id, messages, grammar, max_tokens, calls,
+                                                    deadline, cancel, done=done, total=total)
+            return call
         # Score the two answers from the logits after the prompt: the same choice a two-word grammar makes
         # greedily, plus the margin, so a near tie can be judged DIFFERENT.
         _check(deadline, cancel)
@@ -300,7 +309,9 @@ class LlamaDecider:
             raise PromptTooLong(f"prompt of {len(tokens)} tokens does not fit the model context ({self.engine.n_ctx})")
         return tokens
 
-    def _call(self, stage, candidate_id, messages, grammar, max_tokens, calls, deadline, cancel: CancelToken | None, done=0, total=1):
+    def _call(self, stage: str, candidate_id: str | None, messages: list[dict[str, Any]], grammar: str | None,
+              max_tokens: int, calls: list[StageCall], deadline: float | None, cancel: CancelToken | None,
+              done: int = 0, total: int = 1) -> Work[StageCall]:
         """One streamed, grammar-constrained model call; raises _Stop between pieces on cancel/timeout."""
         _check(deadline, cancel)
         started = time.monotonic()
@@ -318,7 +329,9 @@ class LlamaDecider:
                     yield Progress(label, done, total, candidate_id or "", payload=piece)
                 _check(deadline, cancel)  # before the next token is computed
         finally:
-            stream.close()
+            close = getattr(stream, "close", None)  # a generator's: stops llama.cpp mid-stream
+            if close is not None:
+                close()
         reply = "".join(pieces)
         call = StageCall(stage, candidate_id, reply, len(tokens), self.engine.count_tokens(reply),
                          round(time.monotonic() - started, 3))
@@ -363,7 +376,8 @@ class LlamaDecider:
             seconds=round(seconds, 3), error=error, extra=extra,
         )
 
-    def _failed(self, anchor: str, calls, extra, seconds: float, error: str) -> DeciderResult:
+    def _failed(self, anchor: str, calls: list[StageCall], extra: dict[str, Any], seconds: float,
+                error: str) -> DeciderResult:
         extra["marker"] = "curation_llm_error"
         log.warning("curation_llm_error anchor=%s error=%s", anchor, error)
         return self._result(None, "", calls, extra, seconds, error=error)

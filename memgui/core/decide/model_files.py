@@ -55,7 +55,8 @@ def _stamp_file(model: Path) -> Path:
 
 def _read_stamp(model: Path) -> dict[str, Any] | None:
     try:
-        return json.loads(_stamp_file(model).read_text(encoding="utf-8"))
+        stamp: dict[str, Any] = json.loads(_stamp_file(model).read_text(encoding="utf-8"))
+        return stamp
     except (OSError, ValueError):
         return None
 

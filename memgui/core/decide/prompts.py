@@ -18,6 +18,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ...config import resources_dir
@@ -37,13 +38,13 @@ class Shot:
     answer: str
 
 
-def _prompt_path(name: str):
+def _prompt_path(name: str) -> Path:
     return resources_dir() / "prompts" / name
 
 
 @functools.cache
 def classify_system_prompt() -> str:
-    return _prompt_path("decider_classify_system.txt").read_text(encoding="utf-8").strip()
+    return str(_prompt_path("decider_classify_system.txt").read_text(encoding="utf-8")).strip()
 
 
 @functools.cache
@@ -57,7 +58,7 @@ def classify_shots() -> tuple[Shot, ...]:
 
 @functools.cache
 def editor_system_prompt() -> str:
-    return _prompt_path("decider_editor_system.txt").read_text(encoding="utf-8").strip()
+    return str(_prompt_path("decider_editor_system.txt").read_text(encoding="utf-8")).strip()
 
 
 def prompt_version() -> str:

@@ -16,6 +16,7 @@ import functools
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -134,11 +135,12 @@ def cached_selftest(model_path: str | os.PathLike[str], *, pipeline: str = "two-
     return SelfTestReport(**{**asdict(report), "details": report.details, "cached": True})
 
 
-def _answer(decider, canary: Canary, cancel: CancelToken | None, timeout_s: float | None) -> Work[str | None]:
+def _answer(decider: Any, canary: Canary, cancel: CancelToken | None, timeout_s: float | None) -> Work[str | None]:
     """The decider's verdict on one canary: "SAME" or "DIFFERENT"; None when it gave none."""
     classify = getattr(decider, "classify_pair", None)
     if classify is not None:
-        return (yield from classify(canary.existing, canary.new, cancel=cancel, timeout_s=timeout_s))
+        verdict: str | None = yield from classify(canary.existing, canary.new, cancel=cancel, timeout_s=timeout_s)
+        return verdict
     proposal = Proposal(title="", content=canary.new, anchor_name="selftest")
     candidate = Candidate("doc-canary", "anchor:selftest", "selftest", canary.existing)
     result = yield from decider.decide(proposal, [candidate], full_candidate_content=True, cancel=cancel,
@@ -148,13 +150,13 @@ def _answer(decider, canary: Canary, cancel: CancelToken | None, timeout_s: floa
     return dp.SAME if result.decision.kind in _SAME_KINDS else dp.DIFFERENT
 
 
-def selftest_work(decider, *, cache: bool = True, cancel: CancelToken | None = None,
+def selftest_work(decider: Any, *, cache: bool = True, cancel: CancelToken | None = None,
                   timeout_s: float | None = 60.0) -> Work[SelfTestReport]:
     """Run the canaries through `decider` (yields Progress per canary); the report is cached per model file."""
     model_path = getattr(decider, "model_path", None)
     pipeline = getattr(decider, "pipeline", "")
     key = cache_key(model_path, pipeline=pipeline) if (cache and model_path) else None
-    if key is not None:
+    if key is not None and model_path:
         hit = cached_selftest(model_path, pipeline=pipeline)
         if hit is not None:
             return hit
@@ -190,6 +192,6 @@ def selftest_work(decider, *, cache: bool = True, cancel: CancelToken | None = N
     return report
 
 
-def run_selftest(decider, *, cache: bool = True, cancel: CancelToken | None = None,
-                 on_progress=None) -> SelfTestReport:
+def run_selftest(decider: Any, *, cache: bool = True, cancel: CancelToken | None = None,
+                 on_progress: Callable[[Progress], None] | None = None) -> SelfTestReport:
     return run_to_end(selftest_work(decider, cache=cache, cancel=cancel), on_progress)
