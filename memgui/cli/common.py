@@ -5,14 +5,16 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.store import Store, StoreError, open_store
 from ..core.store.locate import locate_store
 from ..core.tasks import Progress
+
+T = TypeVar("T")
 
 EXIT_OK, EXIT_NEGATIVE, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -44,7 +46,7 @@ def _check_path(path: str) -> None:
         raise CliError(str(exc)) from None
 
 
-def read_seam(reader, path: str):
+def read_seam(reader: Callable[[str], T], path: str) -> T:
     """`reader(path)` (a core.store.seams reader), with its one-line SeamError as a CliError (exit 2)."""
     from ..core.store.seams import SeamError
 
@@ -116,7 +118,7 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
-def _build_demo(target) -> None:
+def _build_demo(target: Path) -> None:
     try:
         from ..core.store.demo import build_demo_store
     except ImportError:

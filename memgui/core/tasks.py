@@ -62,6 +62,7 @@ def run_to_end(work: Work[T], on_progress: Callable[[Progress], None] | None = N
         try:
             progress = next(work)
         except StopIteration as stop:
-            return stop.value
+            result: T = stop.value
+            return result
         if on_progress is not None:
             on_progress(progress)

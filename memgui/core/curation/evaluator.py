@@ -91,7 +91,7 @@ def extractor_anchor(content: str) -> str:
 
 # ---- store reads (Netclaw's own queries, in core/store/queries.py) ---------------------------------
 
-def _candidate(row, *, is_exact: bool = False) -> Candidate:
+def _candidate(row: tuple[Any, ...], *, is_exact: bool = False) -> Candidate:
     anchor_id, canonical_name, document_id, body, freshness_at, confidence = row
     return Candidate(
         document_id=document_id, anchor_id=anchor_id, canonical_name=canonical_name, markdown_body=body,

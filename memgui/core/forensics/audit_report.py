@@ -15,7 +15,7 @@ deterministic updates): for those the body before the merge cannot be recovered 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..store import Store
@@ -72,9 +72,9 @@ def build_audit_report_work(
     entries = list_entries(store, operation=operation, document_id=document_id, guard_passed=guard_passed,
                            model_id=model_id, limit=limit)
     histories = appended_histories(store, document_ids=None if document_id is None else [document_id])
-    paths = list(daemon_logs)
+    paths: list[str | os.PathLike[str]] = list(daemon_logs)
     if not paths and default_logs:
-        paths = default_log_dirs(store.path)
+        paths = list(default_log_dirs(store.path))
     timeline = EMPTY_TIMELINE
     if paths:
         timeline = yield from parse_daemon_logs_work(paths, cancel=cancel)
@@ -102,7 +102,8 @@ def build_audit_report(store: Store, *, daemon_logs: Sequence[str | os.PathLike[
 # ---- terminal text -------------------------------------------------------------------------------------------
 
 
-def format_audit_report(report: dict[str, Any], *, entry_formatter=None, memgui: bool = True) -> str:
+def format_audit_report(report: dict[str, Any], *, entry_formatter: Callable[[dict[str, Any]], str] | None = None,
+                        memgui: bool = True) -> str:
     """The report as text. `entry_formatter(dict) -> str` renders one memgui entry; `memgui=False` leaves
     memgui's writes out (for a caller that lists them its own way) and starts with the append histories."""
     from .export import OPERATION_TITLES

@@ -21,6 +21,7 @@ from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 
 if TYPE_CHECKING:
     from ..store import Store
+    from ..vectors.embed import VectorSource
 
 
 ACCEPTED = "accepted"
@@ -80,7 +81,7 @@ def _valid(p: LabelledPair) -> bool:
 
 def _floor(value: float, decimals: int = DECIMALS) -> float:
     scale = 10 ** decimals
-    return math.floor(value * scale) / scale
+    return float(math.floor(value * scale) / scale)
 
 
 def metrics_at(pairs: Sequence[LabelledPair], threshold: float) -> tuple[int, int, int, int]:
@@ -173,9 +174,9 @@ def demo_label_requests(labels: Mapping[str, Any], present: set[str] | None = No
 
 
 def labelled_pairs_work(
-    store,
+    store: Store,
     *,
-    source=None,
+    source: VectorSource | None = None,
     cosine_of: CosineLookup | None = None,
     include_demo: bool = True,
     labels: Mapping[str, Any] | None = None,
@@ -189,7 +190,8 @@ def labelled_pairs_work(
 
     cancel = cancel or NEVER_CANCELLED
     yield Progress("calibrating", 0, None, "reading decisions")
-    requests = [(a, b, lab, rec, aid, SOURCE_AUDIT) for a, b, lab, rec, aid in audit_label_requests(list_entries(store))]
+    requests: list[tuple[str, str, str, float | None, int | None, str]] = [
+        (a, b, lab, rec, aid, SOURCE_AUDIT) for a, b, lab, rec, aid in audit_label_requests(list_entries(store))]
     if include_demo:
         if labels is None:
             try:

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..curation import markers as memgui_markers
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
@@ -303,7 +303,7 @@ def _list_value(value: str) -> list[str]:
     return _split_list(value[1:end])
 
 
-def _convert(key: str, value: str):
+def _convert(key: str, value: str) -> bool | int | float | str:
     if key in BOOL_KEYS and value.lower() in ("true", "false"):
         return value.lower() == "true"
     try:
@@ -486,7 +486,7 @@ def parse_line(line: str, *, file: str = "", line_no: int = 0, context: _Context
 # ---- files ---------------------------------------------------------------------------------------------
 
 
-def _lines(fh) -> Iterator[tuple[bytes, bool]]:
+def _lines(fh: BinaryIO) -> Iterator[tuple[bytes, bool]]:
     """(line, complete) with at most MAX_LINE_BYTES kept; an overlong line is drained and flagged."""
     while True:
         chunk = fh.readline(MAX_LINE_BYTES)

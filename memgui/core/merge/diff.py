@@ -268,7 +268,7 @@ def word_diff_work(a: str, b: str, *, cancel: CancelToken | None = None) -> Work
     b = b or ""
     builder = _Builder(a, b)
     sa, sb = _sentences(a), _sentences(b)
-    opcodes = []
+    opcodes: list[tuple[str, int, int, int, int]] = []
     for tag, i1, i2, j1, j2 in aligned_opcodes([_sentence_key(s) for s in sa], [_sentence_key(s) for s in sb]):
         if tag == "replace" and i2 - i1 == j2 - j1 and i2 - i1 > 1:
             # As many sentences changed on each side: pair them in order (each is then diffed alone).

@@ -53,7 +53,7 @@ class UndoConflictError(AuditError):
 
 
 
-def _content(kind: str, image):
+def _content(kind: str, image: Any) -> Any:
     """What a conflict check compares: a document's row and FTS row, not its embedding rows — memgui's own
     write deleted those on purpose and the daemon re-embeds the text, which is no change of content."""
     if kind == "documents" and isinstance(image, Mapping):
@@ -75,7 +75,7 @@ def first_difference(store: Store, expected: Mapping[str, Any]) -> tuple[str, st
     return None
 
 
-def _changed(target: Mapping[str, Any], expected: Mapping) -> dict[str, Any]:
+def _changed(target: Mapping[str, Any], expected: Mapping[str, Any]) -> dict[str, Any]:
     """The part of `target` that differs from `expected`: undo and redo put back only the rows the
     operation changed (a tombstoned source it merely read stays untouched)."""
     out: dict[str, Any] = {}
@@ -98,7 +98,7 @@ def _require(store: Store, audit_id: int) -> AuditEntry:
     return entry
 
 
-def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], target: Mapping, action: str,
+def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], target: Mapping[str, Any], action: str,
             note: str | None, new_state: str) -> AuditEntry:
     diff = first_difference(store, expected)
     if diff is not None:

