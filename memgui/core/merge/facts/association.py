@@ -132,9 +132,11 @@ def _bindings(note: Note) -> _Bindings:
 
 def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
     """Report each pair of facts the body binds crosswise to how the sources bind them."""
-    notes = [_bindings(note) for note in sources]
     body_seen: dict[str, tuple[int, Item]] = {}
     body_pairs = _pairs(body, -1, body_seen, {})
+    if not body_pairs:
+        return  # the body binds nothing (all of it copied, say): the sources' bindings need not be read
+    notes = [_bindings(note) for note in sources]
 
     def count(x: str) -> int:
         return sum(len(n.sentences.get(x, ())) for n in notes)

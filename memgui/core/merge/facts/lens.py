@@ -95,10 +95,12 @@ def _blanked(text: str, copied: set[str]) -> str:
     blanks = [(start, end) for start, end in sentence_spans(text) if " ".join(text[start:end].split()) in copied]
     if not blanks:
         return text
-    chars = list(text)
-    for start, end in blanks:
-        chars[start:end] = [ch if ch == "\n" else " " for ch in text[start:end]]
-    return "".join(chars)
+    pieces, at = [], 0
+    for start, end in blanks:  # a sentence holds no line break (sentence_spans), so spaces keep the lines too
+        pieces += [text[at:start], " " * (end - start)]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _with_names(note: Note, names: set[str]) -> Note:

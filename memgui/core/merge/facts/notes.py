@@ -300,11 +300,16 @@ def _years_carried(found: list[Value], sentence_of: list[int]) -> list[Value]:
 
 def clean_text(text: str) -> str:
     """A lone surrogate is no letter: U+FFFD in its place keeps every offset."""
-    return _SURROGATE.sub("\ufffd", text)
+    try:
+        text.encode("utf-8")  # in C: a text with no lone surrogate (nearly all) is returned as it is
+        return text
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
 
 
+@functools.lru_cache(maxsize=16)
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """The sentences of a text as `read_note` cuts them."""
+    """The sentences of a text as `read_note` cuts them (none holds a line break)."""
     return _spans(_SENTENCE, text, 0, len(text))
 
 
@@ -312,7 +317,7 @@ def read_note(text: str) -> Note:
     """The facts of one text, with the sentence and clause each one sits in. A long text is read paragraph by
     paragraph, each paragraph's reading kept: while a reviewer edits one paragraph of a long body, only that
     paragraph is read again."""
-    text = _SURROGATE.sub("\ufffd", text or "")  # a lone surrogate is no letter; U+FFFD keeps every offset
+    text = clean_text(text or "")
     if len(text) < _BY_PARAGRAPH_FROM:
         return _read(text)
     parts = []
