@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..core.merge.guard import MergeGuardReport, check_merge
-from ..core.merge.strict import StrictReport, check_strict
+from ..core.merge.strict import AtRisk, StrictReport, check_strict
 from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
 from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json, print_text
 
@@ -73,10 +73,10 @@ def format_report(report: MergeGuardReport, strict: StrictReport) -> str:
 MAX_EQUATED_SHOWN = 12
 
 
-def _shown(risk) -> str:
+def _shown(risk: AtRisk) -> str:
     if risk.direction == "changed" and risk.body_token:
         return f"{risk.token} → {risk.body_token}"
-    return risk.body_token if risk.direction == "added" and risk.body_token else risk.token
+    return str(risk.body_token if risk.direction == "added" and risk.body_token else risk.token)
 
 
 def run(args: argparse.Namespace) -> int:

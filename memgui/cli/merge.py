@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ..core.netfx import is_blank
@@ -194,7 +195,7 @@ def run_merge(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _run_revert(args: argparse.Namespace, action) -> int:
+def _run_revert(args: argparse.Namespace, action: Callable[..., AuditEntry]) -> int:
     with open_store_or_fail(args.store) as store:
         try:
             entry = action(store, args.audit_id, note=args.note)

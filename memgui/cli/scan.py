@@ -19,6 +19,7 @@ from .common import (
 
 if TYPE_CHECKING:
     from ..core.tasks import Progress
+    from ..core.vectors.nominate import ScanResult
 
 
 
@@ -43,13 +44,13 @@ class ThrottledProgress:
 
     def __call__(self, progress: Progress) -> None:
         now = time.monotonic()
-        final = bool(progress.total) and progress.done >= progress.total
+        final = progress.total is not None and progress.total > 0 and progress.done >= progress.total
         if final or now - self._last.get(progress.stage, 0.0) >= 0.5:
             self._last[progress.stage] = now
             progress_to_stderr(progress)
 
 
-def result_to_json(result, titles: dict[str, str]) -> dict[str, Any]:
+def result_to_json(result: ScanResult, titles: dict[str, str]) -> dict[str, Any]:
     embedder = result.embedder
     return {
         "embedder": None if embedder is None else {"model_id": embedder.model_id, "dims": embedder.dims, "source": embedder.source},
@@ -80,7 +81,7 @@ def result_to_json(result, titles: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def format_text(result, titles: dict[str, str]) -> str:
+def format_text(result: ScanResult, titles: dict[str, str]) -> str:
     e = result.embedder
     head = (
         f"embedder: {e.model_id} ({e.dims} dims, {e.source})" if e else f"embedder: none — degraded ({result.degraded_reason})"

@@ -32,6 +32,8 @@ def union_draft(proposal: Proposal, candidates: Sequence[Candidate],
               f"{', '.join(doc_id for doc_id, _ in bodies[1:])} added")
     raw = dp.assemble_reply(merge_keyword(proposal, chosen), reason=reason, body=body)
     parsed = parse_reply(raw)
+    if parsed is None:  # assemble_reply writes a reply parse_reply reads; a None here is a bug, said plainly
+        raise ValueError(f"the union draft's own reply does not parse: {raw[:80]!r}")
     decision = CurationDecision(
         parsed.kind, target_document_id=parsed.target_document_id,
         consolidation_target_ids=parsed.consolidation_target_ids, reason="sentence-union draft",

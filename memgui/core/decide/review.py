@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
 from ..merge.conflicts import likely_different
 from ..merge.guard import check_merge
 from ..merge.strict import check_strict
@@ -88,7 +89,7 @@ class ClusterReview:
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
-def _targets(decision) -> list[str]:
+def _targets(decision: CurationDecision | None) -> list[str]:
     if decision is None:
         return []
     if decision.consolidation_target_ids:
@@ -96,7 +97,8 @@ def _targets(decision) -> list[str]:
     return [decision.target_document_id] if decision.target_document_id else []
 
 
-def _checks(proposal, candidates, decision, titles: dict[str, str]) -> tuple[dict[str, Any] | None, dict | None]:
+def _checks(proposal: Proposal, candidates: Sequence[Candidate], decision: CurationDecision | None,
+            titles: dict[str, str]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(Netclaw's guard, the strict lens) on a decision's merged body over the sources it names."""
     if decision is None or not decision.merged_body:
         return None, None
@@ -110,7 +112,8 @@ def _checks(proposal, candidates, decision, titles: dict[str, str]) -> tuple[dic
     return guard, strict
 
 
-def _from_result(proposal, candidates, result, titles) -> dict[str, Any]:
+def _from_result(proposal: Proposal, candidates: Sequence[Candidate], result: DeciderResult,
+                 titles: dict[str, str]) -> dict[str, Any]:
     d = result.decision
     guard, strict = _checks(proposal, candidates, d, titles)
     return {
@@ -122,7 +125,7 @@ def _from_result(proposal, candidates, result, titles) -> dict[str, Any]:
     }
 
 
-def _all_different(proposal, candidates, model_id: str) -> dict[str, Any]:
+def _all_different(proposal: Proposal, candidates: Sequence[Candidate], model_id: str) -> dict[str, Any]:
     """Every pair judged different: nothing to merge (the reviewer keeps them separate)."""
     return {
         "decision": "CREATE", "targets": [], "rationale": "every pair was judged a different fact",
@@ -168,7 +171,8 @@ def review_cluster(documents: Sequence[Any], names: dict[str, str] | None = None
         targets = out["targets"] or None
         draft = union_draft(proposal, candidates, targets, primary=groups.target) if targets != [] else union
         guard, strict = _checks(proposal, candidates, draft.decision, titles)
-        extra["union_draft"] = {"targets": _targets(draft.decision), "merged_body": draft.decision.merged_body,
+        body = draft.decision.merged_body if draft.decision else None
+        extra["union_draft"] = {"targets": _targets(draft.decision), "merged_body": body,
                                 "guard": guard, "strict": strict}
     return ClusterReview(
         **out, groups=[list(g) for g in groups.groups], groups_judged=bool(groups.verdicts), target=groups.target,

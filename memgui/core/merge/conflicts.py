@@ -19,7 +19,7 @@ from typing import Any
 
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
-from .facts.notes import read_note
+from .facts.notes import Note, read_note
 from .guard import extract_tokens
 from .strict import contains_whole, facts, normalise_text
 
@@ -229,7 +229,7 @@ def _value_changes(a: str | None, b: str | None) -> list[Conflict]:
     return out
 
 
-def _neighbours(note, span: tuple[int, int] | None) -> set[str]:
+def _neighbours(note: Note, span: tuple[int, int] | None) -> set[str]:
     """The content words just before and just after a span, in its sentence."""
     if span is None:
         return set()

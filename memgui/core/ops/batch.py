@@ -252,11 +252,13 @@ def rule_text() -> str:
 def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str],
               reader: dict[str, Any] | None = None) -> PlannedWrite:
     merged = merged_ids(review)
-    target = review.target
+    target, decision, body = review.target, review.decision, review.merged_body
+    if target is None or decision is None or body is None:  # why_not_safe passed it: never, said plainly if so
+        raise BatchError(f"cluster {cluster_id}: a write without a target, a decision or a merged body")
     guard = dict(review.guard or {})
     return PlannedWrite(
         cluster_id=str(cluster_id), target_id=target, tombstoned=[m for m in merged if m != target],
-        decision=review.decision, merged_body=review.merged_body, length_ratio=guard.get("length_ratio"),
+        decision=decision, merged_body=body, length_ratio=guard.get("length_ratio"),
         guard={k: guard.get(k) for k in ("passed", "reason", "retention", "length_ratio", "missing")},
         strict=dict(review.strict or {}), stamps={m: dict(review.stamps[m]) for m in merged},
         model_id=review.model_id, rationale=review.rationale, raw_reply=review.raw_reply,
@@ -293,21 +295,21 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
         read: dict[str, Any] | None = None
         if reason is None:
             reason, read = reader_reason(reader, cluster_id)
-        if reason is None and claimed & set(merged_ids(review)):
+        if reason is None and review is not None and claimed & set(merged_ids(review)):
             reason = "shares a document with an earlier write of this batch"
-        if reason is None:
+        if reason is None and review is not None:  # (why_not_safe passes only a reviewed cluster)
             write = _write_of(cluster_id, review, titles, read)
             writes.append(write)
             claimed |= set(write.source_ids)
         else:
-            excluded.append(Exclusion(str(cluster_id), members, reason,
+            excluded.append(Exclusion(str(cluster_id), members, reason or "not reviewed",
                                       review.verdict if review is not None else "not reviewed",
                                       {m: titles.get(m, "") for m in members}, read))
     bid = check_batch_id(batch_id or new_batch_id(when))
     return BatchPlan(bid, when.isoformat(timespec="seconds"), writes, excluded, reader.to_dict())
 
 
-def _pct(value) -> str:
+def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
 
 

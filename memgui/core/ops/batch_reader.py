@@ -22,13 +22,15 @@ def read_safe_clusters(store: Store, rows: Sequence[tuple[Any, Sequence[str], An
     ReaderRun for `plan_batch`. Yields Progress per cluster and per question; cancellable between questions."""
     cancel = cancel or NEVER_CANCELLED
     safe = [(cid, members, with_safe_body(review)) for cid, members, review in rows]
-    todo = [(cid, review) for cid, members, review in safe if why_not_safe(review, list(members)) is None]
+    todo = [(cid, review) for cid, members, review in safe
+            if review is not None and review.target is not None and why_not_safe(review, list(members)) is None]
     reports: dict[str, ReaderReport] = {}
     calls = cached = 0
     for i, (cid, review) in enumerate(todo):
         cancel.raise_if_cancelled()
         yield Progress("reading", i, len(todo), f"cluster {cid}")
-        ids = [review.target, *[m for m in merged_ids(review) if m != review.target]]
+        target = review.target or ""  # (todo holds reviews with a target only)
+        ids = [target, *[m for m in merged_ids(review) if m != target]]
         by_id = {d.document_id: d for d in store.documents_by_ids(ids)}
         if any(m not in by_id for m in ids):
             continue  # a source is gone: "did not read it" (the write would refuse anyway)
