@@ -5,6 +5,8 @@ import argparse
 import errno
 import os
 import sys
+from collections.abc import Callable
+from typing import NoReturn
 
 from . import __version__
 from .cli import register_all
@@ -32,7 +34,7 @@ _VALUE_OPTIONS = ("--store", "--screenshot", "--size")
 class OneLineParser(argparse.ArgumentParser):
     """A bad argument is one line on stderr and exit 2 (argparse's own adds the usage block)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         words = self.prog.split()  # a subcommand's prog carries the top-level usage: keep "memgui undo"
         name = " ".join(words[:1] + words[-1:]) if len(words) > 1 else self.prog
         where = f"{words[-1]}: " if len(words) > 1 else ""
@@ -129,6 +131,7 @@ def run_main_job(args) -> int:
         if not (sys.stderr and sys.stderr.isatty()):  # started from the desktop entry: no terminal shows stderr
             tell_the_desktop("memgui cannot open its window", problem)
         return EXIT_MISSING_LIBRARY
+    run_gui: Callable[..., int] | None
     try:
         from .gui.app import run_gui
     except ImportError:

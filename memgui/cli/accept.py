@@ -50,6 +50,9 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    from ..core.decide.llm import LlamaDecider
+    from ..core.ops.batch import BatchPlan, BatchResult, ReaderRun
+    from ..core.ops.batch_inputs import ReviewRow
     from ..core.store import Store
     from ..core.tasks import Progress
 
@@ -96,10 +99,10 @@ class _Model:
         from ..config import load_curation_settings
 
         self.path, self.args, self.settings = path, args, load_curation_settings()
-        self.decider = None
+        self.decider: LlamaDecider | None = None
         self.selftest: dict[str, Any] | None = None
 
-    def _make(self):
+    def _make(self) -> LlamaDecider:
         from ..core.decide.llm import LlamaDecider
 
         s, a = self.settings, self.args
@@ -123,7 +126,7 @@ class _Model:
                            "was written")
         self.selftest = {"capable": True, "passed": report.passed, "total": report.total}
 
-    def __call__(self):
+    def __call__(self) -> LlamaDecider:
         if self.decider is None:
             self.decider = self._make()
         return self.decider
@@ -148,7 +151,8 @@ def _writable(store_arg: str | None) -> None:
             raise CliError(f"{store.path} is read-only ({store.read_only_reason}); nothing was written")
 
 
-def _reviews(args: argparse.Namespace, store: Store, model: _Model):
+def _reviews(args: argparse.Namespace, store: Store,
+             model: _Model) -> tuple[list[ReviewRow], dict[str, str], dict[str, Any]]:
     from ..core.decide.cache import DecisionCache
     from ..core.decide.selftest import cache_key
     from ..core.ops.batch_inputs import cluster_reviews
@@ -162,7 +166,8 @@ def _reviews(args: argparse.Namespace, store: Store, model: _Model):
     except EmbedderUnavailable as exc:
         raise CliError(exc.reason) from None
     clusters = list(scan.clusters)[: args.limit] if args.limit is not None else list(scan.clusters)
-    cache = DecisionCache(store.path, cache_key(model.path, pipeline="two-stage"))
+    key = cache_key(model.path, pipeline="two-stage")
+    cache = DecisionCache(store.path, key) if key is not None else None  # a model file gone since: no cache
     stats: dict[str, Any] = {}
     rows = run_to_end(cluster_reviews(store, clusters, cache, decider=model, selftest=model.selftest, stats=stats),
                       _review_progress)
@@ -177,7 +182,7 @@ def _reader_progress(progress: Progress) -> None:
         sys.stderr.flush()
 
 
-def _second_reader(args: argparse.Namespace, store: Store, rows, model: _Model):
+def _second_reader(args: argparse.Namespace, store: Store, rows: list[ReviewRow], model: _Model) -> ReaderRun:
     """The reader's verdicts on the otherwise safe clusters (a ReaderRun for the plan)."""
     from ..core.decide.reader import FactReader, ReaderUnavailable, reader_model_key
     from ..core.ops.batch import ReaderRun
@@ -197,7 +202,7 @@ def _second_reader(args: argparse.Namespace, store: Store, rows, model: _Model):
         return ReaderRun(True, f"failed ({' '.join(str(exc).split()) or type(exc).__name__}); it read no cluster")
 
 
-def _read_plan(path: str):
+def _read_plan(path: str) -> BatchPlan:
     """The plan file, read and validated by core/store/seams.py, then checked by the rule's shape
     (`validate_plan`); what it claims (MergeGuard, the lens) is run again when it is applied."""
     from ..core.ops.batch import BatchError, BatchPlan
@@ -210,7 +215,7 @@ def _read_plan(path: str):
         raise CliError(f"{path}: {exc}") from None
 
 
-def _result_text(result, store_path: str | os.PathLike[str]) -> str:
+def _result_text(result: BatchResult, store_path: str | os.PathLike[str]) -> str:
     ids = [w.audit_id for w in result.written]
     lines = [f"## Result: batch {result.batch_id}", "",
              f"wrote {len(result.written)} merge(s)" + (f" (audit #{', #'.join(map(str, ids))})" if ids else "")]

@@ -37,7 +37,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..core.store import Store
+    from ..core.store import Document, Store
     from ..core.tasks import Progress
 
 
@@ -70,7 +70,7 @@ def _ids(text: str) -> list[str]:
     return ids
 
 
-def _load_cluster(store: Store, ids: list[str]):
+def _load_cluster(store: Store, ids: list[str]) -> tuple[list[Document], dict[str, str]]:
     """The cluster's documents (in --docs order) and their anchors' canonical names."""
     by_id = {d.document_id: d for d in store.documents_by_ids(ids)}
     docs = [by_id[i] for i in ids if i in by_id]
@@ -91,7 +91,7 @@ class _Stream:
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
-        self.key = None
+        self.key: tuple[str, str] | None = None
 
     def __call__(self, progress: Progress) -> None:
         if not self.enabled:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..config import memgui_command
@@ -42,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run)
 
 
-def _model_path(args: argparse.Namespace):
+def _model_path(args: argparse.Namespace) -> Path:
     path = decider_model_path(args.model)
     if path is None:
         raise CliError(f"the default decider model is not installed (run `{memgui_command()} models install`, or "
@@ -50,7 +51,7 @@ def _model_path(args: argparse.Namespace):
     return path
 
 
-def _percent(value) -> str:
+def _percent(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Container, Hashable, Iterator, Sequence
+from collections.abc import Callable, Container, Hashable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from ..curation.types import CurationDecision, DeciderResult, DecisionKind
+from ..curation.types import Candidate, CurationDecision, DeciderResult, DecisionKind, Proposal
 from ..tasks import NEVER_CANCELLED, Cancelled, CancelToken, Progress, Work
 from .groups import FactGroups, PairVerdict
 from .review import ClusterReview, review_cluster
 from .selftest import cache_key
 
 K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
 PAUSED = "paused"  # the Progress stage while the background waits for the reviewer's call
 
 
@@ -84,11 +85,12 @@ class _TakingTurns:
     """A decider seen through a YieldingToken: a call the reviewer interrupted raises Cancelled (a real decider
     returns "no answer" on cancel, which must not be mistaken for one); judged pairs are remembered."""
 
-    def __init__(self, decider: Any, token: YieldingToken, judged: dict[str, Any], timeout_s: float | None):
+    def __init__(self, decider: Any, token: YieldingToken, judged: dict[tuple[str, str], Any], timeout_s: float | None):
         self.decider, self.token, self.judged, self.timeout_s = decider, token, judged, timeout_s
         self.model_id = getattr(decider, "model_id", "")
 
-    def judge_pair(self, existing: str, new: str, *, cancel: CancelToken | None = None, timeout_s=None):
+    def judge_pair(self, existing: str, new: str, *, cancel: CancelToken | None = None,
+                   timeout_s: float | None = None) -> Work[Any]:
         key = (existing, new)
         if key not in self.judged:
             call = yield from self.decider.judge_pair(existing, new, cancel=self.token, timeout_s=self.timeout_s)
@@ -96,14 +98,15 @@ class _TakingTurns:
             self.judged[key] = call
         return self.judged[key]
 
-    def decide(self, proposal, candidates, *, full_candidate_content, cancel: CancelToken | None = None, timeout_s=None):
+    def decide(self, proposal: Proposal, candidates: Sequence[Candidate], *, full_candidate_content: bool,
+               cancel: CancelToken | None = None, timeout_s: float | None = None) -> Work[Any]:
         result = yield from self.decider.decide(proposal, candidates, full_candidate_content=full_candidate_content,
                                                 cancel=self.token, timeout_s=self.timeout_s)
         self.token.raise_if_cancelled()
         return result
 
 
-def taking_turns(work, turns: ModelTurns, cancel: CancelToken) -> Work[Any]:
+def taking_turns(work: Callable[[YieldingToken], Work[T]], turns: ModelTurns, cancel: CancelToken) -> Work[T]:
     """Run `work(token)` (a generator function) in the background's turns: wait while the reviewer's call runs,
     restart it when the reviewer interrupts it. Raises Cancelled only when `cancel` is set."""
     while True:
@@ -112,7 +115,8 @@ def taking_turns(work, turns: ModelTurns, cancel: CancelToken) -> Work[Any]:
         turns.wait_turn(cancel)
         token = YieldingToken(cancel, turns)
         try:
-            return (yield from work(token))
+            result: T = yield from work(token)
+            return result
         except Cancelled:
             cancel.raise_if_cancelled()  # else the reviewer took the model: wait, then go again
 
@@ -122,7 +126,7 @@ def review_ahead(documents: Sequence[Any], names: dict[str, str] | None, decider
                  timeout_s: float | None = 0) -> Work[ClusterReview]:
     """`review_cluster` as background work: it gives the model up whenever the reviewer's call runs. No time
     limit by default (0): at the lowest priority on a busy machine a call may take long, and only Stop ends it."""
-    judged: dict[str, Any] = {}
+    judged: dict[tuple[str, str], Any] = {}
     return (yield from taking_turns(
         lambda token: review_cluster(documents, names, _TakingTurns(decider, token, judged, timeout_s),
                                      selftest=selftest, cancel=token),

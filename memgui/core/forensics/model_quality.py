@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from ...config import user_cache_dir
@@ -37,6 +38,7 @@ from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
 if TYPE_CHECKING:
     from ..store import Store
+    from ..vectors.embed import VectorSource
 
 
 CACHE_FILE = "model_quality.json"
@@ -176,7 +178,8 @@ def _round(value: float | None, digits: int = 3) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def fixture_clusters(store: Store, *, source=None, cancel: CancelToken = NEVER_CANCELLED) -> Work[tuple[list[Any], str]]:
+def fixture_clusters(store: Store, *, source: VectorSource | None = None,
+                     cancel: CancelToken = NEVER_CANCELLED) -> Work[tuple[list[Any], str]]:
     """The demo store's nominee clusters in queue order (top cosine first, as the window sorts them), and what
     found them."""
     from ..vectors.nominate import scan_store
@@ -191,21 +194,22 @@ class _MemoJudge:
     """One verdict per pair of texts: a pair met in two clusters (or again as a labelled pair) is judged once."""
 
     def __init__(self, judge: Callable[..., Work[Any]]):
-        self.judge, self.memo = judge, {}
+        self.judge = judge
+        self.memo: dict[tuple[str, str], Any] = {}
 
-    def __call__(self, existing: str, new: str, cancel: CancelToken | None = None):
+    def __call__(self, existing: str, new: str, cancel: CancelToken | None = None) -> Work[Any]:
         key = (existing, new)
         if key not in self.memo:
             self.memo[key] = yield from self.judge(existing, new, cancel=cancel)
         return self.memo[key]
 
 
-def _verdict(call) -> str | None:
+def _verdict(call: Any) -> str | None:  # a StageCall, or None when the model gave no answer
     word = call.reply.split("\n", 1)[0].strip().upper() if call is not None else ""
     return SAME if word == "SAME" else DIFFERENT if word == "DIFFERENT" else None
 
 
-def evaluate_model(decider: Any, *, limit: int | None = None, source=None, workdir: Path | None = None,
+def evaluate_model(decider: Any, *, limit: int | None = None, source: VectorSource | None = None, workdir: Path | None = None,
                    cancel: CancelToken = NEVER_CANCELLED) -> Work[ModelQuality]:
     """Measure `decider` (its `judge_pair`) on a fresh demo store: the first `limit` nominee clusters (None:
     all of them, plus every labelled duplicate and sibling pair). Nothing of the user's is read or written."""
@@ -270,7 +274,7 @@ def save_quality(model_key: str, quality: ModelQuality) -> None:
         pass  # an unwritable cache costs the reuse, not the measurement
 
 
-def cached_quality(model_key: str | None, limit: int | None = ..., *,  # type: ignore[assignment]
+def cached_quality(model_key: str | None, limit: int | EllipsisType | None = ..., *,
                    labels: Mapping[str, Any] | None = None) -> ModelQuality | None:
     """The measured record of this model file: for `limit` exactly, or (left out) the widest one measured.
     Records measured on other labels are not this fixture's."""
@@ -286,7 +290,7 @@ def cached_quality(model_key: str | None, limit: int | None = ..., *,  # type: i
             quality = ModelQuality.from_dict(data)
         except TypeError:
             continue
-        if quality.labels_version == version and (limit is ... or key == _subset_key(limit)):
+        if quality.labels_version == version and (isinstance(limit, EllipsisType) or key == _subset_key(limit)):
             found.append(quality)
     if not found:
         return None
