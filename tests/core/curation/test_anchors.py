@@ -156,11 +156,7 @@ def test_normalize_for_containment_uses_net_whitespace():
 
 # ---- properties ---------------------------------------------------------------------------------------
 
-from hypothesis import (  # noqa: E402
-    given,
-    settings,
-    strategies as st,  # noqa: E402
-)
+from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 @settings(max_examples=200, deadline=None)

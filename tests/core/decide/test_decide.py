@@ -226,12 +226,7 @@ def test_long_pair_contents_are_clipped_for_the_classifier():
 
 # -- the sentence-union draft (no model) --------------------------------------------------------------
 
-from hypothesis import (  # noqa: E402
-    HealthCheck,
-    given,
-    settings,
-    strategies as st,  # noqa: E402
-)
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
 from memgui.core.decide.drafts import UNION_MODEL_ID, union_draft  # noqa: E402
 from memgui.core.decide.inputs import cluster_inputs  # noqa: E402
