@@ -280,6 +280,10 @@ class EmbedderSource:
         texts = [embedding_text(d.title, d.markdown_body) for d in docs]
         return (yield from self.embedder.embed(texts, cancel))
 
+    def close(self) -> None:
+        """Free the embedder's model (the source is done: a scan or a calibration ended)."""
+        close_embedder(self.embedder)
+
 
 def stored_model_id(store: Store, configured: str | None = None) -> str | None:
     """The store's vector model: Netclaw's configured Memory.Embeddings.ModelId, else the most common model_id."""
@@ -341,6 +345,11 @@ class StoredVectors:
     def missing(self, docs: Sequence[Document]) -> list[Document]:
         """Documents with no row of this model for their current content."""
         return [d for d in docs if self.current_vector(d) is None]
+
+    def close(self) -> None:
+        """Free the model that fills the gaps, if one was loaded (the stored rows need none)."""
+        if self.fill is not None:
+            close_embedder(self.fill)
 
     def vectors_for(self, docs: Sequence[Document], cancel: CancelToken | None = None) -> Work[np.ndarray]:
         cancel = cancel or NEVER_CANCELLED

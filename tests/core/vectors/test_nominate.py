@@ -375,3 +375,14 @@ def test_index_nominator_close_frees_its_embedder(empty_store):
     nominator = nominate.index_nominator(empty_store, embedder=mine)
     nominator.close()
     assert mine.closed == 1
+
+
+def test_a_vector_source_closes_what_it_holds():
+    from memgui.core.vectors.embed import StoredVectors
+
+    mine = ClosingEmbedder()
+    EmbedderSource(mine).close()
+    stored = StoredVectors.__new__(StoredVectors)  # (no store needed to see what close() touches)
+    stored.fill = ClosingEmbedder()
+    stored.close()
+    assert mine.closed == 1 and stored.fill.closed == 1
