@@ -163,6 +163,7 @@ def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
     return sorted(items, key=lambda item: item[1])
 
 
+_LONGEST_LIST = 400  # characters between two items of one list, at most
 _LIST_SEPARATOR = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b|\bnor\b)\s*", re.IGNORECASE)
 
 
@@ -171,8 +172,8 @@ def list_glue(note: Note, start: int, end: int) -> bool:
     redis and kafka`, `apples, pears and plums`) — a list, whose order says nothing. `5432 and production uses
     port 5433` is two clauses, not a list."""
     inner = note.text[start:end]
-    if not _LIST_SEPARATOR.search(inner):
-        return False
+    if len(inner) > _LONGEST_LIST or not _LIST_SEPARATOR.search(inner):
+        return False  # a list's glue is short: far-apart items (or a blanked, copied stretch) are not one list
     for item in sorted([(w.start, w.end) for w in note.words_between(start, end) if w.term and w.end <= end] +
                        [(v.start, v.end) for v in _values_between(note, start, end)], reverse=True):
         inner = inner[: item[0] - start] + " " + inner[item[1] - start:]
