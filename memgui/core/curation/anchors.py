@@ -101,7 +101,7 @@ def content_overlap(content_a: str | None, content_b: str | None) -> float:
     """Word-set Jaccard (netclaw-compat §6); 0 when either side is blank. `.` splits versions and URLs into pieces."""
     if is_blank(content_a) or is_blank(content_b):
         return 0.0
-    a, b = content_tokens(content_a), content_tokens(content_b)  # type: ignore[arg-type]
+    a, b = content_tokens(content_a or ""), content_tokens(content_b or "")
     if not a or not b:
         return 0.0
     union = a | b

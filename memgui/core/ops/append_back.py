@@ -16,7 +16,7 @@ from typing import Any
 from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank
 from ..store import Store
-from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, get_entry
+from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, written_entry
 from .apply import Change, utc_today
 from .stamps import ApplyInputError, SourceStamp, check_stamps
 
@@ -43,7 +43,7 @@ def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, 
             details={**(details or {}), "appended": addition, "when": when.isoformat(), "guard": report.to_dict(),
                      "drafted": {doc_id: [drafted.content_hash, drafted.updated_at]}},
         )
-    return get_entry(store, audit_id)  # type: ignore[return-value]
+    return written_entry(store, audit_id)
 
 
 __all__ = ["append_back"]

@@ -49,8 +49,8 @@ from ..store.audit_log import (
     Provenance,
     Touched,
     capture,
-    get_entry,
     record_entry,
+    written_entry,
 )
 from ..store.values import new_record_id
 from .stamps import (  # re-exported (`X as X`): the errors and stamps every write uses
@@ -482,7 +482,7 @@ def merge_cluster(store: Store, plan: MergePlan,
             store.tombstone_document(other_id)
         audit_id = change.commit(operation=OP_MERGE, target_id=plan.target_id, source_ids=plan.cluster_ids,
                                  provenance=provenance, guard_passed=report.passed, details=details)
-    return get_entry(store, audit_id)  # type: ignore[return-value]
+    return written_entry(store, audit_id)
 
 
 def _stamp_map(doc_id: str, drafted: SourceStamp | Mapping[str, SourceStamp] | None) -> Mapping[str, SourceStamp]:
@@ -500,7 +500,7 @@ def drop_document(store: Store, doc_id: str, drafted: SourceStamp | Mapping[str,
         prov = provenance or Provenance(note=note)
         audit_id = change.commit(operation=OP_DROP, target_id=doc_id, source_ids=[doc_id],
                                  provenance=replace(prov, note=note if note is not None else prov.note), details={})
-    return get_entry(store, audit_id)  # type: ignore[return-value]
+    return written_entry(store, audit_id)
 
 
 def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | Mapping[str, SourceStamp], *,
@@ -528,7 +528,7 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
             guard_passed=report.passed,
             details={"guard": report.to_dict(), "guard_override": bool(guard_override and not report.passed)},
         )
-    return get_entry(store, audit_id)  # type: ignore[return-value]
+    return written_entry(store, audit_id)
 
 
 def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add: bool,
@@ -558,7 +558,7 @@ def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add
         audit_id = change.commit(operation=OP_KEEP_SEPARATE if add else OP_ALLOW_NOMINATION, target_id=None,
                                  source_ids=ids, provenance=Provenance(note=note),
                                  details={"pairs": [list(p) for p in pairs]})
-    return get_entry(store, audit_id)  # type: ignore[return-value]
+    return written_entry(store, audit_id)
 
 
 def keep_separate(store: Store, doc_ids: Iterable[str], note: str | None = None,

@@ -26,6 +26,7 @@ from ..store.audit_log import (
     record_entry,
     restore,
     set_state,
+    written_entry,
 )
 
 
@@ -114,7 +115,7 @@ def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], tar
         reverts_audit_id=entry.audit_id,
     )
     set_state(store, entry.audit_id, new_state)
-    return get_entry(store, new_id)  # type: ignore[return-value]
+    return written_entry(store, new_id)
 
 
 def check_undo(store: Store, entry: AuditEntry) -> None:

@@ -318,6 +318,14 @@ def get_entry(store: Store, audit_id: int) -> AuditEntry | None:
     return _entry(row) if row else None
 
 
+def written_entry(store: Store, audit_id: int) -> AuditEntry:
+    """The entry a write just committed (it is there: the write and its audit row are one transaction)."""
+    entry = get_entry(store, audit_id)
+    if entry is None:
+        raise StoreError(f"{store.path}: audit entry #{audit_id} was written but cannot be read back")
+    return entry
+
+
 def list_entries(
     store: Store,
     *,

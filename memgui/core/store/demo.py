@@ -517,7 +517,7 @@ def build_demo_store(path: Path, *, force: bool = False, legacy: bool = False) -
         db = SqliteDatabase(str(tmp), lock_type="IMMEDIATE")
         try:
             _fill(db, corpus, legacy)
-            db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[no-untyped-call]  # raw SQL: PRAGMA has no Peewee query form; peewee's stub is unannotated
+            db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # raw SQL: PRAGMA has no Peewee query form
         finally:
             db.close()
         # A WAL/SHM pair left by an earlier file must never be replayed into the new one.

@@ -71,9 +71,8 @@ def keep_output_streams() -> None:
     import llama_cpp._internals as internals
     import llama_cpp.llama as llama_module
 
-    # a stand-in class replaces theirs, deliberately (same constructor and context protocol)
-    internals.suppress_stdout_stderr = _NoRedirect  # type: ignore[misc, assignment]
-    llama_module.suppress_stdout_stderr = _NoRedirect  # type: ignore[misc, assignment]
+    internals.suppress_stdout_stderr = _NoRedirect  # type: ignore[misc, assignment]  # a stand-in class, on purpose
+    llama_module.suppress_stdout_stderr = _NoRedirect  # type: ignore[misc, assignment]  # a stand-in class, on purpose
     route_llama_log()
 
 
