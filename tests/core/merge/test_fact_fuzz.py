@@ -14,6 +14,7 @@ PIECES = st.sampled_from([
     "twice a week", "every other Thursday", "Monday to Friday", "a quarter of an hour", "18 or over",
     "+44 20 7946 0123", "020 7946 0000, extension 412", "v1.2.3", "db-01.internal", "https://x.org/a",
     "not", "never", "only", "unless", "at most", "faster", "Ana manages Ben", "1.", "\n- ", ". ", ", and ",
+    "every 0 days", "0 times a week", "28 x 0 mm", "9-0", "half an hour", "two pellets each", "days: 0",
 ])
 TEXT = st.lists(st.one_of(st.text(ANY_CHAR, max_size=12), PIECES), max_size=12).map("".join)
 
@@ -24,6 +25,10 @@ def test_the_lens_reads_any_strings(sources, body):
     report = check_strict(sources, body)
     assert report.passed == (not report.at_risk)
     assert check_strict(sources[:1], sources[0]).passed  # a source is its own faithful merge
+
+
+def test_a_zero_period_is_no_frequency_and_no_crash():
+    assert check_strict(["Water the ferns every 0 days."], "Water the ferns every 0 days.").passed
 
 
 @settings(max_examples=100, deadline=None)

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from . import wordnet
 from .notes import Note
-from .sentences import LIST
+from .sentences import list_matches
 from .report import FactAtRisk, Findings
 
 _MAX_SENTENCES_PER_ITEM = 3  # a word in more source sentences than this is the note's topic, not one fact's partner
@@ -32,7 +32,7 @@ def _items(note: Note) -> list[dict[str, tuple[str, str, int, int]]]:
     clauses: list[dict[str, tuple[str, str, int, int]]] = [{} for _ in note.clauses]
     if not clauses:
         return clauses
-    lists = [m.span() for m in LIST.finditer(note.text)]  # a list's items are no one's partner: order says nothing
+    lists = [m.span() for m in list_matches(note)]  # a list's items are no one's partner: order says nothing
     list_starts = [a for a, _ in lists]
 
     def listed(start: int) -> bool:

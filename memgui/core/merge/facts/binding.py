@@ -11,7 +11,7 @@ from . import wordnet
 from .matching import Index, aligned
 from .notes import Note
 from .report import FactAtRisk, Findings
-from .sentences import LIST, verb_use
+from .sentences import list_matches, verb_use
 from .values import Value
 
 
@@ -56,7 +56,7 @@ def _listed(note: Note) -> set[int]:
     """Start offsets of the words inside an enumeration (`postgres, redis and kafka`)."""
     cached = getattr(note, "_listed", None)
     if cached is None:
-        spans = [m.span() for m in LIST.finditer(note.text)]
+        spans = [m.span() for m in list_matches(note)]
         starts = [a for a, _ in spans]
         cached = set()
         for w in note.words:

@@ -190,6 +190,8 @@ def frequencies(text: str) -> list[Value]:
                 period = _PERIODS.get(unit, 604800) * float(groups.get("k") or 1)  # a weekday: once a week
                 if groups.get("other"):
                     period *= 2
+            if period <= 0:
+                continue  # `every 0 days` is no frequency
             unit = (groups.get("unit") or "").casefold()
             if unit in _WEEKDAY_NAMES:  # two facts: which day, and how often (`every other Thursday`)
                 out.append(Value(frozenset({f"weekday:{_WEEKDAY_NAMES[unit]}"}), "weekday", m.group(0), m.start(),

@@ -30,8 +30,9 @@ NAME_ZIPF = 5.2  # a capitalised word inside a sentence names something unless i
 _WORD = re.compile(r"[^\W\d_](?:[\w’'-]*[^\W_])?", re.UNICODE)
 _SENTENCE = re.compile(r"(?<=[.!?])[\"”')\]]*\s+|\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
 # clause boundaries inside a sentence: punctuation and the coordinating conjunctions after a comma
-_CLAUSE = re.compile(r"\s*(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s—\s|\s–\s|\s-\s|\bbut\b|\bwhereas\b|"
-                     r"\bwhile\b|\band\b|\bor\b)\s*")
+_CLAUSE = re.compile(r"(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s—\s|\s–\s|\s-\s|\bbut\b|\bwhereas\b|"
+                     r"\bwhile\b|\band\b|\bor\b)\s*")  # no leading \s*: pieces are trimmed (_spans), and a long
+# run of spaces (a blanked, copied stretch) must not be scanned once per space
 _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
 _BOUND_HIT = ("bound", "")
@@ -142,6 +143,7 @@ def zipf_of(word: str) -> float:
 
 
 def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The pieces between the pattern's matches, each without the white space around it."""
     out, at = [], start
     for m in pattern.finditer(text, start, end):
         if m.start() > at:
@@ -149,7 +151,14 @@ def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tu
         at = m.end()
     if end > at:
         out.append((at, end))
-    return [(s, e) for s, e in out if text[s:e].strip()] or [(start, end)]
+    trimmed = []
+    for s, e in out:
+        piece = text[s:e]
+        inner = piece.strip()
+        if inner:
+            s += len(piece) - len(piece.lstrip())
+            trimmed.append((s, s + len(inner)))
+    return trimmed or [(start, end)]
 
 
 def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:

@@ -166,10 +166,28 @@ def _dropped_phrase(number: int, note: Note, sentence: int, lemmas: list[str], b
                                 f"{' '.join(lost)!r} left out of a sentence the body otherwise keeps"))
 
 
+def list_matches(note: Note) -> list[re.Match[str]]:
+    """The enumerations of a note (`postgres, redis and kafka`), looked for only in the lines that have a comma
+    (the pattern is costly on long texts); kept on the note."""
+    cached: list[re.Match[str]] | None = getattr(note, "_lists", None)
+    if cached is None:
+        cached = []
+        text = note.text
+        at = text.find(",")
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            cached += LIST.finditer(text, start, end)
+            at = text.find(",", end)
+        note._lists = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def list_items(number: int, note: Note, body_index: Index, findings: Findings) -> None:
     """Each item of an enumeration is a fact (`penicillin, latex and shellfish`): one the body lacks is dropped,
     however common its word."""
-    for m in LIST.finditer(note.text):
+    for m in list_matches(note):
         items = re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group(0))
         if len(items) < 3:
             continue
@@ -250,5 +268,5 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
                                                                     else "in no source")))
 
 
-__all__ = ["LAST_TOKEN", "LIST", "grammatical_number", "list_items", "modifiers", "substituted", "uncovered",
+__all__ = ["LAST_TOKEN", "LIST", "grammatical_number", "list_items", "list_matches", "modifiers", "substituted", "uncovered",
            "verb_use"]
