@@ -42,6 +42,8 @@ SAME = [
      None),
     ("Shelves: 3 boards, 18 x 250 mm.", "Shelves: three boards of 18 by 250 millimetres.", ("18 x", "18")),
     ("Spray quarter-strength neem oil.", "Spray neem oil at a quarter of full strength.", ("quarter", "a quarter")),
+    ("Lisinopril 10mg each morning.", "Lisinopril 10 mg each morning.", ("10mg", "10 mg")),  # not 10 m of grams
+    ("The log rotates at 512kb.", "The log rotates at 512 KB.", ("512kb", "512 KB")),  # kilobytes, not barns
     ("Braise the beef for 90 minutes.", "Braise the beef for an hour and a half.", ("90 minutes", "an hour and a half")),
     ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
      None),  # an imperative opening a sentence is a verb, reworded away

@@ -87,6 +87,7 @@ def unit_of(spelling: str) -> tuple[str, float] | None:
     if not word or word.casefold() in FUNCTION_WORDS or word.casefold() in _NOT_UNITS:
         return None
     registry = _registry()
+    word = _DATA_UNITS.get(word, word)  # `kb`, `mb` are kilobytes and megabytes in a note, not barns (`Mb` stays a megabit)
     for candidate in dict.fromkeys((word, word.replace(" per ", "/").replace(" a ", "/").replace(" an ", "/"),
                                     word.upper() if len(word) <= 3 else word, word.lower())):
         try:
@@ -97,6 +98,7 @@ def unit_of(spelling: str) -> tuple[str, float] | None:
     return None
 
 
+_DATA_UNITS = {"kb": "kB", "KB": "kB", "mb": "MB", "kib": "KiB", "mib": "MiB"}
 # Words pint reads as a unit but notes use as words ("3 in", "5 pm", "2 a", "4 at", "1 m" as million).
 _NOT_UNITS = frozenset("in at a an am pm as or to of is it by on no and are be do go me my us we he".split()
                        + "point line drop stone rod story hand foot feet degree cycle turn count bit barn".split()
@@ -120,6 +122,7 @@ _CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minu
 
 # Units written glued to a number (`2gb`, `14TB`, `5km`); pint would read any letters as some unit
 # (`7940HS` as hectoseconds), and glued letters are more often an identifier.
+_LETTERS = re.compile(r"[A-Za-zµμ]+")
 _GLUED_UNITS = frozenset(
     "b kb mb gb tb pb kib mib gib tib ms s sec m h hr hrs min mins d km cm mm kg g mg mcg µg l ml dl mhz ghz hz "
     "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk p".split())
@@ -291,6 +294,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         value = _number(m.group("n"))
         sfx, cur, ordinal = (m.group("sfx") or "").casefold(), m.group("cur"), m.group("ord")
         end = m.end()
+        glued = _LETTERS.match(text, m.start("sfx")) if sfx in ("k", "m", "bn", "mn") else None
+        if glued and glued.group(0).casefold() in _GLUED_UNITS and glued.end() > m.end("sfx"):
+            sfx, end = "", m.start("sfx")  # `10mg`, `5km`, `2kb`: a unit, not a thousand or a million of grams
         if sfx in ("k", "m", "bn", "mn"):
             value *= _SCALES[sfx]
         follow = _UNIT_WORD.match(text, end)
