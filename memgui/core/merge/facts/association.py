@@ -16,13 +16,13 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 from . import wordnet
 from .notes import Note
-from .sentences import list_matches
 from .report import FactAtRisk, Findings
+from .sentences import list_matches
 
 _MAX_SENTENCES_PER_ITEM = 3  # a word in more source sentences than this is the note's topic, not one fact's partner
 

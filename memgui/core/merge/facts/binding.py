@@ -183,7 +183,7 @@ def list_glue(note: Note, start: int, end: int) -> bool:
 
 
 def _values_in(note: Note, sentence: int) -> list[Value]:
-    by_sentence = getattr(note, "_values_by_sentence", None)
+    by_sentence: dict[int, list[Value]] | None = getattr(note, "_values_by_sentence", None)
     if by_sentence is None:
         by_sentence = {}
         for value, where in zip(note.values, note.value_sentence):
@@ -217,7 +217,7 @@ def _between(text: str, start: int, end: int, note: Note) -> str:
     return " ".join(inner.casefold().split()).strip(" ,;")
 
 
-__all__ = ["Equated", "FactAtRisk", "FactReport", "check_facts"]
+__all__ = ["list_glue", "rebound", "swapped"]
 
 
 __all__ = ["list_glue", "rebound", "swapped"]

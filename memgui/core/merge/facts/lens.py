@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from . import wordnet
 from .association import crossed
@@ -27,9 +27,10 @@ from .binding import rebound, swapped
 from .matching import Index, aligned, unbound, value_found, whole_word_in, word_found
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .report import Equated, FactAtRisk, FactReport, Findings
-from .sentences import list_items, modifiers, substituted, uncovered
 from .scope import moved_focus
+from .sentences import list_items, modifiers, substituted, uncovered
 from .tense import changed_tense
+
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
     """Every fact of every source kept, nothing added, nothing re-attached?
@@ -113,7 +114,7 @@ def _with_names(note: Note, names: set[str]) -> Note:
 
 
 def _unique(items: Iterable[FactAtRisk]) -> list[FactAtRisk]:
-    seen: dict[tuple, FactAtRisk] = {}
+    seen: dict[tuple[str, str, str, str], FactAtRisk] = {}
     for item in items:
         key = (item.direction, item.kind, item.token.casefold(), (item.body_token or "").casefold())
         if key in seen:
@@ -210,18 +211,15 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if not any(word_found(word, index, body_index.features[word.sentence]) for index in source_indexes):
             findings.add(FactAtRisk("added", "term", word.text, (), None, word.text, (word.start, word.end),
                                     f"{word.text!r} of the body is in no source"))
-    for number, (note, index) in enumerate(zip(sources, source_indexes)):
-        pass  # markers are checked against all sources together below
     merged_sources = _MergedIndex(source_indexes)
     for marker in body.markers:
         checked += 1
         features = body_index.features[marker.sentence]
-        if not merged_sources.has_marker_near(features, marker):
-            if merged_sources.aligned_any(features):
-                findings.add(FactAtRisk("added", marker.cls, marker.text, (), None, marker.text,
-                                        (marker.start, marker.end),
-                                        f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
-                                        "sentences it restates"))
+        if not merged_sources.has_marker_near(features, marker) and merged_sources.aligned_any(features):
+            findings.add(FactAtRisk("added", marker.cls, marker.text, (), None, marker.text,
+                                    (marker.start, marker.end),
+                                    f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
+                                    "sentences it restates"))
     return checked
 
 

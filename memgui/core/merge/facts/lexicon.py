@@ -53,7 +53,8 @@ _CLASSES: dict[str, dict[str, str]] = {
         "always": "always", "constantly": "always", "continuously": "always", "forever": "always",
         "usually": "usually", "normally": "usually", "generally": "usually", "typically": "usually",
         "mostly": "usually", "often": "often", "frequently": "often", "regularly": "often",
-        "sometimes": "sometimes", "every so often": "sometimes", "from time to time": "sometimes", "occasionally": "sometimes", "periodically": "sometimes",
+        "sometimes": "sometimes", "every so often": "sometimes", "from time to time": "sometimes",
+        "occasionally": "sometimes", "periodically": "sometimes",
         "rarely": "rarely", "seldom": "rarely", "infrequently": "rarely", "hardly ever": "rarely",
         "ever": "ever", "again": "again", "once": "once", "twice": "twice", "thrice": "thrice",
         "daily": "1/day", "nightly": "1/day", "weekly": "1/week", "fortnightly": "1/2week", "biweekly": "1/2week",
@@ -72,7 +73,8 @@ _CLASSES: dict[str, dict[str, str]] = {
     "restriction": {
         "only": "only", "just": "only", "solely": "only", "exclusively": "only", "merely": "only",
         "purely": "only", "strictly": "only", "except": "except", "excluding": "except", "exception": "except",
-        "except for": "except", "all but": "except", "but one": "except", "other than": "except", "apart from": "except", "aside from": "except",
+        "except for": "except", "all but": "except", "but one": "except", "other than": "except",
+        "apart from": "except", "aside from": "except",
         "besides": "also", "but not": "except", "save for": "except", "including": "including",
         "especially": "especially", "particularly": "especially", "specifically": "especially",
         "even": "even", "also": "also", "too": "also", "as well": "also", "in addition": "also",
@@ -146,7 +148,8 @@ _CLASSES: dict[str, dict[str, str]] = {
     # modality: obligation, permission, possibility
     "modality": {
         "must": "must", "shall": "must", "have to": "must", "has to": "must", "had to": "must",
-        "need to": "must", "needs to": "must", "need": "must", "needs": "must", "needed": "must", "required": "must", "requires": "must", "require": "must",
+        "need to": "must", "needs to": "must", "need": "must", "needs": "must", "needed": "must", "required": "must",
+        "requires": "must", "require": "must",
         "mandatory": "must", "due": "must", "obligatory": "must", "compulsory": "must", "necessary": "must",
         "should": "should", "ought": "should", "recommended": "should", "advised": "should",
         "may": "may", "can": "can", "could": "could", "allowed": "may", "permitted": "may",
@@ -192,7 +195,7 @@ WEAK_MARKERS = frozenset({
     ("direction", "in"), ("direction", "on"), ("direction", "back"), ("direction", "up"), ("direction", "down"),
     ("direction", "right"), ("direction", "top"), ("comparison", "than"), ("comparison", "same"),
     ("quantifier", "any"), ("quantifier", "one"), ("quantifier", "other"), ("frequency", "ever"),
-    ("order", "yet"), ("order", "already"), 
+    ("order", "yet"), ("order", "already"),
     ("hedge", "want"), ("comparison", "prefer"), ("restriction", "including"), ("restriction", "especially"),
     ("quantifier", "all"), ("order", "recent"), ("condition", "so that"), ("frequency", "again"),
     ("comparison", "instead"), ("quantifier", "many"), ("condition", "though"),  # a concession narrows nothing

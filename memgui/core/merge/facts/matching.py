@@ -196,5 +196,14 @@ def aligned(features: dict[str, float], other: Index, loose: bool = False) -> li
 # ---- the comparison ----------------------------------------------------------------------------------------
 
 
-__all__ = ["Index", "WORDLIKE_KINDS", "aligned", "match_keys", "unbound", "value_found", "weight", "whole_word_in",
-           "word_found"]
+__all__ = [
+    "WORDLIKE_KINDS",
+    "Index",
+    "aligned",
+    "match_keys",
+    "unbound",
+    "value_found",
+    "weight",
+    "whole_word_in",
+    "word_found",
+]

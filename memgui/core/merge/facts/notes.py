@@ -20,6 +20,7 @@ import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
 from .values import NUMBER_WORDS, ORDINAL_WORDS, Value, ordinal_value, values
@@ -120,7 +121,7 @@ class Note:
 
 
 @functools.lru_cache(maxsize=1)
-def _lemmatizer():
+def _lemmatizer() -> Any:  # the simplemma module, loaded on first use
     import simplemma
     return simplemma
 
@@ -186,7 +187,7 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             _put(chars, regions, words[i].start(), words[i].end(), str(whole))
             i += 1
             continue
-        if "-" in low and head in NUMBER_WORDS and head != "one" or ordinal_value(head) is not None and "-" in low:
+        if ("-" in low and head in NUMBER_WORDS and head != "one") or (ordinal_value(head) is not None and "-" in low):
             number = _text2num(head) if head in NUMBER_WORDS else None
             if number is not None:  # `two-year-old` → `2-year-old`
                 _put(chars, regions, words[i].start(), words[i].start() + len(head), str(number))
@@ -204,14 +205,15 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             i += 1
             continue
         ordinal = ordinal_value(low)
-        if ordinal is not None and low not in ("second",) or (low == "second" and i + 1 < len(words) and
+        if (ordinal is not None and low not in ("second",)) or (low == "second" and i + 1 < len(words) and
                                                                   words[i + 1].group(0).casefold() not in (
                                                                       "of", "and", "or", "to", "a", "s")):
+            ordinal = 2 if ordinal is None else ordinal  # the `second` of `second floor`
             suffix = {1: "st", 2: "nd", 3: "rd"}.get(ordinal if ordinal < 20 else ordinal % 10, "th")
             _put(chars, regions, words[i].start(), words[i].end(), f"{ordinal}{suffix}")
             i += 1
             continue
-        if low in NUMBER_WORDS and low != "one" or (low == "one" and _counts_next(words, i)):
+        if (low in NUMBER_WORDS and low != "one") or (low == "one" and _counts_next(words, i)):
             j = i
             while j + 1 < len(words) and words[j + 1].group(0).casefold() in _NUMBER_RUN_WORDS - {"a"} and \
                     text[words[j].end():words[j + 1].start()].strip() in ("", "-"):
@@ -462,5 +464,15 @@ def read_note_cached(text: str) -> Note:
     return read_note(text)
 
 
-__all__ = ["Marker", "Note", "RARE_ZIPF", "Word", "clean_text", "lemma_of", "read_note", "read_note_cached",
-           "sentence_spans", "zipf_of"]
+__all__ = [
+    "RARE_ZIPF",
+    "Marker",
+    "Note",
+    "Word",
+    "clean_text",
+    "lemma_of",
+    "read_note",
+    "read_note_cached",
+    "sentence_spans",
+    "zipf_of",
+]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+
 @dataclass(frozen=True)
 class FactAtRisk:
     direction: str  # "dropped" | "added" | "changed"
@@ -24,7 +25,7 @@ class FactAtRisk:
             return f"+{short(self.body_token or self.token)} ({self.kind}, added)"
         return f"{short(self.token)} ({self.kind})"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"token": self.token, "kind": self.kind, "sources": list(self.sources), "direction": self.direction,
                 "source_span": list(self.source_span) if self.source_span else None,
                 "body_token": self.body_token, "body_span": list(self.body_span) if self.body_span else None,
@@ -37,7 +38,7 @@ class Equated:
     body: str
     rule: str  # "same value", "lemma", "synonym", "spelling"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"source": self.source, "body": self.body, "rule": self.rule}
 
 

@@ -1,6 +1,7 @@
-"""The scope of a focus word: `Only Lena can approve` is not `Lena can only approve`. A focus word narrows the word after it (past its articles and
-prepositions: `only on Fridays`) or, at the end of a phrase, the word before it (`members only`). When the body
-keeps the focus word and the word it narrowed, but not next to each other, the fact changed."""
+"""The scope of a focus word: `Only Lena can approve` is not `Lena can only approve`. A focus word narrows the
+word after it (past its articles and prepositions: `only on Fridays`) or, at the end of a phrase, the word before
+it (`members only`). When the body keeps the focus word and the word it narrowed, but not next to each other, the
+fact changed."""
 from __future__ import annotations
 
 import re

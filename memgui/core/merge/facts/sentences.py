@@ -3,6 +3,7 @@ a list item or a modifier left out, a sentence dropped or added whole."""
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections import Counter
 
@@ -14,7 +15,7 @@ from .report import FactAtRisk, Findings
 
 
 def _best_restatement(note: Note, sentence: int, features: dict[str, float], body: Note,
-                      body_index: Index) -> tuple[list[str], list[str], difflib.SequenceMatcher, int] | None:
+                      body_index: Index) -> tuple[list[str], list[str], difflib.SequenceMatcher[str], int] | None:
     """The body sentence that reads most like this source sentence, content word by content word (None when
     none aligns)."""
     mine = [w.lemma for w in note.words_in(sentence)]
@@ -28,7 +29,7 @@ def _best_restatement(note: Note, sentence: int, features: dict[str, float], bod
 
 
 def grammatical_number(number: int, note: Note, sentence: int, body: Note, target: int,
-                        matcher: difflib.SequenceMatcher, verbs: set[str], findings: Findings) -> None:
+                        matcher: difflib.SequenceMatcher[str], verbs: set[str], findings: Findings) -> None:
     """A noun made singular or plural in a sentence that is otherwise the same (`my daughters` → `my daughter`):
     how many is a fact."""
     my_words = note.words_in(sentence)
@@ -51,7 +52,7 @@ _DETERMINERS = frozenset("my your his her our their the these those this that it
 
 def _determined(word: Word, text: str) -> bool:
     previous = LAST_TOKEN.search(text[max(0, word.start - 30):word.start])
-    return bool(previous) and previous.group(1).casefold() in _DETERMINERS
+    return previous is not None and previous.group(1).casefold() in _DETERMINERS
 
 
 def _plural(word: Word) -> bool:
@@ -208,7 +209,7 @@ def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Ind
             continue
         kept = {w.lemma for t in restating for w in body.words_in(t)}
         words = note.words_in(sentence)
-        for word, head in zip(words, words[1:]):
+        for word, head in itertools.pairwise(words):
             gap = note.text[word.end:head.start]
             if gap.strip(" -") or head.lemma not in kept or word.lemma in body_index.lemmas or word.term:
                 continue  # only a word right before the one it qualifies; terms are checked as terms
@@ -229,7 +230,7 @@ def _replaced_noun_modifier(number: int, note: Note, word: Word, head: Word, bod
     mine = {w.lemma for w in note.words}
     for sentence in restating:
         words = body.words_in(sentence)
-        for other, other_head in zip(words, words[1:]):
+        for other, other_head in itertools.pairwise(words):
             if other_head.lemma == head.lemma and not body.text[other.end:other_head.start].strip(" -") and \
                     other.lemma not in mine and (other.lower.endswith("ing") or not verb_use(other, body.text)) and not (
                         other.lower == other.lemma and wordnet.has_verb_sense(other.lemma)):  # `, add fertiliser`

@@ -4,8 +4,9 @@ serviced`).
 
 Each verb is read as done (past, perfect, a past passive), not done (present, imperative, a present passive or
 progressive), future (after `will`, `shall`, `going to`), or unknown (after `to` or another modal: an infinitive
-says nothing of when; after `is`, a participle may be a state; in a time clause, tense is relative). Only done against not done or future counts: the present of a timetable and its future
-(`leaves at 9` / `will leave at 9`) are one fact.
+says nothing of when; after `is`, a participle may be a state; in a time clause, tense is relative). Only done
+against not done or future counts: the present of a timetable and its future (`leaves at 9` / `will leave at 9`)
+are one fact.
 """
 from __future__ import annotations
 

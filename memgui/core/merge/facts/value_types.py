@@ -39,7 +39,7 @@ def inside(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
     return at >= 0 and cached[2][at] >= end
 
 
-_SORTED_SPANS: dict[int, tuple] = {}
+_SORTED_SPANS: dict[int, tuple[int, list[int], list[int], list[tuple[int, int]]]] = {}  # length, starts, reach, list
 
 
 __all__ = ["Value", "fmt", "inside"]

@@ -14,6 +14,7 @@ import bisect
 import dataclasses
 import functools
 import re
+from typing import Any
 
 from ..guard import extract_tokens
 from .calendar_values import MONTHS, WEEKDAYS, dates, frequencies, times
@@ -63,7 +64,8 @@ ORDINAL_WORDS = frozenset(w for w in (
 _NUMBER = re.compile(
     r"(?<![\w.,/-])(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
-_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|minute|second)s?\b)[A-Za-zµμ]+)?)")
+_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
+                        r"minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+an?\s+)(?P<n>\d+\s+)?(?P<u>[A-Za-z]+)\b")
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)](?:\s+(?=\S)|\s*$)")
 
@@ -106,7 +108,7 @@ _NOT_UNITS = frozenset("in at a an am pm as or to of is it by on no and are be d
 
 
 @functools.lru_cache(maxsize=1)
-def _registry():
+def _registry() -> Any:  # pint.UnitRegistry, whose type pint does not export to a checker
     import pint  # 0.4 s on first use: only notes with an amount pay it
     return pint.UnitRegistry(cache_folder=None)
 
@@ -244,7 +246,8 @@ def _phones(text: str) -> list[Value]:
             found.setdefault((m.start, m.end), set()).update({f"phone:{e164}{ext}",
                                                               f"phone:{m.number.national_number}{ext}"})
             raw[(m.start, m.end)] = m.raw_string
-    out, taken = [], []
+    out: list[Value] = []
+    taken: list[tuple[int, int]] = []
     for (start, end), keys in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
         if any(s <= start < e for s, e in taken):
             continue
@@ -289,7 +292,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     out = []
     for m in _NUMBER.finditer(text):
         at = m.start("n")
-        if inside(at, m.end("n"), taken) or _LIST_NUMBER.match(text, at) and _opens_line(text, at):
+        if inside(at, m.end("n"), taken) or (_LIST_NUMBER.match(text, at) and _opens_line(text, at)):
             continue  # `1.` or `2)` numbering a list item
         value = _number(m.group("n"))
         sfx, cur, ordinal = (m.group("sfx") or "").casefold(), m.group("cur"), m.group("ord")
@@ -302,12 +305,11 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         follow = _UNIT_WORD.match(text, end)
         if text[end:end + 1].isalpha() and not (follow and follow.group("u").casefold() in _GLUED_UNITS):
             continue  # glued letters that are not a unit (`7940HS`, `R2D2`): an identifier, not an amount
-        scale = follow and follow.group("u").casefold() in ("thousand", "million", "billion", "trillion")
-        if scale:
+        if follow is not None and follow.group("u").casefold() in ("thousand", "million", "billion", "trillion"):
             value *= _SCALES[follow.group("u").casefold()]
             end = follow.end()
             follow = _UNIT_WORD.match(text, end)
-        if m.group("sign") == "−" or m.group("sign") == "-" and not text[max(0, m.start() - 1):m.start()].strip():
+        if m.group("sign") == "−" or (m.group("sign") == "-" and not text[max(0, m.start() - 1):m.start()].strip()):
             value = -value
         keys: set[str]
         kind, dimension = "number", "number"
@@ -543,5 +545,16 @@ def _labelled_amount(text: str, value: Value) -> Value:
     return dataclasses.replace(value, keys=value.keys | set(amount[0])) if amount else value
 
 
-__all__ = ["strip_bound", "CURRENCY_WORDS", "MONTHS", "NUMBER_WORDS", "ORDINAL_WORDS", "Value", "WEEKDAYS", "fmt", "ordinal_value",
-           "unit_of", "values"]
+__all__ = [
+    "CURRENCY_WORDS",
+    "MONTHS",
+    "NUMBER_WORDS",
+    "ORDINAL_WORDS",
+    "WEEKDAYS",
+    "Value",
+    "fmt",
+    "ordinal_value",
+    "strip_bound",
+    "unit_of",
+    "values",
+]
