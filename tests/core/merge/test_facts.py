@@ -44,6 +44,11 @@ SAME = [
     ("Spray quarter-strength neem oil.", "Spray neem oil at a quarter of full strength.", ("quarter", "a quarter")),
     ("Lisinopril 10mg each morning.", "Lisinopril 10 mg each morning.", ("10mg", "10 mg")),  # not 10 m of grams
     ("The log rotates at 512kb.", "The log rotates at 512 KB.", ("512kb", "512 KB")),  # kilobytes, not barns
+    ("Logs expire after 90d.", "Logs expire after ninety days.", ("90d", "ninety days")),
+    ("Dog food is $80/mo.", "Dog food costs $80 monthly.", ("$80/mo", "$80 monthly")),
+    ("Litter pick at 10am.", "Litter pick at 10 in the morning.", ("10am", "10 in the morning")),
+    ("Shift needs min 4 volunteers.", "Shift needs no fewer than four volunteers.", ("4", "four")),
+    ("## Pets\n- Biscuit: dog, 4 years old", "Biscuit is our 4-year-old dog.", None),  # a heading labels
     ("Braise the beef for 90 minutes.", "Braise the beef for an hour and a half.", ("90 minutes", "an hour and a half")),
     ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
      None),  # an imperative opening a sentence is a verb, reworded away

@@ -44,7 +44,8 @@ _MONTH_ALONE = re.compile(r"\b(" + "|".join(sorted((m for m in MONTHS if len(m) 
     + r")\b\.?", re.IGNORECASE)
 
 _TIME = re.compile(
-    r"\b(?P<h>[0-2]?\d)(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|o'clock\b|h\b)?(?!\d)",
+    r"\b(?P<h>[0-2]?\d)(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|o'clock\b|h\b|"
+    r"in the (?:morning|afternoon|evening)\b|at night\b)?(?!\d)",
     re.IGNORECASE)
 _TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
 _ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|"
@@ -59,6 +60,7 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     meridiem: list[str] = []  # per clock time: "a", "p" or "" (none written)
     for m in _TIME.finditer(text):
         h, mi, ap = m.group("h"), m.group("mi"), (m.group("ap") or "").casefold().replace(".", "").replace(" ", "")
+        ap = {"inthemorning": "am", "intheafternoon": "pm", "intheevening": "pm", "atnight": "pm"}.get(ap, ap)
         if mi is None and not ap.startswith(("a", "p")):
             continue  # a bare number is a number, not a time
         if ap == "h" and mi is None:
@@ -155,7 +157,8 @@ def dates(text: str) -> list[Value]:
     return out
 
 
-_PERIODS = {"second": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "morning": 86400,
+_PERIODS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "morning": 86400,
+            "wk": 604800, "mo": 2629800, "mth": 2629800, "yr": 31557600,
             "evening": 86400, "night": 86400, "afternoon": 86400, "week": 604800, "weekend": 604800,
             "fortnight": 1209600, "month": 2629800, "quarter": 7889400, "year": 31557600, "decade": 315576000}
 _ADVERB_PERIODS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,

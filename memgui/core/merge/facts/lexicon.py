@@ -23,7 +23,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     "negation": {
         w: "not" for w in (
             "not no never none nothing nobody noone nowhere neither nor without lack lacks lacking "
-            "absent hardly barely scarcely"
+            "absent hardly barely scarcely minus"
         ).split()
     } | {"no one": "not", "not any": "not", "no longer": "not", "not yet": "not", "by no means": "not",
          "in no way": "not", "not at all": "not", "no more": "not", "rather than": "not", "instead of": "not"},
@@ -101,7 +101,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     "bound": {
         "at least": ">=", "at most": "<=", "no later than": "<=", "not later than": "<=", "by": "<=",
         "no earlier than": ">=", "not before": ">=", "not after": "<=", "no more than": "<=", "no less than": ">=", "not more than": "<=",
-        "not less than": ">=", "up to": "<=", "more than": ">", "less than": "<", "fewer than": "<",
+        "not less than": ">=", "no fewer than": ">=", "not fewer than": ">=", "up to": "<=", "more than": ">", "less than": "<", "fewer than": "<",
         "over": ">", "under": "<", "above": ">", "below": "<", "exceeding": ">", "within": "<=",
         "capped at": "<=", "caps at": "<=", "limited to": "<=", "at the most": "<=", "at the least": ">=",
         "exceeds": ">", "exceed": ">", "exceeded": ">", "not exceeding": "<=", "goes above": ">", "goes over": ">",
@@ -206,6 +206,7 @@ WEAK_MARKERS = frozenset({
 EQUIVALENT_MARKERS: dict[tuple[str, str], frozenset[tuple[str, str]]] = {}
 for _group in (
     {("condition", "if"), ("condition", "when")},
+    {("restriction", "only"), ("condition", "only if")},  # `only kicks in after the 5th` = `only if … after the 5th`
     {("order", "after"), ("condition", "once"), ("frequency", "once")},
     {("quantifier", "all"), ("frequency", "always")},  # `all matches` / `always` of a schedule
 ):

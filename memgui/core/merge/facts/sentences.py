@@ -249,6 +249,8 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
     """A sentence most of whose words are nowhere in the other text: dropped (or, for the body, added) whole,
     whatever its words' rarity (`Wen is vegetarian.`, `We use oak wood.`)."""
     for sentence, features in enumerate(index.features):
+        if note.sentence_text(sentence).lstrip().startswith("#"):
+            continue  # a markdown heading labels what follows; its facts are the lines under it
         words = {w.lemma: w for w in note.words_in(sentence)}
         # a body sentence's values count too: a terse restatement keeps the dates and amounts and rewords the rest
         # (a source sentence's values do not: a sentence dropped whole often shares a date with one kept)

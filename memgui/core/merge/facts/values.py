@@ -116,6 +116,7 @@ def _registry() -> Any:  # pint.UnitRegistry, whose type pint does not export to
 _CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minute": 60, "minutes": 60,
                    "min": 60, "mins": 60, "hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "h": 3600,
                    "day": 86400, "days": 86400, "week": 604800, "weeks": 604800, "fortnight": 1209600,
+                   "wk": 604800, "wks": 604800, "mos": 2629800, "mths": 2629800,
                    "month": 2629800, "months": 2629800, "mo": 2629800, "mth": 2629800, "quarter": 7889400,
                    "year": 31557600, "years": 31557600, "yr": 31557600, "yrs": 31557600, "ms": 0.001,
                    "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "decade": 315576000,
@@ -156,6 +157,8 @@ def _amount_keys(value: float, unit_text: str) -> tuple[set[str], str, str] | No
     if "kelvin" in dimension and "/" not in dimension and low in ("°c", "c", "degc", "celsius", "°f", "f",
                                                                      "fahrenheit", "degf"):
         return {f"temp:{low.lstrip('°')[0]}:{fmt(value)}"}, "quantity", "temperature"
+    if dimension == "second":  # `90d`, `2 fortnights`: a duration like `90 days`, whichever reader found it
+        return {f"duration:{fmt(value * factor)}"}, "quantity", "duration"
     return {f"q:{dimension}:{fmt(value * factor)}"}, "quantity", f"quantity:{dimension}"
 
 
@@ -364,6 +367,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             keys = {f"{'>=' if after.group(1) else '<='}{k}" for k in keys}
             end = after.end()
         rate = _RATE.match(text, end) or (_RATE.match(text, counted_end) if counted_end > end else None)
+        adverb = _RATE_ADVERB.match(text, end) if kind == "money" and not rate else None
+        if adverb:  # `$600 monthly` = `$600/mo`: an amount per period
+            keys = {f"{k}/{fmt(_ADVERB_SECONDS[adverb.group(1).casefold()])}s" for k in keys}
+            kind, dimension, end = "rate", f"rate:{dimension}", adverb.end()
         if rate and rate.group("u").casefold() in _CALENDAR_UNITS:
             per = _CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1)
             keys = {f"{k}/{fmt(per)}s" for k in keys}
@@ -436,6 +443,9 @@ _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
 
 _PER_HEAD = frozenset({"person", "people", "head", "individual", "pax", "capita"})
+_ADVERB_SECONDS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
+                   "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600, "annually": 31557600}
+_RATE_ADVERB = re.compile(r"\s+(" + "|".join(_ADVERB_SECONDS) + r")\b", re.IGNORECASE)
 _EACH = re.compile(r"\s*(?:each|apiece|a head|per head)\b(?!\s*[^\W\d_])", re.IGNORECASE)  # not `each evening`
 _DIGIT_CODE = re.compile(r"(?<![\w.-])\d+(?:-\d+){2,}(?![\w-])")  # `3-19-27`: a combination, a code
 _NUMBER_RANGE = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)\s?[-–]\s?(\d+(?:\.\d+)?)(?!\w|[.,]\d|-\d)")  # `9-12`, `24–28`
