@@ -101,7 +101,8 @@ _CLASSES: dict[str, dict[str, str]] = {
     "bound": {
         "at least": ">=", "at most": "<=", "no later than": "<=", "not later than": "<=", "by": "<=",
         "no earlier than": ">=", "not before": ">=", "not after": "<=", "no more than": "<=", "no less than": ">=", "not more than": "<=",
-        "not less than": ">=", "no fewer than": ">=", "not fewer than": ">=", "up to": "<=", "more than": ">", "less than": "<", "fewer than": "<",
+        "not less than": ">=", "no fewer than": ">=", "not fewer than": ">=",
+        "up to": "<=", "more than": ">", "less than": "<", "fewer than": "<",
         "over": ">", "under": "<", "above": ">", "below": "<", "exceeding": ">", "within": "<=",
         "capped at": "<=", "caps at": "<=", "limited to": "<=", "at the most": "<=", "at the least": ">=",
         "exceeds": ">", "exceed": ">", "exceeded": ">", "not exceeding": "<=", "goes above": ">", "goes over": ">",
