@@ -49,6 +49,7 @@ SAME = [
     ("Litter pick at 10am.", "Litter pick at 10 in the morning.", ("10am", "10 in the morning")),
     ("Shift needs min 4 volunteers.", "Shift needs no fewer than four volunteers.", ("4", "four")),
     ("## Pets\n- Biscuit: dog, 4 years old", "Biscuit is our 4-year-old dog.", None),  # a heading labels
+    ("Bike tyres: 50 psi front.", "The front bike tyre should be at 50 psi.", None),  # a note line's implied `should`
     ("Braise the beef for 90 minutes.", "Braise the beef for an hour and a half.", ("90 minutes", "an hour and a half")),
     ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
      None),  # an imperative opening a sentence is a verb, reworded away
@@ -87,6 +88,7 @@ CHANGED = [
     ("Only the night nurse may sign the chart.", "The night nurse may only sign the chart.", "changed", "scope"),
     ("The rug is 2 x 3 m.", "The rug is 2 x 4 m.", "changed", "quantity"),  # a size's sides in its unit
     ("The key is in the garage drawer.", "The key is in the kitchen drawer.", "changed", "modifier"),
+    ("The bike tyres are at 50 psi.", "The bike tyres should be at 50 psi.", "added", "modality"),  # a verb: said
     ("Give the goats two apples each.", "Give the goats two apples.", "dropped", "rate"),  # distributive
     ("Ola must sign off the budget.", "Ola must sign the budget and the heater is off at night.", "added", "state"),
     ("Tarn is one of the quietest campsites.", "Tarn is the quietest campsite.", "dropped", "quantifier"),
@@ -152,3 +154,10 @@ def test_a_long_body_copied_from_its_sources_is_checked_where_the_reviewer_chang
     edited = check_facts([a + "\n\n" + sentence, b], body + "\n\n" + sentence.replace("14", "41"))
     assert not edited.passed
     assert {(i.direction, i.token) for i in edited.at_risk} == {("changed", "14")}, [i.describe() for i in edited.at_risk]
+
+
+def test_a_negative_prefix_answers_for_the_not_a_rewording_writes_out():
+    report = check_facts(["Invoice 2231: unpaid."], "Invoice 2231 hasn't been paid.")
+    assert ("added", "negation") not in {(i.direction, i.kind) for i in report.at_risk}
+    report = check_facts(["Invoice 2231: paid."], "Invoice 2231 hasn't been paid.")
+    assert ("added", "negation") in {(i.direction, i.kind) for i in report.at_risk}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 from collections.abc import Iterable, Sequence
 
 from . import wordnet
@@ -215,7 +216,8 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
     for marker in body.markers:
         checked += 1
         features = body_index.features[marker.sentence]
-        if not merged_sources.has_marker_near(features, marker) and merged_sources.aligned_any(features):
+        if not merged_sources.has_marker_near(features, marker) and merged_sources.aligned_any(features) and \
+                not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)}):
             findings.add(FactAtRisk("added", marker.cls, marker.text, (), None, marker.text,
                                     (marker.start, marker.end),
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
@@ -230,12 +232,42 @@ class _MergedIndex:
     def aligned_any(self, features: dict[str, float]) -> bool:
         return any(aligned(features, index) for index in self.indexes)
 
+    def implies(self, features: dict[str, float], marker: Marker, body_lemmas: set[str]) -> bool:
+        """The sources' restated sentences say it without the word: a negative prefix (`UNPAID` → `hasn't paid`,
+        `non-refundable` → `not refundable`), or an obligation a verbless note leaves implied (`Tyre pressures:
+        32 psi` → `should be at 32 psi`, `Rent due 1st` → `has to be paid by the 1st`)."""
+        for index in self.indexes:
+            for sentence in aligned(features, index, loose=True):
+                words = index.note.words_in(sentence)
+                if marker.cls == "negation" and any(
+                        w.lower.startswith(prefix) and lemma_of(w.lower[len(prefix):].lstrip("-")) in body_lemmas | {
+                            lemma_of(b) for b in body_lemmas}
+                        for w in words for prefix in _NEGATIVE_PREFIXES):
+                    return True
+                if marker.cls == "modality" and marker.value in _OBLIGATION and not _has_verb(index.note, sentence):
+                    return True
+        return False
+
     def has_marker_near(self, features: dict[str, float], marker: Marker) -> bool:
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
                 if marker.key in index.markers_by_sentence.get(sentence, ()):
                     return True
         return False
+
+
+_NEGATIVE_PREFIXES = ("un", "non")  # not `in`, `dis`: `income`, `discount` are no negation
+_OBLIGATION = frozenset({"must", "should"})
+_FINITE = frozenset("is are was were am be been has have had do does did will would can could shall may might "
+                    "must should need needs".split())
+
+
+def _has_verb(note: Note, sentence: int) -> bool:
+    """The sentence has a finite verb or an auxiliary (a note line like `Tyre pressures: 32 front` has none)."""
+    text = note.sentence_text(sentence).casefold()
+    return any(word in _FINITE or word.endswith("n't") for word in re.findall(r"[a-z']+", text)) or any(
+        w.lower != w.lemma and not w.lower.endswith("s") and wordnet.has_verb_sense(w.lemma)  # `paid`, `booked`
+        for w in note.words_in(sentence))
 
 
 _CONVERSE_KINDS = frozenset({"order", "comparison", "antonym", "direction"})
