@@ -50,6 +50,12 @@ SAME = [
     ("Shift needs min 4 volunteers.", "Shift needs no fewer than four volunteers.", ("4", "four")),
     ("## Pets\n- Biscuit: dog, 4 years old", "Biscuit is our 4-year-old dog.", None),  # a heading labels
     ("Bike tyres: 50 psi front.", "The front bike tyre should be at 50 psi.", None),  # a note line's implied `should`
+    ("Amoxicillin 500 mg twice a day.", "Amoxicillin 500 mg BID.", ("twice a day", "BID")),  # dosing Latin
+    ("Mow the lawn 1x/wk.", "Mow the lawn once a week.", ("1x/wk", "once a week")),
+    ("The drive is 3 hours 20 minutes.", "The drive takes 200 min.", ("3 hours 20 minutes", "200 min")),
+    ("Restock qty: 40 mugs.", "Restock quantity: 40 mugs.", None),  # an abbreviation in a sentence otherwise the same
+    ("Aunt Mo's birthday is June 2.", "June 2 is Aunt Mo's birthday.", None),  # `is` says it both ways
+    ("The spare battery included in the box.", "The box includes the spare battery.", None),  # a participle, no tense
     ("Braise the beef for 90 minutes.", "Braise the beef for an hour and a half.", ("90 minutes", "an hour and a half")),
     ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
      None),  # an imperative opening a sentence is a verb, reworded away

@@ -148,6 +148,8 @@ def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index
                 if ys >= xs:
                     continue
                 between = _between(note.text, x[2], y[1], note)
+                if between in _COPULAS:
+                    continue  # `Lena's birthday is June 2` = `June 2 is Lena's birthday`: `is` says it both ways
                 if between and between == _between(body.text, ye, xs, body) and not list_glue(note, x[2], y[1]):
                     x_text, y_text = note.text[x[1]:x[2]], note.text[y[1]:y[2]]
                     kind = "binding" if x[3] and y[3] else "word_order"
@@ -163,6 +165,7 @@ def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
     return sorted(items, key=lambda item: item[1])
 
 
+_COPULAS = frozenset({"is", "are", "was", "were", "=", "is on", "is at", "equals", "means"})
 _LONGEST_LIST = 400  # characters between two items of one list, at most
 _LIST_SEPARATOR = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b|\bnor\b)\s*", re.IGNORECASE)
 

@@ -164,6 +164,13 @@ _PERIODS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 
 _ADVERB_PERIODS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
                    "biweekly": 1209600, "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600,
                    "annually": 31557600}
+# Latin dosing abbreviations, a closed class of medicine: times a day (qod every other day)
+MEDICAL_FREQUENCIES = {"qd": (1, 86400), "od": (1, 86400), "bid": (2, 86400), "bd": (2, 86400), "tid": (3, 86400),
+                       "tds": (3, 86400), "qid": (4, 86400), "qod": (1, 172800), "qam": (1, 86400), "qpm": (1, 86400),
+                       "qhs": (1, 86400), "qw": (1, 604800), "qwk": (1, 604800)}
+_MEDICAL = re.compile(r"(?<![\w.])(" + "|".join(MEDICAL_FREQUENCIES) + r"|b\.i\.d\.|t\.i\.d\.|q\.i\.d\.|q\.d\.)(?![\w])",
+                      re.IGNORECASE)
+_MEDICAL_PART = {"qam": "@morning", "qpm": "@evening", "qhs": "@night"}
 _WEEKDAY_NAMES = {name.casefold(): i for i, name in enumerate(calendar.day_name)}
 _PERIOD = r"(?P<unit>" + "|".join([*_PERIODS, *_WEEKDAY_NAMES]) + r")s?"
 _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
@@ -180,6 +187,11 @@ def frequencies(text: str) -> list[Value]:
     """How often: `twice a day` = `2 times daily`, `every six months` = `twice a year`, `every other week` =
     `fortnightly`; one key, times per second."""
     out: list[Value] = []
+    for m in _MEDICAL.finditer(text):
+        word = m.group(1).casefold().replace(".", "")
+        per_day, seconds = MEDICAL_FREQUENCIES[word]
+        out.append(Value(frozenset({f"freq:{fmt(per_day / seconds)}{_MEDICAL_PART.get(word, '')}"}), "frequency",
+                         m.group(0), m.start(), m.end(), "frequency"))
     for pattern in _FREQUENCIES:
         for m in pattern.finditer(text):
             if any(v.start <= m.start() < v.end for v in out):
@@ -210,4 +222,4 @@ def frequencies(text: str) -> list[Value]:
     return out
 
 
-__all__ = ["MONTHS", "WEEKDAYS", "dates", "frequencies", "times"]
+__all__ = ["MEDICAL_FREQUENCIES", "MONTHS", "WEEKDAYS", "dates", "frequencies", "times"]

@@ -228,5 +228,5 @@ FUNCTION_WORDS = frozenset((
     "will would shall should can could may might must get gets got getting make makes made let lets "
     "one ones thing things way ways lot lots kind sort bit part "
     "basically essentially actually really literally honestly simply quite pretty fairly "
-    "anywhere anything anyone anybody somewhere something someone somebody"
+    "anywhere anything anyone anybody somewhere something someone somebody w"
 ).split())

@@ -140,6 +140,11 @@ def _abbreviation_of(word: Word, other: Index) -> str | None:
     return None
 
 
+def abbreviates(short: str, long: str) -> bool:
+    """`qty` of `quantity`, `appt` of `appointment`, `mgr` of `manager` (either way round)."""
+    return _abbreviates(short, long) or _abbreviates(long, short)
+
+
 def _abbreviates(short: str, long: str) -> bool:
     return 2 <= len(short) <= 5 and len(long) > len(short) + 1 and short[0] == long[0] and \
         (short[-1] == long[-1] or long.startswith(short)) and _subsequence(short, long) and zipf_of(short) < 5.0
@@ -199,6 +204,7 @@ def aligned(features: dict[str, float], other: Index, loose: bool = False) -> li
 __all__ = [
     "WORDLIKE_KINDS",
     "Index",
+    "abbreviates",
     "aligned",
     "match_keys",
     "unbound",

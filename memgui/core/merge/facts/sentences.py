@@ -9,8 +9,8 @@ from collections import Counter
 
 from . import wordnet
 from .lexicon import FUNCTION_WORDS
-from .matching import Index, aligned, value_found, weight, whole_word_in, word_found
-from .notes import Note, Word
+from .matching import Index, abbreviates, aligned, value_found, weight, whole_word_in, word_found
+from .notes import Note, Word, zipf_of
 from .report import FactAtRisk, Findings
 
 
@@ -88,7 +88,8 @@ def verb_use(word: Word, text: str) -> bool:
 def _one_word(a: str, b: str) -> bool:
     """Two lemmas that say one thing: synonyms, one the start of the other, or a derivation (`rehearse` /
     `rehearsal`)."""
-    return wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) or b in wordnet.derived_forms(a)
+    return wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) or b in wordnet.derived_forms(a) or \
+        (abbreviates(a, b) and zipf_of(min(a, b, key=len)) < 3.5)  # `qty` = `quantity`; `vegan` is no abbreviation
 
 
 def substituted(number: int, note: Note, index: Index, body: Note, body_index: Index, sources: list[Index],

@@ -29,6 +29,7 @@ _DETERMINER = frozenset("the a an my your our their his her its this that these 
                         "of for".split())  # before a noun or an adjective: `the upgrade`, `a booked table`
 _OBJECT_START = (_DETERMINER - {"of", "for"}) | frozenset("it them him me us".split())
 _SUBJECT = frozenset("i we you they".split())
+_THIRD_PERSON = frozenset("he she it who which that".split())
 _IRREGULAR_PAST = re.compile(r"(?:ed|[^aeiou]t|ought|aught|ew|ung|ank|ode|ook|ote|ove|ore|oke|ent|ame|ave|ind|ound)$")
 
 
@@ -63,7 +64,10 @@ def tense_of(word: Word, text: str) -> str | None:
     if before in _PASSIVE_PRESENT:
         two_back = _previous(text, text.rfind(before, 0, word.start))
         return "future" if two_back in _FUTURE else None if two_back in _NO_TENSE else "not done"
-    return "done"  # past simple, a past passive, a perfect, or a participle standing for one (`Table booked`)
+    if before in _PERFECT or before in _PASSIVE_PAST or not before or before in _SUBJECT | _THIRD_PERSON or \
+            text[word.start - len(before) - 1:word.start].strip()[:1].isupper():
+        return "done"  # past simple after its subject, a past passive, a perfect; `Renewed the insurance`
+    return None  # `one bag included`, `the form attached`: a participle after a noun says how, not when
 
 
 def changed_tense(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:

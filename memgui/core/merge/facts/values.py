@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from ..guard import extract_tokens
-from .calendar_values import MONTHS, WEEKDAYS, dates, frequencies, times
+from .calendar_values import MEDICAL_FREQUENCIES, MONTHS, WEEKDAYS, dates, frequencies, times
 from .lexicon import BOUNDS, FUNCTION_WORDS
 from .value_types import Value, fmt, inside
 
@@ -179,6 +179,8 @@ def _tokens(text: str) -> list[Value]:
     wanted: dict[str, str] = {}  # lower-cased token -> kind
     cased: dict[str, str] = {}  # a code whose case is part of it (`Blue-Heron-42`): compared as written
     for token, kind in extract_tokens(text):
+        if token.casefold().replace(".", "") in MEDICAL_FREQUENCIES:
+            continue  # `BID`, `q.d.`: how often (calendar_values)
         if kind == "all_caps" and token.casefold() in CURRENCY_WORDS:
             continue  # `EUR 280` is an amount
         if kind in ("integer", "quantity", "iso_date", "written_date", "reverse_date", "slash_date"):
@@ -373,7 +375,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             kind, dimension, end = "rate", f"rate:{dimension}", adverb.end()
         if rate and rate.group("u").casefold() in _CALENDAR_UNITS:
             per = _CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1)
+            times = [k for k in keys if k.startswith("times:")]
             keys = {f"{k}/{fmt(per)}s" for k in keys}
+            if times:  # `1x/wk` = `once a week`, `2x/yr` = `twice a year`: how often
+                keys.add(f"freq:{fmt(float(times[0][6:]) / per)}")
             kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
         elif rate and not rate.group("n") and re.match(r"\s+per\s|/\S", rate.group(0)) and \
                 rate.group("u").casefold() not in FUNCTION_WORDS:
@@ -538,7 +543,30 @@ def values(text: str) -> list[Value]:
             if bound:
                 v = Value(frozenset(f"{bound}{k}" for k in v.keys), v.kind, v.text, v.start, v.end, v.dimension)
         kept.append(_labelled_amount(text, v))
-    return kept
+    return _compound_durations(text, kept)
+
+
+_DURATION_GLUE = re.compile(r"\s*(?:,|and)?\s*$")
+
+
+def _compound_durations(text: str, found: list[Value]) -> list[Value]:
+    """`4 hours 15 minutes` = `255 min`, `1h 30m`, `2 days and 6 hours`: a duration written in parts is one."""
+    out: list[Value] = []
+    for value in found:
+        previous = out[-1] if out else None
+        if previous is not None and _seconds(previous) and _seconds(value) and \
+                _seconds(previous) > _seconds(value) and _DURATION_GLUE.match(text[previous.end:value.start]):
+            total = _seconds(previous) + _seconds(value)
+            out[-1] = Value(frozenset({f"duration:{fmt(total)}"}), "quantity", text[previous.start:value.end],
+                            previous.start, value.end, "duration")
+            continue
+        out.append(value)
+    return out
+
+
+def _seconds(value: Value) -> float:
+    keys = [k for k in value.keys if k.startswith("duration:") and "/" not in k]  # not a rate of durations
+    return float(keys[0][9:]) if len(keys) == 1 and len(value.keys) == 1 else 0.0
 
 
 _UNIT_LABEL = re.compile(r"(?:\b|_)([A-Za-z]+)[ \t]*[:=][ \t]*$")
