@@ -56,6 +56,7 @@ SAME = [
     ("Restock qty: 40 mugs.", "Restock quantity: 40 mugs.", None),  # an abbreviation in a sentence otherwise the same
     ("Aunt Mo's birthday is June 2.", "June 2 is Aunt Mo's birthday.", None),  # `is` says it both ways
     ("The spare battery included in the box.", "The box includes the spare battery.", None),  # a participle, no tense
+    ("Half of the bonus goes to savings.", "Bonus: 50% to savings.", None),  # a quantifier written as a value
     ("Braise the beef for 90 minutes.", "Braise the beef for an hour and a half.", ("90 minutes", "an hour and a half")),
     ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
      None),  # an imperative opening a sentence is a verb, reworded away
@@ -167,3 +168,10 @@ def test_a_negative_prefix_answers_for_the_not_a_rewording_writes_out():
     assert ("added", "negation") not in {(i.direction, i.kind) for i in report.at_risk}
     report = check_facts(["Invoice 2231: paid."], "Invoice 2231 hasn't been paid.")
     assert ("added", "negation") in {(i.direction, i.kind) for i in report.at_risk}
+
+
+def test_a_phrase_marker_does_not_reach_across_punctuation():
+    from memgui.core.merge.facts.notes import read_note
+    note = read_note("Bonus split: 50% to the 529 plan, 50% to the mortgage.")
+    assert ("hedge", "plan") not in {m.key for m in note.markers}  # `plan, 50% to` is no `plan to`
+    assert ("hedge", "plan") in {m.key for m in read_note("We plan to visit in May.").markers}

@@ -181,6 +181,9 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
         if marker.cls == "frequency" and any(v.kind == "frequency" and s in restating for v, s in zip(
                 other_index.note.values, other_index.note.value_sentence)):
             continue  # "every so often" where the other says how often: "roughly once a week"
+        if marker.value in _AS_FRACTION and any(_AS_FRACTION[marker.value] in v.keys and s in restating for v, s in zip(
+                other_index.note.values, other_index.note.value_sentence)):
+            continue  # `half of the bonus` where the other writes `50%`
         if not restating and number is None:
             continue  # a body sentence that restates nothing: its terms and values say what it adds
         where = f"source {number + 1}" if number is not None else "the body"
@@ -256,6 +259,7 @@ class _MergedIndex:
         return False
 
 
+_AS_FRACTION = {"half": "frac:0.5"}
 _NEGATIVE_PREFIXES = ("un", "non")  # not `in`, `dis`: `income`, `discount` are no negation
 _OBLIGATION = frozenset({"must", "should"})
 _FINITE = frozenset("is are was were am be been has have had do does did will would can could shall may might "

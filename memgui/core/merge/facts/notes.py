@@ -405,7 +405,11 @@ def _read(text: str) -> Note:
     used: set[int] = set()
     i = 0
     while i < len(tokens):
-        for size in range(min(LONGEST_PHRASE, len(tokens) - i), 0, -1):
+        joined = 1  # how many tokens from i on follow one another with only spaces between (a phrase's reach)
+        while joined < min(LONGEST_PHRASE, len(tokens) - i) and \
+                not text[tokens[i + joined - 1].end():tokens[i + joined].start()].strip(" \t-"):
+            joined += 1
+        for size in range(joined, 0, -1):
             phrase = " ".join(lowers[i:i + size])
             hit = PHRASES.get(phrase) or (_BOUND_HIT if size > 1 and phrase in BOUNDS else None)
             if hit is None and size == 1 and phrase in ("on", "off") and _predicative(text, tokens, i):
