@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QResizeEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -240,6 +240,13 @@ class SourcesView(QWidget):
         self._group = QButtonGroup(self)
         self._group.setExclusive(True)
         self._group.buttonToggled.connect(lambda *_: self.selectionChanged.emit())
+        self._group.buttonToggled.connect(lambda _b, on: on and self._follow.start())
+        # The target pane is kept in view (a narrow window or a big cluster scrolls the panes): after the
+        # layout has settled, so the pane's place is known.
+        self._follow = QTimer(self)
+        self._follow.setSingleShot(True)
+        self._follow.setInterval(0)
+        self._follow.timeout.connect(self.show_target)
         self._scroll = QScrollArea(self)
         self._scroll.setWidgetResizable(True)
         self._scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -297,6 +304,25 @@ class SourcesView(QWidget):
         self._splitter.setSizes([1000 if p in self._panes else 0 for p in self._pool])
         self._empty.hide()
         self._scroll.show()
+        self._scroll.horizontalScrollBar().setValue(0)
+        self._follow.start()
+
+    def show_target(self) -> None:
+        """Scroll the panes so the target's is in view (whole when it fits the viewport)."""
+        pane = next((p for p in self._panes if p.target_radio.isChecked()), None)
+        if pane is None or not self._scroll.isVisible():
+            return
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the panes' places, now
+        self._scroll.ensureWidgetVisible(pane, 0, 0)
+
+    def target_in_view(self) -> bool:
+        """The target pane lies whole inside the visible part of the panes (what a test asks)."""
+        pane = next((p for p in self._panes if p.target_radio.isChecked()), None)
+        if pane is None:
+            return False
+        viewport = self._scroll.viewport()
+        corner = pane.mapTo(viewport, pane.rect().topLeft())
+        return viewport.rect().contains(pane.rect().translated(corner))
 
     def _on_include(self, checked: bool) -> None:
         # The target must be included; moving the target off an excluded pane keeps the plan valid.

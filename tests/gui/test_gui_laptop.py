@@ -1,0 +1,47 @@
+"""Issue 24, item 3 — a laptop layout that holds: at 1280×720 the target pane is scrolled into view (a big
+cluster's default target, and a target moved with Shift+N), the queue's width is the person's and is
+remembered, and a status message cut by the status bar's width can be read whole in the messages log."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from gui_fakes import FakeScanner, services_for
+from memgui.gui.review.page import fit_window
+
+SEVEN = (("ed-1", "ed-2", "ed-3", "pg-1", "pg-2", "fl-1", "fl-2", 0.95),)
+
+
+def _open(make_window, review_store, qtbot, size, clusters=SEVEN):
+    w = make_window(services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=clusters)))
+    fit_window(w, w.page, size=size)
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    return w
+
+
+def test_at_1280x720_the_target_pane_of_a_seven_member_cluster_is_in_view(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot, (1280, 720))
+    panes = w.sources.panes()
+    assert len(panes) == 7
+    scroll = w.sources._scroll
+    assert scroll.horizontalScrollBar().maximum() > 0  # seven panes do not fit: they scroll
+    for number in (7, 1, 5):
+        w.sources.set_target(panes[number - 1].doc.document_id)
+        qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
+        assert w.sources.target_id() == panes[number - 1].doc.document_id
+    # The next cluster shown: its target in view too, starting from the far right of the last one.
+    w.sources.set_target(panes[-1].doc.document_id)
+    qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
+    w.review.load(w.review.row)
+    qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
+
+
+def test_shift_n_moves_the_target_into_view(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot, (1280, 720))
+    w.queue.setFocus()
+    panes = w.sources.panes()
+    qtbot.keyClick(w.queue, Qt.Key.Key_Ampersand, Qt.KeyboardModifier.ShiftModifier)  # Shift+7 on a US layout
+    if w.sources.target_id() != panes[6].doc.document_id:
+        qtbot.keyClick(w.queue, Qt.Key.Key_7, Qt.KeyboardModifier.ShiftModifier)
+    assert w.sources.target_id() == panes[6].doc.document_id
+    qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
