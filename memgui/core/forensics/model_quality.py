@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ...config import user_cache_dir
 from ..decide.groups import DIFFERENT, SAME, judge_pairs
 from ..decide.review import ClusterReview
+from ..netfx import format_timestamp
 from ..store import open_store
 from ..store.audit_log import OP_KEEP_SEPARATE, OP_MERGE, STATE_APPLIED, list_entries
 from ..store.demo import build_demo_store, demo_labels
@@ -243,7 +244,7 @@ def evaluate_model(decider: Any, *, limit: int | None = None, source: VectorSour
         sibling_pairs_different=sum(v == DIFFERENT for v in sib), merges_proposed=stats.merges,
         false_merges=stats.wrong, mixed_clusters=stats.mixed, mixed_split=stats.mixed_split,
         seconds=round(time.monotonic() - started, 1), labels_version=labels_version(labels),
-        measured_at=time.strftime("%Y-%m-%d %H:%M", time.localtime()),
+        measured_at=format_timestamp(int(time.time() * 1000)),
     )
 
 
