@@ -81,7 +81,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self._load_timer.setSingleShot(True)
         self._load_timer.timeout.connect(self._load_current)
         self.queue.selectionModel().currentRowChanged.connect(self._on_current_row)
-        fit_window(self, self.page, self.qsettings.value("window/geometry"))
+        fit_window(self, self.page, self.qsettings.value("window/geometry"), settings=self.qsettings)
         warm = services.warm_up
         self.runner.start("warm-up", lambda cancel: warm(), label="Preparing MergeGuard")
         self.update_actions()
@@ -376,6 +376,7 @@ class MainWindow(QueueNavigation, QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.qsettings.setValue("window/geometry", self.saveGeometry())
+        self.page.save_layout(self.qsettings)
         self.ahead.shutdown()
         self.runner.shutdown(15000)
         self.review.close()  # frees the loaded decider model

@@ -13,7 +13,8 @@ SEVEN = (("ed-1", "ed-2", "ed-3", "pg-1", "pg-2", "fl-1", "fl-2", 0.95),)
 
 def _open(make_window, review_store, qtbot, size, clusters=SEVEN):
     w = make_window(services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=clusters)))
-    fit_window(w, w.page, size=size)
+    if size is not None:
+        fit_window(w, w.page, size=size)
     with qtbot.waitSignal(w.ready, timeout=15000):
         w.open_located(str(review_store.path))
     return w
@@ -45,3 +46,21 @@ def test_shift_n_moves_the_target_into_view(make_window, review_store, qtbot):
         qtbot.keyClick(w.queue, Qt.Key.Key_7, Qt.KeyboardModifier.ShiftModifier)
     assert w.sources.target_id() == panes[6].doc.document_id
     qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
+
+
+def test_the_queue_is_resizable_and_its_width_remembered(make_window, review_store, qtbot, qsettings):
+    w = _open(make_window, review_store, qtbot, None, clusters=(("ed-1", "ed-2", "ed-3", 0.95),))
+    splitter = w.page.main_splitter
+    handle = splitter.handle(1)
+    assert not splitter.childrenCollapsible() and handle.isVisible()  # a handle to drag
+    default = splitter.sizes()[0]
+    sizes = splitter.sizes()
+    wanted = default + 90
+    splitter.setSizes([wanted, sizes[1] - 90, sizes[2]])  # what a drag of the handle does
+    qtbot.wait(20)
+    assert splitter.sizes()[0] == wanted
+    w.close()
+    again = _open(make_window, review_store, qtbot, None, clusters=(("ed-1", "ed-2", "ed-3", 0.95),))
+    again.resize(1560, 940)  # offscreen's 800×600 screen shrinks a restored geometry: the size it had
+    qtbot.wait(20)
+    assert abs(again.page.main_splitter.sizes()[0] - wanted) <= 2, (again.page.main_splitter.sizes(), wanted)

@@ -7,8 +7,8 @@ queue, which needs less height than it has, so the MergeGuard column keeps its t
 splitter keeps its panes from collapsing, and `fit` shares a width out between the three columns."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QScrollArea,
@@ -38,6 +38,8 @@ EDITOR_MIN_WIDTH = 180
 # The outer columns' share of the width, and their bounds (left: queue + decision; right: MergeGuard).
 LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.26, 300, 460
 RIGHT_SHARE, RIGHT_MIN, RIGHT_MAX = 0.27, 340, 440
+# Where the person's column widths are kept between runs (QSettings keys).
+QUEUE_WIDTH_KEY, GUARD_WIDTH_KEY, LEFT_SPLIT_KEY = "review/queueWidth", "review/guardWidth", "review/queueDecision"
 
 
 def queue_legend_html() -> str:
@@ -60,9 +62,10 @@ def banner(name: str, fg: str, bg: str) -> QLabel:
     return label
 
 
-def fit_window(window: QWidget, page: "ReviewPage", geometry=None, size: tuple[int, int] | None = None) -> None:
+def fit_window(window: QWidget, page: "ReviewPage", geometry=None, size: tuple[int, int] | None = None,
+               settings: QSettings | None = None) -> None:
     """The window's size: `size` if given, else the saved geometry, else 1560×940 within the screen; the
-    Review tab's columns are then shared out for that width."""
+    Review tab's columns are then shared out for that width, or (no `size`) set as `settings` remember them."""
     if size is not None:
         window.resize(*size)
     elif geometry is None or not window.restoreGeometry(geometry):
@@ -72,6 +75,8 @@ def fit_window(window: QWidget, page: "ReviewPage", geometry=None, size: tuple[i
             width, height = min(width, room.width()), min(height, room.height())
         window.resize(width, height)
     page.fit(window.width())
+    if size is None and settings is not None:
+        page.restore_layout(settings)  # the queue's width as the person left it
 
 
 class ReviewPage(QWidget):
@@ -118,14 +123,52 @@ class ReviewPage(QWidget):
         self.compare_tabs.addTab(self.evidence_panel, "Conflicts")
         self.guard_panel = GuardPanel()
         self.decision_panel = DecisionPanel(actions["ask"], actions["cancel_model"], actions["union"])
+        self._remembered: tuple[int, int] | None = None  # the queue's and MergeGuard's widths from the settings
         self._lay_out(actions)
+        self.main_splitter.splitterMoved.connect(self._forget_remembered)  # a drag: the person's sizes now
 
     def fit(self, width: int) -> None:
         """Share `width` out: the queue and MergeGuard columns get their part (within bounds), the sources the
         rest. Only at start and on an explicit size: later the person's own splitter sizes are kept."""
+        self._remembered = None
         left = int(min(LEFT_MAX, max(LEFT_MIN, LEFT_SHARE * width)))
         right = int(min(RIGHT_MAX, max(RIGHT_MIN, RIGHT_SHARE * width)))
         self.main_splitter.setSizes([left, max(1, width - left - right), right])
+
+    def save_layout(self, settings: QSettings) -> None:
+        """The person's outer column widths (the queue's, MergeGuard's) and the queue / decision split, kept
+        for the next start."""
+        sizes = self.main_splitter.sizes()
+        settings.setValue(QUEUE_WIDTH_KEY, sizes[0])
+        settings.setValue(GUARD_WIDTH_KEY, sizes[2])
+        settings.setValue(LEFT_SPLIT_KEY, self.left_splitter.saveState())
+
+    def restore_layout(self, settings: QSettings) -> bool:
+        """The widths saved by `save_layout` (True when there were some): held as the window takes its size
+        (the sources take the rest), until the person drags a column's edge."""
+        left = settings.value(LEFT_SPLIT_KEY)
+        if isinstance(left, (bytes, QByteArray)):  # an ini file gives bytes back
+            self.left_splitter.restoreState(QByteArray(left))
+        try:
+            queue, guard = int(settings.value(QUEUE_WIDTH_KEY)), int(settings.value(GUARD_WIDTH_KEY))
+        except (TypeError, ValueError):
+            return False
+        self._remembered = (queue, guard)
+        self._hold_remembered()
+        return True
+
+    def _hold_remembered(self) -> None:
+        if self._remembered is not None:
+            queue, guard = self._remembered
+            rest = self.main_splitter.width() - queue - guard - 2 * self.main_splitter.handleWidth()
+            self.main_splitter.setSizes([queue, max(1, rest), guard])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._hold_remembered()  # the splitter has its new width already (the layout goes first)
+
+    def _forget_remembered(self, *_args: object) -> None:
+        self._remembered = None
 
     def evidence_changed(self) -> None:
         """The Conflicts tab's title counts the conflicting values found between the sources."""
