@@ -28,7 +28,7 @@ from .review.queue_marks import QueueMarks
 from .review.split import Splits, split_checked
 from .services import Services
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
-from .status import StatusNotes, TaskStatus
+from .status import MessageLog, StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
 
 
@@ -103,6 +103,8 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.task_status = TaskStatus(self.runner)
         self.statusBar().addPermanentWidget(self.task_status)
         self.notes = StatusNotes(self.statusBar())
+        self.message_log = MessageLog(self.statusBar())  # a message cut by the bar's width, read whole
+        self.statusBar().addPermanentWidget(self.message_log)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("mainTabs")
         self.tabs.setDocumentMode(True)

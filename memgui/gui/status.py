@@ -4,10 +4,23 @@ timer that records the longest gap between its ticks)."""
 from __future__ import annotations
 
 import time
+from collections import deque
+from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QStatusBar, QWidget
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtWidgets import (
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QStatusBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .ratio_bar import RatioBar
 
@@ -89,6 +102,58 @@ class StatusNotes:
     def _changed(self, text: str) -> None:
         if text != self._text:  # timed out, cleared or replaced by another message
             self._about, self._text = None, None
+
+
+class MessageLog(QToolButton):
+    """The status bar's passing messages, kept: a message cut by a narrow window (or gone after its seconds)
+    is read whole here. The button in the status bar's corner opens the list (newest last); the bar's tooltip
+    is the message on show, whole."""
+
+    KEEP = 200
+
+    def __init__(self, bar: QStatusBar, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("messageLogButton")
+        self.bar = bar
+        self._entries: deque[tuple[str, str]] = deque(maxlen=self.KEEP)  # (HH:MM:SS, text)
+        self.setText("Messages")
+        self.setToolTip("Every status message of this session, whole (the status bar cuts long ones)")
+        self.setAutoRaise(True)
+        self.view = QDialog(self)
+        self.view.setObjectName("messageLogView")
+        self.view.setWindowTitle("memgui — messages")
+        self.view.setWindowFlag(Qt.WindowType.Tool)
+        self.text = QPlainTextEdit(self.view)
+        self.text.setObjectName("messageLogText")
+        self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        QVBoxLayout(self.view).addWidget(self.text)
+        self.view.resize(640, 320)
+        self.clicked.connect(self.open_view)
+        bar.messageChanged.connect(self._record)
+
+    def entries(self) -> list[str]:
+        return [text for _when, text in self._entries]
+
+    def _record(self, text: str) -> None:
+        self.bar.setToolTip(text)
+        if not text:
+            return
+        if self._entries and self._entries[-1][1] == text:
+            return  # the same message shown again
+        self._entries.append((datetime.now().strftime("%H:%M:%S"), text))
+        self.setText(f"Messages ({len(self._entries)})")
+        if self.view.isVisible():
+            self._fill()
+
+    def _fill(self) -> None:
+        self.text.setPlainText("\n".join(f"{when}  {text}" for when, text in self._entries))
+        self.text.verticalScrollBar().setValue(self.text.verticalScrollBar().maximum())
+
+    def open_view(self) -> None:
+        self._fill()
+        self.view.show()
+        self.view.raise_()
 
 
 class StallProbe(QObject):

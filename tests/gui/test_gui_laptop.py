@@ -64,3 +64,22 @@ def test_the_queue_is_resizable_and_its_width_remembered(make_window, review_sto
     again.resize(1560, 940)  # offscreen's 800×600 screen shrinks a restored geometry: the size it had
     qtbot.wait(20)
     assert abs(again.page.main_splitter.sizes()[0] - wanted) <= 2, (again.page.main_splitter.sizes(), wanted)
+
+
+def test_a_status_message_cut_at_1280_is_read_whole_in_the_messages_log(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot, (1280, 720), clusters=(("ed-1", "ed-2", "ed-3", 0.95),))
+    text = ("Merged 3 documents into #2 “Backblaze B2 backup bucket”; #1 and #3 tombstoned — Ctrl+Z undoes it, "
+            "the Audit tab (Ctrl+2) has the entry with its before and after images and the guard's report in full; "
+            "the next cluster to review is selected")
+    w.show_status(text, 2000)
+    bar = w.statusBar()
+    assert bar.fontMetrics().horizontalAdvance(text) > bar.width()  # the bar alone cuts it
+    assert bar.toolTip() == text
+    button = w.message_log
+    assert button.isVisible() and w.rect().contains(button.mapTo(w, button.rect().bottomRight()))
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(button.view.isVisible, timeout=2000)
+    assert text in button.text.toPlainText()
+    qtbot.waitUntil(lambda: bar.currentMessage() == "", timeout=4000)  # gone from the bar, still in the log
+    assert button.entries()[-1] == text
+    button.view.close()
