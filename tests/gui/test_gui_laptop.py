@@ -83,3 +83,16 @@ def test_a_status_message_cut_at_1280_is_read_whole_in_the_messages_log(make_win
     qtbot.waitUntil(lambda: bar.currentMessage() == "", timeout=4000)  # gone from the bar, still in the log
     assert button.entries()[-1] == text
     button.view.close()
+
+
+def test_the_queue_widens_with_the_window_and_keeps_three_panes_whole(make_window, review_store, qtbot):
+    from memgui.gui.review.cluster_model import ClusterTableModel as Columns
+
+    w = _open(make_window, review_store, qtbot, (1280, 720), clusters=(("ed-1", "ed-2", "ed-3", 0.95),))
+    titles = {}
+    for size in ((1280, 720), (1366, 768), (1920, 1080)):
+        fit_window(w, w.page, size=size)
+        qtbot.wait(30)
+        titles[size[0]] = w.queue.horizontalHeader().sectionSize(Columns.TITLES)
+        assert w.sources._scroll.horizontalScrollBar().maximum() == 0, size  # three panes, no scrolling
+    assert titles[1280] >= 120 and titles[1366] >= 175 and titles[1920] >= 240, titles

@@ -36,7 +36,9 @@ DEFAULT_SIZE = (1560, 940)
 TOKEN_ROWS = 5  # the MergeGuard token table shows at least this many rows
 EDITOR_MIN_WIDTH = 180
 # The outer columns' share of the width, and their bounds (left: queue + decision; right: MergeGuard).
-LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.26, 300, 460
+LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.28, 300, 560
+# The sources' least room when the queue is widened: three panes side by side without a scroll bar.
+MIDDLE_ROOM = 600
 RIGHT_SHARE, RIGHT_MIN, RIGHT_MAX = 0.27, 340, 440
 # Where the person's column widths are kept between runs (QSettings keys).
 QUEUE_WIDTH_KEY, GUARD_WIDTH_KEY, LEFT_SPLIT_KEY = "review/queueWidth", "review/guardWidth", "review/queueDecision"
@@ -131,8 +133,9 @@ class ReviewPage(QWidget):
         """Share `width` out: the queue and MergeGuard columns get their part (within bounds), the sources the
         rest. Only at start and on an explicit size: later the person's own splitter sizes are kept."""
         self._remembered = None
-        left = int(min(LEFT_MAX, max(LEFT_MIN, LEFT_SHARE * width)))
         right = int(min(RIGHT_MAX, max(RIGHT_MIN, RIGHT_SHARE * width)))
+        # The queue widens with the window (its titles read), but not into the sources' three panes.
+        left = int(max(LEFT_MIN, min(LEFT_MAX, LEFT_SHARE * width, width - right - MIDDLE_ROOM)))
         self.main_splitter.setSizes([left, max(1, width - left - right), right])
 
     def save_layout(self, settings: QSettings) -> None:
