@@ -96,3 +96,18 @@ def test_the_queue_widens_with_the_window_and_keeps_three_panes_whole(make_windo
         titles[size[0]] = w.queue.horizontalHeader().sectionSize(Columns.TITLES)
         assert w.sources._scroll.horizontalScrollBar().maximum() == 0, size  # three panes, no scrolling
     assert titles[1280] >= 120 and titles[1366] >= 175 and titles[1920] >= 240, titles
+
+
+def test_at_1280x720_the_guard_token_table_shows_every_column_and_the_token(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot, (1280, 720), clusters=(("ed-1", "ed-2", "ed-3", 0.95),))
+    w.actions_by_key["union"].trigger()
+    qtbot.waitUntil(lambda: w.review.guard_is_current() and w.guard_panel.token_model.rowCount() > 0, timeout=10000)
+    qtbot.wait(30)
+    table = w.guard_panel.table
+    header, room = table.horizontalHeader(), table.viewport().width()
+    for col in range(4):
+        left = header.sectionViewportPosition(col)
+        assert left >= 0 and left + header.sectionSize(col) <= room, (col, left, header.sectionSize(col), room)
+    assert header.sectionSize(0) >= 64  # a token such as `castell-restic-offsite` starts readable
+    text = table.model().headerData(3, header.orientation())
+    assert header.sectionSize(3) >= header.fontMetrics().horizontalAdvance(text) + 8  # its title whole

@@ -99,7 +99,9 @@ def _sources_text(sources: Any, labels: Sequence[str]) -> str:
 
 
 class GuardTokenModel(QAbstractTableModel):
-    COLUMNS = ("Token", "Class", "Sources", "In merged body")
+    COLUMNS = ("Token", "Class", "Sources", "In body")  # short: a laptop's column leaves the token room
+    TIPS = ("the load-bearing token MergeGuard looks for", "its class", "the sources that hold it",
+            "in the merged body: retained or missing")
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -113,8 +115,11 @@ class GuardTokenModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 4:
-            return self.COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < 4:
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self.TIPS[section]
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.COLUMNS[section]
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -235,7 +240,8 @@ class GuardPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((1, 104), (2, 66), (3, 96)):  # fixed: measuring contents on every report is slow
+        # fixed (measuring contents on every report is slow), narrow enough that at 1280×720 the token reads
+        for col, width in ((1, 90), (2, 62), (3, 70)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.table.verticalHeader().setDefaultSectionSize(20)
