@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from gui_fakes import FakeScanner, services_for
 from memgui.gui.review.page import fit_window
 
+THREE = (("ed-1", "ed-2", "ed-3", 0.95), ("pg-1", "pg-2", 0.93), ("fl-1", "fl-2", 0.91))
 SEVEN = (("ed-1", "ed-2", "ed-3", "pg-1", "pg-2", "fl-1", "fl-2", 0.95),)
 
 
@@ -111,3 +112,22 @@ def test_at_1280x720_the_guard_token_table_shows_every_column_and_the_token(make
     assert header.sectionSize(0) >= 64  # a token such as `castell-restic-offsite` starts readable
     text = table.model().headerData(3, header.orientation())
     assert header.sectionSize(3) >= header.fontMetrics().horizontalAdvance(text) + 8  # its title whole
+
+
+def test_at_laptop_sizes_the_decision_panel_scrolls_rather_than_clips(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot, (1280, 720), clusters=THREE)
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+        w.actions_by_key["ask"].trigger()
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    for size in ((1280, 720), (1366, 768)):
+        fit_window(w, w.page, size=size)
+        qtbot.wait(30)
+        panel, scroll = w.decision_panel, w.page.decision_scroll
+        assert panel.height() >= panel.minimumSizeHint().height(), size  # never squeezed below what it needs
+        for label in (panel.rationale_label,):
+            assert label.height() >= label.heightForWidth(label.width()), size  # every line of it
+        bar = scroll.verticalScrollBar()
+        bar.setValue(bar.maximum())  # scrolled to its end, its last line is in view
+        qtbot.wait(10)
+        bottom = panel.rationale_label.mapTo(scroll.viewport(), panel.rationale_label.rect().bottomLeft())
+        assert bottom.y() <= scroll.viewport().height(), (size, bottom.y(), scroll.viewport().height())
