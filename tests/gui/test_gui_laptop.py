@@ -131,3 +131,26 @@ def test_at_laptop_sizes_the_decision_panel_scrolls_rather_than_clips(make_windo
         qtbot.wait(10)
         bottom = panel.rationale_label.mapTo(scroll.viewport(), panel.rationale_label.rect().bottomLeft())
         assert bottom.y() <= scroll.viewport().height(), (size, bottom.y(), scroll.viewport().height())
+
+
+def test_at_1280x720_no_pane_line_runs_past_its_edge(make_window, review_store, qtbot):
+    """Every line of a pane's header wraps inside the pane, with room to spare for a font a little larger than
+    the test's (the app's own font cut "updated 2025-02-09 12:00 UT" at a pane's edge at 1280×720): its
+    widest unbreakable run is checked, not only its layout at this width."""
+    from PySide6.QtGui import QTextDocument, QTextOption
+
+    w = _open(make_window, review_store, qtbot, (1280, 720), clusters=THREE)
+    qtbot.wait(30)
+    for pane in w.sources.panes():
+        for label in (pane.title_label, pane.meta_label, pane.badges):
+            doc = QTextDocument()
+            option = doc.defaultTextOption()
+            option.setWrapMode(QTextOption.WrapMode.WordWrap)  # as a QLabel wraps: at word boundaries only
+            doc.setDefaultTextOption(option)
+            doc.setDefaultFont(label.font())
+            doc.setHtml(label.text())
+            doc.setDocumentMargin(0)
+            doc.setTextWidth(label.width())
+            assert doc.idealWidth() <= label.width() + 1, (pane.number, label.text(), doc.idealWidth(), label.width())
+            doc.setTextWidth(1)  # every run on a line of its own: the widest one
+            assert doc.idealWidth() <= label.width() - 20, (pane.number, label.text(), doc.idealWidth(), label.width())

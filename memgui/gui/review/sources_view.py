@@ -133,9 +133,11 @@ class SourcePane(QFrame):
                                      f"— Shift+{number}")
         self.id_label.setToolTip(doc.document_id)
         self._elide_id()
+        # The time stays whole on its line; "updated" may end the line before it (a narrow pane at 1280×720
+        # cut "updated 2025-02-09 12:00 UT" at its edge, the whole of it being one unbreakable word).
         updated = format_ms(doc.updated_at).replace(" ", "&nbsp;")
         self.meta_label.setText(f"<span style='color:{MUTED}'>{_esc(doc.anchor_id)} · {_esc(doc.update_semantics)} · "
-                                f"updated&nbsp;{updated}</span>")
+                                f"updated {updated}</span>")
         self.badges.setText("&nbsp;".join(
             f"<span style='background-color:{cosine_color(c)}; color:white'>&nbsp;↔ #{other} {c:.3f}&nbsp;</span>"
             for other, c in badges))
