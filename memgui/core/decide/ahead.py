@@ -134,11 +134,12 @@ def review_ahead(documents: Sequence[Any], names: dict[str, str] | None, decider
 
 
 def ahead_order(keys: Sequence[K], current: K | None, skip: Container[K] = ()) -> list[K]:
-    """The clusters to review ahead, in queue order: those after the current one, then (wrapping round) those
-    before it; the current one (the reviewer is on it) and `skip` (done, not reviewable) left out."""
-    start = keys.index(current) + 1 if current in keys else 0
+    """The clusters to review ahead: the current one first (the reviewer is looking at it), then in queue order
+    those after it, then (wrapping round) those before it; `skip` (done, not reviewable, or the current one
+    while the reviewer works on it) left out."""
+    start = keys.index(current) if current in keys else 0
     ordered = list(keys[start:]) + list(keys[:start])
-    return [k for k in ordered if k != current and k not in skip]
+    return [k for k in ordered if k not in skip]
 
 
 def model_key(decider: Any) -> str:

@@ -1,22 +1,24 @@
-"""Decisions ahead of the reviewer: a background queue that runs the model on the clusters after the current one
-(queue order, one at a time, on its own low-priority worker), caches each review per store and model file, and
-badges the queue. Reaching a cluster whose review is cached shows its groups, target and merged body at once.
+"""Decisions ahead of the reviewer: a background queue that runs the model on the cluster on screen (unless the
+reviewer works on it), then the ones after it (queue order, one at a time, on its own low-priority worker),
+caches each review per store and model file, and badges the queue. The cached reviews are shown as soon as the
+model file is known (its path, size and mtime key the cache), before the model loads. Reaching a cluster whose review is cached shows its groups, target and merged body at once.
 
 It shares the one loaded model with the reviewer's own calls (`DeciderSlot`): the reviewer goes first, and the
 queue pauses while the reviewer's call runs (`ModelTurns`). Moving in the queue never cancels it, nor does the
 Cancel of the reviewer's call; only its own Stop (status bar), the setting, another store or new model settings
-do. At start-up (after the store opens) it runs the model's capability self-test, cached per model file."""
+do. At start-up (after the store opens) it runs the model's capability self-test, cached per model file, and the
+status line says which canary it is on."""
 from __future__ import annotations
 
 import inspect
-import os
-import threading
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
+from ..services.values import Progress
 from ..workers import TaskRunner, one_line
-from .ahead_status import AheadStatus, record_html
+from .ahead_jobs import lower_priority, no_time_limit, stages, summary_of
+from .ahead_status import AheadStatus, record_html, startup_note
 from .cluster_model import CLUSTER_ROLE, NEW, SKIPPED
 
 REVIEWABLE = (NEW, SKIPPED)
@@ -24,49 +26,11 @@ ORIGIN = "model, decided ahead"
 
 
 START_AFTER_SCAN_MS = 300  # the first cluster is on show by then
+MODEL_KNOWN = "model known"  # start-up's Progress stage carrying (model key, model id, cached self-test)
 
 
 class ModelUnavailable(Exception):
     """No decider could be made (none installed, the file is gone): the queue cannot run at all."""
-
-
-def _lower_priority() -> None:
-    """The queue's worker (and the model threads it starts) yields the CPU to everything else."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-    except (AttributeError, OSError):
-        pass
-
-
-def _no_time_limit(selftest: Any) -> dict:
-    """The self-test at start-up runs at low priority: a slow answer on a busy machine is no failed canary."""
-    try:
-        return {"timeout_s": 0} if "timeout_s" in inspect.signature(selftest).parameters else {}
-    except (TypeError, ValueError):
-        return {}
-
-
-def _stages(work):
-    """Only a change of stage reaches the GUI thread: nobody reads the queue's streamed tokens."""
-    stage = None
-    try:
-        while True:
-            try:
-                progress = next(work)
-            except StopIteration as stop:
-                return stop.value
-            if progress.stage != stage:
-                stage = progress.stage
-                yield progress
-    finally:
-        work.close()  # a cancelled job lets go of the model's lock at once
-
-
-def _summary(verdict: Any) -> dict | None:
-    if verdict is None:
-        return None
-    return {"capable": verdict.capable, "passed": getattr(verdict, "passed", None),
-            "total": getattr(verdict, "total", None)}
 
 
 class DecisionsAhead(QObject):
@@ -92,6 +56,7 @@ class DecisionsAhead(QObject):
         self.stopped = False  # the reviewer pressed Stop
         self.ready = self.primed = False
         self.paused = False
+        self.startup_note = "starting…"  # what the start-up is doing (the model's load, the self-test's canary)
         self.status = AheadStatus(self.stop, self.resume)
         window.statusBar().addPermanentWidget(self.status)
         # The model loads once the store's first scan is shown, not while the window opens it: loading it then
@@ -161,17 +126,21 @@ class DecisionsAhead(QObject):
         selftest, warm = w.services.selftest, self.enabled()
 
         def job(cancel):
-            _lower_priority()
+            lower_priority()
             try:
                 decider = yield from slot.acquire(key, lambda: make(settings), cancel, load=False)
             except Exception as exc:  # noqa: BLE001 - no model installed, a missing file
                 raise ModelUnavailable(one_line(exc)) from exc
             verdict = slot.selftests.get(key) or s.cached_selftest(decider)
+            # The decision cache's key needs only the model file (path, size, mtime): its cached decisions
+            # are shown now, before the model loads.
+            yield Progress(MODEL_KNOWN, 0, None, "", payload=(s.model_key(decider), getattr(decider, "model_id", ""),
+                                                               verdict))
             if (verdict is None and selftest is not None) or warm:
                 decider = yield from slot.acquire(key, lambda: make(settings), cancel)  # loads, on this worker
             if verdict is None and selftest is not None:
                 def run(token):
-                    out = selftest(decider, cancel=token, **_no_time_limit(selftest))
+                    out = selftest(decider, cancel=token, **no_time_limit(selftest))
                     return (yield from out) if inspect.isgenerator(out) else out
 
                 verdict = yield from s.taking_turns(run, slot.turns, cancel)
@@ -179,9 +148,26 @@ class DecisionsAhead(QObject):
                 slot.selftests.setdefault(key, verdict)
             return s.model_key(decider), getattr(decider, "model_id", ""), verdict
 
-        self._show("Decisions ahead: loading the model and its self-test…")
+        self.startup_note = "loading the model…"
+        self._show("Decisions ahead: loading the model…")
         self.runner.start("start-up", job, label="Model self-test", on_done=self._started,
-                          on_error=self._start_failed, on_progress=self._progress)
+                          on_error=self._start_failed, on_progress=self._start_progress)
+
+    def _start_progress(self, progress: Any) -> None:
+        """Start-up's steps as they come: the model's key (cached decisions shown at once), the load, each
+        canary of the self-test (n of 6)."""
+        if progress.stage == MODEL_KNOWN:
+            self.model_key, self.model_id, verdict = progress.payload
+            self.verdict = verdict
+            self.startup_note = ("loading the model…" if verdict is not None else
+                                 "loading the model for its self-test…")
+            if self.w.scan_result is not None:
+                self._prime()
+        elif startup_note(progress):
+            self.startup_note = startup_note(progress)
+        else:
+            return
+        self._show_state(0)
 
     def _started(self, value: tuple) -> None:
         self.model_key, self.model_id, self.verdict = value
@@ -205,8 +191,9 @@ class DecisionsAhead(QObject):
         return [proxy.data(proxy.index(r, 0), CLUSTER_ROLE) for r in range(proxy.rowCount())]
 
     def _prime(self) -> None:
-        """After a scan: the cached reviews of every cluster in the queue, checked against its sources now."""
-        if not self.ready or self.model_key is None or self.w.store is None:
+        """After a scan: the cached reviews of every cluster in the queue, checked against its sources now (as
+        soon as the model file is known: no model needs to be loaded for it)."""
+        if self.model_key is None or self.w.store is None:
             return
         store, cache, mkey = self.w.store, self.s.cache, self.model_key
         clusters = [tuple(r.member_ids) for r in self.w.cluster_model.rows()]
@@ -243,6 +230,10 @@ class DecisionsAhead(QObject):
         current = frozenset(selected.member_ids) if selected is not None else None
         keys = [frozenset(r.member_ids) for r in rows]
         skip = set(self.reviews) | set(self.failed) | {k for k, r in zip(keys, rows) if r.status not in REVIEWABLE}
+        on_show = self.review.row
+        if current is not None and on_show is not None and frozenset(on_show.member_ids) == current \
+                and not self._idle():
+            skip.add(current)  # the reviewer's own call or body: the queue does not decide it twice
         order = self.s.ahead_order(keys, current, skip)
         badges = {k: v.verdict for k, v in self.reviews.items()}
         if self.active():  # not decided yet: queued, or the cluster the reviewer is on
@@ -257,10 +248,10 @@ class DecisionsAhead(QObject):
         w, s, slot = self.w, self.s, self.slot
         key, ids = frozenset(row.member_ids), list(row.member_ids)
         store, mkey, settings, make = w.store, self.model_key, w.settings, w.services.make_decider
-        dkey, summary = self.review.drafting.decider_key(), _summary(self.verdict)
+        dkey, summary = self.review.drafting.decider_key(), summary_of(self.verdict)
 
         def job(cancel):
-            _lower_priority()
+            lower_priority()
             docs = store.documents_by_ids(ids)
             live = [d for d in docs if not d.is_tombstoned]
             if len(live) != len(ids) or len(live) < 2:
@@ -273,7 +264,7 @@ class DecisionsAhead(QObject):
                 decider = yield from slot.acquire(dkey, lambda: make(settings), cancel)
             except Exception as exc:  # noqa: BLE001
                 raise ModelUnavailable(one_line(exc)) from exc
-            review = yield from _stages(s.review_ahead(live, s.anchor_names(store, live), decider, slot.turns,
+            review = yield from stages(s.review_ahead(live, s.anchor_names(store, live), decider, slot.turns,
                                                        cancel=cancel, selftest=summary))
             if review.error is None:
                 cache.put(review)
@@ -357,7 +348,10 @@ class DecisionsAhead(QObject):
             self._show("")
         elif self.stopped:
             self._show(f"Decisions ahead stopped · {ready} ready", "Resume")
-        elif not (self.ready and self.primed):
+        elif not self.ready:
+            cached = f" · {ready} cached" if ready else ""
+            self._show(f"Decisions ahead: {self.startup_note}{cached}")
+        elif not self.primed:
             self._show("Decisions ahead: starting…")
         elif self.running is not None and self.paused:
             self._show(f"Decisions ahead paused while your model call runs · {ready} ready", "Stop")

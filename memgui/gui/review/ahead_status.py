@@ -38,6 +38,18 @@ class AheadStatus(QWidget):
         self.setVisible(bool(text))
 
 
+def startup_note(progress: Any) -> str:
+    """What the queue's start-up is doing, from its Progress: the model's load, or the self-test's canary
+    ("model self-test 3/6 (near-miss)…"); "" for a step not worth a line."""
+    if progress.stage == "loading model":
+        return "loading the model…"
+    if progress.stage == "self-test" and progress.total:
+        done = min(progress.done + 1, progress.total)
+        kind = progress.message.rsplit(": ", 1)[-1] if progress.message else ""
+        return f"model self-test {done}/{progress.total}" + (f" ({kind})" if kind else "") + "…"
+    return ""
+
+
 def _percent(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
@@ -74,4 +86,4 @@ def record_html(model_id: str, verdict: Any, quality: Any, agreement: Any, minim
     return "<br>".join(lines), tip
 
 
-__all__ = ["AheadStatus", "record_html"]
+__all__ = ["AheadStatus", "record_html", "startup_note"]

@@ -12,10 +12,11 @@ from memgui.core.decide.ahead import ModelTurns, ahead_order, decider_result_of,
 from memgui.core.tasks import Cancelled, CancelToken, Progress, run_to_end
 
 
-def test_the_order_is_the_queue_after_the_current_cluster_then_round_to_the_start():
+def test_the_order_is_the_cluster_on_screen_then_the_queue_after_it_then_round_to_the_start():
     keys = ["a", "b", "c", "d", "e"]
-    assert ahead_order(keys, "c") == ["d", "e", "a", "b"]
-    assert ahead_order(keys, "c", skip={"e", "a"}) == ["d", "b"]
+    assert ahead_order(keys, "c") == ["c", "d", "e", "a", "b"]  # the cluster on screen first (issue 24)
+    assert ahead_order(keys, "c", skip={"c"}) == ["d", "e", "a", "b"]  # ... unless the reviewer works on it
+    assert ahead_order(keys, "c", skip={"e", "a"}) == ["c", "d", "b"]
     assert ahead_order(keys, None) == keys  # nothing selected yet: from the top
     assert ahead_order(keys, "e", skip=set(keys) - {"b"}) == ["b"]
     assert ahead_order(keys, "zz") == keys  # the current cluster left the queue (filtered out)

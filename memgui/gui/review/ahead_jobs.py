@@ -1,0 +1,50 @@
+"""The decisions-ahead queue's worker-side helpers: a worker at low priority, the self-test without a time limit,
+only a change of stage passed on to the GUI thread, the self-test verdict in the review's record."""
+from __future__ import annotations
+
+import inspect
+import os
+import threading
+from typing import Any
+
+
+def lower_priority() -> None:
+    """The queue's worker (and the model threads it starts) yields the CPU to everything else."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):
+        pass
+
+
+def no_time_limit(selftest: Any) -> dict:
+    """The self-test at start-up runs at low priority: a slow answer on a busy machine is no failed canary."""
+    try:
+        return {"timeout_s": 0} if "timeout_s" in inspect.signature(selftest).parameters else {}
+    except (TypeError, ValueError):
+        return {}
+
+
+def stages(work):
+    """Only a change of stage reaches the GUI thread: nobody reads the queue's streamed tokens."""
+    stage = None
+    try:
+        while True:
+            try:
+                progress = next(work)
+            except StopIteration as stop:
+                return stop.value
+            if progress.stage != stage:
+                stage = progress.stage
+                yield progress
+    finally:
+        work.close()  # a cancelled job lets go of the model's lock at once
+
+
+def summary_of(verdict: Any) -> dict | None:
+    if verdict is None:
+        return None
+    return {"capable": verdict.capable, "passed": getattr(verdict, "passed", None),
+            "total": getattr(verdict, "total", None)}
+
+
+__all__ = ["lower_priority", "no_time_limit", "stages", "summary_of"]
