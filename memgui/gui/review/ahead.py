@@ -1,7 +1,8 @@
 """Decisions ahead of the reviewer: a background queue that runs the model on the cluster on screen (unless the
 reviewer works on it), then the ones after it (queue order, one at a time, on its own low-priority worker),
 caches each review per store and model file, and badges the queue. The cached reviews are shown as soon as the
-model file is known (its path, size and mtime key the cache), before the model loads. Reaching a cluster whose review is cached shows its groups, target and merged body at once.
+model file is known (its path, size and mtime key the cache), before the model loads. Reaching a cluster whose
+review is cached shows its groups, target and merged body at once.
 
 It shares the one loaded model with the reviewer's own calls (`DeciderSlot`): the reviewer goes first, and the
 queue pauses while the reviewer's call runs (`ModelTurns`). Moving in the queue never cancels it, nor does the
