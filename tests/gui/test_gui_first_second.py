@@ -103,3 +103,19 @@ def test_the_cluster_on_screen_is_decided_first(make_window, qsettings, review_s
     gate.set()
     qtbot.waitUntil(lambda: on_screen in w.ahead.reviews, timeout=10000)
     qtbot.waitUntil(lambda: "decided ahead" in w.decision_panel.model_label.text(), timeout=5000)
+
+
+def test_a_background_decision_says_which_cluster_and_pair(make_window, qsettings, review_store, qtbot):
+    add_documents(review_store, TZ)
+    services = services_for(review_store, decider=_decider(), scanner=FakeScanner(review_store.ids, clusters=FOUR))
+    services.selftest = None
+    qsettings.setValue("decider/ahead", "true")
+    w = make_window(services)
+    lines: list[str] = []
+    w.ahead.stateChanged.connect(lines.append)
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    tz = _key(review_store, "tz-1", "tz-2", "tz-3")
+    qtbot.waitUntil(lambda: tz in w.ahead.reviews, timeout=15000)
+    said = [line for line in lines if line.startswith("Deciding ahead (Team time zone")]
+    assert any(", pair 1/3)" in line for line in said) and any(", pair 3/3)" in line for line in said), said

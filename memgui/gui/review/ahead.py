@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
 from ..services.values import Progress
 from ..workers import TaskRunner, one_line
-from .ahead_jobs import lower_priority, no_time_limit, stages, summary_of
+from .ahead_jobs import lower_priority, no_time_limit, stages, step_note, summary_of
 from .ahead_status import AheadStatus, record_html, startup_note
 from .cluster_model import CLUSTER_ROLE, NEW, SKIPPED
 
@@ -57,6 +57,7 @@ class DecisionsAhead(QObject):
         self.stopped = False  # the reviewer pressed Stop
         self.ready = self.primed = False
         self.paused = False
+        self.step = self.running_title = ""  # the running background review: its cluster's title, its step
         self.startup_note = "starting…"  # what the start-up is doing (the model's load, the self-test's canary)
         self.status = AheadStatus(self.stop, self.resume)
         window.statusBar().addPermanentWidget(self.status)
@@ -271,7 +272,7 @@ class DecisionsAhead(QObject):
                 cache.put(review)
             return review
 
-        self.running, self.paused = key, False
+        self.running, self.paused, self.step, self.running_title = key, False, "", row.titles[0] if row.titles else ""
         self.runner.start("ahead", job, label=f"Deciding ahead: {row.titles_text}",
                           on_progress=self._progress, on_done=lambda review: self._done(key, review),
                           on_error=lambda exc: self._failed(key, exc),
@@ -283,8 +284,9 @@ class DecisionsAhead(QObject):
 
     def _progress(self, progress: Any) -> None:
         paused = progress.stage == self.s.paused_stage
-        if paused != self.paused:
-            self.paused = paused
+        note = step_note(progress)
+        if paused != self.paused or (note is not None and note != self.step):
+            self.paused, self.step = paused, (note if note is not None else self.step)
             self.refresh()
 
     def _done(self, key: frozenset, review: Any) -> None:
@@ -357,7 +359,9 @@ class DecisionsAhead(QObject):
         elif self.running is not None and self.paused:
             self._show(f"Decisions ahead paused while your model call runs · {ready} ready", "Stop")
         elif self.running is not None:
-            self._show(f"Deciding ahead · {ready} ready, {queued} to go", "Stop")
+            step = f" ({self.running_title[:40]}{'…' if len(self.running_title) > 40 else ''}"
+            step += f", {self.step})" if self.step else ")"
+            self._show(f"Deciding ahead{step} · {ready} ready, {queued} to go", "Stop")
         else:
             self._show(f"Decisions ahead: {ready} ready" + (f", {len(self.failed)} failed" if self.failed else ""))
 

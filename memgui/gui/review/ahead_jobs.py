@@ -24,17 +24,22 @@ def no_time_limit(selftest: Any) -> dict:
         return {}
 
 
+PAIRS = "judging pairs"  # the stage whose every step is shown: which pair, how far
+
+
 def stages(work):
-    """Only a change of stage reaches the GUI thread: nobody reads the queue's streamed tokens."""
-    stage = None
+    """Only a change of stage, or the next pair judged, reaches the GUI thread: nobody reads the queue's streamed
+    tokens."""
+    step = None
     try:
         while True:
             try:
                 progress = next(work)
             except StopIteration as stop:
                 return stop.value
-            if progress.stage != stage:
-                stage = progress.stage
+            now = (progress.stage, progress.done if progress.stage == PAIRS else None)
+            if now != step:
+                step = now
                 yield progress
     finally:
         work.close()  # a cancelled job lets go of the model's lock at once
@@ -47,4 +52,13 @@ def summary_of(verdict: Any) -> dict | None:
             "total": getattr(verdict, "total", None)}
 
 
-__all__ = ["lower_priority", "no_time_limit", "stages", "summary_of"]
+def step_note(progress: Any) -> str | None:
+    """The background review's step as the status line says it ("pair 2/3", "merged body"); None: no step."""
+    if progress.stage == PAIRS and progress.total:
+        return f"pair {min(progress.done + 1, progress.total)}/{progress.total}"
+    if progress.stage in ("deciding", "merging"):
+        return "merged body"
+    return None
+
+
+__all__ = ["step_note", "lower_priority", "no_time_limit", "stages", "summary_of"]
