@@ -119,3 +119,13 @@ def test_a_background_decision_says_which_cluster_and_pair(make_window, qsetting
     qtbot.waitUntil(lambda: tz in w.ahead.reviews, timeout=15000)
     said = [line for line in lines if line.startswith("Deciding ahead (Team time zone")]
     assert any(", pair 1/3)" in line for line in said) and any(", pair 3/3)" in line for line in said), said
+
+
+def test_the_start_up_notes_read_in_order():
+    from memgui.gui.review.ahead_status import startup_note
+
+    assert startup_note(Progress("loading model", 0, None, "m")) == "loading the model…"
+    assert startup_note(Progress("self-test", 0, 6, "m: paraphrase")) == "model self-test 1/6 (paraphrase)…"
+    assert startup_note(Progress("self-test", 5, 6, "m: unrelated")) == "model self-test 6/6 (unrelated)…"
+    assert startup_note(Progress("self-test", 6, 6, "qwen2.5-coder")) == "model self-test 6/6 done"  # not the id
+    assert startup_note(Progress("classifying", 0, 1, "")) == ""

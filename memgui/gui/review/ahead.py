@@ -165,6 +165,8 @@ class DecisionsAhead(QObject):
                                  "loading the model for its self-test…")
             if self.w.scan_result is not None:
                 self._prime()
+        elif progress.stage == "loading model" and self.verdict is None and self.model_key is not None:
+            self.startup_note = "loading the model for its self-test…"
         elif startup_note(progress):
             self.startup_note = startup_note(progress)
         else:

@@ -44,7 +44,9 @@ def startup_note(progress: Any) -> str:
     if progress.stage == "loading model":
         return "loading the model…"
     if progress.stage == "self-test" and progress.total:
-        done = min(progress.done + 1, progress.total)
+        if progress.done >= progress.total:
+            return f"model self-test {progress.total}/{progress.total} done"
+        done = progress.done + 1
         kind = progress.message.rsplit(": ", 1)[-1] if progress.message else ""
         return f"model self-test {done}/{progress.total}" + (f" ({kind})" if kind else "") + "…"
     return ""
