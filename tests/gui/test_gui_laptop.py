@@ -154,3 +154,15 @@ def test_at_1280x720_no_pane_line_runs_past_its_edge(make_window, review_store, 
             assert doc.idealWidth() <= label.width() + 1, (pane.number, label.text(), doc.idealWidth(), label.width())
             doc.setTextWidth(1)  # every run on a line of its own: the widest one
             assert doc.idealWidth() <= label.width() - 20, (pane.number, label.text(), doc.idealWidth(), label.width())
+
+
+def test_the_decision_panels_room_goes_to_the_reply_box_not_to_blank_bands(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot, (1366, 768), clusters=THREE)
+    panel = w.decision_panel
+    panel.set_mark("Note: 4 differences in wording between the sources (Conflicts tab)")
+    qtbot.wait(100)
+    mark = panel.mark_label
+    assert mark.height() <= mark.heightForWidth(mark.width()) + 8, (mark.height(), mark.heightForWidth(mark.width()))
+    if not panel.model_label.text():
+        assert panel.model_label.height() <= panel.model_label.fontMetrics().height() + 4
+    assert panel.stream.height() > panel.stream.minimumHeight()  # the room left is the reply box's

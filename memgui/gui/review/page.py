@@ -192,6 +192,8 @@ class ReviewPage(QWidget):
         self.decision_panel.stream.setMaximumHeight(16777215)
         # its preferred height is not asked for: the reply box takes what is left (at least its minimum)
         self.decision_panel.stream.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        # ... all of it: the labels above keep their own height (no blank band under a note or an empty line)
+        self.decision_panel.layout().setStretchFactor(self.decision_panel.stream, 1)
         # Never clipped or drawn over: short of height (a laptop, a long warning), the decision scrolls.
         self.decision_scroll = QScrollArea()
         self.decision_scroll.setObjectName("decisionScroll")
