@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import threading
 
-from gui_fakes import FakeScanner, services_for
+from gui_fakes import FakeScanner, add_documents, services_for
 from memgui.core.decide.selftest import SelfTestReport
 from memgui.core.tasks import Progress
 from test_gui_ahead import FOUR, TZ, _badges, _decider, _key
-from gui_fakes import add_documents
 
 
 class SlowLoading:

@@ -61,4 +61,4 @@ def step_note(progress: Any) -> str | None:
     return None
 
 
-__all__ = ["step_note", "lower_priority", "no_time_limit", "stages", "summary_of"]
+__all__ = ["lower_priority", "no_time_limit", "stages", "step_note", "summary_of"]
