@@ -153,9 +153,12 @@ def main() -> int:
         decisions_ahead(app, store, shots)
     if wanted("16"):
         chained_cluster(app, store, shots)
-    for name, size in (("13-laptop-1366x768", (1366, 768)), ("14-desktop-1920x1080", (1920, 1080))):
+    for name, size in (("13-laptop-1366x768", (1366, 768)), ("14-desktop-1920x1080", (1920, 1080)),
+                       ("17-laptop-1280x720", (1280, 720))):
         if wanted(name):
             at_size(app, store, shots, name, size)
+    if wanted("18"):
+        at_size(app, store, shots, "18-laptop-1280x720-largest", (1280, 720), largest=True)
     print(f"{len(shots)} screenshots in {OUT}")
     return 0
 
@@ -372,17 +375,23 @@ def chained_cluster(app, store, shots) -> None:
     window.close()
 
 
-def at_size(app, store, shots, name: str, size: tuple[int, int]) -> None:
-    """13–14: the window at a laptop's and a desktop's size (`memgui --size`) on a three-member cluster with
-    its union draft: the queue's columns, three source panes with their choices, the MergeGuard report."""
+def at_size(app, store, shots, name: str, size: tuple[int, int], largest: bool = False) -> None:
+    """13, 14, 17: the window at a laptop's and a desktop's size (`memgui --size`) on a three-member cluster with
+    its union draft: the queue's columns, three source panes with their choices, the MergeGuard report. 18
+    (`largest`): the demo's largest cluster at 1280×720, its panes scrolled so the target's is in view."""
     window = MainWindow(real_services(),
                         qsettings=quiet_settings(f"settings-{name}.ini"))
     window.prompter.exec_box = lambda box: None
     fit_window(window, window.page, size=size)
     show_and_open(app, window, store)
-    row = next(r for r in window.cluster_model.rows() if "Offsite backups" in r.titles_text and r.size == 3)
+    if largest:
+        row = max(window.cluster_model.rows(), key=lambda r: r.size)
+    else:
+        row = next(r for r in window.cluster_model.rows() if "Offsite backups" in r.titles_text and r.size == 3)
     window.select_cluster(row.cluster_id)
     wait(app, lambda: window.review.row is row)
+    if largest:
+        window.sources.set_target(window.sources.panes()[-1].doc.document_id)  # Shift+N on the last member
     window.actions_by_key["union"].trigger()
     wait(app, lambda: window.review.origin == "union" and window.review.guard_is_current())
     wait(app, lambda: window.diff_view.shown_request == window.diff_view.request)
