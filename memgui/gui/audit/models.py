@@ -47,7 +47,7 @@ def short_id(doc_id: str | None) -> str:
     return doc_id if len(doc_id) <= 16 else f"{doc_id[:12]}…{doc_id[-4:]}"
 
 
-class _TableModel(QAbstractTableModel):
+class TableModel(QAbstractTableModel):
     """Rows of values, a fixed column list, display/sort/tooltip/colour callbacks per subclass."""
 
     COLUMNS: tuple[str, ...] = ()
@@ -117,7 +117,7 @@ class _TableModel(QAbstractTableModel):
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
 
-class AuditTableModel(_TableModel):
+class AuditTableModel(TableModel):
     """memgui's audited writes (core.audit.AuditEntry), newest first."""
 
     COLUMNS = ("#", "When", "Operation", "State", "Guard", "Decided by", "Target")
@@ -209,7 +209,7 @@ class AuditFilterProxy(QSortFilterProxyModel):
         return True
 
 
-class DaemonEventModel(_TableModel):
+class DaemonEventModel(TableModel):
     """The daemon-log timeline (core.daemon_logs.DaemonEvent)."""
 
     COLUMNS = ("Time", "Level", "Marker", "Anchor", "Documents", "Details")
@@ -252,7 +252,7 @@ class DaemonEventModel(_TableModel):
         return None
 
 
-class HistoryModel(_TableModel):
+class HistoryModel(TableModel):
     """Documents with an append history (core.history.DocumentHistory)."""
 
     COLUMNS = ("Document", "Additions", "Last append", "State")
@@ -278,7 +278,7 @@ class HistoryModel(_TableModel):
         return next((i for i, h in enumerate(self._rows) if h.document_id == document_id), -1)
 
 
-class ExemptionModel(_TableModel):
+class ExemptionModel(TableModel):
     """Pairs kept separate (core.exemptions.Exemption)."""
 
     COLUMNS = ("First document", "Second document", "Kept separate on", "Note")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QText
 from ..dialogs import Prompter
 from ..services.values import ACTION_APPEND_BACK, ACTION_UNDO, Progress
 from ..workers import one_line
-from .models import WARN_COLOR, _TableModel, selected_rows, short_id, table_view, when_text
+from .models import WARN_COLOR, TableModel, selected_rows, short_id, table_view, when_text
 
 ACTION_LABELS = {ACTION_UNDO: "Undo", ACTION_APPEND_BACK: "Append lost fact back"}
 HELP = ("Runs today's fact lens again over every merge memgui wrote (the audit keeps each source as it was) and "
@@ -27,7 +27,7 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-class RecheckModel(_TableModel):
+class RecheckModel(TableModel):
     """Past merges that now show a fact at risk (core.forensics.recheck.RecheckedMerge)."""
 
     COLUMNS = ("#", "Merged", "Target", "Facts at risk", "What can be done")

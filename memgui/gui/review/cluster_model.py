@@ -14,6 +14,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
+from ..services.values import anchor_slug
+
 NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "merged", "appended", "kept separate"
 REVIEWED_HINT = {MERGED: "reviewed: merged", APPENDED: "reviewed: appended (guard fallback)",
                  KEPT_SEPARATE: "reviewed: not duplicates", SKIPPED: "skipped for now", NEW: "not reviewed yet"}
@@ -109,7 +111,7 @@ class ClusterRow:
 
     @property
     def anchor_text(self) -> str:
-        unique = list(dict.fromkeys(a.removeprefix("anchor:") for a in self.anchors))
+        unique = list(dict.fromkeys(anchor_slug(a) for a in self.anchors))
         return unique[0] if len(unique) == 1 else f"{unique[0]} +{len(unique) - 1}" if unique else ""
 
     @property

@@ -8,7 +8,7 @@ from ...core.forensics.calibrate import MIN_DECISIONS
 from ...core.forensics.recheck import ACTION_APPEND_BACK, ACTION_UNDO
 from ...core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
 from ...core.merge.strict import StrictReport
-from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
+from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, anchor_slug
 from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY
 from ...core.ops.batch import PlannedWrite
 from ...core.tasks import CancelToken, Cancelled, Progress
@@ -16,5 +16,5 @@ from ...core.tasks import CancelToken, Cancelled, Progress
 __all__ = [
     "ACTION_APPEND_BACK", "ACTION_UNDO", "CancelToken", "Cancelled", "DELETE", "EQUAL", "INSERT",
     "LENGTH_COLLAPSE_THRESHOLD", "MIN_DECISIONS", "MODE_APPEND", "MODE_MERGED_BODY", "PlannedWrite", "Preselection", "Progress", "REPLACE",
-    "RETENTION_THRESHOLD", "StrictReport",
+    "RETENTION_THRESHOLD", "StrictReport", "anchor_slug",
 ]
