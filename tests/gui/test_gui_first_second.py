@@ -128,3 +128,22 @@ def test_the_start_up_notes_read_in_order():
     assert startup_note(Progress("self-test", 5, 6, "m: unrelated")) == "model self-test 6/6 (unrelated)…"
     assert startup_note(Progress("self-test", 6, 6, "qwen2.5-coder")) == "model self-test 6/6 done"  # not the id
     assert startup_note(Progress("classifying", 0, 1, "")) == ""
+
+
+def test_the_reviewers_own_call_on_the_cluster_on_screen_takes_it_from_the_queue(make_window, qsettings,
+                                                                                 review_store, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    add_documents(review_store, TZ)
+    gate = threading.Event()
+    w = _window(make_window, qsettings, review_store, qtbot, _decider(gate=gate))  # merged bodies wait here
+    on_screen = frozenset(w.review.row.member_ids)
+    qtbot.waitUntil(lambda: w.ahead.running == on_screen, timeout=10000)
+    QTest.keyClick(w.queue, Qt.Key.Key_M)  # the reviewer asks the model on the same cluster
+    qtbot.waitUntil(lambda: w.ahead.running is not None and w.ahead.running != on_screen, timeout=10000)
+    gate.set()
+    qtbot.waitUntil(lambda: w.review.decider_result is not None and not w.runner.busy("decide"), timeout=10000)
+    others = [_key(review_store, "ed-1", "ed-2"), _key(review_store, "fl-1", "fl-2")]
+    qtbot.waitUntil(lambda: all(k in w.ahead.reviews for k in others), timeout=15000)
+    assert on_screen not in w.ahead.reviews  # decided once, by the reviewer's call

@@ -238,6 +238,9 @@ class DecisionsAhead(QObject):
         if current is not None and on_show is not None and frozenset(on_show.member_ids) == current \
                 and not self._idle():
             skip.add(current)  # the reviewer's own call or body: the queue does not decide it twice
+            if self.running == current:
+                self.runner.cancel("ahead")  # nor goes on deciding it (its model time is the next cluster's)
+                self.running = None
         order = self.s.ahead_order(keys, current, skip)
         badges = {k: v.verdict for k, v in self.reviews.items()}
         if self.active():  # not decided yet: queued, or the cluster the reviewer is on
