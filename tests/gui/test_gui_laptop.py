@@ -166,3 +166,23 @@ def test_the_decision_panels_room_goes_to_the_reply_box_not_to_blank_bands(make_
     if not panel.model_label.text():
         assert panel.model_label.height() <= panel.model_label.fontMetrics().height() + 4
     assert panel.stream.height() > panel.stream.minimumHeight()  # the room left is the reply box's
+
+
+def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_cut(make_window, review_store,
+                                                                                   qtbot):
+    w = _open(make_window, review_store, qtbot, (1280, 720), clusters=THREE)
+    panel = w.decision_panel
+    panel.set_mark("⚠ Likely different facts: notes 1 and 2 state the same thing differently: number 27 vs 33. "
+                   "Check the conflicts before merging.\n⚠ #1 and #2 disagree on $340/month vs $410/month; "
+                   "2026-03-01 vs 2026-09-01")
+    panel.set_groups("<b>Every pair judged a different fact</b> · apart: #1 #2<br>judged by the model, pair by pair "
+                     "(1 pair)<br>#1 and #2 kept apart: they disagree on $340/month vs $410/month; 2026-03-01 vs "
+                     "2026-09-01")
+    panel.set_model_text("qwen2.5-coder-1.5b-instruct-q4_k_m · decided ahead · M asks again")
+    qtbot.wait(200)
+    shown = [x for x in (panel.mark_label, panel.groups_label, panel.model_label, panel.stream) if x.isVisible()]
+    for upper, lower in zip(shown, shown[1:]):
+        assert upper.geometry().bottom() < lower.geometry().top(), (upper.objectName(), lower.objectName())
+    for label in shown[:-1]:
+        assert label.height() >= label.heightForWidth(label.width()), (label.objectName(), label.height())
+    assert w.page.decision_scroll.verticalScrollBar().maximum() > 0  # it scrolls instead

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -180,8 +180,17 @@ class DecisionPanel(QGroupBox):
         super().resizeEvent(event)
         QTimer.singleShot(0, self, self._keep_all_whole)  # once the labels have their new widths
 
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:  # a label's text changed: its wrapped height may have
+            QTimer.singleShot(0, self, self._keep_all_whole)
+        return super().event(event)
+
     def _keep_all_whole(self) -> None:
-        for label in (self.mark_label, self.outcome_label):
+        # Every wrapped line of the panel, not only the warnings: short of height (1280×720, a long conflict
+        # note) the layout squeezed the model's groups under the note, drawn over it and cut; with their wrapped
+        # height as their minimum the panel grows and its scroll area scrolls instead.
+        for label in (self.mark_label, self.outcome_label, self.groups_label, self.model_label, self.record_label,
+                      self.warning_label, self.rationale_label):
             self._keep_whole(label)
         self._elide_target()
 
