@@ -3,6 +3,8 @@ cluster's default target, and a target moved with Shift+N), the queue's width is
 remembered, and a status message cut by the status bar's width can be read whole in the messages log."""
 from __future__ import annotations
 
+from itertools import pairwise
+
 from PySide6.QtCore import Qt
 
 from gui_fakes import FakeScanner, services_for
@@ -181,7 +183,7 @@ def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_c
     panel.set_model_text("qwen2.5-coder-1.5b-instruct-q4_k_m · decided ahead · M asks again")
     qtbot.wait(200)
     shown = [x for x in (panel.mark_label, panel.groups_label, panel.model_label, panel.stream) if x.isVisible()]
-    for upper, lower in zip(shown, shown[1:]):
+    for upper, lower in pairwise(shown):
         assert upper.geometry().bottom() < lower.geometry().top(), (upper.objectName(), lower.objectName())
     for label in shown[:-1]:
         assert label.height() >= label.heightForWidth(label.width()), (label.objectName(), label.height())
