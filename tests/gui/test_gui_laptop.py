@@ -188,3 +188,19 @@ def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_c
     for label in shown[:-1]:
         assert label.height() >= label.heightForWidth(label.width()), (label.objectName(), label.height())
     assert w.page.decision_scroll.verticalScrollBar().maximum() > 0  # it scrolls instead
+
+
+def test_a_note_that_gets_shorter_gives_its_room_back(make_window, review_store, qtbot):
+    w = _open(make_window, review_store, qtbot, (1280, 720), clusters=THREE)
+    panel = w.decision_panel
+    long = ("⚠ Likely different facts: notes 1 and 2 state the same thing differently: number 27 vs 33.\n"
+            "⚠ #1 and #2 disagree on $340/month vs $410/month; 2026-03-01 vs 2026-09-01\n"
+            "Pre-selected: #1 only — the others disagree with it (1–9 to check one anyway)")
+    panel.set_mark(long)
+    qtbot.wait(100)
+    tall = panel.mark_label.height()
+    panel.set_mark("⚠ #1 and #2 disagree on $340/month")
+    qtbot.wait(100)
+    mark = panel.mark_label
+    assert mark.height() < tall
+    assert mark.height() <= mark.fontMetrics().lineSpacing() * 2 + 2 * mark.margin() + 4, mark.height()

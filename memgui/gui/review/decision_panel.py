@@ -42,6 +42,9 @@ class DecisionPanel(QGroupBox):
         layout.setSpacing(4)
         self._model_targets: list[str] = []  # the targets the model named (pane labels)
         self._target = ""  # the target the merge uses (the sources' choice), as a pane label
+        self._ruler = QLabel(self)  # measures the wrapped labels' heights (`_wrapped_height`), never shown
+        self._ruler.setWordWrap(True)
+        self._ruler.hide()
         # What was done to this cluster and by whom (a reviewed cluster), above everything else.
         self.outcome_label = QLabel("")
         self.outcome_label.setObjectName("clusterOutcome")
@@ -172,9 +175,20 @@ class DecisionPanel(QGroupBox):
         """A warning is never squeezed to a clipped line: its wrapped height is its minimum (the model's reply
         box gives the room up instead)."""
         width = max(120, label.width() if label.isVisible() else self.width() - 24)
-        height = label.heightForWidth(width) if label.text() else 0
+        height = self._wrapped_height(label, width) if label.text() else 0
         if height != label.minimumHeight():
             label.setMinimumHeight(height)
+
+    def _wrapped_height(self, label: QLabel, width: int) -> int:
+        """`label`'s wrapped height at `width`, measured on a hidden twin: a label's own heightForWidth never
+        goes below its minimum height, so a note that got shorter kept the old note's height (a blank band)."""
+        ruler = self._ruler
+        ruler.setFont(label.font())
+        ruler.setTextFormat(label.textFormat())
+        ruler.setMargin(label.margin())
+        ruler.setContentsMargins(label.contentsMargins())
+        ruler.setText(label.text())
+        return ruler.heightForWidth(width)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
