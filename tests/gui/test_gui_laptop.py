@@ -204,3 +204,19 @@ def test_a_note_that_gets_shorter_gives_its_room_back(make_window, review_store,
     mark = panel.mark_label
     assert mark.height() < tall
     assert mark.height() <= mark.fontMetrics().lineSpacing() * 2 + 2 * mark.margin() + 4, mark.height()
+
+
+def test_widths_remembered_on_a_wide_screen_give_way_on_a_laptop(make_window, review_store, qtbot, qsettings):
+    from memgui.gui.review.page import GUARD_WIDTH_KEY, LEFT_MIN, QUEUE_WIDTH_KEY, RIGHT_MIN
+
+    qsettings.setValue(QUEUE_WIDTH_KEY, 560)
+    qsettings.setValue(GUARD_WIDTH_KEY, 440)
+    w = _open(make_window, review_store, qtbot, None, clusters=THREE)
+    w.resize(1280, 720)
+    qtbot.wait(50)
+    queue, _middle, guard = w.page.main_splitter.sizes()
+    assert queue >= LEFT_MIN and guard >= RIGHT_MIN
+    assert w.sources._scroll.horizontalScrollBar().maximum() == 0  # the three panes side by side
+    w.resize(1920, 1080)
+    qtbot.wait(50)
+    assert w.page.main_splitter.sizes()[0] == 560  # the person's width again where there is room

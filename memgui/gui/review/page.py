@@ -133,6 +133,9 @@ class ReviewPage(QWidget):
         """Share `width` out: the queue and MergeGuard columns get their part (within bounds), the sources the
         rest. Only at start and on an explicit size: later the person's own splitter sizes are kept."""
         self._remembered = None
+        self._share_out(width)
+
+    def _share_out(self, width: int) -> None:
         right = int(min(RIGHT_MAX, max(RIGHT_MIN, RIGHT_SHARE * width)))
         # The queue widens with the window (its titles read), but not into the sources' three panes.
         left = int(max(LEFT_MIN, min(LEFT_MAX, LEFT_SHARE * width, width - right - MIDDLE_ROOM)))
@@ -163,8 +166,12 @@ class ReviewPage(QWidget):
     def _hold_remembered(self) -> None:
         if self._remembered is not None:
             queue, guard = self._remembered
-            rest = self.main_splitter.width() - queue - guard - 2 * self.main_splitter.handleWidth()
-            self.main_splitter.setSizes([queue, max(1, rest), guard])
+            width = self.main_splitter.width()
+            room = width - 2 * self.main_splitter.handleWidth()
+            if room - queue - guard < MIDDLE_ROOM:  # set on a wider screen: the shares of this width, for now
+                self._share_out(width)
+                return
+            self.main_splitter.setSizes([queue, room - queue - guard, guard])
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
