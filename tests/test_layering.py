@@ -8,6 +8,7 @@
   imports another in a cycle.
 """
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,3 +132,77 @@ def test_readme_layout_names_every_package_and_core_stage():
     assert {s for s in STAGES if s in ("netfx", "tasks")} <= {x.removesuffix(".py") for x in listed}
     assert {x for x in listed if x not in packages and not x.endswith(".py")} <= {
         "memgui", "resources", "packaging", "tests", "docs"}
+
+
+# ---- Netclaw's formats are written once, in core/netfx.py -------------------------------------------------------
+
+NETFX = CORE / "netfx.py"
+# What a re-typed Netclaw format looks like in a string literal: the append separator (its rule line, or its marker
+# about to take a date; a message may still name `_[merged YYYY-MM-DD]_`), or the bare `anchor:` prefix of an id.
+_MARKER_WRITTEN = re.compile(r"_\[merged (?:\{|\d|$)")
+RETYPED_FORMATS = (("append separator", lambda s: "\n---\n" in s or _MARKER_WRITTEN.search(s) is not None),
+                   ("anchor prefix", lambda s: s == "anchor:"))
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """ids of the Constant nodes that are docstrings (prose may describe a format; code may not write one)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def _retyped_formats(source: str, where: str) -> list[str]:
+    tree = ast.parse(source)
+    skip = _docstrings(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skip:
+            found += [f"{where}:{node.lineno} re-types the {name}" for name, test in RETYPED_FORMATS if test(node.value)]
+    return found
+
+
+def test_netclaw_formats_are_written_only_in_netfx():
+    offenders = [hit for p in PKG.rglob("*.py") if p != NETFX
+                 for hit in _retyped_formats(p.read_text(encoding="utf-8"), str(p.relative_to(ROOT)))]
+    assert offenders == []
+
+
+def test_the_format_check_catches_a_retyped_separator():
+    probe = (
+        '"""Appends `\\n\\n---\\n_[merged YYYY-MM-DD]_\\n` (a docstring may say so)."""\n'
+        "def append(body, date, text):\n"
+        '    return f"{body}\\n\\n---\\n_[merged {date}]_\\n{text}"\n'
+        'def name(anchor_id):\n'
+        '    return anchor_id.removeprefix("anchor:")\n'
+    )
+    assert _retyped_formats(probe, "probe.py") == ["probe.py:3 re-types the append separator",
+                                                   "probe.py:5 re-types the anchor prefix"]
+
+
+# ---- no private names across modules ------------------------------------------------------------------------
+
+
+def _private_imports(source: str, where: str) -> list[str]:
+    """`from x import _name` (a leading underscore says "this module's own"): another module may not take it."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+            module = "." * node.level + (node.module or "")
+            out += [f"{where}:{node.lineno} imports {alias.name} from {module}" for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")]
+    return out
+
+
+def test_no_module_imports_another_modules_private_names():
+    offenders = [hit for p in PKG.rglob("*.py")
+                 for hit in _private_imports(p.read_text(encoding="utf-8"), str(p.relative_to(ROOT)))]
+    assert offenders == []
+
+
+def test_the_private_import_check_catches_one():
+    probe = "from __future__ import annotations\nfrom .guard_tokens import _source_scan, units\nfrom . import __version__\n"
+    assert _private_imports(probe, "probe.py") == ["probe.py:2 imports _source_scan from .guard_tokens"]

@@ -3,7 +3,7 @@ these same QActions, so a key and its button always share one enabled state."""
 from __future__ import annotations
 
 import html
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
@@ -102,12 +102,12 @@ def build_actions(w) -> dict[str, QAction]:
     menu.addSeparator()
     menu.addAction(actions["quit"])
     menu = w.menuBar().addMenu("&Review")
-    for key in ("next", "prev", None, "ask", "cancel_model", "union", "edit", None, "accept", "append", "keep",
-                "skip", "split", None, "undo", "redo", None, "filter", "queue"):
-        if key is None:
+    for entry in ("next", "prev", None, "ask", "cancel_model", "union", "edit", None, "accept", "append", "keep",
+                  "skip", "split", None, "undo", "redo", None, "filter", "queue"):
+        if entry is None:
             menu.addSeparator()
         else:
-            menu.addAction(actions[key])
+            menu.addAction(actions[entry])
     menu = w.menuBar().addMenu("&View")
     for key in ("tab_review", "tab_audit"):
         menu.addAction(actions[key])

@@ -4,7 +4,7 @@
 and returns the button it would click. Messages are one line plus details — never a traceback."""
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 

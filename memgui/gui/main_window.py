@@ -4,23 +4,24 @@ it on fakes. The window opens stores, runs scans and moves in the queue; the `Re
 on the panels it is given."""
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QTabWidget, QVBoxLayout, QWidget
 
 from ..config import user_data_dir
-from .actions import build_actions
-from .queue_nav import QueueNavigation
-from .audit import audit_tab
 from .about import about_details, about_text, first_run_hint
+from .actions import build_actions
+from .audit import audit_tab
 from .dialogs import Prompter
+from .queue_nav import QueueNavigation
 from .review import Review, ReviewPage
-from .review.bulk_accept import install_bulk_accept
 from .review.ahead import DecisionsAhead
+from .review.bulk_accept import install_bulk_accept
 from .review.cluster_model import ClusterRow
 from .review.keys import ReviewKeys
 from .review.page import banner, fit_window
@@ -33,6 +34,7 @@ from .workers import TaskRunner, one_line
 
 
 class MainWindow(QueueNavigation, QMainWindow):
+    recent_menu: QMenu  # made by actions.build_menus
     storeOpened = Signal(object)  # Store
     storeFailed = Signal(str)
     scanFailed = Signal(str)
@@ -169,7 +171,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         # one member checked, the others left out: keep separate records each of them against it
         k["keep"].setEnabled(reviewable and writable and included >= 1 and len(rv.members()) >= 2)
         k["skip"].setEnabled(reviewable)
-        k["split"].setEnabled(reviewable and 2 <= included < len(rv.row.member_ids))
+        k["split"].setEnabled(reviewable and rv.row is not None and 2 <= included < len(rv.row.member_ids))
         k["undo"].setEnabled(bool(rv.undo_stack) and writable)
         k["redo"].setEnabled(bool(rv.redo_stack) and writable)
         k["rescan"].setEnabled(self.store is not None)
@@ -186,7 +188,7 @@ class MainWindow(QueueNavigation, QMainWindow):
     def _fill_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.settings.recent_stores:
-            self.recent_menu.addAction(path, lambda p=path: self.open_located(p))
+            self.recent_menu.addAction(path, functools.partial(self.open_located, path))
         if not self.settings.recent_stores:
             self.recent_menu.addAction("(none yet)").setEnabled(False)
 

@@ -3,15 +3,33 @@ the last cluster), next / previous (optionally the next unreviewed one), selecti
 full-text filter. A mixin of the window: it works on the window's queue view, proxy, model and runner."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
+from PySide6.QtWidgets import QLineEdit, QStatusBar
 
-from .review.cluster_model import NEW
-from .workers import one_line
+from .review.cluster_model import NEW, ClusterFilterProxy, ClusterTableModel
+from .workers import TaskRunner, one_line
+
+if TYPE_CHECKING:
+    from .review.controller import Review
+    from .review.queue_view import QueueView
 
 
 class QueueNavigation:
+    # the window's parts this mixin works on (MainWindow makes them)
+    _load_timer: QTimer
+    queue: QueueView
+    proxy: ClusterFilterProxy
+    cluster_model: ClusterTableModel
+    review: Review
+    runner: TaskRunner
+    filter_edit: QLineEdit
+    store: Any  # the open core Store (through the services), or None
+
+    if TYPE_CHECKING:
+        def statusBar(self) -> QStatusBar: ...  # QMainWindow's
+
     def _on_current_row(self, current, _previous) -> None:
         # Loading runs in the next event-loop turn: holding J/K coalesces to the last cluster, and the
         # queue repaints before the panes are filled.

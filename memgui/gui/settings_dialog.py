@@ -5,9 +5,10 @@ per-embedding-model default. Values seed from `config.load_curation_settings()`.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
@@ -56,7 +57,7 @@ class GuiSettings:
     def scan_kwargs(self) -> dict[str, Any]:
         return {"embedder_choice": self.embedder, "k": self.k, "threshold": self.threshold}
 
-    def with_recent(self, path: str) -> "GuiSettings":
+    def with_recent(self, path: str) -> GuiSettings:
         recent = [path] + [p for p in self.recent_stores if p != path]
         return replace(self, store_path=path, recent_stores=tuple(recent[:MAX_RECENT]))
 
@@ -70,9 +71,9 @@ def _num(value: Any, cast, default):
 
 def load_settings(qs: QSettings) -> GuiSettings:
     base = load_curation_settings()
-    recent = qs.value("store/recent", [])
-    if isinstance(recent, str):
-        recent = [recent] if recent else []
+    stored = qs.value("store/recent", [])  # QSettings gives a lone string for a one-item list
+    recent: list[object] = ([stored] if stored else []) if isinstance(stored, str) else \
+        list(stored) if isinstance(stored, (list, tuple)) else []
     k = _num(qs.value("scan/k", 0), int, 0)
     threshold = _num(qs.value("scan/threshold", 0.0), float, 0.0)
     return GuiSettings(

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from .ratio_bar import RatioBar
-
 from .workers import Task, TaskRunner
 
 
@@ -123,11 +122,11 @@ class MessageLog(QToolButton):
         self.view.setObjectName("messageLogView")
         self.view.setWindowTitle("memgui — messages")
         self.view.setWindowFlag(Qt.WindowType.Tool)
-        self.text = QPlainTextEdit(self.view)
-        self.text.setObjectName("messageLogText")
-        self.text.setReadOnly(True)
-        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        QVBoxLayout(self.view).addWidget(self.text)
+        self.log_text = QPlainTextEdit(self.view)
+        self.log_text.setObjectName("messageLogText")
+        self.log_text.setReadOnly(True)
+        self.log_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        QVBoxLayout(self.view).addWidget(self.log_text)
         self.view.resize(640, 320)
         self.clicked.connect(self.open_view)
         bar.messageChanged.connect(self._record)
@@ -147,8 +146,8 @@ class MessageLog(QToolButton):
             self._fill()
 
     def _fill(self) -> None:
-        self.text.setPlainText("\n".join(f"{when}  {text}" for when, text in self._entries))
-        self.text.verticalScrollBar().setValue(self.text.verticalScrollBar().maximum())
+        self.log_text.setPlainText("\n".join(f"{when}  {text}" for when, text in self._entries))
+        self.log_text.verticalScrollBar().setValue(self.log_text.verticalScrollBar().maximum())
 
     def open_view(self) -> None:
         self._fill()
@@ -165,7 +164,7 @@ class StallProbe(QObject):
         self.interval_ms = interval_ms
         self.longest_stall_ms = 0.0
         self.ticks = 0
-        self._last = None
+        self._last: float | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self._tick)

@@ -15,12 +15,13 @@ from __future__ import annotations
 import inspect
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-from .services.values import CancelToken, Cancelled, Progress
+from .services.values import Cancelled, CancelToken, Progress
 
 # Progress without a payload (bars, counters) is throttled to this many seconds per job; streamed
 # pieces (payload set, e.g. LLM tokens) and the first Progress of a new stage/message always pass.
@@ -45,13 +46,14 @@ class _Job(QRunnable):
     def __init__(self, rid: int, make: Callable[[CancelToken], Any], cancel: CancelToken, signals: _Signals):
         super().__init__()
         self.setAutoDelete(True)
-        self.rid, self.make, self.cancel, self.signals = rid, make, cancel, signals
+        self.rid, self.cancel, self.signals = rid, cancel, signals
+        self.make: Callable[[CancelToken], Any] | None = make  # dropped when done: the job holds no result
 
     def run(self) -> None:  # worker thread
         rid, signals, cancel = self.rid, self.signals, self.cancel
         try:
             cancel.raise_if_cancelled()
-            value = self.make(cancel)
+            value = self.make(cancel) if self.make is not None else None
             if inspect.isgenerator(value):
                 last_emit, last_step = 0.0, None
                 while True:

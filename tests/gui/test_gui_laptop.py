@@ -82,7 +82,7 @@ def test_a_status_message_cut_at_1280_is_read_whole_in_the_messages_log(make_win
     assert button.isVisible() and w.rect().contains(button.mapTo(w, button.rect().bottomRight()))
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(button.view.isVisible, timeout=2000)
-    assert text in button.text.toPlainText()
+    assert text in button.log_text.toPlainText()
     qtbot.waitUntil(lambda: bar.currentMessage() == "", timeout=4000)  # gone from the bar, still in the log
     assert button.entries()[-1] == text
     button.view.close()

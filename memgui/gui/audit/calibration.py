@@ -2,7 +2,8 @@
 cosines (known ones first; an embedder only for the rest), and the core's suggested floor."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..services import AuditServices
 from ..workers import one_line
@@ -14,14 +15,24 @@ class LazySource:
 
     def __init__(self, make: Callable[[], Any]):
         self.make, self.problem = make, ""
+        self._source: Any = None
 
     def vectors_for(self, docs, cancel=None):
-        try:
-            source = self.make()
-        except Exception as exc:  # noqa: BLE001 - no embedder here: calibrate from the cosines known
-            self.problem = one_line(exc)
+        if self._source is None and not self.problem:
+            try:
+                self._source = self.make()  # once: every batch of pairs reuses the loaded model
+            except Exception as exc:  # noqa: BLE001 - no embedder here: calibrate from the cosines known
+                self.problem = one_line(exc)
+        if self._source is None:
             return []
-        return (yield from source.vectors_for(docs, cancel))
+        return (yield from self._source.vectors_for(docs, cancel))
+
+    def close(self) -> None:
+        """Free the model the source loaded (the calibration is done)."""
+        close = getattr(self._source, "close", None)
+        if close is not None:
+            close()
+        self._source = None
 
 
 def calibration_work(services: AuditServices, store: Any, *, cosine_of: Callable[[str, str], float | None] | None,
@@ -30,6 +41,9 @@ def calibration_work(services: AuditServices, store: Any, *, cosine_of: Callable
     would use (the daemon's stored vectors, else memgui's default embedder)."""
     make = source_factory or services.default_vector_source
     source = LazySource(lambda: make(store))
-    pairs = yield from services.labelled_pairs_work(store, source=source, cosine_of=cosine_of, cancel=cancel)
+    try:
+        pairs = yield from services.labelled_pairs_work(store, source=source, cosine_of=cosine_of, cancel=cancel)
+    finally:
+        source.close()  # the embedder is freed when the calibration ends, done or not
     notice = f" (pairs without a known cosine were left out: {source.problem})" if source.problem else ""
     return pairs, services.suggest_threshold(pairs), notice

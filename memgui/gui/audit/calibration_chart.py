@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from typing import Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPen
@@ -83,7 +83,7 @@ class CalibrationPlot(QWidget):
 
     # ---- painting -------------------------------------------------------------------------------------------
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), self.palette().base())
@@ -215,7 +215,7 @@ class CalibrationPlot(QWidget):
                 best, best_d = pair, d
         return best
 
-    def event(self, e: QEvent) -> bool:  # noqa: N802 - Qt API
+    def event(self, e: QEvent) -> bool:
         if e.type() == QEvent.Type.ToolTip and isinstance(e, QHelpEvent):
             pair = self.pair_at(QPointF(e.pos()))
             if pair is None:
@@ -285,7 +285,7 @@ class CalibrationPanel(QWidget):
             text = (text.rstrip(". ") + f". Only {n} decision{'s' if n != 1 else ''} so far: at least "
                     f"{MIN_DECISIONS} are needed before the floor is offered as the threshold to use.")
         self.message.setText(text)
-        self.use_button.setEnabled(enough and (current is None or abs(threshold - current) > 1e-9))
+        self.use_button.setEnabled(enough and threshold is not None and (current is None or abs(threshold - current) > 1e-9))
         if threshold is not None and enough:
             self.use_button.setText(f"Use this threshold ({threshold:.3f})")
         elif threshold is not None:

@@ -3,11 +3,21 @@ Netclaw daemon-log timeline, linked: choosing an event shows the history of the 
 plainly when the body before a daemon merge cannot be recovered from the store."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QLabel, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..services import AuditServices
 from ..workers import TaskRunner, one_line
@@ -28,7 +38,7 @@ class DaemonMergesPage(QWidget):
         self.services = services
         self.runner = runner
         self.store = None
-        self.timeline = None
+        self.timeline: Any = None  # the core's DaemonTimeline (from services.parse_daemon_logs_work), once read
         self.unrecoverable: list[dict] = []
         self.log_paths: list[Path] = []
         v = QVBoxLayout(self)

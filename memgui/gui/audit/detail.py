@@ -3,8 +3,9 @@ before/after word diff (spans from core.diff), and a document's append history w
 Pure presentation of core values; no decisions are made here."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from ..services.values import DELETE, EQUAL, INSERT, LENGTH_COLLAPSE_THRESHOLD, REPLACE, RETENTION_THRESHOLD
 from .models import guard_label, operation_label, when_text

@@ -2,12 +2,50 @@
 signals go to the view's slots)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .models import AuditFilterProxy, AuditTableModel, ExemptionModel, table_view
+
+
+class AuditWidgets(QWidget):
+    """The Audit tab's widgets, declared with their types; `build_entries_page` and `build_exemptions_page` make
+    them on the view (AuditView is one)."""
+
+    op_filter: QComboBox
+    guard_filter: QComboBox
+    model_filter: QComboBox
+    doc_filter: QLineEdit
+    count_label: QLabel
+    audit_model: AuditTableModel
+    audit_proxy: AuditFilterProxy
+    audit_table: QTableView
+    entry_text: QTextBrowser
+    doc_combo: QComboBox
+    diff_stats: QLabel
+    diff_text: QTextBrowser
+    undo_button: QPushButton
+    redo_button: QPushButton
+    reload_button: QPushButton
+    export_jsonl_button: QPushButton
+    export_md_button: QPushButton
+    exemption_model: ExemptionModel
+    exemption_table: QTableView
+    remove_button: QPushButton
+
 
 GUARD_CHOICES = (("Any guard result", ""), ("Guard passed", "passed"), ("Guard failed", "failed"), ("No guard", "none"))
 

@@ -2,14 +2,14 @@
 store's append histories and the "kept separate" exemptions. They only present core values."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from ..services.values import MODE_APPEND
+from ..services.values import MODE_APPEND, format_timestamp
 
 SORT_ROLE = Qt.ItemDataRole.UserRole
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -17,10 +17,9 @@ PASSED_COLOR, FAILED_COLOR, MUTED_COLOR, WARN_COLOR = "#1a7f37", "#cf222e", "#6e
 Index = QModelIndex | QPersistentModelIndex
 
 
-def when_text(ms: int | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
-    if not ms:
-        return ""
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).astimezone().strftime(fmt)
+def when_text(ms: int | None, *, seconds: bool = True) -> str:
+    """A time stamp as the whole window shows it (netfx N10: local time with its UTC offset)."""
+    return format_timestamp(ms, seconds=seconds)
 
 
 def operation_label(entry: Any) -> str:
@@ -56,13 +55,13 @@ class TableModel(QAbstractTableModel):
         super().__init__(parent)
         self._rows: list[Any] = []
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 - Qt API
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802 - Qt API
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
@@ -138,7 +137,7 @@ class AuditTableModel(TableModel):
         who = e.decided_by or ""
         if e.model_id:
             who = f"{who} · {e.model_id}" if who else e.model_id
-        return (str(e.audit_id), when_text(e.created_at, "%Y-%m-%d %H:%M"), operation_label(e), e.state, guard_label(e),
+        return (str(e.audit_id), when_text(e.created_at, seconds=False), operation_label(e), e.state, guard_label(e),
                 who, target)[col]
 
     def sort_value(self, e: Any, col: int) -> Any:
@@ -186,7 +185,7 @@ class AuditFilterProxy(QSortFilterProxyModel):
         self.document = (document or "").strip().lower()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
-    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:  # noqa: N802 - Qt API
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         model = self.sourceModel()
         e = model.row_at(source_row) if isinstance(model, AuditTableModel) else None
         if e is None:
@@ -203,7 +202,8 @@ class AuditFilterProxy(QSortFilterProxyModel):
             return False
         if self.document:
             ids = {e.target_id or "", *e.source_ids, *e.touched_documents}
-            titles = [model.titles.get(i, "") for i in ids]
+            known = getattr(model, "titles", {})  # the audit table's own model carries the documents' titles
+            titles = [known.get(i, "") for i in ids]
             if not any(self.document in s.lower() for s in [*ids, *titles] if s):
                 return False
         return True
@@ -214,7 +214,7 @@ class DaemonEventModel(TableModel):
 
     COLUMNS = ("Time", "Level", "Marker", "Anchor", "Documents", "Details")
     TIME, LEVEL, MARKER, ANCHOR, DOCUMENTS, DETAILS = range(6)
-    _SHOWN_ELSEWHERE = {"anchor", "targetDoc", "targetId", "docId", "rejectedTarget", "targetIds"}
+    _SHOWN_ELSEWHERE = frozenset({"anchor", "targetDoc", "targetId", "docId", "rejectedTarget", "targetIds"})
 
     def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
         super().__init__(parent)
@@ -336,6 +336,16 @@ def table_view(model, *, stretch: int | None = None, multi: bool = False, fit: S
 
 
 __all__ = [
-    "AuditFilterProxy", "AuditTableModel", "DaemonEventModel", "ExemptionModel", "HistoryModel", "SORT_ROLE",
-    "VALUE_ROLE", "guard_label", "selected_rows", "short_id", "table_view", "when_text",
+    "SORT_ROLE",
+    "VALUE_ROLE",
+    "AuditFilterProxy",
+    "AuditTableModel",
+    "DaemonEventModel",
+    "ExemptionModel",
+    "HistoryModel",
+    "guard_label",
+    "selected_rows",
+    "short_id",
+    "table_view",
+    "when_text",
 ]

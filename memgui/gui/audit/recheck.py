@@ -37,7 +37,7 @@ class RecheckModel(TableModel):
         if col == self.ID:
             return str(m.audit_id)
         if col == self.WHEN:
-            return when_text(m.created_at, "%Y-%m-%d %H:%M")
+            return when_text(m.created_at, seconds=False)
         if col == self.TARGET:
             return m.target_title or short_id(m.target_id)
         if col == self.FACTS:

@@ -2,7 +2,7 @@
 heard when it writes (undo / redo / exemptions) or picks a threshold."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..services import AuditServices
 from ..workers import TaskRunner

@@ -8,8 +8,9 @@ and `thresholdChosen(float)`. Reads, log parsing, diffs, calibration and writes 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QLabel, QTabWidget, QVBoxLayout, QWidget
@@ -20,7 +21,7 @@ from .calibration import calibration_work
 from .calibration_chart import CalibrationPanel
 from .daemon import DaemonMergesPage
 from .detail import body_html, diff_html, entry_html
-from .layout import build_entries_page, build_exemptions_page, fill_filter
+from .layout import AuditWidgets, build_entries_page, build_exemptions_page, fill_filter
 from .models import VALUE_ROLE, operation_label, selected_rows
 from .recheck import install_recheck_page
 
@@ -28,7 +29,7 @@ BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#
                  "error": "background:#ffebe9;color:#82071e"}
 
 
-class AuditView(QWidget):
+class AuditView(AuditWidgets):
     storeChanged = Signal()  # undo / redo / remove wrote to the store
     thresholdChosen = Signal(float)
     loaded = Signal()  # audit entries, histories and exemptions are shown

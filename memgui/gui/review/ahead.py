@@ -67,7 +67,8 @@ class DecisionsAhead(QObject):
         window.storeOpened.connect(self._store_opened)
         window.scanFinished.connect(self._scanned)
         self.review.clusterLoaded.connect(self._on_cluster_loaded)
-        self.review.writeFinished.connect(lambda _entry: (self.refresh(), self.update_record()))
+        self.review.writeFinished.connect(lambda _entry: self.refresh())
+        self.review.writeFinished.connect(lambda _entry: self.update_record())  # after refresh: slots run in order
 
     # ---- state -----------------------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@ of the reviewer's call), and the model's measured record as the decision panel s
 from __future__ import annotations
 
 import html
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 

@@ -10,7 +10,8 @@ this batch". Each write also goes on the session's undo stack, so Ctrl+Z undoes 
 else from this module."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence

@@ -5,15 +5,26 @@ pane, every cluster left for the reviewer with the reason, an Export button (Mar
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter, QTextBrowser, QTreeWidget,
-    QTreeWidgetItem, QVBoxLayout, QWidget,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..services.values import PlannedWrite
@@ -97,7 +108,8 @@ class BulkPreviewDialog(QDialog):
             f"{len(excluded) - unreviewed} left for you, {unreviewed} not reviewed by the model yet (skipped).<br>"
             "Only a model same-fact group of 2–3 members that passed MergeGuard <i>and</i> the strict lens, with no "
             "“likely different facts” mark, is accepted. Each write is its own audited transaction; a source "
-            "changed since its review refuses that write. <i>Undo this batch</i> (bottom left of the window, until the next batch) reverts them all.")
+            "changed since its review refuses that write. <i>Undo this batch</i> (bottom left of the window, until the "
+            "next batch) reverts them all.")
         self.summary.setObjectName("bulkSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)

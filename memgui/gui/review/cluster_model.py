@@ -6,11 +6,17 @@ frozen `ClusterRow`, changed through `update_row`, which repaints the row."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal,
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
 )
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
@@ -78,7 +84,7 @@ class ClusterRow:
     marked_at: int | None = None  # ms when the status was set (the queue resumes after the newest mark)
 
     @classmethod
-    def of(cls, cluster: Any, docs: Mapping[str, Any], mark_key: str | None = None, mark: Any = None) -> "ClusterRow":
+    def of(cls, cluster: Any, docs: Mapping[str, Any], mark_key: str | None = None, mark: Any = None) -> ClusterRow:
         """A queue row for a scanned cluster: titles and anchors from its documents (`docs` by id), the status
         its stored mark gives it (None: new)."""
         members = [docs.get(i) for i in cluster.member_ids]
@@ -170,7 +176,8 @@ class ClusterTableModel(QAbstractTableModel):
             return badge_icon(self.badge(row) or "")
         if role == Qt.ItemDataRole.ToolTipRole:
             lines = [f"{t}  ({i})" for t, i in zip(row.titles, row.member_ids)]
-            head = f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text} — {REVIEWED_HINT.get(row.status, row.status)}"
+            hint = REVIEWED_HINT.get(row.status, row.status)
+            head = f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text} — {hint}"
             badge = BADGES.get(self.badge(row) or "")
             return "\n".join([head] + ([badge[2]] if badge else []) + lines)
         if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS:

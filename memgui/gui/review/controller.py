@@ -7,7 +7,8 @@ It receives what it works on — the services, the task runner, the prompter, th
 `ReviewHost` (the window's store, settings and queue moves) — and never reaches into the window."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextCursor

@@ -2,7 +2,8 @@
 and the action buttons (each bound to a window QAction, so keys and buttons share one enabled state)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QResizeEvent, QTextCursor

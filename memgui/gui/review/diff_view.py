@@ -3,7 +3,8 @@ only in the first side are struck through in red, words only in the second are g
 this view only renders them, and ignores results for a request that is no longer current."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor

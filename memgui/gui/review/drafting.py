@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import Any
 
 from ..services.values import Progress
 from ..workers import one_line
 from .decider_slot import DeciderSlot
-
 
 GROUPS_STAGE = "fact groups"  # the partition, as soon as every pair is judged
 _INCAPABLE = object()  # the model failed its capability self-test: nothing was asked
@@ -318,8 +318,8 @@ class Drafting:
         else:
             # A new model call starts (e.g. "classifying" against one candidate, then "merging"): one line each.
             about = f" {r.label(progress.message)}" if r.doc(progress.message) else ""
-            step = f" ({progress.done + 1}/{progress.total})" if progress.total and progress.done < progress.total else ""
-            panel.begin_call(f"{progress.stage}{about}{step}")
+            count = f" ({progress.done + 1}/{progress.total})" if progress.total and progress.done < progress.total else ""
+            panel.begin_call(f"{progress.stage}{about}{count}")
 
     def _model_cancelled(self) -> None:
         self.r.panels.decision_panel.show_cancelled()

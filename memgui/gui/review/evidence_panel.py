@@ -3,8 +3,9 @@ with different values (a version, a date, a host…, shown as "value in A vs val
 of them states. Renders the core's `PairEvidence` values; computes nothing itself."""
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from html import escape
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 

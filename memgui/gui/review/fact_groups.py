@@ -5,8 +5,9 @@ labels it and picks pairs out of it."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .sources_view import ALONE_COLOR, GROUP_COLORS
 

@@ -1,10 +1,12 @@
 """MergeGuard's report on the merged body: verdict, retention against the 95% bar, length against 60%,
 the load-bearing tokens by class (retained / missing), and the append-fallback preview when it fails.
 Beside Netclaw's verdict (never instead of it), memgui's strict lens: the facts of the sources the body does
-not keep whole, and the second reader's verdict per source when asked (`reader_box`). Displays the core's `MergeGuardReport` and `StrictReport`; computes nothing itself."""
+not keep whole, and the second reader's verdict per source when asked (`reader_box`). Displays the core's
+`MergeGuardReport` and `StrictReport`; computes nothing itself."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
@@ -20,9 +22,11 @@ from PySide6.QtWidgets import (
 )
 
 from ..ratio_bar import RatioBar
-from ..services.values import LENGTH_COLLAPSE_THRESHOLD as LENGTH_BAR
-from ..services.values import RETENTION_THRESHOLD as RETENTION_BAR
-from ..services.values import StrictReport
+from ..services.values import (
+    LENGTH_COLLAPSE_THRESHOLD as LENGTH_BAR,
+    RETENTION_THRESHOLD as RETENTION_BAR,
+    StrictReport,
+)
 from ..style import MUTED, set_bold, set_colors
 from .reader_box import ReaderBox
 

@@ -10,10 +10,11 @@ AZERTY the unshifted digit row gives "&", "é", …), so the digit is taken from
 the physical digit-row key (the native scan code, or macOS's virtual key code), else from the US symbol row."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QGuiApplication, QKeyEvent, QTextCursor
+from PySide6.QtGui import QAction, QFocusEvent, QGuiApplication, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractSpinBox,
@@ -98,7 +99,9 @@ class ReviewKeys(QObject):
                 button.setFocusPolicy(Qt.FocusPolicy.TabFocus)  # Tab still reaches it
                 if not (isinstance(button, QToolButton) and button.defaultAction() is edit):  # Edit: the editor
                     button.clicked.connect(self._clicked)
-        QApplication.instance().focusChanged.connect(self._focus_changed)  # cut when this object goes
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_changed)  # cut when this object goes
 
     # ---- the editor ---------------------------------------------------------------------------------
 
@@ -153,25 +156,26 @@ class ReviewKeys(QObject):
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         kind = event.type()
+        key_event = cast(QKeyEvent, event)  # read as one only for the key event types tested below
         if obj is self.editor:
-            if kind == QEvent.Type.FocusOut and self.editing and event.reason() not in (
+            if kind == QEvent.Type.FocusOut and self.editing and cast(QFocusEvent, event).reason() not in (
                     Qt.FocusReason.PopupFocusReason, Qt.FocusReason.ActiveWindowFocusReason):
                 self._stop_editing()
             elif kind == QEvent.Type.MouseButtonPress and not self.editing and self._allowed:
                 self.status("The merged body is read-only until you press E (Esc goes back to the queue)")
             if self.editing and kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) \
-                    and event.key() == Qt.Key.Key_Escape:
+                    and key_event.key() == Qt.Key.Key_Escape:
                 event.accept()
                 if kind == QEvent.Type.KeyPress:
                     self.focus_queue()  # Esc leaves the editor
                 return True
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False
-        digit = self._digit(obj, event)
+        digit = self._digit(obj, key_event)
         if digit is None:
             return False
         event.accept()
-        if kind == QEvent.Type.KeyPress and not event.isAutoRepeat():
+        if kind == QEvent.Type.KeyPress and not key_event.isAutoRepeat():
             self.source_key(*digit)
         return True
 

@@ -5,7 +5,8 @@ never the "U union draft · M ask the model" hint of a cluster still to decide. 
 queue's, the tombstones the store's."""
 from __future__ import annotations
 
-from typing import Callable, Mapping, Protocol, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
 

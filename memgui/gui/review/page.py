@@ -10,13 +10,14 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QColor, QFontDatabase, QGuiApplication, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFrame,
-    QScrollArea,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QTabWidget,
@@ -64,7 +65,7 @@ def banner(name: str, fg: str, bg: str) -> QLabel:
     return label
 
 
-def fit_window(window: QWidget, page: "ReviewPage", geometry=None, size: tuple[int, int] | None = None,
+def fit_window(window: QWidget, page: ReviewPage, geometry=None, size: tuple[int, int] | None = None,
                settings: QSettings | None = None) -> None:
     """The window's size: `size` if given, else the saved geometry, else 1560×940 within the screen; the
     Review tab's columns are then shared out for that width, or (no `size`) set as `settings` remember them."""
@@ -200,7 +201,9 @@ class ReviewPage(QWidget):
         # its preferred height is not asked for: the reply box takes what is left (at least its minimum)
         self.decision_panel.stream.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
         # ... all of it: the labels above keep their own height (no blank band under a note or an empty line)
-        self.decision_panel.layout().setStretchFactor(self.decision_panel.stream, 1)
+        panel_layout = self.decision_panel.layout()
+        if isinstance(panel_layout, QBoxLayout):
+            panel_layout.setStretchFactor(self.decision_panel.stream, 1)
         # Never clipped or drawn over: short of height (a laptop, a long warning), the decision scrolls.
         self.decision_scroll = QScrollArea()
         self.decision_scroll.setObjectName("decisionScroll")

@@ -9,7 +9,8 @@ session only, and says so once."""
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ..workers import TaskRunner, one_line
 from .cluster_model import NEW, ClusterRow

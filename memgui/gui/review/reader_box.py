@@ -3,7 +3,8 @@ whether the merged body keeps every fact of that source unchanged, and its verdi
 `ReaderReport`; computed on a worker by `Drafting.read_body`, never here)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget

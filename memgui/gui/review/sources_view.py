@@ -3,8 +3,8 @@ update_semantics, pairwise cosine badges, the body with MergeGuard's missing tok
 member "include" / "target" choices."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QResizeEvent, QTextCharFormat, QTextCursor
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..services.values import format_timestamp
 from ..style import MUTED, set_colors
 
 MISSING_BG = QColor("#ffc9c9")
@@ -46,9 +47,8 @@ GROUP_TIP = ("The model judged every pair of members “same fact?”. A group (
 
 
 def format_ms(ms: int | None) -> str:
-    if not ms:
-        return "—"
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    """A time stamp as the whole window shows it (netfx N10: local time with its UTC offset); "—" for none."""
+    return format_timestamp(ms, empty="—")
 
 
 def cosine_color(value: float) -> str:
@@ -245,7 +245,7 @@ class SourcesView(QWidget):
         self._group.buttonToggled.connect(lambda _b, on: on and self._follow.start())
         # The target pane is kept in view (a narrow window or a big cluster scrolls the panes): after the
         # layout has settled, so the pane's place is known.
-        self._follow = QTimer(self)
+        self._follow: QTimer = QTimer(self)
         self._follow.setSingleShot(True)
         self._follow.setInterval(0)
         self._follow.timeout.connect(self.show_target)

@@ -3,14 +3,15 @@ cluster's row (a row left with one document leaves the queue: there is nothing t
 remembered for the session and applied to every rescan, which would otherwise put the members back together."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from .cluster_model import NEW, ClusterRow
 
 
 class Splits:
-    def __init__(self, sub_cluster: Callable[[Any, Sequence[str]], Any]):
+    def __init__(self, sub_cluster: Callable[[Any, Iterable[str]], Any]):
         self._sub = sub_cluster
         self._parts: list[frozenset[str]] = []  # member sets split off, in the order they were made
 

@@ -3,12 +3,13 @@ session's undo / redo. Each write is one core call on a worker after a confirmat
 the core refuses stale sources, and its message is shown. Works on the `Review` controller's state."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..services.values import MODE_APPEND, MODE_MERGED_BODY
 from ..workers import one_line
-from .guard_panel import facts_at_risk
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
+from .guard_panel import facts_at_risk
 
 YOU = "you (memgui reviewer)"
 

@@ -3,8 +3,9 @@
 (self-test, accuracy on the labelled demo store, agreement with this reviewer)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass

@@ -3,8 +3,9 @@ timeline, undo / redo / allow-nomination, word diffs, threshold calibration, exp
 merges with its append-back."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass

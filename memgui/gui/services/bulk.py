@@ -2,9 +2,10 @@
 batch write and its undo (core/ops/batch.py). Injected through `Services.bulk`, so tests swap in fakes."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass

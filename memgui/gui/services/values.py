@@ -1,5 +1,6 @@
 """Pure core values the widgets show or compare against (no store, no model): Progress and the cancel token,
-the word-diff span codes, MergeGuard's bars, the apply modes and the re-check's actions. Widgets import them
+the word-diff span codes, MergeGuard's bars, the apply modes, the re-check's actions, and the Netclaw display
+formats (an anchor's slug, the one time-stamp rule). Widgets import them
 from here, never from `memgui.core`."""
 from __future__ import annotations
 
@@ -8,13 +9,29 @@ from ...core.forensics.calibrate import MIN_DECISIONS
 from ...core.forensics.recheck import ACTION_APPEND_BACK, ACTION_UNDO
 from ...core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
 from ...core.merge.strict import StrictReport
-from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, anchor_slug
+from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, anchor_slug, format_timestamp
 from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY
 from ...core.ops.batch import PlannedWrite
-from ...core.tasks import CancelToken, Cancelled, Progress
+from ...core.tasks import Cancelled, CancelToken, Progress
 
 __all__ = [
-    "ACTION_APPEND_BACK", "ACTION_UNDO", "CancelToken", "Cancelled", "DELETE", "EQUAL", "INSERT",
-    "LENGTH_COLLAPSE_THRESHOLD", "MIN_DECISIONS", "MODE_APPEND", "MODE_MERGED_BODY", "PlannedWrite", "Preselection", "Progress", "REPLACE",
-    "RETENTION_THRESHOLD", "StrictReport", "anchor_slug",
+    "ACTION_APPEND_BACK",
+    "ACTION_UNDO",
+    "DELETE",
+    "EQUAL",
+    "INSERT",
+    "LENGTH_COLLAPSE_THRESHOLD",
+    "MIN_DECISIONS",
+    "MODE_APPEND",
+    "MODE_MERGED_BODY",
+    "REPLACE",
+    "RETENTION_THRESHOLD",
+    "CancelToken",
+    "Cancelled",
+    "PlannedWrite",
+    "Preselection",
+    "Progress",
+    "StrictReport",
+    "anchor_slug",
+    "format_timestamp",
 ]

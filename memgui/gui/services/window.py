@@ -4,9 +4,10 @@
 feature that silently goes away. Only members that tests legitimately leave out are optional."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .ahead import AheadServices, ahead_services
 from .audit import AuditServices, audit_services
@@ -26,7 +27,7 @@ class Services:
     # (store, documents, cosines) -> (Proposal, [Candidate]): the one builder the CLI uses too
     decider_input: Callable[[Any, Sequence[Any], Mapping[frozenset, float]], tuple[Any, list[Any]]]
     # (cluster, member ids) -> the Cluster on those members (its pairs, top cosine, the scan's id for them)
-    sub_cluster: Callable[[Any, Sequence[str]], Any]
+    sub_cluster: Callable[[Any, Iterable[str]], Any]
     # (documents) -> the id a merge keeps by default (Netclaw's consolidation primary)
     default_target: Callable[[Sequence[Any]], str | None]
     discover_models: Callable[[], Sequence[Any]]
@@ -103,11 +104,10 @@ def default_target(documents: Sequence[Any]) -> str | None:
 def token_spans(text: str, tokens: Sequence[str]) -> list[tuple[int, int]]:
     """Where `tokens` occur in `text` (UTF-16 ranges), by MergeGuard's own matcher (`missing_spans`) applied
     to the tokens as if they were missing."""
-    from types import SimpleNamespace
+    from ...core.merge.guard import MergeGuardReport, missing_spans
 
-    from ...core.merge.guard import missing_spans
-
-    return missing_spans(text, SimpleNamespace(missing=list(tokens)), utf16=True)
+    as_missing = MergeGuardReport(False, 0.0, 1.0, "", missing=tuple(tokens))
+    return missing_spans(text, as_missing, utf16=True)
 
 
 def read_merge(decider: Any, sources: Sequence[str], body: str, *, document_ids: Sequence[str] = (),
@@ -147,6 +147,7 @@ def missing_models(decider_model: str | None) -> str | None:
 
 
 def real_services() -> Services:
+    from ...config import memgui_command
     from ...core import netfx
     from ...core.decide import discovery, groups, llm, model_files, selftest
     from ...core.merge import conflicts, guard, strict, union
@@ -155,8 +156,6 @@ def real_services() -> Services:
     from ...core.store.demo import build_demo_store
     from ...core.store.locate import locate_store
     from ...core.vectors.nominate import scan_store, sub_cluster
-
-    from ...config import memgui_command
 
     def make_decider(settings: Any) -> Any:
         """The llama.cpp decider on the chosen GGUF (else the bundled default). Not loaded yet: the worker
