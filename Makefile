@@ -39,11 +39,13 @@ $(MODELS_STAMP): $(DEPS_STAMP)
 run: setup
 	$(PY) -m memgui $(ARGS)
 
-# One worker per core (pytest-xdist): the long real-model tests overlap the rest of the suite.
-test: setup
+# Lint and types first (`make lint`: ruff, then mypy), then the suite. One worker per core (pytest-xdist): the long
+# real-model tests overlap the rest of the suite.
+test: setup lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto
 
-# ruff (rules and the reason for each ignore in pyproject.toml), then mypy (strict on memgui/core and memgui/cli).
+# ruff (rules and the reason for each ignore in pyproject.toml), then mypy (strict on memgui/core and memgui/cli,
+# checked on memgui/gui). Part of `make test`.
 lint: $(DEPS_STAMP)
 	$(PY) -m ruff check memgui tests
 	$(PY) -m mypy
