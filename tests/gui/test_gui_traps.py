@@ -4,10 +4,11 @@ Ctrl+1 / Ctrl+2 reach the tabs, F1 lists every action, the Audit tab's undo asks
 first-run hint, and tooltips and a legend for the badges, group labels and the queued ring."""
 from __future__ import annotations
 
-from gui_fakes import DOCS, FakeScanner, services_for
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+
+from gui_fakes import DOCS, FakeScanner, services_for
 
 KM = Qt.KeyboardModifier
 
