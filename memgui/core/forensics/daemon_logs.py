@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,10 +33,10 @@ from typing import Any, BinaryIO
 
 from ..curation import markers as memgui_markers
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+from .daemon_log_files import LOG_GLOB, DaemonLogError, default_log_dirs, find_daemon_logs
 
 MAX_LINE_BYTES = 1 << 20  # longer lines are cut here (and skipped if they carry a marker)
 PROGRESS_EVERY_LINES = 20_000
-LOG_GLOB = "daemon*.log"
 
 # Markers and the keys their templates carry (memgui's own templates first, then the rest of netclaw-compat §13).
 TEMPLATE_KEYS: dict[str, tuple[str, ...]] = {m: t[1] for m, t in memgui_markers.TEMPLATES.items()}
@@ -116,10 +116,6 @@ _HEADER_HINTS = (b"trce: ", b"dbug: ", b"info: ", b"warn: ", b"fail: ", b"crit: 
 _CONSOLE_HEADER_RE = re.compile(r"^(?P<pre>.*?)\b(trce|dbug|info|warn|fail|crit): \S")
 
 
-class DaemonLogError(ValueError):
-    """A log path a person named does not exist or cannot be read (one line, nothing parsed)."""
-
-
 @dataclass(frozen=True, slots=True)
 class DaemonEvent:
     time: str | None  # ISO 8601 as the line gave it (offset kept when there was one); None if the line had none
@@ -182,45 +178,6 @@ EMPTY_TIMELINE = DaemonTimeline((), DaemonLogStats())
 
 class _Malformed(Exception):
     pass
-
-
-# ---- finding the files ---------------------------------------------------------------------------------
-
-
-def default_log_dirs(store_path: str | os.PathLike[str] | None = None) -> list[Path]:
-    """Where Netclaw writes its logs: `{BasePath}/logs` next to the store, else `$NETCLAW_HOME/logs`."""
-    from ...config import netclaw_home
-
-    dirs = []
-    if store_path is not None:
-        dirs.append(Path(store_path).absolute().parent / "logs")
-    dirs.append(netclaw_home() / "logs")
-    return [d for d in dict.fromkeys(dirs) if d.is_dir()]
-
-
-def _dir_logs(folder: Path) -> list[Path]:
-    found = [p for p in folder.glob(LOG_GLOB) if p.is_file()]
-    if not found:  # a folder of logs named some other way
-        found = [p for p in folder.glob("*.log") if p.is_file()]
-    # dated/rolled files first, the live `daemon.log` last
-    return sorted(found, key=lambda p: (p.name == "daemon.log", p.name))
-
-
-def find_daemon_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
-    """Files to read for the given files and folders (a folder gives its `daemon*.log`, else its `*.log`).
-    Raises DaemonLogError naming the first path that does not exist."""
-    out: list[Path] = []
-    for raw in paths:
-        path = Path(raw).expanduser()
-        if path.is_dir():
-            out.extend(_dir_logs(path))
-        elif path.is_file():
-            out.append(path)
-        elif path.exists():
-            raise DaemonLogError(f"{path}: not a regular file or folder")
-        else:
-            raise DaemonLogError(f"{path}: no such log file or folder")
-    return list(dict.fromkeys(out))
 
 
 # ---- one line ------------------------------------------------------------------------------------------
@@ -588,6 +545,7 @@ def parse_daemon_logs(paths: Sequence[str | os.PathLike[str]], *, cancel: Cancel
 
 __all__ = [
     "EMPTY_TIMELINE",
+    "LOG_GLOB",
     "TEMPLATE_KEYS",
     "DaemonEvent",
     "DaemonLogError",
