@@ -52,9 +52,14 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     full_sources = [read_note_cached(text) if note.text != text and _states_something(changed_body) else note
                     for note, text in zip(sources, source_texts)]  # likewise the whole sources
     names = {w.lower for note in (*full_sources, body) for w in note.words if w.term and w.text[:1].isupper()}
+    # one named note per reading: a side read once stays one object, so its index is built once
+    read_whole = [full is not note for note, full in zip(sources, full_sources)]
     sources = [_with_names(note, names) for note in sources]
-    full_sources = [_with_names(note, names) for note in full_sources]
-    body, changed_body = _with_names(body, names), _with_names(changed_body, names)
+    full_sources = [_with_names(full, names) if whole else note
+                    for note, full, whole in zip(sources, full_sources, read_whole)]
+    whole_body_read = body is not changed_body
+    changed_body = _with_names(changed_body, names)
+    body = _with_names(body, names) if whole_body_read else changed_body
     body_index = Index(body)
     changed_body_index = body_index if changed_body is body else Index(changed_body)
     source_indexes = [Index(note) for note in sources]
@@ -243,8 +248,7 @@ class _MergedIndex:
             for sentence in aligned(features, index, loose=True):
                 words = index.note.words_in(sentence)
                 if marker.cls == "negation" and any(
-                        w.lower.startswith(prefix) and lemma_of(w.lower[len(prefix):].lstrip("-")) in body_lemmas | {
-                            lemma_of(b) for b in body_lemmas}
+                        w.lower.startswith(prefix) and lemma_of(w.lower[len(prefix):].lstrip("-")) in body_lemmas
                         for w in words for prefix in _NEGATIVE_PREFIXES):
                     return True
                 if marker.cls == "modality" and marker.value in _OBLIGATION and not _has_verb(index.note, sentence):
