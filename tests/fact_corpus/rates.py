@@ -27,7 +27,8 @@ SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated
         # their first runs; blind7 is a check only, run once at the end of the session that added it
         "blind2": DATA / "handwritten_blind2.json", "blind3": DATA / "handwritten_blind3.json",
         "blind4": DATA / "handwritten_blind4.json", "blind5": DATA / "handwritten_blind5.json",
-        "blind6": DATA / "handwritten_blind6.json", "blind7": DATA / "handwritten_blind7.json"}
+        "blind6": DATA / "handwritten_blind6.json", "blind7": DATA / "handwritten_blind7.json",
+        "blind8": DATA / "handwritten_blind8.json"}
 MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
 
 

@@ -60,6 +60,19 @@ SAME = [
     ("Braise the beef for 90 minutes.", "Braise the beef for an hour and a half.", ("90 minutes", "an hour and a half")),
     ("Keep the sourdough starter at 24 °C overnight.", "Overnight temperature for the sourdough starter: 24 °C.",
      None),  # an imperative opening a sentence is a verb, reworded away
+    ("Choir starts at 7:30.", "Choir starts at half past seven.", ("7:30", "half past seven")),  # a spoken time
+    ("The shop opens at 9 o'clock.", "The shop opens at 9:00.", ("9 o'clock", "9:00")),
+    ("Carry-on: 7 kg max.", "Carry-on is at most 7 kg.", ("7 kg max", "7 kg")),  # a bound written after its amount
+    ("Salaries went up by 3 percent in 2025.", "In 2025 salaries went up 3%.", ("3 percent", "3%")),  # `by` is no bound
+    ("Targets are set in Q4.", "Targets are set in the fourth quarter.", ("Q4", "fourth quarter")),
+    ("Patch prep: see the R&D wiki.", "Patch prep: see the research and development wiki.", None),  # an acronym
+    ("Gutters: svc due Oct.", "Gutters: service due Oct.", ("svc", "service")),  # an abbreviation drops a silent e
+    ("Visa extension req'd by June.", "Visa extension required by June.", ("req'd", "required")),
+    ("Partners meet every other Thu.", "Partners meet on alternate Thursdays.", ("every other Thu",
+                                                                                  "on alternate Thursdays")),
+    ("Rent review (per year) with the agent.", "Annual rent review with the agent.", ("per year", "Annual")),
+    ("The sole supplier, i.e. Canon, repairs it.", "The sole supplier, Canon, repairs it.", None),  # not an identifier
+    ("Payment terms: net 45.", "Payment terms: 45 days.", ("45", "45 days")),  # the body names what 45 counts
 ]
 
 
@@ -99,6 +112,13 @@ CHANGED = [
     ("Give the goats two apples each.", "Give the goats two apples.", "dropped", "rate"),  # distributive
     ("Ola must sign off the budget.", "Ola must sign the budget and the heater is off at night.", "added", "state"),
     ("Tarn is one of the quietest campsites.", "Tarn is the quietest campsite.", "dropped", "quantifier"),
+    ("Choir starts at half past seven.", "Choir starts at half past eight.", "changed", "time"),
+    ("Carry-on: 7 kg max.", "Carry-on: at least 7 kg.", "changed", "bound"),
+    ("Targets are set in Q4.", "Targets are set in Q3.", "changed", "date"),
+    ("The drill runs at 40 psi.", "The drill runs at 40.", "dropped", "quantity"),  # a unit dropped is a loss
+    ("Dues: 30 (per year).", "Dues: 30 per month.", "dropped", "frequency"),
+    ("Partners meet every other Thu.", "Partners meet every Thu.", "changed", "frequency"),
+    ("Set OOO before leave.", "Set the auto-reply before leave.", "dropped", "all_caps"),
 ]
 
 

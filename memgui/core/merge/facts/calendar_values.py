@@ -47,6 +47,10 @@ _TIME = re.compile(
     r"\b(?P<h>[0-2]?\d)(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|o'clock\b|h\b|"
     r"in the (?:morning|afternoon|evening)\b|at night\b)?(?!\d)",
     re.IGNORECASE)
+# a count of minutes only with `past` or `minutes`: `2 to 4` is a range, not 3:58
+_SPOKEN_TIME = re.compile(r"\b(?:(?P<part>half|(?:a\s+)?quarter|\d{1,2}(?=\s+minutes\s|\s+past\s))(?:\s+minutes)?"
+                          r"\s+(?P<dir>past|after|to)\s+"
+                          r"(?P<h>\d{1,2}))\b(?!\s*(?:[:.]\d|%|[a-z]))", re.IGNORECASE)
 _TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
 _ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|"
                     r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
@@ -61,8 +65,8 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     for m in _TIME.finditer(text):
         h, mi, ap = m.group("h"), m.group("mi"), (m.group("ap") or "").casefold().replace(".", "").replace(" ", "")
         ap = {"inthemorning": "am", "intheafternoon": "pm", "intheevening": "pm", "atnight": "pm"}.get(ap, ap)
-        if mi is None and not ap.startswith(("a", "p")):
-            continue  # a bare number is a number, not a time
+        if mi is None and not ap.startswith(("a", "p", "o")):
+            continue  # a bare number is a number, not a time (`8 o'clock` is one)
         if ap == "h" and mi is None:
             continue
         hour, minute = int(h), int(mi or 0)
@@ -73,7 +77,7 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         elif ap.startswith("a") and hour == 12:
             hour = 0
         keys = {f"time:{hour:02d}:{minute:02d}"}
-        if not ap and 1 <= hour <= 11 and not h.startswith("0"):
+        if ap in ("", "o'clock") and 1 <= hour <= 11 and not h.startswith("0"):
             keys.add(f"time:{hour + 12:02d}:{minute:02d}pm")  # `9:45` may be `9:45 pm`, not `21:45`
         elif ap.startswith("p"):
             keys.add(f"time:{hour:02d}:{minute:02d}pm")
@@ -89,6 +93,18 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             if hour_minute and 1 <= int(hour_minute[0][:2]) <= 11:
                 h, mi = int(hour_minute[0][:2]) + 12, hour_minute[0][3:]
                 out[k] = dataclasses.replace(first, keys=first.keys | {f"time:{h:02d}:{mi}"})
+    for m in _SPOKEN_TIME.finditer(text):  # `half past 7` = 7:30, `quarter to 9` = 8:45, `20 past 6` = 6:20
+        if inside(m.start(), m.end(), [(v.start, v.end) for v in out]):
+            continue
+        part = m.group("part").casefold()
+        minutes = 30 if part == "half" else 15 if part.endswith("quarter") else int(part)
+        hour = int(m.group("h"))
+        if not (1 <= hour <= 12 and 0 < minutes < 60):
+            continue
+        if m.group("dir").casefold() == "to":
+            hour, minutes = (hour - 1) or 12, 60 - minutes
+        keys = {f"time:{hour:02d}:{minutes:02d}"} | ({f"time:{hour + 12:02d}:{minutes:02d}pm"} if hour < 12 else set())
+        out.append(Value(frozenset(keys), "time", m.group(0), m.start(), m.end(), "time"))
     for word, value in _TIME_WORDS.items():
         for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
             out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time"))
@@ -163,7 +179,7 @@ _PERIODS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 
             "fortnight": 1209600, "month": 2629800, "quarter": 7889400, "year": 31557600, "decade": 315576000}
 _ADVERB_PERIODS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
                    "biweekly": 1209600, "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600,
-                   "annually": 31557600}
+                   "annually": 31557600, "annual": 31557600}
 # Latin dosing abbreviations, a closed class of medicine: times a day (qod every other day)
 MEDICAL_FREQUENCIES = {"qd": (1, 86400), "od": (1, 86400), "bid": (2, 86400), "bd": (2, 86400), "tid": (3, 86400),
                        "tds": (3, 86400), "qid": (4, 86400), "qod": (1, 172800), "qam": (1, 86400), "qpm": (1, 86400),
@@ -171,7 +187,8 @@ MEDICAL_FREQUENCIES = {"qd": (1, 86400), "od": (1, 86400), "bid": (2, 86400), "b
 _MEDICAL = re.compile(r"(?<![\w.])(" + "|".join(MEDICAL_FREQUENCIES) + r"|b\.i\.d\.|t\.i\.d\.|q\.i\.d\.|q\.d\.)(?![\w])",
                       re.IGNORECASE)
 _MEDICAL_PART = {"qam": "@morning", "qpm": "@evening", "qhs": "@night"}
-_WEEKDAY_NAMES = {name.casefold(): i for i, name in enumerate(calendar.day_name)}
+_WEEKDAY_NAMES = {name.casefold(): i for i, name in enumerate(calendar.day_name)} | {
+    name.casefold(): i for i, name in enumerate(calendar.day_abbr)} | {"tues": 1, "weds": 2, "thur": 3, "thurs": 3}
 _PERIOD = r"(?P<unit>" + "|".join([*_PERIODS, *_WEEKDAY_NAMES]) + r")s?"
 _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second)\s+)?"
@@ -180,6 +197,7 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
     r"\b(?:on\s+)?(?P<other>alternate)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
+    r"(?<![\d%€$£¥]\s)(?<![\d%€$£¥])\bper\s+(?P<unit>" + "|".join(_PERIODS) + r")\b",  # `(per year)` = `annual`
 )]
 
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from . import wordnet
 from .association import crossed
 from .binding import rebound, swapped
-from .matching import Index, aligned, unbound, value_found, whole_word_in, word_found
+from .matching import Index, aligned, unbound, unit_added, unit_named, value_found, whole_word_in, word_found
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .scope import moved_focus
@@ -146,7 +146,7 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         if value.implied:
             continue
         checked += 1
-        found = value_found(value, body_index)
+        found = value_found(value, body_index) or unit_named(value, body_index)
         loose = value_found(unbound(value), body_index) if found is None else None
         if found is None and loose is not None:
             findings.add(FactAtRisk("changed", "bound", value.text, (number,), (value.start, value.end), loose.text,
@@ -210,7 +210,8 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if value.implied:
             continue
         checked += 1
-        if not any(value_found(value, index) or value_found(unbound(value), index) for index in source_indexes):
+        if not any(value_found(value, index) or value_found(unbound(value), index) or
+                   unit_added(value, index) for index in source_indexes):
             findings.add(FactAtRisk("added", value.kind, value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))
     for word in body.words:

@@ -20,6 +20,10 @@ class Index:
         for i, value in enumerate(note.values):
             for key in match_keys(value):
                 self.keys.setdefault(key, []).append(i)
+        self.amounts: dict[str, list[int]] = {}  # `30` → the values written `30 <unit>`
+        for i, value in enumerate(note.values):
+            if value.amount:
+                self.amounts.setdefault(value.amount, []).append(i)
         self.lemmas: dict[str, Word] = {}
         self.lowers: set[str] = set()
         self.by_initial: dict[str, list[tuple[str, Word]]] = {}  # lemmas by first letter, for spellings
@@ -77,10 +81,33 @@ def value_found(value: Value, other: Index) -> Value | None:
             return other.note.values[other.keys[key][0]]
     if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
+    if value.kind == "all_caps" and _spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):
+        return value  # `PTO` where the other writes "paid time off", `L&D` "learning and development"
     if "n:1" in value.keys and value.dimension.startswith("count:"):
         noun = re.escape(value.dimension[6:])
         if re.search(rf"\b(?:a|an|one|single)\s+(?:[a-z-]+\s+)?{noun}", other.lower_text):
             return value  # `one rabbit` = `a rabbit`
+    return None
+
+
+def unit_named(bare: Value, body: Index) -> Value | None:
+    """The body's amount that writes a source's plain number with its unit (`32 front` → `32 psi`, `net 30` →
+    `30 days`): the body names what the number counts and changes no amount. Never the other way round (see
+    `unit_added`): a body that drops a unit has lost what its number meant."""
+    keys = [k for k in bare.keys if k.startswith("n:")]
+    if bare.kind != "number" or len(keys) != 1 or len(bare.keys) != 1:
+        return None
+    hits = body.amounts.get(keys[0][2:], [])
+    return body.note.values[hits[0]] if hits else None
+
+
+def unit_added(with_unit: Value, source: Index) -> Value | None:
+    """The source's plain number that a body's amount writes with a unit (the converse look-up of `unit_named`)."""
+    if not with_unit.amount:
+        return None
+    for i in source.keys.get(f"n:{with_unit.amount}", []):
+        if source.note.values[i].kind == "number":
+            return source.note.values[i]
     return None
 
 
@@ -135,8 +162,12 @@ def _abbreviation_of(word: Word, other: Index) -> str | None:
     are the long word's, in order, from its first to its last (or a clipped start of it)."""
     mine = word.lower.rstrip(".")
     for lemma, found in other.by_initial.get(mine[:1], ()):
-        if _abbreviates(mine, lemma) or _abbreviates(lemma, mine) or _abbreviates(found.lower, mine):
+        if _abbreviates(mine, lemma) or _abbreviates(lemma, mine) or _abbreviates(found.lower, mine) or \
+                _abbreviates(mine, found.lower):  # `req'd` = `required`, whose lemma `require` ends otherwise
             return found.text
+    for marker in other.note.markers:  # `req'd` = `required`, read as a marker of modality
+        if marker.text[:1].casefold() == mine[:1] and _abbreviates(mine, marker.text.casefold()):
+            return marker.text
     return None
 
 
@@ -146,8 +177,10 @@ def abbreviates(short: str, long: str) -> bool:
 
 
 def _abbreviates(short: str, long: str) -> bool:
+    short = short.replace("'", "").replace("’", "")  # `req'd` = `required`, `gov't` = `government`
     return 2 <= len(short) <= 5 and len(long) > len(short) + 1 and short[0] == long[0] and \
-        (short[-1] == long[-1] or long.startswith(short)) and _subsequence(short, long) and zipf_of(short) < 5.0
+        (short[-1] == long[-1] or long.startswith(short) or (long[-1] == "e" and short[-1] == long[-2])) and \
+        _subsequence(short, long) and zipf_of(short) < 5.0  # `svc` = `service`: a silent final e dropped
 
 
 def _subsequence(short: str, long: str) -> bool:
@@ -208,6 +241,8 @@ __all__ = [
     "aligned",
     "match_keys",
     "unbound",
+    "unit_added",
+    "unit_named",
     "value_found",
     "weight",
     "whole_word_in",

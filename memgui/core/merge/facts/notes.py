@@ -283,7 +283,7 @@ def _in_words(value: Value, text: str, regions: list[tuple[int, int]]) -> Value:
         if r_start <= start < r_end:
             start = r_start
             break
-    return Value(value.keys, value.kind, text[start:value.end].strip(), start, value.end, value.dimension)
+    return dataclasses.replace(value, text=text[start:value.end].strip(), start=start, implied=False)
 
 
 _YEAR_NUMBER = re.compile(r"^n:(1[6-9]|2\d)\d\d$")
@@ -363,7 +363,7 @@ def _joined(text: str, parts: list[tuple[int, Note]]) -> Note:
     value_clause: list[int] = []
     for offset, part in parts:
         s0, c0 = len(sentences), len(clauses)
-        values += [Value(v.keys, v.kind, v.text, v.start + offset, v.end + offset, v.dimension, v.implied)
+        values += [dataclasses.replace(v, start=v.start + offset, end=v.end + offset)
                    for v in part.values]
         words += [Word(w.text, w.start + offset, w.end + offset, w.lower, w.lemma, w.zipf, w.term, w.sentence + s0,
                        w.clause + c0) for w in part.words]

@@ -14,6 +14,7 @@ class Value:
     end: int
     dimension: str = ""  # what the value measures ("quantity:[length]", "money:EUR", "date"), for binding
     implied: bool = False  # read between the lines (`on Thursdays`: weekly): it answers for a fact, owes none
+    amount: str = ""  # the number an amount with a unit is written with (`30` of `30 days`), formatted
 
 
 def fmt(value: float) -> str:

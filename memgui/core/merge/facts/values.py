@@ -185,6 +185,8 @@ def _tokens(text: str) -> list[Value]:
             continue  # `EUR 280` is an amount
         if kind in ("integer", "quantity", "iso_date", "written_date", "reverse_date", "slash_date"):
             continue  # read here with their units and dates
+        if kind == "dotted_identifier" and token.casefold().replace(".", "") in _LATIN_ABBREVIATIONS:
+            continue  # `i.e.`, `e.g.`: a way of writing, not an identifier
         if kind == "version" and re.fullmatch(r"\d+\.\d+", token):
             continue  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
         if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
@@ -192,6 +194,8 @@ def _tokens(text: str) -> list[Value]:
         wanted.setdefault(token.lower(), kind)
         if _CASE_MATTERS.search(token):
             cased[token.lower()] = token
+    for m in _AMPERSAND_ACRONYM.finditer(text):  # `L&D`, `R&D`, `P&L`: one acronym, not two letters
+        wanted.setdefault(m.group(0).lower(), "all_caps")
     taken = sorted(spans)
     for start, end, token in _occurrences(text, list(wanted)):
         if any(a < end and start < b for a, b in taken[max(0, bisect.bisect_left(taken, (start, start)) - 2):
@@ -201,6 +205,27 @@ def _tokens(text: str) -> list[Value]:
         kind = wanted[token]
         key = f"token:{text[start:end]}" if token in cased else f"token:{token.casefold()}"
         out.append(Value(frozenset({key}), kind, text[start:end], start, end, kind))
+    return out
+
+
+_LATIN_ABBREVIATIONS = frozenset({"ie", "eg", "etc", "vs", "cf", "am", "pm", "nb", "ps", "approx", "viz", "al"})
+_AMPERSAND_ACRONYM = re.compile(r"(?<![\w&])[A-Z]{1,3}&[A-Z]{1,3}(?![\w&])")
+_QUARTER = re.compile(r"\b(?:(?P<q>[QH])(?P<n>[1-4])\b|(?P<ord>[1-4])(?:st|nd|rd|th)\s+(?P<part>quarter|half)\b)")
+
+
+def _quarters(text: str) -> list[Value]:
+    """`Q3` = `the third quarter`, `H2` = `the second half` (of a year)."""
+    out = []
+    for m in _QUARTER.finditer(text):
+        if m.group("q"):
+            if m.group("q") == "H" and m.group("n") not in "12":
+                continue
+            part, n = ("quarter" if m.group("q") == "Q" else "half"), m.group("n")
+        else:
+            part, n = m.group("part"), m.group("ord")
+            if part == "half" and n not in "12":
+                continue
+        out.append(Value(frozenset({f"{part}:{n}"}), "date", m.group(0), m.start(), m.end(), "date"))
     return out
 
 
@@ -273,8 +298,9 @@ def strip_bound(key: str) -> str:
     return key.lstrip("<>=~")
 
 
-def _bound_before(text: str, start: int) -> str:
-    """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none."""
+def _bound_before(text: str, start: int, deadline: bool = False) -> str:
+    """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none. `by` bounds
+    only a `deadline` (a date or a time): `by Friday` is at the latest, `up by 4%` is how much."""
     window = text[max(0, start - 24):start].casefold()
     symbol = window.rstrip(" ")[-1:]
     if symbol in _BOUND_SYMBOLS:  # `≤5`, `~2019`, `> 40`
@@ -288,7 +314,7 @@ def _bound_before(text: str, start: int) -> str:
             break
         for size in (3, 2, 1):
             phrase = " ".join(words[-size:]) if len(words) >= size else ""
-            if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range"):
+            if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by"):
                 return BOUNDS[phrase]
     return ""
 
@@ -366,7 +392,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             kind, dimension, end = "number", "age", age.end()
         after = _BOUND_AFTER.match(text, end)
         if after:
-            keys = {f"{'>=' if after.group(1) else '<='}{k}" for k in keys}
+            keys = {f"{'>=' if after.group('up') or after.group('plus') or after.group('least') else '<='}{k}"
+                    for k in keys}
             end = after.end()
         rate = _RATE.match(text, end) or (_RATE.match(text, counted_end) if counted_end > end else None)
         adverb = _RATE_ADVERB.match(text, end) if kind == "money" and not rate else None
@@ -393,7 +420,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         bound = _bound_before(text, m.start())
         if bound:
             keys = {f"{bound}{k}" for k in keys}
-        out.append(Value(frozenset(keys), kind, text[begin:end].strip(), begin, end, dimension))
+        written = fmt(value) if kind in ("quantity", "money", "rate") and not ordinal else ""
+        out.append(Value(frozenset(keys), kind, text[begin:end].strip(), begin, end, dimension, amount=written))
     return out
 
 
@@ -441,8 +469,10 @@ def _article_durations(text: str) -> list[Value]:
 
 
 _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
-_BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(over|more|above|older|up|upwards|later|after)|"
-                          r"(?:under|less|fewer|below|younger|earlier|before))\b|(\+))", re.IGNORECASE)
+_BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|older|up|upwards|later|after)|"
+                          r"(?:under|less|fewer|below|younger|earlier|before))\b|(?P<plus>\+)|"
+                          r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least)|max(?:imum)?|at\s+(?:the\s+)?most)\b)",
+                          re.IGNORECASE)  # `65 or older`, `18+`, `0.2 g max`
 _DEGREES = re.compile(r"\s?(?:°\s?|degrees?\s+)(?P<scale>c|f|celsius|fahrenheit|centigrade)\b", re.IGNORECASE)
 _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
@@ -520,6 +550,8 @@ def values(text: str) -> list[Value]:
         if not inside(date.start, date.end, taken):
             found.append(date)
     taken = [(v.start, v.end) for v in found]
+    found += [v for v in _quarters(text) if not inside(v.start, v.end, taken)]
+    taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
     taken = [(v.start, v.end) for v in found]
@@ -539,9 +571,10 @@ def values(text: str) -> list[Value]:
             continue  # overlaps an earlier, longer value (one span may state two facts: day and frequency)
         if v.kind in ("time", "date", "month", "weekday", "frequency") or (
                 v.dimension in ("duration", "percent") and not any(k[:1] in "<>=~" for k in v.keys)):
-            bound = _bound_before(text, v.start)  # "around 6 pm", "before 14 July" is an order marker
+            bound = _bound_before(text, v.start, deadline=v.kind in ("time", "date", "month", "weekday"))
+            # "around 6 pm"; "before 14 July" is an order marker
             if bound:
-                v = Value(frozenset(f"{bound}{k}" for k in v.keys), v.kind, v.text, v.start, v.end, v.dimension)
+                v = dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
         kept.append(_labelled_amount(text, v))
     return _compound_durations(text, kept)
 
