@@ -57,7 +57,7 @@ def test_word_diff_of_one_source_against_another_runs_without_a_merged_body(make
     pg1, pg2 = review_store.ids["pg-1"], review_store.ids["pg-2"]
     assert w.editor.toPlainText() == ""
     labels = [w.diff_view.combo.itemText(i) for i in range(w.diff_view.combo.count())]
-    assert any(t.startswith("merged body vs #1") for t in labels) and "source #1 vs source #2" in labels
+    assert any(t.startswith("merged vs #1") for t in labels) and "source #1 vs source #2" in labels
     with qtbot.waitSignal(w.review.diffUpdated, timeout=10000) as updated:
         w.diff_view.choose_pair(pg1, pg2)
     diff = updated.args[0]

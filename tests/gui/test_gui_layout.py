@@ -1,6 +1,6 @@
 """The window fits a laptop: its minimum size is at most 1280×720, and at 1366×768 the source panes' choices
 are whole, the MergeGuard token table shows several rows, the rationale has room and the queue keeps its
-Status / Cosine / Size / Titles columns — also after restoring a narrow saved geometry."""
+Status / Cosine / Size / Titles (the status under the cosine when the queue is compact) — also after restoring a narrow saved geometry."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect
@@ -31,8 +31,15 @@ def _with_a_decision(w, qtbot):
 
 
 def _queue_columns_in_view(w) -> None:
+    """Status, Cosine, Size and Titles in view: as columns, or (a compact, narrow queue) the status drawn under
+    the cosine in the Cosine cell."""
     header, room = w.queue.horizontalHeader(), w.queue.viewport().width()
     for col in QUEUE_COLUMNS:
+        if col == Columns.STATUS and w.queue.compact:
+            assert header.isSectionHidden(col)
+            assert w.queue.itemDelegateForColumn(Columns.COSINE) is not None
+            assert w.queue.verticalHeader().defaultSectionSize() >= 2 * w.queue.fontMetrics().lineSpacing()
+            continue
         assert not header.isSectionHidden(col)
         left = header.sectionViewportPosition(col)
         assert left >= 0 and left + header.sectionSize(col) <= room, (col, left, header.sectionSize(col), room)

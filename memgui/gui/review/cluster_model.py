@@ -145,7 +145,8 @@ class ClusterTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     TIPS = ("new · skipped · merged · appended · kept separate; the badge is the model's verdict, decided ahead "
-            "(= same fact · ≠ different facts · ± mixed · … queued)", "the highest cosine between two members",
+            "(= same fact · ≠ different facts · ± mixed · … queued)",
+            "the highest cosine between two members (a narrow queue shows the review status under it)",
             "documents in the cluster", "the members' titles", "the members' anchors")
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

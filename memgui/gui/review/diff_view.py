@@ -41,18 +41,16 @@ class DiffView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
-        top = QHBoxLayout()
-        label = QLabel("Word diff:")
-        label.setStyleSheet("font-weight:600")
-        top.addWidget(label)
+        # The picker has the row to itself (the tab already says "Word diff"), so a choice such as "merged vs #1
+        # Offsite backups with restic" reads whole in the laptop's narrow diff column; its list opens as wide
+        # as its longest choice, and its tooltip repeats the current one.
         self.combo = QComboBox()
         self.combo.setObjectName("diffSourceCombo")
+        self.combo.setAccessibleName("Word diff: compare")
         self.combo.setMinimumContentsLength(12)
-        self.combo.setToolTip("The merged body against one source, or one source against another")
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.currentIndexChanged.connect(self._chosen)
-        top.addWidget(self.combo, 1)
-        layout.addLayout(top)
+        layout.addWidget(self.combo)
         second = QHBoxLayout()
         self.stats = QLabel("")
         self.stats.setObjectName("diffStats")
@@ -77,13 +75,13 @@ class DiffView(QWidget):
     # ---- source choice ------------------------------------------------------------------------------
 
     def set_sources(self, choices: Sequence[tuple[str, str]]) -> None:
-        """choices: (document id, label), in pane order. Offers "merged body vs" each source, then each pair
+        """choices: (document id, label), in pane order. Offers "merged vs" each source (the merged body), then each pair
         of sources ("#1 vs #2"). Keeps the current choice when it is still there."""
         current = self.combo.currentData()
         self.combo.blockSignals(True)
         self.combo.clear()
         for doc_id, label in choices:
-            self.combo.addItem(f"merged body vs {label}", doc_id)
+            self.combo.addItem(f"merged vs {label}", doc_id)
         for i, (a, a_label) in enumerate(choices):
             for b, b_label in choices[i + 1:]:
                 self.combo.addItem(f"source {a_label.split(' ', 1)[0]} vs source {b_label.split(' ', 1)[0]}",
@@ -91,6 +89,9 @@ class DiffView(QWidget):
         index = self.combo.findData(current) if current else -1
         self.combo.setCurrentIndex(index if index >= 0 else (0 if choices else -1))
         self.combo.blockSignals(False)
+        metrics, frame = self.combo.fontMetrics(), 48  # the list's frame, margins and scroll bar
+        widest = max((metrics.horizontalAdvance(self.combo.itemText(i)) for i in range(self.combo.count())), default=0)
+        self.combo.view().setMinimumWidth(widest + frame)
         self._update_legend()
 
     def current_source(self) -> str | None:
@@ -115,6 +116,8 @@ class DiffView(QWidget):
 
     def _update_legend(self) -> None:
         text = self.combo.currentText()
+        self.combo.setToolTip(f"{text}\n\nThe merged body against one source, or one source against another"
+                              if text else "The merged body against one source, or one source against another")
         if self.current_pair() is not None and " vs " in text:
             old, new = text.split(" vs ", 1)
             self._set_legend(old, new)

@@ -41,6 +41,9 @@ LEFT_SHARE, LEFT_MIN, LEFT_MAX = 0.28, 300, 560
 # The sources' least room when the queue is widened: three panes side by side without a scroll bar.
 MIDDLE_ROOM = 600
 RIGHT_SHARE, RIGHT_MIN, RIGHT_MAX = 0.27, 340, 440
+# The decision's share of the left column's height, and its bounds: a short window (720 px) gives the queue's
+# two-line rows the room, a tall one keeps the decision's 300 px.
+DECISION_SHARE, DECISION_MIN, DECISION_MAX = 0.42, 210, 300
 # Where the person's column widths are kept between runs (QSettings keys).
 QUEUE_WIDTH_KEY, GUARD_WIDTH_KEY, LEFT_SPLIT_KEY = "review/queueWidth", "review/guardWidth", "review/queueDecision"
 
@@ -127,8 +130,10 @@ class ReviewPage(QWidget):
         self.guard_panel = GuardPanel()
         self.decision_panel = DecisionPanel(actions["ask"], actions["cancel_model"], actions["union"])
         self._remembered: tuple[int, int] | None = None  # the queue's and MergeGuard's widths from the settings
+        self._left_split_own = False  # the queue / decision split is the person's (dragged or restored)
         self._lay_out(actions)
         self.main_splitter.splitterMoved.connect(self._forget_remembered)  # a drag: the person's sizes now
+        self.left_splitter.splitterMoved.connect(self._own_left_split)
 
     def fit(self, width: int) -> None:
         """Share `width` out: the queue and MergeGuard columns get their part (within bounds), the sources the
@@ -155,7 +160,7 @@ class ReviewPage(QWidget):
         (the sources take the rest), until the person drags a column's edge."""
         left = settings.value(LEFT_SPLIT_KEY)
         if isinstance(left, (bytes, QByteArray)):  # an ini file gives bytes back
-            self.left_splitter.restoreState(QByteArray(left))
+            self._left_split_own = self.left_splitter.restoreState(QByteArray(left)) or self._left_split_own
         try:
             queue, guard = int(settings.value(QUEUE_WIDTH_KEY)), int(settings.value(GUARD_WIDTH_KEY))
         except (TypeError, ValueError):
@@ -177,6 +182,19 @@ class ReviewPage(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._hold_remembered()  # the splitter has its new width already (the layout goes first)
+        self._share_height()
+
+    def _share_height(self) -> None:
+        """The queue / decision split for this height, until the person drags it or a saved one is restored."""
+        if self._left_split_own:
+            return
+        total = sum(self.left_splitter.sizes())
+        if total > 0:
+            decision = int(max(DECISION_MIN, min(DECISION_MAX, DECISION_SHARE * total)))
+            self.left_splitter.setSizes([max(1, total - decision), decision])
+
+    def _own_left_split(self, *_args: object) -> None:
+        self._left_split_own = True
 
     def _forget_remembered(self, *_args: object) -> None:
         self._remembered = None
