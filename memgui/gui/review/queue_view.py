@@ -5,9 +5,9 @@ Titles read at laptop sizes. While the queue is too narrow for one-line titles b
 (1280×720, 1366×768), it turns compact: every row is two lines high, the titles wrap at word boundaries (the
 second line elided), and the Status column folds into the Cosine cell — its badge and top cosine on the first
 line, the review status on the second — so a cluster's first title reads whole ("Jun Park — atlas-sync
-co-maintainer · …") and Cosine and Size still sort. Wider, rows go back to one line and every column shows, the
-Anchor column too when there is room. All rows share one height (no per-row measuring); the row's tooltip names
-every member in full."""
+co-maintainer · …") and Cosine and Size still sort. Wider, rows go back to one line and every column shows; the
+Anchor column only when the titles keep their one-line room beside it. All rows share one height (no per-row
+measuring); the row's tooltip names every member in full."""
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, Qt
@@ -126,6 +126,7 @@ class QueueView(QTableView):
         if compact != self.compact:
             self._set_compact(compact)
             self.scrollTo(self.currentIndex())  # the selected cluster stays in view
-        roomy = not compact and room >= fixed + TITLES_MIN + TITLES_MIN // 3 + ANCHOR_WIDTH
+        # the Anchor column only where the titles keep their one-line room beside it (titles read first)
+        roomy = not compact and room >= fixed + ONE_LINE_TITLE_CHARS * self.fontMetrics().averageCharWidth() + ANCHOR_WIDTH
         if header.isSectionHidden(Columns.ANCHOR) == roomy:
             header.setSectionHidden(Columns.ANCHOR, not roomy)
