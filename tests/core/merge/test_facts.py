@@ -73,6 +73,12 @@ SAME = [
     ("Rent review (per year) with the agent.", "Annual rent review with the agent.", ("per year", "Annual")),
     ("The sole supplier, i.e. Canon, repairs it.", "The sole supplier, Canon, repairs it.", None),  # not an identifier
     ("Payment terms: net 45.", "Payment terms: 45 days.", ("45", "45 days")),  # the body names what 45 counts
+    ("Invoices: net 20.", "Invoices: within 20 days.", ("20", "20 days")),
+    ("Kids back home by 9 after the fair.", "Kids back home by 9 pm after the fair.", ("9", "9 pm")),
+    ("Physio Wed 4:15p with Ines.", "Physio on Wednesday at 4:15 pm with Ines.", ("4:15p", "4:15 pm")),
+    ("Dinner party: max six guests.", "Dinner party: six guests max.", ("six", "six guests max")),
+    ("The cluster is autoscaling.", "The cluster autoscales.", ("autoscaling", "autoscales")),  # a stem
+    ("Council tax due 2 March.", "Council tax has to be paid by 2 March.", None),  # `due` is a deadline
 ]
 
 
@@ -119,6 +125,9 @@ CHANGED = [
     ("Dues: 30 (per year).", "Dues: 30 per month.", "dropped", "frequency"),
     ("Partners meet every other Thu.", "Partners meet every Thu.", "changed", "frequency"),
     ("Set OOO before leave.", "Set the auto-reply before leave.", "dropped", "all_caps"),
+    ("Kids back home by 9 after the fair.", "Kids back home by 10 pm after the fair.", "dropped", "number"),
+    ("Dinner party: six guests max.", "Dinner party: at least six guests.", "changed", "bound"),
+    ("Council tax due 2 March.", "Council tax paid after 2 March.", "changed", "bound"),
 ]
 
 

@@ -44,7 +44,7 @@ _MONTH_ALONE = re.compile(r"\b(" + "|".join(sorted((m for m in MONTHS if len(m) 
     + r")\b\.?", re.IGNORECASE)
 
 _TIME = re.compile(
-    r"\b(?P<h>[0-2]?\d)(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|o'clock\b|h\b|"
+    r"\b(?P<h>[0-2]?\d)(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|(?<=\d)[ap]\b|o'clock\b|h\b|"
     r"in the (?:morning|afternoon|evening)\b|at night\b)?(?!\d)",
     re.IGNORECASE)
 # a count of minutes only with `past` or `minutes`: `2 to 4` is a range, not 3:58
@@ -67,8 +67,8 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         ap = {"inthemorning": "am", "intheafternoon": "pm", "intheevening": "pm", "atnight": "pm"}.get(ap, ap)
         if mi is None and not ap.startswith(("a", "p", "o")):
             continue  # a bare number is a number, not a time (`8 o'clock` is one)
-        if ap == "h" and mi is None:
-            continue
+        if ap in ("h", "a", "p") and mi is None:
+            continue  # `5a` is a flat, `2:30p` a time
         hour, minute = int(h), int(mi or 0)
         if hour > 24:
             continue
@@ -84,7 +84,9 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         written = m.group(0).rstrip()
         if written.endswith("m.") and not written.endswith((".m.", ". m.")):
             written = written[:-1]  # "2:15 pm." ends a sentence; "2:15 p.m." keeps its dot
-        out.append(Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time"))
+        hour_only = fmt((hour - 1) % 12 + 1) if minute == 0 else ""  # `10 am` answers for a note's plain `10`
+        out.append(Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time",
+                         amount=hour_only))
         meridiem.append(ap[:1] if ap[:1] in ("a", "p") else "")
     for k in range(len(out) - 1):  # `from 7:30 to 9 pm`: the range's meridiem is both ends'
         first, second = out[k], out[k + 1]

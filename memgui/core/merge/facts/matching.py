@@ -26,12 +26,14 @@ class Index:
                 self.amounts.setdefault(value.amount, []).append(i)
         self.lemmas: dict[str, Word] = {}
         self.lowers: set[str] = set()
+        self.stems: dict[str, Word] = {}  # a word the lemmatiser does not know, by its stem (`autoscal`)
         self.by_initial: dict[str, list[tuple[str, Word]]] = {}  # lemmas by first letter, for spellings
         for word in note.words:
             if word.lemma not in self.lemmas:
                 self.by_initial.setdefault(word.lemma[:1], []).append((word.lemma, word))
             self.lemmas.setdefault(word.lemma, word)
             self.lowers.add(word.lower)
+            self.stems.setdefault(stem(word.lower), word)
         self.lower_text = note.text.casefold()
         self.markers_by_sentence: dict[int, set[tuple[str, str]]] = {}
         for marker in (*note.markers, *note.weak_markers):
@@ -92,23 +94,39 @@ def value_found(value: Value, other: Index) -> Value | None:
 
 def unit_named(bare: Value, body: Index) -> Value | None:
     """The body's amount that writes a source's plain number with its unit (`32 front` → `32 psi`, `net 30` →
-    `30 days`): the body names what the number counts and changes no amount. Never the other way round (see
-    `unit_added`): a body that drops a unit has lost what its number meant."""
-    keys = [k for k in bare.keys if k.startswith("n:")]
-    if bare.kind != "number" or len(keys) != 1 or len(bare.keys) != 1:
+    `30 days`, `pick up by 10` → `by 10 am`): the body names what the number counts and changes no amount, nor
+    its bound. Never the other way round (see `unit_added`): a body that drops a unit has lost what its number
+    meant."""
+    if bare.kind != "number" or len(bare.keys) != 1:
         return None
-    hits = body.amounts.get(keys[0][2:], [])
-    return body.note.values[hits[0]] if hits else None
+    key = next(iter(bare.keys))
+    plain = strip_bound(key)
+    if not plain.startswith("n:"):
+        return None
+    for i in body.amounts.get(plain[2:], []):
+        found = body.note.values[i]
+        bounds = {_bound_of(k) for k in found.keys}
+        if _bound_of(key) in bounds or (not _bound_of(key) and "<=" in bounds):
+            return found  # `pick up by 10` → `by 10 am`, `net 15` → `within 15 days`: a deadline's number
+    return None
 
 
 def unit_added(with_unit: Value, source: Index) -> Value | None:
     """The source's plain number that a body's amount writes with a unit (the converse look-up of `unit_named`)."""
     if not with_unit.amount:
         return None
-    for i in source.keys.get(f"n:{with_unit.amount}", []):
-        if source.note.values[i].kind == "number":
-            return source.note.values[i]
+    bounds = {_bound_of(k) for k in with_unit.keys}
+    if "<=" in bounds:
+        bounds.add("")  # `by 10 am` restates `by 10`, `within 15 days` `net 15`
+    for bound in bounds:
+        for i in source.keys.get(f"{bound}n:{with_unit.amount}", []):
+            if source.note.values[i].kind == "number":
+                return source.note.values[i]
     return None
+
+
+def _bound_of(key: str) -> str:
+    return key[:len(key) - len(strip_bound(key))]
 
 
 def unbound(value: Value) -> Value:
@@ -154,7 +172,22 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
             if len(short) >= 4 and long.startswith(short) and len(short) >= 0.35 * len(long) and \
                     (len(short) >= 0.6 * len(long) or zipf_of(short) < 4.5):  # not `pass` of `passport`
                 return found.text, "spelling"
+    root = stem(word.lower)
+    if len(root) >= 5 and root in other.stems and other.stems[root].lower != word.lower:
+        return other.stems[root].text, "stem"  # `autoscaling` = `autoscales`, `expires` = `expiry`
     return None
+
+
+_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ry", "y",
+             "s", "e")
+
+
+def stem(lower: str) -> str:
+    """A word without its inflection or a common derivational ending, for words no lemmatiser knows."""
+    for suffix in _SUFFIXES:
+        if lower.endswith(suffix) and len(lower) - len(suffix) >= 5:
+            return lower[:-len(suffix)]
+    return lower
 
 
 def _abbreviation_of(word: Word, other: Index) -> str | None:

@@ -293,6 +293,9 @@ _PHONE_REGIONS = ("US", "GB", "DE", "FR", "IN", "AU")
 _BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈": "~", "±": "~"}
 
 
+_DEADLINES = frozenset({"due", "due on", "due by", "due in", "due at", "due date", "deadline", "deadline is", "deadline of", "deadline on"})
+
+
 def strip_bound(key: str) -> str:
     """A value key without its bound: `<=n:5` → `n:5`."""
     return key.lstrip("<>=~")
@@ -316,6 +319,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
             phrase = " ".join(words[-size:]) if len(words) >= size else ""
             if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by"):
                 return BOUNDS[phrase]
+            if deadline and phrase in _DEADLINES:
+                return "<="  # `due 30 May` = `by 30 May`
     return ""
 
 
@@ -390,7 +395,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         if age and not (ordinal or cur or sfx):
             keys = {f"n:{fmt(value)}", f"age:{fmt(value)}"}  # `18 years old`, `2-year-old` is an age
             kind, dimension, end = "number", "age", age.end()
-        after = _BOUND_AFTER.match(text, end)
+        after = _BOUND_AFTER.match(text, end) or (_BOUND_AFTER.match(text, counted_end) if counted_end > end else None)
         if after:
             keys = {f"{'>=' if after.group('up') or after.group('plus') or after.group('least') else '<='}{k}"
                     for k in keys}
