@@ -3,39 +3,74 @@
 (self-test, accuracy on the labelled demo store, agreement with this reviewer)."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Container, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from .types import (
+    Agreement,
+    CancelToken,
+    ClusterReview,
+    Decider,
+    DeciderResult,
+    DecisionCache,
+    Document,
+    FactGroups,
+    ModelQuality,
+    ModelTurns,
+    SelfTestReport,
+    Store,
+    Work,
+    YieldingToken,
+)
+
+T = TypeVar("T")
+MemberKey = frozenset[str]  # a cluster by its member ids
+
+
+class ReviewAhead(Protocol):
+    """One cluster's background review (the pairs judged, the merged body drafted), giving the model up
+    whenever the reviewer's call runs."""
+
+    def __call__(self, documents: Sequence[Document], names: dict[str, str] | None, decider: Decider,
+                 turns: ModelTurns, *, cancel: CancelToken = ...,
+                 selftest: dict[str, object] | None = None) -> Work[ClusterReview]: ...
+
+
+class TakingTurns(Protocol):
+    """Any model work (the self-test) run in the background's turns."""
+
+    def __call__(self, work: Callable[[YieldingToken], Work[T]], turns: ModelTurns,
+                 cancel: CancelToken) -> Work[T]: ...
 
 
 @dataclass
 class AheadServices:
     # ModelTurns(): the reviewer's calls before background work on the one loaded model
-    turns: Callable[[], Any]
-    # (documents, names, decider, turns, *, cancel, selftest) -> Work[ClusterReview]
-    review_ahead: Callable[..., Any]
-    # (work(token), turns, cancel) -> Work: any model work (the self-test) run in the background's turns
-    taking_turns: Callable[..., Any]
+    turns: Callable[[], ModelTurns]
+    review_ahead: ReviewAhead
+    taking_turns: TakingTurns
     # (keys, current, skip) -> [key]: queue order after the current cluster, wrapping round
-    ahead_order: Callable[..., list]
-    model_key: Callable[[Any], str]  # (decider) -> the cache's model key
-    cache: Callable[[Any, str], Any]  # (store path, model key) -> DecisionCache
-    stamps_of: Callable[[Any], dict]  # (documents) -> {id: stamp}: a review is valid while they hold
-    fact_groups_of: Callable[[Any], Any]  # (ClusterReview) -> FactGroups | None
-    decider_result_of: Callable[[Any], Any]  # (ClusterReview) -> DeciderResult | None
-    anchor_names: Callable[[Any, Any], dict]  # (store, documents) -> {anchor id: canonical name}
+    ahead_order: Callable[[Sequence[MemberKey], MemberKey | None, Container[MemberKey]], list[MemberKey]]
+    model_key: Callable[[Decider], str]  # the cache's model key
+    cache: Callable[[Path, str], DecisionCache]  # (store path, model key)
+    # (documents) -> {id: {updated_at, content_hash}}: a review is valid while they hold
+    stamps_of: Callable[[Sequence[Document]], dict[str, dict[str, object]]]
+    fact_groups_of: Callable[[ClusterReview], FactGroups | None]
+    decider_result_of: Callable[[ClusterReview], DeciderResult | None]
+    anchor_names: Callable[[Store, Sequence[Document]], dict[str, str]]  # {anchor id: canonical name}
     paused_stage: str = "paused"
-    # (decider) -> SelfTestReport | None: its cached self-test verdict, without loading the model
-    cached_selftest: Callable[[Any], Any] = lambda decider: None
-    # (model key) -> ModelQuality | None: the cached `memgui evaluate-model` result of this model file
-    cached_quality: Callable[[str], Any] = lambda key: None
-    # (store, reviews) -> Agreement: the model's verdicts against the reviewer's applied decisions
-    reviewer_agreement: Callable[[Any, Any], Any] | None = None
+    # (decider) -> its cached self-test verdict, without loading the model
+    cached_selftest: Callable[[Decider], SelfTestReport | None] = lambda decider: None
+    # (model key) -> the cached `memgui evaluate-model` result of this model file
+    cached_quality: Callable[[str], ModelQuality | None] = lambda key: None
+    # (store, reviews) -> the model's verdicts against the reviewer's applied decisions
+    reviewer_agreement: Callable[[Store, Iterable[ClusterReview]], Agreement] | None = None
     min_agreement: int = 20
-    extra: dict = field(default_factory=dict)
 
 
-def cached_selftest(decider: Any) -> Any:
+def cached_selftest(decider: Decider) -> SelfTestReport | None:
     from ...core.decide.selftest import cached_selftest as cached
 
     path = getattr(decider, "model_path", None)

@@ -3,31 +3,97 @@ timeline, undo / redo / allow-nomination, word diffs, threshold calibration, exp
 merges with its append-back."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from os import PathLike
+from pathlib import Path
+from typing import Protocol
+
+from .types import (
+    AuditEntry,
+    Calibration,
+    CancelToken,
+    CosineLookup,
+    DaemonTimeline,
+    Document,
+    DocumentHistory,
+    Exemption,
+    LabelledPair,
+    RecheckReport,
+    SourceStamp,
+    Store,
+    VectorSource,
+    WordDiff,
+    Work,
+)
+
+StorePath = str | PathLike[str]
+
+
+class ListEntries(Protocol):
+    def __call__(self, store: Store, *, limit: int | None = None) -> list[AuditEntry]: ...
+
+
+class AppendedHistories(Protocol):
+    def __call__(self, store: Store) -> list[DocumentHistory]: ...
+
+
+class ParseDaemonLogs(Protocol):
+    def __call__(self, paths: Sequence[StorePath], *, cancel: CancelToken | None = None) -> Work[DaemonTimeline]: ...
+
+
+class UndoRedo(Protocol):
+    def __call__(self, store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry: ...
+
+
+class WordDiffWork(Protocol):
+    def __call__(self, a: str, b: str, *, cancel: CancelToken | None = None) -> Work[WordDiff]: ...
+
+
+class LabelledPairsWork(Protocol):
+    def __call__(self, store: Store, *, source: VectorSource | None = None, cosine_of: CosineLookup | None = None,
+                 cancel: CancelToken | None = None) -> Work[list[LabelledPair]]: ...
+
+
+class WriteJsonl(Protocol):
+    def __call__(self, path: StorePath, entries: Iterable[AuditEntry]) -> int: ...
+
+
+class WriteMarkdown(Protocol):
+    """The audit report: the entries, the append histories, the daemon's events and its unrecoverable merges."""
+
+    def __call__(self, path: StorePath, entries: Iterable[AuditEntry], **kw: object) -> Path: ...
+
+
+class RecheckWork(Protocol):
+    def __call__(self, store: Store, *, cancel: CancelToken = ...) -> Work[RecheckReport]: ...
+
+
+class AppendLostFacts(Protocol):
+    def __call__(self, store: Store, audit_id: int, *, drafted: SourceStamp | None = None) -> AuditEntry: ...
 
 
 @dataclass
 class AuditServices:
-    list_entries: Callable[..., Any]  # (store) -> [AuditEntry]
-    list_exemptions: Callable[..., Any]  # (store) -> [Exemption]
-    appended_histories: Callable[..., Any]  # (store) -> [AppendHistory]
-    history_of: Callable[..., Any]  # (document) -> AppendHistory
-    default_log_dirs: Callable[..., Any]  # (store path) -> [Path]
-    parse_daemon_logs_work: Callable[..., Any]  # (paths, *, cancel) -> Work[DaemonTimeline]
-    unrecoverable_merges: Callable[..., Any]  # (store, timeline) -> [dict]
-    undo: Callable[..., Any]  # (store, audit_id) -> AuditEntry
-    redo: Callable[..., Any]
-    allow_nomination: Callable[..., Any]  # (store, ids, note=) -> AuditEntry
-    word_diff_work: Callable[..., Any]  # (a, b, *, cancel) -> Work[WordDiff]
-    labelled_pairs_work: Callable[..., Any]  # (store, *, source, cosine_of, cancel) -> Work[[LabelledPair]]
-    suggest_threshold: Callable[..., Any]  # (pairs) -> Calibration
-    write_jsonl: Callable[..., Any]  # (path, entries) -> int
-    write_markdown: Callable[..., Any]  # (path, entries, *, histories, daemon_events, unrecoverable, store_path)
-    default_vector_source: Callable[..., Any]  # (store) -> the vector source the scan would use
-    recheck_merges_work: Callable[..., Any]  # (store, *, cancel) -> Work[RecheckReport]
-    append_lost_facts: Callable[..., Any]  # (store, audit_id, *, drafted) -> AuditEntry
+    list_entries: ListEntries
+    list_exemptions: Callable[[Store], list[Exemption]]
+    appended_histories: AppendedHistories
+    history_of: Callable[[Document], DocumentHistory]
+    default_log_dirs: Callable[[StorePath | None], list[Path]]  # (store path) -> the daemon's log folders
+    parse_daemon_logs_work: ParseDaemonLogs
+    # (store, timeline) -> the daemon's in-place overwrites, with what the store still has of each (JSON rows)
+    unrecoverable_merges: Callable[[Store, DaemonTimeline], list[dict[str, object]]]
+    undo: UndoRedo
+    redo: UndoRedo
+    allow_nomination: Callable[[Store, Iterable[str], str | None], AuditEntry]  # (store, ids, note)
+    word_diff_work: WordDiffWork
+    labelled_pairs_work: LabelledPairsWork
+    suggest_threshold: Callable[[Iterable[LabelledPair]], Calibration]
+    write_jsonl: WriteJsonl  # -> lines written
+    write_markdown: WriteMarkdown
+    default_vector_source: Callable[[Store], VectorSource]  # the vector source the scan would use
+    recheck_merges_work: RecheckWork
+    append_lost_facts: AppendLostFacts
 
 
 def audit_services() -> AuditServices:

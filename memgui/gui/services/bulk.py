@@ -2,24 +2,52 @@
 batch write and its undo (core/ops/batch.py). Injected through `Services.bulk`, so tests swap in fakes."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
+
+from .types import (
+    BatchPlan,
+    BatchResult,
+    BatchUndoResult,
+    CancelToken,
+    Cluster,
+    ClusterReview,
+    DecisionCache,
+    Store,
+    Work,
+)
+
+# (cluster id, member ids, its cached review or None)
+ReviewRow = tuple[str, tuple[str, ...], ClusterReview | None]
+
+
+class CachedReviews(Protocol):
+    """The cached reviews of `clusters` (nothing is decided here)."""
+
+    def __call__(self, store: Store, clusters: Sequence[Cluster], cache: DecisionCache | None, *,
+                 cancel: CancelToken | None = None) -> Work[list[ReviewRow]]: ...
+
+
+class PlanBatch(Protocol):
+    def __call__(self, clusters: Iterable[ReviewRow], *, titles: Mapping[str, str] | None = None) -> BatchPlan: ...
+
+
+class ApplyBatch(Protocol):
+    def __call__(self, store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
+                 cancel: CancelToken | None = None) -> Work[BatchResult]: ...
 
 
 @dataclass
 class BulkServices:
     # (store path, decider model path or None) -> DecisionCache | None (None: no model, so nothing is cached)
-    cache_for: Callable[[Any, Any], Any]
-    # (store, clusters, cache, *, cancel) -> Work[[(cluster id, member ids, ClusterReview | None)]]: cached only
-    cached_reviews: Callable[..., Any]
-    # (rows, *, titles) -> BatchPlan (to_dict / to_markdown / writes / excluded / batch_id)
-    plan_batch: Callable[..., Any]
-    # (store, plan, *, decided_by, cancel) -> Work[BatchResult(written, refused)]
-    apply_batch: Callable[..., Any]
+    cache_for: Callable[[Path, str | None], DecisionCache | None]
+    cached_reviews: CachedReviews
+    plan_batch: PlanBatch  # its to_dict / to_markdown / writes / excluded / batch_id
+    apply_batch: ApplyBatch  # BatchResult(written, refused)
     # (store, batch id) -> BatchUndoResult(undone, refused, already_undone)
-    undo_batch: Callable[[Any, str], Any]
+    undo_batch: Callable[[Store, str], BatchUndoResult]
     batch_error: type[BaseException]
     max_merged: int
     # (merged body) -> the sentences it states more than once (flagged in the preview)
@@ -32,7 +60,7 @@ def _repeated(body: str) -> list[str]:
     return repeated_sentences(body)
 
 
-def _cache_for(store_path: Any, model_path: Any) -> Any:
+def _cache_for(store_path: Path, model_path: str | None) -> DecisionCache | None:
     """The decision cache for this store and model file, keyed exactly as the background queue keys it."""
     from ...core.decide.cache import DecisionCache
     from ...core.decide.model_files import default_model_path
@@ -46,7 +74,8 @@ def _cache_for(store_path: Any, model_path: Any) -> Any:
 def bulk_services() -> BulkServices:
     from ...core.ops import batch, batch_inputs
 
-    def cached_reviews(store: Any, clusters: Any, cache: Any, *, cancel: Any = None) -> Any:
+    def cached_reviews(store: Store, clusters: Sequence[Cluster], cache: DecisionCache | None, *,
+                       cancel: CancelToken | None = None) -> Work[list[ReviewRow]]:
         return batch_inputs.cluster_reviews(store, clusters, cache, decider=None, cancel=cancel)
 
     return BulkServices(cache_for=_cache_for, cached_reviews=cached_reviews, plan_batch=batch.plan_batch,

@@ -6,86 +6,178 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, cast
 
 from .ahead import AheadServices, ahead_services
 from .audit import AuditServices, audit_services
 from .bulk import BulkServices, bulk_services
-from .values import Preselection
+from .types import (
+    AuditEntry,
+    CancelToken,
+    Candidate,
+    Cluster,
+    Decider,
+    DifferentFactsMark,
+    DiscoveredModel,
+    Document,
+    FactGroups,
+    LocatedStore,
+    MergeGuardReport,
+    MergePlan,
+    PairEvidence,
+    Preselection,
+    Proposal,
+    ReaderReport,
+    ReviewMark,
+    ScanResult,
+    SelfTestReport,
+    SourceStamp,
+    Store,
+    StrictReport,
+    Work,
+)
+
+if TYPE_CHECKING:
+    from ..settings_dialog import GuiSettings
+
+StorePath = str | PathLike[str]
+
+
+class LocateStore(Protocol):
+    def __call__(self, explicit: StorePath | None = None, *, demo_path: Path | None = None) -> LocatedStore: ...
+
+
+class OpenStore(Protocol):
+    def __call__(self, path: StorePath, *, read_only: bool = False) -> Store: ...
+
+
+class Scan(Protocol):
+    """Nomination: the clusters of the store (yields Progress)."""
+
+    def __call__(self, store: Store, *, embedder_choice: str = "auto", k: int | None = None,
+                 threshold: float | None = None, cancel: CancelToken | None = None) -> Work[ScanResult]: ...
+
+
+class JudgePairs(Protocol):
+    """Every pair of documents judged "same fact?" by `judge` (the decider's `judge_pair`): the partition."""
+
+    def __call__(self, documents: Sequence[Document], judge: Callable[..., Work[object]], *,
+                 cancel: CancelToken | None = None) -> Work[FactGroups]: ...
+
+
+class CheckStrict(Protocol):
+    def __call__(self, source_bodies: Sequence[str | None], merged_body: str | None,
+                 titles: Sequence[str | None] = (), kept_title: str | None = None) -> StrictReport: ...
+
+
+class PairEvidenceOf(Protocol):
+    def __call__(self, a: str | None, b: str | None, *, a_title: str = "", b_title: str = "",
+                 with_diff: bool = True) -> PairEvidence: ...
+
+
+class LikelyDifferent(Protocol):
+    def __call__(self, bodies: Sequence[str | None], titles: Sequence[str | None] = ()) -> DifferentFactsMark: ...
+
+
+class MissingSpans(Protocol):
+    def __call__(self, source_text: str | None, report: MergeGuardReport, *,
+                 utf16: bool = False) -> list[tuple[int, int]]: ...
+
+
+class KeepSeparate(Protocol):
+    def __call__(self, store: Store, doc_ids: Iterable[str], note: str | None = None,
+                 pairs: Iterable[tuple[str, str]] | None = None) -> AuditEntry: ...
+
+
+class UndoRedo(Protocol):
+    def __call__(self, store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry: ...
+
+
+class SelfTest(Protocol):
+    """The decider's capability self-test (cached per model file)."""
+
+    def __call__(self, decider: Decider, *, cancel: CancelToken | None = None) -> Work[SelfTestReport]: ...
+
+
+class ReadMerge(Protocol):
+    """The second reader: the model asked per source whether the body keeps every fact of it (cached per
+    model, source and body)."""
+
+    def __call__(self, decider: Decider, sources: Sequence[str], body: str, *, document_ids: Sequence[str] = (),
+                 cancel: CancelToken | None = None) -> Work[ReaderReport]: ...
 
 
 @dataclass
 class Services:
-    # store: (explicit: str | None, *, demo_path=None) -> LocatedStore(path, origin, is_demo); (path) -> Store
-    locate_store: Callable[..., Any]
-    open_store: Callable[..., Any]
-    # nomination: (store, *, embedder_choice, k, threshold, cancel) -> Work[ScanResult]
-    scan: Callable[..., Any]
-    # decider: (settings: GuiSettings) -> Decider (not loaded yet; the worker runs its `load()`)
-    make_decider: Callable[[Any], Any]
+    # store: the located store (path, origin, is_demo); the opened Store
+    locate_store: LocateStore
+    open_store: OpenStore
+    scan: Scan
+    # decider: (settings) -> Decider (not loaded yet; the worker runs its `load()`)
+    make_decider: Callable[[GuiSettings], Decider]
     # (store, documents, cosines) -> (Proposal, [Candidate]): the one builder the CLI uses too
-    decider_input: Callable[[Any, Sequence[Any], Mapping[frozenset, float]], tuple[Any, list[Any]]]
+    decider_input: Callable[[Store, Sequence[Document], Mapping[frozenset[str], float]],
+                            tuple[Proposal, list[Candidate]]]
     # (cluster, member ids) -> the Cluster on those members (its pairs, top cosine, the scan's id for them)
-    sub_cluster: Callable[[Any, Iterable[str]], Any]
+    sub_cluster: Callable[[Cluster, Iterable[str]], Cluster]
     # (documents) -> the id a merge keeps by default (Netclaw's consolidation primary)
-    default_target: Callable[[Sequence[Any]], str | None]
-    discover_models: Callable[[], Sequence[Any]]
-    # (documents, judge, *, cancel) -> Work[FactGroups]: every pair judged "same fact?", the same-fact partition
-    judge_pairs: Callable[..., Any]
+    default_target: Callable[[Sequence[Document]], str | None]
+    discover_models: Callable[[], Sequence[DiscoveredModel]]
+    judge_pairs: JudgePairs
     # guard and drafts (pure)
-    check_merge: Callable[[Sequence[str], str], Any]
-    # (source bodies, merged body, titles=, kept_title=) -> StrictReport: memgui's stricter lens, shown beside
-    # Netclaw's verdict, never instead of it
-    check_strict: Callable[..., Any]
+    check_merge: Callable[[Sequence[str | None], str | None], MergeGuardReport]
+    # memgui's stricter lens, shown beside Netclaw's verdict, never instead of it
+    check_strict: CheckStrict
     # (source text, tokens) -> [(start, end)] UTF-16 ranges of those tokens in the source (the strict lens's
     # at-risk facts, highlighted like the missing tokens)
     token_spans: Callable[[str, Sequence[str]], Sequence[tuple[int, int]]]
-    # (a, b, a_title=, b_title=, with_diff=) -> PairEvidence: conflicts and what only one source states
-    pair_evidence: Callable[..., Any]
-    # (bodies, titles) -> DifferentFactsMark: the whole cluster names different things (before any model call)
-    likely_different: Callable[..., Any]
+    # conflicts and what only one source states
+    pair_evidence: PairEvidenceOf
+    # the whole cluster names different things (before any model call)
+    likely_different: LikelyDifferent
     # (documents) -> (groups, [(a, b, what they disagree on)]): no two members of a group disagree on a value
-    conflict_partition: Callable[..., Any]
+    conflict_partition: Callable[[Sequence[Document]],
+                                 tuple[tuple[tuple[str, ...], ...], list[tuple[str, str, str]]]]
     # (member ids, disagreeing pairs, cosines) -> Preselection: before any decision, the largest group with no
     # disagreeing pair, never a whole cluster above three members
     preselect: Callable[[Sequence[str], Sequence[tuple[str, str]], Mapping[frozenset[str], float]], Preselection]
     # (value conflicts, [(a, b, PairEvidence)]) -> the pairs that disagree on a value (wording differences aside)
     disagreeing_pairs: Callable[[Sequence[tuple[str, str, str]], Sequence[tuple[str, str, object]]],
                                 list[tuple[str, str]]]
-    missing_spans: Callable[..., Sequence[tuple[int, int]]]
-    build_appended_body: Callable[..., str]
-    sentence_union: Callable[[str, Sequence[str]], str]
-    warm_up: Callable[[], Any]  # precompiles the guard's Unicode patterns (on a worker)
+    missing_spans: MissingSpans
+    build_appended_body: Callable[[str, str, str], str]  # (existing, addition, when)
+    sentence_union: Callable[[str | None, Sequence[str | None]], str]
+    warm_up: Callable[[], None]  # precompiles the guard's Unicode patterns (on a worker)
     # writes, undo / redo
-    source_stamp: Callable[[Any], Any]  # (document) -> SourceStamp, the optimistic-concurrency stamp
-    merge_plan: Callable[..., Any]  # MergePlan(...)
-    merge_cluster: Callable[[Any, Any], Any]  # (store, plan) -> AuditEntry
-    keep_separate: Callable[..., Any]  # (store, ids, note) -> AuditEntry
-    undo: Callable[[Any, int], Any]
-    redo: Callable[[Any, int], Any]
+    source_stamp: Callable[[Document], SourceStamp]  # the optimistic-concurrency stamp
+    merge_plan: type[MergePlan]
+    merge_cluster: Callable[[Store, MergePlan], AuditEntry]
+    keep_separate: KeepSeparate
+    undo: UndoRedo
+    redo: UndoRedo
     stale_source_error: type[BaseException]
     audit_error: type[BaseException]
     # the queue's lasting marks: (member ids, {id: Document}) -> key (members + content stamps);
     # (store, keys) -> {key: ReviewMark}; (store, [ReviewMark]) -> None, one transaction; ReviewMark(...)
-    cluster_key: Callable[..., str]
-    read_marks: Callable[..., Any]
-    write_marks: Callable[..., Any]
-    review_mark: Callable[..., Any]
+    cluster_key: Callable[[Iterable[str], Mapping[str, Document]], str]
+    read_marks: Callable[[Store, Iterable[str]], dict[str, ReviewMark]]
+    write_marks: Callable[[Store, Sequence[ReviewMark]], None]
+    review_mark: type[ReviewMark]
     audit: AuditServices = field(default_factory=audit_services)
     bulk: BulkServices = field(default_factory=bulk_services)  # Accept all safe: cached reviews, plan, batch
     ahead: AheadServices = field(default_factory=ahead_services)  # decisions ahead and the model's record
     # optional: tests leave these out
-    build_demo_store: Callable[[Path], Any] | None = None
-    selftest: Callable[..., Any] | None = None  # (decider, *, cancel) -> Work[SelfTestReport] (cached per model)
+    build_demo_store: Callable[[Path], Path] | None = None
+    selftest: SelfTest | None = None
     # (chosen decider GGUF or None) -> one line when memgui's offline default models are missing, else None
     missing_models: Callable[[str | None], str | None] | None = None
-    # the second reader: (decider, source bodies, merged body, *, document_ids, cancel) -> Work[ReaderReport]
-    # (the model asked per source whether the body keeps every fact of it; cached per model, source and body)
-    read_merge: Callable[..., Any] | None = None
+    read_merge: ReadMerge | None = None
 
 
-def decider_input(store: Any, documents: Sequence[Any], cosines: Mapping[frozenset, float]):
+def decider_input(store: Store, documents: Sequence[Document],
+                  cosines: Mapping[frozenset[str], float]) -> tuple[Proposal, list[Candidate]]:
     """`core.decide.inputs.cluster_inputs` with the store's anchor canonical names, exactly as `memgui decide`
     builds it, plus the cluster's cosines."""
     from ...core.decide.inputs import anchor_names, cluster_inputs
@@ -93,12 +185,13 @@ def decider_input(store: Any, documents: Sequence[Any], cosines: Mapping[frozens
     return cluster_inputs(documents, anchor_names(store, documents), dict(cosines))
 
 
-def default_target(documents: Sequence[Any]) -> str | None:
+def default_target(documents: Sequence[Document]) -> str | None:
     """Netclaw's consolidation primary (highest confidence, then freshest) by the core's rule, which reads only
     `confidence` and `freshness_at` (stored documents carry both)."""
     from ...core.curation.rules import best_by_confidence
 
-    return best_by_confidence(documents).document_id if documents else None
+    # the rule reads only the two fields a stored Document shares with a Candidate
+    return best_by_confidence(cast("Sequence[Candidate]", documents)).document_id if documents else None
 
 
 def token_spans(text: str, tokens: Sequence[str]) -> list[tuple[int, int]]:
@@ -110,8 +203,8 @@ def token_spans(text: str, tokens: Sequence[str]) -> list[tuple[int, int]]:
     return missing_spans(text, as_missing, utf16=True)
 
 
-def read_merge(decider: Any, sources: Sequence[str], body: str, *, document_ids: Sequence[str] = (),
-               cancel: Any = None) -> Any:
+def read_merge(decider: Decider, sources: Sequence[str], body: str, *, document_ids: Sequence[str] = (),
+               cancel: CancelToken | None = None) -> Work[ReaderReport]:
     """The core's second reader on the loaded decider's model (core/decide/reader.py): Work[ReaderReport]."""
     from ...core.decide.reader import FactReader
     from ...core.store.reader_cache import ReaderCache
@@ -157,7 +250,7 @@ def real_services() -> Services:
     from ...core.store.locate import locate_store
     from ...core.vectors.nominate import scan_store, sub_cluster
 
-    def make_decider(settings: Any) -> Any:
+    def make_decider(settings: GuiSettings) -> Decider:
         """The llama.cpp decider on the chosen GGUF (else the bundled default). Not loaded yet: the worker
         runs its `load()` generator, so the window shows "loading the model" with Cancel."""
         path = settings.decider_model or model_files.default_model_path()
