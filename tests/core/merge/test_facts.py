@@ -79,6 +79,14 @@ SAME = [
     ("Dinner party: max six guests.", "Dinner party: six guests max.", ("six", "six guests max")),
     ("The cluster is autoscaling.", "The cluster autoscales.", ("autoscaling", "autoscales")),  # a stem
     ("Council tax due 2 March.", "Council tax has to be paid by 2 March.", None),  # `due` is a deadline
+    ("Chimney swept 07/10, next one Oct.", "The chimney was swept on 7 October; the next one is in Oct.",
+     ("07/10", "7 October")),  # a zero-padded day and month without a year
+    ("Warranty ends 11/2027.", "The warranty ends in November 2027.", ("11/2027", "November 2027")),
+    ("Landing fee: approx. 40 euros.", "Landing fee: about €40.", None),  # `approx.` ends no sentence
+    ("Tip jar: a fifty-dollar float.", "Tip jar: $50 float.", ("fifty-dollar", "$50")),
+    ("Library open Mon 10am–4pm.", "The library opens on Monday from 10 in the morning until 4 in the afternoon.",
+     None),  # `until` writes the range's dash
+    ("Glass out alt Thu.", "Glass goes out every other Thursday.", ("alt Thu", "every other Thursday")),
 ]
 
 
@@ -128,6 +136,9 @@ CHANGED = [
     ("Kids back home by 9 after the fair.", "Kids back home by 10 pm after the fair.", "dropped", "number"),
     ("Dinner party: six guests max.", "Dinner party: at least six guests.", "changed", "bound"),
     ("Council tax due 2 March.", "Council tax paid after 2 March.", "changed", "bound"),
+    ("Chimney swept 07/10.", "Chimney swept 07/11.", "changed", "date"),
+    ("Library open Mon 10am–4pm.", "Library open Mon from 10am until 5pm.", "changed", "time"),
+    ("Tip jar: a fifty-dollar float.", "Tip jar: a $15 float.", "changed", "money"),
 ]
 
 

@@ -33,6 +33,8 @@ _DATE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
     rf"\b(?P<mn>{_MONTH_RE})\.?,?\s+{_YEAR}\b",
     rf"\b(?P<a>[0-3]?\d)[/.](?P<b>[01]?\d)[/.]{_YEAR}\b",
     rf"\b{_YEAR}-(?P<m>[01]\d)\b(?!-)",
+    rf"(?<![\d/.])(?P<m>0?[1-9]|1[0-2])/{_YEAR}\b",  # `exp 03/2026`
+    r"(?<![\d/.,])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)\b(?![/.,]\d)",  # `last svc 14/09`: written as a date, see dates()
 )]
 _WEEKDAY_RE = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")s?\b", re.IGNORECASE)
 _DAY_NAME = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
@@ -133,10 +135,13 @@ def dates(text: str) -> list[Value]:
             day = int(groups["d"]) if groups.get("d") else None
             keys: set[str] = set()
             if groups.get("a"):  # 03/04/2026: day-first or month-first, both read
+                if year is None and not (len(groups["a"]) == len(groups["b"]) == 2 and "0" in
+                                         (groups["a"][0], groups["b"][0])):
+                    continue  # without a year only a zero-padded pair is a date (`14/09`), not `24/7` or `3/4`
                 a, b = int(groups["a"]), int(groups["b"])
                 for d, mo in ((a, b), (b, a)):
                     if 1 <= d <= 31 and 1 <= mo <= 12:
-                        keys.add(f"date:{year}-{mo:02d}-{d:02d}")
+                        keys.add(f"date:{year or '????'}-{mo:02d}-{d:02d}")
                 if not keys:
                     continue
             elif month is None or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
@@ -197,7 +202,7 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
     r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
-    r"\b(?:on\s+)?(?P<other>alternate)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
+    r"\b(?:on\s+)?(?P<other>alternate|alt\.?)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
     r"(?<![\d%€$£¥]\s)(?<![\d%€$£¥])\bper\s+(?P<unit>" + "|".join(_PERIODS) + r")\b",  # `(per year)` = `annual`
 )]

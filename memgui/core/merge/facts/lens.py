@@ -177,6 +177,8 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
     checked = 0
     for marker in note.markers:
         checked += 1
+        if _glues_a_range(note, marker):
+            continue
         features = index.features[marker.sentence]
         # a sentence of markers only ("No.") restates whatever the other says: look in all of it
         restating = aligned(features, other_index, loose=True) if features else list(
@@ -224,6 +226,8 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
     merged_sources = _MergedIndex(source_indexes)
     for marker in body.markers:
         checked += 1
+        if _glues_a_range(body, marker):
+            continue
         features = body_index.features[marker.sentence]
         if not merged_sources.has_marker_near(features, marker) and merged_sources.aligned_any(features) and \
                 not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)}):
@@ -232,6 +236,19 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
                                     "sentences it restates"))
     return checked
+
+
+_RANGE_WORDS = frozenset({"until", "till", "til", "through", "thru", "to"})
+
+
+def _glues_a_range(note: Note, marker: Marker) -> bool:
+    """`from 8 in the morning until 1` is the range `8am–1pm`: the word between its two ends is how the range is
+    written, and the two values say it."""
+    if marker.text.casefold() not in _RANGE_WORDS:
+        return False
+    before = [v for v in note.values if v.end <= marker.start and marker.start - v.end <= 3]
+    after = [v for v in note.values if v.start >= marker.end and v.start - marker.end <= 3]
+    return any(a.kind == b.kind or {a.kind, b.kind} <= {"time", "number"} for a in before for b in after)
 
 
 class _MergedIndex:

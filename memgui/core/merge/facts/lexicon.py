@@ -210,6 +210,7 @@ for _group in (
     {("restriction", "only"), ("condition", "only if")},  # `only kicks in after the 5th` = `only if … after the 5th`
     {("order", "after"), ("condition", "once"), ("frequency", "once")},
     {("quantifier", "all"), ("frequency", "always")},  # `all matches` / `always` of a schedule
+    {("modality", "may"), ("modality", "can")},  # permission: `can go on conferences` = `may be spent on`
 ):
     for _key in _group:
         EQUIVALENT_MARKERS[_key] = frozenset(_group - {_key})

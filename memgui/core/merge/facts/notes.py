@@ -23,13 +23,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
-from .values import NUMBER_WORDS, ORDINAL_WORDS, Value, ordinal_value, values
+from .values import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, Value, ordinal_value, values
 
 RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on the corpus's tune half)
 NAME_ZIPF = 5.2  # a capitalised word inside a sentence names something unless it is this common
 
 _WORD = re.compile(r"[^\W\d_](?:[\w’'-]*[^\W_])?", re.UNICODE)
-_SENTENCE = re.compile(r"(?<=[.!?])[\"”')\]]*\s+|\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
+# a full stop ends a sentence unless a lower-case word or a number follows (`approx. 20`, `eff. 1 Apr`) or it ends
+# a title (`Dr. Varga`)
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<!\bNo\.)"
+                       r"[\"”')\]]*[ \t]+(?![\sa-z\d])|(?<=[.!?])[\"”')\]]*[ \t]*\n|"
+                       r"\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
 # clause boundaries inside a sentence: punctuation and the coordinating conjunctions after a comma
 _CLAUSE = re.compile(r"(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s—\s|\s–\s|\s-\s|\bbut\b|\bwhereas\b|"
                      r"\bwhile\b|\band\b|\bor\b)\s*")  # no leading \s*: pieces are trimmed (_spans), and a long
@@ -187,10 +191,13 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             _put(chars, regions, words[i].start(), words[i].end(), str(whole))
             i += 1
             continue
-        if ("-" in low and head in NUMBER_WORDS and head != "one") or (ordinal_value(head) is not None and "-" in low):
-            number = _text2num(head) if head in NUMBER_WORDS else None
-            if number is not None:  # `two-year-old` → `2-year-old`
-                _put(chars, regions, words[i].start(), words[i].start() + len(head), str(number))
+        parts = low.split("-")
+        lead = next((k for k in range(len(parts), 0, -1) if all(p in NUMBER_WORDS for p in parts[:k])), 0)
+        if "-" in low and (lead > 1 or (lead == 1 and head != "one") or ordinal_value(head) is not None):
+            lead_text = "-".join(parts[:max(lead, 1)])
+            number = _text2num(lead_text.replace("-", " ")) if lead else None
+            if number is not None:  # `two-year-old` → `2-year-old`, `one-hundred-dollar` → `100-dollar`
+                _put(chars, regions, words[i].start(), words[i].start() + len(lead_text), str(number))
             i += 1
             continue
         if low in ("twice", "thrice") or (low == "once" and i + 1 < len(words) and
@@ -235,7 +242,8 @@ def _counts_next(words: list[re.Match[str]], i: int) -> bool:
     if i + 1 >= len(words) or (i and words[i - 1].group(0).casefold() in _DETERMINERS):
         return False  # "the one spare drive": a pronoun's determiner, not a count
     following = words[i + 1].group(0).casefold()
-    return following not in FUNCTION_WORDS and following not in ("another", "day", "time", "way")
+    return following not in FUNCTION_WORDS and following not in ("another", "day", "time", "way") and \
+        following.rstrip(".") not in MONTHS  # `the next one Oct` is no 1 October
 
 
 @functools.lru_cache(maxsize=4096)
