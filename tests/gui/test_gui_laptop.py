@@ -304,10 +304,11 @@ def test_at_laptop_sizes_every_cluster_s_first_title_reads_whole_in_the_queue(ma
 
 
 def test_the_compact_queue_shows_each_cluster_s_status_under_its_cosine(make_window, review_store, qtbot):
-    """The status column folds into the Cosine cell: its second line is drawn in the status's colour."""
+    """The status column folds into the Cosine cell: the model's badge on the first line, the status drawn in its
+    colour on the second."""
     from PySide6.QtGui import QColor
 
-    from memgui.gui.review.cluster_model import STATUS_COLORS, ClusterTableModel as Columns
+    from memgui.gui.review.cluster_model import BADGES, STATUS_COLORS, ClusterTableModel as Columns
 
     w = _open_demo_titles(make_window, review_store, qtbot, (1280, 720))
     queue = w.queue
@@ -320,16 +321,19 @@ def test_the_compact_queue_shows_each_cluster_s_status_under_its_cosine(make_win
     row = queue.model().mapFromSource(w.cluster_model.index(w.cluster_model.row_of(target.cluster_id), 0)).row()
     rect = queue.visualRect(queue.model().index(row, Columns.COSINE))
     assert queue.viewport().rect().contains(rect)
-    image = queue.viewport().grab(rect).toImage()
+    w.cluster_model.set_badges({frozenset(target.member_ids): "same"})  # the model's verdict, decided ahead
+    image = queue.viewport().grab(rect).toImage()  # painted now (the window's own queue may reset the badges later)
     line = queue.fontMetrics().lineSpacing()
-    wanted = QColor(STATUS_COLORS["skipped"])
+    skipped, same = QColor(STATUS_COLORS["skipped"]), QColor(BADGES["same"][1])
 
-    def near(c: QColor) -> bool:
-        return abs(c.red() - wanted.red()) + abs(c.green() - wanted.green()) + abs(c.blue() - wanted.blue()) < 60
+    def near(wanted: QColor):
+        return lambda c: abs(c.red() - wanted.red()) + abs(c.green() - wanted.green()) + abs(
+            c.blue() - wanted.blue()) < 60
 
-    lower = [image.pixelColor(x, y) for x in range(image.width()) for y in range(line, image.height())]
+    lower = [image.pixelColor(x, y) for x in range(image.width()) for y in range(line + 2, image.height())]
     upper = [image.pixelColor(x, y) for x in range(image.width()) for y in range(0, line)]
-    assert sum(map(near, lower)) >= 10 and sum(map(near, upper)) == 0
+    assert sum(map(near(skipped), lower)) >= 10 and sum(map(near(skipped), upper)) == 0  # the status, second line
+    assert sum(map(near(same), upper)) >= 20  # the badge, first line
 
 
 def test_j_keeps_the_current_cluster_in_view_in_the_compact_queue(make_window, review_store, qtbot):

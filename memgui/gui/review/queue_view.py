@@ -10,8 +10,8 @@ Anchor column only when the titles keep their one-line room beside it. All rows 
 measuring); the row's tooltip names every member in full."""
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, Qt
-from PySide6.QtGui import QPainter, QPalette, QResizeEvent
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QIcon, QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -51,6 +51,12 @@ class CosineStatusDelegate(QStyledItemDelegate):
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         line = self.view.fontMetrics().lineSpacing()
+        badge = index.model().index(index.row(), Columns.STATUS, index.parent()).data(
+            Qt.ItemDataRole.DecorationRole)  # the model's verdict, decided ahead (the hidden Status cell's badge)
+        if isinstance(badge, QIcon):
+            opt.icon = badge
+            opt.features |= QStyleOptionViewItem.ViewItemFeature.HasDecoration
+            opt.decorationSize = QSize(line - 2, line - 2)
         full = QRect(opt.rect)
         opt.displayAlignment = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop
         opt.rect = QRect(full.left(), full.top() + ROW_PADDING // 2, full.width(), line)
