@@ -87,6 +87,8 @@ SAME = [
     ("Library open Mon 10am–4pm.", "The library opens on Monday from 10 in the morning until 4 in the afternoon.",
      None),  # `until` writes the range's dash
     ("Glass out alt Thu.", "Glass goes out every other Thursday.", ("alt Thu", "every other Thursday")),
+    ("Backups:\n  keep: 30 days\n  encrypt: true", "Backups are kept for 30 days, and encryption is enabled.",
+     None),  # a marker looked for where its clause came from, a setting's key restated by its stem
 ]
 
 
@@ -139,6 +141,8 @@ CHANGED = [
     ("Chimney swept 07/10.", "Chimney swept 07/11.", "changed", "date"),
     ("Library open Mon 10am–4pm.", "Library open Mon from 10am until 5pm.", "changed", "time"),
     ("Tip jar: a fifty-dollar float.", "Tip jar: a $15 float.", "changed", "money"),
+    ("Backups:\n  keep: 30 days\n  encrypt: true", "Backups are kept for 30 days, and encryption is disabled.",
+     "changed", "state"),
 ]
 
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from . import wordnet
 from .association import crossed
 from .binding import rebound, swapped
-from .matching import Index, aligned, unbound, unit_added, unit_named, value_found, whole_word_in, word_found
+from .matching import Index, aligned, stem, unbound, unit_added, unit_named, value_found, whole_word_in, word_found
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .scope import moved_focus
@@ -229,7 +229,9 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if _glues_a_range(body, marker):
             continue
         features = body_index.features[marker.sentence]
-        if not merged_sources.has_marker_near(features, marker) and merged_sources.aligned_any(features) and \
+        if not merged_sources.has_marker_near(features, marker) and \
+                not merged_sources.has_marker_near(_clause_features(body, body_index, marker.clause), marker) and \
+                merged_sources.aligned_any(features) and \
                 not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)}):
             findings.add(FactAtRisk("added", marker.cls, marker.text, (), None, marker.text,
                                     (marker.start, marker.end),
@@ -249,6 +251,21 @@ def _glues_a_range(note: Note, marker: Marker) -> bool:
     before = [v for v in note.values if v.end <= marker.start and marker.start - v.end <= 3]
     after = [v for v in note.values if v.start >= marker.end and v.start - marker.end <= 3]
     return any(a.kind == b.kind or {a.kind, b.kind} <= {"time", "number"} for a in before for b in after)
+
+
+def _clause_features(note: Note, index: Index, clause: int) -> dict[str, float]:
+    """A clause's own share of its sentence's features: a marker in a long sentence that merges several notes
+    (`retention is 90 days and compression is turned on`) is looked for where its clause came from."""
+    if not 0 <= clause < len(note.clauses):
+        return {}
+    words = note.words_in_clause(clause)
+    if not words:
+        return {}
+    features = index.features[words[0].sentence]
+    lemmas = {w.lemma for w in words} | {"~" + stem(w.lemma) for w in words}
+    start, end = note.clauses[clause]
+    keys = {key for value in note.values if start <= value.start < end for key in value.keys}
+    return {f: weight for f, weight in features.items() if f in lemmas or f in keys}
 
 
 class _MergedIndex:

@@ -42,6 +42,8 @@ class Index:
         self.features = [dict[str, float]() for _ in note.sentences]
         for word in note.words:
             self.features[word.sentence][word.lemma] = weight(word)
+            # `compress` restated as `compression`: a shared stem aligns them too
+            self.features[word.sentence]["~" + stem(word.lemma)] = 0.5 * weight(word)
         for value, sentence in zip(note.values, note.value_sentence):
             for key in value.keys:
                 self.features[sentence][key] = 3.0
@@ -178,15 +180,16 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     return None
 
 
-_SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed", "ry", "y",
-             "s", "e")
+_SUFFIXES = ("ations", "ation", "ions", "ion", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "er", "es", "ed",
+             "ry", "y", "s", "e")
 
 
 def stem(lower: str) -> str:
-    """A word without its inflection or a common derivational ending, for words no lemmatiser knows."""
+    """A word without its inflection or a common derivational ending, for words no lemmatiser knows (Snowball's
+    English stemmer was tried: it cuts `autoscaling` and `autoscales`, `expires` and `expiry` apart)."""
     for suffix in _SUFFIXES:
-        if lower.endswith(suffix) and len(lower) - len(suffix) >= 5:
-            return lower[:-len(suffix)]
+        if lower.endswith(suffix) and len(lower) - len(suffix) >= 5 and not (suffix == "s" and lower[-2] in "su"):
+            return lower[:-len(suffix)]  # not the `s` of `compress`, `campus`
     return lower
 
 
@@ -273,6 +276,7 @@ __all__ = [
     "abbreviates",
     "aligned",
     "match_keys",
+    "stem",
     "unbound",
     "unit_added",
     "unit_named",
