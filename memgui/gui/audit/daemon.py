@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..services import AuditServices
+from ..services.types import DaemonEvent, DaemonTimeline, DocumentHistory, Store
 from ..workers import TaskRunner, one_line
 from .detail import history_html
 from .models import DaemonEventModel, HistoryModel, selected_rows, table_view
@@ -37,8 +37,8 @@ class DaemonMergesPage(QWidget):
         self.setObjectName("auditDaemonPage")
         self.services = services
         self.runner = runner
-        self.store = None
-        self.timeline: Any = None  # the core's DaemonTimeline (from services.parse_daemon_logs_work), once read
+        self.store: Store | None = None
+        self.timeline: DaemonTimeline | None = None  # from services.parse_daemon_logs_work, once read
         self.unrecoverable: list[dict] = []
         self.log_paths: list[Path] = []
         v = QVBoxLayout(self)
@@ -80,7 +80,7 @@ class DaemonMergesPage(QWidget):
 
     # ---- contents ---------------------------------------------------------------------------------------------
 
-    def set_store(self, store: Any) -> None:
+    def set_store(self, store: Store | None) -> None:
         """Forget the old timeline; read the default logs of `store` (next to it, $NETCLAW_HOME/logs) if any."""
         self.runner.cancel("audit-logs")
         self.store, self.timeline, self.unrecoverable = store, None, []
@@ -96,8 +96,8 @@ class DaemonMergesPage(QWidget):
         else:
             self.logs_label.setText(NO_LOGS)
 
-    def set_histories(self, histories: Sequence[Any]) -> None:
-        selected = selected_rows(self.history_table)
+    def set_histories(self, histories: Sequence[DocumentHistory]) -> None:
+        selected = selected_rows(self.history_table, DocumentHistory)
         keep = selected[0].document_id if selected else None
         self.history_model.set_rows(histories)
         row = self.history_model.row_of(keep) if keep else -1
@@ -154,12 +154,12 @@ class DaemonMergesPage(QWidget):
     # ---- linking --------------------------------------------------------------------------------------------------
 
     def _history_selected(self, *_) -> None:
-        rows = selected_rows(self.history_table)
+        rows = selected_rows(self.history_table, DocumentHistory)
         if rows:
             self.show_document_history(rows[0].document_id, rows[0])
 
     def _event_selected(self, *_) -> None:
-        rows = selected_rows(self.event_table)
+        rows = selected_rows(self.event_table, DaemonEvent)
         if rows and rows[0].document_id:
             doc_id = rows[0].document_id
             row = self.history_model.row_of(doc_id)

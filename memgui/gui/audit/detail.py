@@ -7,8 +7,12 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from ..services.types import AuditEntry, DaemonEvent, DocumentHistory, WordDiff
 from ..services.values import DELETE, EQUAL, INSERT, LENGTH_COLLAPSE_THRESHOLD, REPLACE, RETENTION_THRESHOLD
 from .models import guard_label, operation_label, when_text
+
+# JSON read back from an audit row or a report (a guard report, an unrecoverable merge): any JSON value inside
+JsonObject = Mapping[str, Any]
 
 DEL_STYLE = "background:#ffd7d5;color:#82071e;text-decoration:line-through"
 INS_STYLE = "background:#ccffd8;color:#055d20"
@@ -50,12 +54,12 @@ def _row(label: str, value: str) -> str:
             f"<td>{value}</td></tr>")
 
 
-def _decided_by(e: Any) -> str:
+def _decided_by(e: AuditEntry) -> str:
     who = {"reviewer": "a person (reviewer)", "llm": "the LLM", "rules": "the rules tier", "cli": "the command line"}
     return escape(who.get(e.decided_by or "", e.decided_by or "unknown"))
 
 
-def guard_html(report: Mapping | None, entry: Any) -> str:
+def guard_html(report: JsonObject | None, entry: AuditEntry) -> str:
     if not report:
         return escape(guard_label(entry)) if entry.guard_passed is not None else "not run"
     passed = report.get("passed")
@@ -82,7 +86,7 @@ def guard_html(report: Mapping | None, entry: Any) -> str:
     return text
 
 
-def entry_html(e: Any, titles: Mapping[str, str]) -> str:
+def entry_html(e: AuditEntry, titles: Mapping[str, str]) -> str:
     """The facts of one audited write."""
     d, op = e.details or {}, operation_label(e)
     rows = [
@@ -129,7 +133,7 @@ def entry_html(e: Any, titles: Mapping[str, str]) -> str:
     return html
 
 
-def diff_html(diff: Any) -> str:
+def diff_html(diff: WordDiff) -> str:
     """A core.diff.WordDiff as HTML: text only before struck through in red, only after in green."""
     out, budget = [], MAX_DIFF_CHARS
     for span in diff.spans:
@@ -150,7 +154,8 @@ def body_html(text: str, note: str) -> str:
     return f"<p style='color:#57606a'>{escape(note)}</p><div style='white-space:pre-wrap'>{escape(text)}</div>"
 
 
-def history_html(history: Any | None, events: Sequence[Any], unrecoverable: Sequence[Mapping],
+def history_html(history: DocumentHistory | None, events: Sequence[DaemonEvent],
+                 unrecoverable: Sequence[JsonObject],
                  document_id: str | None = None) -> str:
     """A document's append history (dated segments), what cannot be recovered, and the daemon events naming it."""
     parts = []

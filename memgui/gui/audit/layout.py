@@ -47,7 +47,7 @@ class AuditWidgets(QWidget):
     remove_button: QPushButton
 
 
-GUARD_CHOICES = (("Any guard result", ""), ("Guard passed", "passed"), ("Guard failed", "failed"), ("No guard", "none"))
+GUARD_CHOICES = (("All guard results", ""), ("Guard passed", "passed"), ("Guard failed", "failed"), ("No guard", "none"))
 
 
 def build_entries_page(view) -> QWidget:
@@ -62,10 +62,10 @@ def build_entries_page(view) -> QWidget:
     view.guard_filter.setObjectName("auditGuardFilter")
     for text, value in GUARD_CHOICES:
         view.guard_filter.addItem(text, value)
-    view.op_filter.addItem("Any operation", "")
+    view.op_filter.addItem("All operations", "")
     view.model_filter = QComboBox()
     view.model_filter.setObjectName("auditModelFilter")
-    view.model_filter.addItem("Any model", "")
+    view.model_filter.addItem("All models", "")
     view.doc_filter = QLineEdit()
     view.doc_filter.setObjectName("auditDocumentFilter")
     view.doc_filter.setPlaceholderText("document id or title…")

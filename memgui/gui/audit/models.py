@@ -2,19 +2,22 @@
 store's append histories and the "kept separate" exemptions. They only present core values."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from ..services.types import AuditEntry, DaemonEvent, DocumentHistory, Exemption
 from ..services.values import MODE_APPEND, format_timestamp
 
 SORT_ROLE = Qt.ItemDataRole.UserRole
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
 PASSED_COLOR, FAILED_COLOR, MUTED_COLOR, WARN_COLOR = "#1a7f37", "#cf222e", "#6e7781", "#9a6700"
 Index = QModelIndex | QPersistentModelIndex
+SortKey = str | int | float
+R = TypeVar("R")  # a table's row value
 
 
 def when_text(ms: int | None, *, seconds: bool = True) -> str:
@@ -22,7 +25,7 @@ def when_text(ms: int | None, *, seconds: bool = True) -> str:
     return format_timestamp(ms, seconds=seconds)
 
 
-def operation_label(entry: Any) -> str:
+def operation_label(entry: AuditEntry) -> str:
     """The operation as the audit tab names it: a merge written as an append (the guard's structural fallback,
     `append-document`) is an "append", and so is a curation update that fell back to appending."""
     details = entry.details or {}
@@ -33,7 +36,7 @@ def operation_label(entry: Any) -> str:
     return entry.operation
 
 
-def guard_label(entry: Any) -> str:
+def guard_label(entry: AuditEntry) -> str:
     if entry.guard_passed is None:
         return "—"
     text = "passed" if entry.guard_passed else "FAILED"
@@ -46,14 +49,14 @@ def short_id(doc_id: str | None) -> str:
     return doc_id if len(doc_id) <= 16 else f"{doc_id[:12]}…{doc_id[-4:]}"
 
 
-class TableModel(QAbstractTableModel):
+class TableModel(QAbstractTableModel, Generic[R]):
     """Rows of values, a fixed column list, display/sort/tooltip/colour callbacks per subclass."""
 
     COLUMNS: tuple[str, ...] = ()
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._rows: list[Any] = []
+        self._rows: list[R] = []
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._rows)
@@ -61,7 +64,7 @@ class TableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
@@ -75,7 +78,7 @@ class TableModel(QAbstractTableModel):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not (0 <= index.row() < len(self._rows)) or not (0 <= index.column() < len(self.COLUMNS)):
             return None
         row, col = self._rows[index.row()], index.column()
@@ -92,31 +95,31 @@ class TableModel(QAbstractTableModel):
             return QBrush(QColor(color)) if color else None
         return None
 
-    def display(self, row: Any, col: int) -> str:  # pragma: no cover - overridden
+    def display(self, row: R, col: int) -> str:  # pragma: no cover - overridden
         return ""
 
-    def sort_value(self, row: Any, col: int) -> Any:
+    def sort_value(self, row: R, col: int) -> SortKey:
         return self.display(row, col).lower()
 
-    def tooltip(self, row: Any, col: int) -> str | None:
+    def tooltip(self, row: R, col: int) -> str | None:
         return None
 
-    def color(self, row: Any, col: int) -> str | None:
+    def color(self, row: R, col: int) -> str | None:
         return None
 
-    def set_rows(self, rows: Iterable[Any]) -> None:
+    def set_rows(self, rows: Iterable[R]) -> None:
         self.beginResetModel()
         self._rows = list(rows)
         self.endResetModel()
 
-    def rows(self) -> Sequence[Any]:
+    def rows(self) -> Sequence[R]:
         return tuple(self._rows)
 
-    def row_at(self, row: int) -> Any:
+    def row_at(self, row: int) -> R | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
 
-class AuditTableModel(TableModel):
+class AuditTableModel(TableModel[AuditEntry]):
     """memgui's audited writes (core.audit.AuditEntry), newest first."""
 
     COLUMNS = ("#", "When", "Operation", "State", "Guard", "Decided by", "Target")
@@ -126,7 +129,7 @@ class AuditTableModel(TableModel):
         super().__init__(parent)
         self.titles: Mapping[str, str] = titles if titles is not None else {}
 
-    def display(self, e: Any, col: int) -> str:
+    def display(self, e: AuditEntry, col: int) -> str:
         if e.target_id:
             target = e.target_id
         else:
@@ -140,12 +143,12 @@ class AuditTableModel(TableModel):
         return (str(e.audit_id), when_text(e.created_at, seconds=False), operation_label(e), e.state, guard_label(e),
                 who, target)[col]
 
-    def sort_value(self, e: Any, col: int) -> Any:
+    def sort_value(self, e: AuditEntry, col: int) -> SortKey:
         if col in (self.ID, self.WHEN):
             return e.audit_id
         return self.display(e, col).lower()
 
-    def tooltip(self, e: Any, col: int) -> str | None:
+    def tooltip(self, e: AuditEntry, col: int) -> str | None:
         lines = [f"audit #{e.audit_id} · {operation_label(e)} · {e.state}"]
         if e.target_id:
             lines.append(f"target {e.target_id}")
@@ -156,7 +159,7 @@ class AuditTableModel(TableModel):
             lines.append(f"note: {e.note}")
         return "\n".join(lines)
 
-    def color(self, e: Any, col: int) -> str | None:
+    def color(self, e: AuditEntry, col: int) -> str | None:
         if col == self.GUARD and e.guard_passed is not None:
             return PASSED_COLOR if e.guard_passed else FAILED_COLOR
         if e.state == "undone":
@@ -209,7 +212,7 @@ class AuditFilterProxy(QSortFilterProxyModel):
         return True
 
 
-class DaemonEventModel(TableModel):
+class DaemonEventModel(TableModel[DaemonEvent]):
     """The daemon-log timeline (core.daemon_logs.DaemonEvent)."""
 
     COLUMNS = ("Time", "Level", "Marker", "Anchor", "Documents", "Details")
@@ -220,7 +223,7 @@ class DaemonEventModel(TableModel):
         super().__init__(parent)
         self.titles: Mapping[str, str] = titles if titles is not None else {}
 
-    def display(self, e: Any, col: int) -> str:
+    def display(self, e: DaemonEvent, col: int) -> str:
         if col == self.DOCUMENTS:
             return ", ".join(self.titles.get(d) or short_id(d) for d in e.document_ids)
         if col == self.DETAILS:
@@ -232,17 +235,17 @@ class DaemonEventModel(TableModel):
             return " ".join(parts) + (f" — {e.note}" if e.note else "")
         return ((e.time or "").replace("T", " "), e.level or "", e.marker, e.anchor or "")[col]
 
-    def sort_value(self, e: Any, col: int) -> Any:
+    def sort_value(self, e: DaemonEvent, col: int) -> SortKey:
         if col == self.TIME:
             return f"{e.time or ''}|{e.file}|{e.line_no:09d}"
         return self.display(e, col).lower()
 
-    def tooltip(self, e: Any, col: int) -> str | None:
+    def tooltip(self, e: DaemonEvent, col: int) -> str | None:
         lines = [f"{e.marker}  ({e.where})"] + [f"{k} = {v}" for k, v in e.fields.items()]
         lines += [f"document {d}" + (f" — {self.titles[d]}" if d in self.titles else " (not in the store)") for d in e.document_ids]
         return "\n".join(lines)
 
-    def color(self, e: Any, col: int) -> str | None:
+    def color(self, e: DaemonEvent, col: int) -> str | None:
         if e.marker == "curation_merge_guard_failed" or e.level == "error":
             return FAILED_COLOR
         if e.level == "warning":
@@ -252,33 +255,33 @@ class DaemonEventModel(TableModel):
         return None
 
 
-class HistoryModel(TableModel):
+class HistoryModel(TableModel[DocumentHistory]):
     """Documents with an append history (core.history.DocumentHistory)."""
 
     COLUMNS = ("Document", "Additions", "Last append", "State")
     TITLE, ADDITIONS, LAST, STATE = range(4)
 
-    def display(self, h: Any, col: int) -> str:
+    def display(self, h: DocumentHistory, col: int) -> str:
         dates = [s.date for s in h.additions if s.date]
         state = "tombstoned" if h.tombstoned else h.update_semantics
         return (h.title or h.document_id, str(len(h.additions)), dates[-1] if dates else "", state)[col]
 
-    def sort_value(self, h: Any, col: int) -> Any:
+    def sort_value(self, h: DocumentHistory, col: int) -> SortKey:
         if col == self.ADDITIONS:
             return len(h.additions)
         return self.display(h, col).lower()
 
-    def tooltip(self, h: Any, col: int) -> str | None:
+    def tooltip(self, h: DocumentHistory, col: int) -> str | None:
         return f"{h.document_id}\n{h.message}"
 
-    def color(self, h: Any, col: int) -> str | None:
+    def color(self, h: DocumentHistory, col: int) -> str | None:
         return MUTED_COLOR if h.tombstoned else None
 
     def row_of(self, document_id: str) -> int:
         return next((i for i, h in enumerate(self._rows) if h.document_id == document_id), -1)
 
 
-class ExemptionModel(TableModel):
+class ExemptionModel(TableModel[Exemption]):
     """Pairs kept separate (core.exemptions.Exemption)."""
 
     COLUMNS = ("First document", "Second document", "Kept separate on", "Note")
@@ -291,23 +294,24 @@ class ExemptionModel(TableModel):
         title = self.titles.get(doc_id)
         return f"{title} ({short_id(doc_id)})" if title else f"{doc_id} (not in the store)"
 
-    def display(self, x: Any, col: int) -> str:
+    def display(self, x: Exemption, col: int) -> str:
         return (self._doc(x.first_id), self._doc(x.second_id), when_text(x.created_at), x.note or "")[col]
 
-    def sort_value(self, x: Any, col: int) -> Any:
+    def sort_value(self, x: Exemption, col: int) -> SortKey:
         return x.created_at if col == 2 else self.display(x, col).lower()
 
-    def tooltip(self, x: Any, col: int) -> str | None:
+    def tooltip(self, x: Exemption, col: int) -> str | None:
         return f"{x.first_id}\n{x.second_id}"
 
 
-def selected_rows(view: Any, value_of: Callable[[QModelIndex], Any] | None = None) -> list[Any]:
-    """The row values (VALUE_ROLE) selected in a view, in view order, once each."""
-    out, seen = [], set()
-    model = view.model()
-    for index in sorted(view.selectionModel().selectedRows(), key=lambda i: i.row()):
-        value = model.data(index, VALUE_ROLE) if value_of is None else value_of(index)
-        if value is not None and id(value) not in seen:
+def selected_rows(view: QAbstractItemView, kind: type[R]) -> list[R]:
+    """The row values (VALUE_ROLE) of `kind` selected in a view, in view order, once each."""
+    out: list[R] = []
+    seen: set[int] = set()
+    model, selection = view.model(), view.selectionModel()
+    for index in sorted(selection.selectedRows(), key=lambda i: i.row()):
+        value = model.data(index, VALUE_ROLE)
+        if isinstance(value, kind) and id(value) not in seen:
             seen.add(id(value))
             out.append(value)
     return out

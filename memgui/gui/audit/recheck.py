@@ -7,15 +7,27 @@ reload and `storeChanged`), and the list is re-checked whenever the view reloads
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Protocol
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal, SignalInstance
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..dialogs import Prompter
+from ..services import AuditServices
+from ..services.types import AuditEntry, RecheckedMerge, RecheckReport, Store
 from ..services.values import ACTION_APPEND_BACK, ACTION_UNDO, Progress
-from ..workers import one_line
-from .models import WARN_COLOR, TableModel, selected_rows, short_id, table_view, when_text
+from ..workers import TaskRunner, one_line
+from .models import WARN_COLOR, SortKey, TableModel, selected_rows, short_id, table_view, when_text
 
 ACTION_LABELS = {ACTION_UNDO: "Undo", ACTION_APPEND_BACK: "Append lost fact back"}
 HELP = ("Runs today's fact lens again over every merge memgui wrote (the audit keeps each source as it was) and "
@@ -27,13 +39,33 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-class RecheckModel(TableModel):
+class RecheckHost(Protocol):
+    """What the page uses of the Audit tab around it (the `AuditView`): its store, services, runner and titles,
+    its tabs and reloads, and its own undo and write reporting."""
+
+    store: Store | None
+    services: AuditServices
+    runner: TaskRunner
+    titles: dict[str, str]
+    tabs: QTabWidget
+
+    @property
+    def loaded(self) -> SignalInstance: ...
+
+    def _write(self, action: str, audit_id: int) -> None: ...
+
+    def _finish(self, text: str, kind: str, reselect: int | None = None) -> None: ...
+
+    def _write_failed(self, exc: BaseException) -> None: ...
+
+
+class RecheckModel(TableModel[RecheckedMerge]):
     """Past merges that now show a fact at risk (core.forensics.recheck.RecheckedMerge)."""
 
     COLUMNS = ("#", "Merged", "Target", "Facts at risk", "What can be done")
     ID, WHEN, TARGET, FACTS, ACTION = range(5)
 
-    def display(self, m: Any, col: int) -> str:
+    def display(self, m: RecheckedMerge, col: int) -> str:
         if col == self.ID:
             return str(m.audit_id)
         if col == self.WHEN:
@@ -44,19 +76,19 @@ class RecheckModel(TableModel):
             return "; ".join(f"{f.direction} {f.token}" for f in m.facts)
         return ACTION_LABELS.get(m.action, "edit by hand")
 
-    def sort_value(self, m: Any, col: int) -> Any:
+    def sort_value(self, m: RecheckedMerge, col: int) -> SortKey:
         if col in (self.ID, self.WHEN):
             return m.audit_id
         return self.display(m, col).lower()
 
-    def tooltip(self, m: Any, col: int) -> str | None:
+    def tooltip(self, m: RecheckedMerge, col: int) -> str | None:
         return m.why if col == self.ACTION else m.target_id if col == self.TARGET else None
 
-    def color(self, m: Any, col: int) -> str | None:
+    def color(self, m: RecheckedMerge, col: int) -> str | None:
         return WARN_COLOR if col == self.FACTS else None
 
 
-def finding_html(m: Any, titles: Any = None) -> str:
+def finding_html(m: RecheckedMerge, titles: Mapping[str, str] | None = None) -> str:
     titles = titles or {}
     rows = "".join(
         f"<tr><td>{_esc(f.direction)}</td><td><b>{_esc(f.token)}</b></td><td>{_esc(f.kind)}</td>"
@@ -77,13 +109,13 @@ def finding_html(m: Any, titles: Any = None) -> str:
 class RecheckPage(QWidget):
     rechecked = Signal()  # a re-check finished and its list is shown
 
-    def __init__(self, view: Any, prompter: Prompter | None = None):
+    def __init__(self, view: RecheckHost, prompter: Prompter | None = None):
         super().__init__()
         self.setObjectName("auditRecheckPage")
         self.view = view
         self.prompter = prompter or Prompter(self)
-        self.report = None
-        self._checked_store = None
+        self.report: RecheckReport | None = None
+        self._checked_store: Store | None = None
         v = QVBoxLayout(self)
         v.setContentsMargins(2, 4, 2, 2)
         top = QHBoxLayout()
@@ -139,7 +171,7 @@ class RecheckPage(QWidget):
         self.view.runner.start("audit-recheck", lambda cancel: work(store, cancel=cancel), label="Re-checking merges",
                                on_progress=progress, on_done=self._shown, on_error=self._failed)
 
-    def _shown(self, report: Any) -> None:
+    def _shown(self, report: RecheckReport) -> None:
         selected = self.selected()
         self.report = report
         self.model.set_rows(report.at_risk)
@@ -177,8 +209,8 @@ class RecheckPage(QWidget):
 
     # ---- the selected merge ------------------------------------------------------------------------------------
 
-    def selected(self) -> Any:
-        rows = selected_rows(self.table)
+    def selected(self) -> RecheckedMerge | None:
+        rows = selected_rows(self.table, RecheckedMerge)
         return rows[0] if rows else None
 
     def _selected(self, *_) -> None:
@@ -218,7 +250,7 @@ class RecheckPage(QWidget):
             return
         stamp = m.target_stamp
 
-        def done(entry: Any) -> None:
+        def done(entry: AuditEntry) -> None:
             self.view._finish(f"Appended the facts merge #{m.audit_id} lost back to its target "
                               f"(recorded as #{entry.audit_id}, undoable).", "ok", reselect=entry.audit_id)
 
@@ -226,7 +258,7 @@ class RecheckPage(QWidget):
                                label=f"Appending back #{m.audit_id}", on_done=done, on_error=self.view._write_failed)
 
 
-def install_recheck_page(view: Any) -> RecheckPage:
+def install_recheck_page(view: RecheckHost) -> RecheckPage:
     """Add the page to `view.tabs` as "Re-check merges" and keep it in step with the view's reloads."""
     page = RecheckPage(view)
     view.tabs.addTab(page, "Re-check merges")

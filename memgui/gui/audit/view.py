@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ..services import AuditServices, audit_services
+from ..services.types import AuditEntry, Exemption, Store, VectorSource
 from ..workers import TaskRunner, one_line
 from .calibration import calibration_work
 from .calibration_chart import CalibrationPanel
@@ -39,19 +39,19 @@ class AuditView(AuditWidgets):
 
     def __init__(self, parent: QWidget | None = None, *, services: AuditServices | None = None,
                  runner: TaskRunner | None = None, cosine_lookup: Callable[[str, str], float | None] | None = None,
-                 source_factory: Callable[[Any], Any] | None = None, current_threshold: float | None = None):
+                 source_factory: Callable[[Store], VectorSource] | None = None, current_threshold: float | None = None):
         super().__init__(parent)
         self.setObjectName("auditView")
         self.services = services or audit_services()
         self.runner = runner or TaskRunner(self)
-        self.store = None
+        self.store: Store | None = None
         self.cosine_lookup = cosine_lookup
         self.source_factory = source_factory
         self.current_threshold = current_threshold
         self.titles: dict[str, str] = {}
         self.pairs: list = []
         self.calibration = None
-        self._calibrated_for = None
+        self._calibrated_for: Store | None = None
         self._reselect: int | None = None
         self.confirm_revert: Callable[[str, str, int], bool] | None = None  # (action, what, audit id) -> go ahead
         layout = QVBoxLayout(self)
@@ -80,7 +80,7 @@ class AuditView(AuditWidgets):
 
     # ---- store and loading -----------------------------------------------------------------------------------
 
-    def set_store(self, store: Any) -> None:
+    def set_store(self, store: Store | None) -> None:
         """Show `store` (None clears the tab). Default daemon logs (next to the store, $NETCLAW_HOME/logs) are read."""
         self.store = store
         self._calibrated_for = None
@@ -127,8 +127,8 @@ class AuditView(AuditWidgets):
         self.audit_model.set_rows(entries)
         self.daemon_page.set_histories(histories)
         self.exemption_model.set_rows(exemptions)
-        fill_filter(self.op_filter, "Any operation", sorted({operation_label(e) for e in entries}))
-        fill_filter(self.model_filter, "Any model", sorted({e.model_id for e in entries if e.model_id}))
+        fill_filter(self.op_filter, "All operations", sorted({operation_label(e) for e in entries}))
+        fill_filter(self.model_filter, "All models", sorted({e.model_id for e in entries if e.model_id}))
         self._apply_filters()
         if selected is not None:
             self.select_entry(selected)
@@ -158,7 +158,7 @@ class AuditView(AuditWidgets):
         self.tabs.currentWidget().setFocus() if self.tabs.currentIndex() else self.audit_table.setFocus()
 
     def selected_entry(self):
-        rows = selected_rows(self.audit_table)
+        rows = selected_rows(self.audit_table, AuditEntry)
         return rows[0] if rows else None
 
     def select_entry(self, audit_id: int) -> bool:
@@ -246,8 +246,8 @@ class AuditView(AuditWidgets):
             b.setEnabled(store is not None)
 
     def _state_of(self, audit_id: int | None) -> str | None:
-        row = self.audit_model.row_of(audit_id) if audit_id is not None else -1
-        return self.audit_model.row_at(row).state if row >= 0 else None
+        entry = self.audit_model.row_at(self.audit_model.row_of(audit_id)) if audit_id is not None else None
+        return entry.state if entry is not None else None
 
     # ---- writes (undo, redo, remove) -----------------------------------------------------------------------------
 
@@ -280,7 +280,7 @@ class AuditView(AuditWidgets):
                           on_error=self._write_failed)
 
     def remove_selected_exemptions(self) -> None:
-        pairs = selected_rows(self.exemption_table)
+        pairs = selected_rows(self.exemption_table, Exemption)
         store = self.store
         if not pairs or store is None:
             return
