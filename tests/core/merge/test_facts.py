@@ -89,6 +89,12 @@ SAME = [
     ("Glass out alt Thu.", "Glass goes out every other Thursday.", ("alt Thu", "every other Thursday")),
     ("Backups:\n  keep: 30 days\n  encrypt: true", "Backups are kept for 30 days, and encryption is enabled.",
      None),  # a marker looked for where its clause came from, a setting's key restated by its stem
+    ("Just a reminder: the gas meter is read on the 3rd.", "The gas meter is read on the 3rd.", None),  # about the note
+    ("Appt with Dr Ruiz on Fri.", "Appointment with Doctor Ruiz on Friday.", None),  # a title's abbreviation
+    ("Frame the print at 30x40cm.", "Frame the print at 30 × 40 cm.", None),  # a size glued with an x
+    ("Logs are rotated by the hour.", "Logs are rotated hourly.", ("by the hour", "hourly")),
+    ("Prune the roses in late February.", "Prune the roses at the end of February.", ("late February",
+                                                                                     "the end of February")),
 ]
 
 
@@ -143,6 +149,9 @@ CHANGED = [
     ("Tip jar: a fifty-dollar float.", "Tip jar: a $15 float.", "changed", "money"),
     ("Backups:\n  keep: 30 days\n  encrypt: true", "Backups are kept for 30 days, and encryption is disabled.",
      "changed", "state"),
+    ("Prune the roses in late February.", "Prune the roses in early February.", "changed", "date"),
+    ("Frame the print at 30x40cm.", "Frame the print at 30 × 50 cm.", "changed", "quantity"),
+    ("Logs are rotated by the hour.", "Logs are rotated daily.", "changed", "frequency"),
 ]
 
 

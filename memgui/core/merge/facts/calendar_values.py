@@ -34,6 +34,8 @@ _DATE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
     rf"\b(?P<a>[0-3]?\d)[/.](?P<b>[01]?\d)[/.]{_YEAR}\b",
     rf"\b{_YEAR}-(?P<m>[01]\d)\b(?!-)",
     rf"(?<![\d/.])(?P<m>0?[1-9]|1[0-2])/{_YEAR}\b",  # `exp 03/2026`
+    rf"\b(?P<part>mid|early|late|(?:the\s+)?(?:middle|beginning|start|end)\s+of)[-\s]+(?:the\s+month\s+of\s+)?"
+    rf"(?P<mn>{_MONTH_RE})\b",  # `mid-March` = `the middle of March`
     r"(?<![\d/.,])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)\b(?![/.,]\d)",  # `last svc 14/09`: written as a date, see dates()
 )]
 _WEEKDAY_RE = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=True)) + r")s?\b", re.IGNORECASE)
@@ -146,6 +148,10 @@ def dates(text: str) -> list[Value]:
                     continue
             elif month is None or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
                 continue
+            elif groups.get("part"):
+                part = groups["part"].casefold().split()[-2 if groups["part"].casefold().endswith(" of") else -1]
+                part = {"middle": "mid", "beginning": "early", "start": "early", "end": "late"}.get(part, part)
+                keys.add(f"date:????-{month:02d}@{part}")
             elif day is None:
                 keys.add(f"date:{year}-{month:02d}")
             else:
@@ -205,6 +211,7 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?:on\s+)?(?P<other>alternate|alt\.?)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
     r"(?<![\d%€$£¥]\s)(?<![\d%€$£¥])\bper\s+(?P<unit>" + "|".join(_PERIODS) + r")\b",  # `(per year)` = `annual`
+    r"\bby\s+(?:the\s+)?(?P<unit>hour|day|week|month|year)\b",  # `partitioned by day` = `daily`
 )]
 
 

@@ -229,5 +229,15 @@ FUNCTION_WORDS = frozenset((
     "will would shall should can could may might must get gets got getting make makes made let lets "
     "one ones thing things way ways lot lots kind sort bit part "
     "basically essentially actually really literally honestly simply quite pretty fairly "
-    "anywhere anything anyone anybody somewhere something someone somebody w"
+    "anywhere anything anyone anybody somewhere something someone somebody w "
+    # words about the note rather than in it (`Just a reminder to myself:`, `FYI`, `Note to self`)
+    "reminder fyi memo note self"
 ).split())
+
+# Title and address abbreviations: a closed class, too common in print for the rarity test of abbreviations.
+TITLE_ABBREVIATIONS = {
+    "dr": "doctor", "mr": "mister", "prof": "professor", "st": "street", "rd": "road", "ave": "avenue",
+    "mt": "mount", "ft": "feet", "apt": "apartment", "dept": "department", "govt": "government", "jr": "junior",
+    "sr": "senior", "capt": "captain", "sgt": "sergeant", "lt": "lieutenant", "rev": "reverend", "hr": "hour",
+    "hrs": "hours", "yr": "year", "yrs": "years", "mo": "month", "mos": "months", "wk": "week", "wks": "weeks",
+}

@@ -6,7 +6,7 @@ import dataclasses
 import re
 
 from . import wordnet
-from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS
+from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, TITLE_ABBREVIATIONS
 from .notes import Note, Word, lemma_of, zipf_of
 from .values import Value, strip_bound
 
@@ -161,7 +161,7 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     if "-" in word.lower and all(part in other.lemmas or part in other.lowers or lemma_of(part) in other.lemmas
                                  for part in word.lower.split("-") if part):
         return word.text, "same"  # `check-in` in "checking in", `second-hand` in "second hand"
-    abbreviation = _abbreviation_of(word, other)
+    abbreviation = _abbreviation_of(word, other) or _title_of(word, other)
     if abbreviation:
         return abbreviation, "abbreviation"
     acronym = _ACRONYM.match(word.text)
@@ -204,6 +204,17 @@ def _abbreviation_of(word: Word, other: Index) -> str | None:
     for marker in other.note.markers:  # `req'd` = `required`, read as a marker of modality
         if marker.text[:1].casefold() == mine[:1] and _abbreviates(mine, marker.text.casefold()):
             return marker.text
+    return None
+
+
+def _title_of(word: Word, other: Index) -> str | None:
+    """`Dr` = `Doctor`, `St` = `Street`, either way round (lexicon.TITLE_ABBREVIATIONS)."""
+    mine = word.lower.rstrip(".")
+    if mine in TITLE_ABBREVIATIONS and TITLE_ABBREVIATIONS[mine] in other.lemmas:
+        return other.lemmas[TITLE_ABBREVIATIONS[mine]].text
+    for short, long in TITLE_ABBREVIATIONS.items():
+        if long == word.lemma and (short in other.lowers or short in other.lemmas):
+            return short
     return None
 
 

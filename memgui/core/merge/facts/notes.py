@@ -38,6 +38,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)
 _CLAUSE = re.compile(r"(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s—\s|\s–\s|\s-\s|\bbut\b|\bwhereas\b|"
                      r"\bwhile\b|\band\b|\bor\b)\s*")  # no leading \s*: pieces are trimmed (_spans), and a long
 # run of spaces (a blanked, copied stretch) must not be scanned once per space
+_SIZE_GLUE = re.compile(r"\d[xX]\d")
 _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
 _BOUND_HIT = ("bound", "")
@@ -407,7 +408,8 @@ def _read(text: str) -> Note:
         k = bisect.bisect_right(taken_starts, start) - 1
         return k >= 0 and taken[k][0] <= start and end <= taken[k][1]
 
-    tokens = [m for m in _WORD.finditer(text) if not inside_value(m.start(), m.end())]
+    tokens = [m for m in _WORD.finditer(text) if not inside_value(m.start(), m.end()) and
+              not _SIZE_GLUE.match(text, m.start() - 1 if m.start() else 0)]  # not the `x45mm` of `35x45mm`
     lowers = [_POSSESSIVE.sub("", m.group(0)).casefold().replace("’", "'") for m in tokens]
     markers: list[Marker] = []
     used: set[int] = set()

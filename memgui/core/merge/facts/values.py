@@ -543,8 +543,12 @@ def _range_ends(text: str, found: list[Value]) -> list[Value]:
     return out
 
 
+_SIZE_X = re.compile(r"(?<=\d)[xX](?=\d)")
+
+
 def values(text: str) -> list[Value]:
     """Every value `text` states, in the order written, none inside another."""
+    text = _SIZE_X.sub("×", text)  # `35x45mm` is a size, `35 × 45 mm` (same length: spans do not move)
     found = _tokens(text)
     dated = [(d.start, d.end) for d in dates(text)]
     found += [p for p in _phones(text) if not any(s < p.end and p.start < e for s, e in dated)]
