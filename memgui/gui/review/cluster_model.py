@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict, Unpack
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -20,6 +20,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
+from ..services.types import Cluster, Document, ReviewMark
 from ..services.values import anchor_slug
 
 NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "merged", "appended", "kept separate"
@@ -75,7 +76,7 @@ def badge_icon(verdict: str) -> QIcon | None:
 
 @dataclass(frozen=True)
 class ClusterRow:
-    cluster: Any  # core nominate.Cluster(id, member_ids, pairs, top_cosine)
+    cluster: Cluster
     titles: tuple[str, ...]
     anchors: tuple[str, ...]
     status: str = NEW
@@ -84,7 +85,8 @@ class ClusterRow:
     marked_at: int | None = None  # ms when the status was set (the queue resumes after the newest mark)
 
     @classmethod
-    def of(cls, cluster: Any, docs: Mapping[str, Any], mark_key: str | None = None, mark: Any = None) -> ClusterRow:
+    def of(cls, cluster: Cluster, docs: Mapping[str, Document], mark_key: str | None = None,
+           mark: ReviewMark | None = None) -> ClusterRow:
         """A queue row for a scanned cluster: titles and anchors from its documents (`docs` by id), the status
         its stored mark gives it (None: new)."""
         members = [docs.get(i) for i in cluster.member_ids]
@@ -95,7 +97,7 @@ class ClusterRow:
         return cls(cluster, titles, anchors, mark.status, mark.audit_id, mark_key, mark.marked_at or None)
 
     @property
-    def cluster_id(self) -> Any:
+    def cluster_id(self) -> str:
         return self.cluster.id
 
     @property
@@ -126,6 +128,15 @@ class ClusterRow:
         return " · ".join(unique)
 
 
+class RowChanges(TypedDict, total=False):
+    """The fields of a ClusterRow that change after the scan (`update_row`)."""
+
+    status: str
+    audit_id: int | None
+    mark_key: str | None
+    marked_at: int | None
+
+
 class ClusterTableModel(QAbstractTableModel):
     COLUMNS = ("Status", "Cosine", "Size", "Titles", "Anchor")
     STATUS, COSINE, SIZE, TITLES, ANCHOR = range(5)
@@ -149,7 +160,7 @@ class ClusterTableModel(QAbstractTableModel):
             "the highest cosine between two members (a narrow queue shows the review status under it)",
             "documents in the cluster", "the members' titles", "the members' anchors")
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 5:
             return self.TIPS[section]
         if role != Qt.ItemDataRole.DisplayRole:
@@ -160,7 +171,7 @@ class ClusterTableModel(QAbstractTableModel):
             return str(section + 1)
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
         row, col = self._rows[index.row()], index.column()
@@ -205,13 +216,13 @@ class ClusterTableModel(QAbstractTableModel):
     def row_at(self, row: int) -> ClusterRow | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
-    def row_of(self, cluster_id: Any) -> int:
+    def row_of(self, cluster_id: str) -> int:
         for i, r in enumerate(self._rows):
             if r.cluster_id == cluster_id:
                 return i
         return -1
 
-    def update_row(self, cluster_id: Any, **changes: Any) -> ClusterRow | None:
+    def update_row(self, cluster_id: str, **changes: Unpack[RowChanges]) -> ClusterRow | None:
         """Replace fields of one row (and repaint it); the row as it is now, None when no row has that id."""
         i = self.row_of(cluster_id)
         if i < 0:
@@ -220,7 +231,7 @@ class ClusterTableModel(QAbstractTableModel):
         self.dataChanged.emit(self.index(i, 0), self.index(i, self.columnCount() - 1))
         return row
 
-    def set_status(self, cluster_id: Any, status: str, audit_id: int | None = None) -> None:
+    def set_status(self, cluster_id: str, status: str, audit_id: int | None = None) -> None:
         marked_at = None if status == NEW else int(time.time() * 1000)
         row = self.update_row(cluster_id, status=status, audit_id=audit_id, marked_at=marked_at)
         if row is not None:

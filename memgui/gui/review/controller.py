@@ -8,13 +8,21 @@ It receives what it works on — the services, the task runner, the prompter, th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 
 from ..dialogs import Prompter
 from ..services import Services
+from ..services.types import (
+    DeciderResult,
+    DifferentFactsMark,
+    Document,
+    FactGroups,
+    MergeGuardReport,
+    SourceStamp,
+    StrictReport,
+)
 from ..workers import TaskRunner
 from .cluster_model import NEW, SKIPPED, ClusterRow
 from .drafting import Drafting
@@ -23,6 +31,7 @@ from .fact_groups import group_labels, groups_html, pairs_kept_apart
 from .host import ReviewHost
 from .outcome import outcome_text
 from .page import ReviewPage
+from .state import GuardKey
 from .writes import Writes
 
 REVIEWABLE = (NEW, SKIPPED)
@@ -42,16 +51,16 @@ class Review(QObject):
         super().__init__(parent)
         self.services, self.runner, self.prompter, self.panels, self.host = services, runner, prompter, panels, host
         self.row: ClusterRow | None = None
-        self.docs: list[Any] = []
-        self.stamps: dict[str, Any] = {}
-        self.cosines: dict[frozenset, float] = {}
+        self.docs: list[Document] = []
+        self.stamps: dict[str, SourceStamp] = {}
+        self.cosines: dict[frozenset[str], float] = {}
         self.origin = ""
-        self.decider_result: Any = None
-        self.report: Any = None
-        self.report_key: tuple | None = None
-        self.strict: Any = None  # the strict lens's StrictReport on the same body as `report`
-        self.groups: Any = None  # FactGroups once the model judged every pair; None until then
-        self.mark: Any = None  # the cluster's DifferentFactsMark (computed on load)
+        self.decider_result: DeciderResult | None = None
+        self.report: MergeGuardReport | None = None
+        self.report_key: GuardKey | None = None
+        self.strict: StrictReport | None = None  # the strict lens on the same body as `report`
+        self.groups: FactGroups | None = None  # once the model judged every pair; None until then
+        self.mark: DifferentFactsMark | None = None  # the cluster's likely-different mark (computed on load)
         self.decided_by: dict[str, str] = {}  # cluster id -> who reviewed it in this session
         self._setting_body = False
         self.drafting = Drafting(self)
@@ -71,7 +80,7 @@ class Review(QObject):
     def body(self) -> str:
         return self.panels.editor.toPlainText()
 
-    def doc(self, doc_id: str) -> Any:
+    def doc(self, doc_id: str) -> Document | None:
         return next((d for d in self.docs if d.document_id == doc_id), None)
 
     def label(self, doc_id: str) -> str:
@@ -85,14 +94,14 @@ class Review(QObject):
             text = text.replace(doc.document_id, f"#{self.panels.sources.number_of(doc.document_id)}")
         return text
 
-    def ordered_included(self) -> list[Any]:
+    def ordered_included(self) -> list[Document]:
         """Target first, then the other included members (the order the core's merge uses)."""
         ids = self.panels.sources.included_ids()
         target = self.panels.sources.target_id()
         ordered = ([target] if target in ids else []) + [i for i in ids if i != target]
-        return [self.doc(i) for i in ordered if self.doc(i) is not None]
+        return [d for d in map(self.doc, ordered) if d is not None]
 
-    def members(self) -> list[Any]:
+    def members(self) -> list[Document]:
         """The cluster's live documents (tombstoned ones take no part)."""
         return [d for d in self.docs if not d.is_tombstoned]
 
@@ -100,7 +109,7 @@ class Review(QObject):
         return pairs_kept_apart(self.groups, [d.document_id for d in self.members()],
                                 self.panels.sources.included_ids())
 
-    def show_groups(self, groups: Any) -> None:
+    def show_groups(self, groups: FactGroups) -> None:
         """The model's same-fact partition: labels on the panes, one line in the decision panel, the largest
         group pre-selected (its members included, the others unchecked) with the group's target."""
         self.groups = groups
@@ -116,7 +125,7 @@ class Review(QObject):
     def reviewable(self) -> bool:
         return self.row is not None and bool(self.docs) and self.row.status in REVIEWABLE
 
-    def guard_key(self) -> tuple:
+    def guard_key(self) -> GuardKey:
         return (self.body(), tuple(d.document_id for d in self.ordered_included()))
 
     def guard_is_current(self) -> bool:

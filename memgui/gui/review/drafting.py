@@ -7,25 +7,27 @@ import contextlib
 import inspect
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Any
 
+from ..services.types import DeciderResult, Document, FactGroups, ReaderReport, WordDiff
 from ..services.values import Progress
 from ..workers import one_line
+from .cluster_model import ClusterRow
 from .decider_slot import DeciderSlot
+from .state import GuardKey, GuardResult, ReviewState
 
 GROUPS_STAGE = "fact groups"  # the partition, as soon as every pair is judged
 _INCAPABLE = object()  # the model failed its capability self-test: nothing was asked
 
 
 class Drafting:
-    def __init__(self, review: Any):
+    def __init__(self, review: ReviewState):
         self.r = review
         ahead = getattr(review.services, "ahead", None)
         self.slot = DeciderSlot(ahead.turns() if ahead is not None else None)
         self.selftests = self.slot.selftests  # decider key -> the core's self-test verdict (shared with the queue)
         self._after_guard: Callable[[], None] | None = None
         self._judging = False  # pairs are being judged: their stream goes on each pair's "same fact?" line
-        self._asked_for: Any = None  # the queue row the running model call is for
+        self._asked_for: ClusterRow | None = None  # the queue row the running model call is for
         self._guard_timer = review.timer(self._run_guard)
         self._diff_timer = review.timer(self._run_diff)
         review.panels.diff_view.sourceChosen.connect(lambda _id: self._diff_timer.start(0))
@@ -101,7 +103,7 @@ class Drafting:
         r.runner.start("guard", job, label="MergeGuard", on_done=lambda res: self._guard_done(key, docs, res),
                        on_error=lambda exc: panel.set_unavailable(f"MergeGuard failed to run: {one_line(exc)}"))
 
-    def _guard_done(self, key: tuple, docs: list[Any], result: tuple) -> None:
+    def _guard_done(self, key: GuardKey, docs: list[Document], result: GuardResult) -> None:
         r, p = self.r, self.r.panels
         if key != r.guard_key():
             return  # the body or the selection changed meanwhile; a newer run is scheduled
@@ -170,7 +172,7 @@ class Drafting:
                        on_error=lambda exc: self._reader_failed(key, exc),
                        on_cancelled=lambda: self._reader_failed(key, None))
 
-    def _reader_done(self, key: tuple, labels: list[str], report: Any) -> None:
+    def _reader_done(self, key: GuardKey, labels: list[str], report: ReaderReport) -> None:
         if key == self._reader_key == self.r.guard_key():
             self.r.panels.guard_panel.reader.set_report(report, labels)
 
@@ -219,7 +221,7 @@ class Drafting:
                        on_done=lambda diff: self._diff_done(request, diff),
                        on_error=lambda exc: view.show_message(f"Diff failed: {one_line(exc)}"))
 
-    def _diff_done(self, request: int, diff: Any) -> None:
+    def _diff_done(self, request: int, diff: WordDiff) -> None:
         if self.r.panels.diff_view.show_diff(request, diff):
             self.r.diffUpdated.emit(diff)
 
@@ -332,7 +334,7 @@ class Drafting:
         self.r.decisionFinished.emit(None)
         self.r.changed.emit()
 
-    def _model_done(self, row: Any, answer: tuple) -> None:
+    def _model_done(self, row: ClusterRow | None, answer: tuple) -> None:
         if row is not self.r.row:
             return
         if answer[0] is _INCAPABLE:
@@ -345,7 +347,7 @@ class Drafting:
             return
         self.show_answer(*answer)
 
-    def show_answer(self, groups: Any, result: Any, origin: str = "model") -> None:
+    def show_answer(self, groups: FactGroups | None, result: DeciderResult | None, origin: str = "model") -> None:
         """The model's same-fact groups and decision on the panels, its merged body in the editor (also for a
         review the decisions-ahead queue computed before the reviewer got here)."""
         r, p = self.r, self.r.panels

@@ -4,16 +4,17 @@ conflict evidence of every pair. Works on the `Review` controller's state and pa
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
 
 from ..services.values import Preselection
 from ..workers import one_line
+from .cluster_model import ClusterRow
+from .state import EvidenceResult, ReviewState
 
 MAX_PAIR_LINES = 4  # disagreeing pairs listed one per line; the rest are counted
 
 
 class Evidence:
-    def __init__(self, review: Any):
+    def __init__(self, review: ReviewState):
         self.r = review
         self.mark_lines: list[str] = []  # the likely-different mark and the value conflicts, one line each
         self.preselected = ""  # what the conflicts pre-selected, until the model's groups decide instead
@@ -60,7 +61,7 @@ class Evidence:
         r.runner.start("evidence", job, label="Conflict evidence", on_done=lambda res: self._done(row, res),
                        on_error=lambda exc: panel.text.setPlainText(f"Comparing the sources failed: {one_line(exc)}"))
 
-    def _done(self, row: Any, result: tuple) -> None:
+    def _done(self, row: ClusterRow | None, result: EvidenceResult) -> None:
         r, p = self.r, self.r.panels
         if row is not r.row:
             return

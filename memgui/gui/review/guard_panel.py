@@ -6,7 +6,6 @@ not keep whole, and the second reader's verdict per source when asked (`reader_b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..ratio_bar import RatioBar
+from ..services.types import GuardToken, MergeGuardReport
 from ..services.values import (
     LENGTH_COLLAPSE_THRESHOLD as LENGTH_BAR,
     RETENTION_THRESHOLD as RETENTION_BAR,
@@ -60,14 +60,14 @@ def facts_at_risk(strict: StrictReport | None) -> int:
     return count
 
 
-def strict_headline(strict: Any) -> str:
+def strict_headline(strict: StrictReport | None) -> str:
     if strict is None:
         return ""
     n = facts_at_risk(strict)
     return "strict: clean" if not n else f"strict: {n} fact{'s' if n != 1 else ''} at risk"
 
 
-def failed_headline(report: Any, missing: int, total: int) -> str:
+def failed_headline(report: MergeGuardReport, missing: int, total: int) -> str:
     """What a failed report failed on, for the verdict line: the tokens, the length, or both."""
     failed_on = report.failed_on
     length = f"{float(report.length_ratio):.0%} of the longest source, needs ≥ {LENGTH_BAR:.0%}"
@@ -81,7 +81,7 @@ def _short(token: str, width: int = 28) -> str:
     return token if len(token) <= width else token[: width - 1] + "…"
 
 
-def strict_text(strict: Any, limit: int = MAX_AT_RISK_SHOWN) -> str:
+def strict_text(strict: StrictReport | None, limit: int = MAX_AT_RISK_SHOWN) -> str:
     """The at-risk facts, token and kind, for the strict lens line: the first `limit`, long tokens shortened,
     the rest counted (the line's tooltip lists every one in full)."""
     if strict is None or not strict.at_risk:
@@ -92,7 +92,7 @@ def strict_text(strict: Any, limit: int = MAX_AT_RISK_SHOWN) -> str:
             + (f" … +{more} more (hover)" if more > 0 else ""))
 
 
-def _sources_text(sources: Any, labels: Sequence[str]) -> str:
+def _sources_text(sources: Sequence[int] | None, labels: Sequence[str]) -> str:
     out = []
     for s in sources or ():
         if isinstance(s, int) and 0 <= s < len(labels):
@@ -109,7 +109,7 @@ class GuardTokenModel(QAbstractTableModel):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._tokens: list[Any] = []
+        self._tokens: list[GuardToken] = []
         self._labels: Sequence[str] = ()
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
@@ -118,7 +118,7 @@ class GuardTokenModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if orientation == Qt.Orientation.Horizontal and 0 <= section < 4:
             if role == Qt.ItemDataRole.ToolTipRole:
                 return self.TIPS[section]
@@ -126,7 +126,7 @@ class GuardTokenModel(QAbstractTableModel):
                 return self.COLUMNS[section]
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not (0 <= index.row() < len(self._tokens)):
             return None
         tok, col = self._tokens[index.row()], index.column()
@@ -158,14 +158,14 @@ class GuardTokenModel(QAbstractTableModel):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
-    def set_tokens(self, tokens: Sequence[Any], labels: Sequence[str]) -> None:
+    def set_tokens(self, tokens: Sequence[GuardToken], labels: Sequence[str]) -> None:
         self.beginResetModel()
         # Grouped by class, missing first inside each class.
         self._tokens = sorted(tokens, key=lambda t: (str(getattr(t.kind, "value", t.kind)), bool(t.retained), str(t.token).lower()))
         self._labels = tuple(labels)
         self.endResetModel()
 
-    def tokens(self) -> list[Any]:
+    def tokens(self) -> list[GuardToken]:
         return list(self._tokens)
 
 
@@ -198,8 +198,8 @@ class GuardPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("guardPanel")
-        self.report: Any = None
-        self.strict: Any = None
+        self.report: MergeGuardReport | None = None
+        self.strict: StrictReport | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -294,9 +294,10 @@ class GuardPanel(QWidget):
         self.set_pending(False)
         self.show_fallback(None)
 
-    def set_report(self, report: Any, source_labels: Sequence[str], strict: Any = None) -> None:
+    def set_report(self, report: MergeGuardReport, source_labels: Sequence[str],
+                   strict: StrictReport | None = None) -> None:
         self.report, self.strict = report, strict
-        tokens = list(getattr(report, "tokens", ()) or ())
+        tokens = list(report.tokens or ())
         self.token_model.set_tokens(tokens, source_labels)
         missing = [t for t in tokens if not t.retained]
         retention = float(report.retention)
@@ -315,7 +316,7 @@ class GuardPanel(QWidget):
                                      "amber in the sources. Not kept whole by the merged body:\n" + "\n".join(
             f"{a.token} ({a.kind})" for a in strict.at_risk) if strict is not None and strict.at_risk else "")
         self.strict_label.setVisible(bool(strict_text(strict)))
-        self.reason.setText(str(getattr(report, "reason", "")))
+        self.reason.setText(str(report.reason or ""))
         self._fill(self.retention_bar, retention, RETENTION_BAR)
         self._fill(self.length_bar, length, LENGTH_BAR)
         self.retention_label.setText(f"Token retention {retention:.0%} (needs ≥ {RETENTION_BAR:.0%})")

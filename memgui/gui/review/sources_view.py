@@ -3,7 +3,7 @@ update_semantics, pairwise cosine badges, the body with MergeGuard's missing tok
 member "include" / "target" choices."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
@@ -361,8 +361,8 @@ class SourcesView(QWidget):
         pane = self.pane_for(document_id)
         return pane.number if pane else 0
 
-    def set_missing(self, spans_by_doc: dict[str, Sequence[tuple[int, int]]],
-                    at_risk_by_doc: dict[str, Sequence[tuple[int, int]]] | None = None) -> None:
+    def set_missing(self, spans_by_doc: Mapping[str, Sequence[tuple[int, int]]],
+                    at_risk_by_doc: Mapping[str, Sequence[tuple[int, int]]] | None = None) -> None:
         for pane in self._panes:
             pane.set_missing(spans_by_doc.get(pane.doc.document_id, ()),
                              (at_risk_by_doc or {}).get(pane.doc.document_id, ()))

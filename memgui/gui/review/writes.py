@@ -4,24 +4,25 @@ the core refuses stale sources, and its message is shown. Works on the `Review` 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from ..services.types import AuditEntry, MergePlan
 from ..services.values import MODE_APPEND, MODE_MERGED_BODY
 from ..workers import one_line
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
 from .guard_panel import facts_at_risk
+from .state import ReviewState
 
 YOU = "you (memgui reviewer)"
 
 
 class Writes:
-    def __init__(self, review: Any):
+    def __init__(self, review: ReviewState):
         self.r = review
         self.undo_stack: list[int] = []
         self.redo_stack: list[int] = []
-        self._history: dict[int, tuple[Any, str, str]] = {}  # audit id -> (cluster id, status, description)
+        self._history: dict[int, tuple[str, str, str]] = {}  # audit id -> (cluster id, status, description)
 
-    def _plan(self, mode: str, *, guard_override: bool = False) -> Any:
+    def _plan(self, mode: str, *, guard_override: bool = False) -> MergePlan:
         r = self.r
         docs = r.ordered_included()
         ids = tuple(d.document_id for d in docs)
@@ -166,15 +167,17 @@ class Writes:
             r.panels.cluster_model.set_status(r.row.cluster_id, SKIPPED)
         r.host.next_cluster(prefer_new=True)
 
-    def _write(self, label: str, fn: Callable[[], Any], status: str, desc: str, *,
+    def _write(self, label: str, fn: Callable[[], AuditEntry], status: str, desc: str, *,
                still_to_merge: tuple[str, ...] = ()) -> None:
         row = self.r.row
+        if row is None:  # a write needs the cluster on screen (the actions are disabled without one)
+            return
         self.r.runner.start("write", lambda cancel: fn(), label=label, show_in_status=True,
                             on_done=lambda entry: self._written(row, entry, status, desc, still_to_merge),
                             on_error=self._write_error)
         self.r.changed.emit()
 
-    def _written(self, row: ClusterRow, entry: Any, status: str, desc: str,
+    def _written(self, row: ClusterRow, entry: AuditEntry, status: str, desc: str,
                  still_to_merge: tuple[str, ...] = ()) -> None:
         r = self.r
         audit_id = int(entry.audit_id)
@@ -235,21 +238,25 @@ class Writes:
                        on_error=self._write_error)
         r.changed.emit()
 
-    def _reverted(self, action: str, audit_id: int, cluster_id: Any, status: str, desc: str) -> None:
+    def _reverted(self, action: str, audit_id: int, cluster_id: str | None, status: str, desc: str) -> None:
         r, model = self.r, self.r.panels.cluster_model
         if action == "undo":
             self.undo_stack.remove(audit_id)
             self.redo_stack.append(audit_id)
-            model.set_status(cluster_id, NEW, None)
-            r.decided_by.pop(cluster_id, None)
         else:
-            r.decided_by[cluster_id] = YOU
             self.redo_stack.remove(audit_id)
             self.undo_stack.append(audit_id)
-            model.set_status(cluster_id, status, audit_id)
+        if cluster_id is not None:  # None: a write this session did not make (its cluster is not known)
+            if action == "undo":
+                model.set_status(cluster_id, NEW, None)
+                r.decided_by.pop(cluster_id, None)
+            else:
+                r.decided_by[cluster_id] = YOU
+                model.set_status(cluster_id, status, audit_id)
         r.host.show_status(f"{action.capitalize()} done: {desc} (audit #{audit_id})", 8000)
         r.host.store_written()
-        r.host.select_cluster(cluster_id)
+        if cluster_id is not None:
+            r.host.select_cluster(cluster_id)
         if r.row is not None and r.row.cluster_id == cluster_id:
             r.load(model.row_at(model.row_of(cluster_id)))
         r.changed.emit()

@@ -1,0 +1,90 @@
+"""The core's types the GUI annotates with: results, reports, decisions, progress, documents and the store
+handle. Widgets import them from here (never from `memgui.core`), to name what a service hands back; they still
+reach the core's behaviour only through `Services`. Re-exported, not re-defined: one definition, in the core."""
+from __future__ import annotations
+
+from ...core.curation.types import Candidate, CurationDecision, Decider, DeciderResult, Proposal
+from ...core.decide.ahead import ModelTurns, YieldingToken
+from ...core.decide.cache import DecisionCache
+from ...core.decide.discovery import DiscoveredModel
+from ...core.decide.groups import FactGroups, PairVerdict, Preselection
+from ...core.decide.reader import ReaderReport
+from ...core.decide.review import ClusterReview
+from ...core.decide.selftest import SelfTestReport
+from ...core.forensics.calibrate import Calibration, CosineLookup, LabelledPair
+from ...core.forensics.daemon_logs import DaemonEvent, DaemonTimeline
+from ...core.forensics.history import DocumentHistory
+from ...core.forensics.model_quality import Agreement, ModelQuality
+from ...core.forensics.recheck import RecheckedMerge, RecheckReport
+from ...core.merge.conflicts import Conflict, DifferentFactsMark, PairEvidence
+from ...core.merge.diff import DiffSpan, WordDiff
+from ...core.merge.guard import GuardToken, MergeGuardReport
+from ...core.merge.strict import StrictReport
+from ...core.ops.apply import MergePlan
+from ...core.ops.batch import BatchPlan, BatchResult, BatchUndoResult, PlannedWrite
+from ...core.ops.stamps import SourceStamp
+from ...core.store.audit_log import AuditEntry
+from ...core.store.exemptions import Exemption
+from ...core.store.locate import LocatedStore
+from ...core.store.review_marks import ReviewMark
+from ...core.store.store import Store
+from ...core.store.values import Document
+from ...core.tasks import CancelToken, Progress, Work
+from ...core.vectors.embed import EmbedderInfo, VectorSource
+from ...core.vectors.nominate import Cluster, Pair, ScanResult
+
+__all__ = [
+    "Agreement",
+    "AuditEntry",
+    "BatchPlan",
+    "BatchResult",
+    "BatchUndoResult",
+    "Calibration",
+    "CancelToken",
+    "Candidate",
+    "Cluster",
+    "ClusterReview",
+    "Conflict",
+    "CosineLookup",
+    "CurationDecision",
+    "DaemonEvent",
+    "DaemonTimeline",
+    "Decider",
+    "DeciderResult",
+    "DecisionCache",
+    "DiffSpan",
+    "DifferentFactsMark",
+    "DiscoveredModel",
+    "Document",
+    "DocumentHistory",
+    "EmbedderInfo",
+    "Exemption",
+    "FactGroups",
+    "GuardToken",
+    "LabelledPair",
+    "LocatedStore",
+    "MergeGuardReport",
+    "MergePlan",
+    "ModelQuality",
+    "ModelTurns",
+    "Pair",
+    "PairEvidence",
+    "PairVerdict",
+    "PlannedWrite",
+    "Preselection",
+    "Progress",
+    "Proposal",
+    "ReaderReport",
+    "RecheckReport",
+    "RecheckedMerge",
+    "ReviewMark",
+    "ScanResult",
+    "SelfTestReport",
+    "SourceStamp",
+    "Store",
+    "StrictReport",
+    "VectorSource",
+    "WordDiff",
+    "Work",
+    "YieldingToken",
+]
