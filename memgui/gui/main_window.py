@@ -66,10 +66,10 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.splits = Splits(services.sub_cluster)
         self.review.changed.connect(self.update_actions)
         self.review.guardUpdated.connect(self._maybe_ready)
-        self.bulk = install_bulk_accept(self)  # Review → Accept all safe… / Undo this batch
+        self.bulk = install_bulk_accept(self, self)  # Review → Accept all safe… / Undo this batch
         self.review.clusterLoaded.connect(self.notes.cluster_shown)
         self.cluster_model.statusChanged.connect(lambda row: self.marks is not None and self.marks.record(row))
-        self.ahead = DecisionsAhead(self)  # the model decides the next clusters in the background
+        self.ahead = DecisionsAhead(self, self)  # the model decides the next clusters in the background
         self.runner.started.connect(lambda *_: self.update_actions())
         # The window as the timer's context: a task that ends as the window closes (shutdown cancels it) must
         # not update the actions of a window that is gone by then.

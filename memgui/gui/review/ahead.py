@@ -12,15 +12,17 @@ status line says which canary it is on."""
 from __future__ import annotations
 
 import inspect
-from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
+from ..services.types import ClusterReview, SelfTestReport
 from ..services.values import Progress
+from ..settings_dialog import GuiSettings
 from ..workers import TaskRunner, one_line
 from .ahead_jobs import lower_priority, no_time_limit, stages, step_note, summary_of
 from .ahead_status import AheadStatus, record_html, startup_note
-from .cluster_model import CLUSTER_ROLE, NEW, SKIPPED
+from .cluster_model import CLUSTER_ROLE, NEW, SKIPPED, ClusterRow
+from .window_parts import ReviewWindow
 
 REVIEWABLE = (NEW, SKIPPED)
 ORIGIN = "model, decided ahead"
@@ -39,20 +41,20 @@ class DecisionsAhead(QObject):
     startedUp = Signal(object)  # the self-test verdict (SelfTestReport) or None
     stateChanged = Signal(str)  # the status line
 
-    def __init__(self, window: Any):
-        super().__init__(window)
+    def __init__(self, window: ReviewWindow, parent: QObject | None = None):
+        super().__init__(parent)
         self.w, self.review = window, window.review
         self.s = window.services.ahead
         self.slot = window.review.drafting.slot
         pool = QThreadPool(self)
         pool.setThreadPriority(QThread.Priority.LowestPriority)
         self.runner = TaskRunner(self, pool)
-        self.reviews: dict[frozenset, Any] = {}  # member ids -> a ClusterReview valid at the last check
-        self.failed: dict[frozenset, str] = {}
-        self.running: frozenset | None = None
+        self.reviews: dict[frozenset[str], ClusterReview] = {}  # member ids -> a review valid at the last check
+        self.failed: dict[frozenset[str], str] = {}
+        self.running: frozenset[str] | None = None
         self.model_key: str | None = None
         self.model_id = ""
-        self.verdict: Any = None
+        self.verdict: SelfTestReport | None = None
         self.problem = ""  # why the queue cannot run ("" = it can)
         self.stopped = False  # the reviewer pressed Stop
         self.ready = self.primed = False
@@ -94,7 +96,7 @@ class DecisionsAhead(QObject):
     def shutdown(self) -> None:
         self.runner.shutdown(15000)
 
-    def settings_changed(self, old: Any, new: Any) -> None:
+    def settings_changed(self, old: GuiSettings, new: GuiSettings) -> None:
         model = (old.decider_model, old.llm_threads, old.llm_context) != (new.decider_model, new.llm_threads,
                                                                           new.llm_context)
         if model and self.w.store is not None:
@@ -112,7 +114,7 @@ class DecisionsAhead(QObject):
         self.runner.cancel_all()  # the old store's work; this store's starts after its first scan
         self._start_after_scan = True
 
-    def _scanned(self, _result: Any) -> None:
+    def _scanned(self, _result: object) -> None:
         if self._start_after_scan:
             self._start_after_scan = False
             QTimer.singleShot(START_AFTER_SCAN_MS, self, self.start_up)
@@ -156,7 +158,7 @@ class DecisionsAhead(QObject):
         self.runner.start("start-up", job, label="Model self-test", on_done=self._started,
                           on_error=self._start_failed, on_progress=self._start_progress)
 
-    def _start_progress(self, progress: Any) -> None:
+    def _start_progress(self, progress: Progress) -> None:
         """Start-up's steps as they come: the model's key (cached decisions shown at once), the load, each
         canary of the self-test (n of 6)."""
         if progress.stage == MODEL_KNOWN:
@@ -174,7 +176,7 @@ class DecisionsAhead(QObject):
             return
         self._show_state(0)
 
-    def _started(self, value: tuple) -> None:
+    def _started(self, value: tuple[str, str, SelfTestReport | None]) -> None:
         self.model_key, self.model_id, self.verdict = value
         self.ready = True
         self.startedUp.emit(self.verdict)
@@ -191,9 +193,10 @@ class DecisionsAhead(QObject):
 
     # ---- the queue ---------------------------------------------------------------------------------------
 
-    def _rows(self) -> list[Any]:
+    def _rows(self) -> list[ClusterRow]:
         proxy = self.w.proxy
-        return [proxy.data(proxy.index(r, 0), CLUSTER_ROLE) for r in range(proxy.rowCount())]
+        rows = (proxy.data(proxy.index(r, 0), CLUSTER_ROLE) for r in range(proxy.rowCount()))
+        return [row for row in rows if isinstance(row, ClusterRow)]
 
     def _prime(self) -> None:
         """After a scan: the cached reviews of every cluster in the queue, checked against its sources now (as
@@ -252,7 +255,7 @@ class DecisionsAhead(QObject):
             self._start(rows[keys.index(order[0])])
         self._show_state(len(order))
 
-    def _start(self, row: Any) -> None:
+    def _start(self, row: ClusterRow) -> None:
         w, s, slot = self.w, self.s, self.slot
         key, ids = frozenset(row.member_ids), list(row.member_ids)
         store, mkey, settings, make = w.store, self.model_key, w.settings, w.services.make_decider
@@ -284,18 +287,18 @@ class DecisionsAhead(QObject):
                           on_error=lambda exc: self._failed(key, exc),
                           on_cancelled=lambda: self._ended(key))
 
-    def _ended(self, key: frozenset) -> None:
+    def _ended(self, key: frozenset[str]) -> None:
         if self.running == key:
             self.running, self.paused = None, False
 
-    def _progress(self, progress: Any) -> None:
+    def _progress(self, progress: Progress) -> None:
         paused = progress.stage == self.s.paused_stage
         note = step_note(progress)
         if paused != self.paused or (note is not None and note != self.step):
             self.paused, self.step = paused, (note if note is not None else self.step)
             self.refresh()
 
-    def _done(self, key: frozenset, review: Any) -> None:
+    def _done(self, key: frozenset[str], review: ClusterReview | None) -> None:
         self._ended(key)
         if review is not None:
             if review.error is not None:
@@ -308,7 +311,7 @@ class DecisionsAhead(QObject):
                     self._apply(review)
         self.refresh()
 
-    def _failed(self, key: frozenset, exc: BaseException) -> None:
+    def _failed(self, key: frozenset[str], exc: BaseException) -> None:
         self._ended(key)
         if isinstance(exc, ModelUnavailable):
             self.problem = str(exc)
@@ -323,7 +326,7 @@ class DecisionsAhead(QObject):
         r = self.review
         return r.reviewable() and not r.runner.busy("decide") and not r.origin and not r.body().strip()
 
-    def _on_cluster_loaded(self, row: Any) -> None:
+    def _on_cluster_loaded(self, row: ClusterRow) -> None:
         key = frozenset(row.member_ids)
         review = self.reviews.get(key)
         if review is not None:
@@ -334,7 +337,7 @@ class DecisionsAhead(QObject):
                 self._apply(review)
         self.refresh()
 
-    def _apply(self, review: Any) -> None:
+    def _apply(self, review: ClusterReview) -> None:
         r = self.review
         r.drafting.show_answer(self.s.fact_groups_of(review), self.s.decider_result_of(review), ORIGIN)
         seconds = f" in {review.seconds:.1f} s" if review.seconds else ""

@@ -11,15 +11,16 @@ else from this module."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QDialog, QHBoxLayout, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QDialog, QHBoxLayout, QMenu, QSizePolicy, QToolButton, QWidget
 
+from ..services.types import BatchPlan, BatchResult, BatchUndoResult
 from ..workers import one_line
 from .bulk_preview import BulkPreviewDialog
-from .cluster_model import MERGED, NEW, SKIPPED
+from .cluster_model import MERGED, NEW, SKIPPED, ClusterRow
+from .window_parts import ReviewWindow
 
 CONSIDERED = (NEW, SKIPPED)  # rows already merged / kept separate are not offered again
 
@@ -30,14 +31,14 @@ class BulkAccept(QObject):
     undone = Signal(object)  # BatchUndoResult
     failed = Signal(str)
 
-    def __init__(self, window: Any):
-        super().__init__(window)
+    def __init__(self, window: ReviewWindow, parent: QObject | None = None):
+        super().__init__(parent)
         self.w = window
         # (dialog) -> True to write; tests replace it to inspect the preview and answer it
         self.exec_preview: Callable[[BulkPreviewDialog], bool] = lambda d: d.exec() == QDialog.DialogCode.Accepted
         self.last_batch: str | None = None
         self.undo_button: QToolButton | None = None  # on the action bar, shown while a batch can be undone
-        self._batch_rows: dict[int, Any] = {}  # audit id -> cluster id, for the last batch's writes
+        self._batch_rows: dict[int, str] = {}  # audit id -> cluster id, for the last batch's writes
         self.actions = {
             "accept_safe": self._action("accept_safe", "Accept all &safe…", "Ctrl+Shift+A", self.start,
                                         "Merge every selected (or queued) cluster the model and both guards call "
@@ -50,7 +51,7 @@ class BulkAccept(QObject):
         self.update_actions()
 
     def _action(self, key: str, text: str, shortcut, slot: Callable[[], object], tip: str) -> QAction:
-        action = QAction(text, self.w)
+        action = QAction(text, self)  # added to the window by install_bulk_accept
         action.setObjectName(f"action_{key}")
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
@@ -75,7 +76,7 @@ class BulkAccept(QObject):
             self.actions["undo_batch"].setIconText(f"Undo this batch ({n} merge{'s' if n != 1 else ''})")
             self.undo_button.setVisible(bool(self._batch_rows))
 
-    def scope(self) -> tuple[list[Any], str]:
+    def scope(self) -> tuple[list[ClusterRow], str]:
         """(queue rows to consider, how they were chosen): two or more selected rows, else the visible queue."""
         proxy, model = self.w.proxy, self.w.cluster_model
         picked = [proxy.mapToSource(i).row() for i in self.w.queue.selectionModel().selectedRows()]
@@ -110,9 +111,9 @@ class BulkAccept(QObject):
                        on_done=lambda plan: self._preview(plan, how), on_error=self._failed)
         self.update_actions()
 
-    def _preview(self, plan: Any, how: str) -> None:
+    def _preview(self, plan: BatchPlan, how: str) -> None:
         self.planned.emit(plan)
-        dialog = BulkPreviewDialog(plan, how, self.w, repeats=self.w.services.bulk.repeated_sentences)
+        dialog = BulkPreviewDialog(plan, how, self.w.page.window(), repeats=self.w.services.bulk.repeated_sentences)
         try:
             go = self.exec_preview(dialog) and bool(plan.writes)
         finally:
@@ -125,16 +126,16 @@ class BulkAccept(QObject):
 
     # ---- writing ---------------------------------------------------------------------------------------
 
-    def _apply(self, plan: Any) -> None:
+    def _apply(self, plan: BatchPlan) -> None:
         w, bulk, store = self.w, self.w.services.bulk, self.w.store
-        if not w.can_write():
+        if not w.can_write() or store is None:
             return
         w.runner.start("write", lambda cancel: bulk.apply_batch(store, plan, decided_by="reviewer", cancel=cancel),
                        label=f"Writing {len(plan.writes)} merge(s)", show_in_status=True,
                        on_done=lambda result: self._applied(plan, result), on_error=self._failed)
         self.update_actions()
 
-    def _applied(self, plan: Any, result: Any) -> None:
+    def _applied(self, plan: BatchPlan, result: BatchResult) -> None:
         w = self.w
         model, writes = w.cluster_model, getattr(w.review, "writes", None)
         by_cluster = {str(r.cluster_id): r for r in model.rows()}
@@ -144,6 +145,8 @@ class BulkAccept(QObject):
             cluster_id = row.cluster_id if row is not None else done.cluster_id
             w.review.decided_by[cluster_id] = "you (memgui reviewer) with Accept all safe"
             model.set_status(cluster_id, MERGED, done.audit_id)
+            if done.audit_id is None:  # a written outcome always has its audit id
+                continue
             self._batch_rows[done.audit_id] = cluster_id
             if writes is not None:  # Ctrl+Z undoes the last write alone, as after a single accept
                 writes.undo_stack.append(done.audit_id)
@@ -187,11 +190,13 @@ class BulkAccept(QObject):
         if not w.prompter.confirm("Undo this batch", f"Undo batch {batch} ({n} merges)?", impact, "Undo batch"):
             return
         bulk, store = w.services.bulk, w.store
+        if store is None:
+            return
         w.runner.start("write", lambda cancel: bulk.undo_batch(store, batch), label="Undoing the batch",
                        show_in_status=True, on_done=self._batch_undone, on_error=self._failed)
         self.update_actions()
 
-    def _batch_undone(self, result: Any) -> None:
+    def _batch_undone(self, result: BatchUndoResult) -> None:
         w = self.w
         writes = getattr(w.review, "writes", None)
         for audit_id, _undo_id in result.undone:
@@ -214,14 +219,14 @@ class BulkAccept(QObject):
         self.update_actions()
 
 
-def install_bulk_accept(window: Any) -> BulkAccept:
+def install_bulk_accept(window: ReviewWindow, parent: QObject | None = None) -> BulkAccept:
     """The controller, its actions in the Review menu and the queue's context menu, and a queue that takes a
     multi-row selection (Shift/Ctrl+click; J/K still move one row)."""
-    bulk = BulkAccept(window)
+    bulk = BulkAccept(window, parent)
     window.queue.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
     menu = next((a.menu() for a in window.menuBar().actions() if a.menu() is not None
                  and a.text().replace("&", "") == "Review"), None)
-    if menu is not None:
+    if isinstance(menu, QMenu):
         menu.addSeparator()
         menu.addAction(bulk.actions["accept_safe"])
         menu.addAction(bulk.actions["undo_batch"])
@@ -230,7 +235,8 @@ def install_bulk_accept(window: Any) -> BulkAccept:
         window.queue.addActions([bulk.actions["accept_safe"], bulk.actions["undo_batch"]])
     window.actions_by_key.update(bulk.actions)
     bar = window.page.findChild(QWidget, "actionBar")
-    if bar is not None and isinstance(bar.layout(), QHBoxLayout):
+    layout = bar.layout() if bar is not None else None
+    if isinstance(layout, QHBoxLayout):
         button = QToolButton()
         button.setObjectName("undoBatchButton")
         button.setDefaultAction(bulk.actions["undo_batch"])
@@ -240,7 +246,7 @@ def install_bulk_accept(window: Any) -> BulkAccept:
         button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         button.setStyleSheet("QToolButton:enabled { color:#9a3412; font-weight:600; }")
         button.hide()
-        bar.layout().insertWidget(2, button)  # after Undo / Redo
+        layout.insertWidget(2, button)  # after Undo / Redo
         bulk.undo_button = button
         bulk.update_actions()
     return bulk

@@ -8,7 +8,6 @@ import json
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..services.types import BatchPlan
 from ..services.values import PlannedWrite
 
 LONG_RATIO = 1.5  # a merged body this much longer than its longest source is flagged (it may repeat itself)
@@ -69,7 +69,7 @@ def write_detail_html(write: PlannedWrite, repeated: list[str], flags: list[str]
             f"<hr><div style='white-space:pre-wrap'>{body}</div>")
 
 
-def _pct(value: Any) -> str:
+def _pct(value: float | None) -> str:
     return "—" if value is None else f"{float(value):.0%}"
 
 
@@ -78,7 +78,7 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def export_plan(plan: Any, path: str | Path) -> Path:
+def export_plan(plan: BatchPlan, path: str | Path) -> Path:
     """Write the plan: JSON for a .json name, else Markdown."""
     target = Path(path)
     if target.suffix.lower() == ".json":
@@ -91,7 +91,7 @@ def export_plan(plan: Any, path: str | Path) -> Path:
 class BulkPreviewDialog(QDialog):
     """Accepted (exec() == 1) only through the "Write N merges" button."""
 
-    def __init__(self, plan: Any, scope: str, parent: QWidget | None = None, *,
+    def __init__(self, plan: BatchPlan, scope: str, parent: QWidget | None = None, *,
                  choose_export_path: Callable[[QDialog], str | None] | None = None,
                  repeats: Callable[[str], list[str]] = lambda _body: []):
         super().__init__(parent)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
+from ..services import Services
+from ..services.types import Cluster, Document, ReviewMark, Store
 from ..workers import TaskRunner, one_line
 from .cluster_model import NEW, ClusterRow
 
@@ -19,23 +20,24 @@ READ_ONLY_NOTE = "Read-only store: review marks are kept for this session only, 
 
 
 class QueueMarks:
-    def __init__(self, services: Any, store: Any, runner: TaskRunner, notify: Callable[[str], None]):
+    def __init__(self, services: Services, store: Store, runner: TaskRunner, notify: Callable[[str], None]):
         self.services, self.store, self.runner, self._notify = services, store, runner, notify
         self.persist = not store.read_only
-        self._memory: dict[str, Any] = {}  # a read-only store's marks of this session, by cluster key
-        self._pending: list[Any] = []  # marks not written yet, in the order they were made
+        self._memory: dict[str, ReviewMark] = {}  # a read-only store's marks of this session, by cluster key
+        self._pending: list[ReviewMark] = []  # marks not written yet, in the order they were made
         self._pending_lock = threading.Lock()  # held briefly, never during a write
         self._write_lock = threading.Lock()  # one write at a time, so marks land in order
         self._noted = False
 
     # ---- a scan (worker thread) ------------------------------------------------------------------------
 
-    def for_clusters(self, clusters: Iterable[Any], docs: Mapping[str, Any]) -> tuple[dict[Any, str], dict[str, Any]]:
+    def for_clusters(self, clusters: Iterable[Cluster],
+                     docs: Mapping[str, Document]) -> tuple[dict[str, str], dict[str, ReviewMark]]:
         """({cluster id: mark key}, {mark key: mark}) for the scanned clusters, the members as they are now."""
         keys = {c.id: self.services.cluster_key(c.member_ids, docs) for c in clusters}
         return keys, self.read(keys.values())
 
-    def read(self, keys: Iterable[str]) -> dict[str, Any]:
+    def read(self, keys: Iterable[str]) -> dict[str, ReviewMark]:
         """The marks of these clusters: stored ones with the pending ones over them (memory on read-only)."""
         wanted = set(keys)
         if not self.persist:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
 
-from .cluster_model import NEW, ClusterRow
+from ..services.types import Cluster
+from .cluster_model import NEW, ClusterRow, ClusterTableModel
+from .controller import Review
 
 
 class Splits:
-    def __init__(self, sub_cluster: Callable[[Any, Iterable[str]], Any]):
+    def __init__(self, sub_cluster: Callable[[Cluster, Iterable[str]], Cluster]):
         self._sub = sub_cluster
         self._parts: list[frozenset[str]] = []  # member sets split off, in the order they were made
 
@@ -26,7 +27,7 @@ class Splits:
             rows.append(self._part_row(row, rest, status=row.status, audit_id=row.audit_id))
         return rows
 
-    def apply(self, clusters: Iterable[Any]) -> list[Any]:
+    def apply(self, clusters: Iterable[Cluster]) -> list[Cluster]:
         """A scan's clusters with the remembered splits made again (a cluster holding more than a split-off
         part is cut in two; a rest of one document is dropped)."""
         out = list(clusters)
@@ -43,14 +44,15 @@ class Splits:
             out = cut
         return out
 
-    def _part_row(self, row: ClusterRow, ids: Iterable[str], **fields: Any) -> ClusterRow:
+    def _part_row(self, row: ClusterRow, ids: Iterable[str], *, status: str, audit_id: int | None) -> ClusterRow:
         keep = set(ids)
         at = [i for i, m in enumerate(row.member_ids) if m in keep]
         return replace(row, cluster=self._sub(row.cluster, [row.member_ids[i] for i in at]),
-                       titles=tuple(row.titles[i] for i in at), anchors=tuple(row.anchors[i] for i in at), **fields)
+                       titles=tuple(row.titles[i] for i in at), anchors=tuple(row.anchors[i] for i in at),
+                       status=status, audit_id=audit_id)
 
 
-def split_checked(splits: Splits, model: Any, review: Any, select: Callable[[Any], None],
+def split_checked(splits: Splits, model: ClusterTableModel, review: Review, select: Callable[[str], None],
                   status: Callable[[str], None]) -> None:
     """The X key on the cluster under review: its checked members into their own queue entry."""
     row, sources = review.row, review.panels.sources

@@ -128,6 +128,8 @@ class Writes:
         status = APPENDED if appending else MERGED
         desc = f"{'append' if appending else 'merge'} of {n} documents into {r.label(plan.target_id)}"
         store, merge = r.host.store, r.services.merge_cluster
+        if store is None:  # can_write() said yes: a store is open
+            return
         self._write(title, lambda: merge(store, plan), status, desc)
 
     def keep_separate(self) -> None:
@@ -154,6 +156,8 @@ class Writes:
         if not r.prompter.confirm("Keep separate", "Keep these documents separate?", impact, "Keep separate"):
             return
         store, keep = r.host.store, r.services.keep_separate
+        if store is None:
+            return
         # a mixed cluster: its same-fact group is still to merge, so it stays in the queue as its own entry
         group = r.groups.largest if r.groups is not None and len(r.groups.groups) >= 2 else ()
         self._write("Keep separate", lambda: keep(store, ids, "kept separate in memgui review", pairs=pairs),
@@ -233,6 +237,8 @@ class Writes:
         if not r.prompter.confirm_revert(action, desc, audit_id):
             return
         store, fn = r.host.store, (r.services.undo if action == "undo" else r.services.redo)
+        if store is None:
+            return
         r.runner.start("write", lambda cancel: fn(store, audit_id), label=action.capitalize(), show_in_status=True,
                        on_done=lambda entry: self._reverted(action, audit_id, cluster_id, status, desc),
                        on_error=self._write_error)
