@@ -30,7 +30,7 @@ MAX_PRESELECTED = 3  # without a decision, a cluster above this many members is 
 # Evidence conflicts that are wording, not values (a different word, "never" in one note only, an identifier only
 # one note names — `WAL` vs `db-02`): they do not keep two members apart before a decision; versions, numbers,
 # amounts, dates, times, hosts, URLs … do.
-WORDING_CLASSES = frozenset({"term", "identifier", *MARKER_CLASSES})
+WORDING_CLASSES = frozenset({"term", "identifier", "wording", *MARKER_CLASSES})
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import Any
 
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
+from .facts.minimal_pairs import minimal_pair_changes
 from .facts.notes import Note, read_note
 from .guard import extract_tokens
 from .strict import contains_whole, facts, normalise_text
@@ -100,6 +101,10 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
         if not any((conflict.fact_class, value) in named for value in (*conflict.a, *conflict.b) if value != "—"):
             conflicts.append(conflict)
             named |= {(conflict.fact_class, value) for value in (*conflict.a, *conflict.b)}
+    for mine, theirs in minimal_pair_changes(a, b):  # two notes alike but for a few words that differ in meaning
+        if not any(value in (mine, theirs) or value in mine.split() or value in theirs.split()
+                   for _, value in named):
+            conflicts.append(Conflict("wording", (mine,), (theirs,)))
     spans = word_diff(a, b).spans if with_diff else ()
     return PairEvidence(only_a, only_b, shared, tuple(conflicts), tuple(spans))
 
@@ -115,16 +120,18 @@ def fact_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
     name changed in a sentence both state (`Sunflower42` / `Sunflower24`, `sister` / `wife`, `east` / `west`),
     a marker one states and the other's restatement lacks (`not`, `all` / `some`, `must` / `may`), or two
     names that trade places. Facts only one note states are not conflicts (see `only_in`)."""
-    report = check_facts([a or ""], b or "")
     found: dict[str, tuple[list[str], list[str]]] = {}
-    for item in report.at_risk:
-        polar = item.kind in _POLARITY_CLASSES
-        if item.direction in _CONTRADICTIONS or polar:
-            mine, theirs = found.setdefault(item.kind, ([], []))
-            if item.direction != "added":
-                mine.append(item.token)
-            if item.direction != "dropped":
-                theirs.append(item.body_token or item.token)
+    # both ways round: a changed fact is seen from either note, but a marker only from the note that has it
+    for first, second, flipped in ((a, b, False), (b, a, True)):
+        for item in check_facts([first or ""], second or "").at_risk:
+            if item.direction in _CONTRADICTIONS or item.kind in _POLARITY_CLASSES:
+                mine, theirs = found.setdefault(item.kind, ([], []))
+                if flipped:
+                    mine, theirs = theirs, mine
+                if item.direction != "added":
+                    mine.append(item.token)
+                if item.direction != "dropped":
+                    theirs.append(item.body_token or item.token)
     return tuple(Conflict(kind, tuple(dict.fromkeys(x)) or ("—",), tuple(dict.fromkeys(y)) or ("—",))
                  for kind, (x, y) in found.items())
 

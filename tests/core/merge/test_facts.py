@@ -6,6 +6,7 @@ import pytest
 
 from memgui.core.merge.conflicts import likely_different, pair_evidence
 from memgui.core.merge.facts.lens import check_facts
+from memgui.core.merge.facts.minimal_pairs import minimal_pair_changes
 from memgui.core.merge.facts.notes import read_note
 from memgui.core.merge.facts.values import values
 
@@ -228,3 +229,33 @@ def test_a_phrase_marker_does_not_reach_across_punctuation():
     note = read_note("Bonus split: 50% to the 529 plan, 50% to the mortgage.")
     assert ("hedge", "plan") not in {m.key for m in note.markers}  # `plan, 50% to` is no `plan to`
     assert ("hedge", "plan") in {m.key for m in read_note("We plan to visit in May.").markers}
+
+
+# two notes alike but for a few words (cases written for this test)
+MINIMAL_PAIRS = [
+    ("The pottery class moved to Thursdays.", "The pottery class moved from Thursdays.", "to", "from"),
+    ("The sale starts on 3 June.", "The sale ends on 3 June.", "starts", "ends"),
+    ("Backups run at 01:00 UTC.", "Backups run at 01:00 local time.", "utc", "local time"),
+    ("The recital is in the small hall.", "The recital was in the small hall.", "is", "was"),  # another time
+    ("Discount on all orders over €30.", "Discount on first orders over €30.", "all", "first"),
+]
+SAME_BUT_SPELLED = [
+    ("The choir meets on Saturdays at 7pm.", "The choir meets on Saturday at 19:00."),  # a plural, one time
+    ("The car park is big.", "The car park is large."),  # a WordNet synonym
+    ("Bring two folding chairs.", "Bring 2 folding chairs."),
+]
+
+
+@pytest.mark.parametrize("a, b, mine, theirs", MINIMAL_PAIRS, ids=[p[2] + "/" + p[3] for p in MINIMAL_PAIRS])
+def test_two_notes_alike_but_for_words_of_another_meaning_are_named(a, b, mine, theirs):
+    assert (mine, theirs) in minimal_pair_changes(a, b)
+    assert pair_evidence(a, b).conflicts  # `memgui diff` names the difference
+
+
+@pytest.mark.parametrize("a, b", SAME_BUT_SPELLED)
+def test_two_notes_alike_but_for_words_of_one_meaning_are_not(a, b):
+    assert minimal_pair_changes(a, b) == []
+
+
+def test_notes_reworded_throughout_are_no_minimal_pair():
+    assert minimal_pair_changes("Dentist: Dr Okafor, Tue 3pm.", "On Tuesday at 3 pm I see Dr Okafor, my dentist.") == []
