@@ -5,9 +5,9 @@ on the panels it is given."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent
@@ -28,6 +28,7 @@ from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
 from .review.split import Splits, split_checked
 from .services import Services
+from .services.types import ScanResult, Store
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from .status import MessageLog, StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
@@ -50,11 +51,11 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.settings: GuiSettings = load_settings(self.qsettings)
         self.prompter = prompter or Prompter(self)
         self.runner = TaskRunner(self)
-        self.store: Any = None
+        self.store: Store | None = None
         self.marks: QueueMarks | None = None  # the open store's lasting queue marks
         self._resume = False  # the next scan is the first of a store just opened: resume where review stopped
         self.store_origin = ""
-        self.scan_result: Any = None
+        self.scan_result: ScanResult | None = None
         self._ready_sent = False
         self._cosines: dict[frozenset, float] = {}
         self.actions_by_key = build_actions(self)
@@ -148,7 +149,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self._run_filter()
         self.keys.focus_queue()
 
-    def show_status(self, text: str, msecs: int = 0, *, about: Any = None) -> None:
+    def show_status(self, text: str, msecs: int = 0, *, about: ClusterRow | None = None) -> None:
         self.notes.show(text, msecs, about=about)
 
     # ---- enabling ------------------------------------------------------------------------------------
@@ -230,7 +231,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.prompter.error("Cannot open the store", message,
                             "Choose another file with File → Open store…, or open the demo store.")
 
-    def _opened(self, store: Any, path: str, origin: str) -> None:
+    def _opened(self, store: Store, path: str, origin: str) -> None:
         old, self.store = self.store, store
         if old is not None and old is not store:
             self.runner.cancel_all()
@@ -306,7 +307,8 @@ class MainWindow(QueueNavigation, QMainWindow):
         if rows:
             self._resume = False
             self.queue.selectRow(self.proxy.resume_row())  # a fresh store: where review stopped
-            self.select_cluster(shown)  # a rescan: the cluster on show, if it is still in the queue
+            if shown is not None:  # a rescan: the cluster on show, if it is still in the queue
+                self.select_cluster(shown)
             self.queue.setFocus()
         else:
             self.review.load(None)
@@ -322,7 +324,7 @@ class MainWindow(QueueNavigation, QMainWindow):
 
     # ---- the queue ----------------------------------------------------------------------------------------
 
-    def split_off(self, cluster_id: Any, member_ids: Any) -> tuple[Any, Any]:
+    def split_off(self, cluster_id: str, member_ids: Sequence[str]) -> tuple[str | None, str | None]:
         index = self.cluster_model.row_of(cluster_id)
         if index < 0:
             return None, None

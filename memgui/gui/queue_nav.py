@@ -3,12 +3,13 @@ the last cluster), next / previous (optionally the next unreviewed one), selecti
 full-text filter. A mixin of the window: it works on the window's queue view, proxy, model and runner."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
 from PySide6.QtWidgets import QLineEdit, QStatusBar
 
 from .review.cluster_model import NEW, ClusterFilterProxy, ClusterTableModel
+from .services.types import Store
 from .workers import TaskRunner, one_line
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ class QueueNavigation:
     review: Review
     runner: TaskRunner
     filter_edit: QLineEdit
-    store: Any  # the open core Store (through the services), or None
+    store: Store | None  # the open store
 
     if TYPE_CHECKING:
         def statusBar(self) -> QStatusBar: ...  # QMainWindow's
@@ -70,7 +71,7 @@ class QueueNavigation:
         if self.current_proxy_row() > 0:
             self._select_proxy_row(self.current_proxy_row() - 1)
 
-    def select_cluster(self, cluster_id: Any) -> None:
+    def select_cluster(self, cluster_id: str) -> None:
         source_row = self.cluster_model.row_of(cluster_id)
         if source_row >= 0:
             index = self.proxy.mapFromSource(self.cluster_model.index(source_row, 0))

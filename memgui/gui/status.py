@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from collections import deque
 from datetime import datetime
-from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from .ratio_bar import RatioBar
+from .review.cluster_model import ClusterRow
 from .workers import Task, TaskRunner
 
 
@@ -85,15 +85,15 @@ class StatusNotes:
 
     def __init__(self, bar: QStatusBar):
         self.bar = bar
-        self._about: Any = None  # the cluster id the message on show is about (None: about no cluster)
+        self._about: str | None = None  # the cluster id the message on show is about (None: about no cluster)
         self._text: str | None = None
         bar.messageChanged.connect(self._changed)
 
-    def show(self, text: str, msecs: int = 0, *, about: Any = None) -> None:
-        self._about, self._text = getattr(about, "cluster_id", about), text
+    def show(self, text: str, msecs: int = 0, *, about: ClusterRow | None = None) -> None:
+        self._about, self._text = (about.cluster_id if about is not None else None), text
         self.bar.showMessage(text, msecs)
 
-    def cluster_shown(self, row: Any) -> None:
+    def cluster_shown(self, row: ClusterRow | None) -> None:
         """The review pane shows `row` now (None: no cluster): a message about another cluster goes."""
         if self._about is not None and self._about != getattr(row, "cluster_id", None):
             self.bar.clearMessage()

@@ -5,7 +5,12 @@ from __future__ import annotations
 import inspect
 import os
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import TypeVar
+
+from ..services.types import Progress, SelfTestReport, Work
+
+T = TypeVar("T")
 
 
 def lower_priority() -> None:
@@ -16,7 +21,7 @@ def lower_priority() -> None:
         pass
 
 
-def no_time_limit(selftest: Any) -> dict:
+def no_time_limit(selftest: Callable[..., object]) -> dict[str, float]:
     """The self-test at start-up runs at low priority: a slow answer on a busy machine is no failed canary."""
     try:
         return {"timeout_s": 0} if "timeout_s" in inspect.signature(selftest).parameters else {}
@@ -27,7 +32,7 @@ def no_time_limit(selftest: Any) -> dict:
 PAIRS = "judging pairs"  # the stage whose every step is shown: which pair, how far
 
 
-def stages(work):
+def stages(work: Work[T]) -> Work[T]:
     """Only a change of stage, or the next pair judged, reaches the GUI thread: nobody reads the queue's streamed
     tokens."""
     step = None
@@ -45,14 +50,14 @@ def stages(work):
         work.close()  # a cancelled job lets go of the model's lock at once
 
 
-def summary_of(verdict: Any) -> dict | None:
+def summary_of(verdict: SelfTestReport | None) -> dict[str, object] | None:
     if verdict is None:
         return None
     return {"capable": verdict.capable, "passed": getattr(verdict, "passed", None),
             "total": getattr(verdict, "total", None)}
 
 
-def step_note(progress: Any) -> str | None:
+def step_note(progress: Progress) -> str | None:
     """The background review's step as the status line says it ("pair 2/3", "merged body"); None: no step."""
     if progress.stage == PAIRS and progress.total:
         return f"pair {min(progress.done + 1, progress.total)}/{progress.total}"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
+from ..services.types import Agreement, ModelQuality, Progress, SelfTestReport
 from ..style import MUTED, set_colors
 
 
@@ -39,7 +39,7 @@ class AheadStatus(QWidget):
         self.setVisible(bool(text))
 
 
-def startup_note(progress: Any) -> str:
+def startup_note(progress: Progress) -> str:
     """What the queue's start-up is doing, from its Progress: the model's load, or the self-test's canary
     ("model self-test 3/6 (near-miss)…"); "" for a step not worth a line."""
     if progress.stage == "loading model":
@@ -57,12 +57,13 @@ def _percent(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.0f}%"
 
 
-def _canaries(verdict: Any) -> str:
+def _canaries(verdict: SelfTestReport) -> str:
     passed, total = getattr(verdict, "passed", None), getattr(verdict, "total", None)
     return f" ({passed}/{total} canary pairs)" if total else ""
 
 
-def record_html(model_id: str, verdict: Any, quality: Any, agreement: Any, minimum: int) -> tuple[str, str]:
+def record_html(model_id: str, verdict: SelfTestReport | None, quality: ModelQuality | None,
+                agreement: Agreement | None, minimum: int) -> tuple[str, str]:
     """(rich text, tooltip) of the model's record: self-test, accuracy on the labelled demo, agreement."""
     name = html.escape(model_id or "decider")
     if verdict is None:

@@ -3,7 +3,6 @@ and the action buttons (each bound to a window QAction, so keys and buttons shar
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QFontDatabase, QResizeEvent, QTextCursor
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..services.types import DeciderResult
 from ..style import MUTED, set_colors
 
 KIND_COLORS = {"UPDATE": "#1a7f37", "CONSOLIDATE": "#1a7f37", "CREATE": "#9a6700", "SKIP": "#57606a"}
@@ -268,7 +268,7 @@ class DecisionPanel(QGroupBox):
         set_colors(self.kind_label, "#cf222e")
         self.rationale_label.setText(text)
 
-    def show_result(self, result: Any, label_for: Callable[[str], str],
+    def show_result(self, result: DeciderResult, label_for: Callable[[str], str],
                     relabel: Callable[[str], str] = lambda text: text) -> None:
         """Display a DeciderResult: decision kind, targets (as pane labels), rationale, timing."""
         decision = result.decision

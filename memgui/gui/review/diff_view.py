@@ -4,12 +4,12 @@ this view only renders them, and ignores results for a request that is no longer
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
 
+from ..services.types import WordDiff
 from ..services.values import DELETE, EQUAL, INSERT, REPLACE
 
 DELETED_BG, DELETED_FG = QColor("#ffd7d5"), QColor("#82071e")
@@ -37,7 +37,7 @@ class DiffView(QWidget):
         self.setObjectName("diffView")
         self.request = 0
         self.shown_request = 0
-        self.current_diff: Any = None
+        self.current_diff: WordDiff | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
@@ -149,7 +149,7 @@ class DiffView(QWidget):
         self.text.setPlainText(text)
         self.stats.setText("")
 
-    def show_diff(self, request: int, diff: Any) -> bool:
+    def show_diff(self, request: int, diff: WordDiff) -> bool:
         """Render `diff` if it answers the current request; returns False (and drops it) if stale."""
         if request != self.request:
             return False

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from html import escape
-from typing import Any
 
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from ..services.types import PairEvidence
 
 CONFLICT_FG = "#9a3412"
 MUTED = "#57606a"
@@ -25,7 +26,7 @@ def _only(facts: Sequence[tuple[str, str]]) -> str:
     return shown + (f" <span style='color:{MUTED}'>(+{more} more)</span>" if more > 0 else "")
 
 
-def evidence_html(pairs: Sequence[tuple[str, str, Any]], number_of: Callable[[str], int]) -> str:
+def evidence_html(pairs: Sequence[tuple[str, str, PairEvidence]], number_of: Callable[[str], int]) -> str:
     """pairs: (a id, b id, PairEvidence)."""
     out = []
     for a, b, ev in sorted(pairs, key=lambda p: (number_of(p[0]), number_of(p[1]))):
@@ -51,7 +52,7 @@ class EvidencePanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("evidencePanel")
-        self.pairs: list[tuple[str, str, Any]] = []
+        self.pairs: list[tuple[str, str, PairEvidence]] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.text = QTextBrowser()
@@ -69,7 +70,7 @@ class EvidencePanel(QWidget):
         self.pairs = []
         self.text.setHtml(f"<span style='color:{MUTED}'>comparing the sources…</span>")
 
-    def show_pairs(self, pairs: Sequence[tuple[str, str, Any]], number_of: Callable[[str], int]) -> None:
+    def show_pairs(self, pairs: Sequence[tuple[str, str, PairEvidence]], number_of: Callable[[str], int]) -> None:
         self.pairs = list(pairs)
         self.text.setHtml(evidence_html(pairs, number_of) or f"<span style='color:{MUTED}'>nothing to compare</span>")
 

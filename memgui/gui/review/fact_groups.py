@@ -7,14 +7,14 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Any
 
+from ..services.types import FactGroups
 from .sources_view import ALONE_COLOR, GROUP_COLORS
 
 LETTERS = "ABCDEFGH"
 
 
-def group_labels(groups: Any) -> dict[str, tuple[str, str]]:
+def group_labels(groups: FactGroups) -> dict[str, tuple[str, str]]:
     """doc id -> (label, colour): groups of two or more get a letter and a colour (A = the largest, the one
     the merge is drafted for); a member judged different from every other is "apart"."""
     labels: dict[str, tuple[str, str]] = {}
@@ -28,7 +28,7 @@ def group_labels(groups: Any) -> dict[str, tuple[str, str]]:
     return labels
 
 
-def groups_html(groups: Any, number_of: Callable[[str], int]) -> str:
+def groups_html(groups: FactGroups, number_of: Callable[[str], int]) -> str:
     """One line: "Same fact: #1 #2 · apart: #3" (more groups of two or more: "group B: #4 #5")."""
     labels = group_labels(groups)
     parts = []
@@ -54,7 +54,8 @@ def groups_html(groups: Any, number_of: Callable[[str], int]) -> str:
     return line
 
 
-def pairs_kept_apart(groups: Any, member_ids: Sequence[str], included: Sequence[str]) -> list[tuple[str, str]]:
+def pairs_kept_apart(groups: FactGroups | None, member_ids: Sequence[str],
+                     included: Sequence[str]) -> list[tuple[str, str]]:
     """The pairs "keep separate" records as not duplicates. When the model judged the cluster into two or more
     groups: the pairs across groups. Otherwise, when the reviewer unchecked some members: each unchecked
     member against each included one. Otherwise every pair of the included members. Never a pair inside an

@@ -4,11 +4,11 @@ whether the merged body keeps every fact of that source unchanged, and its verdi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from ..services.types import ReaderReport
 from ..style import MUTED, set_colors
 
 KEPT_FG, KEPT_BG = "#116329", "#dafbe1"
@@ -16,7 +16,7 @@ LOST_FG, LOST_BG = "#7d0a0a", "#ffe1e1"
 IDLE_TEXT = "Second reader: not asked about this body"
 
 
-def verdict_lines(report: Any, labels: Sequence[str]) -> list[str]:
+def verdict_lines(report: ReaderReport, labels: Sequence[str]) -> list[str]:
     """One line per source: its pane number, kept or not, and p(yes)."""
     out = []
     for v in report.verdicts:
@@ -36,7 +36,7 @@ class ReaderBox(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("readerBox")
-        self.report: Any = None
+        self.report: ReaderReport | None = None
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 2, 0, 2)
         lay.setSpacing(2)
@@ -83,7 +83,7 @@ class ReaderBox(QWidget):
         self.details.hide()
         self.button.setEnabled(True)
 
-    def set_report(self, report: Any, labels: Sequence[str]) -> None:
+    def set_report(self, report: ReaderReport, labels: Sequence[str]) -> None:
         self.report = report
         lost = [v for v in report.verdicts if not v.keeps]
         if not lost:

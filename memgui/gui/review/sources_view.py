@@ -4,7 +4,6 @@ member "include" / "target" choices."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QResizeEvent, QTextCharFormat, QTextCursor
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..services.types import Document
 from ..services.values import format_timestamp
 from ..style import MUTED, set_colors
 
@@ -65,7 +65,7 @@ class SourcePane(QFrame):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.doc: Any = None
+        self.doc: Document | None = None
         self.number = 0
         self._missing = 0  # MergeGuard's missing-token occurrences highlighted
         self.at_risk = 0  # the strict lens's at-risk occurrences highlighted
@@ -121,7 +121,12 @@ class SourcePane(QFrame):
         self.include_box.toggled.connect(self._dim)
         self.setMinimumWidth(max(PANE_MIN_WIDTH, layout.minimumSize().width()))
 
-    def set_doc(self, number: int, doc: Any, badges: Sequence[tuple[int, float]]) -> None:
+    @property
+    def doc_id(self) -> str:
+        """The id of the document on show ("" before the first `set_doc`)."""
+        return self.doc.document_id if self.doc is not None else ""
+
+    def set_doc(self, number: int, doc: Document, badges: Sequence[tuple[int, float]]) -> None:
         self.doc, self.number = doc, number
         self.setObjectName(f"sourcePane{number}")
         self.body.setObjectName(f"sourceBody{number}")
@@ -284,7 +289,8 @@ class SourcesView(QWidget):
         self._scroll.hide()
         self._empty.show()
 
-    def set_documents(self, docs: Sequence[Any], cosines: dict[frozenset, float], target_id: str | None) -> None:
+    def set_documents(self, docs: Sequence[Document], cosines: Mapping[frozenset[str], float],
+                      target_id: str | None) -> None:
         self.clear()
         self.prepare(len(docs))
         numbers = {doc.document_id: i + 1 for i, doc in enumerate(docs)}
@@ -301,7 +307,7 @@ class SourcesView(QWidget):
             self._panes.append(pane)
         self._group.setExclusive(False)
         for pane in self._pool:
-            pane.target_radio.setChecked(pane in self._panes and pane.doc.document_id == target_id)
+            pane.target_radio.setChecked(pane in self._panes and pane.doc_id == target_id)
         self._group.setExclusive(True)
         self._splitter.setSizes([1000 if p in self._panes else 0 for p in self._pool])
         self._empty.hide()
@@ -332,7 +338,7 @@ class SourcesView(QWidget):
         included = self.included_ids()
         if target not in included and included:
             for pane in self._panes:
-                if pane.doc.document_id in included:
+                if pane.doc_id in included:
                     pane.target_radio.setChecked(True)
                     break
         self.selectionChanged.emit()
@@ -343,13 +349,13 @@ class SourcesView(QWidget):
         return list(self._panes)
 
     def pane_for(self, document_id: str) -> SourcePane | None:
-        return next((p for p in self._panes if p.doc.document_id == document_id), None)
+        return next((p for p in self._panes if p.doc_id == document_id), None)
 
     def included_ids(self) -> list[str]:
-        return [p.doc.document_id for p in self._panes if p.include_box.isChecked()]
+        return [p.doc_id for p in self._panes if p.include_box.isChecked()]
 
     def target_id(self) -> str | None:
-        return next((p.doc.document_id for p in self._panes if p.target_radio.isChecked()), None)
+        return next((p.doc_id for p in self._panes if p.target_radio.isChecked()), None)
 
     def set_target(self, document_id: str) -> None:
         pane = self.pane_for(document_id)
@@ -364,16 +370,16 @@ class SourcesView(QWidget):
     def set_missing(self, spans_by_doc: Mapping[str, Sequence[tuple[int, int]]],
                     at_risk_by_doc: Mapping[str, Sequence[tuple[int, int]]] | None = None) -> None:
         for pane in self._panes:
-            pane.set_missing(spans_by_doc.get(pane.doc.document_id, ()),
-                             (at_risk_by_doc or {}).get(pane.doc.document_id, ()))
+            pane.set_missing(spans_by_doc.get(pane.doc_id, ()),
+                             (at_risk_by_doc or {}).get(pane.doc_id, ()))
 
     def set_groups(self, labels: dict[str, tuple[str, str]]) -> None:
         """doc id -> (group label, colour); members not listed lose their label."""
         for pane in self._panes:
-            pane.set_group(*labels.get(pane.doc.document_id, ("", "")))
+            pane.set_group(*labels.get(pane.doc_id, ("", "")))
 
     def set_included(self, ids: Sequence[str]) -> None:
         """Include exactly `ids` (the other members unchecked); the target moves onto an included member."""
         wanted = set(ids)
         for pane in self._panes:
-            pane.include_box.setChecked(pane.doc.document_id in wanted)
+            pane.include_box.setChecked(pane.doc_id in wanted)

@@ -1,6 +1,6 @@
 """What the window's review add-ons (the decisions-ahead queue, Accept all safe) use of the window: its
 `ReviewHost` side plus the services, runner, prompter, the Review controller and the queue's widgets, and the
-window's signals. A Protocol `MainWindow` satisfies, so the add-ons hold a typed window, not an Any one."""
+window's signals. A Protocol `MainWindow` satisfies, so the add-ons hold a typed window, not an untyped one."""
 from __future__ import annotations
 
 from typing import Protocol

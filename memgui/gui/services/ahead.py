@@ -39,7 +39,7 @@ class ReviewAhead(Protocol):
 
 
 class TakingTurns(Protocol):
-    """Any model work (the self-test) run in the background's turns."""
+    """Other model work (the self-test) run in the background's turns."""
 
     def __call__(self, work: Callable[[YieldingToken], Work[T]], turns: ModelTurns,
                  cancel: CancelToken) -> Work[T]: ...
