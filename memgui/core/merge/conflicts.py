@@ -101,10 +101,10 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
         if not any((conflict.fact_class, value) in named for value in (*conflict.a, *conflict.b) if value != "—"):
             conflicts.append(conflict)
             named |= {(conflict.fact_class, value) for value in (*conflict.a, *conflict.b)}
-    for mine, theirs in minimal_pair_changes(a, b):  # two notes alike but for a few words that differ in meaning
-        if not any(value in (mine, theirs) or value in mine.split() or value in theirs.split()
+    for a_words, b_words in minimal_pair_changes(a, b):  # two notes alike but for a few words of another meaning
+        if not any(value in (a_words, b_words) or value in a_words.split() or value in b_words.split()
                    for _, value in named):
-            conflicts.append(Conflict("wording", (mine,), (theirs,)))
+            conflicts.append(Conflict("wording", (a_words,), (b_words,)))
     spans = word_diff(a, b).spans if with_diff else ()
     return PairEvidence(only_a, only_b, shared, tuple(conflicts), tuple(spans))
 
