@@ -16,7 +16,7 @@ from typing import Any
 from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank
 from ..store import Store
-from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, written_entry
+from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, TextPack, details_json_of, written_entry
 from .apply import Change, utc_today
 from .stamps import ApplyInputError, SourceStamp, check_stamps
 
@@ -32,17 +32,18 @@ def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, 
     doc = check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
     body = build_appended_body(doc.markdown_body, addition, when)
     report = check_merge([doc.markdown_body, addition], body)
+    provenance = Provenance(note=note)
+    details_json = details_json_of(provenance, {
+        **(details or {}), "appended": addition, "when": when.isoformat(), "guard": report.to_dict(),
+        "drafted": {doc_id: [drafted.content_hash, drafted.updated_at]}})
+    texts = TextPack([doc.markdown_body, body])  # the audit images' long texts, compressed before the lock
     with store.transaction():
         doc = check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
-        change = Change(store)
+        change = Change(store, texts)
         change.touch(documents=[doc_id])
         store.upsert_document(replace(doc, markdown_body=body, update_semantics=APPEND_SEMANTICS))
-        audit_id = change.commit(
-            operation=OP_APPEND_BACK, target_id=doc_id, source_ids=[doc_id], provenance=Provenance(note=note),
-            guard_passed=report.passed,
-            details={**(details or {}), "appended": addition, "when": when.isoformat(), "guard": report.to_dict(),
-                     "drafted": {doc_id: [drafted.content_hash, drafted.updated_at]}},
-        )
+        audit_id = change.commit(operation=OP_APPEND_BACK, target_id=doc_id, source_ids=[doc_id],
+                                 provenance=provenance, guard_passed=report.passed, details_json=details_json)
     return written_entry(store, audit_id)
 
 

@@ -47,8 +47,10 @@ from ..store.audit_log import (
     OP_MERGE,
     AuditEntry,
     Provenance,
+    TextPack,
     Touched,
     capture,
+    details_json_of,
     record_entry,
     written_entry,
 )
@@ -128,10 +130,12 @@ def utc_today() -> date:
 
 
 class Change:
-    """Collects before-images of rows as they are first touched; `commit` writes the audit row."""
+    """Collects before-images of rows as they are first touched; `commit` writes the audit row. `texts` holds
+    the long texts the images will hold (the sources' bodies, the new body), compressed before the lock."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, texts: TextPack | None = None):
         self.store = store
+        self.texts = texts if texts is not None else TextPack()
         self.docs: list[str] = []
         self.anchors: list[str] = []
         self.records: list[str] = []
@@ -160,7 +164,7 @@ class Change:
 
     def commit(self, **entry: Any) -> int:
         after = capture(self.store, Touched.of(self.docs, self.anchors, self.records, self.pairs))
-        return record_entry(self.store, before=self.before, after=after, **entry)
+        return record_entry(self.store, before=self.before, after=after, texts=self.texts, **entry)
 
 
 def _guard_dict(report: MergeGuardReport | None) -> dict[str, Any] | None:
@@ -352,6 +356,8 @@ def apply_decision(
         raise ApplyInputError("the proposal has neither an anchor nor a title; nothing was written")
     run = _DecisionRun(store, proposal, decision, when or utc_today())
     run.prove(candidates)  # the guard's work before BEGIN IMMEDIATE; inside, only stamps and writes
+    # the long texts the audit images will hold, compressed before the lock (an appended body is made inside)
+    run.change.texts = TextPack([*(c.markdown_body for c in candidates), proposal.content, decision.merged_body])
     kind = decision.kind
     prov = audit_context or Provenance(decided_by="llm" if decision.from_llm_tier else "rules",
                                        rationale=decision.rationale)
@@ -472,16 +478,19 @@ def merge_cluster(store: Store, plan: MergePlan,
         details["forced"] = True
     provenance = Provenance(plan.decided_by, plan.model_id, plan.prompt_hash, plan.raw_reply, plan.rationale,
                             tuple(plan.cosines), plan.note, plan.prompt)
+    # the audit row's parts known now: its details serialised, the texts its images will hold compressed
+    details_json = details_json_of(provenance, details)
+    texts = TextPack([body, target.markdown_body, *(o.markdown_body for o in others)])
     # ---- inside the lock: the stamps again, then the rows and the audit row
     with store.transaction():
         docs = check_stamps(store, plan.cluster_ids, plan.drafted)
-        change = Change(store)
+        change = Change(store, texts)
         change.touch(documents=plan.cluster_ids)
         store.upsert_document(replace(docs[plan.target_id], markdown_body=body, update_semantics=semantics))
         for other_id in plan.other_ids:
             store.tombstone_document(other_id)
         audit_id = change.commit(operation=OP_MERGE, target_id=plan.target_id, source_ids=plan.cluster_ids,
-                                 provenance=provenance, guard_passed=report.passed, details=details)
+                                 provenance=provenance, guard_passed=report.passed, details_json=details_json)
     return written_entry(store, audit_id)
 
 
@@ -518,16 +527,17 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
     report = check_merge([doc.markdown_body], body)
     if not report.passed and not guard_override:
         raise GuardRefusedError(report)
+    provenance = Provenance(note=note)
+    details_json = details_json_of(provenance, {"guard": report.to_dict(),
+                                                "guard_override": bool(guard_override and not report.passed)})
+    texts = TextPack([doc.markdown_body, body])  # the audit images' long texts, compressed before the lock
     with store.transaction():
         doc = check_stamps(store, [doc_id], stamps)[doc_id]
-        change = Change(store)
+        change = Change(store, texts)
         change.touch(documents=[doc_id])
         store.upsert_document(replace(doc, markdown_body=body, title=new_title))
-        audit_id = change.commit(
-            operation=OP_EDIT, target_id=doc_id, source_ids=[doc_id], provenance=Provenance(note=note),
-            guard_passed=report.passed,
-            details={"guard": report.to_dict(), "guard_override": bool(guard_override and not report.passed)},
-        )
+        audit_id = change.commit(operation=OP_EDIT, target_id=doc_id, source_ids=[doc_id], provenance=provenance,
+                                 guard_passed=report.passed, details_json=details_json)
     return written_entry(store, audit_id)
 
 

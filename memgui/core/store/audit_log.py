@@ -2,7 +2,8 @@
 row the write touched, written in the same transaction as the write itself. Undo and redo replay these
 images (`core/ops/undo.py`).
 
-An image is a JSON object:
+An image is a JSON object (format 1; format 2 stores its long texts once, compressed, in the row's `texts`
+column and refers to them — core/store/audit_texts.py; both read back as this):
     {"documents":  {doc_id: {"row": {...}|null, "fts": {...}|null, "embeddings": [{...}, ...]}},
      "anchors":    {anchor_id: {...}|null},
      "records":    {record_id: {"row": {...}|null, "fts": {...}|null}},
@@ -16,9 +17,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from peewee import fn
+from peewee import Value, fn
 
-from . import exemptions as exemptions_mod, seams
+from . import audit_texts, exemptions as exemptions_mod, seams
+from .audit_texts import TextPack
 from .errors import StoreError
 from .models import TableModel
 from .store import Store
@@ -194,7 +196,7 @@ def _dumps(value: Any) -> str:
 
 def _normal(value: Any) -> Any:
     """The value as it reads back from the audit row (bytes tagged, tuples as lists)."""
-    return json.loads(_dumps(value))
+    return audit_texts.normal(value)
 
 
 def _record_image(store: Store, record_id: str) -> dict[str, Any]:
@@ -246,19 +248,38 @@ def record_entry(
     guard_passed: bool | None = None,
     reverts_audit_id: int | None = None,
     state: str = STATE_APPLIED,
+    texts: TextPack | None = None,
+    details_json: str | None = None,
 ) -> int:
-    """Insert one audit row; returns its id. Must run inside the transaction that made the change."""
+    """Insert one audit row; returns its id. Must run inside the transaction that made the change.
+
+    The images' long texts are stored once, compressed (format 2, core/store/audit_texts.py): the ones in
+    `texts` were compressed before the lock; any other is compressed here. `details_json` is the details as
+    `details_json_of(provenance, details)` serialised them before the lock (they are known then)."""
     prov = provenance or Provenance()
-    all_details = {**prov.details(), **(details or {})}
+    if details_json is None:
+        details_json = details_json_of(prov, details)
     Au = _model(store)
-    query = Au.insert({
+    values = {
         Au.created_at: now_ms(), Au.operation: operation, Au.target_id: target_id,
         Au.source_ids_json: _dumps(list(source_ids)), Au.decided_by: prov.decided_by, Au.model_id: prov.model_id,
         Au.prompt_hash: prov.prompt_hash, Au.guard_passed: None if guard_passed is None else int(bool(guard_passed)),
-        Au.state: state, Au.reverts_audit_id: reverts_audit_id, Au.details_json: _dumps(all_details),
-        Au.before_json: _dumps(before), Au.after_json: _dumps(after),
-    })
-    return int(store._run(query))
+        Au.state: state, Au.reverts_audit_id: reverts_audit_id, Au.details_json: details_json,
+    }
+    texts_column = Au._meta.columns.get("texts")
+    if texts_column is None:  # a store whose audit table predates format 2: format 1, every text inline
+        values.update({Au.before_json: _dumps(before), Au.after_json: _dumps(after)})
+    else:
+        pack = texts if texts is not None else TextPack()
+        values.update({Au.before_json: _dumps(pack.refer(before)), Au.after_json: _dumps(pack.refer(after)),
+                       texts_column: pack.blob()})
+    return int(store._run(Au.insert(values)))
+
+
+def details_json_of(provenance: Provenance | None, details: Mapping[str, Any] | None) -> str:
+    """An audit row's `details_json` (the provenance's fields, then `details`): a write serialises it before its
+    transaction (a merge's guard report lists every load-bearing token: ≈ 45 ms of JSON for two 1 MB notes)."""
+    return _dumps({**(provenance or Provenance()).details(), **(details or {})})
 
 
 def _model(store: Store) -> TableModel:
@@ -269,7 +290,8 @@ def _model(store: Store) -> TableModel:
 
 
 def _select(Au: TableModel) -> Any:
-    return Au.select(*(Au._meta.columns[c] for c in _COLUMNS))
+    texts = Au._meta.columns.get("texts")
+    return Au.select(*(Au._meta.columns[c] for c in _COLUMNS), texts if texts is not None else Value(None))
 
 
 class AuditRowError(StoreError):
@@ -286,12 +308,21 @@ def _text(value: Any, where: str) -> str | None:
 
 def _entry(row: tuple[Any, ...]) -> AuditEntry:
     """One audit row, every JSON column parsed and validated by its schema (core/store/seams.py)."""
-    r = dict(zip(_COLUMNS, row))
+    r = dict(zip((*_COLUMNS, "texts"), row))
     audit_id = r["audit_id"]
     where = f"audit {audit_id}"
     try:
         def column(name: str, parse: Callable[[str | None, str], Any]) -> Any:
             return parse(_text(r[name], f"{where}: {name}"), f"{where}: {name} is not valid")
+
+        texts: list[str] | None = None
+
+        def image(name: str) -> Any:  # format 1, or format 2's references resolved, then checked by the schema
+            nonlocal texts
+            if texts is None:
+                texts = audit_texts.unpack(r["texts"], where)
+            return seams.audit_image(_text(r[name], f"{where}: {name}"), f"{where}: {name} is not valid",
+                                     resolve=lambda plain: audit_texts.resolve(plain, texts or [], f"{where}: {name}"))
 
         return AuditEntry(
             audit_id=int(audit_id), created_at=int(r["created_at"] or 0), operation=str(r["operation"]),
@@ -302,7 +333,7 @@ def _entry(row: tuple[Any, ...]) -> AuditEntry:
             guard_passed=None if r["guard_passed"] is None else bool(r["guard_passed"]), state=str(r["state"]),
             reverts_audit_id=None if r["reverts_audit_id"] is None else int(r["reverts_audit_id"]),
             details=column("details_json", seams.audit_details),
-            before=column("before_json", seams.audit_image), after=column("after_json", seams.audit_image),
+            before=image("before_json"), after=image("after_json"),
         )
     except seams.SeamError as exc:
         raise AuditRowError(f"{exc}; nothing was written") from None
@@ -369,6 +400,7 @@ def set_state(store: Store, audit_id: int, state: str) -> None:
 
 
 __all__ = [
-    "AuditEntry", "AuditRowError", "Provenance", "Touched", "capture", "document_row", "get_entry", "list_entries", "record_entry",
+    "AuditEntry", "AuditRowError", "Provenance", "TextPack", "Touched", "capture", "details_json_of", "document_row", "get_entry",
+    "list_entries", "record_entry",
     "restore", "set_state",
 ]

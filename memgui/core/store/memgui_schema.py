@@ -6,6 +6,7 @@ BEGIN IMMEDIATE transaction together with the version bump.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from .errors import StoreError
@@ -57,6 +58,11 @@ MIGRATIONS: list[list[str]] = [
     marked_at INTEGER NOT NULL
 )""",
     ],
+    # v3: audit image format 2 — the long texts of a row's images, stored once and compressed
+    # (core/store/audit_texts.py); NULL on every row without one (format 1 rows included).
+    [
+        "ALTER TABLE memgui_audit ADD COLUMN texts BLOB NULL",
+    ],
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -92,9 +98,19 @@ def write_version(store: Store, version: int) -> None:
                .on_conflict(conflict_target=[meta.key], preserve=[meta.value]))
 
 
+_ADD_COLUMN = re.compile(r"^ALTER TABLE (\w+) ADD COLUMN (\w+) ")
+
+
 def run_step(store: Store, step: list[str]) -> None:
-    """One migration step's statements (the caller holds the migration's transaction)."""
+    """One migration step's statements (the caller holds the migration's transaction). Steps are idempotent (a
+    version that reads as garbage is migrated again): CREATE … IF NOT EXISTS, and an ADD COLUMN is skipped when
+    the column is already there."""
     for statement in step:
+        added = _ADD_COLUMN.match(statement)
+        if added is not None:
+            store.reload_schema()
+            if store.has_column(added.group(1), added.group(2)):
+                continue
         store.execute(statement)  # raw SQL: a migration step is frozen DDL text (it must never change once shipped)
 
 

@@ -37,6 +37,9 @@ TABLES = {
     "embeddings": "memory_embeddings",
     "documents_fts": "memory_documents_fts",
     "records_fts": "memory_records_fts",
+    # FTS5's own shadow tables holding each FTS row's columns (c0 = the UNINDEXED id), read to find a row's rowid
+    "documents_fts_content": "memory_documents_fts_content",
+    "records_fts_content": "memory_records_fts_content",
     "meta": "memgui_meta",
     "audit": "memgui_audit",
     "exemptions": "memgui_exemptions",
@@ -68,10 +71,16 @@ class StoreModels:
     embeddings: TableModel = None
     documents_fts: TableModel = None
     records_fts: TableModel = None
+    documents_fts_content: TableModel = None
+    records_fts_content: TableModel = None
     meta: TableModel = None
     audit: TableModel = None
     exemptions: TableModel = None
     review_marks: TableModel = None
+
+    def fts_content(self, fts_table: str) -> TableModel:
+        """The content shadow table of a plain FTS5 table (None when the store lacks it)."""
+        return self.of_table(f"{fts_table}_content")
 
     def of_table(self, table: str) -> TableModel:
         for attr, name in TABLES.items():

@@ -60,12 +60,12 @@ def test_reading_marks_writes_nothing_and_the_first_mark_creates_the_tables(seed
     assert _digest(path) == before  # opening and reading wrote nothing
     with open_store(path) as store:
         write_marks(store, [ReviewMark(key, (a, b), "skipped", None, 1234)])
-        assert store.memgui_schema_version() == memgui_schema.current_version() == 2
+        assert store.memgui_schema_version() == memgui_schema.current_version() >= 2
     with open_store(path) as store:  # another session
         assert read_marks(store, [key, "mk-other"]) == {key: ReviewMark(key, (a, b), "skipped", None, 1234)}
 
 
-def test_a_store_at_version_1_climbs_to_2_with_its_first_mark(seeded):
+def test_a_store_at_version_1_climbs_to_the_current_version_with_its_first_mark(seeded):
     path, a, b = seeded
     with open_store(path) as store:
         add_exemption(store, "doc-x", "doc-y")  # memgui's v1 tables
@@ -75,7 +75,7 @@ def test_a_store_at_version_1_climbs_to_2_with_its_first_mark(seeded):
     with open_store(path) as store:
         assert store.memgui_schema_version() == 1 and read_marks(store, [_key(store, a, b)]) == {}
         write_marks(store, [ReviewMark(_key(store, a, b), (a, b), "kept separate", None, 5)])
-        assert store.memgui_schema_version() == 2 and len(read_marks(store, [_key(store, a, b)])) == 1
+        assert store.memgui_schema_version() == memgui_schema.current_version() and len(read_marks(store, [_key(store, a, b)])) == 1
 
 
 def test_put_replace_and_remove_in_order_in_one_transaction(seeded):
