@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..config import load_curation_settings
+from .services.types import DiscoveredModel
 
 EMBEDDERS = (
     ("auto", "automatic (the daemon's vectors when complete, else the default)"),
@@ -37,6 +38,14 @@ EMBEDDERS = (
     ("onnx", "the daemon's own ONNX model (optional extra)"),
 )
 MAX_RECENT = 8
+
+
+class ScanOptions(TypedDict):
+    """The settings a scan takes (`Services.scan`'s keywords)."""
+
+    embedder_choice: str
+    k: int | None
+    threshold: float | None
 
 
 @dataclass(frozen=True)
@@ -54,7 +63,7 @@ class GuiSettings:
     decide_ahead: bool = True  # the model decides the next clusters in the background (when it is capable)
     extra: dict = field(default_factory=dict)
 
-    def scan_kwargs(self) -> dict[str, Any]:
+    def scan_kwargs(self) -> ScanOptions:
         return {"embedder_choice": self.embedder, "k": self.k, "threshold": self.threshold}
 
     def with_recent(self, path: str) -> GuiSettings:
@@ -62,10 +71,17 @@ class GuiSettings:
         return replace(self, store_path=path, recent_stores=tuple(recent[:MAX_RECENT]))
 
 
-def _num(value: Any, cast, default):
+def _int(value: object, default: int) -> int:
     try:
-        return cast(value)
-    except (TypeError, ValueError):
+        return int(value) if isinstance(value, (int, float, str)) else default
+    except ValueError:
+        return default
+
+
+def _float(value: object, default: float) -> float:
+    try:
+        return float(value) if isinstance(value, (int, float, str)) else default
+    except ValueError:
         return default
 
 
@@ -74,8 +90,8 @@ def load_settings(qs: QSettings) -> GuiSettings:
     stored = qs.value("store/recent", [])  # QSettings gives a lone string for a one-item list
     recent: list[object] = ([stored] if stored else []) if isinstance(stored, str) else \
         list(stored) if isinstance(stored, (list, tuple)) else []
-    k = _num(qs.value("scan/k", 0), int, 0)
-    threshold = _num(qs.value("scan/threshold", 0.0), float, 0.0)
+    k = _int(qs.value("scan/k", 0), 0)
+    threshold = _float(qs.value("scan/threshold", 0.0), 0.0)
     return GuiSettings(
         store_path=str(qs.value("store/path", "") or ""),
         recent_stores=tuple(str(p) for p in recent if p)[:MAX_RECENT],
@@ -83,10 +99,10 @@ def load_settings(qs: QSettings) -> GuiSettings:
         decider_model=str(qs.value("decider/model", "") or ""),
         k=k if k > 0 else None,
         threshold=threshold if threshold > 0 else None,
-        llm_timeout_s=_num(qs.value("decider/timeout_s", base.interactive_llm_timeout_seconds), float,
-                           base.interactive_llm_timeout_seconds),
-        llm_threads=_num(qs.value("decider/threads", base.llm_threads), int, base.llm_threads),
-        llm_context=_num(qs.value("decider/context", base.llm_context), int, base.llm_context),
+        llm_timeout_s=_float(qs.value("decider/timeout_s", base.interactive_llm_timeout_seconds),
+                             base.interactive_llm_timeout_seconds),
+        llm_threads=_int(qs.value("decider/threads", base.llm_threads), base.llm_threads),
+        llm_context=_int(qs.value("decider/context", base.llm_context), base.llm_context),
         decide_ahead=str(qs.value("decider/ahead", "true")).lower() not in ("false", "0", ""),
     )
 
@@ -105,7 +121,7 @@ def save_settings(qs: QSettings, s: GuiSettings) -> None:
     qs.sync()
 
 
-def _model_label(model: Any) -> tuple[str, str]:
+def _model_label(model: DiscoveredModel) -> tuple[str, str]:
     """(label, path) for a discovered GGUF model (core.decide.discovery.DiscoveredModel)."""
     path = str(model.path)
     name = model.name or Path(path).name
@@ -119,7 +135,7 @@ def _model_label(model: Any) -> tuple[str, str]:
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, settings: GuiSettings, models: Sequence[Any] = (), parent: QWidget | None = None):
+    def __init__(self, settings: GuiSettings, models: Sequence[DiscoveredModel] = (), parent: QWidget | None = None):
         super().__init__(parent)
         self.setWindowTitle("memgui settings")
         self.setObjectName("settingsDialog")

@@ -9,22 +9,25 @@ from __future__ import annotations
 import inspect
 import threading
 from collections.abc import Callable
-from typing import Any
 
+from ..services.types import CancelToken, Decider, ModelTurns, SelfTestReport, Work
 from ..services.values import Cancelled, Progress
+
+# the model settings a loaded decider belongs to: (GGUF path, threads, context)
+DeciderKey = tuple[str, int, int]
 
 
 class DeciderSlot:
-    def __init__(self, turns: Any = None):
+    def __init__(self, turns: ModelTurns | None = None):
         self._lock = threading.Lock()
         self._loading = threading.Lock()
-        self.key: tuple | None = None
-        self.decider: Any = None
+        self.key: DeciderKey | None = None
+        self.decider: Decider | None = None
         self.closed = False
         self.turns = turns
-        self.selftests: dict[tuple, Any] = {}  # decider key -> the core's SelfTestReport
+        self.selftests: dict[DeciderKey, SelfTestReport] = {}  # the self-test verdict per model settings
 
-    def get(self, key: tuple) -> Any:
+    def get(self, key: DeciderKey) -> Decider | None:
         """The decider for `key`; a decider loaded for other settings is closed (returns None)."""
         with self._lock:
             if self.decider is not None and self.key == key:
@@ -33,14 +36,15 @@ class DeciderSlot:
         _close(old)
         return None
 
-    def put(self, key: tuple, decider: Any) -> None:
+    def put(self, key: DeciderKey, decider: Decider) -> None:
         with self._lock:
             old, stale = self.decider, self.closed
             if not stale:
                 self.decider, self.key = decider, key
         _close(decider if stale else (old if old is not decider else None))
 
-    def acquire(self, key: tuple, make: Callable[[], Any], cancel: Any, *, load: bool = True):
+    def acquire(self, key: DeciderKey, make: Callable[[], Decider], cancel: CancelToken, *,
+                load: bool = True) -> Work[Decider]:
         """Work (on a worker): the decider for `key`, made if needed and loaded unless `load=False`. One
         acquirer at a time; the others wait here (checking `cancel`)."""
         while not self._loading.acquire(timeout=0.05):
@@ -69,7 +73,7 @@ class DeciderSlot:
         _close(old)
 
 
-def _close(decider: Any) -> None:
+def _close(decider: Decider | None) -> None:
     close = getattr(decider, "close", None)  # a test's decider may hold no model to free
     if close is not None:
         close()

@@ -12,7 +12,7 @@ from ..services.types import DeciderResult, Document, FactGroups, ReaderReport, 
 from ..services.values import Progress
 from ..workers import one_line
 from .cluster_model import ClusterRow
-from .decider_slot import DeciderSlot
+from .decider_slot import DeciderKey, DeciderSlot
 from .state import GuardKey, GuardResult, ReviewState
 
 GROUPS_STAGE = "fact groups"  # the partition, as soon as every pair is judged
@@ -227,11 +227,11 @@ class Drafting:
 
     # ---- the decider ------------------------------------------------------------------------------------
 
-    def decider_key(self) -> tuple:
+    def decider_key(self) -> DeciderKey:
         """The model settings the loaded decider belongs to (the decisions-ahead queue uses the same one)."""
         return self._key()
 
-    def _key(self) -> tuple:
+    def _key(self) -> DeciderKey:
         settings = self.r.host.settings
         return (settings.decider_model, settings.llm_threads, settings.llm_context)
 

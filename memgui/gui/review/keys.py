@@ -11,7 +11,7 @@ the physical digit-row key (the native scan code, or macOS's virtual key code), 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import cast
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QFocusEvent, QGuiApplication, QKeyEvent, QTextCursor
@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from .sources_view import SourcesView
+
 KM = Qt.KeyboardModifier
 _DIGIT_KEYS = {int(Qt.Key.Key_0) + n: n for n in range(1, 10)}
 # What Shift+1..9 gives on a US keyboard (the last resort, when the event carries no native key code).
@@ -44,7 +46,7 @@ _MAC_ROW = {0x12: 1, 0x13: 2, 0x14: 3, 0x15: 4, 0x17: 5, 0x16: 6, 0x1A: 7, 0x1C:
 _OTHER_MODIFIERS = KM.ControlModifier | KM.AltModifier | KM.MetaModifier
 
 
-def source_digit(key: int, modifiers: Any, scan_code: int = 0, virtual_key: int = 0,
+def source_digit(key: int, modifiers: Qt.KeyboardModifier, scan_code: int = 0, virtual_key: int = 0,
                  platform: str = "") -> tuple[int, bool] | None:
     """(n, shifted) for a key that means source #n (1..9) — plain, or with Shift — else None. Pure, so every
     layout and platform can be tested without its keyboard."""
@@ -77,7 +79,7 @@ class ReviewKeys(QObject):
     body; `active()` says whether the Review tab is the one in view; `reviewable()` whether the cluster under
     review can still be decided; `status(text)` shows a line in the status bar."""
 
-    def __init__(self, window: QWidget, *, queue: QWidget, editor: QPlainTextEdit, sources: Any,
+    def __init__(self, window: QWidget, *, queue: QWidget, editor: QPlainTextEdit, sources: SourcesView,
                  buttons_in: QWidget, edit: QAction, active: Callable[[], bool], reviewable: Callable[[], bool],
                  status: Callable[[str], None]):
         super().__init__(window)
@@ -196,7 +198,7 @@ class ReviewKeys(QObject):
             return
         pane = panes[n - 1]
         if shifted:
-            self.sources.set_target(pane.doc.document_id)
+            self.sources.set_target(pane.doc_id)
         else:
             pane.include_box.toggle()
 
