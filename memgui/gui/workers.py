@@ -43,11 +43,11 @@ class _Signals(QObject):
 
 
 class _Job(QRunnable):
-    def __init__(self, rid: int, make: Callable[[CancelToken], Any], cancel: CancelToken, signals: _Signals):
+    def __init__(self, rid: int, make: Callable[[CancelToken], object], cancel: CancelToken, signals: _Signals):
         super().__init__()
         self.setAutoDelete(True)
         self.rid, self.cancel, self.signals = rid, cancel, signals
-        self.make: Callable[[CancelToken], Any] | None = make  # dropped when done: the job holds no result
+        self.make: Callable[[CancelToken], object] | None = make  # dropped when done: the job holds no result
 
     def run(self) -> None:  # worker thread
         rid, signals, cancel = self.rid, self.signals, self.cancel
@@ -98,6 +98,7 @@ class Task:
     label: str
     cancel: CancelToken
     on_progress: Callable[[Progress], None] | None = None
+    # Any: each kind of job hands its own result type to its own callback, through the one Qt signal
     on_done: Callable[[Any], None] | None = None
     on_error: Callable[[BaseException], None] | None = None
     on_cancelled: Callable[[], None] | None = None
@@ -133,11 +134,11 @@ class TaskRunner(QObject):
     def start(
         self,
         kind: str,
-        make: Callable[[CancelToken], Any],
+        make: Callable[[CancelToken], object],
         *,
         label: str = "",
         on_progress: Callable[[Progress], None] | None = None,
-        on_done: Callable[[Any], None] | None = None,
+        on_done: Callable[[Any], None] | None = None,  # Any: the result of `make` (its Work's value), as Task's
         on_error: Callable[[BaseException], None] | None = None,
         on_cancelled: Callable[[], None] | None = None,
         show_in_status: bool = False,
@@ -226,7 +227,7 @@ class TaskRunner(QObject):
         if task.on_progress is not None:
             task.on_progress(progress)
 
-    def _on_finished(self, rid: int, value: Any) -> None:
+    def _on_finished(self, rid: int, value: object) -> None:
         task = self._settle(rid)
         if task is not None and task.on_done is not None:
             task.on_done(value)
