@@ -96,6 +96,12 @@ SAME = [
     ("Logs are rotated by the hour.", "Logs are rotated hourly.", ("by the hour", "hourly")),
     ("Prune the roses in late February.", "Prune the roses at the end of February.", ("late February",
                                                                                      "the end of February")),
+    ("Away: annual leave 4–8 Aug.", "Away: annual leave from 4 to 8 August.", None),  # annual leave is no frequency
+    ("Time off 4–8 Aug, cover: Ines.", "Ines covers my time off from 4 to 8 August.", None),  # time off is no state
+    ("Boiler svc booked for May.", "The boiler is serviced in May.", None),  # `serviced`, lemma `service`
+    ("Our car is a 2019 Polo2 in grey.", "Our car is a grey 2019 Polo 2.", None),  # a name's number
+    ("Dentist: Fri 9am, fasting from midnight before.", "The dentist is on Friday at 9 am, and I have to fast "
+                                                       "from midnight before.", None),  # a verbless note's `must`
 ]
 
 
@@ -153,6 +159,8 @@ CHANGED = [
     ("Prune the roses in late February.", "Prune the roses in early February.", "changed", "date"),
     ("Frame the print at 30x40cm.", "Frame the print at 30 × 50 cm.", "changed", "quantity"),
     ("Logs are rotated by the hour.", "Logs are rotated daily.", "changed", "frequency"),
+    ("Our car is a 2019 Polo2 in grey.", "Our car is a grey 2019 Polo 3.", "added", "number"),
+    ("The heating is off.", "The heating is on.", "changed", "state"),
 ]
 
 

@@ -209,7 +209,7 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
     r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
     r"\b(?:on\s+)?(?P<other>alternate|alt\.?)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
-    r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
+    r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b(?!\s+leave\b)",  # `annual leave` is time off
     r"(?<![\d%€$£¥]\s)(?<![\d%€$£¥])\bper\s+(?P<unit>" + "|".join(_PERIODS) + r")\b",  # `(per year)` = `annual`
     r"\bby\s+(?:the\s+)?(?P<unit>hour|day|week|month|year)\b",  # `partitioned by day` = `daily`
 )]

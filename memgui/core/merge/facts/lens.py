@@ -31,6 +31,7 @@ from .report import Equated, FactAtRisk, FactReport, Findings
 from .scope import moved_focus
 from .sentences import list_items, modifiers, substituted, uncovered
 from .tense import changed_tense
+from .value_types import Value
 
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
@@ -86,6 +87,17 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     crossed(full_sources, changed_body, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
+
+
+def _name_number(body: Note, value: Value, sources: list[Note]) -> bool:
+    """`Mazda 3` where a source writes `Mazda3` (or `Mazda-3`): the number is part of a name the source has."""
+    if value.kind != "number":
+        return False
+    name = re.search(r"([^\W\d_]+)[ -]?$", body.text[max(0, value.start - 30):value.start])
+    if not name:
+        return False
+    glued = [f"{name.group(1)}{value.text}".casefold(), f"{name.group(1)}-{value.text}".casefold()]
+    return any(whole_word_in(g, note.text.casefold()) for note in sources for g in glued)
 
 
 def _states_something(note: Note) -> bool:
@@ -213,7 +225,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
             continue
         checked += 1
         if not any(value_found(value, index) or value_found(unbound(value), index) or
-                   unit_added(value, index) for index in source_indexes):
+                   unit_added(value, index) for index in source_indexes) and not _name_number(body, value, sources):
             findings.add(FactAtRisk("added", value.kind, value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))
     for word in body.words:
@@ -307,10 +319,14 @@ _FINITE = frozenset("is are was were am be been has have had do does did will wo
 
 def _has_verb(note: Note, sentence: int) -> bool:
     """The sentence has a finite verb or an auxiliary (a note line like `Tyre pressures: 32 front` has none)."""
-    text = note.sentence_text(sentence).casefold()
+    text = _CLOCK_AM.sub(" ", note.sentence_text(sentence).casefold())  # the `am` of `9am` is no verb
+    # `paid`, `booked` are finite; `fasting from midnight` is not, without an auxiliary
     return any(word in _FINITE or word.endswith("n't") for word in re.findall(r"[a-z']+", text)) or any(
-        w.lower != w.lemma and not w.lower.endswith("s") and wordnet.has_verb_sense(w.lemma)  # `paid`, `booked`
+        w.lower != w.lemma and not w.lower.endswith(("s", "ing")) and wordnet.has_verb_sense(w.lemma)
         for w in note.words_in(sentence))
+
+
+_CLOCK_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?")
 
 
 _CONVERSE_KINDS = frozenset({"order", "comparison", "antonym", "direction"})

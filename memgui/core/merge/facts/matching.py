@@ -199,6 +199,7 @@ def _abbreviation_of(word: Word, other: Index) -> str | None:
     mine = word.lower.rstrip(".")
     for lemma, found in other.by_initial.get(mine[:1], ()):
         if _abbreviates(mine, lemma) or _abbreviates(lemma, mine) or _abbreviates(found.lower, mine) or \
+                _abbreviates(lemma, word.lemma) or \
                 _abbreviates(mine, found.lower):  # `req'd` = `required`, whose lemma `require` ends otherwise
             return found.text
     for marker in other.note.markers:  # `req'd` = `required`, read as a marker of modality

@@ -49,6 +49,7 @@ _PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|w
 _DETERMINERS = frozenset("the this that which each every any no another".split())
 _SUBORDINATORS = frozenset("when whenever while until unless once because since after before during".split())
 _AFTER_A_STATE = _SUBORDINATORS | frozenset("and but or if so at from for till through".split())  # not `sign off by`, `off the menu`
+_TIME_OFF = frozenset({"time", "day", "days", "week", "weeks", "afternoon", "morning", "evening", "night", "year"})
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # can't, won't, shan't
 _NOT_CONTENT = FUNCTION_WORDS | frozenset(w for phrase in BOUNDS for w in phrase.split())  # read with values
 
@@ -274,7 +275,10 @@ def _comparative(lower: str, lemma: str) -> str | None:
 
 
 def _predicative(text: str, tokens: list[re.Match[str]], i: int) -> bool:
-    """`on`/`off` ending a clause ("is on.", "switched off, and"): a state, not a preposition ("on Monday")."""
+    """`on`/`off` ending a clause ("is on.", "switched off, and"): a state, not a preposition ("on Monday"), nor
+    the `off` of time taken off (`paid time off`, `a day off`)."""
+    if i and tokens[i - 1].group(0).casefold() in _TIME_OFF:
+        return False
     after = text[tokens[i].end():tokens[i].end() + 3].lstrip(" ")
     if not after or after[0] in ".,;:!?)]\n":
         return True
