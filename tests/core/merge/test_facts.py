@@ -102,6 +102,10 @@ SAME = [
     ("Our car is a 2019 Polo2 in grey.", "Our car is a grey 2019 Polo 2.", None),  # a name's number
     ("Dentist: Fri 9am, fasting from midnight before.", "The dentist is on Friday at 9 am, and I have to fast "
                                                        "from midnight before.", None),  # a verbless note's `must`
+    ("Store the cells at -80 °C.", "Store the cells at minus 80 °C.", ("-80 °C", "minus 80 °C")),
+    ("Luggage: 2 bags, 20 kg each.", "Luggage: two bags of 20 kg each.", None),  # a bag is counted, not weighed
+    ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each month.", None),
+    ("Rent is paid from the joint account.", "Rent is paid out of the joint account.", None),
 ]
 
 
@@ -161,6 +165,9 @@ CHANGED = [
     ("Logs are rotated by the hour.", "Logs are rotated daily.", "changed", "frequency"),
     ("Our car is a 2019 Polo2 in grey.", "Our car is a grey 2019 Polo 3.", "added", "number"),
     ("The heating is off.", "The heating is on.", "changed", "state"),
+    ("Store the cells at -80 °C.", "Store the cells at minus 20 °C.", "changed", "quantity"),
+    ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each week.", "dropped",
+     "frequency"),
 ]
 
 

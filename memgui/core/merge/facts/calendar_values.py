@@ -212,7 +212,12 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b(?!\s+leave\b)",  # `annual leave` is time off
     r"(?<![\d%€$£¥]\s)(?<![\d%€$£¥])\bper\s+(?P<unit>" + "|".join(_PERIODS) + r")\b",  # `(per year)` = `annual`
     r"\bby\s+(?:the\s+)?(?P<unit>hour|day|week|month|year)\b",  # `partitioned by day` = `daily`
+    r"(?<=[a-z.])\s+(?P<of>of|in)\s+(?:the|each|every)\s+(?P<unit>month)\b",  # `1st Tues of the month`
 )]
+
+
+_DAY_OF_MONTH = re.compile(r"(?:\d(?:st|nd|rd|th)|\b(?:first|second|third|fourth|last|" + "|".join(_WEEKDAY_NAMES)
+                           + r")s?\.?)$", re.IGNORECASE)
 
 
 def frequencies(text: str) -> list[Value]:
@@ -229,6 +234,8 @@ def frequencies(text: str) -> list[Value]:
             if any(v.start <= m.start() < v.end for v in out):
                 continue
             groups = m.groupdict()
+            if groups.get("of") and not _DAY_OF_MONTH.search(text, max(0, m.start() - 12), m.start()):
+                continue  # `the end of the month` says when, not how often; `the 1st Tues of the month` is monthly
             times = float(groups.get("n") or 1)
             if groups.get("adverb"):
                 period = float(_ADVERB_PERIODS[groups["adverb"].casefold()])

@@ -289,8 +289,8 @@ class _MergedIndex:
 
     def implies(self, features: dict[str, float], marker: Marker, body_lemmas: set[str]) -> bool:
         """The sources' restated sentences say it without the word: a negative prefix (`UNPAID` → `hasn't paid`,
-        `non-refundable` → `not refundable`), or an obligation a verbless note leaves implied (`Tyre pressures:
-        32 psi` → `should be at 32 psi`, `Rent due 1st` → `has to be paid by the 1st`)."""
+        `non-refundable` → `not refundable`), an obligation a verbless note leaves implied (`Tyre pressures:
+        32 psi` → `should be at 32 psi`, `Rent due 1st` → `has to be paid by the 1st`), `out of` for `from`."""
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
                 words = index.note.words_in(sentence)
@@ -300,6 +300,9 @@ class _MergedIndex:
                     return True
                 if marker.cls == "modality" and marker.value in _OBLIGATION and not _has_verb(index.note, sentence):
                     return True
+                if (marker.cls, marker.value) == ("direction", "out") and \
+                        re.search(r"\bfrom\b", index.note.sentence_text(sentence), re.IGNORECASE):
+                    return True  # `out of the joint account` restates `from the joint account`
         return False
 
     def has_marker_near(self, features: dict[str, float], marker: Marker) -> bool:

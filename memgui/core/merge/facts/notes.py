@@ -173,7 +173,8 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
     spans do not move (`twenty two users` → `        22 users`, `second floor` → `   2nd floor`), and the
     regions replaced."""
     regions: list[tuple[int, int]] = []
-    if not re.search(r"(?i)\b(?:" + "|".join(sorted(NUMBER_WORDS | ORDINAL_WORDS | {"dozen", "twice", "thrice", "half"},
+    if not re.search(r"(?i)\b(?:" + "|".join(sorted(NUMBER_WORDS | ORDINAL_WORDS | {"dozen", "twice", "thrice", "half",
+                                                                                   "minus"},
                                                    key=len, reverse=True)) + r")\b", text):
         return text, regions
     chars = list(text)
@@ -200,6 +201,10 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             number = _text2num(lead_text.replace("-", " ")) if lead else None
             if number is not None:  # `two-year-old` → `2-year-old`, `one-hundred-dollar` → `100-dollar`
                 _put(chars, regions, words[i].start(), words[i].start() + len(lead_text), str(number))
+            i += 1
+            continue
+        if re.fullmatch(r"minus[\s-]\d", text[words[i].start():words[i].start() + 7].casefold()):
+            _put(chars, regions, words[i].start(), words[i].start() + 6, "-")  # `minus-80`, `minus 5` = `-80`, `-5`
             i += 1
             continue
         if low in ("twice", "thrice") or (low == "once" and i + 1 < len(words) and
