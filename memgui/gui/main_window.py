@@ -28,7 +28,7 @@ from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
 from .review.split import Splits, split_checked
 from .services import Services
-from .services.types import ScanResult, Store
+from .services.types import Document, ReviewMark, ScanResult, Store
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from .status import MessageLog, StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
@@ -57,7 +57,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.store_origin = ""
         self.scan_result: ScanResult | None = None
         self._ready_sent = False
-        self._cosines: dict[frozenset, float] = {}
+        self._cosines: dict[frozenset[str], float] = {}
         self.actions_by_key = build_actions(self)
         self._build()
         self.review = Review(services, self.runner, self.prompter, self.page, self, parent=self)
@@ -284,10 +284,11 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.scanFailed.emit(one_line(exc))
         self.prompter.error("Cannot find nominee clusters", one_line(exc))
 
-    def _scanned(self, value: tuple) -> None:
+    def _scanned(self, value: tuple[ScanResult, dict[str, Document], dict[str, str], dict[str, ReviewMark]]) -> None:
         result, docs, keys, marks = value  # marks: of the clusters whose members are unchanged since marked
         self.scan_result = result
-        self._cosines = {frozenset((p.a, p.b)): p.cosine for c in result.clusters for p in c.pairs}
+        self._cosines = {frozenset((p.a, p.b)): p.cosine for c in result.clusters for p in c.pairs
+                         if p.cosine is not None}  # the degraded lexical path has none
         shown = None if self._resume or self.review.row is None else self.review.row.cluster_id
         rows = [ClusterRow.of(c, docs, keys[c.id], marks.get(keys[c.id])) for c in result.clusters]
         self.cluster_model.set_rows(rows)

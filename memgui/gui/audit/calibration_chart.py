@@ -20,6 +20,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
+from ..services.types import Calibration, LabelledPair
 from ..services.values import MIN_DECISIONS
 
 ACCEPTED_COLOR = QColor("#1a7f37")
@@ -47,7 +48,7 @@ class CalibrationPlot(QWidget):
         self.setMinimumSize(420, 200)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(True)
-        self.pairs: list = []
+        self.pairs: list[LabelledPair] = []
         self.threshold: float | None = None
         self.current: float | None = None
         self._points: list[tuple[QPointF, object]] = []
@@ -55,7 +56,7 @@ class CalibrationPlot(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(680, 250)
 
-    def set_data(self, pairs: Sequence, threshold: float | None, current: float | None = None) -> None:
+    def set_data(self, pairs: Sequence[LabelledPair], threshold: float | None, current: float | None = None) -> None:
         self.pairs = [p for p in pairs if isinstance(p.cosine, (int, float)) and math.isfinite(p.cosine)]
         self.threshold, self.current = threshold, current
         self.update()
@@ -238,7 +239,7 @@ class CalibrationPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("calibrationPanel")
-        self.calibration = None
+        self.calibration: Calibration | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         intro = QLabel(
@@ -269,7 +270,8 @@ class CalibrationPanel(QWidget):
         row.addWidget(self.use_button)
         layout.addLayout(row)
 
-    def set_calibration(self, pairs: Sequence, calibration, current: float | None = None) -> None:
+    def set_calibration(self, pairs: Sequence[LabelledPair], calibration: Calibration | None,
+                        current: float | None = None) -> None:
         """Show `pairs` and a core.calibrate.Calibration (None = nothing computed yet)."""
         self.calibration = calibration
         threshold = calibration.threshold if calibration is not None else None
@@ -280,8 +282,8 @@ class CalibrationPanel(QWidget):
         if demo and calibration is not None:
             text += f" ({demo} of the {len(pairs)} pairs are demo labels.)"
         enough = calibration is not None and calibration.enough
+        n = calibration.decisions if calibration is not None else 0  # decisions so far
         if threshold is not None and not enough:
-            n = calibration.decisions
             text = (text.rstrip(". ") + f". Only {n} decision{'s' if n != 1 else ''} so far: at least "
                     f"{MIN_DECISIONS} are needed before the floor is offered as the threshold to use.")
         self.message.setText(text)
@@ -289,7 +291,7 @@ class CalibrationPanel(QWidget):
         if threshold is not None and enough:
             self.use_button.setText(f"Use this threshold ({threshold:.3f})")
         elif threshold is not None:
-            self.use_button.setText(f"Use this threshold (needs {MIN_DECISIONS} decisions, {calibration.decisions} so far)")
+            self.use_button.setText(f"Use this threshold (needs {MIN_DECISIONS} decisions, {n} so far)")
         else:
             self.use_button.setText("Use this threshold")
         self.use_button.setToolTip(f"Offered after {MIN_DECISIONS} decisions (merges + kept-separate pairs)")

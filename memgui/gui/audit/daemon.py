@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from ..services import AuditServices
 from ..services.types import DaemonEvent, DaemonTimeline, DocumentHistory, Store
 from ..workers import TaskRunner, one_line
-from .detail import history_html
+from .detail import JsonObject, history_html
 from .models import DaemonEventModel, HistoryModel, selected_rows, table_view
 
 NO_LOGS = ("No daemon logs next to the store or in $NETCLAW_HOME/logs — open log files to add the daemon's "
@@ -39,7 +39,7 @@ class DaemonMergesPage(QWidget):
         self.runner = runner
         self.store: Store | None = None
         self.timeline: DaemonTimeline | None = None  # from services.parse_daemon_logs_work, once read
-        self.unrecoverable: list[dict] = []
+        self.unrecoverable: list[JsonObject] = []
         self.log_paths: list[Path] = []
         v = QVBoxLayout(self)
         v.setContentsMargins(2, 4, 2, 2)

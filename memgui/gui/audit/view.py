@@ -15,12 +15,12 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ..services import AuditServices, audit_services
-from ..services.types import AuditEntry, Exemption, Store, VectorSource
+from ..services.types import AuditEntry, Calibration, Exemption, LabelledPair, Store, VectorSource
 from ..workers import TaskRunner, one_line
 from .calibration import calibration_work
 from .calibration_chart import CalibrationPanel
 from .daemon import DaemonMergesPage
-from .detail import body_html, diff_html, entry_html
+from .detail import JsonObject, body_html, diff_html, entry_html
 from .layout import AuditWidgets, build_entries_page, build_exemptions_page, fill_filter
 from .models import VALUE_ROLE, operation_label, selected_rows
 from .recheck import install_recheck_page
@@ -49,8 +49,8 @@ class AuditView(AuditWidgets):
         self.source_factory = source_factory
         self.current_threshold = current_threshold
         self.titles: dict[str, str] = {}
-        self.pairs: list = []
-        self.calibration = None
+        self.pairs: list[LabelledPair] = []
+        self.calibration: Calibration | None = None
         self._calibrated_for: Store | None = None
         self._reselect: int | None = None
         self.confirm_revert: Callable[[str, str, int], bool] | None = None  # (action, what, audit id) -> go ahead
@@ -343,8 +343,9 @@ class AuditView(AuditWidgets):
 
     # ---- export --------------------------------------------------------------------------------------------------------
 
-    def shown_entries(self) -> list:
-        return [self.audit_proxy.index(r, 0).data(VALUE_ROLE) for r in range(self.audit_proxy.rowCount())]
+    def shown_entries(self) -> list[AuditEntry]:
+        values = (self.audit_proxy.index(r, 0).data(VALUE_ROLE) for r in range(self.audit_proxy.rowCount()))
+        return [v for v in values if isinstance(v, AuditEntry)]
 
     def _export_dialog(self, kind: str) -> None:
         suffix, filt = (".jsonl", "JSON Lines (*.jsonl)") if kind == "jsonl" else (".md", "Markdown (*.md)")
@@ -380,7 +381,7 @@ class AuditView(AuditWidgets):
         return self.daemon_page.timeline
 
     @property
-    def unrecoverable(self) -> list[dict]:
+    def unrecoverable(self) -> list[JsonObject]:
         return self.daemon_page.unrecoverable
 
     def load_daemon_logs(self, paths: Sequence[Path]) -> None:

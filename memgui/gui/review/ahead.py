@@ -223,7 +223,7 @@ class DecisionsAhead(QObject):
         self.runner.start("prime", job, label="Reading decisions made ahead", on_done=self._primed,
                           on_error=lambda exc: self._primed({}))
 
-    def _primed(self, found: dict) -> None:
+    def _primed(self, found: dict[frozenset[str], ClusterReview]) -> None:
         self.reviews, self.failed, self.primed = dict(found), {}, True
         row = self.review.row
         if row is not None:

@@ -145,7 +145,7 @@ class ClusterTableModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._rows: list[ClusterRow] = []
-        self._badges: dict[frozenset, str] = {}  # member ids -> the model's verdict (decisions ahead)
+        self._badges: dict[frozenset[str], str] = {}  # member ids -> the model's verdict (decisions ahead)
 
     # ---- Qt model API -------------------------------------------------------------------------------
 
@@ -240,7 +240,7 @@ class ClusterTableModel(QAbstractTableModel):
     def badge(self, row: ClusterRow) -> str | None:
         return self._badges.get(frozenset(row.member_ids))
 
-    def set_badges(self, badges: dict[frozenset, str]) -> None:
+    def set_badges(self, badges: dict[frozenset[str], str]) -> None:
         """The decisions-ahead verdicts by member ids (a cluster left out shows no badge)."""
         if badges == self._badges:
             return

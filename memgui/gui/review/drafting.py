@@ -31,7 +31,7 @@ class Drafting:
         self._guard_timer = review.timer(self._run_guard)
         self._diff_timer = review.timer(self._run_diff)
         review.panels.diff_view.sourceChosen.connect(lambda _id: self._diff_timer.start(0))
-        self._reader_key: tuple | None = None  # the (body, included ids) the reader's verdict shown is about
+        self._reader_key: GuardKey | None = None  # the (body, included ids) the reader's verdict shown is about
         review.panels.guard_panel.reader.requested.connect(self.read_body)
 
     def schedule(self, *, guard_ms: int | None = None, diff_ms: int | None = None) -> None:
@@ -176,7 +176,7 @@ class Drafting:
         if key == self._reader_key == self.r.guard_key():
             self.r.panels.guard_panel.reader.set_report(report, labels)
 
-    def _reader_failed(self, key: tuple, exc: BaseException | None) -> None:
+    def _reader_failed(self, key: GuardKey, exc: BaseException | None) -> None:
         if key != self._reader_key:
             return
         self._reader_key = None

@@ -180,7 +180,7 @@ class SourcePane(QFrame):
         self.group_label.setToolTip(GROUP_TIP if text else "")
         self.group_label.setVisible(bool(text))
 
-    def _selections(self, spans: Sequence[tuple[int, int]], bg: QColor, fg: QColor) -> list:
+    def _selections(self, spans: Sequence[tuple[int, int]], bg: QColor, fg: QColor) -> list[QTextEdit.ExtraSelection]:
         fmt = QTextCharFormat()
         fmt.setBackground(bg)
         fmt.setForeground(fg)
