@@ -106,6 +106,7 @@ SAME = [
     ("Luggage: 2 bags, 20 kg each.", "Luggage: two bags of 20 kg each.", None),  # a bag is counted, not weighed
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each month.", None),
     ("Rent is paid from the joint account.", "Rent is paid out of the joint account.", None),
+    ("We owe the plumber £90.", "We still owe £90 to the plumber.", None),  # the writer in the same place
 ]
 
 
@@ -166,6 +167,7 @@ CHANGED = [
     ("Our car is a 2019 Polo2 in grey.", "Our car is a grey 2019 Polo 3.", "added", "number"),
     ("The heating is off.", "The heating is on.", "changed", "state"),
     ("Store the cells at -80 °C.", "Store the cells at minus 20 °C.", "changed", "quantity"),
+    ("We owe the plumber £90.", "The plumber owes us £90.", "changed", "binding"),  # the writer is a party
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each week.", "dropped",
      "frequency"),
 ]

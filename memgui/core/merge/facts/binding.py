@@ -9,7 +9,7 @@ from collections import Counter
 
 from . import wordnet
 from .matching import Index, aligned
-from .notes import Note
+from .notes import Note, lemma_of
 from .report import FactAtRisk, Findings
 from .sentences import list_matches, verb_use
 from .values import Value
@@ -152,7 +152,7 @@ def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index
                     continue  # `Lena's birthday is June 2` = `June 2 is Lena's birthday`: `is` says it both ways
                 if between and between == _between(body.text, ye, xs, body) and not list_glue(note, x[2], y[1]):
                     x_text, y_text = note.text[x[1]:x[2]], note.text[y[1]:y[2]]
-                    kind = "binding" if x[3] and y[3] else "word_order"
+                    kind = "binding" if (x[3] and y[3]) or "p:writer" in (x[0], y[0]) else "word_order"
                     findings.add(FactAtRisk("changed", kind, f"{x_text} … {y_text}", (number,), (x[1], y[2]),
                                             f"{body.text[ys:ye]} … {body.text[xs:xe]}", (ys, xe),
                                             f"{x_text!r} and {y_text!r} traded places"))
@@ -161,11 +161,15 @@ def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index
 def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
     """(identity, start, end, names something) of the words and values of a sentence, in order."""
     items = [(f"w:{w.lemma}", w.start, w.end, w.term) for w in note.words_in(sentence)]
+    start, end = note.sentences[sentence]
+    # the writer is a party too: `We owe Brightline` → `Brightline owes us`, `I lent Gus` → `Gus lent me`
+    items += [("p:writer", m.start(), m.end(), True) for m in _FIRST_PERSON.finditer(note.text, start, end)]
     items += [(f"v:{min(v.keys)}", v.start, v.end, True) for v in _values_in(note, sentence) if not v.implied]
     return sorted(items, key=lambda item: item[1])
 
 
-_COPULAS = frozenset({"is", "are", "was", "were", "=", "is on", "is at", "equals", "means"})
+_FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
+_COPULAS = frozenset({"be", "=", "be on", "be at", "equal", "mean"})  # lemmas (_between)
 _LONGEST_LIST = 400  # characters between two items of one list, at most
 _LIST_SEPARATOR = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b|\bnor\b)\s*", re.IGNORECASE)
 
@@ -217,10 +221,8 @@ def _between(text: str, start: int, end: int, note: Note) -> str:
     for w in sorted((w for w in note.words_between(start, end) if w.term and w.text[:1].isupper() and w.end <= end),
                     key=lambda w: -w.start):
         inner = inner[: w.start - start] + " " + inner[w.end - start:]
-    return " ".join(inner.casefold().split()).strip(" ,;")
-
-
-__all__ = ["list_glue", "rebound", "swapped"]
+    return " ".join(lemma_of(w) if w[:1].isalpha() else w for w in inner.casefold().split()
+                    if w not in ("the", "a", "an")).strip(" ,;")  # `owe the plumber` → `the plumber owes`
 
 
 __all__ = ["list_glue", "rebound", "swapped"]
