@@ -168,6 +168,7 @@ CHANGED = [
     ("The heating is off.", "The heating is on.", "changed", "state"),
     ("Store the cells at -80 °C.", "Store the cells at minus 20 °C.", "changed", "quantity"),
     ("We owe the plumber £90.", "The plumber owes us £90.", "changed", "binding"),  # the writer is a party
+    ("Lena lent her neighbour the drill.", "The neighbour lent Lena his drill.", "changed", "word_order"),
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each week.", "dropped",
      "frequency"),
 ]

@@ -168,6 +168,7 @@ def _items(note: Note, sentence: int) -> list[tuple[str, int, int, bool]]:
     return sorted(items, key=lambda item: item[1])
 
 
+_DETERMINERS = frozenset({"the", "a", "an", "my", "your", "his", "her", "its", "our", "their"})
 _FIRST_PERSON = re.compile(r"\b(?:I|me|my|mine|we|us|our|ours)\b", re.IGNORECASE)
 _COPULAS = frozenset({"be", "=", "be on", "be at", "equal", "mean"})  # lemmas (_between)
 _LONGEST_LIST = 400  # characters between two items of one list, at most
@@ -222,7 +223,7 @@ def _between(text: str, start: int, end: int, note: Note) -> str:
                     key=lambda w: -w.start):
         inner = inner[: w.start - start] + " " + inner[w.end - start:]
     return " ".join(lemma_of(w) if w[:1].isalpha() else w for w in inner.casefold().split()
-                    if w not in ("the", "a", "an")).strip(" ,;")  # `owe the plumber` → `the plumber owes`
+                    if w not in _DETERMINERS).strip(" ,;")  # `owe the plumber` → `the plumber owes`
 
 
 __all__ = ["list_glue", "rebound", "swapped"]
