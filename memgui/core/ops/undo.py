@@ -20,6 +20,7 @@ from ..store.audit_log import (
     STATE_UNDONE,
     AuditEntry,
     Provenance,
+    TextPack,
     Touched,
     capture,
     get_entry,
@@ -28,6 +29,7 @@ from ..store.audit_log import (
     set_state,
     written_entry,
 )
+from ..store.errors import StoreError
 
 
 class AuditError(Exception):
@@ -99,8 +101,23 @@ def _require(store: Store, audit_id: int) -> AuditEntry:
     return entry
 
 
+def _prepared_texts(store: Store, audit_id: int) -> TextPack:
+    """The long texts the undo's (or redo's) own audit row will hold — the entry's images, swapped — compressed
+    before the write lock. The entry is read again inside the lock; what is read here only saves work (a row
+    that cannot be read gives an empty pack, and the read inside the lock says why)."""
+    texts = TextPack()
+    try:
+        entry = get_entry(store, int(audit_id))
+    except (StoreError, TypeError, ValueError):
+        return texts
+    if entry is not None:
+        texts.add_image(entry.before)
+        texts.add_image(entry.after)
+    return texts
+
+
 def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], target: Mapping[str, Any], action: str,
-            note: str | None, new_state: str) -> AuditEntry:
+            note: str | None, new_state: str, texts: TextPack | None = None) -> AuditEntry:
     diff = first_difference(store, expected)
     if diff is not None:
         raise UndoConflictError(entry.audit_id, diff[0], diff[1], action)
@@ -112,7 +129,7 @@ def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], tar
         store, operation=OP_UNDO if action == "undo" else OP_REDO, target_id=entry.target_id,
         source_ids=entry.source_ids, before=current, after=restored,
         details={"reverted_operation": entry.operation}, provenance=Provenance(decided_by="reviewer", note=note),
-        reverts_audit_id=entry.audit_id,
+        reverts_audit_id=entry.audit_id, texts=texts,
     )
     set_state(store, entry.audit_id, new_state)
     return written_entry(store, new_id)
@@ -134,16 +151,18 @@ def check_undo(store: Store, entry: AuditEntry) -> None:
 def undo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
     """Restore the before-images of an applied entry if every touched row still holds its after-image;
     returns the new `undo` entry. Refuses (nothing written) with UndoConflictError or AuditError."""
+    texts = _prepared_texts(store, audit_id)
     with store.transaction():
         entry = _require(store, audit_id)
         check_undo(store, entry)
         return _revert(store, entry, expected=entry.after, target=entry.before, action="undo", note=note,
-                       new_state=STATE_UNDONE)
+                       new_state=STATE_UNDONE, texts=texts)
 
 
 def redo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
     """Re-apply an undone entry's after-images if every touched row still holds its before-image;
     returns the new `redo` entry. The id of the `undo` entry is accepted too."""
+    texts = _prepared_texts(store, audit_id)  # an undo entry's images hold the same texts as the entry it undid
     with store.transaction():
         entry = _require(store, audit_id)
         if entry.operation == OP_UNDO and entry.reverts_audit_id is not None:
@@ -153,7 +172,7 @@ def redo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
         if entry.state != STATE_UNDONE:
             raise AuditError(f"audit {entry.audit_id} is not undone; nothing to redo")
         return _revert(store, entry, expected=entry.before, target=entry.after, action="redo", note=note,
-                       new_state=STATE_APPLIED)
+                       new_state=STATE_APPLIED, texts=texts)
 
 
 __all__ = ["AuditError", "AuditNotFoundError", "UndoConflictError", "check_undo", "first_difference", "redo", "undo"]

@@ -94,6 +94,18 @@ class TextPack:
         self._by_length.setdefault(len(text), []).append(index)
         return index
 
+    def add_image(self, image: Any) -> None:
+        """Add every long text of an image (an entry's images, read before the lock that writes their reverse)."""
+        stack = [image]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, Mapping):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+            elif isinstance(item, str) and len(item) >= LONG_TEXT:
+                self.add(item)
+
     def _ref(self, text: str) -> dict[str, int]:
         index = self.add(text, LEVEL_IN_LOCK)
         out = self._out.setdefault(index, len(self._out))
