@@ -7,8 +7,12 @@ from __future__ import annotations
 import shutil
 import sqlite3
 
+import pytest
+
 from factories import document, seed_document
-from memgui.core.store import create_store, open_store
+from memgui.core.ops.apply import MODE_MERGED_BODY, MergePlan, draft_stamps, merge_cluster
+from memgui.core.store import Store, create_store, open_store
+from memgui.core.store.errors import StoreError
 
 
 def _fts(path) -> list[tuple]:
@@ -67,3 +71,25 @@ def test_every_fts_row_of_the_document_goes_stale_duplicates_included(tmp_path):
         assert store.row_image("memory_documents_fts", "document_id", doc.document_id) is None
         assert store.row_image("memory_documents_fts", "document_id", other.document_id)["body"] == "The tram leaves at one."
     assert [r[0] for r in _fts(path)[:-1]] == [other.document_id]
+
+
+def test_a_merge_that_fails_after_the_fts_refresh_leaves_the_store_as_it_was(tmp_path, monkeypatch):
+    """A store write inside the merge's transaction is a part of it (no savepoint of its own): a failure after the
+    target's row and FTS row were rewritten still rolls back everything, FTS included."""
+    path = create_store(tmp_path / "netclaw.db")
+    with open_store(path) as store:
+        a = seed_document(store, "Ferry", "The harbour ferry leaves at noon. " * 60, anchor="travel").document_id
+        b = seed_document(store, "Ferry 2", "The harbour ferry leaves at noon daily. " * 60, anchor="travel").document_id
+    before = _fts(path)
+
+    def fail(self, document_id):
+        raise StoreError("disk full (simulated)")
+
+    monkeypatch.setattr(Store, "tombstone_document", fail)
+    with open_store(path) as store:
+        stamps = draft_stamps(store, [a, b])
+        body = store.document(a).markdown_body + " The tram replaced it on Sundays."
+        with pytest.raises(StoreError):
+            merge_cluster(store, MergePlan(a, (b,), MODE_MERGED_BODY, body, stamps))
+        assert draft_stamps(store, [a, b]) == stamps
+    assert _fts(path) == before
