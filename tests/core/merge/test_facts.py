@@ -107,6 +107,9 @@ SAME = [
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each month.", None),
     ("Rent is paid from the joint account.", "Rent is paid out of the joint account.", None),
     ("We owe the plumber £90.", "We still owe £90 to the plumber.", None),  # the writer in the same place
+    ("Don't feed the goats bread.", "Bread is off-limits for the goats.", None),  # a prohibition however worded
+    ("Do not park on the verge.", "Parking on the verge isn't allowed.", None),
+    ("Guests may not smoke indoors.", "Smoking indoors is not permitted for guests.", None),
 ]
 
 
@@ -168,6 +171,8 @@ CHANGED = [
     ("The heating is off.", "The heating is on.", "changed", "state"),
     ("Store the cells at -80 °C.", "Store the cells at minus 20 °C.", "changed", "quantity"),
     ("We owe the plumber £90.", "The plumber owes us £90.", "changed", "binding"),  # the writer is a party
+    ("Do not park on the verge.", "Parking on the verge is allowed.", "dropped", "negation"),
+    ("Refunds are allowed without a receipt.", "Refunds are blocked without a receipt.", "dropped", "modality"),
     ("Lena lent her neighbour the drill.", "The neighbour lent Lena his drill.", "changed", "word_order"),
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each week.", "dropped",
      "frequency"),

@@ -197,6 +197,9 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
             other_index.markers_by_sentence)
         if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue
+        if marker.cls == "modality" and marker.value in _PERMISSION and _negated(note, marker) and any(
+                ("negation", "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
+            continue  # `isn't allowed` where the other writes `is not allowed` or `don't`: one prohibition
         if marker.cls == "frequency" and any(v.kind == "frequency" and s in restating for v, s in zip(
                 other_index.note.values, other_index.note.value_sentence)):
             continue  # "every so often" where the other says how often: "roughly once a week"
@@ -244,7 +247,8 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if not merged_sources.has_marker_near(features, marker) and \
                 not merged_sources.has_marker_near(_clause_features(body, body_index, marker.clause), marker) and \
                 merged_sources.aligned_any(features) and \
-                not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)}):
+                not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)},
+                                           _negated(body, marker)):
             findings.add(FactAtRisk("added", marker.cls, marker.text, (), None, marker.text,
                                     (marker.start, marker.end),
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
@@ -287,7 +291,7 @@ class _MergedIndex:
     def aligned_any(self, features: dict[str, float]) -> bool:
         return any(aligned(features, index) for index in self.indexes)
 
-    def implies(self, features: dict[str, float], marker: Marker, body_lemmas: set[str]) -> bool:
+    def implies(self, features: dict[str, float], marker: Marker, body_lemmas: set[str], negated: bool) -> bool:
         """The sources' restated sentences say it without the word: a negative prefix (`UNPAID` → `hasn't paid`,
         `non-refundable` → `not refundable`), an obligation a verbless note leaves implied (`Tyre pressures:
         32 psi` → `should be at 32 psi`, `Rent due 1st` → `has to be paid by the 1st`), `out of` for `from`."""
@@ -300,6 +304,9 @@ class _MergedIndex:
                     return True
                 if marker.cls == "modality" and marker.value in _OBLIGATION and not _has_verb(index.note, sentence):
                     return True
+                if negated and marker.cls == "modality" and marker.value in _PERMISSION and any(
+                        m.cls == "negation" and m.sentence == sentence for m in index.note.markers):
+                    return True  # `isn't allowed` restates a source's `don't`: one prohibition
                 if (marker.cls, marker.value) == ("direction", "out") and \
                         re.search(r"\bfrom\b", index.note.sentence_text(sentence), re.IGNORECASE):
                     return True  # `out of the joint account` restates `from the joint account`
@@ -314,6 +321,15 @@ class _MergedIndex:
 
 
 _AS_FRACTION = {"half": "frac:0.5"}
+_PERMISSION = frozenset({"may", "can"})
+
+
+def _negated(note: Note, marker: Marker) -> bool:
+    """A negation of the marker: before it in its clause (`isn't allowed`) or right after it (`may not`); not the
+    `without` of `allowed without a fee`, which negates the fee."""
+    return any(m.cls == "negation" and m.clause == marker.clause and
+               (m.end <= marker.start or (m.start >= marker.end and m.start - marker.end <= 1 and m.text != "without"))
+               for m in note.markers)
 _NEGATIVE_PREFIXES = ("un", "non")  # not `in`, `dis`: `income`, `discount` are no negation
 _OBLIGATION = frozenset({"must", "should"})
 _FINITE = frozenset("is are was were am be been has have had do does did will would can could shall may might "

@@ -26,7 +26,10 @@ _CLASSES: dict[str, dict[str, str]] = {
             "absent hardly barely scarcely minus"
         ).split()
     } | {"no one": "not", "not any": "not", "no longer": "not", "not yet": "not", "by no means": "not",
-         "in no way": "not", "not at all": "not", "no more": "not", "rather than": "not", "instead of": "not"},
+         "in no way": "not", "not at all": "not", "no more": "not", "rather than": "not", "instead of": "not",
+         # a prohibition is a negation however it is worded (`Don't X` = `X is off-limits` = `X is not allowed`)
+         "forbidden": "not", "prohibited": "not", "banned": "not", "off-limits": "not", "off limits": "not",
+         "disallowed": "not", "not allowed": "not", "not permitted": "not"},
     # quantifiers: how much of a set (the determiners and pronouns of quantity)
     "quantifier": {
         "all": "all", "every": "all", "each": "all", "any": "any", "whole": "all", "entire": "all",
