@@ -110,6 +110,9 @@ SAME = [
     ("Don't feed the goats bread.", "Bread is off-limits for the goats.", None),  # a prohibition however worded
     ("Do not park on the verge.", "Parking on the verge isn't allowed.", None),
     ("Guests may not smoke indoors.", "Smoking indoors is not permitted for guests.", None),
+    ("Report job: cron 15 4 * * 1", "The report job runs from cron every Monday at 04:15.", None),  # a cron schedule
+    ("Sync: `0 22 * * *`", "The sync runs every day at 22:00.", None),
+    ("Standup every Monday to Friday at 9:15.", "Standup is at 9:15 on weekdays.", None),  # a weekday range
 ]
 
 
@@ -172,6 +175,8 @@ CHANGED = [
     ("Store the cells at -80 °C.", "Store the cells at minus 20 °C.", "changed", "quantity"),
     ("We owe the plumber £90.", "The plumber owes us £90.", "changed", "binding"),  # the writer is a party
     ("Do not park on the verge.", "Parking on the verge is allowed.", "dropped", "negation"),
+    ("Report job: cron 15 4 * * 1", "The report job runs from cron every Tuesday at 04:15.", "dropped", "weekday"),
+    ("Sync: `0 22 * * *`", "The sync runs every day at 20:00.", "changed", "time"),
     ("Refunds are allowed without a receipt.", "Refunds are blocked without a receipt.", "dropped", "modality"),
     ("Lena lent her neighbour the drill.", "The neighbour lent Lena his drill.", "changed", "word_order"),
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each week.", "dropped",

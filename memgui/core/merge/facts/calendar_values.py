@@ -207,7 +207,8 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second)\s+)?"
     r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
-    r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
+    r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b"
+    r"(?!\.?\s*(?:-|–|—|to|through|thru|until|till)\s*(?:" + _DAY_NAME + r")\b)",  # not `every Monday to Friday`
     r"\b(?:on\s+)?(?P<other>alternate|alt\.?)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b(?!\s+leave\b)",  # `annual leave` is time off
     r"(?<![\d%€$£¥]\s)(?<![\d%€$£¥])\bper\s+(?P<unit>" + "|".join(_PERIODS) + r")\b",  # `(per year)` = `annual`
@@ -261,4 +262,38 @@ def frequencies(text: str) -> list[Value]:
     return out
 
 
-__all__ = ["MEDICAL_FREQUENCIES", "MONTHS", "WEEKDAYS", "dates", "frequencies", "times"]
+# A cron schedule (minute hour day-of-month month day-of-week), the five-field standard: what it says in values a
+# prose restatement writes (`30 3 * * 0` = every Sunday at 03:30). Only plain fields are read; steps and lists
+# are left as they are written.
+_CRON = re.compile(r"(?<![\w*/,-])(?P<mi>\d{1,2})\s+(?P<h>\d{1,2})\s+(?P<dom>\*|\d{1,2})\s+(?P<mon>\*|\d{1,2})\s+"
+                   r"(?P<dow>\*|[0-7](?:-[0-7])?)(?![\w*/,-])")
+
+
+def cron_values(text: str) -> list[Value]:
+    out: list[Value] = []
+    for m in _CRON.finditer(text):
+        if "*" not in m.group(0):
+            continue  # five plain numbers are no schedule
+        minute, hour = int(m.group("mi")), int(m.group("h"))
+        if minute > 59 or hour > 23:
+            continue
+        span = (m.start(), m.end(), m.group(0))
+        out.append(Value(frozenset({f"time:{hour:02d}:{minute:02d}"}), "time", span[2], span[0], span[1], "time"))
+        dom, dow = m.group("dom"), m.group("dow")
+        if dow != "*":
+            first, _, last = dow.partition("-")
+            days = [(int(d) + 6) % 7 for d in (first, last or first)]  # cron: 0 and 7 are Sunday; here Monday is 0
+            key = f"weekday:{days[0]}" if days[0] == days[1] else f"weekdays:{days[0]}-{days[1]}"
+            out.append(Value(frozenset({key}), "weekday", span[2], span[0], span[1], "weekday"))
+            if days[0] == days[1]:
+                out.append(Value(frozenset({f"freq:{fmt(1 / 604800)}"}), "frequency", span[2], span[0], span[1],
+                                 "frequency"))
+        elif dom == "*":
+            out.append(Value(frozenset({f"freq:{fmt(1 / 86400)}"}), "frequency", span[2], span[0], span[1],
+                             "frequency"))
+        else:
+            out.append(Value(frozenset({f"ordinal:{int(dom)}"}), "ordinal", span[2], span[0], span[1], "ordinal"))
+    return out
+
+
+__all__ = ["MEDICAL_FREQUENCIES", "MONTHS", "WEEKDAYS", "cron_values", "dates", "frequencies", "times"]

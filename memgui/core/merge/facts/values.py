@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from ..guard import extract_tokens
-from .calendar_values import MEDICAL_FREQUENCIES, MONTHS, WEEKDAYS, dates, frequencies, times
+from .calendar_values import MEDICAL_FREQUENCIES, MONTHS, WEEKDAYS, cron_values, dates, frequencies, times
 from .lexicon import BOUNDS, FUNCTION_WORDS
 from .value_types import Value, fmt, inside
 
@@ -550,7 +550,8 @@ _SIZE_X = re.compile(r"(?<=\d)[xX](?=\d)")
 def values(text: str) -> list[Value]:
     """Every value `text` states, in the order written, none inside another."""
     text = _SIZE_X.sub("×", text)  # `35x45mm` is a size, `35 × 45 mm` (same length: spans do not move)
-    found = _tokens(text)
+    scheduled = cron_values(text)
+    found = scheduled + [t for t in _tokens(text) if not any(s.start < t.end and t.start < s.end for s in scheduled)]
     dated = [(d.start, d.end) for d in dates(text)]
     found += [p for p in _phones(text) if not any(s < p.end and p.start < e for s, e in dated)]
     taken = [(v.start, v.end) for v in found]
