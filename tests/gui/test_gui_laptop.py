@@ -173,6 +173,8 @@ def test_the_decision_panels_room_goes_to_the_reply_box_not_to_blank_bands(make_
 def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_cut(make_window, review_store,
                                                                                    qtbot):
     w = _open(make_window, review_store, qtbot, (1280, 720), clusters=THREE)
+    # the cluster's own conflicts run first (it sets the note when it ends): the notes below are the last word
+    qtbot.waitUntil(lambda: not w.review.runner.busy("evidence"), timeout=10000)
     panel = w.decision_panel
     panel.set_mark("⚠ Likely different facts: notes 1 and 2 state the same thing differently: number 27 vs 33. "
                    "Check the conflicts before merging.\n⚠ #1 and #2 disagree on $340/month vs $410/month; "
@@ -370,3 +372,24 @@ def test_at_1280x720_the_word_diff_picker_shows_its_choice_whole(make_window, re
         assert combo.fontMetrics().horizontalAdvance(text) <= field.width(), (text, field.width())
         assert text in combo.toolTip()
     assert any("Offsite backups with restic" in combo.itemText(i) for i in range(combo.count()))
+
+
+def test_the_compact_queue_stays_compact_while_its_width_holds(make_window, review_store, qtbot):
+    """Folding the Status column away must not make the queue look wide enough to unfold it (a hidden column
+    measures 0): at one width the queue keeps one form, however often it is laid out."""
+    from memgui.gui.review.queue_view import FIXED, ONE_LINE_TITLE_CHARS
+
+    w = _open_demo_titles(make_window, review_store, qtbot, (1560, 940))
+    queue, splitter = w.queue, w.page.main_splitter
+    one_line = sum(width for _, width in FIXED) + ONE_LINE_TITLE_CHARS * queue.fontMetrics().averageCharWidth()
+    sizes = splitter.sizes()
+    # a queue just short of one-line titles: narrower than Status + Cosine + Size + titles, wider than the rest
+    wanted = sizes[0] + (one_line - 30) - queue.viewport().width()
+    splitter.setSizes([wanted, sizes[1] + sizes[0] - wanted, sizes[2]])
+    qtbot.wait(30)
+    assert one_line - 84 < queue.viewport().width() < one_line, (queue.viewport().width(), one_line)
+    assert queue.compact
+    for step in range(4):
+        queue.resize(queue.width(), queue.height() + (1 if step % 2 else -1))  # laid out again, same width
+        qtbot.wait(10)
+        assert queue.compact, step

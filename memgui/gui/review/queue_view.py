@@ -126,8 +126,10 @@ class QueueView(QTableView):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         header = self.horizontalHeader()
-        fixed = sum(header.sectionSize(c) for c, _ in FIXED)
-        room = self.viewport().width() + (header.sectionSize(Columns.STATUS) if self.compact else 0)
+        # a hidden section measures 0: the folded Status column counts at its own width, so the choice is the
+        # same either way round (it would flip back and forth otherwise)
+        fixed = sum(width if header.isSectionHidden(c) else header.sectionSize(c) for c, width in FIXED)
+        room = self.viewport().width()
         compact = room < fixed + ONE_LINE_TITLE_CHARS * self.fontMetrics().averageCharWidth()
         if compact != self.compact:
             self._set_compact(compact)
