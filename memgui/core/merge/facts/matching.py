@@ -3,6 +3,7 @@ sentence that restates it, and which sentences restate which (weighted word and 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from . import wordnet
@@ -41,9 +42,10 @@ class Index:
                 {marker.key, *EQUIVALENT_MARKERS.get(marker.key, ())})
         self.features = [dict[str, float]() for _ in note.sentences]
         for word in note.words:
-            self.features[word.sentence][word.lemma] = weight(word)
+            heft = weight(word)
+            self.features[word.sentence][word.lemma] = heft
             # `compress` restated as `compression`: a shared stem aligns them too
-            self.features[word.sentence]["~" + stem(word.lemma)] = 0.5 * weight(word)
+            self.features[word.sentence]["~" + stem(word.lemma)] = 0.5 * heft
         for value, sentence in zip(note.values, note.value_sentence):
             for key in value.keys:
                 self.features[sentence][key] = 3.0
@@ -184,6 +186,7 @@ _SUFFIXES = ("ations", "ation", "ions", "ion", "ments", "ment", "ings", "ing", "
              "ry", "y", "s", "e")
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(lower: str) -> str:
     """A word without its inflection or a common derivational ending, for words no lemmatiser knows (Snowball's
     English stemmer was tried: it cuts `autoscaling` and `autoscales`, `expires` and `expiry` apart)."""
