@@ -56,12 +56,14 @@ def _damage(kind: str, texts: bytes, before_json: str) -> tuple[object, str]:
         return texts, before_json.replace('{"$ref": 0}', '{"$ref": "0"}', 1)
     if kind == "references without texts":
         return None, before_json
+    if kind == "details that refer to an image's text":
+        return texts, before_json
     raise AssertionError(kind)
 
 
 KINDS = ["a flipped byte inside a stream", "cut short", "an unknown format", "texts stored as text",
          "a stream that is not UTF-8", "a stream longer than one text may be", "a reference beyond the texts",
-         "a reference that is not a number", "references without texts"]
+         "a reference that is not a number", "references without texts", "details that refer to an image's text"]
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +88,8 @@ def test_damaged_texts_are_one_line_exit_2_and_change_nothing(merged_store, tmp_
     assert texts is not None and '{"$ref": 0}' in before_json
     texts, before_json = _damage(kind, texts, before_json)
     conn.execute("UPDATE memgui_audit SET texts = ?, before_json = ? WHERE audit_id = ?", (texts, before_json, audit_id))
+    if kind == "details that refer to an image's text":  # a body where the details' JSON belongs
+        conn.execute("UPDATE memgui_audit SET details_json = '{\"$ref\": 0}' WHERE audit_id = ?", (audit_id,))
     conn.commit()
     conn.close()
     before = _digest(path)

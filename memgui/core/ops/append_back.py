@@ -16,7 +16,7 @@ from typing import Any
 from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank
 from ..store import Store
-from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, TextPack, details_json_of, written_entry
+from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, details_json_of, prepared_texts, written_entry
 from .apply import Change, utc_today
 from .stamps import ApplyInputError, SourceStamp, check_stamps
 
@@ -36,7 +36,7 @@ def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, 
     details_json = details_json_of(provenance, {
         **(details or {}), "appended": addition, "when": when.isoformat(), "guard": report.to_dict(),
         "drafted": {doc_id: [drafted.content_hash, drafted.updated_at]}})
-    texts = TextPack([doc.markdown_body, body])  # the audit images' long texts, compressed before the lock
+    texts = prepared_texts([doc.markdown_body, body], details_json)  # compressed before the lock
     with store.transaction():
         doc = check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
         change = Change(store, texts)

@@ -51,6 +51,7 @@ from ..store.audit_log import (
     Touched,
     capture,
     details_json_of,
+    prepared_texts,
     record_entry,
     written_entry,
 )
@@ -480,7 +481,7 @@ def merge_cluster(store: Store, plan: MergePlan,
                             tuple(plan.cosines), plan.note, plan.prompt)
     # the audit row's parts known now: its details serialised, the texts its images will hold compressed
     details_json = details_json_of(provenance, details)
-    texts = TextPack([body, target.markdown_body, *(o.markdown_body for o in others)])
+    texts = prepared_texts([body, target.markdown_body, *(o.markdown_body for o in others)], details_json)
     # ---- inside the lock: the stamps again, then the rows and the audit row
     with store.transaction():
         docs = check_stamps(store, plan.cluster_ids, plan.drafted)
@@ -530,7 +531,7 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
     provenance = Provenance(note=note)
     details_json = details_json_of(provenance, {"guard": report.to_dict(),
                                                 "guard_override": bool(guard_override and not report.passed)})
-    texts = TextPack([doc.markdown_body, body])  # the audit images' long texts, compressed before the lock
+    texts = prepared_texts([doc.markdown_body, body], details_json)  # compressed before the lock
     with store.transaction():
         doc = check_stamps(store, [doc_id], stamps)[doc_id]
         change = Change(store, texts)

@@ -271,9 +271,23 @@ def record_entry(
         values.update({Au.before_json: _dumps(before), Au.after_json: _dumps(after)})
     else:
         pack = texts if texts is not None else TextPack()
-        values.update({Au.before_json: _dumps(pack.refer(before)), Au.after_json: _dumps(pack.refer(after)),
-                       texts_column: pack.blob()})
+        values.update({Au.before_json: _dumps(pack.refer(before)), Au.after_json: _dumps(pack.refer(after))})
+        if len(details_json) >= LONG_DETAILS:  # the details' JSON text itself, stored as one of the texts
+            values[Au.details_json] = _dumps(pack.refer({"d": details_json})["d"])
+        values[texts_column] = pack.blob()
     return int(store._run(Au.insert(values)))
+
+
+# details this long are stored as one of the row's texts (format 2): a merge's guard report lists every
+# load-bearing token, ≈ 3 MB of JSON for two 1 MB notes, more than the WAL frames of its images
+LONG_DETAILS = 64 * 1024
+
+
+def prepared_texts(texts: Iterable[str | None], details_json: str | None = None) -> TextPack:
+    """The long texts an audit row will hold, compressed now, before the write lock: `texts` (the bodies its
+    images will hold) and its details' JSON when that is long enough to be stored as a text."""
+    long_details = details_json if details_json is not None and len(details_json) >= LONG_DETAILS else None
+    return TextPack([*texts, long_details])
 
 
 def details_json_of(provenance: Provenance | None, details: Mapping[str, Any] | None) -> str:
@@ -315,14 +329,25 @@ def _entry(row: tuple[Any, ...]) -> AuditEntry:
         def column(name: str, parse: Callable[[str | None, str], Any]) -> Any:
             return parse(_text(r[name], f"{where}: {name}"), f"{where}: {name} is not valid")
 
-        texts: list[str] | None = None
+        unpacked: list[list[str]] = []
+
+        def texts() -> list[str]:  # the row's texts column, decompressed once
+            if not unpacked:
+                unpacked.append(audit_texts.unpack(r["texts"], where))
+            return unpacked[0]
 
         def image(name: str) -> Any:  # format 1, or format 2's references resolved, then checked by the schema
-            nonlocal texts
-            if texts is None:
-                texts = audit_texts.unpack(r["texts"], where)
             return seams.audit_image(_text(r[name], f"{where}: {name}"), f"{where}: {name} is not valid",
-                                     resolve=lambda plain: audit_texts.resolve(plain, texts or [], f"{where}: {name}"))
+                                     resolve=lambda plain: audit_texts.resolve(plain, texts(), f"{where}: {name}"))
+
+        def details() -> Any:  # inline, or (format 2, long details) a reference to their JSON text
+            parsed = column("details_json", seams.audit_details)
+            if set(parsed) != {audit_texts.REF}:
+                return parsed
+            text = audit_texts.resolve(parsed, texts(), f"{where}: details_json")
+            if not isinstance(text, str):
+                raise seams.SeamError(f"{where}: details_json refers to a text that is not details")
+            return seams.audit_details(text, f"{where}: details_json is not valid")
 
         return AuditEntry(
             audit_id=int(audit_id), created_at=int(r["created_at"] or 0), operation=str(r["operation"]),
@@ -332,7 +357,7 @@ def _entry(row: tuple[Any, ...]) -> AuditEntry:
             prompt_hash=_text(r["prompt_hash"], f"{where}: prompt_hash"),
             guard_passed=None if r["guard_passed"] is None else bool(r["guard_passed"]), state=str(r["state"]),
             reverts_audit_id=None if r["reverts_audit_id"] is None else int(r["reverts_audit_id"]),
-            details=column("details_json", seams.audit_details),
+            details=details(),
             before=image("before_json"), after=image("after_json"),
         )
     except seams.SeamError as exc:
@@ -401,6 +426,6 @@ def set_state(store: Store, audit_id: int, state: str) -> None:
 
 __all__ = [
     "AuditEntry", "AuditRowError", "Provenance", "TextPack", "Touched", "capture", "details_json_of", "document_row", "get_entry",
-    "list_entries", "record_entry",
+    "list_entries", "prepared_texts", "record_entry",
     "restore", "set_state",
 ]

@@ -198,4 +198,4 @@ def resolve(image: Any, texts: list[str], where: str) -> Any:
     return root[0]
 
 
-__all__ = ["LONG_TEXT", "MAGIC", "TextPack", "normal", "resolve", "unpack"]
+__all__ = ["LONG_TEXT", "MAGIC", "REF", "TextPack", "normal", "resolve", "unpack"]

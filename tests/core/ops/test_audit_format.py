@@ -71,6 +71,7 @@ def test_a_merge_of_long_notes_stores_each_text_once_compressed(merged):
     stored = len(row["before_json"].encode()) + len(row["after_json"].encode()) + len(row["texts"])
     # format 1 held the 200 KB bodies 7 times (rows and FTS rows, before and after: ≈ 2 MB of JSON)
     assert row["texts"] is not None and stored < 200_000
+    assert len(row["details_json"]) < 100  # the guard's token list (≈ 500 KB of JSON here) is one of the texts
     assert "Café" not in row["before_json"] and '"$ref"' in row["before_json"]
     with open_store(path, read_only=True) as store:
         entry = get_entry(store, audit_id)
@@ -78,6 +79,8 @@ def test_a_merge_of_long_notes_stores_each_text_once_compressed(merged):
         target = entry.after["documents"][a]
         assert target["row"]["markdown_body"] == target["fts"]["body"]  # read back whole, as format 1 was
         assert [e.audit_id for e in list_entries(store, document_id=a)] == [audit_id]  # found by its document
+        assert entry.details["mode"] == MODE_MERGED_BODY and entry.guard_report["passed"] is True
+        assert len(entry.guard_report["tokens"]) > 1000 and entry.details["tombstoned"] == [_b]
 
 
 def test_undo_and_redo_put_back_the_exact_bytes_from_compressed_images(merged):
@@ -98,12 +101,12 @@ def _as_format_1(path, audit_id: int) -> dict:
         assert entry is not None
     conn = sqlite3.connect(path)
     dumps = lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True)  # noqa: E731
-    conn.execute("UPDATE memgui_audit SET before_json = ?, after_json = ?, texts = NULL WHERE audit_id = ?",
-                 (dumps(entry.before), dumps(entry.after), audit_id))
+    conn.execute("UPDATE memgui_audit SET before_json = ?, after_json = ?, details_json = ?, texts = NULL "
+                 "WHERE audit_id = ?", (dumps(entry.before), dumps(entry.after), dumps(entry.details), audit_id))
     conn.commit()
     conn.close()
     assert "Café" in audit_row(path, audit_id)["before_json"]
-    return {"before": dict(entry.before), "after": dict(entry.after)}
+    return {"before": dict(entry.before), "after": dict(entry.after), "details": dict(entry.details)}
 
 
 def test_a_format_1_row_still_reads_undoes_and_redoes(merged, capsys):
@@ -111,7 +114,7 @@ def test_a_format_1_row_still_reads_undoes_and_redoes(merged, capsys):
     images = _as_format_1(path, audit_id)
     with open_store(path) as store:
         entry = get_entry(store, audit_id)
-        assert entry is not None and {"before": entry.before, "after": entry.after} == images
+        assert entry is not None and {"before": entry.before, "after": entry.after, "details": entry.details} == images
         undo(store, audit_id)
         assert {d: raw_rows(path, d) for d in (a, b)} == before
         redo(store, audit_id)
