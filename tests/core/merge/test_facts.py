@@ -68,7 +68,7 @@ SAME = [
     ("Targets are set in Q4.", "Targets are set in the fourth quarter.", ("Q4", "fourth quarter")),
     ("Patch prep: see the R&D wiki.", "Patch prep: see the research and development wiki.", None),  # an acronym
     ("Gutters: svc due Oct.", "Gutters: service due Oct.", ("svc", "service")),  # an abbreviation drops a silent e
-    ("Visa extension req'd by June.", "Visa extension required by June.", ("req'd", "required")),
+    ("Visa extension req'd by June.", "Visa extension required by June.", None),  # one modality marker
     ("Partners meet every other Thu.", "Partners meet on alternate Thursdays.", ("every other Thu",
                                                                                   "on alternate Thursdays")),
     ("Rent review (per year) with the agent.", "Annual rent review with the agent.", ("per year", "Annual")),
@@ -113,6 +113,9 @@ SAME = [
     ("Report job: cron 15 4 * * 1", "The report job runs from cron every Monday at 04:15.", None),  # a cron schedule
     ("Sync: `0 22 * * *`", "The sync runs every day at 22:00.", None),
     ("Standup every Monday to Friday at 9:15.", "Standup is at 9:15 on weekdays.", None),  # a weekday range
+    ("Invoice due Fri + receipt.", "The invoice and the receipt are both due on Friday.", None),  # `both` of a pair
+    ("Two sign-offs req'd before release.", "Two sign-offs are needed before release.", None),  # shorthand modality
+    ("Fee £40 excl. parking.", "The fee is £40, except parking.", None),
 ]
 
 
@@ -175,6 +178,8 @@ CHANGED = [
     ("Store the cells at -80 °C.", "Store the cells at minus 20 °C.", "changed", "quantity"),
     ("We owe the plumber £90.", "The plumber owes us £90.", "changed", "binding"),  # the writer is a party
     ("Do not park on the verge.", "Parking on the verge is allowed.", "dropped", "negation"),
+    ("Dairy-free at the party: Ana + both twins.", "Ana needs dairy-free food at the party.", "dropped", "quantifier"),
+    ("Tom's partner Kit is vegan.", "Tom and his partner Kit are both vegan.", "added", "quantifier"),
     ("Report job: cron 15 4 * * 1", "The report job runs from cron every Tuesday at 04:15.", "dropped", "weekday"),
     ("Sync: `0 22 * * *`", "The sync runs every day at 20:00.", "changed", "time"),
     ("Refunds are allowed without a receipt.", "Refunds are blocked without a receipt.", "dropped", "modality"),

@@ -197,6 +197,8 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
             other_index.markers_by_sentence)
         if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue
+        if _pair_restated(marker, [other_index.note.sentence_text(s) for s in restating]):
+            continue
         if marker.cls == "modality" and marker.value in _PERMISSION and _negated(note, marker) and any(
                 ("negation", "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue  # `isn't allowed` where the other writes `is not allowed` or `don't`: one prohibition
@@ -304,6 +306,8 @@ class _MergedIndex:
                     return True
                 if marker.cls == "modality" and marker.value in _OBLIGATION and not _has_verb(index.note, sentence):
                     return True
+                if _pair_restated(marker, [index.note.sentence_text(sentence)]):
+                    return True
                 if negated and marker.cls == "modality" and marker.value in _PERMISSION and any(
                         m.cls == "negation" and m.sentence == sentence for m in index.note.markers):
                     return True  # `isn't allowed` restates a source's `don't`: one prohibition
@@ -322,6 +326,13 @@ class _MergedIndex:
 
 _AS_FRACTION = {"half": "frac:0.5"}
 _PERMISSION = frozenset({"may", "can"})
+_PAIR = re.compile(r"\b(?:and|plus)\b|[&+]")
+
+
+def _pair_restated(marker: Marker, sentences: list[str]) -> bool:
+    """`both` says there are two, and so does a pair the other side joins (`slip due Fri + $12` = `the slip and
+    $12 are both due Friday`); not a pair only the side that says `both` names (`Ben and Lou are both vegan`)."""
+    return marker.text.casefold() == "both" and any(_PAIR.search(text) for text in sentences)
 
 
 def _negated(note: Note, marker: Marker) -> bool:

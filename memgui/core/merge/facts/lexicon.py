@@ -79,6 +79,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "except for": "except", "all but": "except", "but one": "except", "other than": "except",
         "apart from": "except", "aside from": "except",
         "besides": "also", "but not": "except", "save for": "except", "including": "including",
+        "incl": "including", "inc": "including", "excl": "except", "w/o": "except",  # note shorthand
         "especially": "especially", "particularly": "especially", "specifically": "especially",
         "even": "even", "also": "also", "too": "also", "as well": "also", "in addition": "also",
     },
@@ -153,7 +154,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     "modality": {
         "must": "must", "shall": "must", "have to": "must", "has to": "must", "had to": "must",
         "need to": "must", "needs to": "must", "need": "must", "needs": "must", "needed": "must", "required": "must",
-        "requires": "must", "require": "must",
+        "requires": "must", "require": "must", "req'd": "must", "reqd": "must",
         "mandatory": "must", "due": "must", "obligatory": "must", "compulsory": "must", "necessary": "must",
         "should": "should", "ought": "should", "recommended": "should", "advised": "should",
         "may": "may", "can": "can", "could": "could", "allowed": "may", "permitted": "may",
