@@ -116,6 +116,7 @@ SAME = [
     ("Invoice due Fri + receipt.", "The invoice and the receipt are both due on Friday.", None),  # `both` of a pair
     ("Two sign-offs req'd before release.", "Two sign-offs are needed before release.", None),  # shorthand modality
     ("Fee £40 excl. parking.", "The fee is £40, except parking.", None),
+    ("Picnic: Jo + both dogs.", "Picnic: Jo plus both dogs.", None),  # `+` is `plus`
 ]
 
 
@@ -180,6 +181,8 @@ CHANGED = [
     ("Do not park on the verge.", "Parking on the verge is allowed.", "dropped", "negation"),
     ("Dairy-free at the party: Ana + both twins.", "Ana needs dairy-free food at the party.", "dropped", "quantifier"),
     ("Tom's partner Kit is vegan.", "Tom and his partner Kit are both vegan.", "added", "quantifier"),
+    ("Cinema for five, including the twins.", "Cinema for five of us plus the twins.", "added", "restriction"),
+    ("Trip budget £900, and £200 of that is fuel.", "Trip budget £900, plus £200 for fuel.", "added", "restriction"),
     ("Report job: cron 15 4 * * 1", "The report job runs from cron every Tuesday at 04:15.", "dropped", "weekday"),
     ("Sync: `0 22 * * *`", "The sync runs every day at 20:00.", "changed", "time"),
     ("Refunds are allowed without a receipt.", "Refunds are blocked without a receipt.", "dropped", "modality"),

@@ -311,6 +311,10 @@ class _MergedIndex:
                 if negated and marker.cls == "modality" and marker.value in _PERMISSION and any(
                         m.cls == "negation" and m.sentence == sentence for m in index.note.markers):
                     return True  # `isn't allowed` restates a source's `don't`: one prohibition
+                if marker.value == "plus" and re.search(r"\+|\band\b|\balso\b|\bwith\b",
+                                                        index.note.sentence_text(sentence)) and \
+                        not re.search(r"\bof (?:that|it|this|which)\b|\bincl", index.note.sentence_text(sentence)):
+                    return True  # `Sam + both kids` = `Sam plus both kids`; not `$80 of that` → `plus $80`
                 if (marker.cls, marker.value) == ("direction", "out") and \
                         re.search(r"\bfrom\b", index.note.sentence_text(sentence), re.IGNORECASE):
                     return True  # `out of the joint account` restates `from the joint account`

@@ -82,6 +82,8 @@ _CLASSES: dict[str, dict[str, str]] = {
         "incl": "including", "inc": "including", "excl": "except", "w/o": "except",  # note shorthand
         "especially": "especially", "particularly": "especially", "specifically": "especially",
         "even": "even", "also": "also", "too": "also", "as well": "also", "in addition": "also",
+        # an amount on top of another, not part of it (`six plus the two kids` ≠ `six including the two kids`)
+        "plus": "plus", "on top of": "plus", "in addition to": "plus", "as well as": "plus",
     },
     # conditions: subordinators that make a statement hold only sometimes
     "condition": {
