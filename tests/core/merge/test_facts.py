@@ -182,6 +182,7 @@ CHANGED = [
     ("Dairy-free at the party: Ana + both twins.", "Ana needs dairy-free food at the party.", "dropped", "quantifier"),
     ("Tom's partner Kit is vegan.", "Tom and his partner Kit are both vegan.", "added", "quantifier"),
     ("Cinema for five, including the twins.", "Cinema for five of us plus the twins.", "added", "restriction"),
+    ("The caretaker takes the bins out.", "The caretaker took the bins out.", "changed", "tense"),  # a strong past
     ("Trip budget £900, and £200 of that is fuel.", "Trip budget £900, plus £200 for fuel.", "added", "restriction"),
     ("Report job: cron 15 4 * * 1", "The report job runs from cron every Tuesday at 04:15.", "dropped", "weekday"),
     ("Sync: `0 22 * * *`", "The sync runs every day at 20:00.", "changed", "time"),

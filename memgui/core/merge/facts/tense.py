@@ -33,6 +33,13 @@ _THIRD_PERSON = frozenset("he she it who which that".split())
 _IRREGULAR_PAST = re.compile(r"(?:ed|[^aeiou]t|ought|aught|ew|ung|ank|ode|ook|ote|ove|ore|oke|ent|ame|ave|ind|ound)$")
 
 
+# Irregular verbs whose simple past is no participle: the closed class of English strong verbs.
+_SIMPLE_PAST = frozenset(
+    "went came gave took ran began wrote drove ate saw knew grew flew threw drew rose spoke broke chose froze stole "
+    "woke wore swore tore sang rang drank sank swam did fell forgot forgave hid rode shook strode strove "
+    "arose awoke bore bit blew mistook overtook undertook withdrew".split())
+
+
 def _previous(text: str, start: int) -> str:
     found = _PREVIOUS.search(text[max(0, start - 24):start])
     return found.group(1).casefold().replace("’", "'") if found else ""
@@ -57,6 +64,8 @@ def tense_of(word: Word, text: str) -> str | None:
         return "not done" if imperative or before in _SUBJECT else None  # a bare form may be a noun
     if word.lower.endswith("s") and word.lower[:-1].rstrip("e") in (word.lemma, word.lemma.rstrip("e")):
         return "not done" if before else None  # `Writes were paused`: a plural noun opens the sentence
+    if word.lower in _SIMPLE_PAST and before not in _NO_TENSE:
+        return "done"  # `the price went up`: a past no participle shares, after whatever subject
     if not _IRREGULAR_PAST.search(word.lower):
         return None
     if before in _STATIVE:
