@@ -2,8 +2,8 @@
 the merges that now show a fact at risk, and for the selected one Undo (while the core says undo would go through)
 or "Append lost fact back" (otherwise), each after a confirmation that says what changes.
 
-`install_recheck_page(view)` adds the page to an `AuditView`; writes go through the view (its undo path, its banner,
-reload and `storeChanged`), and the list is re-checked whenever the view reloads after one.
+`install_recheck_page(view)` adds the page to an `AuditView`; writes go through the view's `AuditWrites` (its undo
+path; the view's banner, reload and `storeChanged`), and the list is re-checked whenever the view reloads after one.
 """
 from __future__ import annotations
 
@@ -24,10 +24,11 @@ from PySide6.QtWidgets import (
 
 from ..dialogs import Prompter
 from ..services import AuditServices
-from ..services.types import AuditEntry, RecheckedMerge, RecheckReport, Store
+from ..services.types import RecheckedMerge, RecheckReport, Store
 from ..services.values import ACTION_APPEND_BACK, ACTION_UNDO, Progress
 from ..workers import TaskRunner, one_line
 from .models import WARN_COLOR, SortKey, TableModel, selected_rows, short_id, table_view, when_text
+from .writes import AuditWrites
 
 ACTION_LABELS = {ACTION_UNDO: "Undo", ACTION_APPEND_BACK: "Append lost fact back"}
 HELP = ("Runs today's fact lens again over every merge memgui wrote (the audit keeps each source as it was) and "
@@ -52,11 +53,10 @@ class RecheckHost(Protocol):
     @property
     def loaded(self) -> SignalInstance: ...
 
-    def _write(self, action: str, audit_id: int) -> None: ...
+    @property
+    def writes(self) -> AuditWrites: ...  # its writes: what they say comes back through the view
 
-    def _finish(self, text: str, kind: str, reselect: int | None = None) -> None: ...
-
-    def _write_failed(self, exc: BaseException) -> None: ...
+    def revert(self, action: str, audit_id: int) -> None: ...
 
 
 class RecheckModel(TableModel[RecheckedMerge]):
@@ -236,26 +236,18 @@ class RecheckPage(QWidget):
         impact = (f"Undo the {desc} (audit #{m.audit_id}): every document it touched gets back the text it had before "
                   "it. The core refuses if any of them changed since. The undo itself is recorded in the audit.")
         if self.prompter.confirm("Undo", f"Undo the {desc}?", impact, "Undo"):
-            self.view._write("undo", m.audit_id)
+            self.view.revert("undo", m.audit_id)
 
     def append_back_selected(self) -> None:
-        m, store, append = self.selected(), self.view.store, self.view.services.append_lost_facts
-        if m is None or store is None:
+        m = self.selected()
+        if m is None or self.view.store is None:
             return
         impact = (f"These sentences of merge #{m.audit_id}'s sources are appended to "
                   f"“{m.target_title or m.target_id}” under a dated separator, as Netclaw appends:\n\n"
                   f"{m.append_text}\n\nThe core refuses if the document changed since this re-check. "
                   "The write is recorded in the audit and can be undone.")
-        if not self.prompter.confirm("Append lost fact back", "Append the lost facts back?", impact, "Append back"):
-            return
-        stamp = m.target_stamp
-
-        def done(entry: AuditEntry) -> None:
-            self.view._finish(f"Appended the facts merge #{m.audit_id} lost back to its target "
-                              f"(recorded as #{entry.audit_id}, undoable).", "ok", reselect=entry.audit_id)
-
-        self.view.runner.start("audit-append-back", lambda cancel: append(store, m.audit_id, drafted=stamp),
-                               label=f"Appending back #{m.audit_id}", on_done=done, on_error=self.view._write_failed)
+        if self.prompter.confirm("Append lost fact back", "Append the lost facts back?", impact, "Append back"):
+            self.view.writes.append_back(m)
 
 
 def install_recheck_page(view: RecheckHost) -> RecheckPage:

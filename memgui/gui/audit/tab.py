@@ -13,7 +13,7 @@ def audit_tab(services: AuditServices, runner: TaskRunner, *, cosine_lookup: Cal
               store_changed: Callable[[], None], threshold_chosen: Callable[[float], None],
               confirm_revert: Callable[[str, str, int], bool] | None = None) -> AuditView:
     view = AuditView(services=services, runner=runner, cosine_lookup=cosine_lookup)
-    view.confirm_revert = confirm_revert  # undo / redo there ask as Ctrl+Z asks
+    view.writes.confirm_revert = confirm_revert  # undo / redo there ask as Ctrl+Z asks
     view.storeChanged.connect(store_changed)
     view.thresholdChosen.connect(threshold_chosen)
     return view

@@ -3,8 +3,9 @@ Undo / Redo with the core's conflict messages), past daemon merges (append histo
 timeline), the "kept separate" list with Remove, threshold calibration, exports, and "Re-check merges" (recheck.py).
 
 Self-contained: the window creates `AuditView(services=…, runner=…)` (the core's audit services; the real ones
-when left out), calls `set_store(store)` and connects `storeChanged` (a write happened here: reload your views)
-and `thresholdChosen(float)`. Reads, log parsing, diffs, calibration and writes run on the task runner.
+when left out), calls `set_store(store)` and connects `storeChanged` (a write happened here: refresh what shows its documents)
+and `thresholdChosen(float)`. Reads, log parsing, diffs, calibration and writes run on the task runner; the writes
+themselves are `AuditWrites` (writes.py), whose results this view shows.
 """
 from __future__ import annotations
 
@@ -24,13 +25,14 @@ from .detail import JsonObject, body_html, diff_html, entry_html
 from .layout import AuditWidgets, build_entries_page, build_exemptions_page, fill_filter
 from .models import VALUE_ROLE, operation_label, selected_rows
 from .recheck import install_recheck_page
+from .writes import AuditWrites
 
 BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#dafbe1;color:#116329",
                  "error": "background:#ffebe9;color:#82071e"}
 
 
 class AuditView(AuditWidgets):
-    storeChanged = Signal()  # undo / redo / remove wrote to the store
+    storeChanged = Signal(object)  # undo / redo / remove / append wrote: the ids of the documents (a frozenset)
     thresholdChosen = Signal(float)
     loaded = Signal()  # audit entries, histories and exemptions are shown
     logsLoaded = Signal()
@@ -53,7 +55,9 @@ class AuditView(AuditWidgets):
         self.calibration: Calibration | None = None
         self._calibrated_for: Store | None = None
         self._reselect: int | None = None
-        self.confirm_revert: Callable[[str, str, int], bool] | None = None  # (action, what, audit id) -> go ahead
+        self.writes = AuditWrites(self.services, self.runner, self)
+        self.writes.written.connect(self._written)
+        self.writes.failed.connect(self._write_failed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.banner = QLabel("")
@@ -82,7 +86,7 @@ class AuditView(AuditWidgets):
 
     def set_store(self, store: Store | None) -> None:
         """Show `store` (None clears the tab). Default daemon logs (next to the store, $NETCLAW_HOME/logs) are read."""
-        self.store = store
+        self.store = self.writes.store = store
         self._calibrated_for = None
         self.pairs, self.calibration = [], None
         self.calibration_panel.set_calibration([], None, self.current_threshold)
@@ -249,65 +253,38 @@ class AuditView(AuditWidgets):
         entry = self.audit_model.row_at(self.audit_model.row_of(audit_id)) if audit_id is not None else None
         return entry.state if entry is not None else None
 
-    # ---- writes (undo, redo, remove) -----------------------------------------------------------------------------
+    # ---- writes (undo, redo, remove: writes.py) ------------------------------------------------------------------
 
     def undo_selected(self) -> None:
         e = self.selected_entry()
         if e is not None:
             target = e.reverts_audit_id if e.operation == "redo" else e.audit_id
-            self._write("undo", target)
+            if target is not None:
+                self.revert("undo", target)
 
     def redo_selected(self) -> None:
         e = self.selected_entry()
         if e is not None:
-            self._write("redo", e.audit_id)
+            self.revert("redo", e.audit_id)
 
-    def _write(self, action: str, audit_id: int) -> None:
+    def revert(self, action: str, audit_id: int) -> None:
+        """Undo or redo audit row `audit_id`, asked about as the selected entry ("write" when none is)."""
         e = self.selected_entry()
-        desc = f"{e.operation} into {self.titles.get(e.target_id) or e.target_id}" if e is not None else "write"
-        if self.confirm_revert is not None and not self.confirm_revert(action, desc, audit_id):
-            return  # asked as Ctrl+Z asks (the window's prompter); a bare view asks nothing
-        store, revert = self.store, (self.services.undo if action == "undo" else self.services.redo)
-
-        def work(cancel):
-            return revert(store, audit_id)
-
-        def done(new_entry) -> None:
-            verb = "Undid" if action == "undo" else "Redid"
-            self._finish(f"{verb} #{audit_id} (recorded as #{new_entry.audit_id}).", "ok", reselect=audit_id)
-
-        self.runner.start(f"audit-{action}", work, label=f"{action.capitalize()} #{audit_id}", on_done=done,
-                          on_error=self._write_failed)
+        desc = f"{e.operation} into {self.titles.get(e.target_id or '') or e.target_id}" if e is not None else "write"
+        self.writes.revert(action, audit_id, desc)
 
     def remove_selected_exemptions(self) -> None:
-        pairs = selected_rows(self.exemption_table, Exemption)
-        store = self.store
-        if not pairs or store is None:
-            return
+        self.writes.remove_exemptions(selected_rows(self.exemption_table, Exemption))
 
-        allow_nomination = self.services.allow_nomination
-
-        def work(cancel):
-            return [allow_nomination(store, [x.first_id, x.second_id], note="removed in the audit view") for x in pairs]
-
-        def done(entries) -> None:
-            ids = ", ".join(f"#{e.audit_id}" for e in entries)
-            self._finish(f"Removed {len(entries)} kept-separate pair(s); they may be nominated again ({ids}, undoable).",
-                         "ok", reselect=entries[-1].audit_id if entries else None)
-
-        self.runner.start("audit-remove-exemption", work, label="Removing kept-separate pairs", on_done=done,
-                          on_error=self._write_failed)
-
-    def _finish(self, text: str, kind: str, reselect: int | None = None) -> None:
+    def _written(self, text: str, reselect: int | None, documents: frozenset[str]) -> None:
         self._reselect = reselect
         self._calibrated_for = None
-        self.show_banner(text, kind)
+        self.show_banner(text, "ok")
         self.reload()
-        self.storeChanged.emit()
+        self.storeChanged.emit(documents)
         self.actionFinished.emit(text)
 
-    def _write_failed(self, exc: BaseException) -> None:
-        text = one_line(exc)
+    def _write_failed(self, text: str) -> None:
         self.show_banner(text, "error")
         self.reload()  # show the rows as they are now
         self.actionFinished.emit(text)

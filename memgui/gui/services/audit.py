@@ -69,6 +69,10 @@ class RecheckWork(Protocol):
     def __call__(self, store: Store, *, cancel: CancelToken = ...) -> Work[RecheckReport]: ...
 
 
+class AllowNomination(Protocol):
+    def __call__(self, store: Store, doc_ids: Iterable[str], note: str | None = None) -> AuditEntry: ...
+
+
 class AppendLostFacts(Protocol):
     def __call__(self, store: Store, audit_id: int, *, drafted: SourceStamp | None = None) -> AuditEntry: ...
 
@@ -85,7 +89,7 @@ class AuditServices:
     unrecoverable_merges: Callable[[Store, DaemonTimeline], list[dict[str, object]]]
     undo: UndoRedo
     redo: UndoRedo
-    allow_nomination: Callable[[Store, Iterable[str], str | None], AuditEntry]  # (store, ids, note)
+    allow_nomination: AllowNomination
     word_diff_work: WordDiffWork
     labelled_pairs_work: LabelledPairsWork
     suggest_threshold: Callable[[Iterable[LabelledPair]], Calibration]
