@@ -374,6 +374,16 @@ def get_entry(store: Store, audit_id: int) -> AuditEntry | None:
     return _entry(row) if row else None
 
 
+def entry_state(store: Store, audit_id: int) -> str | None:
+    """An entry's state alone (applied | undone), or None when there is no such entry: what undo and redo read
+    again inside their lock about an entry they read whole before it (its images never change)."""
+    Au = store.m.audit
+    if Au is None:
+        return None
+    row = store._first(Au.select(Au.state).where(Au.audit_id == int(audit_id)))
+    return None if row is None else str(row[0])
+
+
 def written_entry(store: Store, audit_id: int) -> AuditEntry:
     """The entry a write just committed (it is there: the write and its audit row are one transaction)."""
     entry = get_entry(store, audit_id)
@@ -425,7 +435,7 @@ def set_state(store: Store, audit_id: int, state: str) -> None:
 
 
 __all__ = [
-    "AuditEntry", "AuditRowError", "Provenance", "TextPack", "Touched", "capture", "details_json_of", "document_row", "get_entry",
-    "list_entries", "prepared_texts", "record_entry",
+    "AuditEntry", "AuditRowError", "Provenance", "TextPack", "Touched", "capture", "details_json_of", "document_row",
+    "entry_state", "get_entry", "list_entries", "prepared_texts", "record_entry",
     "restore", "set_state",
 ]

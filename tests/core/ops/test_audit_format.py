@@ -10,10 +10,11 @@ import sqlite3
 
 import pytest
 
+import memgui.core.ops.undo as undo_mod
 from factories import seed_document
 from memgui.__main__ import main
 from memgui.core.ops.apply import MODE_MERGED_BODY, MergePlan, draft_stamps, edit_document, merge_cluster
-from memgui.core.ops.undo import redo, undo
+from memgui.core.ops.undo import AuditError, UndoConflictError, redo, undo
 from memgui.core.store import create_store, open_store
 from memgui.core.store.audit_log import get_entry, list_entries
 
@@ -142,3 +143,46 @@ def test_a_store_whose_audit_table_predates_format_2_reads_and_climbs_with_its_n
         assert audit_row(path, undone.audit_id)["texts"] is not None
         edit_document(store, a, store.document(a).markdown_body + " Edited.", draft_stamps(store, [a]))
         assert get_entry(store, audit_id) is not None
+
+
+def test_undo_reads_the_entry_before_its_lock_but_checks_the_state_and_the_rows_inside_it(merged, monkeypatch):
+    """Undo reads the entry (and compresses its texts) before BEGIN IMMEDIATE; what another writer does in
+    between is still caught inside: a daemon's edit of the target, or another memgui's undo of the same entry."""
+    path, a, b, _before, after, audit_id = merged
+    real = undo_mod._read_ahead
+    meanwhile: list = []
+
+    def read_then_someone_writes(store, wanted):
+        entry = real(store, wanted)
+        if meanwhile:
+            meanwhile.pop()(store)
+        return entry
+
+    monkeypatch.setattr(undo_mod, "_read_ahead", read_then_someone_writes)
+    conn = sqlite3.connect(path)
+
+    def daemon_edits_the_target(_store):
+        conn.execute("UPDATE memory_documents SET markdown_body = markdown_body || ' Daemon.', updated_at = updated_at + 1 "
+                     "WHERE document_id = ?", (a,))
+        conn.commit()
+
+    with open_store(path) as store:
+        meanwhile.append(daemon_edits_the_target)
+        with pytest.raises(UndoConflictError) as info:
+            undo(store, audit_id)
+        assert a in str(info.value)
+        assert raw_rows(path, a)[0][0].endswith(b" Daemon.") and raw_rows(path, b) == after[b]
+        conn.execute("UPDATE memory_documents SET markdown_body = ?, updated_at = ? WHERE document_id = ?",
+                     (after[a][0][0].decode(), after[a][0][2], a))  # the daemon's edit taken back
+        conn.commit()
+
+        def another_memgui_undoes(_store):
+            with open_store(path) as other:
+                undo(other, audit_id)
+
+        meanwhile.append(another_memgui_undoes)
+        with pytest.raises(AuditError) as info:
+            undo(store, audit_id)
+        assert "already undone" in str(info.value)
+        assert len(list_entries(store, operation="undo")) == 1  # the other one's undo only
+    conn.close()
