@@ -23,6 +23,7 @@ from .review import Review, ReviewPage
 from .review.ahead import DecisionsAhead
 from .review.bulk_accept import install_bulk_accept
 from .review.cluster_model import ClusterRow
+from .review.cluster_refresh import ClusterRefresh
 from .review.keys import ReviewKeys
 from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
@@ -71,6 +72,8 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.review.clusterLoaded.connect(self.notes.cluster_shown)
         self.cluster_model.statusChanged.connect(lambda row: self.marks is not None and self.marks.record(row))
         self.ahead = DecisionsAhead(self, self)  # the model decides the next clusters in the background
+        self.refresher = ClusterRefresh(self.cluster_model, self.runner, self.review,
+                                        failed=lambda text: self.show_status(text, 8000))  # after an audit write
         self.runner.started.connect(lambda *_: self.update_actions())
         # The window as the timer's context: a task that ends as the window closes (shutdown cancels it) must
         # not update the actions of a window that is gone by then.
@@ -348,11 +351,10 @@ class MainWindow(QueueNavigation, QMainWindow):
         """A write from the review tab: the audit tab re-reads its lists."""
         self.audit_view.reload()
 
-    def store_changed_elsewhere(self) -> None:
-        """The audit tab wrote (undo / redo / exemptions): reload the cluster and find clusters again."""
-        if self.review.row is not None:
-            self.review.load(self.review.row, keep_body=True)
-        self.start_scan()
+    def store_changed_elsewhere(self, documents: frozenset[str]) -> None:
+        """The audit tab wrote: its clusters read again (cluster_refresh.py), or all found again if none is queued."""
+        if not self.refresher.refresh(self.store, self.marks, documents):
+            self.start_scan()
 
     def threshold_chosen(self, value: float) -> None:
         self.apply_settings(replace(self.settings, threshold=float(value)))

@@ -1,5 +1,5 @@
 """Glue for the Audit tab: an `AuditView` on the window's task runner, told about the store and the scan, and
-heard when it writes (undo / redo / exemptions) or picks a threshold."""
+heard when it writes (undo / redo / exemptions / append back: the documents written) or picks a threshold."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -10,7 +10,7 @@ from .view import AuditView
 
 
 def audit_tab(services: AuditServices, runner: TaskRunner, *, cosine_lookup: Callable[[str, str], float | None],
-              store_changed: Callable[[], None], threshold_chosen: Callable[[float], None],
+              store_changed: Callable[[frozenset[str]], None], threshold_chosen: Callable[[float], None],
               confirm_revert: Callable[[str, str, int], bool] | None = None) -> AuditView:
     view = AuditView(services=services, runner=runner, cosine_lookup=cosine_lookup)
     view.writes.confirm_revert = confirm_revert  # undo / redo there ask as Ctrl+Z asks

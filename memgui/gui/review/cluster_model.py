@@ -231,6 +231,16 @@ class ClusterTableModel(QAbstractTableModel):
         self.dataChanged.emit(self.index(i, 0), self.index(i, self.columnCount() - 1))
         return row
 
+    def replace_row(self, row: ClusterRow) -> bool:
+        """Put `row` in place of the row with its cluster id (and repaint it); False when there is none. Its
+        status is taken as it is (no `statusChanged`: nothing to record)."""
+        i = self.row_of(row.cluster_id)
+        if i < 0:
+            return False
+        self._rows[i] = row
+        self.dataChanged.emit(self.index(i, 0), self.index(i, self.columnCount() - 1))
+        return True
+
     def set_status(self, cluster_id: str, status: str, audit_id: int | None = None) -> None:
         marked_at = None if status == NEW else int(time.time() * 1000)
         row = self.update_row(cluster_id, status=status, audit_id=audit_id, marked_at=marked_at)
