@@ -11,11 +11,9 @@ do. At start-up (after the store opens) it runs the model's capability self-test
 status line says which canary it is on."""
 from __future__ import annotations
 
-import inspect
-
 from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
-from ..services.types import ClusterReview, SelfTestReport
+from ..services.types import ClusterReview, ModelTurns, SelfTestReport
 from ..services.values import Progress
 from ..settings_dialog import GuiSettings
 from ..workers import TaskRunner, one_line
@@ -46,6 +44,9 @@ class DecisionsAhead(QObject):
         self.w, self.review = window, window.review
         self.s = window.services.ahead
         self.slot = window.review.drafting.slot
+        if self.slot.turns is None:  # the reviewer's calls and these take turns on the one model
+            self.slot.turns = self.s.turns()
+        self.turns: ModelTurns = self.slot.turns
         pool = QThreadPool(self)
         pool.setThreadPriority(QThread.Priority.LowestPriority)
         self.runner = TaskRunner(self, pool)
@@ -128,7 +129,7 @@ class DecisionsAhead(QObject):
         self.problem, self.model_key, self.verdict = "", None, None
         w, s, slot = self.w, self.s, self.slot
         settings, key, make = w.settings, self.review.drafting.decider_key(), w.services.make_decider
-        selftest, warm = w.services.selftest, self.enabled()
+        selftest, warm, turns = w.services.selftest, self.enabled(), self.turns
 
         def job(cancel):
             lower_priority()
@@ -146,9 +147,9 @@ class DecisionsAhead(QObject):
             if verdict is None and selftest is not None:
                 def run(token):
                     out = selftest(decider, cancel=token, **no_time_limit(selftest))
-                    return (yield from out) if inspect.isgenerator(out) else out
+                    return out if isinstance(out, SelfTestReport) else (yield from out)
 
-                verdict = yield from s.taking_turns(run, slot.turns, cancel)
+                verdict = yield from s.taking_turns(run, turns, cancel)
             if verdict is not None:
                 slot.selftests.setdefault(key, verdict)
             return s.model_key(decider), getattr(decider, "model_id", ""), verdict
@@ -259,7 +260,9 @@ class DecisionsAhead(QObject):
         w, s, slot = self.w, self.s, self.slot
         key, ids = frozenset(row.member_ids), list(row.member_ids)
         store, mkey, settings, make = w.store, self.model_key, w.settings, w.services.make_decider
-        dkey, summary = self.review.drafting.decider_key(), summary_of(self.verdict)
+        dkey, summary, turns = self.review.drafting.decider_key(), summary_of(self.verdict), self.turns
+        if store is None or mkey is None:  # no store, or the model file not known yet: nothing to decide with
+            return
 
         def job(cancel):
             lower_priority()
@@ -275,7 +278,7 @@ class DecisionsAhead(QObject):
                 decider = yield from slot.acquire(dkey, lambda: make(settings), cancel)
             except Exception as exc:  # noqa: BLE001
                 raise ModelUnavailable(one_line(exc)) from exc
-            review = yield from stages(s.review_ahead(live, s.anchor_names(store, live), decider, slot.turns,
+            review = yield from stages(s.review_ahead(live, s.anchor_names(store, live), decider, turns,
                                                        cancel=cancel, selftest=summary))
             if review.error is None:
                 cache.put(review)

@@ -4,11 +4,10 @@ when asked (all off the GUI thread, stale results dropped). Works on the `Review
 from __future__ import annotations
 
 import contextlib
-import inspect
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from ..services.types import DeciderResult, Document, FactGroups, ReaderReport, WordDiff
+from ..services.types import DeciderResult, Document, FactGroups, ReaderReport, SelfTestReport, WordDiff
 from ..services.values import Progress
 from ..workers import one_line
 from .cluster_model import ClusterRow
@@ -247,6 +246,8 @@ class Drafting:
         if len(docs) < 2:
             return
         store, cosines, inputs, judge_pairs = r.host.store, dict(r.cosines), s.decider_input, s.judge_pairs
+        if store is None:  # reviewable: a cluster of the open store is on show
+            return
         settings, key, slot = r.host.settings, self._key(), self.slot
         make, selftest, selftests = s.make_decider, s.selftest, self.selftests
         row = r.row
@@ -260,10 +261,8 @@ class Drafting:
             decider = yield from slot.acquire(key, lambda: make(settings), cancel)
             if selftest is not None and key not in selftests:
                 yield Progress("loading model", 0, None, "running the capability self-test")
-                verdict = selftest(decider, cancel=cancel)
-                if inspect.isgenerator(verdict):
-                    verdict = yield from verdict
-                selftests[key] = verdict
+                test = selftest(decider, cancel=cancel)
+                selftests[key] = test if isinstance(test, SelfTestReport) else (yield from test)
             verdict = selftests.get(key)
             if verdict is not None and not verdict.capable:
                 return _INCAPABLE, verdict  # its "same fact?" answers would pick the members: not trusted

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
@@ -98,7 +99,8 @@ class UndoRedo(Protocol):
 class SelfTest(Protocol):
     """The decider's capability self-test (cached per model file)."""
 
-    def __call__(self, decider: Decider, *, cancel: CancelToken | None = None) -> Work[SelfTestReport]: ...
+    def __call__(self, decider: Decider, *,
+                 cancel: CancelToken | None = None) -> Work[SelfTestReport] | SelfTestReport: ...  # or at once
 
 
 class ReadMerge(Protocol):
@@ -147,7 +149,7 @@ class Services:
     disagreeing_pairs: Callable[[Sequence[tuple[str, str, str]], Sequence[tuple[str, str, object]]],
                                 list[tuple[str, str]]]
     missing_spans: MissingSpans
-    build_appended_body: Callable[[str, str, str], str]  # (existing, addition, when)
+    build_appended_body: Callable[[str, str, date | str], str]  # (existing, addition, when: the UTC date)
     sentence_union: Callable[[str | None, Sequence[str | None]], str]
     warm_up: Callable[[], None]  # precompiles the guard's Unicode patterns (on a worker)
     # writes, undo / redo
