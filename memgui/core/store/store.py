@@ -214,20 +214,6 @@ class Store:
         if migrating:
             self.schema_pending = False
 
-    @contextmanager
-    def _write_unit(self) -> Iterator[None]:
-        """One write of Netclaw's tables (an upsert, a tombstone, a restored row …): its own transaction, or —
-        inside the caller's — a part of that one, without a savepoint. FTS5 flushes its pending index data to
-        disk at every SAVEPOINT and RELEASE (measured on a 1 MB merge: 20–85 ms per release, and one more index
-        segment each time), where Netclaw's own write, one transaction, flushes once at COMMIT. An error inside
-        propagates, so the caller's transaction rolls back whole: nothing half-written is committed."""
-        if self.db.in_transaction():
-            self.require_writable()
-            yield
-        else:
-            with self.transaction():
-                yield
-
     # ---- reads: documents --------------------------------------------------------------------------
 
     def _doc_query(self) -> Query:
@@ -427,7 +413,7 @@ class Store:
         model = self.m.of_table(table)
         if model is None:
             return
-        with self._write_unit():
+        with self.transaction():
             self._run(model.delete().where(self._key_is(model, key_column, key)))
             if row is not None:
                 self._run(model.insert(row_values(model, row)))
@@ -437,7 +423,7 @@ class Store:
         transaction (a savepoint inside the caller's transaction). Its embedding rows are deleted, never
         written, as on every rewrite: the daemon re-embeds the restored text (netclaw-compat §9)."""
         E = self.m.embeddings
-        with self._write_unit():
+        with self.transaction():
             self.restore_row("memory_documents", "document_id", document_id, image.get("row"))
             self.restore_row("memory_documents_fts", "document_id", document_id, image.get("fts"))
             if E is not None:
@@ -482,7 +468,7 @@ class Store:
         so ensuring a tombstoned anchor revives it (netclaw-compat §2.1)."""
         self.require_writable()
         aid = anchor_id or anchor_id_for(canonical_name)
-        with self._write_unit():
+        with self.transaction():
             ts = now_ms()
             values = dict(
                 anchor_id=aid, anchor_type=anchor_type, canonical_name=canonical_name, parent_anchor_id=None,
@@ -504,7 +490,7 @@ class Store:
         embedding row of the document is deleted; the FTS row is refreshed when recall_mode is auto or
         searchable (other modes leave an existing FTS row alone). One transaction; returns the stored row."""
         self.require_writable()
-        with self._write_unit():
+        with self.transaction():
             existing = self.document(doc.document_id)
             values = {c: getattr(doc, c) for c in DOCUMENT_COLUMNS}
             ts = now_ms()
@@ -535,7 +521,7 @@ class Store:
         if not has_column(D, "update_semantics"):
             raise StoreError(f"{self.path}: memory_documents has no update_semantics column, so a document cannot "
                              "be tombstoned the way Netclaw does; nothing was written")
-        with self._write_unit():
+        with self.transaction():
             current = self.document(document_id)
             if current is None:
                 raise StoreError(f"{document_id}: no such document; nothing was written")
@@ -553,13 +539,13 @@ class Store:
     def reanchor_document(self, document_id: str, anchor_id: str) -> None:
         """Consolidation's re-anchor (netclaw-compat §9): only anchor_id changes (no updated_at bump, as Netclaw)."""
         D = self.m.documents
-        with self._write_unit():
+        with self.transaction():
             self._run(D.update({D.anchor_id: anchor_id}).where(D.document_id == document_id))
 
     def tombstone_anchor(self, anchor_id: str) -> None:
         """Consolidation's anchor tombstone (netclaw-compat §9): status `tombstoned`, updated_at = now."""
         A = self.m.anchors
-        with self._write_unit():
+        with self.transaction():
             self._run(A.update(row_values(A, {"status": "tombstoned", "updated_at": now_ms()}))
                       .where(A.anchor_id == anchor_id))
 
@@ -570,7 +556,7 @@ class Store:
         if R is None:
             raise StoreError(f"{self.path}: store has no memory_records table; nothing was written")
         values = dict(values)
-        with self._write_unit():
+        with self.transaction():
             if has_column(R, "domain"):
                 values["domain"] = self._legacy_domain_for(values["anchor_id"])
             self._insert(R, values)
