@@ -24,7 +24,7 @@ import zlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .seams import MAX_ITEMS, MAX_TEXT_CHARS, SeamError
+from .seams import MAX_FILE_BYTES, MAX_ITEMS, MAX_TEXT_CHARS, SeamError
 from .values import RawText
 
 MAGIC = b"memgui-texts\x00\x02"
@@ -34,6 +34,7 @@ LEVEL_IN_LOCK = 1  # for a text first met inside the lock (a row that changed si
 REF = "$ref"
 _LENGTH = struct.Struct(">I")
 _MAX_TEXT_BYTES = 4 * MAX_TEXT_CHARS  # UTF-8 of the longest text a seam takes
+MAX_ROW_TEXT_CHARS = 8 * MAX_TEXT_CHARS  # all of one row's texts (a row of many small zlib bombs is refused)
 
 
 def normal(value: Any) -> Any:
@@ -139,10 +140,12 @@ def unpack(blob: Any, where: str) -> list[str]:
     if isinstance(blob, str):
         raise SeamError(f"{where}: its texts column holds text, not the compressed texts memgui writes")
     data = bytes(blob)
+    if len(data) > MAX_FILE_BYTES:
+        raise SeamError(f"{where}: its texts column is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
     if not data.startswith(MAGIC):
         raise SeamError(f"{where}: its texts column is not memgui's compressed texts (unknown format)")
     texts: list[str] = []
-    at = len(MAGIC)
+    at, total = len(MAGIC), 0
     while at < len(data):
         if len(texts) >= MAX_ITEMS:
             raise SeamError(f"{where}: its texts column holds more than {MAX_ITEMS} texts")
@@ -153,6 +156,9 @@ def unpack(blob: Any, where: str) -> list[str]:
         if at + size > len(data):
             raise SeamError(f"{where}: its texts column is cut short")
         texts.append(_inflate(data[at:at + size], f"{where}: its text {len(texts)}"))
+        total += len(texts[-1])
+        if total > MAX_ROW_TEXT_CHARS:
+            raise SeamError(f"{where}: its texts are longer in all than {MAX_ROW_TEXT_CHARS:,} characters")
         at += size
     return texts
 

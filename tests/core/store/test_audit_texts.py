@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import struct
+import zlib
 
 import pytest
 
@@ -68,3 +70,15 @@ def test_a_texts_column_that_is_not_memguis_is_refused_in_one_line(blob, why):
     with pytest.raises(SeamError) as info:
         unpack(blob, "audit 7")
     assert str(info.value).startswith("audit 7: ") and why in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_row_of_many_small_zlib_bombs_is_refused_before_it_fills_the_memory(monkeypatch):
+    """Each text is bounded, and so is the row's sum: many streams of 1 MB of zeros (1 KB each) are refused."""
+    monkeypatch.setattr(audit_texts, "MAX_ROW_TEXT_CHARS", 10 * 1024 * 1024)  # the same rule at a tenth of a test's cost
+    bomb = zlib.compress(b"0" * (1024 * 1024), 9)
+    blob = audit_texts.MAGIC + (struct.pack(">I", len(bomb)) + bomb) * 40
+    assert len(blob) < 64 * 1024
+    with pytest.raises(SeamError) as info:
+        unpack(blob, "audit 7")
+    assert "longer in all than" in str(info.value)
+    assert unpack(audit_texts.MAGIC + (struct.pack(">I", len(bomb)) + bomb) * 3, "audit 7") == ["0" * (1024 * 1024)] * 3
