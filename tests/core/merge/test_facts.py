@@ -117,6 +117,7 @@ SAME = [
     ("Two sign-offs req'd before release.", "Two sign-offs are needed before release.", None),  # shorthand modality
     ("Fee £40 excl. parking.", "The fee is £40, except parking.", None),
     ("Picnic: Jo + both dogs.", "Picnic: Jo plus both dogs.", None),  # `+` is `plus`
+    ("Mia is taller than her brother Ben.", "Ben is shorter than his sister Mia.", None),  # a converse, both ways
 ]
 
 
@@ -183,11 +184,13 @@ CHANGED = [
     ("Tom's partner Kit is vegan.", "Tom and his partner Kit are both vegan.", "added", "quantifier"),
     ("Cinema for five, including the twins.", "Cinema for five of us plus the twins.", "added", "restriction"),
     ("The caretaker takes the bins out.", "The caretaker took the bins out.", "changed", "tense"),  # a strong past
+    ("Plot 9: rent paid to the club treasurer, Ada Bell.", "Plot 9: rent paid to Ada Bell.", "dropped", "term"),  # a role
+    ("My nephews visit on Sundays.", "My nephew visits on Sundays.", "changed", "term"),  # how many people
     ("Trip budget £900, and £200 of that is fuel.", "Trip budget £900, plus £200 for fuel.", "added", "restriction"),
     ("Report job: cron 15 4 * * 1", "The report job runs from cron every Tuesday at 04:15.", "dropped", "weekday"),
     ("Sync: `0 22 * * *`", "The sync runs every day at 20:00.", "changed", "time"),
     ("Refunds are allowed without a receipt.", "Refunds are blocked without a receipt.", "dropped", "modality"),
-    ("Lena lent her neighbour the drill.", "The neighbour lent Lena his drill.", "changed", "word_order"),
+    ("Lena lent her neighbour the drill.", "The neighbour lent Lena his drill.", "changed", "binding"),
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each week.", "dropped",
      "frequency"),
 ]

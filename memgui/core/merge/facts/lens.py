@@ -369,7 +369,8 @@ _CONVERSE_KINDS = frozenset({"order", "comparison", "antonym", "direction"})
 def _converse(item: FactAtRisk, sources: list[Note], body: Note) -> bool:
     """`A before B` = `B after A`, `Jake is older than Amy` = `Amy is younger than Jake`: an order or comparison
     turned into its opposite while what stood on its two sides traded places states the same fact."""
-    if item.direction != "changed" or item.kind not in _CONVERSE_KINDS or not item.sources or \
+    opposite_terms = item.kind == "term" and "(opposite meaning)" in item.why  # `sister` / `brother`
+    if item.direction != "changed" or (item.kind not in _CONVERSE_KINDS and not opposite_terms) or not item.sources or \
             item.source_span is None or item.body_span is None or not 0 <= item.sources[0] < len(sources):
         return False
     note = sources[item.sources[0]]

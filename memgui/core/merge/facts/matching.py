@@ -133,6 +133,9 @@ def _bound_of(key: str) -> str:
     return key[:len(key) - len(strip_bound(key))]
 
 
+_DETERMINED = re.compile(r"\b(?:my|our|your|his|her|their|the|a|an|this|these|those)\s+$", re.IGNORECASE)
+
+
 def unbound(value: Value) -> Value:
     """The value with any bound taken off, and matching any bound: `up to 5` and `5` are one amount."""
     keys = {strip_bound(k) for k in value.keys}
@@ -146,6 +149,11 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     synonym of many (`pass` of `passport`)."""
     if word.lemma in other.lemmas:
         found = other.lemmas[word.lemma]
+        if found.lower != word.lower and wordnet.names_a_person(word.lemma) and \
+                (word.lower == word.lemma) != (found.lower == found.lemma) and \
+                _DETERMINED.search(other.note.text, max(0, found.start - 12), found.start):
+            return None  # `my daughters` / `my daughter`: how many people is the fact (`Saturdays` is one day;
+            # `guest` of `VLAN 30 guest` is a modifier)
         return (found.text, "lemma") if found.lower != word.lower else (found.text, "same")
     if word.lower in other.lowers:
         return word.text, "same"

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import wordnet
 from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
 from .values import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, Value, ordinal_value, values
 
@@ -467,7 +468,8 @@ def _read(text: str) -> Note:
         sentence_start = m.start() == sentences[s][0] or not text[sentences[s][0]:m.start()].strip(" \t-*+•>#\"“(")
         term = zipf < RARE_ZIPF or (capital and not sentence_start and zipf < NAME_ZIPF) or (
             capital and sentence_start and zipf < RARE_ZIPF + 0.7) or any(ch.isupper() for ch in m.group(0)[1:]) or (
-            len(lower) == 1 and capital and lower != "i" and (lower != "a" or not sentence_start))  # `freezer B`
+            len(lower) == 1 and capital and lower != "i" and (lower != "a" or not sentence_start)) or (  # `freezer B`
+            wordnet.names_a_person(lemma))  # a role or a relation names someone: `the site secretary`, `landlord`
         words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
     markers.sort(key=lambda k: k.start)
     is_weak = [k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES for k in markers]

@@ -17,7 +17,8 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
-_FORMAT = 3  # bump when the cached tables change shape
+_FORMAT = 5  # bump when the cached tables change shape
+_NOUN_PERSON = 18  # WordNet's lexicographer file noun.person (lexnames)
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class WordNetTables:
     synsets: dict[str, frozenset[int]]  # lemma (lower case, spaces for _) → synset ids
     antonyms: dict[str, frozenset[str]]  # lemma → lemmas of opposite meaning
     derived: dict[str, frozenset[str]]  # lemma → its derivationally related forms (`rehearse` ↔ `rehearsal`)
+    people: frozenset[str] = frozenset()  # nouns whose commonest sense is a person (`secretary`, `landlord`)
 
 
 def _data_dir() -> Path | None:
@@ -44,6 +46,7 @@ def _parse(folder: Path) -> WordNetTables:
     members: dict[int, list[str]] = {}
     opposite: list[tuple[int, int, int, int]] = []  # (synset, word no, other synset, other word no)
     related: list[tuple[int, int, int, int]] = []  # the same, for derivationally related forms
+    person_senses: dict[str, int] = {}  # noun → how many of its senses are a person
     for number, pos in enumerate(("noun", "verb", "adj", "adv")):
         with open(folder / f"data.{pos}", encoding="utf-8", errors="replace") as handle:
             for line in handle:
@@ -54,6 +57,10 @@ def _parse(folder: Path) -> WordNetTables:
                 count = int(fields[3], 16)
                 words = [fields[4 + 2 * i].split("(")[0].replace("_", " ").casefold() for i in range(count)]
                 members[offset] = words
+                if number == 0 and int(fields[1]) == _NOUN_PERSON:
+                    for i, word in enumerate(words):  # a common noun's person sense (`secretary`), not a name (`Nox`)
+                        if fields[4 + 2 * i][:1].islower():
+                            person_senses[word] = person_senses.get(word, 0) + 1
                 for word in words:
                     synsets.setdefault(word, set()).add(offset)
                 at = 4 + 2 * count
@@ -66,7 +73,15 @@ def _parse(folder: Path) -> WordNetTables:
                     (opposite if symbol == "!" else related).append((
                         offset, int(source_target[:2], 16), int(target) * 4 + target_number, int(source_target[2:], 16)))
     return WordNetTables({w: frozenset(s) for w, s in synsets.items()}, _pairs(opposite, members),
-                         _pairs(related, members))
+                         _pairs(related, members), _people(person_senses, synsets))
+
+
+def _people(person_senses: dict[str, int], synsets: dict[str, set[int]]) -> frozenset[str]:
+    """Nouns most of whose senses are a person: a role or a relation names someone (`secretary`, `landlord`,
+    `sister`), not `night` (one of eight) nor `set`. (WordNet 3.3's index no longer orders senses by frequency,
+    so the first sense cannot say.)"""
+    return frozenset(word for word, count in person_senses.items()
+                     if count * 2 >= sum(1 for offset in synsets.get(word, ()) if offset % 4 == 0))
 
 
 def _pairs(pointers: list[tuple[int, int, int, int]], members: dict[int, list[str]]) -> dict[str, frozenset[str]]:
@@ -93,7 +108,7 @@ def tables() -> WordNetTables:
     """The tables, read once per process (empty when WordNet's data files are not installed)."""
     folder = _data_dir()
     if folder is None:
-        return WordNetTables({}, {}, {})
+        return WordNetTables({}, {}, {}, frozenset())
     cache = _cache_file(folder)
     try:
         with open(cache, "rb") as handle:
@@ -112,6 +127,11 @@ def tables() -> WordNetTables:
     except OSError:
         pass  # a read-only cache dir costs the parse next time, nothing else
     return parsed
+
+
+def names_a_person(lemma: str) -> bool:
+    """`secretary`, `landlord`, `interpreter`: a noun whose commonest sense is a person (a role, a relation)."""
+    return lemma in tables().people
 
 
 def synonyms(a: str, b: str) -> bool:
