@@ -170,10 +170,10 @@ class MainWindow(QueueNavigation, QMainWindow):
         k["cancel_model"].setEnabled(deciding)
         k["union"].setEnabled(reviewable)
         k["edit"].setEnabled(reviewable)
-        k["accept"].setEnabled(reviewable and writable and included >= 2 and bool(rv.body().strip()))
+        k["accept"].setEnabled(reviewable and writable and included >= 2 and bool(rv.cluster.body().strip()))
         k["append"].setEnabled(reviewable and writable and included >= 2)
         # one member checked, the others left out: keep separate records each of them against it
-        k["keep"].setEnabled(reviewable and writable and included >= 1 and len(rv.members()) >= 2)
+        k["keep"].setEnabled(reviewable and writable and included >= 1 and len(rv.cluster.members()) >= 2)
         k["skip"].setEnabled(reviewable)
         k["split"].setEnabled(reviewable and rv.row is not None and 2 <= included < len(rv.row.member_ids))
         k["undo"].setEnabled(bool(rv.undo_stack) and writable)

@@ -114,7 +114,7 @@ def test_the_queue_decides_the_next_three_clusters_and_navigating_never_cancels_
     _select(w, review_store, "tz-1", "tz-2", "tz-3")
     qtbot.waitUntil(lambda: w.review.row is not None and "tz-1" in w.review.row.cluster_id, timeout=5000)
     ids = review_store.ids
-    assert set(w.review.groups.largest) == {ids["tz-1"], ids["tz-2"]}
+    assert set(w.review.cluster.groups.largest) == {ids["tz-1"], ids["tz-2"]}
     assert sorted(w.sources.included_ids()) == sorted([ids["tz-1"], ids["tz-2"]])  # the sibling unchecked
     assert w.sources.target_id() in (ids["tz-1"], ids["tz-2"])
     body = w.editor.toPlainText()
@@ -122,7 +122,7 @@ def test_the_queue_decides_the_next_three_clusters_and_navigating_never_cancels_
     assert "decided ahead" in w.editor_title.text() and "decided ahead" in w.decision_panel.model_label.text()
     assert w.decision_panel.groups_label.isVisibleTo(w)
     assert tz_calls() == before
-    assert w.review.decider_result is not None and w.review.decider_result.model_id == decider.model_id
+    assert w.review.cluster.decider_result is not None and w.review.cluster.decider_result.model_id == decider.model_id
 
     # M still asks the model now (and the self-test is not run again)
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):

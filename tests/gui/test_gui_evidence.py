@@ -29,11 +29,11 @@ def test_likely_different_mark_shows_on_load_before_any_model_call(make_window, 
     qtbot.waitUntil(lambda: mark.isVisibleTo(w), timeout=10000)
     assert "Likely different facts" in mark.text() and "identifiers" in mark.text()
     assert decider.calls == [] and decider.judged == []  # before any model call
-    assert w.review.mark.likely_different
+    assert w.review.cluster.mark.likely_different
     # the next cluster (one fact) is not marked
     w.select_cluster("c-pg-1-pg-2")
-    qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.mark is not None, timeout=10000)
-    assert not w.review.mark.likely_different and not mark.isVisibleTo(w)
+    qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.cluster.mark is not None, timeout=10000)
+    assert not w.review.cluster.mark.likely_different and not mark.isVisibleTo(w)
 
 
 def test_conflicts_tab_lists_values_that_differ_and_what_only_one_states(make_window, review_store, qtbot):
@@ -64,7 +64,7 @@ def test_word_diff_of_one_source_against_another_runs_without_a_merged_body(make
     assert diff.deleted_words > 0 and diff.inserted_words > 0
     assert w.diff_view.current_pair() is not None and w.diff_view.current_source() is None
     assert "only in source #1" in w.diff_view.legend.text() and "only in source #2" in w.diff_view.legend.text()
-    first = next(d for d in w.review.docs if w.sources.number_of(d.document_id) == 1)
+    first = next(d for d in w.review.cluster.docs if w.sources.number_of(d.document_id) == 1)
     assert first.markdown_body.split()[0] in w.diff_view.text.toPlainText()
     assert DOCS["pg-2"][2].split()[-1] in w.diff_view.text.toPlainText() or DOCS["pg-1"][2].split()[-1] in \
         w.diff_view.text.toPlainText()

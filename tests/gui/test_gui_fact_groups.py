@@ -58,7 +58,7 @@ def test_ask_model_judges_every_pair_shows_the_partition_and_drafts_for_the_larg
     assert [p.done for p in judging] == [0, 1, 2, 3] and all(p.total == 3 for p in judging)
     assert "(3/3)" in w.decision_panel.stream.toPlainText()
 
-    groups = w.review.groups
+    groups = w.review.cluster.groups
     assert set(groups.largest) == {ed1, ed2} and groups.target in (ed1, ed2)
     assert sorted(w.sources.included_ids()) == sorted([ed1, ed2])  # the sibling unchecked
     assert w.sources.target_id() == groups.target  # never the member judged different
@@ -89,7 +89,7 @@ def test_cancel_while_judging_pairs_stops_the_worker(make_window, review_store, 
     assert finished.args[0] is None
     qtbot.waitUntil(lambda: decider.cancelled, timeout=10000)
     gate.set()
-    assert decider.calls == [] and w.review.groups is None
+    assert decider.calls == [] and w.review.cluster.groups is None
     assert sorted(w.sources.included_ids()) == before and w.decision_panel.kind_label.text() == "cancelled"
 
 
@@ -171,7 +171,7 @@ def test_the_partition_shows_as_soon_as_every_pair_is_judged_before_the_draft(ma
     gate = threading.Event()
     w = _open(make_window, review_store, qtbot, _mixed_decider(gate=gate))  # the draft waits at the gate
     QTest.keyClick(w.queue, Qt.Key.Key_M)
-    qtbot.waitUntil(lambda: w.review.groups is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.review.cluster.groups is not None, timeout=10000)
     assert w.decision_panel.groups_label.isVisibleTo(w) and "Same fact" in w.decision_panel.groups_label.text()
     assert w.editor.toPlainText() == ""  # the body is still being drafted
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):

@@ -143,7 +143,7 @@ def test_the_reviewers_own_call_on_the_cluster_on_screen_takes_it_from_the_queue
     QTest.keyClick(w.queue, Qt.Key.Key_M)  # the reviewer asks the model on the same cluster
     qtbot.waitUntil(lambda: w.ahead.running is not None and w.ahead.running != on_screen, timeout=10000)
     gate.set()
-    qtbot.waitUntil(lambda: w.review.decider_result is not None and not w.runner.busy("decide"), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.cluster.decider_result is not None and not w.runner.busy("decide"), timeout=10000)
     others = [_key(review_store, "ed-1", "ed-2"), _key(review_store, "fl-1", "fl-2")]
     qtbot.waitUntil(lambda: all(k in w.ahead.reviews for k in others), timeout=15000)
     assert on_screen not in w.ahead.reviews  # decided once, by the reviewer's call

@@ -127,7 +127,7 @@ def test_x_keeps_a_rest_of_two_as_its_own_row(make_window, review_store, qtbot):
     with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
         _press(w, Qt.Key.Key_X)
     members = sorted(sorted(r.member_ids) for r in w.cluster_model.rows())
-    numbered = [w.review.docs[i].document_id for i in range(len(w.review.docs))]
+    numbered = [w.review.cluster.docs[i].document_id for i in range(len(w.review.cluster.docs))]
     assert len(members) == 2 and sorted(numbered) in members
     assert sorted(m for group in members for m in group) == sorted(ids[k] for k in ("ed-1", "ed-2", "ed-3", "pg-1"))
 
@@ -165,7 +165,7 @@ def test_clicks_on_checkboxes_and_buttons_leave_the_focus_on_the_queue(make_wind
     # "u" is typed into it
     w.answerer.answer("Replace")
     _press(w, Qt.Key.Key_U)
-    qtbot.waitUntil(lambda: w.review.origin == "union" and w.review.guard_is_current(), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.cluster.origin == "union" and w.review.guard_is_current(), timeout=10000)
     body = w.editor.toPlainText()
     assert "typed" not in body and not body.endswith("u")
     assert w.editor.isReadOnly() and w.queue.hasFocus()

@@ -46,7 +46,7 @@ def test_the_reader_button_shows_each_sources_verdict_from_a_worker(make_window,
     (on_gui_thread, _decider, sources, body, ids), = calls
     assert on_gui_thread is False  # the model work ran on a worker
     assert body == w.editor.toPlainText() and len(sources) == 2
-    assert ids == [d.document_id for d in w.review.ordered_included()]
+    assert ids == [d.document_id for d in w.review.cluster.ordered_included()]
     assert "✘ Second reader: #" in box.headline.text() and "not kept whole" in box.headline.text()
     lines = box.details.text().splitlines()
     assert lines[0].startswith("✔ #") and "every fact kept (p(yes) 0.91)" in lines[0]

@@ -53,7 +53,7 @@ def test_strict_lens_headline_lists_and_highlights_at_risk_facts_beside_netclaws
     assert "Netclaw: passed" in panel.verdict.text() and "strict: clean" in panel.verdict.text()
     assert not panel.strict_label.isVisibleTo(w)
     _strict_risk_body(w, qtbot)
-    assert w.review.report.passed  # Netclaw's verdict is untouched
+    assert w.review.cluster.report.passed  # Netclaw's verdict is untouched
     assert "Netclaw: passed" in panel.verdict.text() and "strict: 1 fact at risk" in panel.verdict.text()
     assert panel.strict_label.isVisibleTo(w) and "Postgres → MySQL (term)" in panel.strict_label.text()
     for pane in w.sources.panes():
@@ -96,7 +96,7 @@ def test_a_plain_two_document_accept_keeps_merge_as_the_default(make_window, rev
     w = _open(make_window, review_store, qtbot)
     w.sources.set_target(review_store.ids["pg-1"])  # its union draft stays under twice the longest source
     _union(w, qtbot)
-    assert w.review.report.length_ratio <= 2 and w.review.strict.passed
+    assert w.review.cluster.report.length_ratio <= 2 and w.review.cluster.strict.passed
     w.answerer.answer("Cancel")
     QTest.keyClick(w.queue, Qt.Key.Key_A)
     qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
@@ -119,7 +119,7 @@ def test_a_body_over_twice_the_longest_source_makes_the_accept_risky(make_window
     w = _open(make_window, review_store, qtbot)
     body = _union(w, qtbot)
     _set_body(w, qtbot, body + "\n\n" + " ".join(["Extra notes about the weekly maintenance window."] * 8))
-    assert w.review.report.passed and w.review.report.length_ratio > 2
+    assert w.review.cluster.report.passed and w.review.cluster.report.length_ratio > 2
     w.answerer.answer("Cancel")
     QTest.keyClick(w.queue, Qt.Key.Key_A)
     qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
@@ -129,7 +129,7 @@ def test_a_body_over_twice_the_longest_source_makes_the_accept_risky(make_window
 def test_likely_different_facts_make_the_accept_risky(make_window, review_store, qtbot):
     add_documents(review_store, PINS)
     w = _open(make_window, review_store, qtbot, clusters=(("pin-a", "pin-b", 0.93),))
-    qtbot.waitUntil(lambda: w.review.mark is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.review.cluster.mark is not None, timeout=10000)
     assert len(w.sources.included_ids()) == 1  # two versions: not pre-selected together (issue 24 item 4)
     left_out = next(p.number for p in w.sources.panes() if not p.include_box.isChecked())
     QTest.keyClick(w.queue, Qt.Key.Key_0 + left_out)  # the reviewer includes it anyway

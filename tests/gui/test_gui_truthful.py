@@ -22,7 +22,7 @@ def _open(make_window, review_store, qtbot, decider=None, clusters=None):
 
 
 def _target_label(w) -> str:
-    return w.review.label(w.sources.target_id())
+    return w.review.cluster.label(w.sources.target_id())
 
 
 def test_the_decision_panel_and_the_editor_header_name_the_same_target(make_window, review_store, qtbot):
@@ -39,7 +39,7 @@ def test_the_decision_panel_and_the_editor_header_name_the_same_target(make_wind
     assert w.sources.target_id() == other
     assert _target_label(w) in w.editor_title.text()
     assert w.decision_panel.targets_label.text().startswith(_target_label(w))
-    named = w.review.decider_result.decision.target_document_id
+    named = w.review.cluster.decider_result.decision.target_document_id
     # the model's own pick is said beside it only when it is another document, never shown as the target
     assert ("(model: #" in w.decision_panel.targets_label.text()) == (named != other)
 

@@ -42,3 +42,11 @@ def test_every_any_in_the_gui_says_why():
 def test_no_service_is_an_untyped_callable():
     services = "\n".join(p.read_text(encoding="utf-8") for p in (GUI / "services").glob("*.py"))
     assert "Callable[..., Any]" not in services
+
+
+def test_no_helper_holds_a_back_reference_to_its_controller():
+    """The review's helpers get the cluster under review and the tools they use, not the controller (`self.r`)."""
+    holders = [f"{p.relative_to(GUI)}:{n}" for p in sorted(GUI.rglob("*.py"))
+               for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+               if re.search(r"\bself\.r\b", line)]
+    assert holders == []

@@ -326,14 +326,14 @@ class DecisionsAhead(QObject):
 
     def _idle(self) -> bool:
         """The reviewer has not started on this cluster yet (no call of theirs, no body)."""
-        r = self.review
-        return r.reviewable() and not r.runner.busy("decide") and not r.origin and not r.body().strip()
+        r, c = self.review, self.review.cluster
+        return c.reviewable() and not r.runner.busy("decide") and not c.origin and not c.body().strip()
 
     def _on_cluster_loaded(self, row: ClusterRow) -> None:
         key = frozenset(row.member_ids)
         review = self.reviews.get(key)
         if review is not None:
-            live = [d for d in self.review.docs if not d.is_tombstoned]
+            live = self.review.cluster.members()
             if self.s.stamps_of(live) != review.stamps:
                 del self.reviews[key]  # a source changed since: decided again, in its turn
             elif self._idle():

@@ -143,7 +143,7 @@ class BulkAccept(QObject):
         for done in result.written:
             row = by_cluster.get(done.cluster_id)
             cluster_id = row.cluster_id if row is not None else done.cluster_id
-            w.review.decided_by[cluster_id] = "you (memgui reviewer) with Accept all safe"
+            w.review.cluster.decided_by[cluster_id] = "you (memgui reviewer) with Accept all safe"
             model.set_status(cluster_id, MERGED, done.audit_id)
             if done.audit_id is None:  # a written outcome always has its audit id
                 continue

@@ -47,7 +47,8 @@ def rows_read_again(store: Store, marks: QueueMarks, rows: Sequence[ClusterRow])
 class ShownCluster(Protocol):
     """The cluster on show (the `Review` controller): its row, and loading it again."""
 
-    row: ClusterRow | None
+    @property
+    def row(self) -> ClusterRow | None: ...
 
     def load(self, row: ClusterRow | None, *, keep_body: bool = False) -> None: ...
 

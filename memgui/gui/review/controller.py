@@ -1,7 +1,9 @@
-"""The cluster under review: its documents and drafted stamps, the merged body and where it came from. The
-drafting side (decider, union, guard, diff) is `Drafting`, the writes and undo / redo are `Writes`; this class
-holds the state they share and the signals tests and the window listen to. Every decision is the core's; the
-controller gathers inputs, asks, and shows.
+"""The review of one cluster at a time: loading a queue row onto the panels, the merged body in the editor and the
+line that says where it came from, and the actions the keys and buttons call. The cluster's state and the
+questions asked of it are `ClusterUnderReview` (under_review.py); the drafting side (decider, union, guard, diff)
+is `Drafting`, the conflict evidence `Evidence`, the writes and undo / redo `Writes` — each handed the cluster,
+the tools it uses and the signals it emits, none of them the controller. This class owns the signals tests and
+the window listen to. Every decision is the core's; the controller gathers inputs, asks, and shows.
 
 It receives what it works on — the services, the task runner, the prompter, the review panels and a small
 `ReviewHost` (the window's store, settings and queue moves) — and never reaches into the window."""
@@ -9,32 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
 
 from ..dialogs import Prompter
 from ..services import Services
-from ..services.types import (
-    DeciderResult,
-    DifferentFactsMark,
-    Document,
-    FactGroups,
-    MergeGuardReport,
-    SourceStamp,
-    StrictReport,
-)
+from ..services.types import FactGroups
 from ..workers import TaskRunner
-from .cluster_model import NEW, SKIPPED, ClusterRow
+from .cluster_model import ClusterRow
 from .drafting import Drafting
 from .evidence import Evidence
-from .fact_groups import group_labels, groups_html, pairs_kept_apart
+from .fact_groups import group_labels, groups_html
 from .host import ReviewHost
-from .outcome import outcome_text
 from .page import ReviewPage
-from .state import GuardKey
+from .state import ReviewTools
+from .under_review import ClusterUnderReview
 from .writes import Writes
-
-REVIEWABLE = (NEW, SKIPPED)
 
 
 class Review(QObject):
@@ -50,69 +42,36 @@ class Review(QObject):
                  host: ReviewHost, parent: QObject | None = None):
         super().__init__(parent)
         self.services, self.runner, self.prompter, self.panels, self.host = services, runner, prompter, panels, host
-        self.row: ClusterRow | None = None
-        self.docs: list[Document] = []
-        self.stamps: dict[str, SourceStamp] = {}
-        self.cosines: dict[frozenset[str], float] = {}
-        self.origin = ""
-        self.decider_result: DeciderResult | None = None
-        self.report: MergeGuardReport | None = None
-        self.report_key: GuardKey | None = None
-        self.strict: StrictReport | None = None  # the strict lens on the same body as `report`
-        self.groups: FactGroups | None = None  # once the model judged every pair; None until then
-        self.mark: DifferentFactsMark | None = None  # the cluster's likely-different mark (computed on load)
-        self.decided_by: dict[str, str] = {}  # cluster id -> who reviewed it in this session
+        self.cluster = ClusterUnderReview(panels.sources, panels.editor)
         self._setting_body = False
-        self.drafting = Drafting(self)
-        self.evidence = Evidence(self)
-        self.writes = Writes(self)
+        tools = ReviewTools(services, runner, prompter, panels, host)
+        self.drafting = Drafting(self.cluster, tools, set_body=self.set_body, show_groups=self.show_groups,
+                                 timers=self, changed=self.changed, decided=self.decisionFinished,
+                                 guarded=self.guardUpdated, diffed=self.diffUpdated)
+        self.evidence = Evidence(self.cluster, tools, changed=self.changed)
+        self.writes = Writes(self.cluster, tools, load=self.load, with_fresh_guard=self.drafting.with_fresh_guard,
+                             changed=self.changed, written=self.writeFinished, failed=self.writeFailed)
         panels.editor.textChanged.connect(self._on_body_edited)
         panels.sources.selectionChanged.connect(self._on_selection_changed)
 
-    def timer(self, slot: Callable[[], None]) -> QTimer:
-        timer = QTimer(self)
-        timer.setSingleShot(True)
-        timer.timeout.connect(slot)
-        return timer
+    # ---- the cluster under review (its state and questions: `self.cluster`) ------------------------------
 
-    # ---- small views of the state -------------------------------------------------------------------
+    @property
+    def row(self) -> ClusterRow | None:
+        """The cluster on screen."""
+        return self.cluster.row
 
-    def body(self) -> str:
-        return self.panels.editor.toPlainText()
+    def reviewable(self) -> bool:
+        return self.cluster.reviewable()
 
-    def doc(self, doc_id: str) -> Document | None:
-        return next((d for d in self.docs if d.document_id == doc_id), None)
-
-    def label(self, doc_id: str) -> str:
-        doc = self.doc(doc_id)
-        n = self.panels.sources.number_of(doc_id)
-        return f"#{n} “{doc.title}”" if doc is not None else doc_id
-
-    def ids_to_labels(self, text: str) -> str:
-        """Document ids in model text shown as the pane numbers the person sees (#1, #2, …)."""
-        for doc in self.docs:
-            text = text.replace(doc.document_id, f"#{self.panels.sources.number_of(doc.document_id)}")
-        return text
-
-    def ordered_included(self) -> list[Document]:
-        """Target first, then the other included members (the order the core's merge uses)."""
-        ids = self.panels.sources.included_ids()
-        target = self.panels.sources.target_id()
-        ordered = ([target] if target in ids else []) + [i for i in ids if i != target]
-        return [d for d in map(self.doc, ordered) if d is not None]
-
-    def members(self) -> list[Document]:
-        """The cluster's live documents (tombstoned ones take no part)."""
-        return [d for d in self.docs if not d.is_tombstoned]
-
-    def pairs_kept_apart(self) -> list[tuple[str, str]]:
-        return pairs_kept_apart(self.groups, [d.document_id for d in self.members()],
-                                self.panels.sources.included_ids())
+    def guard_is_current(self) -> bool:
+        """The guard's report is about the merged body and the members included now."""
+        return self.cluster.guard_is_current()
 
     def show_groups(self, groups: FactGroups) -> None:
         """The model's same-fact partition: labels on the panes, one line in the decision panel, the largest
         group pre-selected (its members included, the others unchecked) with the group's target."""
-        self.groups = groups
+        self.cluster.groups = groups
         p = self.panels
         p.sources.set_groups(group_labels(groups))
         if len(groups.largest) >= 2:
@@ -121,15 +80,6 @@ class Review(QObject):
                 p.sources.set_target(groups.target)
         p.decision_panel.set_groups(groups_html(groups, p.sources.number_of))
         self.evidence.show_mark()  # the conflicts' own pre-selection no longer applies
-
-    def reviewable(self) -> bool:
-        return self.row is not None and bool(self.docs) and self.row.status in REVIEWABLE
-
-    def guard_key(self) -> GuardKey:
-        return (self.body(), tuple(d.document_id for d in self.ordered_included()))
-
-    def guard_is_current(self) -> bool:
-        return self.report is not None and self.report_key == self.guard_key()
 
     @property
     def undo_stack(self) -> list[int]:
@@ -183,19 +133,19 @@ class Review(QObject):
     # ---- loading a cluster ---------------------------------------------------------------------------
 
     def load(self, row: ClusterRow | None, *, keep_body: bool = False) -> None:
-        p, store = self.panels, self.host.store
+        p, store, c = self.panels, self.host.store, self.cluster
         self.runner.cancel("decide")
         self.runner.cancel("union")
-        self.row = row
-        self.report, self.report_key, self.strict, self.groups, self.mark = None, None, None, None, None
+        c.row = row
+        c.forget_findings()
         self.drafting.forget_pending()
         p.decision_panel.set_mark("")
         p.decision_panel.set_groups("")
         if row is None or store is None:
-            self.docs, self.stamps, self.cosines = [], {}, {}
+            c.set_documents([], {}, {})
             p.sources.clear()
             self.set_body("", "")
-            self.decider_result = None
+            c.decider_result = None
             p.decision_panel.clear()
             p.guard_panel.clear()
             p.diff_view.set_sources([])
@@ -204,16 +154,15 @@ class Review(QObject):
             self._show_origin()
             self.changed.emit()
             return
-        docs = store.documents_by_ids(row.member_ids)
-        self.docs = sorted(docs, key=lambda d: (d.updated_at, d.document_id))
-        self.stamps = {d.document_id: self.services.source_stamp(d) for d in self.docs}
-        self.cosines = {frozenset((p_.a, p_.b)): float(p_.cosine) for p_ in row.cluster.pairs if p_.cosine is not None}
-        live = [d for d in self.docs if not d.is_tombstoned]
-        target = self.services.default_target(live or self.docs)
-        p.sources.set_documents(self.docs, self.cosines, target)
-        p.diff_view.set_sources([(d.document_id, f"#{i + 1} {d.title}") for i, d in enumerate(self.docs)])
+        docs = sorted(store.documents_by_ids(row.member_ids), key=lambda d: (d.updated_at, d.document_id))
+        c.set_documents(docs, {d.document_id: self.services.source_stamp(d) for d in docs},
+                        {frozenset((p_.a, p_.b)): float(p_.cosine) for p_ in row.cluster.pairs if p_.cosine is not None})
+        live = c.members()
+        target = self.services.default_target(live or docs)
+        p.sources.set_documents(docs, c.cosines, target)
+        p.diff_view.set_sources([(d.document_id, f"#{i + 1} {d.title}") for i, d in enumerate(docs)])
         if not keep_body:
-            self.decider_result = None
+            c.decider_result = None
             p.decision_panel.clear()
             self.set_body("", "")
         p.guard_panel.clear()
@@ -241,20 +190,16 @@ class Review(QObject):
                 editor.moveCursor(QTextCursor.MoveOperation.Start)
         finally:
             self._setting_body = False
-        self.origin = origin
+        self.cluster.origin = origin
         self._show_origin()
         self.drafting.schedule(guard_ms=0, diff_ms=0)
         self.changed.emit()
 
-    def outcome(self) -> str:
-        """What was done to the cluster on screen and by whom ("" while it is still to decide, untouched)."""
-        return outcome_text(self.row, self.docs, self.decided_by, self.label)
-
     def _show_origin(self) -> None:
-        p = self.panels
+        p, c = self.panels, self.cluster
         target = p.sources.target_id()
-        done = self.outcome()
-        p.decision_panel.show_target(self.label(target) if target else "")
+        done = c.outcome()
+        p.decision_panel.show_target(c.label(target) if target else "")
         p.decision_panel.set_outcome(done)
         reviewed = bool(done) and not self.reviewable()
         p.editor.setPlaceholderText(
@@ -264,18 +209,19 @@ class Review(QObject):
         if reviewed:
             p.editor_title.setText(f"Merged body   ({done})")
             return
-        where = f" → target {self.label(target)}" if target else ""
-        origin = {"": "empty — U union draft · M ask the model · E write it"}.get(self.origin, f"draft: {self.origin}")
+        where = f" → target {c.label(target)}" if target else ""
+        origin = {"": "empty — U union draft · M ask the model · E write it"}.get(c.origin, f"draft: {c.origin}")
         lead = f"{done} · " if done else ""
         p.editor_title.setText(f"{lead}Merged body{where}   ({origin})")
 
     def _on_body_edited(self) -> None:
         if self._setting_body:
             return
-        if self.origin and "edited" not in self.origin:
-            self.origin = f"{self.origin} · edited"
-        elif not self.origin:
-            self.origin = "typed"
+        c = self.cluster
+        if c.origin and "edited" not in c.origin:
+            c.origin = f"{c.origin} · edited"
+        elif not c.origin:
+            c.origin = "typed"
         self._show_origin()
         debounce = self.host.settings.guard_debounce_ms
         self.drafting.schedule(guard_ms=debounce, diff_ms=debounce + 50)

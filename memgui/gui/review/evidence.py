@@ -1,48 +1,52 @@
 """What the sources of the cluster under review say against each other, computed on the worker when the
 cluster loads (before any model call): the core's "likely different facts" mark on the whole cluster and the
-conflict evidence of every pair. Works on the `Review` controller's state and panels."""
+conflict evidence of every pair. Works on the cluster under review, with the services, runner and panels."""
 from __future__ import annotations
 
 from itertools import combinations
 
+from PySide6.QtCore import SignalInstance
+
 from ..services.values import Preselection
 from ..workers import one_line
 from .cluster_model import ClusterRow
-from .state import EvidenceResult, ReviewState
+from .state import EvidenceResult, ReviewTools
+from .under_review import ClusterUnderReview
 
 MAX_PAIR_LINES = 4  # disagreeing pairs listed one per line; the rest are counted
 
 
 class Evidence:
-    def __init__(self, review: ReviewState):
-        self.r = review
+    def __init__(self, cluster: ClusterUnderReview, tools: ReviewTools, *, changed: SignalInstance):
+        self.cluster, self.services, self.runner, self.panels = cluster, tools.services, tools.runner, tools.panels
+        self.changed = changed  # the actions' state may differ once the evidence is in
         self.mark_lines: list[str] = []  # the likely-different mark and the value conflicts, one line each
         self.preselected = ""  # what the conflicts pre-selected, until the model's groups decide instead
         self.loaded_selection: tuple[str, ...] | None = None  # the members included as the cluster loaded
 
     def show_mark(self) -> None:
-        lines = self.mark_lines + ([self.preselected] if self.preselected and self.r.groups is None else [])
-        self.r.panels.decision_panel.set_mark("\n".join(lines))
+        lines = self.mark_lines + ([self.preselected] if self.preselected and self.cluster.groups is None else [])
+        self.panels.decision_panel.set_mark("\n".join(lines))
 
     def clear(self) -> None:
-        self.r.runner.cancel("evidence")
-        self.r.panels.evidence_panel.clear()
-        self.r.panels.evidence_changed()
+        self.runner.cancel("evidence")
+        self.panels.evidence_panel.clear()
+        self.panels.evidence_changed()
 
     def start(self) -> None:
-        r, panel = self.r, self.r.panels.evidence_panel
+        c, panel = self.cluster, self.panels.evidence_panel
         self.mark_lines, self.preselected = [], ""  # a new cluster: nothing said about it yet
-        docs = r.members()
+        docs = c.members()
         if len(docs) < 2:
             self.clear()
             return
         ids = [d.document_id for d in docs]
         bodies = [d.markdown_body for d in docs]
         titles = [d.title or "" for d in docs]
-        mark_of, evidence_of = r.services.likely_different, r.services.pair_evidence
-        partition_of, preselect = r.services.conflict_partition, r.services.preselect
-        disagreeing_of = r.services.disagreeing_pairs
-        cosines = dict(r.cosines)
+        mark_of, evidence_of = self.services.likely_different, self.services.pair_evidence
+        partition_of, preselect = self.services.conflict_partition, self.services.preselect
+        disagreeing_of = self.services.disagreeing_pairs
+        cosines = dict(c.cosines)
 
         def job(cancel):
             mark = mark_of(bodies, titles)
@@ -56,17 +60,17 @@ class Evidence:
             disagreeing = disagreeing_of(conflicts, pairs)
             return mark, pairs, conflicts, disagreeing, preselect(ids, disagreeing, cosines)
 
-        row = r.row
+        row = c.row
         panel.set_pending()
-        r.runner.start("evidence", job, label="Conflict evidence", on_done=lambda res: self._done(row, res),
-                       on_error=lambda exc: panel.text.setPlainText(f"Comparing the sources failed: {one_line(exc)}"))
+        self.runner.start("evidence", job, label="Conflict evidence", on_done=lambda res: self._done(row, res),
+                          on_error=lambda exc: panel.text.setPlainText(f"Comparing the sources failed: {one_line(exc)}"))
 
     def _done(self, row: ClusterRow | None, result: EvidenceResult) -> None:
-        r, p = self.r, self.r.panels
-        if row is not r.row:
+        c, p = self.cluster, self.panels
+        if row is not c.row:
             return
         mark, pairs, conflicts, disagreeing, chosen = result
-        r.mark = mark
+        c.mark = mark
         number = p.sources.number_of
         lines = [f"⚠ Likely different facts: {mark.reason}. Check the conflicts before merging."] \
             if mark.likely_different else []
@@ -82,23 +86,23 @@ class Evidence:
                          "(Conflicts tab)")
         self.preselected = ""
         untouched = tuple(p.sources.included_ids()) == self.loaded_selection  # the reviewer's own choice stays
-        if r.groups is None and untouched:  # the model's partition, once there, decides instead
+        if c.groups is None and untouched:  # the model's partition, once there, decides instead
             self.preselected = self._preselect(chosen)
         self.mark_lines = lines
         self.show_mark()
         p.evidence_panel.show_pairs(pairs, p.sources.number_of)
         p.evidence_changed()
-        r.changed.emit()
+        self.changed.emit()
 
     def _preselect(self, chosen: Preselection) -> str:
         """Include only the pre-selected members (the target moves onto one of them); the line that says so."""
-        r, sources = self.r, self.r.panels.sources
+        c, sources = self.cluster, self.panels.sources
         if chosen.whole:
             return ""
         members = list(chosen.members)
         sources.set_included(members)
         if sources.target_id() not in members:
-            target = r.services.default_target([d for d in r.members() if d.document_id in set(members)])
+            target = self.services.default_target([d for d in c.members() if d.document_id in set(members)])
             if target:
                 sources.set_target(target)
         shown = " ".join(f"#{n}" for n in sorted(sources.number_of(m) for m in members))
@@ -111,10 +115,10 @@ class Evidence:
 
     def preselect_on_load(self) -> None:
         """Before the evidence is in: a cluster above three members is not left checked whole."""
-        r = self.r
-        live = [d.document_id for d in r.members()]
-        chosen = r.services.preselect(live, [], dict(r.cosines))
+        c = self.cluster
+        live = [d.document_id for d in c.members()]
+        chosen = self.services.preselect(live, [], dict(c.cosines))
         if not chosen.whole:
             self.preselected = self._preselect(chosen)
             self.show_mark()
-        self.loaded_selection = tuple(r.panels.sources.included_ids())
+        self.loaded_selection = tuple(self.panels.sources.included_ids())
