@@ -118,6 +118,10 @@ SAME = [
     ("Fee £40 excl. parking.", "The fee is £40, except parking.", None),
     ("Picnic: Jo + both dogs.", "Picnic: Jo plus both dogs.", None),  # `+` is `plus`
     ("Mia is taller than her brother Ben.", "Ben is shorter than his sister Mia.", None),  # a converse, both ways
+    ("Doxy 100mg BID x10d.", "Doxycycline 100 mg twice a day for ten days.", ("x10d", "ten days")),  # a course
+    ("Gutter guards: check q6mo.", "Check the gutter guards every six months.", ("q6mo", "every six months")),
+    ("Passport issued 04/Mar/2021.", "The passport was issued on 4 March 2021.", ("04/Mar/2021", "4 March 2021")),
+    ("Shop open 10–12 Sat.", "The shop is open from 10 am to noon on Saturday.", None),  # noon ends the range
 ]
 
 
@@ -185,6 +189,8 @@ CHANGED = [
     ("Cinema for five, including the twins.", "Cinema for five of us plus the twins.", "added", "restriction"),
     ("The caretaker takes the bins out.", "The caretaker took the bins out.", "changed", "tense"),  # a strong past
     ("Plot 9: rent paid to the club treasurer, Ada Bell.", "Plot 9: rent paid to Ada Bell.", "dropped", "term"),  # a role
+    ("Doxy 100mg BID x10d.", "Doxycycline 100 mg twice a day for seven days.", "changed", "quantity"),
+    ("Gutter guards: check q6mo.", "Check the gutter guards every three months.", "changed", "frequency"),
     ("My nephews visit on Sundays.", "My nephew visits on Sundays.", "changed", "term"),  # how many people
     ("Trip budget £900, and £200 of that is fuel.", "Trip budget £900, plus £200 for fuel.", "added", "restriction"),
     ("Report job: cron 15 4 * * 1", "The report job runs from cron every Tuesday at 04:15.", "dropped", "weekday"),

@@ -28,7 +28,7 @@ _YEAR = r"(?P<y>(?:1[6-9]|2\d)\d\d)"
 _DATE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
     rf"\b{_YEAR}-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)(?:[T ][\d:]+Z?)?\b",
     rf"\b{_YEAR}/(?P<m>[01]?\d)/(?P<d>[0-3]?\d)\b",
-    rf"\b{_DAY}(?:\s+of)?[\s-]+(?P<mn>{_MONTH_RE})\.?(?:,?[\s-]+{_YEAR})?\b",
+    rf"\b{_DAY}(?:\s+of)?[\s/-]+(?P<mn>{_MONTH_RE})\.?(?:,?[\s/-]+{_YEAR})?\b",  # `12/Jun/2023` too
     rf"\b(?P<mn>{_MONTH_RE})\.?\s+{_DAY}(?:,?\s+{_YEAR})?\b(?!:)",
     rf"\b(?P<mn>{_MONTH_RE})\.?,?\s+{_YEAR}\b",
     rf"\b(?P<a>[0-3]?\d)[/.](?P<b>[01]?\d)[/.]{_YEAR}\b",
@@ -113,7 +113,8 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         out.append(Value(frozenset(keys), "time", m.group(0), m.start(), m.end(), "time"))
     for word, value in _TIME_WORDS.items():
         for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
-            out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time"))
+            out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time",
+                             amount="12" if value == "12:00" else ""))  # `9–12` restated as `9 am to noon`
     for m in _ZONES.finditer(text):
         out.append(Value(frozenset({f"zone:{m.group(0).upper()}"}), "zone", m.group(0), m.start(), m.end(), "zone"))
     return [v for v in out if not inside(v.start, v.end, taken)]
@@ -217,6 +218,9 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
 )]
 
 
+_Q_UNITS = {"h": 3600, "hr": 3600, "hrs": 3600, "d": 86400, "w": 604800, "wk": 604800, "wks": 604800,
+            "mo": 2629800, "mos": 2629800, "mth": 2629800, "m": 2629800}
+_EVERY_N = re.compile(r"(?<![\w.])q\.?(\d{1,2})\s?(hrs|hr|h|d|wks|wk|w|mos|mo|mth|m)\b", re.IGNORECASE)
 _DAY_OF_MONTH = re.compile(r"(?:\d(?:st|nd|rd|th)|\b(?:first|second|third|fourth|last|" + "|".join(_WEEKDAY_NAMES)
                            + r")s?\.?)$", re.IGNORECASE)
 
@@ -230,6 +234,11 @@ def frequencies(text: str) -> list[Value]:
         per_day, seconds = MEDICAL_FREQUENCIES[word]
         out.append(Value(frozenset({f"freq:{fmt(per_day / seconds)}{_MEDICAL_PART.get(word, '')}"}), "frequency",
                          m.group(0), m.start(), m.end(), "frequency"))
+    for m in _EVERY_N.finditer(text):  # `q4h`, `q3mo`: the prescriber's every N hours / days / weeks / months
+        period = _Q_UNITS[m.group(2).casefold()] * int(m.group(1))
+        if period and not any(v.start <= m.start() < v.end for v in out):
+            out.append(Value(frozenset({f"freq:{fmt(1 / period)}"}), "frequency", m.group(0), m.start(), m.end(),
+                             "frequency"))
     for pattern in _FREQUENCIES:
         for m in pattern.finditer(text):
             if any(v.start <= m.start() < v.end for v in out):

@@ -461,6 +461,22 @@ def _fractions(text: str) -> list[Value]:
     return out
 
 
+_COURSE = re.compile(r"(?<![\w.])[x×]\s?(\d{1,3})\s?(d|days?|w|wks?|weeks?|mo|months?)\b", re.IGNORECASE)
+_COURSE_UNITS = {"d": 86400, "w": 604800, "wk": 604800, "mo": 2629800}
+
+
+def _courses(text: str) -> list[Value]:
+    """`x7d`, `× 2 wk`: for how long (a course of medicine, a trial) — `for seven days`."""
+    out = []
+    for m in _COURSE.finditer(text):
+        unit = m.group(2).casefold()
+        seconds = _COURSE_UNITS.get(unit[:2] if unit.startswith(("wk", "mo")) else unit[:1], 0) * int(m.group(1))
+        if seconds:
+            out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", m.group(0), m.start(), m.end(),
+                             "duration", amount=m.group(1)))
+    return out
+
+
 def _article_durations(text: str) -> list[Value]:
     """`a week`, `an hour`, `one month` as durations (`a week before` = `seven days before`); not the `a week` of
     a rate (`twice a week`, `€5 a week`), which the rate reads."""
@@ -561,7 +577,7 @@ def values(text: str) -> list[Value]:
         if not inside(date.start, date.end, taken):
             found.append(date)
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in _quarters(text) if not inside(v.start, v.end, taken)]
+    found += [v for v in _quarters(text) + _courses(text) if not inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
