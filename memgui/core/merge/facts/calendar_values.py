@@ -235,9 +235,9 @@ def frequencies(text: str) -> list[Value]:
         out.append(Value(frozenset({f"freq:{fmt(per_day / seconds)}{_MEDICAL_PART.get(word, '')}"}), "frequency",
                          m.group(0), m.start(), m.end(), "frequency"))
     for m in _EVERY_N.finditer(text):  # `q4h`, `q3mo`: the prescriber's every N hours / days / weeks / months
-        period = _Q_UNITS[m.group(2).casefold()] * int(m.group(1))
-        if period and not any(v.start <= m.start() < v.end for v in out):
-            out.append(Value(frozenset({f"freq:{fmt(1 / period)}"}), "frequency", m.group(0), m.start(), m.end(),
+        every = _Q_UNITS[m.group(2).casefold()] * int(m.group(1))
+        if every and not any(v.start <= m.start() < v.end for v in out):
+            out.append(Value(frozenset({f"freq:{fmt(1 / every)}"}), "frequency", m.group(0), m.start(), m.end(),
                              "frequency"))
     for pattern in _FREQUENCIES:
         for m in pattern.finditer(text):
