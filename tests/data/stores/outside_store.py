@@ -548,7 +548,8 @@ DUP_GROUPS = [
 
 LOOKALIKES = [
     ["l01a", "l01b", "different MOT event: 2025-07-09 FAILED (rear brakes) vs 2025-07-16 retest PASSED (£142)"],
-    ["g04a", "l02b", "different client/rate: standard £38/h, 2-hour minimum, +50% uplift vs NHS framework £34/h, 1-hour minimum, no uplift"],
+    ["g04a", "l02b", "different client/rate: standard £38/h, 2-hour minimum, +50% uplift "
+                     "vs NHS framework £34/h, 1-hour minimum, no uplift"],
     ["g15a", "l03b", "different booking: Thursday 10:00-12:00 Leeds City College, Jamal vs Tuesday 14:00-16:00 Leeds Beckett, Amira"],
     ["g19b", "l04b", "opposite direction: outbound Ardrossan->Brodick 12 May ref CM7731Q vs return Brodick->Ardrossan 16 May ref CM7731R"],
     ["g08a", "l05b", "different person and month: Sunny 3 September vs Sunny's mum Ingrid 3 December"],
