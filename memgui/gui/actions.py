@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+Shortcut = str | QKeySequence | QKeySequence.StandardKey | None  # what QAction.setShortcut takes (None: no key)
 
 # Keys that are no QAction of their own (the source panes' digits, the editor's Esc, the filter's Enter).
 OTHER_KEYS = (("1–9", "include / exclude source #n"), ("Shift+1–9", "make source #n the target"),
@@ -38,11 +44,11 @@ def keys_help_html(actions: dict[str, QAction]) -> str:
     return "<table>" + "".join(cells) + "</table>"
 
 
-def build_actions(w) -> dict[str, QAction]:
+def build_actions(w: MainWindow) -> dict[str, QAction]:
     """Create every action on window `w` (a MainWindow) and its menus; returns them by key."""
     actions: dict[str, QAction] = {}
 
-    def a(key: str, text: str, shortcut, slot: Callable[[], object], tip: str = "") -> QAction:
+    def a(key: str, text: str, shortcut: Shortcut, slot: Callable[[], object], tip: str = "") -> QAction:
         action = QAction(text, w)
         action.setObjectName(f"action_{key}")
         if shortcut:
@@ -78,7 +84,11 @@ def build_actions(w) -> dict[str, QAction]:
       "The checked members become a cluster of their own in the queue (1–9 check / uncheck source #n)")
     a("undo", "Undo (Ctrl+Z)", QKeySequence.StandardKey.Undo, r("undo"), "Undo the last write of this session")
     a("redo", "Redo (Ctrl+Shift+Z)", "Ctrl+Shift+Z", r("redo"), "Redo what was undone")
-    a("filter", "Filter…", QKeySequence.StandardKey.Find, lambda: (w.filter_edit.setFocus(), w.filter_edit.selectAll()))
+    def focus_filter() -> None:
+        w.filter_edit.setFocus()
+        w.filter_edit.selectAll()
+
+    a("filter", "Filter…", QKeySequence.StandardKey.Find, focus_filter)
     a("queue", "Go to the queue", "Ctrl+L", lambda: w.keys.focus_queue())
     a("tab_review", "Review tab", "Ctrl+1", lambda: w.show_tab(0), "Show the Review tab (Ctrl+1)")
     a("tab_audit", "Audit tab", "Ctrl+2", lambda: w.show_tab(1), "Show the Audit tab: memgui's writes, undo, "

@@ -5,7 +5,7 @@ import os
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from .log import setup_log
@@ -26,7 +26,7 @@ def application(argv: list[str] | None = None) -> QApplication:
     return app  # type: ignore[return-value]
 
 
-def screenshot_problem(out: str | os.PathLike) -> str | None:
+def screenshot_problem(out: str | os.PathLike[str]) -> str | None:
     """Why a screenshot cannot be written to `out` (checked before the window opens), or None."""
     out = Path(out)
     try:
@@ -40,7 +40,7 @@ def screenshot_problem(out: str | os.PathLike) -> str | None:
     return None
 
 
-def save_screenshot(window: MainWindow, out: str | os.PathLike) -> bool:
+def save_screenshot(window: MainWindow, out: str | os.PathLike[str]) -> bool:
     out = Path(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -50,7 +50,7 @@ def save_screenshot(window: MainWindow, out: str | os.PathLike) -> bool:
 
 
 def run_gui(store_path: str | None, screenshot: str | None, *, services: Services | None = None,
-            qsettings=None, size: tuple[int, int] | None = None) -> int:
+            qsettings: QSettings | None = None, size: tuple[int, int] | None = None) -> int:
     """Open the window on `store_path` (else the located store or the demo). With `screenshot`, wait until
     the cluster queue is filled and the first cluster selected and checked, save the whole window to that
     PNG and exit (0 saved, 1 not saved, 2 bad input: a store that cannot be opened or a screenshot path that

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
 
 ButtonRole = QMessageBox.ButtonRole
 
@@ -19,7 +19,7 @@ class Prompter:
         self.last_box_text: str = ""
 
     @staticmethod
-    def _exec(box: QMessageBox):
+    def _exec(box: QMessageBox) -> QAbstractButton | None:
         box.exec()
         return box.clickedButton()
 
@@ -32,7 +32,7 @@ class Prompter:
             box.setDetailedText(details)
         return box
 
-    def _run(self, box: QMessageBox):
+    def _run(self, box: QMessageBox) -> object:
         self.last_box_text = "\n".join(t for t in (box.text(), box.informativeText(), box.detailedText()) if t)
         try:
             return self.exec_box(box)

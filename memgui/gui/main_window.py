@@ -320,7 +320,7 @@ class MainWindow(QueueNavigation, QMainWindow):
                                         "Settings (Ctrl+,) can lower the threshold.")
             self._maybe_ready()
 
-    def _maybe_ready(self, *_args) -> None:
+    def _maybe_ready(self, *_args: object) -> None:
         if self._ready_sent or self.scan_result is None:
             return
         self._ready_sent = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import QLineEdit, QStatusBar
 
 from .review.cluster_model import NEW, ClusterFilterProxy, ClusterTableModel
@@ -31,7 +31,7 @@ class QueueNavigation:
     if TYPE_CHECKING:
         def statusBar(self) -> QStatusBar: ...  # QMainWindow's
 
-    def _on_current_row(self, current, _previous) -> None:
+    def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
         # Loading runs in the next event-loop turn: holding J/K coalesces to the last cluster, and the
         # queue repaints before the panes are filled.
         self._load_timer.start(0)

@@ -4,7 +4,7 @@ and has a busy mode for work of unknown length."""
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 TRACK = QColor("#eaeef2")
@@ -50,7 +50,7 @@ class RatioBar(QWidget):
         self._busy_phase = (self._busy_phase + 1) % 20
         self.update()
 
-    def paintEvent(self, _event) -> None:
+    def paintEvent(self, _event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         r = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)

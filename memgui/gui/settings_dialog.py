@@ -61,7 +61,7 @@ class GuiSettings:
     llm_context: int = 4096
     guard_debounce_ms: int = 250
     decide_ahead: bool = True  # the model decides the next clusters in the background (when it is capable)
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
 
     def scan_kwargs(self) -> ScanOptions:
         return {"embedder_choice": self.embedder, "k": self.k, "threshold": self.threshold}

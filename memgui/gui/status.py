@@ -54,7 +54,7 @@ class TaskStatus(QWidget):
     def current(self) -> Task | None:
         return self._task
 
-    def _refresh(self, *_):
+    def _refresh(self, *_: object) -> None:
         shown = [t for t in self.runner.running() if t.show_in_status and not t.cancel.cancelled]
         self._task = shown[-1] if shown else None
         self.setVisible(self._task is not None)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, SignalInstance
 
 from .services.values import Cancelled, CancelToken, Progress
 
@@ -83,7 +83,7 @@ class _Job(QRunnable):
             self.make = None
 
 
-def _emit(signal, *args) -> None:
+def _emit(signal: SignalInstance, *args: object) -> None:
     """Emit from a worker; the window may be gone by now (its signals object deleted): then drop it."""
     try:
         signal.emit(*args)

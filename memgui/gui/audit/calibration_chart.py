@@ -17,7 +17,7 @@ import zlib
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
 from ..services.types import Calibration, LabelledPair
@@ -51,7 +51,7 @@ class CalibrationPlot(QWidget):
         self.pairs: list[LabelledPair] = []
         self.threshold: float | None = None
         self.current: float | None = None
-        self._points: list[tuple[QPointF, object]] = []
+        self._points: list[tuple[QPointF, LabelledPair]] = []
 
     def sizeHint(self) -> QSize:
         return QSize(680, 250)
@@ -84,7 +84,7 @@ class CalibrationPlot(QWidget):
 
     # ---- painting -------------------------------------------------------------------------------------------
 
-    def paintEvent(self, event) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.fillRect(self.rect(), self.palette().base())
@@ -208,7 +208,7 @@ class CalibrationPlot(QWidget):
 
     # ---- tooltips -------------------------------------------------------------------------------------------
 
-    def pair_at(self, pos: QPointF):
+    def pair_at(self, pos: QPointF) -> LabelledPair | None:
         best, best_d = None, (DOT_RADIUS + 3) ** 2
         for centre, pair in self._points:
             d = (centre.x() - pos.x()) ** 2 + (centre.y() - pos.y()) ** 2

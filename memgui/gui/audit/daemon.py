@@ -136,7 +136,7 @@ class DaemonMergesPage(QWidget):
 
         self.runner.start("audit-logs", work, label="Reading daemon logs", on_done=self._logs_loaded, on_error=failed)
 
-    def _logs_loaded(self, value) -> None:
+    def _logs_loaded(self, value: tuple[DaemonTimeline, list[JsonObject]]) -> None:
         self.timeline, self.unrecoverable = value
         s = self.timeline.stats
         text = (f"{s.files} log file(s), {s.lines:,} lines: {s.parsed:,} curation events, "
@@ -153,12 +153,12 @@ class DaemonMergesPage(QWidget):
 
     # ---- linking --------------------------------------------------------------------------------------------------
 
-    def _history_selected(self, *_) -> None:
+    def _history_selected(self, *_: object) -> None:
         rows = selected_rows(self.history_table, DocumentHistory)
         if rows:
             self.show_document_history(rows[0].document_id, rows[0])
 
-    def _event_selected(self, *_) -> None:
+    def _event_selected(self, *_: object) -> None:
         rows = selected_rows(self.event_table, DaemonEvent)
         if rows and rows[0].document_id:
             doc_id = rows[0].document_id
@@ -170,7 +170,7 @@ class DaemonMergesPage(QWidget):
                 self.history_table.clearSelection()
                 self.show_document_history(doc_id)
 
-    def show_document_history(self, doc_id: str, history=None) -> None:
+    def show_document_history(self, doc_id: str, history: DocumentHistory | None = None) -> None:
         if history is None and self.store is not None:
             doc = self.store.document(doc_id)
             history = self.services.history_of(doc) if doc is not None else None

@@ -3,6 +3,7 @@ signals go to the view's slots)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -18,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+if TYPE_CHECKING:
+    from .view import AuditView
 from .models import AuditFilterProxy, AuditTableModel, ExemptionModel, table_view
 
 
@@ -50,7 +53,7 @@ class AuditWidgets(QWidget):
 GUARD_CHOICES = (("All guard results", ""), ("Guard passed", "passed"), ("Guard failed", "failed"), ("No guard", "none"))
 
 
-def build_entries_page(view) -> QWidget:
+def build_entries_page(view: AuditView) -> QWidget:
     """The "memgui actions" page: filters, the audit table, the entry detail and diff, the buttons."""
     page = QWidget()
     v = QVBoxLayout(page)
@@ -146,7 +149,7 @@ def build_entries_page(view) -> QWidget:
     v.addLayout(buttons)
     return page
 
-def build_exemptions_page(view) -> QWidget:
+def build_exemptions_page(view: AuditView) -> QWidget:
     """The "Kept separate" page: the exempt pairs and Remove."""
     page = QWidget()
     v = QVBoxLayout(page)

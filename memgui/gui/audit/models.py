@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Generic, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -54,7 +62,7 @@ class TableModel(QAbstractTableModel, Generic[R]):
 
     COLUMNS: tuple[str, ...] = ()
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[R] = []
 
@@ -125,7 +133,7 @@ class AuditTableModel(TableModel[AuditEntry]):
     COLUMNS = ("#", "When", "Operation", "State", "Guard", "Decided by", "Target")
     ID, WHEN, OPERATION, STATE, GUARD, DECIDED_BY, TARGET = range(7)
 
-    def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
+    def __init__(self, parent: QObject | None = None, titles: Mapping[str, str] | None = None):
         super().__init__(parent)
         self.titles: Mapping[str, str] = titles if titles is not None else {}
 
@@ -173,7 +181,7 @@ class AuditTableModel(TableModel[AuditEntry]):
 class AuditFilterProxy(QSortFilterProxyModel):
     """Filters by operation, guard result (passed / failed / none), model id and a document id or title."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
         self.operation: str | None = None
@@ -219,7 +227,7 @@ class DaemonEventModel(TableModel[DaemonEvent]):
     TIME, LEVEL, MARKER, ANCHOR, DOCUMENTS, DETAILS = range(6)
     _SHOWN_ELSEWHERE = frozenset({"anchor", "targetDoc", "targetId", "docId", "rejectedTarget", "targetIds"})
 
-    def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
+    def __init__(self, parent: QObject | None = None, titles: Mapping[str, str] | None = None):
         super().__init__(parent)
         self.titles: Mapping[str, str] = titles if titles is not None else {}
 
@@ -286,7 +294,7 @@ class ExemptionModel(TableModel[Exemption]):
 
     COLUMNS = ("First document", "Second document", "Kept separate on", "Note")
 
-    def __init__(self, parent=None, titles: Mapping[str, str] | None = None):
+    def __init__(self, parent: QObject | None = None, titles: Mapping[str, str] | None = None):
         super().__init__(parent)
         self.titles: Mapping[str, str] = titles if titles is not None else {}
 
@@ -317,8 +325,8 @@ def selected_rows(view: QAbstractItemView, kind: type[R]) -> list[R]:
     return out
 
 
-def table_view(model, *, stretch: int | None = None, multi: bool = False, fit: Sequence[int] = (),
-           widths: dict[int, int] | None = None) -> QTableView:
+def table_view(model: QAbstractItemModel, *, stretch: int | None = None, multi: bool = False,
+               fit: Sequence[int] = (), widths: dict[int, int] | None = None) -> QTableView:
     view = QTableView()
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

@@ -213,7 +213,7 @@ class RecheckPage(QWidget):
         rows = selected_rows(self.table, RecheckedMerge)
         return rows[0] if rows else None
 
-    def _selected(self, *_) -> None:
+    def _selected(self, *_: object) -> None:
         m = self.selected()
         self.detail.setHtml(finding_html(m, self.view.titles) if m is not None else "")
         self._update_buttons()

@@ -16,7 +16,16 @@ from PySide6.QtCore import QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from ..services import AuditServices, audit_services
-from ..services.types import AuditEntry, Calibration, Exemption, LabelledPair, Store, VectorSource
+from ..services.types import (
+    AuditEntry,
+    Calibration,
+    DocumentHistory,
+    Exemption,
+    LabelledPair,
+    Store,
+    VectorSource,
+    WordDiff,
+)
 from ..workers import TaskRunner, one_line
 from .calibration import calibration_work
 from .calibration_chart import CalibrationPanel
@@ -121,7 +130,7 @@ class AuditView(AuditWidgets):
         self.runner.start("audit-load", load, label="Reading the audit trail", on_done=self._loaded,
                           on_error=self._failed)
 
-    def _loaded(self, value) -> None:
+    def _loaded(self, value: tuple[list[AuditEntry], list[DocumentHistory], list[Exemption], dict[str, str]]) -> None:
         entries, histories, exemptions, titles = value
         self.titles.clear()
         self.titles.update(titles)
@@ -161,7 +170,7 @@ class AuditView(AuditWidgets):
     def focus_list(self) -> None:
         self.tabs.currentWidget().setFocus() if self.tabs.currentIndex() else self.audit_table.setFocus()
 
-    def selected_entry(self):
+    def selected_entry(self) -> AuditEntry | None:
         rows = selected_rows(self.audit_table, AuditEntry)
         return rows[0] if rows else None
 
@@ -177,7 +186,7 @@ class AuditView(AuditWidgets):
         self.audit_table.scrollTo(index)
         return True
 
-    def _entry_selected(self, *_) -> None:
+    def _entry_selected(self, *_: object) -> None:
         e = self.selected_entry()
         self._update_buttons()
         self.doc_combo.blockSignals(True)
@@ -200,7 +209,7 @@ class AuditView(AuditWidgets):
             self.diff_stats.setText("")
             self.diff_text.setHtml("<p style='color:#6e7781'>This write changed no document body.</p>")
 
-    def _show_diff(self, *_) -> None:
+    def _show_diff(self, *_: object) -> None:
         e, doc_id = self.selected_entry(), self.doc_combo.currentData()
         if e is None or not doc_id:
             return
@@ -224,7 +233,7 @@ class AuditView(AuditWidgets):
         def work(cancel):
             return diff_work(a, b, cancel=cancel)
 
-        def done(diff) -> None:
+        def done(diff: WordDiff) -> None:
             stats = "body unchanged" if diff.identical else f"+{diff.inserted_words} / −{diff.deleted_words} words"
             self.diff_stats.setText(stats + change)
             self.diff_text.setHtml(diff_html(diff))
@@ -232,7 +241,7 @@ class AuditView(AuditWidgets):
         self.diff_stats.setText("diffing…")
         self.runner.start("audit-diff", work, label="Diffing", on_done=done, on_error=self._failed)
 
-    def _update_buttons(self, *_) -> None:
+    def _update_buttons(self, *_: object) -> None:
         store, e = self.store, self.selected_entry() if hasattr(self, "audit_table") else None
         writable = store is not None and not getattr(store, "read_only", True)
         why = "" if writable else "The store is open read-only; nothing can be written."
@@ -306,7 +315,7 @@ class AuditView(AuditWidgets):
         def work(cancel):
             return calibration_work(services, store, cosine_of=lookup, source_factory=factory, cancel=cancel)
 
-        def done(value) -> None:
+        def done(value: tuple[list[LabelledPair], Calibration, str]) -> None:
             self.pairs, self.calibration, notice = value
             self.calibration_panel.set_calibration(self.pairs, self.calibration, self.current_threshold)
             if notice:

@@ -11,6 +11,8 @@ do. At start-up (after the store opens) it runs the model's capability self-test
 status line says which canary it is on."""
 from __future__ import annotations
 
+from collections.abc import Generator
+
 from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
 from ..services.types import ClusterReview, ModelTurns, SelfTestReport
@@ -111,7 +113,7 @@ class DecisionsAhead(QObject):
 
     # ---- start-up: the model and its self-test (background) ---------------------------------------------
 
-    def _store_opened(self, *_args) -> None:
+    def _store_opened(self, *_args: object) -> None:
         self.runner.cancel_all()  # the old store's work; this store's starts after its first scan
         self._start_after_scan = True
 
@@ -122,7 +124,7 @@ class DecisionsAhead(QObject):
         else:
             self._prime()
 
-    def start_up(self, *_args) -> None:
+    def start_up(self, *_args: object) -> None:
         self.runner.cancel_all()  # another store or model: not navigation
         self.reviews, self.failed, self.running = {}, {}, None
         self.ready = self.primed = False
@@ -147,7 +149,7 @@ class DecisionsAhead(QObject):
             if verdict is None and selftest is not None:
                 def run(token):
                     out = selftest(decider, cancel=token, **no_time_limit(selftest))
-                    return out if isinstance(out, SelfTestReport) else (yield from out)
+                    return (yield from out) if isinstance(out, Generator) else out
 
                 verdict = yield from s.taking_turns(run, turns, cancel)
             if verdict is not None:

@@ -41,7 +41,8 @@ def stages(work: Work[T]) -> Work[T]:
             try:
                 progress = next(work)
             except StopIteration as stop:
-                return stop.value
+                value: T = stop.value  # the Work's result (StopIteration holds it untyped)
+                return value
             now = (progress.stage, progress.done if progress.stage == PAIRS else None)
             if now != step:
                 step = now

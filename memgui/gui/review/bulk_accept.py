@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QDialog, QHBoxLayout, QMenu, QSizePolicy, QToolButton, QWidget
 
+from ..actions import Shortcut
 from ..services.types import BatchPlan, BatchResult, BatchUndoResult
 from ..workers import one_line
 from .bulk_preview import BulkPreviewDialog
@@ -50,7 +51,7 @@ class BulkAccept(QObject):
             signal.connect(lambda *_: QTimer.singleShot(0, self, self.update_actions))
         self.update_actions()
 
-    def _action(self, key: str, text: str, shortcut, slot: Callable[[], object], tip: str) -> QAction:
+    def _action(self, key: str, text: str, shortcut: Shortcut, slot: Callable[[], object], tip: str) -> QAction:
         action = QAction(text, self)  # added to the window by install_bulk_accept
         action.setObjectName(f"action_{key}")
         if shortcut:

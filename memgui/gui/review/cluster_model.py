@@ -13,6 +13,7 @@ from typing import TypedDict, Unpack
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
@@ -142,7 +143,7 @@ class ClusterTableModel(QAbstractTableModel):
     STATUS, COSINE, SIZE, TITLES, ANCHOR = range(5)
     statusChanged = Signal(object)  # ClusterRow, as it is after `set_status`
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[ClusterRow] = []
         self._badges: dict[frozenset[str], str] = {}  # member ids -> the model's verdict (decisions ahead)
@@ -266,7 +267,7 @@ class ClusterTableModel(QAbstractTableModel):
 class ClusterFilterProxy(QSortFilterProxyModel):
     """Sorts by the raw values and shows only the clusters whose members match the filter (None = all)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
         self._allowed_docs: frozenset[str] | None = None

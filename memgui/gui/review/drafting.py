@@ -5,13 +5,13 @@ is handed and the controller's signals."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from datetime import datetime, timezone
 
 from PySide6.QtCore import QObject, SignalInstance
 
-from ..services.types import DeciderResult, Document, FactGroups, ReaderReport, SelfTestReport
-from ..services.values import Progress
+from ..services.types import DeciderResult, Document, FactGroups, ReaderReport, SelfTestReport, Work
+from ..services.values import CancelToken, Progress
 from ..workers import one_line
 from .body_diff import BodyDiff, single_shot
 from .cluster_model import ClusterRow
@@ -20,7 +20,8 @@ from .state import GuardKey, GuardResult, ReviewTools
 from .under_review import ClusterUnderReview
 
 GROUPS_STAGE = "fact groups"  # the partition, as soon as every pair is judged
-_INCAPABLE = object()  # the model failed its capability self-test: nothing was asked
+# the model's answer: its same-fact groups, its decision, and the self-test verdict it failed (then nothing was asked)
+ModelAnswer = tuple[FactGroups | None, DeciderResult | None, SelfTestReport | None]
 
 
 class Drafting:
@@ -221,20 +222,20 @@ class Drafting:
         make, selftest, selftests = s.make_decider, s.selftest, self.selftests
         row = c.row
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> Work[ModelAnswer]:
             # The reviewer's call goes first: the decisions-ahead queue gives up the model while this runs.
             with (slot.turns.reviewer() if slot.turns is not None else contextlib.nullcontext()):
                 return (yield from run(cancel))
 
-        def run(cancel):
+        def run(cancel: CancelToken) -> Work[ModelAnswer]:
             decider = yield from slot.acquire(key, lambda: make(settings), cancel)
             if selftest is not None and key not in selftests:
                 yield Progress("loading model", 0, None, "running the capability self-test")
                 test = selftest(decider, cancel=cancel)
-                selftests[key] = test if isinstance(test, SelfTestReport) else (yield from test)
+                selftests[key] = (yield from test) if isinstance(test, Generator) else test
             verdict = selftests.get(key)
             if verdict is not None and not verdict.capable:
-                return _INCAPABLE, verdict  # its "same fact?" answers would pick the members: not trusted
+                return None, None, verdict  # its "same fact?" answers would pick the members: not trusted
             groups, drafted = None, docs
             judge = getattr(decider, "judge_pair", None)  # a decider without it answers for the whole cluster
             if judge is not None and len(members) >= 2:
@@ -245,12 +246,12 @@ class Drafting:
                 yield Progress(GROUPS_STAGE, 0, None, payload=groups)  # shown now, not after the draft
                 drafted = [d for d in members if d.document_id in set(groups.largest)]
             if len(drafted) < 2:
-                return groups, None  # every pair judged different: nothing to draft
+                return groups, None, None  # every pair judged different: nothing to draft
             proposal, candidates = inputs(store, drafted, cosines)
             yield Progress("deciding", 0, None, f"asking {decider.model_id}")
             result = yield from decider.decide(proposal, candidates, full_candidate_content=True, cancel=cancel,
                                                timeout_s=settings.llm_timeout_s)
-            return groups, result
+            return groups, result, None
 
         self.panels.decision_panel.begin_stream()
         self._judging = False
@@ -302,18 +303,19 @@ class Drafting:
         self.decisionFinished.emit(None)
         self.changed.emit()
 
-    def _model_done(self, row: ClusterRow | None, answer: tuple) -> None:
+    def _model_done(self, row: ClusterRow | None, answer: ModelAnswer) -> None:
         if row is not self.cluster.row:
             return
-        if answer[0] is _INCAPABLE:
-            why = answer[1].summary or "see `memgui models`"
+        groups, result, failed_selftest = answer
+        if failed_selftest is not None:
+            why = failed_selftest.summary or "see `memgui models`"
             self.panels.decision_panel.warn(
                 f"This model failed the capability self-test ({why}), so it judged nothing here. Use the union "
                 "draft (U), or choose another model in Settings (Ctrl+,).")
             self.decisionFinished.emit(None)
             self.changed.emit()
             return
-        self.show_answer(*answer)
+        self.show_answer(groups, result)
 
     def show_answer(self, groups: FactGroups | None, result: DeciderResult | None, origin: str = "model") -> None:
         """The model's same-fact groups and decision on the panels, its merged body in the editor (also for a

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -107,7 +107,7 @@ class GuardTokenModel(QAbstractTableModel):
     TIPS = ("the load-bearing token MergeGuard looks for", "its class", "the sources that hold it",
             "in the merged body: retained or missing")
 
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._tokens: list[GuardToken] = []
         self._labels: Sequence[str] = ()
@@ -170,7 +170,7 @@ class GuardTokenModel(QAbstractTableModel):
 
 
 class _MissingOnlyProxy(QSortFilterProxyModel):
-    def __init__(self, parent=None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.missing_only = False
         self.setSortRole(Qt.ItemDataRole.UserRole)
@@ -184,7 +184,7 @@ class _MissingOnlyProxy(QSortFilterProxyModel):
         if not self.missing_only:
             return True
         model = self.sourceModel()
-        return model.data(model.index(source_row, 3), Qt.ItemDataRole.DisplayRole) == "MISSING"
+        return bool(model.data(model.index(source_row, 3), Qt.ItemDataRole.DisplayRole) == "MISSING")
 
 
 def _bar(name: str, floor: float) -> RatioBar:

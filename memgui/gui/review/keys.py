@@ -135,7 +135,7 @@ class ReviewKeys(QObject):
 
     # ---- buttons and dialogs leave the focus on the queue ------------------------------------------
 
-    def _clicked(self, *_args) -> None:
+    def _clicked(self, *_args: object) -> None:
         QTimer.singleShot(0, self, self.focus_queue)  # after the click's own work (a dialog it opened, …)
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:

@@ -68,13 +68,14 @@ def banner(name: str, fg: str, bg: str) -> QLabel:
     return label
 
 
-def fit_window(window: QWidget, page: ReviewPage, geometry=None, size: tuple[int, int] | None = None,
+def fit_window(window: QWidget, page: ReviewPage, geometry: object = None, size: tuple[int, int] | None = None,
                settings: QSettings | None = None) -> None:
-    """The window's size: `size` if given, else the saved geometry, else 1560×940 within the screen; the
-    Review tab's columns are then shared out for that width, or (no `size`) set as `settings` remember them."""
+    """The window's size: `size` if given, else the saved geometry (QSettings' value: a QByteArray, or None when
+    none was saved), else 1560×940 within the screen; the Review tab's columns are then shared out for that width,
+    or (no `size`) set as `settings` remember them."""
     if size is not None:
         window.resize(*size)
-    elif geometry is None or not window.restoreGeometry(geometry):
+    elif not isinstance(geometry, QByteArray | bytes) or not window.restoreGeometry(geometry):
         width, height = DEFAULT_SIZE
         if QGuiApplication.platformName() != "offscreen":  # offscreen has no real screen to fit
             room = window.screen().availableGeometry()
