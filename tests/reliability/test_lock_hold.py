@@ -8,8 +8,13 @@
 2. Merges of 1 KB … 1 MB notes while a daemon writes (Netclaw's 30 s busy timeout): 0 daemon writes fail, and
    the longest hold is bounded (far below the busy timeout; the figure itself is a benchmark,
    tests/perf/test_lock_hold_bench.py, with the goal ≤ 100 ms).
+3. The audit row's long texts are compressed and its details serialised before the transaction (audit image
+   format 2, docs/seams.md), for a merge, an edit, an append-back, an undo and a redo.
 """
 from __future__ import annotations
+
+import zlib
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,6 +22,8 @@ import memgui.core.merge.union as union_mod
 import memgui.core.ops.append_back as append_mod
 import memgui.core.ops.apply as apply_mod
 import memgui.core.ops.batch as batch_mod
+import memgui.core.store.audit_log as audit_log_mod
+import memgui.core.store.audit_texts as texts_mod
 from factories import seed_document
 from lock_hold import NETCLAW_BUSY_TIMEOUT_S, measure, table
 from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
@@ -33,7 +40,9 @@ from memgui.core.ops.apply import (
     merge_cluster,
 )
 from memgui.core.ops.batch import BatchPlan, PlannedWrite, apply_batch
+from memgui.core.ops.undo import redo, undo
 from memgui.core.store import create_store, open_store
+from memgui.core.store.audit_log import get_entry
 from memgui.core.tasks import run_to_end
 
 A = "The staging server listens on port 5432 and backs up nightly at 02:00."
@@ -134,3 +143,43 @@ def test_merging_1kb_to_1mb_notes_never_fails_a_daemon_write(tmp_path):
     assert len(run.holds) == 8 and all(run.holds.values())
     # bounded: far below the daemon's busy timeout (the ≤ 100 ms goal is measured in tests/perf, not asserted)
     assert run.longest < NETCLAW_BUSY_TIMEOUT_S / 3
+
+
+def test_the_audit_rows_texts_and_details_are_made_before_the_write_transaction(tmp_path, monkeypatch):
+    """A merge, an edit, an append-back, an undo and a redo of long notes: every long text their audit rows hold
+    is compressed, and every details JSON serialised, before BEGIN IMMEDIATE (inside, only the images' small
+    JSON is written); the rows still read back whole."""
+    path = create_store(tmp_path / "netclaw.db")
+    store = open_store(path)
+    calls: list[tuple[str, int, bool]] = []
+    real_compress, real_details = zlib.compress, audit_log_mod.details_json_of
+
+    def compress(data, level=-1):
+        calls.append(("compress", len(data), store.db.in_transaction()))
+        return real_compress(data, level)
+
+    def details(provenance, extra):
+        text = real_details(provenance, extra)
+        calls.append(("details", len(text), store.db.in_transaction()))
+        return text
+
+    monkeypatch.setattr(texts_mod, "zlib", SimpleNamespace(compress=compress, decompressobj=zlib.decompressobj,
+                                                           error=zlib.error))
+    monkeypatch.setattr(audit_log_mod, "details_json_of", details)
+    monkeypatch.setattr(apply_mod, "details_json_of", details)
+    monkeypatch.setattr(append_mod, "details_json_of", details)
+    long_a, long_b = (" ".join(f"The {t} host {i} uses port {4000 + i}." for i in range(800)) for t in ("alpha", "beta"))
+    a = seed_document(store, "Hosts A", long_a, anchor="hosts").document_id
+    b = seed_document(store, "Hosts B", long_b, anchor="hosts").document_id
+    merged = merge_cluster(store, MergePlan(a, (b,), MODE_MERGED_BODY, long_a + "\n\n" + long_b, draft_stamps(store, [a, b])))
+    edited = edit_document(store, a, store.document(a).markdown_body + " It moved in June.", draft_stamps(store, [a]))
+    appended = append_back(store, a, "Its owner is Dana.", draft_stamps(store, [a])[a])
+    undone = [undo(store, e.audit_id) for e in (appended, edited)]
+    redone = redo(store, edited.audit_id)
+    assert [name for name, size, inside in calls if inside and size >= 1024] == []
+    assert {name for name, _size, _inside in calls} == {"compress", "details"}
+    for entry in (merged, edited, appended, *undone, redone):
+        again = get_entry(store, entry.audit_id)  # read back whole
+        assert again is not None and (again.before, again.after, again.details) == (entry.before, entry.after, entry.details)
+    assert merged.after["documents"][a]["row"]["markdown_body"] == long_a + "\n\n" + long_b
+    store.close()
