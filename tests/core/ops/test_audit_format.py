@@ -186,3 +186,25 @@ def test_undo_reads_the_entry_before_its_lock_but_checks_the_state_and_the_rows_
         assert "already undone" in str(info.value)
         assert len(list_entries(store, operation="undo")) == 1  # the other one's undo only
     conn.close()
+
+
+def test_a_long_body_that_is_not_utf8_comes_back_byte_for_byte(tmp_path):
+    """A body whose stored bytes are not UTF-8 is kept in the image as its bytes ({"$text": hex}); a long one is
+    one of the row's compressed texts, and undo puts those exact bytes back."""
+    path = create_store(tmp_path / "netclaw.db")
+    with open_store(path) as store:
+        a = seed_document(store, "Ports A", long_note("a", 5_000), anchor="ports").document_id
+        b = seed_document(store, "Ports B", "placeholder", anchor="ports").document_id
+    bad = long_note("b", 5_000).encode() + b"\x80\xff broken tail"
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE memory_documents SET markdown_body = CAST(? AS TEXT) WHERE document_id = ?", (bad, b))
+    conn.commit()
+    conn.close()
+    before = raw_rows(path, b)
+    assert before[0][0] == bad
+    with open_store(path) as store:
+        body = store.document(a).markdown_body + "\n\n" + store.document(b).markdown_body  # read with U+FFFD
+        entry = merge_cluster(store, MergePlan(a, (b,), MODE_MERGED_BODY, body, draft_stamps(store, [a, b])))
+        assert audit_row(path, entry.audit_id)["texts"] is not None and bad.hex() not in audit_row(path, entry.audit_id)["before_json"]
+        undo(store, entry.audit_id)
+    assert raw_rows(path, b) == before
