@@ -29,11 +29,12 @@ from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
 from .review.split import Splits, split_checked
 from .services import Services
-from .services.types import Document, ReviewMark, ScanResult, Store
+from .services.types import CancelToken, Document, ReviewMark, ScanResult, Store, Work
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from .status import MessageLog, StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
 
+Scanned = tuple[ScanResult, dict[str, Document], dict[str, str], dict[str, ReviewMark]]  # and the clusters' marks
 
 class MainWindow(QueueNavigation, QMainWindow):
     recent_menu: QMenu  # made by actions.build_menus
@@ -72,8 +73,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.review.clusterLoaded.connect(self.notes.cluster_shown)
         self.cluster_model.statusChanged.connect(lambda row: self.marks is not None and self.marks.record(row))
         self.ahead = DecisionsAhead(self, self)  # the model decides the next clusters in the background
-        self.refresher = ClusterRefresh(self.cluster_model, self.runner, self.review,
-                                        failed=lambda text: self.show_status(text, 8000))  # after an audit write
+        self.refresher = ClusterRefresh(self.cluster_model, self.runner, self.review, failed=self.show_status)
         self.runner.started.connect(lambda *_: self.update_actions())
         # The window as the timer's context: a task that ends as the window closes (shutdown cancels it) must
         # not update the actions of a window that is gone by then.
@@ -216,7 +216,7 @@ class MainWindow(QueueNavigation, QMainWindow):
             return
         opener = s.open_store
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> Store:
             if build is not None:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 build(path)
@@ -270,7 +270,7 @@ class MainWindow(QueueNavigation, QMainWindow):
             return
         kwargs = self.settings.scan_kwargs()
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> Work[Scanned]:
             result = yield from scan(store, cancel=cancel, **kwargs)
             result = replace(result, clusters=tuple(splits.apply(result.clusters)))  # X's splits stay apart
             ids = list(dict.fromkeys(i for c in result.clusters for i in c.member_ids))
@@ -287,7 +287,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.scanFailed.emit(one_line(exc))
         self.prompter.error("Cannot find nominee clusters", one_line(exc))
 
-    def _scanned(self, value: tuple[ScanResult, dict[str, Document], dict[str, str], dict[str, ReviewMark]]) -> None:
+    def _scanned(self, value: Scanned) -> None:
         result, docs, keys, marks = value  # marks: of the clusters whose members are unchanged since marked
         self.scan_result = result
         self._cosines = {frozenset((p.a, p.b)): p.cosine for c in result.clusters for p in c.pairs

@@ -1,5 +1,6 @@
-"""A write from the Audit tab refreshes the queue rows of the clusters it touched (memgui/gui/review/cluster_refresh.py):
-no scan runs, the other clusters' rows stay as they were, and the touched row shows its status as it is now."""
+"""A write from the Audit tab refreshes the queue rows of the clusters it touched
+(memgui/gui/review/cluster_refresh.py): no scan runs, the other clusters' rows stay as they were, and the touched
+row shows its status as it is now."""
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 

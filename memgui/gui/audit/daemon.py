@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..services import AuditServices
-from ..services.types import DaemonEvent, DaemonTimeline, DocumentHistory, Store
+from ..services.types import CancelToken, DaemonEvent, DaemonTimeline, DocumentHistory, Store, Work
 from ..workers import TaskRunner, one_line
 from .detail import JsonObject, history_html
 from .models import DaemonEventModel, HistoryModel, selected_rows, table_view
@@ -127,9 +127,10 @@ class DaemonMergesPage(QWidget):
         self.log_paths = list(paths)
         self.logs_label.setText("Reading " + ", ".join(str(p) for p in paths) + "…")
 
-        def work(cancel):
+        def work(cancel: CancelToken) -> Work[tuple[DaemonTimeline, list[JsonObject]]]:
             timeline = yield from s.parse_daemon_logs_work(paths, cancel=cancel)
-            return timeline, s.unrecoverable_merges(store, timeline)
+            gone: list[JsonObject] = list(s.unrecoverable_merges(store, timeline))
+            return timeline, gone
 
         def failed(exc: BaseException) -> None:
             self.logs_label.setText(f"Could not read the logs: {one_line(exc)}")

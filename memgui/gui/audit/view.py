@@ -3,9 +3,9 @@ Undo / Redo with the core's conflict messages), past daemon merges (append histo
 timeline), the "kept separate" list with Remove, threshold calibration, exports, and "Re-check merges" (recheck.py).
 
 Self-contained: the window creates `AuditView(services=…, runner=…)` (the core's audit services; the real ones
-when left out), calls `set_store(store)` and connects `storeChanged` (a write happened here: refresh what shows its documents)
-and `thresholdChosen(float)`. Reads, log parsing, diffs, calibration and writes run on the task runner; the writes
-themselves are `AuditWrites` (writes.py), whose results this view shows.
+when left out), calls `set_store(store)` and connects `storeChanged` (a write happened here: refresh what shows
+its documents) and `thresholdChosen(float)`. Reads, log parsing, diffs, calibration and writes run on the task
+runner; the writes themselves are `AuditWrites` (writes.py), whose results this view shows.
 """
 from __future__ import annotations
 
@@ -19,12 +19,15 @@ from ..services import AuditServices, audit_services
 from ..services.types import (
     AuditEntry,
     Calibration,
+    CancelToken,
+    DaemonTimeline,
     DocumentHistory,
     Exemption,
     LabelledPair,
     Store,
     VectorSource,
     WordDiff,
+    Work,
 )
 from ..workers import TaskRunner, one_line
 from .calibration import calibration_work
@@ -36,6 +39,8 @@ from .models import VALUE_ROLE, operation_label, selected_rows
 from .recheck import install_recheck_page
 from .writes import AuditWrites
 
+# what a load reads: the audit entries, the append histories, the kept-separate pairs, every document's title by id
+Loaded = tuple[list[AuditEntry], list[DocumentHistory], list[Exemption], dict[str, str]]
 BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#dafbe1;color:#116329",
                  "error": "background:#ffebe9;color:#82071e"}
 
@@ -123,14 +128,14 @@ class AuditView(AuditWidgets):
         if store is None:
             return
 
-        def load(cancel):
+        def load(cancel: CancelToken) -> Loaded:
             titles = {d.document_id: d.title for d in store.documents(include_tombstoned=True)}
             return s.list_entries(store), s.appended_histories(store), s.list_exemptions(store), titles
 
         self.runner.start("audit-load", load, label="Reading the audit trail", on_done=self._loaded,
                           on_error=self._failed)
 
-    def _loaded(self, value: tuple[list[AuditEntry], list[DocumentHistory], list[Exemption], dict[str, str]]) -> None:
+    def _loaded(self, value: Loaded) -> None:
         entries, histories, exemptions, titles = value
         self.titles.clear()
         self.titles.update(titles)
@@ -230,7 +235,7 @@ class AuditView(AuditWidgets):
 
         diff_work = self.services.word_diff_work
 
-        def work(cancel):
+        def work(cancel: CancelToken) -> Work[WordDiff]:
             return diff_work(a, b, cancel=cancel)
 
         def done(diff: WordDiff) -> None:
@@ -312,7 +317,7 @@ class AuditView(AuditWidgets):
         services, lookup, factory = self.services, self.cosine_lookup, self.source_factory
         self.calibration_panel.set_busy("Gathering labelled pairs…")
 
-        def work(cancel):
+        def work(cancel: CancelToken) -> Work[tuple[list[LabelledPair], Calibration, str]]:
             return calibration_work(services, store, cosine_of=lookup, source_factory=factory, cancel=cancel)
 
         def done(value: tuple[list[LabelledPair], Calibration, str]) -> None:
@@ -363,7 +368,7 @@ class AuditView(AuditWidgets):
     # ---- the daemon page (kept reachable from here) ------------------------------------------------------------------
 
     @property
-    def timeline(self):
+    def timeline(self) -> DaemonTimeline | None:
         return self.daemon_page.timeline
 
     @property

@@ -15,7 +15,16 @@ from collections.abc import Generator
 
 from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
-from ..services.types import ClusterReview, ModelTurns, SelfTestReport
+from ..services.types import (
+    Agreement,
+    CancelToken,
+    ClusterReview,
+    ModelQuality,
+    ModelTurns,
+    SelfTestReport,
+    Work,
+    YieldingToken,
+)
 from ..services.values import Progress
 from ..settings_dialog import GuiSettings
 from ..workers import TaskRunner, one_line
@@ -133,7 +142,7 @@ class DecisionsAhead(QObject):
         settings, key, make = w.settings, self.review.drafting.decider_key(), w.services.make_decider
         selftest, warm, turns = w.services.selftest, self.enabled(), self.turns
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> Work[tuple[str, str, SelfTestReport | None]]:
             lower_priority()
             try:
                 decider = yield from slot.acquire(key, lambda: make(settings), cancel, load=False)
@@ -147,7 +156,7 @@ class DecisionsAhead(QObject):
             if (verdict is None and selftest is not None) or warm:
                 decider = yield from slot.acquire(key, lambda: make(settings), cancel)  # loads, on this worker
             if verdict is None and selftest is not None:
-                def run(token):
+                def run(token: YieldingToken) -> Work[SelfTestReport]:
                     out = selftest(decider, cancel=token, **no_time_limit(selftest))
                     return (yield from out) if isinstance(out, Generator) else out
 
@@ -209,11 +218,11 @@ class DecisionsAhead(QObject):
         store, cache, mkey = self.w.store, self.s.cache, self.model_key
         clusters = [tuple(r.member_ids) for r in self.w.cluster_model.rows()]
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> dict[frozenset[str], ClusterReview]:
             c = cache(store.path, mkey)
             ids = list(dict.fromkeys(i for members in clusters for i in members))
             docs = {d.document_id: d for d in store.documents_by_ids(ids)}
-            found = {}
+            found: dict[frozenset[str], ClusterReview] = {}
             for members in clusters:
                 cancel.raise_if_cancelled()
                 live = [docs[i] for i in members if i in docs and not docs[i].is_tombstoned]
@@ -266,7 +275,7 @@ class DecisionsAhead(QObject):
         if store is None or mkey is None:  # no store, or the model file not known yet: nothing to decide with
             return
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> Work[ClusterReview | None]:
             lower_priority()
             docs = store.documents_by_ids(ids)
             live = [d for d in docs if not d.is_tombstoned]
@@ -386,14 +395,14 @@ class DecisionsAhead(QObject):
         store, s, mkey = self.w.store, self.s, self.model_key
         model_id, verdict = self.model_id, self.verdict
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> tuple[ModelQuality | None, Agreement | None]:
             quality = s.cached_quality(mkey)
             agreement = None
             if store is not None and s.reviewer_agreement is not None:
                 agreement = s.reviewer_agreement(store, s.cache(store.path, mkey).reviews())
             return quality, agreement
 
-        def done(value):
+        def done(value: tuple[ModelQuality | None, Agreement | None]) -> None:
             text, tip = record_html(model_id, verdict, value[0], value[1], s.min_agreement)
             self.review.panels.decision_panel.set_record(text, tip)
 

@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QDialog, QHBoxLayout, QMenu, QSizePolicy, QToolButton, QWidget
 
 from ..actions import Shortcut
-from ..services.types import BatchPlan, BatchResult, BatchUndoResult
+from ..services.types import BatchPlan, BatchResult, BatchUndoResult, CancelToken, Work
 from ..workers import one_line
 from .bulk_preview import BulkPreviewDialog
 from .cluster_model import MERGED, NEW, SKIPPED, ClusterRow
@@ -102,7 +102,7 @@ class BulkAccept(QObject):
         cache = bulk.cache_for(store.path, w.settings.decider_model)
         clusters = [r.cluster for r in rows]
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> Work[BatchPlan]:
             reviews = yield from bulk.cached_reviews(store, clusters, cache, cancel=cancel)
             ids = [m for _c, members, _r in reviews for m in members]
             titles = {d.document_id: d.title or "" for d in store.documents_by_ids(ids)}

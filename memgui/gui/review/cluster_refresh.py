@@ -55,7 +55,8 @@ class ShownCluster(Protocol):
 
 class ClusterRefresh:
     """Refreshes the queue rows a write outside the review touched; the cluster on show is loaded again (the
-    merged body kept) when it is one of them; `failed` gets the message when the store could not be read."""
+    merged body kept) when it is one of them; `failed` gets the message (for the status bar, until the next one)
+    when the store could not be read."""
 
     def __init__(self, model: ClusterTableModel, runner: TaskRunner, shown: ShownCluster, *,
                  failed: Callable[[str], None]):

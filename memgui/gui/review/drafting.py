@@ -1,7 +1,7 @@
 """Drafting the merged body of the cluster under review: the decider call (streamed, cancellable, one loaded
 model at a time), the sentence-union draft, the debounced MergeGuard and word-diff (`BodyDiff`) jobs, and the
-second reader when asked (all off the GUI thread, stale results dropped). Works on the cluster under review, with the tools it
-is handed and the controller's signals."""
+second reader when asked (all off the GUI thread, stale results dropped). Works on the cluster under review, with
+the tools it is handed and the controller's signals."""
 from __future__ import annotations
 
 import contextlib
@@ -16,7 +16,7 @@ from ..workers import one_line
 from .body_diff import BodyDiff, single_shot
 from .cluster_model import ClusterRow
 from .decider_slot import DeciderKey, DeciderSlot
-from .state import GuardKey, GuardResult, ReviewTools
+from .state import GuardKey, GuardResult, ReviewTools, Spans
 from .under_review import ClusterUnderReview
 
 GROUPS_STAGE = "fact groups"  # the partition, as soon as every pair is judged
@@ -92,12 +92,13 @@ class Drafting:
         check_strict, token_spans = s.check_strict, s.token_spans
         today = datetime.now(timezone.utc).date()
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> GuardResult:
             report = check(bodies, body)
             # memgui's stricter lens on the same body, beside Netclaw's verdict (which alone decides)
             strict = check_strict(bodies, body, titles=titles, kept_title=kept_title) if body.strip() else None
             at_risk = [a.token for a in strict.at_risk] if strict is not None else []
-            spans, risky = {}, {}
+            spans: dict[str, Spans] = {}
+            risky: dict[str, Spans] = {}
             for doc_id, text in texts.items():
                 cancel.raise_if_cancelled()
                 spans[doc_id] = spans_of(text, report, utf16=True)
@@ -165,7 +166,7 @@ class Drafting:
         labels = [f"#{self.panels.sources.number_of(i)}" for i in ids]
         settings, dkey, slot, make = self.host.settings, self._key(), self.slot, self.services.make_decider
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> Work[ReaderReport]:
             with (slot.turns.reviewer() if slot.turns is not None else contextlib.nullcontext()):
                 decider = yield from slot.acquire(dkey, lambda: make(settings), cancel)
                 return (yield from read(decider, sources, body, document_ids=ids, cancel=cancel))
@@ -239,8 +240,9 @@ class Drafting:
             groups, drafted = None, docs
             judge = getattr(decider, "judge_pair", None)  # a decider without it answers for the whole cluster
             if judge is not None and len(members) >= 2:
-                def one_pair(existing, new, cancel=None):
-                    return judge(existing, new, cancel=cancel, timeout_s=settings.llm_timeout_s)
+                def one_pair(existing: str, new: str, cancel: CancelToken | None = None) -> Work[object]:
+                    call: Work[object] = judge(existing, new, cancel=cancel, timeout_s=settings.llm_timeout_s)
+                    return call
 
                 groups = yield from judge_pairs(members, one_pair, cancel=cancel)
                 yield Progress(GROUPS_STAGE, 0, None, payload=groups)  # shown now, not after the draft

@@ -7,7 +7,7 @@ from itertools import combinations
 
 from PySide6.QtCore import SignalInstance
 
-from ..services.values import Preselection
+from ..services.values import CancelToken, Preselection
 from ..workers import one_line
 from .cluster_model import ClusterRow
 from .state import EvidenceResult, ReviewTools
@@ -48,7 +48,7 @@ class Evidence:
         disagreeing_of = self.services.disagreeing_pairs
         cosines = dict(c.cosines)
 
-        def job(cancel):
+        def job(cancel: CancelToken) -> EvidenceResult:
             mark = mark_of(bodies, titles)
             pairs = []
             for i, j in combinations(range(len(ids)), 2):
@@ -63,7 +63,8 @@ class Evidence:
         row = c.row
         panel.set_pending()
         self.runner.start("evidence", job, label="Conflict evidence", on_done=lambda res: self._done(row, res),
-                          on_error=lambda exc: panel.text.setPlainText(f"Comparing the sources failed: {one_line(exc)}"))
+                          on_error=lambda exc: panel.text.setPlainText(f"Comparing the sources failed: "
+                                                                       f"{one_line(exc)}"))
 
     def _done(self, row: ClusterRow | None, result: EvidenceResult) -> None:
         c, p = self.cluster, self.panels

@@ -134,7 +134,7 @@ class Services:
     check_strict: CheckStrict
     # (source text, tokens) -> [(start, end)] UTF-16 ranges of those tokens in the source (the strict lens's
     # at-risk facts, highlighted like the missing tokens)
-    token_spans: Callable[[str, Sequence[str]], Sequence[tuple[int, int]]]
+    token_spans: Callable[[str, Sequence[str]], list[tuple[int, int]]]
     # conflicts and what only one source states
     pair_evidence: PairEvidenceOf
     # the whole cluster names different things (before any model call)
