@@ -16,7 +16,7 @@ from PySide6.QtGui import QTextCursor
 
 from ..dialogs import Prompter
 from ..services import Services
-from ..services.types import FactGroups
+from ..services.types import DifferentFactsMark, Document, FactGroups, StrictReport
 from ..workers import TaskRunner
 from .cluster_model import ClusterRow
 from .drafting import Drafting
@@ -67,6 +67,23 @@ class Review(QObject):
     def guard_is_current(self) -> bool:
         """The guard's report is about the merged body and the members included now."""
         return self.cluster.guard_is_current()
+
+    # read by docs/screenshots/capture.py as before the state moved (reading `cluster` is the way in)
+    @property
+    def docs(self) -> list[Document]:
+        return self.cluster.docs
+
+    @property
+    def origin(self) -> str:
+        return self.cluster.origin
+
+    @property
+    def mark(self) -> DifferentFactsMark | None:
+        return self.cluster.mark
+
+    @property
+    def strict(self) -> StrictReport | None:
+        return self.cluster.strict
 
     def show_groups(self, groups: FactGroups) -> None:
         """The model's same-fact partition: labels on the panes, one line in the decision panel, the largest
