@@ -71,7 +71,6 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.review.guardUpdated.connect(self._maybe_ready)
         self.bulk = install_bulk_accept(self, self)  # Review → Accept all safe… / Undo this batch
         self.review.clusterLoaded.connect(self.notes.cluster_shown)
-        self.cluster_model.statusChanged.connect(lambda row: self.marks is not None and self.marks.record(row))
         self.ahead = DecisionsAhead(self, self)  # the model decides the next clusters in the background
         self.refresher = ClusterRefresh(self.cluster_model, self.runner, self.review, failed=self.show_status)
         self.runner.started.connect(lambda *_: self.update_actions())
@@ -245,7 +244,8 @@ class MainWindow(QueueNavigation, QMainWindow):
             except Exception:  # noqa: BLE001 - closing a store that is gone is harmless
                 pass
         self.store_origin = origin
-        self.marks = QueueMarks(self.services, store, self.runner, lambda text: self.show_status(text, 8000))
+        self.marks = QueueMarks(self.services, store, self.runner, lambda text: self.show_status(text, 8000),
+                                queue=self.cluster_model)  # keeps each status the queue sets
         self._resume = True
         self.settings = self.settings.with_recent(path)
         save_settings(self.qsettings, self.settings)

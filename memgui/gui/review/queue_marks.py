@@ -1,11 +1,11 @@
 """The queue's skipped / reviewed marks for one open store, so they last across sessions (the core's
 `review_marks`: keyed by a cluster's members and their content stamps, so a changed member drops the mark).
 
-A status change in the queue is recorded here on the GUI thread and written on a worker — one transaction
-for whatever is pending — so a locked store never stalls the window; writes are serialised and kept in
-order, and what did not get written stays pending for the next write. A scan reads the marks of its
-clusters (on its worker) after writing what is pending. A read-only store keeps the marks in memory for the
-session only, and says so once."""
+A status change in the queue (its `statusChanged`, listened to from creation to `close`) is recorded here on the
+GUI thread and written on a worker — one transaction for whatever is pending — so a locked store never stalls the
+window; writes are serialised and kept in order, and what did not get written stays pending for the next write.
+A scan reads the marks of its clusters (on its worker) after writing what is pending. A read-only store keeps the
+marks in memory for the session only, and says so once."""
 from __future__ import annotations
 
 import threading
@@ -14,14 +14,17 @@ from collections.abc import Callable, Iterable, Mapping
 from ..services import Services
 from ..services.types import Cluster, Document, ReviewMark, Store
 from ..workers import TaskRunner, one_line
-from .cluster_model import NEW, ClusterRow
+from .cluster_model import NEW, ClusterRow, ClusterTableModel
 
 READ_ONLY_NOTE = "Read-only store: review marks are kept for this session only, not saved"
 
 
 class QueueMarks:
-    def __init__(self, services: Services, store: Store, runner: TaskRunner, notify: Callable[[str], None]):
+    def __init__(self, services: Services, store: Store, runner: TaskRunner, notify: Callable[[str], None], *,
+                 queue: ClusterTableModel):
         self.services, self.store, self.runner, self._notify = services, store, runner, notify
+        self._queue: ClusterTableModel | None = queue  # listened to until `close`
+        queue.statusChanged.connect(self.record)
         self.persist = not store.read_only
         self._memory: dict[str, ReviewMark] = {}  # a read-only store's marks of this session, by cluster key
         self._pending: list[ReviewMark] = []  # marks not written yet, in the order they were made
@@ -92,7 +95,11 @@ class QueueMarks:
             return len(taken)
 
     def close(self) -> None:
-        """The store closes: write what is still pending (a failure is dropped with the store)."""
+        """The store closes: the queue's statuses are no longer this store's to keep; write what is still pending
+        (a failure is dropped with the store)."""
+        if self._queue is not None:
+            self._queue.statusChanged.disconnect(self.record)
+            self._queue = None
         try:
             self.flush()
         except Exception:  # noqa: BLE001 - the store is going away; nothing more can be done with it
