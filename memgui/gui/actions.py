@@ -4,15 +4,70 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLineEdit, QMenu, QMenuBar, QWidget
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from .dialogs import Prompter
 
 Shortcut = str | QKeySequence | QKeySequence.StandardKey | None  # what QAction.setShortcut takes (None: no key)
+
+
+class KeyFocus(Protocol):
+    def enter_editor(self) -> None: ...
+
+    def focus_queue(self) -> None: ...
+
+
+class ActionsHost(Protocol):
+    """What the actions and menus call on the window (the MainWindow), and the menu they make there."""
+
+    recent_menu: QMenu  # made here
+
+    @property
+    def actions_by_key(self) -> dict[str, QAction]: ...
+
+    @property
+    def filter_edit(self) -> QLineEdit: ...
+
+    @property
+    def prompter(self) -> Prompter: ...
+
+    @property
+    def keys(self) -> KeyFocus: ...
+
+    @property
+    def review(self) -> object: ...  # made after the actions: its slots are looked up by name when one fires
+
+    def window(self) -> QWidget: ...  # the actions' parent
+
+    def addAction(self, action: QAction, /) -> None: ...
+
+    def menuBar(self) -> QMenuBar: ...
+
+    def close(self) -> bool: ...
+
+    def choose_store(self) -> None: ...
+
+    def open_located(self, explicit: str | None, *, demo: bool = False) -> None: ...
+
+    def start_scan(self) -> None: ...
+
+    def show_settings(self) -> None: ...
+
+    def next_cluster(self, prefer_new: bool = False) -> None: ...
+
+    def previous_cluster(self) -> None: ...
+
+    def split_checked(self) -> None: ...
+
+    def show_tab(self, index: int) -> None: ...
+
+    def show_about(self) -> None: ...
+
+    def _fill_recent(self) -> None: ...
 
 # Keys that are no QAction of their own (the source panes' digits, the editor's Esc, the filter's Enter).
 OTHER_KEYS = (("1–9", "include / exclude source #n"), ("Shift+1–9", "make source #n the target"),
@@ -44,12 +99,12 @@ def keys_help_html(actions: dict[str, QAction]) -> str:
     return "<table>" + "".join(cells) + "</table>"
 
 
-def build_actions(w: MainWindow) -> dict[str, QAction]:
+def build_actions(w: ActionsHost) -> dict[str, QAction]:
     """Create every action on window `w` (a MainWindow) and its menus; returns them by key."""
     actions: dict[str, QAction] = {}
 
     def a(key: str, text: str, shortcut: Shortcut, slot: Callable[[], object], tip: str = "") -> QAction:
-        action = QAction(text, w)
+        action = QAction(text, w.window())
         action.setObjectName(f"action_{key}")
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
@@ -84,6 +139,7 @@ def build_actions(w: MainWindow) -> dict[str, QAction]:
       "The checked members become a cluster of their own in the queue (1–9 check / uncheck source #n)")
     a("undo", "Undo (Ctrl+Z)", QKeySequence.StandardKey.Undo, r("undo"), "Undo the last write of this session")
     a("redo", "Redo (Ctrl+Shift+Z)", "Ctrl+Shift+Z", r("redo"), "Redo what was undone")
+
     def focus_filter() -> None:
         w.filter_edit.setFocus()
         w.filter_edit.selectAll()

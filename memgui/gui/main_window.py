@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QTabWidget, QVBoxLayout, QWidget
 
 from ..config import user_data_dir
@@ -60,7 +60,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.scan_result: ScanResult | None = None
         self._ready_sent = False
         self._cosines: dict[frozenset[str], float] = {}
-        self.actions_by_key = build_actions(self)
+        self.actions_by_key: dict[str, QAction] = build_actions(self)
         self._build()
         self.review = Review(services, self.runner, self.prompter, self.page, self, parent=self)
         self.keys = ReviewKeys(self, queue=self.queue, editor=self.editor, sources=self.sources, buttons_in=self.page,

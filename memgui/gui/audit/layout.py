@@ -3,7 +3,6 @@ signals go to the view's slots)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -19,14 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-if TYPE_CHECKING:
-    from .view import AuditView
 from .models import AuditFilterProxy, AuditTableModel, ExemptionModel, table_view
 
 
 class AuditWidgets(QWidget):
     """The Audit tab's widgets, declared with their types; `build_entries_page` and `build_exemptions_page` make
-    them on the view (AuditView is one)."""
+    them on the view (AuditView is one) and connect them to the view's handlers, declared below and defined there."""
 
     op_filter: QComboBox
     guard_filter: QComboBox
@@ -48,12 +45,40 @@ class AuditWidgets(QWidget):
     exemption_model: ExemptionModel
     exemption_table: QTableView
     remove_button: QPushButton
+    titles: dict[str, str]  # document id -> title
+
+    def reload(self) -> None:
+        raise NotImplementedError
+
+    def undo_selected(self) -> None:
+        raise NotImplementedError
+
+    def redo_selected(self) -> None:
+        raise NotImplementedError
+
+    def remove_selected_exemptions(self) -> None:
+        raise NotImplementedError
+
+    def _apply_filters(self) -> None:
+        raise NotImplementedError
+
+    def _entry_selected(self, *_: object) -> None:
+        raise NotImplementedError
+
+    def _show_diff(self, *_: object) -> None:
+        raise NotImplementedError
+
+    def _update_buttons(self, *_: object) -> None:
+        raise NotImplementedError
+
+    def _export_dialog(self, kind: str) -> None:
+        raise NotImplementedError
 
 
 GUARD_CHOICES = (("All guard results", ""), ("Guard passed", "passed"), ("Guard failed", "failed"), ("No guard", "none"))
 
 
-def build_entries_page(view: AuditView) -> QWidget:
+def build_entries_page(view: AuditWidgets) -> QWidget:
     """The "memgui actions" page: filters, the audit table, the entry detail and diff, the buttons."""
     page = QWidget()
     v = QVBoxLayout(page)
@@ -149,7 +174,7 @@ def build_entries_page(view: AuditView) -> QWidget:
     v.addLayout(buttons)
     return page
 
-def build_exemptions_page(view: AuditView) -> QWidget:
+def build_exemptions_page(view: AuditWidgets) -> QWidget:
     """The "Kept separate" page: the exempt pairs and Remove."""
     page = QWidget()
     v = QVBoxLayout(page)

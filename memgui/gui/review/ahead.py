@@ -15,20 +15,11 @@ from collections.abc import Generator
 
 from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
-from ..services.types import (
-    Agreement,
-    CancelToken,
-    ClusterReview,
-    ModelQuality,
-    ModelTurns,
-    SelfTestReport,
-    Work,
-    YieldingToken,
-)
+from ..services.types import CancelToken, ClusterReview, ModelTurns, SelfTestReport, Work, YieldingToken
 from ..services.values import Progress
 from ..settings_dialog import GuiSettings
 from ..workers import TaskRunner, one_line
-from .ahead_jobs import lower_priority, no_time_limit, stages, step_note, summary_of
+from .ahead_jobs import ModelRecord, cached_reviews, lower_priority, no_time_limit, stages, step_note, summary_of
 from .ahead_status import AheadStatus, record_html, startup_note
 from .cluster_model import CLUSTER_ROLE, NEW, SKIPPED, ClusterRow
 from .window_parts import ReviewWindow
@@ -219,17 +210,7 @@ class DecisionsAhead(QObject):
         clusters = [tuple(r.member_ids) for r in self.w.cluster_model.rows()]
 
         def job(cancel: CancelToken) -> dict[frozenset[str], ClusterReview]:
-            c = cache(store.path, mkey)
-            ids = list(dict.fromkeys(i for members in clusters for i in members))
-            docs = {d.document_id: d for d in store.documents_by_ids(ids)}
-            found: dict[frozenset[str], ClusterReview] = {}
-            for members in clusters:
-                cancel.raise_if_cancelled()
-                live = [docs[i] for i in members if i in docs and not docs[i].is_tombstoned]
-                hit = c.get(live) if len(live) == len(members) >= 2 else None
-                if hit is not None:
-                    found[frozenset(members)] = hit
-            return found
+            return cached_reviews(cache(store.path, mkey), store, clusters, cancel)
 
         self.primed = False  # a running review goes on: its cluster may well still be in the queue
         self.runner.start("prime", job, label="Reading decisions made ahead", on_done=self._primed,
@@ -395,14 +376,14 @@ class DecisionsAhead(QObject):
         store, s, mkey = self.w.store, self.s, self.model_key
         model_id, verdict = self.model_id, self.verdict
 
-        def job(cancel: CancelToken) -> tuple[ModelQuality | None, Agreement | None]:
+        def job(cancel: CancelToken) -> ModelRecord:
             quality = s.cached_quality(mkey)
             agreement = None
             if store is not None and s.reviewer_agreement is not None:
                 agreement = s.reviewer_agreement(store, s.cache(store.path, mkey).reviews())
             return quality, agreement
 
-        def done(value: tuple[ModelQuality | None, Agreement | None]) -> None:
+        def done(value: ModelRecord) -> None:
             text, tip = record_html(model_id, verdict, value[0], value[1], s.min_agreement)
             self.review.panels.decision_panel.set_record(text, tip)
 

@@ -1,16 +1,43 @@
-"""The decisions-ahead queue's worker-side helpers: a worker at low priority, the self-test without a time limit,
-only a change of stage passed on to the GUI thread, the self-test verdict in the review's record."""
+"""The decisions-ahead queue's worker-side helpers: the cached reviews still valid, a worker at low priority, the
+self-test without a time limit, only a change of stage passed on to the GUI thread, the self-test verdict in the
+review's record."""
 from __future__ import annotations
 
 import inspect
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from ..services.types import Progress, SelfTestReport, Work
+from ..services.types import (
+    Agreement,
+    CancelToken,
+    ClusterReview,
+    DecisionCache,
+    ModelQuality,
+    Progress,
+    SelfTestReport,
+    Store,
+    Work,
+)
 
 T = TypeVar("T")
+ModelRecord = tuple[ModelQuality | None, Agreement | None]  # the model's record: its quality, the reviewer's agreement
+
+
+def cached_reviews(cache: DecisionCache, store: Store, clusters: Sequence[tuple[str, ...]],
+                   cancel: CancelToken) -> dict[frozenset[str], ClusterReview]:
+    """The cached review of each cluster (its member ids) still valid for its live members now, by member set."""
+    ids = list(dict.fromkeys(i for members in clusters for i in members))
+    docs = {d.document_id: d for d in store.documents_by_ids(ids)}
+    found: dict[frozenset[str], ClusterReview] = {}
+    for members in clusters:
+        cancel.raise_if_cancelled()
+        live = [docs[i] for i in members if i in docs and not docs[i].is_tombstoned]
+        hit = cache.get(live) if len(live) == len(members) >= 2 else None
+        if hit is not None:
+            found[frozenset(members)] = hit
+    return found
 
 
 def lower_priority() -> None:
