@@ -9,8 +9,6 @@ It receives what it works on — the services, the task runner, the prompter, th
 `ReviewHost` (the window's store, settings and queue moves) — and never reaches into the window."""
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QTextCursor
 
@@ -116,9 +114,6 @@ class Review(QObject):
 
     def union_draft(self) -> None:
         self.drafting.union_draft()
-
-    def with_fresh_guard(self, then: Callable[[], None]) -> None:
-        self.drafting.with_fresh_guard(then)
 
     def accept(self) -> None:
         self.writes.accept()
