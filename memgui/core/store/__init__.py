@@ -2,7 +2,8 @@
 (tests/core/store/test_sql_boundary.py): every read and write is a Peewee query on per-store models.
 
     models.py        Peewee models built per store from the file's own tables and columns (AsStored fields)
-    store.py         Store: lifecycle, transactions, error mapping, reads, row images, Netclaw-exact writes
+    handle.py        StoreHandle: the open file, its models, error mapping and the one transaction rule
+    store.py         Store (a StoreHandle): reads, row images, Netclaw-exact writes
     queries.py       Netclaw's read queries later stages need (evaluator candidates, consolidation's anchors,
                      append-history prefilter, index change stamps), returning plain tuples
     audit_log.py     memgui_audit: entries with full before/after images, capture and restore

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .errors import StoreError
 
 if TYPE_CHECKING:
-    from .store import Store
+    from .handle import StoreHandle
 
 
 MIGRATIONS: list[list[str]] = [
@@ -76,7 +76,7 @@ def current_version() -> int:
 VERSION_KEY = "schema_version"
 
 
-def read_version(store: Store) -> int:
+def read_version(store: StoreHandle) -> int:
     """Current memgui schema version (0 when memgui never wrote to this store)."""
     meta = store.m.meta
     if meta is None:
@@ -91,7 +91,7 @@ def read_version(store: Store) -> int:
         return 0
 
 
-def write_version(store: Store, version: int) -> None:
+def write_version(store: StoreHandle, version: int) -> None:
     """Record `version` (the caller holds the migration's transaction)."""
     meta = store.m.meta
     store._run(meta.insert({meta.key: VERSION_KEY, meta.value: str(version)})
@@ -101,7 +101,7 @@ def write_version(store: Store, version: int) -> None:
 _ADD_COLUMN = re.compile(r"^ALTER TABLE (\w+) ADD COLUMN (\w+) ")
 
 
-def run_step(store: Store, step: list[str]) -> None:
+def run_step(store: StoreHandle, step: list[str]) -> None:
     """One migration step's statements (the caller holds the migration's transaction). Steps are idempotent (a
     version that reads as garbage is migrated again): CREATE … IF NOT EXISTS, and an ADD COLUMN is skipped when
     the column is already there."""
@@ -114,7 +114,7 @@ def run_step(store: Store, step: list[str]) -> None:
         store.execute(statement)  # raw SQL: a migration step is frozen DDL text (it must never change once shipped)
 
 
-def migrate(store: Store) -> bool:
+def migrate(store: StoreHandle) -> bool:
     """Bring memgui's tables to the current version inside the caller's transaction — the first write's own,
     so a refused write leaves no memgui table behind either. The tables and the version are re-read inside it
     (another memgui process may have migrated since), so no step runs twice. True when anything ran."""

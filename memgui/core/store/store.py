@@ -1,30 +1,25 @@
 """Open a Netclaw memory store and read/write it the way Netclaw does (netclaw-compat §1, §2, §9, §11.2).
 
 Every read and write is a Peewee query on the store's own models (`models.py`, built from the columns the
-file has). Every write runs in a BEGIN IMMEDIATE transaction with busy_timeout ≥ 30 s, matching the daemon's
-retry window. A read-only store refuses every write with StoreReadOnlyError. Columns a store lacks (older
-Netclaw versions) read as their defaults; extra columns (legacy `domain`) are kept in row images and filled
-on insert. Invalid UTF-8 in text columns reads as U+FFFD (see `connection.py`).
+file has). Every write runs in the handle's one transaction rule (`handle.py`: BEGIN IMMEDIATE, busy_timeout
+≥ 30 s, read-only stores refuse). Columns a store lacks (older Netclaw versions) read as their defaults; extra
+columns (legacy `domain`) are kept in row images and filled on insert. Invalid UTF-8 in text columns reads as
+U+FFFD (see `connection.py`).
 """
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from peewee import Cast, DatabaseError, InterfaceError, OperationalError, Value, fn
+from peewee import Cast, Value, fn
 
 from ..netfx import anchor_id_for, fts_query_for_text
 from . import memgui_schema
-from .connection import StoreDatabase, is_lock_error, is_read_only_error, read_columns
-from .errors import StoreError, StoreLockedError, StoreReadOnlyError
+from .errors import StoreError, StoreLockedError
+from .handle import Expr, Query, StoreHandle, count_rows
 from .models import (
     FTS_TABLES,
-    StoreModels,
     TableModel,
-    build_models,
     column,
     has_column,
     row_values,
@@ -52,90 +47,15 @@ TRUSTED_INSTANCE_BOUNDARY = "boundary:trusted-instance"
 FTS_BM25_WEIGHTS = (10.0, 1.0, 5.0, 3.0)  # Netclaw's, positional over all columns (the unindexed id first)
 ID_BATCH = 500  # below SQLite's bound-variable cap
 
-# A peewee query or SQL expression over the run-time models (TableModel): built and read as Any, on purpose.
-Query = Any
-Expr = Any
 
-
-# COUNT(*): a bound 1 counts every row, as `*` does.
-def _count_rows() -> Expr:
-    return fn.COUNT(Value(1))
-
-
-class Store:
-    """An open Netclaw memory store. Thread-safe: peewee keeps one connection per thread, and every
-    thread's connection is closed by `close()`."""
-
-    def __init__(self, path: Path, db: StoreDatabase, read_only: bool, columns: dict[str, tuple[str, ...]],
-                 *, read_only_reason: str | None = None, file_read_only: bool = False):
-        self.path = path
-        self.db = db
-        self.read_only = read_only
-        self.read_only_reason = read_only_reason
-        self.file_read_only = file_read_only
-        # memgui's own tables are created by the first write, inside its transaction (see `transaction`)
-        self.schema_pending = False
-        self._use_columns(columns)
+class Store(StoreHandle):
+    """An open Netclaw memory store (the handle, its transaction rule and error mapping: `handle.py`)."""
 
     def _use_columns(self, columns: dict[str, tuple[str, ...]]) -> None:
-        self.columns = columns
-        self.legacy_domain = "domain" in columns.get("memory_documents", ())
-        self.m: StoreModels = build_models(self.db, columns)
+        super()._use_columns(columns)
         self._doc_fields = selection(self.m.documents, DOCUMENT_COLUMNS)
 
-    def reload_schema(self) -> None:
-        """Re-read the tables and columns (after memgui's migrations created its own) and rebuild the models."""
-        with self._sqlite_errors():
-            self._use_columns(read_columns(self.db))
-
-    # ---- lifecycle -------------------------------------------------------------------------------
-
-    def close(self) -> None:
-        self.db.close_all()
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def has_table(self, name: str) -> bool:
-        return name in self.columns
-
-    def has_column(self, table: str, column: str) -> bool:
-        return column in self.columns.get(table, ())
-
-    # ---- running queries -------------------------------------------------------------------------
-
-    @contextmanager
-    def _sqlite_errors(self) -> Iterator[None]:
-        """SQLite failures (at execute or while fetching) as one-line StoreErrors."""
-        try:
-            yield
-        except (OperationalError, sqlite3.OperationalError) as exc:
-            if is_lock_error(exc):
-                raise StoreLockedError(f"{self.path}: store is locked by another process (waited for the busy timeout)") from None
-            if is_read_only_error(exc):
-                raise StoreReadOnlyError(f"{self.path}: store is read-only; nothing was written") from None
-            raise StoreError(f"{self.path}: {exc}") from None
-        except (DatabaseError, InterfaceError, sqlite3.DatabaseError, sqlite3.InterfaceError) as exc:
-            raise StoreError(f"{self.path}: store is damaged ({exc})") from None
-
-    def _tuples(self, query: Query) -> list[tuple[Any, ...]]:
-        """The rows of a SELECT as plain tuples, straight from the cursor: Peewee compiles the query, and no
-        per-row wrapper runs (every column is AsStored, so there is nothing to convert)."""
-        with self._sqlite_errors():
-            rows: list[tuple[Any, ...]] = self.db.execute(query).fetchall()  # type: ignore[no-untyped-call]  # peewee's stub leaves execute() unannotated
-            return rows
-
-    def _first(self, query: Query) -> tuple[Any, ...] | None:
-        rows = self._tuples(query.limit(1))
-        return rows[0] if rows else None
-
-    def _run(self, query: Query) -> int:
-        """Execute an insert/update/delete; returns what Peewee returns (row count, or the new rowid)."""
-        with self._sqlite_errors():
-            return int(query.execute())
+    # ---- row images: rows exactly as stored ----------------------------------------------------------
 
     def _images(self, model: TableModel, where: Expr, order_by: Sequence[Expr] = ()) -> list[dict[str, Any]]:
         """Rows as {column: value}, every column exactly as stored, in table column order. A text value that
@@ -168,51 +88,6 @@ class Store:
         for f in keys:
             cond &= f == row[f.column_name]
         return cond
-
-    def execute(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
-        """Run literal SQL, for tests and diagnostics only: core code reads and writes through the models
-        (tests/core/store/test_sql_boundary.py keeps SQL out of every other module)."""
-        with self._sqlite_errors():
-            cursor: sqlite3.Cursor = self.db.execute_sql(sql, tuple(params))  # type: ignore[no-untyped-call]  # raw SQL: the escape hatch this method is; peewee's stub is unannotated
-            return cursor
-
-    def _refuse_write(self) -> StoreReadOnlyError:
-        why = f" ({self.read_only_reason})" if self.read_only_reason not in (None, "requested") else ""
-        return StoreReadOnlyError(f"{self.path}: store is opened read-only{why}; nothing was written")
-
-    def require_writable(self) -> None:
-        if self.read_only:
-            raise self._refuse_write()
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One BEGIN IMMEDIATE transaction (nested calls become savepoints). Refuses on read-only stores.
-        Any error inside rolls everything back. The outermost transaction of a store memgui has not written
-        yet first creates memgui's own tables, so they commit with the first write or not at all."""
-        self.require_writable()
-        migrating = self.schema_pending and not self.db.in_transaction()
-        try:
-            try:
-                with self.db.atomic():
-                    if migrating:
-                        memgui_schema.migrate(self)
-                    yield
-            except BaseException:
-                if migrating:  # the tables were rolled back with the write: forget their models
-                    self.reload_schema()
-                raise
-        except (OperationalError, sqlite3.OperationalError) as exc:
-            if is_lock_error(exc):
-                raise StoreLockedError(
-                    f"{self.path}: store is locked by another process (waited for the busy timeout); nothing was written"
-                ) from None
-            if is_read_only_error(exc):
-                raise StoreReadOnlyError(f"{self.path}: store is read-only; nothing was written") from None
-            raise StoreError(f"{self.path}: write failed ({exc}); nothing was written") from None
-        except (DatabaseError, InterfaceError) as exc:
-            raise StoreError(f"{self.path}: write failed ({exc}); nothing was written") from None
-        if migrating:
-            self.schema_pending = False
 
     # ---- reads: documents --------------------------------------------------------------------------
 
@@ -327,7 +202,7 @@ class Store:
         E = self.m.embeddings
         if E is None:
             return {}
-        count = _count_rows()
+        count = count_rows()
         query = E.select(E.model_id, count).group_by(E.model_id).order_by(count.desc(), E.model_id)
         return {model: n for model, n in self._tuples(query)}
 
@@ -335,7 +210,7 @@ class Store:
         C = self.m.checkpoints
         if C is None:
             return {}
-        return dict(self._tuples(C.select(C.status, _count_rows()).group_by(C.status).order_by(C.status)))
+        return dict(self._tuples(C.select(C.status, count_rows()).group_by(C.status).order_by(C.status)))
 
     def memgui_schema_version(self) -> int:
         return memgui_schema.read_version(self)
@@ -345,8 +220,8 @@ class Store:
         semantics = column(D, "update_semantics")
         live, dead = self._first(D.select(
             fn.SUM(semantics != LIVE_EXCLUDED_SEMANTICS), fn.SUM(semantics == LIVE_EXCLUDED_SEMANTICS))) or (0, 0)
-        anchors = (self._first(A.select(_count_rows())) or (0,))[0]  # an aggregate always returns its one row
-        records = (self._first(R.select(_count_rows())) or (0,))[0] if R is not None else 0
+        anchors = (self._first(A.select(count_rows())) or (0,))[0]  # an aggregate always returns its one row
+        records = (self._first(R.select(count_rows())) or (0,))[0] if R is not None else 0
         legacy = tuple(sorted(t for t, cols in self.columns.items() if "domain" in cols and t.startswith("memory_")))
         cannot_write = self.file_read_only or (self.read_only and self.read_only_reason not in (None, "requested"))
         return StoreSummary(
