@@ -44,8 +44,8 @@ run: setup
 test: setup lint
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n auto
 
-# ruff (rules and the reason for each ignore in pyproject.toml), then mypy (strict on memgui/core and memgui/cli,
-# checked on memgui/gui). Part of `make test`.
+# ruff (rules and the reason for each ignore in pyproject.toml), then mypy (strict on memgui/core, memgui/cli and
+# memgui/gui). Part of `make test`.
 lint: $(DEPS_STAMP)
 	$(PY) -m ruff check memgui tests
 	$(PY) -m mypy
