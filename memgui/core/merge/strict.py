@@ -63,10 +63,18 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
     )
 )
-# What each pattern cannot match without (None: no such test): a short text skips most patterns at once.
+# What each pattern cannot match without (None: no such test): a short text skips most patterns at once. Both
+# day-month patterns hold a digit. The month, weekday and negation patterns hold one of a few words: an ASCII text
+# (where IGNORECASE is plain ASCII case) that holds none of them in lower case is not scanned (`_WORDS_NEEDED`).
 _KIND_NEEDS = ("://", ":", "/", "@", "#", "digit", "digit", None, None, "digit", "digit", "€$£¥", "digit", "digit",
                "digit", None)
 assert len(_KIND_NEEDS) == len(_KIND_PATTERNS)
+_WORDS_NEEDED: dict[int, tuple[str, ...]] = {
+    7: tuple(_MONTH_NAMES.split("|")),  # month
+    8: ("day",),  # weekday: every weekday ends in "day"
+    15: ("no", "never", "without", "n't"),  # negation: no, not, cannot; never; without; don't, isn't, can't…
+}
+assert [kind for kind, _ in (_KIND_PATTERNS[i] for i in _WORDS_NEEDED)] == ["month", "weekday", "negation"]
 _DIGIT = re.compile(r"\d")
 # A capitalised word not at a sentence start (after `.`, `!`, `?`, `:`, a line start or a list marker, the
 # text's first included). Titles such as "Dr." do not end a sentence.
@@ -208,8 +216,12 @@ def facts(text: str) -> list[tuple[str, str]]:
     for token, kind in extract_tokens(text):
         add(token, kind)
     digits = _DIGIT.search(text) is not None
-    for (kind, pattern), needs in zip(_KIND_PATTERNS, _KIND_NEEDS):
+    lower = text.lower() if text.isascii() else None
+    for number, ((kind, pattern), needs) in enumerate(zip(_KIND_PATTERNS, _KIND_NEEDS)):
         if needs is None or (digits if needs == "digit" else any(ch in text for ch in needs)):
+            words = _WORDS_NEEDED.get(number)
+            if lower is not None and words is not None and not any(word in lower for word in words):
+                continue
             for m in pattern.finditer(text):
                 add(m.group(0), kind)
     for word in _proper_names(text):

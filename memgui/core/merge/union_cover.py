@@ -107,6 +107,7 @@ class WholeText:
     def __init__(self) -> None:
         self._parts: list[str] = []
         self._words: dict[str, list[tuple[int, int]]] = {}  # word -> (part, offset) of each place it stands
+        self._found: set[str] = set()  # needles found so far: the text only grows, they stay found
 
     def add(self, normalised: str) -> None:
         number = len(self._parts)
@@ -118,8 +119,14 @@ class WholeText:
         # Each word of a whole needle is a whole word of the text where it stands (bounded by the needle's own
         # characters, or by the ends `contains_whole` requires to be unglued), so the needle can only start at
         # a place of its rarest word, minus that word's offset in the needle.
-        if not needle:
+        if not needle or needle in self._found:
             return True
+        if self._search(needle):
+            self._found.add(needle)
+            return True
+        return False
+
+    def _search(self, needle: str) -> bool:
         runs = list(_WORD_RUN.finditer(needle))
         if not runs or "\n" in needle:
             return any(contains_whole(part, needle) for part in self._parts)
@@ -195,7 +202,9 @@ class Cover:
     def respelled(self, text: str) -> list[tuple[str, str]]:
         """(spelling in the draft, spelling in `text`) of each full date `text` writes differently from the
         draft (`2025-06-11` and `11 June 2025`): the same fact, which the draft can note in place."""
-        out = []
+        out: list[tuple[str, str]] = []
+        if not _has_digit(text):
+            return out  # every date spelling holds a digit (a day, a year)
         for token, kind in text_tokens(text):
             day = calendar_date(token, kind)
             if not day or self.text.contains(normalised(token)):
@@ -270,6 +279,8 @@ class Cover:
                         self._postings.setdefault(key, []).append(number)
         self.words |= content_words(text)
         self.text.add(normalised(text))
+        if not _has_digit(text):
+            return  # no date: every date spelling holds a digit
         for token, kind in text_tokens(text):
             day = calendar_date(token, kind)
             if day:
@@ -279,6 +290,14 @@ class Cover:
             day = day_and_month(token) if kind == "day_month" else None
             if day:
                 self.day_months.setdefault(day, token)
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _has_digit(text: str) -> bool:
+    """A text without a digit states no date: `calendar_date` and `day_and_month` read one from a day or a year."""
+    return _DIGIT.search(text) is not None
 
 
 def _keys(text: str) -> set[str]:
