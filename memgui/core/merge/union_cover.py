@@ -259,7 +259,7 @@ class Cover:
         restatement shares them), and for each word many sentences share, the first and the latest."""
         scores: Counter[int] = Counter()
         always: set[int] = set()
-        for key in _keys(text):
+        for key in sorted(_keys(text)):  # in one order whatever the hash seed: ties of most_common go by it
             posting = self._postings.get(key, [])
             if len(posting) > _COMMON_POSTING:
                 always.update((posting[0], posting[-1]))
