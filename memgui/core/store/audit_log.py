@@ -200,15 +200,15 @@ def _normal(value: Any) -> Any:
 
 
 def _record_image(store: Store, record_id: str) -> dict[str, Any]:
-    return {"row": store.row_image("memory_records", "record_id", record_id),
-            "fts": store.row_image("memory_records_fts", "record_id", record_id)}
+    return {"row": store.images.row_image("memory_records", "record_id", record_id),
+            "fts": store.images.row_image("memory_records_fts", "record_id", record_id)}
 
 
 def capture(store: Store, touched: Touched) -> dict[str, Any]:
     """The current image of every touched row (JSON-normal, comparable with a stored image)."""
     image = {
-        "documents": {d: store.document_image(d) for d in touched.documents},
-        "anchors": {a: store.row_image("memory_anchors", "anchor_id", a) for a in touched.anchors},
+        "documents": {d: store.images.document_image(d) for d in touched.documents},
+        "anchors": {a: store.images.row_image("memory_anchors", "anchor_id", a) for a in touched.anchors},
         "records": {r: _record_image(store, r) for r in touched.records},
         "exemptions": [{"pair": [f, s], "row": exemptions_mod.exemption_row(store, f, s)} for f, s in touched.exemptions],
     }
@@ -222,12 +222,12 @@ def restore(store: Store, image: Mapping[str, Any]) -> None:
         doc_image = dict(doc_image)
         doc_image["row"] = _decode_row(doc_image.get("row"))
         doc_image["fts"] = _decode_row(doc_image.get("fts"))
-        store.restore_document_image(doc_id, doc_image)
+        store.images.restore_document_image(doc_id, doc_image)
     for anchor_id, row in image.get("anchors", {}).items():
-        store.restore_row("memory_anchors", "anchor_id", anchor_id, _decode_row(row))
+        store.images.restore_row("memory_anchors", "anchor_id", anchor_id, _decode_row(row))
     for record_id, rec in image.get("records", {}).items():
-        store.restore_row("memory_records", "record_id", record_id, _decode_row(rec.get("row")))
-        store.restore_row("memory_records_fts", "record_id", record_id, _decode_row(rec.get("fts")))
+        store.images.restore_row("memory_records", "record_id", record_id, _decode_row(rec.get("row")))
+        store.images.restore_row("memory_records_fts", "record_id", record_id, _decode_row(rec.get("fts")))
     for ex in image.get("exemptions", []):
         first, second = ex["pair"]
         exemptions_mod.restore_exemption_row(store, first, second, ex["row"])

@@ -55,7 +55,7 @@ def exemption_row(store: Store, a: str, b: str) -> dict[str, Any] | None:
     if X is None:
         return None
     first, second = ordered_pair(a, b)
-    rows = store._images(X, (X.first_id == first) & (X.second_id == second))
+    rows = store.images.stored_rows(X, (X.first_id == first) & (X.second_id == second))
     return rows[0] if rows else None
 
 

@@ -8,24 +8,19 @@ U+FFFD (see `connection.py`).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
-from peewee import Cast, Value, fn
+from peewee import fn
 
 from ..netfx import anchor_id_for, fts_query_for_text
 from . import memgui_schema
+from .connection import StoreDatabase
 from .errors import StoreError, StoreLockedError
 from .handle import Expr, Query, StoreHandle, count_rows
-from .models import (
-    FTS_TABLES,
-    TableModel,
-    column,
-    has_column,
-    row_values,
-    selection,
-    stored_fields,
-)
+from .models import TableModel, column, has_column, row_values, selection
+from .row_images import RowImages
 from .values import (
     ANCHOR_COLUMNS,
     DOCUMENT_COLUMNS,
@@ -36,7 +31,6 @@ from .values import (
     Anchor,
     Document,
     EmbeddingRow,
-    RawText,
     Record,
     StoreSummary,
     now_ms,
@@ -49,45 +43,19 @@ ID_BATCH = 500  # below SQLite's bound-variable cap
 
 
 class Store(StoreHandle):
-    """An open Netclaw memory store (the handle, its transaction rule and error mapping: `handle.py`)."""
+    """An open Netclaw memory store: the handle (its models, error mapping and one transaction rule:
+    `handle.py`), the reads, and its parts — `images` (row images for the audit trail and undo,
+    `row_images.py`)."""
+
+    def __init__(self, path: Path, db: StoreDatabase, read_only: bool, columns: dict[str, tuple[str, ...]],
+                 *, read_only_reason: str | None = None, file_read_only: bool = False):
+        super().__init__(path, db, read_only, columns, read_only_reason=read_only_reason,
+                         file_read_only=file_read_only)
+        self.images = RowImages(self)
 
     def _use_columns(self, columns: dict[str, tuple[str, ...]]) -> None:
         super()._use_columns(columns)
         self._doc_fields = selection(self.m.documents, DOCUMENT_COLUMNS)
-
-    # ---- row images: rows exactly as stored ----------------------------------------------------------
-
-    def _images(self, model: TableModel, where: Expr, order_by: Sequence[Expr] = ()) -> list[dict[str, Any]]:
-        """Rows as {column: value}, every column exactly as stored, in table column order. A text value that
-        reads with U+FFFD is re-read as bytes: if those are not valid UTF-8 it is kept as RawText(bytes)."""
-        fields = stored_fields(model)
-        names = [f.column_name for f in fields]
-        query = model.select(*fields).where(where)
-        if order_by:
-            query = query.order_by(*order_by)
-        rows = [dict(zip(names, row)) for row in self._tuples(query)]
-        for row in rows:
-            suspect = [f for f in fields if isinstance(row[f.column_name], str) and "\ufffd" in row[f.column_name]]
-            if suspect:
-                raw = self._first(model.select(*(Cast(f, "BLOB") for f in suspect)).where(where & self._same_row(model, row)))
-                for f, data in zip(suspect, raw or ()):
-                    try:
-                        bytes(data).decode("utf-8")
-                    except UnicodeDecodeError:
-                        row[f.column_name] = RawText(bytes(data))
-        return rows
-
-    @staticmethod
-    def _same_row(model: TableModel, row: dict[str, Any]) -> Expr:
-        """A condition selecting `row` again: its primary key, else every non-null column it has."""
-        pk = model._meta.primary_key
-        keys = [pk] if pk is not None and getattr(pk, "column_name", None) in row else \
-            [f for f in stored_fields(model) if isinstance(row.get(f.column_name), (int, float)) or (
-                isinstance(row.get(f.column_name), str) and "\ufffd" not in row[f.column_name])]
-        cond = Value(1) == Value(1)
-        for f in keys:
-            cond &= f == row[f.column_name]
-        return cond
 
     # ---- reads: documents --------------------------------------------------------------------------
 
@@ -239,71 +207,6 @@ class Store(StoreHandle):
             read_only_reason=self.read_only_reason if cannot_write else None,
         )
 
-    # ---- row images (for the audit trail and undo) -----------------------------------------------
-
-    def row_image(self, table: str, key_column: str, key: str) -> dict[str, Any] | None:
-        """Every column of one row exactly as stored (extra legacy columns included), or None. Works for
-        the FTS tables too (their indexed columns, not the implicit rowid)."""
-        model = self.m.of_table(table)
-        if model is None:
-            return None
-        rows = self._images(model, self._key_is(model, key_column, key))
-        return rows[0] if rows else None
-
-    def _key_is(self, model: TableModel, key_column: str, key: str) -> Expr:
-        """`key_column = key`. On a plain FTS5 table keyed by its UNINDEXED first column that condition is a scan
-        of every FTS row, and a DELETE by it re-reads them all (measured on a 1 MB text among a dozen: ≈ 36 ms,
-        against ≈ 12 ms by rowid): the same rows are named by their rowids instead, looked up in FTS5's own
-        content table (`<table>_content`, column c0 = the first column). Other tables, or an FTS table without
-        that shadow table (contentless, external content), keep the plain condition."""
-        field = model._meta.columns[key_column]
-        content = self.m.fts_content(model._meta.table_name) if model._meta.table_name in FTS_TABLES else None
-        fields = stored_fields(model)
-        if content is None or not fields or fields[0].column_name != key_column \
-                or tuple(content._meta.columns)[:2] != ("id", "c0") or len(content._meta.columns) != len(fields) + 1:
-            return field == key
-        rowids = [r[0] for r in self._tuples(content.select(content.id).where(content.c0 == key).order_by(content.id))]
-        if len(rowids) == 1:
-            return model.rowid == rowids[0]
-        return model.rowid.in_(rowids) if rowids else Value(0) == Value(1)
-
-    def document_image(self, document_id: str) -> dict[str, Any]:
-        """A document's full state as Netclaw sees it: the row, its FTS row and its embedding rows."""
-        E = self.m.embeddings
-        embeddings = []
-        if E is not None:
-            embeddings = [
-                {**r, "vector": bytes(r["vector"] or b"").hex()}
-                for r in self._images(E, E.item_id == document_id, (E.model_id,))
-            ]
-        return {
-            "row": self.row_image("memory_documents", "document_id", document_id),
-            "fts": self.row_image("memory_documents_fts", "document_id", document_id),
-            "embeddings": embeddings,
-        }
-
-    def restore_row(self, table: str, key_column: str, key: str, row: dict[str, Any] | None) -> None:
-        """Put one row back exactly as `row` (from row_image) describes; None removes it. A table the store
-        lacks is left alone. Runs in a savepoint inside the caller's transaction."""
-        model = self.m.of_table(table)
-        if model is None:
-            return
-        with self.transaction():
-            self._run(model.delete().where(self._key_is(model, key_column, key)))
-            if row is not None:
-                self._run(model.insert(row_values(model, row)))
-
-    def restore_document_image(self, document_id: str, image: dict[str, Any]) -> None:
-        """Put a document's row and FTS row back exactly as `image` (from document_image) describes, in one
-        transaction (a savepoint inside the caller's transaction). Its embedding rows are deleted, never
-        written, as on every rewrite: the daemon re-embeds the restored text (netclaw-compat §9)."""
-        E = self.m.embeddings
-        with self.transaction():
-            self.restore_row("memory_documents", "document_id", document_id, image.get("row"))
-            self.restore_row("memory_documents_fts", "document_id", document_id, image.get("fts"))
-            if E is not None:
-                self._run(E.delete().where(E.item_id == document_id))
-
     # ---- writes mirroring Netclaw (netclaw-compat §9, §2.2) ------------------------------------------------
 
     def _insert(self, model: TableModel, values: dict[str, Any], *, upsert_key: str | None = None, keep: tuple[str, ...] = ()) -> None:
@@ -405,7 +308,7 @@ class Store(StoreHandle):
                 "updated_at": max(now_ms(), current.updated_at + 1),
             })).where(D.document_id == document_id))
             if F is not None:
-                self._run(F.delete().where(self._key_is(F, "document_id", document_id)))
+                self._run(F.delete().where(self.images.where_key(F, "document_id", document_id)))
             self._delete_embeddings(document_id)
             stored = self.document(document_id)
         assert stored is not None
@@ -450,7 +353,7 @@ class Store(StoreHandle):
         F = self.m.documents_fts
         if F is None:
             return
-        self._run(F.delete().where(self._key_is(F, "document_id", doc.document_id)))
+        self._run(F.delete().where(self.images.where_key(F, "document_id", doc.document_id)))
         self._insert(F, dict(document_id=doc.document_id, title=doc.title, body=doc.markdown_body,
                              aliases=doc.aliases_json or "", facets=doc.facets_json or ""))
 

@@ -275,7 +275,7 @@ def test_ambiguous_with_failing_llm_and_weak_anchor_creates(store):
 
 def test_nominee_present_gives_same_forced_llm_decision_every_time(store):
     seed_existing(store, "graphite-render-cache", "doc-existing", NEAR_DUPE_BODY)
-    before = store.document_image("doc-existing")
+    before = store.images.document_image("doc-existing")
     results = []
     for _ in range(2):
         ev = evaluate(store, op("sunfish-deploy-queue", PARAPHRASE),
@@ -283,7 +283,7 @@ def test_nominee_present_gives_same_forced_llm_decision_every_time(store):
         results.append((ev.decision, ev.candidates))
     assert results[0] == results[1]
     assert results[0][0].from_llm_tier and results[0][0].kind is DecisionKind.SKIP
-    assert store.document_image("doc-existing") == before  # evaluation writes nothing
+    assert store.images.document_image("doc-existing") == before  # evaluation writes nothing
 
 
 # ---- nominator (T/MemoryCurationNominatorTests) -----------------------------------------------------

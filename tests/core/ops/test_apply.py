@@ -313,8 +313,9 @@ def test_merge_cluster_with_guarded_body(store):
         a.title, a.anchor_id, a.boundary, a.audience, a.aliases_json)  # identity kept
     assert target.updated_at > a.updated_at and target.created_at == a.created_at
     assert other.is_tombstoned and other.recall_mode == "never" and other.markdown_body == b.markdown_body
-    assert store.document_image(b.document_id)["fts"] is None and store.document_image(b.document_id)["embeddings"] == []
-    assert store.document_image(a.document_id)["embeddings"] == []  # rewritten → the daemon re-embeds
+    b_image = store.images.document_image(b.document_id)
+    assert b_image["fts"] is None and b_image["embeddings"] == []
+    assert store.images.document_image(a.document_id)["embeddings"] == []  # rewritten → the daemon re-embeds
     assert entry.operation == "merge" and entry.guard_passed is True and not entry.guard_override
     assert entry.note == "looks right" and entry.rationale == "same server" and entry.model_id == "qwen"
     assert len(entry.before["documents"][a.document_id]["embeddings"]) == 2  # full before-images

@@ -68,8 +68,9 @@ def test_every_fts_row_of_the_document_goes_stale_duplicates_included(tmp_path):
     conn.close()
     with open_store(path) as store:
         store.tombstone_document(doc.document_id)
-        assert store.row_image("memory_documents_fts", "document_id", doc.document_id) is None
-        assert store.row_image("memory_documents_fts", "document_id", other.document_id)["body"] == "The tram leaves at one."
+        assert store.images.row_image("memory_documents_fts", "document_id", doc.document_id) is None
+        other_fts = store.images.row_image("memory_documents_fts", "document_id", other.document_id)
+        assert other_fts["body"] == "The tram leaves at one."
     assert [r[0] for r in _fts(path)[:-1]] == [other.document_id]
 
 

@@ -58,18 +58,18 @@ def test_values_round_trip_exactly_as_stored_whatever_their_sqlite_type(empty_st
         "UPDATE memory_documents SET expires_at = 1.5, slots_json = X'00FF', freshness_at = 'soon' WHERE document_id = ?",
         (doc.document_id,),
     )
-    image = empty_store.row_image("memory_documents", "document_id", doc.document_id)
+    image = empty_store.images.row_image("memory_documents", "document_id", doc.document_id)
     assert image["expires_at"] == 1.5
     assert image["slots_json"] == b"\x00\xff" and image["freshness_at"] == "soon"
     with empty_store.transaction():
-        empty_store.restore_row("memory_documents", "document_id", doc.document_id, None)
-        empty_store.restore_row("memory_documents", "document_id", doc.document_id, image)
+        empty_store.images.restore_row("memory_documents", "document_id", doc.document_id, None)
+        empty_store.images.restore_row("memory_documents", "document_id", doc.document_id, image)
     types = empty_store.execute(
         "SELECT typeof(expires_at), typeof(slots_json), typeof(freshness_at) FROM memory_documents WHERE document_id = ?",
         (doc.document_id,),
     ).fetchone()
     assert types == ("real", "blob", "text")
-    assert empty_store.row_image("memory_documents", "document_id", doc.document_id) == image
+    assert empty_store.images.row_image("memory_documents", "document_id", doc.document_id) == image
 
 
 def test_a_column_named_like_a_model_method_still_round_trips(tmp_path):
@@ -79,11 +79,11 @@ def test_a_column_named_like_a_model_method_still_round_trips(tmp_path):
     with open_store(path) as store:
         anchor = store.ensure_anchor("Odd columns")
         store.execute("UPDATE memory_anchors SET \"select\" = 's', \"delete\" = 'd'")
-        image = store.row_image("memory_anchors", "anchor_id", anchor.anchor_id)
+        image = store.images.row_image("memory_anchors", "anchor_id", anchor.anchor_id)
         assert image["select"] == "s" and image["delete"] == "d"
         with store.transaction():
-            store.restore_row("memory_anchors", "anchor_id", anchor.anchor_id, image)
-        assert store.row_image("memory_anchors", "anchor_id", anchor.anchor_id) == image
+            store.images.restore_row("memory_anchors", "anchor_id", anchor.anchor_id, image)
+        assert store.images.row_image("memory_anchors", "anchor_id", anchor.anchor_id) == image
         assert store.anchor(anchor.anchor_id) == anchor
 
 
@@ -166,7 +166,7 @@ def test_insert_record_writes_row_and_fts_row(tmp_path, legacy):
         )
         with store.transaction():
             store.insert_record(values)
-        assert store.row_image("memory_records_fts", "record_id", "rec-1") == dict(
+        assert store.images.row_image("memory_records_fts", "record_id", "rec-1") == dict(
             record_id="rec-1", title="note", body="kiwi", aliases="", facets="")
-        row = store.row_image("memory_records", "record_id", "rec-1")
+        row = store.images.row_image("memory_records", "record_id", "rec-1")
         assert (row.get("domain") == "general") if legacy else ("domain" not in row)

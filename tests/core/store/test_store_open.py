@@ -232,7 +232,7 @@ def test_read_only_file_opens_read_only_and_refuses_every_write(read_only_store)
             lambda: store.upsert_document(make_doc()),
             lambda: store.tombstone_document("doc-ro"),
             lambda: store.ensure_anchor("new anchor"),
-            lambda: store.restore_document_image("doc-ro", {"row": None, "fts": None, "embeddings": []}),
+            lambda: store.images.restore_document_image("doc-ro", {"row": None, "fts": None, "embeddings": []}),
             lambda: store.transaction().__enter__(),
             lambda: store.execute("DELETE FROM memory_documents"),
         ]
@@ -290,7 +290,7 @@ def test_invalid_utf8_in_text_columns_reads_as_replacement_characters(tmp_path):
         # the audit image keeps the stored bytes, so undo puts back exactly what was there
         from memgui.core.store.values import RawText
 
-        assert store.document_image("doc-bad")["row"]["title"] == RawText(bytes.fromhex("4361666580FF"))
+        assert store.images.document_image("doc-bad")["row"]["title"] == RawText(bytes.fromhex("4361666580FF"))
         store.upsert_document(replace(doc, markdown_body="fixed"))  # rewriting such a row works
         assert store.document("doc-bad").markdown_body == "fixed"
 

@@ -136,18 +136,18 @@ def test_document_image_round_trip_restores_row_and_fts_and_leaves_embedding_to_
     doc = empty_store.upsert_document(make_doc(aliases_json='["x"]'))
     sql(empty_store.path, "INSERT INTO memory_embeddings VALUES (?, 'document', 'm', ?, 1, ?, 3)",
         (doc.document_id, "h" * 64, b"\x00\x00\x80\x3f"))
-    image = empty_store.document_image(doc.document_id)
+    image = empty_store.images.document_image(doc.document_id)
     assert image["row"]["title"] == doc.title and image["fts"]["aliases"] == '["x"]'
     assert image["embeddings"][0]["vector"] == "0000803f"
     empty_store.upsert_document(replace(doc, title="changed", markdown_body="changed"))
-    assert empty_store.document_image(doc.document_id) != image
-    empty_store.restore_document_image(doc.document_id, image)
-    restored = empty_store.document_image(doc.document_id)
+    assert empty_store.images.document_image(doc.document_id) != image
+    empty_store.images.restore_document_image(doc.document_id, image)
+    restored = empty_store.images.document_image(doc.document_id)
     assert (restored["row"], restored["fts"]) == (image["row"], image["fts"])
     assert restored["embeddings"] == []  # never written by memgui: the daemon re-embeds the restored text
     # An image of a document that did not exist removes it again.
     fresh = empty_store.upsert_document(make_doc())
-    empty_store.restore_document_image(fresh.document_id, {"row": None, "fts": None, "embeddings": []})
+    empty_store.images.restore_document_image(fresh.document_id, {"row": None, "fts": None, "embeddings": []})
     assert empty_store.document(fresh.document_id) is None
 
 
