@@ -122,6 +122,11 @@ SAME = [
     ("Gutter guards: check q6mo.", "Check the gutter guards every six months.", ("q6mo", "every six months")),
     ("Passport issued 04/Mar/2021.", "The passport was issued on 4 March 2021.", ("04/Mar/2021", "4 March 2021")),
     ("Shop open 10–12 Sat.", "The shop is open from 10 am to noon on Saturday.", None),  # noon ends the range
+    ("Flood damage NOT covered by the policy.", "The policy does not cover flood damage.", None),  # a shouted not
+    ("Queue workers: max = 8.", "Queue workers: up to a maximum of 8.", None),  # a setting's bound
+    ("Redis: cache on :6380.", "The Redis cache listens on port 6380.", None),  # `on :6380` is no state
+    ("Only Ravi and Ines have keys.", "Ravi and Ines have keys, nobody else.", None),  # `nobody else` = `only`
+    ("Feed the fish; lights by Tom.", "We should feed the fish, and Tom does the lights.", None),  # an instruction
 ]
 
 
@@ -190,6 +195,9 @@ CHANGED = [
     ("The caretaker takes the bins out.", "The caretaker took the bins out.", "changed", "tense"),  # a strong past
     ("Plot 9: rent paid to the club treasurer, Ada Bell.", "Plot 9: rent paid to Ada Bell.", "dropped", "term"),  # a role
     ("Doxy 100mg BID x10d.", "Doxycycline 100 mg twice a day for seven days.", "changed", "quantity"),
+    ("Deploy from the tag, not main.", "Deploy from main, not the tag.", "changed", "contrast"),  # ruled out swapped
+    ("The spare tyre is in the boot, not the garage.", "The spare tyre is in the garage, not the boot.", "changed",
+     "contrast"),
     ("Gutter guards: check q6mo.", "Check the gutter guards every three months.", "changed", "frequency"),
     ("My nephews visit on Sundays.", "My nephew visits on Sundays.", "changed", "term"),  # how many people
     ("Trip budget £900, and £200 of that is fuel.", "Trip budget £900, plus £200 for fuel.", "added", "restriction"),

@@ -85,6 +85,8 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         changed_tense(number, note, source_indexes[number], body, body_index, findings)
         moved_focus(number, note, source_indexes[number], body, body_index, findings)
     crossed(full_sources, changed_body, findings)
+    for number, (note, index) in enumerate(zip(sources, source_indexes)):
+        _contrast_swapped(number, note, index, body, body_index, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
 
@@ -98,6 +100,34 @@ def _name_number(body: Note, value: Value, sources: list[Note]) -> bool:
         return False
     glued = [f"{name.group(1)}{value.text}".casefold(), f"{name.group(1)}-{value.text}".casefold()]
     return any(whole_word_in(g, note.text.casefold()) for note in sources for g in glued)
+
+
+_CONTRAST = re.compile(r"\b(?:not|rather than|instead of)\s+(?:(?:the|a|an|by|my|our|from|on|in|at)\s+)*`?"
+                       r"([^\W_][\w/.\-]*)", re.IGNORECASE)
+
+
+def _contrast_swapped(number: int, note: Note, index: Index, body: Note, body_index: Index,
+                      findings: Findings) -> None:
+    """`X, not Y` restated as `Y, not X` (`the back porch, not the front one` → `the front porch, not the back
+    one`): what is ruled out traded places with what is said."""
+    for sentence, features in enumerate(index.features):
+        text = note.sentence_text(sentence)
+        mine = _CONTRAST.search(text)
+        if mine is None:
+            continue
+        for target in aligned(features, body_index)[:1]:
+            body_text = body.sentence_text(target)
+            theirs = _CONTRAST.search(body_text)
+            if theirs is None:
+                continue
+            ruled_out, now_ruled_out = mine.group(1).casefold().rstrip("."), theirs.group(1).casefold().rstrip(".")
+            if lemma_of(ruled_out) != lemma_of(now_ruled_out) and \
+                    whole_word_in(now_ruled_out, text[:mine.start()].casefold()) and \
+                    whole_word_in(ruled_out, body_text[:theirs.start()].casefold()):
+                start = note.sentences[sentence][0] + mine.start(1)
+                findings.add(FactAtRisk("changed", "contrast", mine.group(1), (number,), (start, start + len(
+                    mine.group(1))), theirs.group(1), None,
+                    f"{mine.group(1)!r} was ruled out; the body rules out {theirs.group(1)!r} instead"))
 
 
 def _states_something(note: Note) -> bool:
@@ -304,8 +334,9 @@ class _MergedIndex:
                         w.lower.startswith(prefix) and lemma_of(w.lower[len(prefix):].lstrip("-")) in body_lemmas
                         for w in words for prefix in _NEGATIVE_PREFIXES):
                     return True
-                if marker.cls == "modality" and marker.value in _OBLIGATION and not _has_verb(index.note, sentence):
-                    return True
+                if marker.cls == "modality" and marker.value in _OBLIGATION and (
+                        not _has_verb(index.note, sentence) or _imperative(index.note, sentence)):
+                    return True  # `Bring a dish` = `we should bring a dish`
                 if _pair_restated(marker, [index.note.sentence_text(sentence)]):
                     return True
                 if negated and marker.cls == "modality" and marker.value in _PERMISSION and any(
@@ -358,6 +389,19 @@ def _has_verb(note: Note, sentence: int) -> bool:
     return any(word in _FINITE or word.endswith("n't") for word in re.findall(r"[a-z']+", text)) or any(
         w.lower != w.lemma and not w.lower.endswith(("s", "ing")) and wordnet.has_verb_sense(w.lemma)
         for w in note.words_in(sentence))
+
+
+def _imperative(note: Note, sentence: int) -> bool:
+    """A clause of the sentence opens with a verb in its base form (`Bring a dish; cake by May`): an instruction,
+    which says `should` without the word."""
+    start, end = note.sentences[sentence]
+    for clause_start, _ in note.clauses:
+        if start <= clause_start < end:
+            first = next((w for w in note.words_in(sentence) if w.start >= clause_start), None)
+            if first is not None and first.start == clause_start and first.lower == first.lemma and \
+                    wordnet.has_verb_sense(first.lemma) and not wordnet.names_a_person(first.lemma):
+                return True
+    return False
 
 
 _CLOCK_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?")

@@ -75,6 +75,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     # restriction and exception: what narrows a statement
     "restriction": {
         "only": "only", "just": "only", "solely": "only", "exclusively": "only", "merely": "only",
+        "nobody else": "only", "no one else": "only", "nothing else": "only", "no other": "only",  # `…, nobody else`
         "purely": "only", "strictly": "only", "except": "except", "excluding": "except", "exception": "except",
         "except for": "except", "all but": "except", "but one": "except", "other than": "except",
         "apart from": "except", "aside from": "except",
@@ -113,6 +114,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "capped at": "<=", "caps at": "<=", "limited to": "<=", "at the most": "<=", "at the least": ">=",
         "exceeds": ">", "exceed": ">", "exceeded": ">", "not exceeding": "<=", "goes above": ">", "goes over": ">",
         "approx": "~", "minimum": ">=", "maximum": "<=", "min": ">=", "max": "<=", "or more": ">=", "or less": "<=",
+        "maximum of": "<=", "minimum of": ">=", "max of": "<=", "min of": ">=",
         "or fewer": "<=", "exactly": "=", "precisely": "=", "approximately": "~", "about": "~", "around": "~",
         "roughly": "~", "nearly": "~<", "almost": "~<", "circa": "~", "ca": "~", "c.": "~", "some": "~",
         "born around": "~",

@@ -286,8 +286,8 @@ def _predicative(text: str, tokens: list[re.Match[str]], i: int) -> bool:
     if i and tokens[i - 1].group(0).casefold() in _TIME_OFF:
         return False
     after = text[tokens[i].end():tokens[i].end() + 3].lstrip(" ")
-    if not after or after[0] in ".,;:!?)]\n":
-        return True
+    if not after or (after[0] in ".,;:!?)]\n" and not re.match(r":\S", after)):
+        return True  # `is on.`, not `sessions on :6381` (a port)
     following = tokens[i + 1].group(0).casefold() if i + 1 < len(tokens) else ""
     between = text[tokens[i].end():tokens[i + 1].start()] if i + 1 < len(tokens) else ""
     # followed by a conjunction or a preposition ("off whenever it floods", "comes on at 6"), not by what a
@@ -418,8 +418,11 @@ def _read(text: str) -> Note:
         k = bisect.bisect_right(taken_starts, start) - 1
         return k >= 0 and taken[k][0] <= start and end <= taken[k][1]
 
-    tokens = [m for m in _WORD.finditer(text) if not inside_value(m.start(), m.end()) and
-              not _SIZE_GLUE.match(text, m.start() - 1 if m.start() else 0)]  # not the `x45mm` of `35x45mm`
+    shouted = {(v.start, v.end) for v in found if v.kind == "all_caps" and v.text.casefold() in PHRASES}
+    # a shouted marker (`NOT covered`) is the identifier MergeGuard sees and the marker it says: read as both
+    tokens = [m for m in _WORD.finditer(text) if (not inside_value(m.start(), m.end()) or (m.start(), m.end()) in
+                                                  shouted) and not _SIZE_GLUE.match(text, m.start() - 1 if m.start()
+                                                                                     else 0)]  # not `35x45mm`'s x45mm
     lowers = [_POSSESSIVE.sub("", m.group(0)).casefold().replace("’", "'") for m in tokens]
     markers: list[Marker] = []
     used: set[int] = set()

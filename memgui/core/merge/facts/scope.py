@@ -46,6 +46,8 @@ def moved_focus(number: int, note: Note, index: Index, body: Note, body_index: I
             continue
         sentence = body.sentences[restating[0]]
         theirs = [m for m in body.markers if m.sentence == restating[0] and m.key == marker.key]
+        if any(" " in m.text.strip() for m in theirs):
+            continue  # `…, nobody else` closes the whole clause: it narrows what the clause names, wherever it stands
         if not theirs or not re.search(rf"\b{re.escape(scope)}", body.text[sentence[0]:sentence[1]].casefold()):
             continue  # the focus word or its word is gone: dropped, which the lens tells elsewhere
         if any(scope in _neighbours(body.text, m, sentence) for m in theirs):

@@ -309,7 +309,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
     symbol = window.rstrip(" ")[-1:]
     if symbol in _BOUND_SYMBOLS:  # `≤5`, `~2019`, `> 40`
         return _BOUND_SYMBOLS[symbol]
-    before = [w.strip("([{\"'“*_,;:.") for w in window.split()]
+    before = [w.strip("([{\"'“*_,;:.=") for w in window.split()]
+    before = [w for w in before if w]  # `max = 10`: the sign of a setting is no word
     while before and before[-1] in ("the", "a", "an"):
         before.pop()  # "by the 15th of January"
     for skip in (0, 1):  # "below 2", "below version 2"
