@@ -127,6 +127,9 @@ SAME = [
     ("Redis: cache on :6380.", "The Redis cache listens on port 6380.", None),  # `on :6380` is no state
     ("Only Ravi and Ines have keys.", "Ravi and Ines have keys, nobody else.", None),  # `nobody else` = `only`
     ("Feed the fish; lights by Tom.", "We should feed the fish, and Tom does the lights.", None),  # an instruction
+    ("Choir: Wed 19:00–21:00.", "Choir is on Wednesdays from 7 to 9 pm.", None),  # a range's bare start
+    ("I save £50 from each payslip.", "I save £50/payslip.", ("£50 from each payslip", "£50/payslip")),
+    ("Pick the beans when the pods snap.", "Pick the beans once the pods snap.", None),  # when = once
 ]
 
 
@@ -196,6 +199,8 @@ CHANGED = [
     ("Plot 9: rent paid to the club treasurer, Ada Bell.", "Plot 9: rent paid to Ada Bell.", "dropped", "term"),  # a role
     ("Doxy 100mg BID x10d.", "Doxycycline 100 mg twice a day for seven days.", "changed", "quantity"),
     ("Deploy from the tag, not main.", "Deploy from main, not the tag.", "changed", "contrast"),  # ruled out swapped
+    ("Choir: Wed 19:00–21:00.", "Choir is on Wednesdays from 7 to 9 am.", "changed", "time"),
+    ("I save £50 from each payslip.", "I save £50 a month.", "changed", "rate"),
     ("The spare tyre is in the boot, not the garage.", "The spare tyre is in the garage, not the boot.", "changed",
      "contrast"),
     ("Gutter guards: check q6mo.", "Check the gutter guards every three months.", "changed", "frequency"),

@@ -55,6 +55,8 @@ _TIME = re.compile(
 _SPOKEN_TIME = re.compile(r"\b(?:(?P<part>half|(?:a\s+)?quarter|\d{1,2}(?=\s+minutes\s|\s+past\s))(?:\s+minutes)?"
                           r"\s+(?P<dir>past|after|to)\s+"
                           r"(?P<h>\d{1,2}))\b(?!\s*(?:[:.]\d|%|[a-z]))", re.IGNORECASE)
+_RANGE_START = re.compile(r"(?<![\d:.,/-])(\d{1,2})\s*(?:-|–|to|until|till)\s*\d{1,2}(?::\d\d)?\s*([ap])\.?\s?m\b",
+                          re.IGNORECASE)
 _TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
 _ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|"
                     r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
@@ -99,6 +101,14 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             if hour_minute and 1 <= int(hour_minute[0][:2]) <= 11:
                 h, mi = int(hour_minute[0][:2]) + 12, hour_minute[0][3:]
                 out[k] = dataclasses.replace(first, keys=first.keys | {f"time:{h:02d}:{mi}"})
+    for m in _RANGE_START.finditer(text):  # `from 5 to 6 pm`: a range's bare start is a time of its end's half-day
+        hour = int(m.group(1))
+        if 1 <= hour <= 12 and not inside(m.start(1), m.end(1), [(v.start, v.end) for v in out]):
+            pm = m.group(2).casefold().startswith("p")
+            h24 = hour + 12 if pm and hour < 12 else hour
+            out.append(Value(frozenset({f"time:{h24:02d}:00"} | ({f"time:{h24:02d}:00pm"} if pm else set())), "time",
+                             m.group(1), m.start(1), m.end(1), "time", amount=str(hour)))
+            meridiem.append(m.group(2)[:1].casefold())
     for m in _SPOKEN_TIME.finditer(text):  # `half past 7` = 7:30, `quarter to 9` = 8:45, `20 past 6` = 6:20
         if inside(m.start(), m.end(), [(v.start, v.end) for v in out]):
             continue

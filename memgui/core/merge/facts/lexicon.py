@@ -219,9 +219,10 @@ for _group in (
     {("order", "after"), ("condition", "once"), ("frequency", "once")},
     {("quantifier", "all"), ("frequency", "always")},  # `all matches` / `always` of a schedule
     {("modality", "may"), ("modality", "can")},  # permission: `can go on conferences` = `may be spent on`
+    {("condition", "when"), ("condition", "once"), ("frequency", "once")},  # `harvest when …` = `once …`
 ):
-    for _key in _group:
-        EQUIVALENT_MARKERS[_key] = frozenset(_group - {_key})
+    for _key in _group:  # a key in two groups answers for both
+        EQUIVALENT_MARKERS[_key] = EQUIVALENT_MARKERS.get(_key, frozenset()) | frozenset(_group - {_key})
 
 # Words that answer for a marker but are too common to be checked themselves ("then" answers for "afterwards").
 WEAK_PHRASES = frozenset({"then", "by", "first", "next", "last", "firstly", "finally", "just"})  # `just a heads up`

@@ -66,7 +66,9 @@ _NUMBER = re.compile(
     r"(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
-_RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+an?\s+)(?P<n>\d+\s+)?(?P<u>[A-Za-z]+)\b")
+_RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+(?:from\s+|for\s+|out\s+of\s+)?each\s+(?!(?:day|night|morning|evening|"
+                   r"afternoon|week|weekend|month|year|hour|time)s?\b)|\s+an?\s+)(?P<n>\d+\s+)?"
+                   r"(?P<u>[A-Za-z]+)\b")  # `$200 from each paycheck` = `$200/paycheck`
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)](?:\s+(?=\S)|\s*$)")
 
 
@@ -414,7 +416,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             if times:  # `1x/wk` = `once a week`, `2x/yr` = `twice a year`: how often
                 keys.add(f"freq:{fmt(float(times[0][6:]) / per)}")
             kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
-        elif rate and not rate.group("n") and re.match(r"\s+per\s|/\S", rate.group(0)) and \
+        elif rate and not rate.group("n") and re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) and \
                 rate.group("u").casefold() not in FUNCTION_WORDS:
             noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
             noun = "each" if noun in _PER_HEAD else noun  # `per person` = `each` = `per head`
