@@ -63,18 +63,21 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
     )
 )
-# What each pattern cannot match without (None: no such test): a short text skips most patterns at once. Both
-# day-month patterns hold a digit. The month, weekday and negation patterns hold one of a few words: an ASCII text
-# (where IGNORECASE is plain ASCII case) that holds none of them in lower case is not scanned (`_WORDS_NEEDED`).
+# What each pattern cannot match without (None: no such test): a short text skips most patterns at once. The
+# day-month, month, weekday and negation patterns also hold one of a few words: an ASCII text (where IGNORECASE is
+# plain ASCII case) that holds none of them in lower case is not scanned for them (`_WORDS_NEEDED`).
 _KIND_NEEDS = ("://", ":", "/", "@", "#", "digit", "digit", None, None, "digit", "digit", "€$£¥", "digit", "digit",
                "digit", None)
 assert len(_KIND_NEEDS) == len(_KIND_PATTERNS)
 _WORDS_NEEDED: dict[int, tuple[str, ...]] = {
+    5: tuple(_MONTHS.split("|")),  # day_month: `14 August`, `2nd of Jan`
+    6: tuple(_MONTHS.split("|")),  # day_month: `August 14th`
     7: tuple(_MONTH_NAMES.split("|")),  # month
     8: ("day",),  # weekday: every weekday ends in "day"
     15: ("no", "never", "without", "n't"),  # negation: no, not, cannot; never; without; don't, isn't, can't…
 }
-assert [kind for kind, _ in (_KIND_PATTERNS[i] for i in _WORDS_NEEDED)] == ["month", "weekday", "negation"]
+assert [kind for kind, _ in (_KIND_PATTERNS[i] for i in _WORDS_NEEDED)] == [
+    "day_month", "day_month", "month", "weekday", "negation"]
 _DIGIT = re.compile(r"\d")
 # A capitalised word not at a sentence start (after `.`, `!`, `?`, `:`, a line start or a list marker, the
 # text's first included). Titles such as "Dr." do not end a sentence.
