@@ -64,8 +64,9 @@ _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 # What each pattern cannot match without (None: no such test): a short text skips most patterns at once. The
-# day-month, month, weekday and negation patterns also hold one of a few words: an ASCII text (where IGNORECASE is
-# plain ASCII case) that holds none of them in lower case is not scanned for them (`_WORDS_NEEDED`).
+# day-month, month, weekday, rate and negation patterns also hold one of a few words (or a "/"): an ASCII text
+# (where IGNORECASE is plain ASCII case) that holds none of them in lower case is not scanned for them
+# (`_WORDS_NEEDED`).
 _KIND_NEEDS = ("://", ":", "/", "@", "#", "digit", "digit", None, None, "digit", "digit", "€$£¥", "digit", "digit",
                "digit", None)
 assert len(_KIND_NEEDS) == len(_KIND_PATTERNS)
@@ -74,10 +75,13 @@ _WORDS_NEEDED: dict[int, tuple[str, ...]] = {
     6: tuple(_MONTHS.split("|")),  # day_month: `August 14th`
     7: tuple(_MONTH_NAMES.split("|")),  # month
     8: ("day",),  # weekday: every weekday ends in "day"
+    10: ("per",),  # quantity: `600 requests per minute`
+    12: ("/",),  # quantity: `600/min`
+    13: ("/",),  # quantity: `18 ng/mL`
     15: ("no", "never", "without", "n't"),  # negation: no, not, cannot; never; without; don't, isn't, can't…
 }
 assert [kind for kind, _ in (_KIND_PATTERNS[i] for i in _WORDS_NEEDED)] == [
-    "day_month", "day_month", "month", "weekday", "negation"]
+    "day_month", "day_month", "month", "weekday", "quantity", "quantity", "quantity", "negation"]
 _DIGIT = re.compile(r"\d")
 # A capitalised word not at a sentence start (after `.`, `!`, `?`, `:`, a line start or a list marker, the
 # text's first included). Titles such as "Dr." do not end a sentence.

@@ -13,7 +13,7 @@ from text_fuzz import PIECES, WORDS
 ANY_CHAR = st.characters(blacklist_categories=())  # surrogates (Cs) included
 _WORDS = ["no", "Not", "never", "without", "don't", "CANNOT", "isn't", "Monday", "sundays", "DAY", "January",
           "june", "May", "Dec", "Sept.", "14th", "2nd", "of", "12", "5", "Aug", "\u017f", "\u212a", "\u0130", "\u0131",
-          "\u0663", " ", ", ", "\n", "K", "ſ"]
+          "\u0663", " ", ", ", "\n", "K", "ſ", "per", "PER", "/", " / ", "min", "ng/mL", "requests"]
 TEXT = st.lists(st.one_of(st.text(ANY_CHAR, max_size=8), st.sampled_from(PIECES), st.sampled_from(WORDS),
                           st.sampled_from(_WORDS)), max_size=14).map("".join)
 
@@ -44,5 +44,6 @@ def _every_pattern(text: str) -> list[tuple[str, str]]:
 @example("\u212aeep it; no sugar on 2 Mar")
 @example("we don't deploy on Fridays; it's 14 of june")
 @example("never\ttwice, without approval, NOT before Sept. 3rd")
+@example("600 requests PER minute, 600/min, 18 ng/mL, 7 / week")
 def test_facts_equal_a_scan_of_every_pattern(text: str) -> None:
     assert strict.facts(text) == _every_pattern(text)
