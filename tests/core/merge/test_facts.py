@@ -130,6 +130,7 @@ SAME = [
     ("Choir: Wed 19:00–21:00.", "Choir is on Wednesdays from 7 to 9 pm.", None),  # a range's bare start
     ("I save £50 from each payslip.", "I save £50/payslip.", ("£50 from each payslip", "£50/payslip")),
     ("Pick the beans when the pods snap.", "Pick the beans once the pods snap.", None),  # when = once
+    ("Shopping: lemons x3, rice.", "Shopping: three lemons and rice.", ("x3", "three")),  # a list's count
 ]
 
 
@@ -201,6 +202,7 @@ CHANGED = [
     ("Deploy from the tag, not main.", "Deploy from main, not the tag.", "changed", "contrast"),  # ruled out swapped
     ("Choir: Wed 19:00–21:00.", "Choir is on Wednesdays from 7 to 9 am.", "changed", "time"),
     ("I save £50 from each payslip.", "I save £50 a month.", "changed", "rate"),
+    ("Shopping: lemons x3, rice.", "Shopping: two lemons and rice.", "dropped", "number"),
     ("The spare tyre is in the boot, not the garage.", "The spare tyre is in the garage, not the boot.", "changed",
      "contrast"),
     ("Gutter guards: check q6mo.", "Check the gutter guards every three months.", "changed", "frequency"),

@@ -480,6 +480,16 @@ def _courses(text: str) -> list[Value]:
     return out
 
 
+_COUNT_X = re.compile(r"(?<=[^\W\d_])\s*(?P<count>(?<=\s)[x×]\s?(?P<n>\d{1,4})|×\s?(?P<m>\d{1,4}))\b(?![x×.,]?\d)",
+                      re.IGNORECASE)
+
+
+def _counts(text: str) -> list[Value]:
+    """`oat milk x2`, `eggs × 12`: how many of what the list names — `two cartons of oat milk`."""
+    return [Value(frozenset({f"n:{int(m.group('n') or m.group('m'))}"}), "number", m.group("count"), m.start("count"),
+                  m.end("count"), "number") for m in _COUNT_X.finditer(text)]
+
+
 def _article_durations(text: str) -> list[Value]:
     """`a week`, `an hour`, `one month` as durations (`a week before` = `seven days before`); not the `a week` of
     a rate (`twice a week`, `€5 a week`), which the rate reads."""
@@ -580,7 +590,7 @@ def values(text: str) -> list[Value]:
         if not inside(date.start, date.end, taken):
             found.append(date)
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in _quarters(text) + _courses(text) if not inside(v.start, v.end, taken)]
+    found += [v for v in _quarters(text) + _courses(text) + _counts(text) if not inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
