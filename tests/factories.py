@@ -42,8 +42,8 @@ def document(body: str = "body", *, title: str = "Title", anchor: str = "general
 def seed_document(store: Store, title: str, body: str, *, anchor: str = "general", anchor_status: str = "active",
                   document_id: str | None = None, **fields) -> Document:
     """Ensure the anchor (with `anchor_status`), then upsert `document(...)` on it; returns the stored row."""
-    store.ensure_anchor(anchor, status=anchor_status)
-    return store.upsert_document(document(body, title=title, anchor=anchor, document_id=document_id, **fields))
+    store.writes.ensure_anchor(anchor, status=anchor_status)
+    return store.writes.upsert_document(document(body, title=title, anchor=anchor, document_id=document_id, **fields))
 
 
 def seed_existing(store: Store, anchor: str, document_id: str, body: str, freshness_at: int = 1000, *,
@@ -57,7 +57,7 @@ def seed_existing(store: Store, anchor: str, document_id: str, body: str, freshn
 
 def update_document(store: Store, doc: Document, **fields) -> Document:
     """Upsert `doc` with `fields` replaced (an edit as the daemon makes it); returns the stored row."""
-    return store.upsert_document(replace(doc, **fields))
+    return store.writes.upsert_document(replace(doc, **fields))
 
 
 def put_embedding(store: Store, doc: Document, model_id: str, vector, *, content_hash: str | None = None,

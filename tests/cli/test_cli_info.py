@@ -18,11 +18,11 @@ from memgui.core.store import create_store, memgui_schema, open_store
 def populated(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store:
-        docs = [store.upsert_document(document("b", title=f"d{i}", anchor="a", boundary=None, audience=None,
+        docs = [store.writes.upsert_document(document("b", title=f"d{i}", anchor="a", boundary=None, audience=None,
                                                confidence=0.5)) for i in range(4)]
-        store.tombstone_document(docs[0].document_id)
-        store.ensure_anchor("a")
-        store.ensure_anchor("b")
+        store.writes.tombstone_document(docs[0].document_id)
+        store.writes.ensure_anchor("a")
+        store.writes.ensure_anchor("b")
         ex = store.execute
         ex("INSERT INTO memory_records (record_id, anchor_id, record_type, payload_json, update_semantics, sensitivity, "
            "recall_mode, confidence, created_at) VALUES ('rec-1', 'anchor:a', 'obs', '{}', 'immutable-record', "
@@ -113,7 +113,7 @@ def _bad_stores(tmp_path):
     corrupt = create_store(tmp_path / "corrupt.db")
     with open_store(corrupt) as store, store.transaction():
         for _ in range(150):
-            store.upsert_document(document("filler text " * 50, title="t", anchor="a", boundary=None, audience=None,
+            store.writes.upsert_document(document("filler text " * 50, title="t", anchor="a", boundary=None, audience=None,
                                            confidence=0.5))
     size = corrupt.stat().st_size
     with corrupt.open("r+b") as fh:

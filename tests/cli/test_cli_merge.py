@@ -99,7 +99,7 @@ def test_undo_conflict_and_state_errors_exit_1(db, capsys):
     path, a, b = db
     assert main(["merge", "--store", str(path), "--target", a, "--sources", b, "--append"]) == 0
     with open_store(path) as store:  # someone edits the merged document afterwards
-        store.upsert_document(replace(store.document(a), markdown_body="edited afterwards"))
+        store.writes.upsert_document(replace(store.document(a), markdown_body="edited afterwards"))
     capsys.readouterr()
     assert main(["undo", "--store", str(path), "1"]) == 1
     err = capsys.readouterr().err
@@ -161,7 +161,7 @@ def test_a_source_changed_after_the_draft_makes_the_merge_refuse(db, tmp_path, c
     assert set(data["stamps"]) == {a, b}
     with open_store(path) as store:  # the daemon appends a sentence to a source after the draft
         doc = store.document(b)
-        store.upsert_document(replace(doc, markdown_body=doc.markdown_body + " The daemon added this."))
+        store.writes.upsert_document(replace(doc, markdown_body=doc.markdown_body + " The daemon added this."))
     code = main(["merge", "--store", str(path), "--target", data["target"], "--sources",
                  a if data["target"] == b else b, "--draft", str(draft)])
     assert code == 1

@@ -185,7 +185,7 @@ def edit_document_behind_the_back(path: Path, doc_id: str, body: str) -> None:
     store = open_store(path)
     try:
         doc = store.document(doc_id)
-        store.upsert_document(replace(doc, markdown_body=body))
+        store.writes.upsert_document(replace(doc, markdown_body=body))
     finally:
         store.close()
 

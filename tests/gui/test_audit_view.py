@@ -134,7 +134,7 @@ def test_undo_conflict_shows_the_core_message_and_writes_nothing(trail, qtbot, v
     store, merge, _kept, _ = trail
     v = view(store)
     target = store.document(merge.target_id)
-    store.upsert_document(replace(target, markdown_body=target.markdown_body + " Edited by the daemon."))
+    store.writes.upsert_document(replace(target, markdown_body=target.markdown_body + " Edited by the daemon."))
     before = list_entries(store)
     v.select_entry(merge.audit_id)
     text = _wait_finished(qtbot, v, v.undo_selected)

@@ -26,11 +26,11 @@ def _two_doc_store(path):
     store = open_store(path)
     ids = {}
     try:
-        store.ensure_anchor(ANCHOR)
+        store.writes.ensure_anchor(ANCHOR)
         base = now_ms() - 60_000
         for n, (key, (title, body)) in enumerate((("older", OLDER), ("newer", NEWER))):
             ids[key] = new_document_id()
-            store.upsert_document(Document(
+            store.writes.upsert_document(Document(
                 document_id=ids[key], anchor_id=anchor_id_for(ANCHOR), memory_class="durable_fact", title=title,
                 markdown_body=body, aliases_json=None, facets_json=None, slots_json=None,
                 update_semantics="merge-document", boundary="boundary:trusted-instance", audience="personal",

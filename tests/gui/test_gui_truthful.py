@@ -71,7 +71,7 @@ def test_a_member_tombstoned_outside_memgui_is_said_to_be_the_daemons_doing(open
     assert pg1 in w.review.row.member_ids
     store = open_store(review_store.path)
     try:
-        store.tombstone_document(pg1)
+        store.writes.tombstone_document(pg1)
     finally:
         store.close()
     w.review.load(w.review.row)

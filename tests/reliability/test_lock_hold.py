@@ -124,7 +124,7 @@ def test_the_stamps_are_still_checked_inside_the_transaction(watched, monkeypatc
         with store.transaction():
             doc = store.document(b)
             from dataclasses import replace
-            store.upsert_document(replace(doc, markdown_body=doc.markdown_body + " The daemon added this."))
+            store.writes.upsert_document(replace(doc, markdown_body=doc.markdown_body + " The daemon added this."))
         return report
 
     monkeypatch.setattr(apply_mod, "check_merge", daemon_writes_meanwhile)

@@ -140,7 +140,7 @@ def test_the_consistency_check_catches_an_unaudited_change(tmp_path):
         seed_images = capture(store, Touched.of(ids, [anchor_id_for(f"topic-{i}") for i in range(2)]))
         merge_cluster(store, MergePlan(ids[0], (ids[1],), mode=MODE_APPEND, drafted=draft_stamps(store, ids)))
         assert _check_consistent(path, seed_images) == 1
-        store.upsert_document(replace(store.document(ids[0]), markdown_body="changed behind the audit trail"))
+        store.writes.upsert_document(replace(store.document(ids[0]), markdown_body="changed behind the audit trail"))
     finally:
         store.close()
     with pytest.raises(AssertionError, match="disagrees with its audit trail"):

@@ -41,7 +41,7 @@ def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, 
         doc = check_stamps(store, [doc_id], {doc_id: drafted})[doc_id]
         change = Change(store, texts)
         change.touch(documents=[doc_id])
-        store.upsert_document(replace(doc, markdown_body=body, update_semantics=APPEND_SEMANTICS))
+        store.writes.upsert_document(replace(doc, markdown_body=body, update_semantics=APPEND_SEMANTICS))
         audit_id = change.commit(operation=OP_APPEND_BACK, target_id=doc_id, source_ids=[doc_id],
                                  provenance=provenance, guard_passed=report.passed, details_json=details_json)
     return written_entry(store, audit_id)

@@ -221,7 +221,7 @@ class _DecisionRun:
     def _ensure_anchor(self, anchor_name: str) -> None:
         p = self.p
         self.change.touch(anchors=[anchor_id_for(anchor_name)])
-        self.store.ensure_anchor(
+        self.store.writes.ensure_anchor(
             anchor_name, anchor_type=p.anchor_type or "concept", sensitivity=p.sensitivity, recall_mode=p.recall_mode,
             confidence=p.confidence, freshness_at=p.freshness_at, status="active",
         )
@@ -234,7 +234,7 @@ class _DecisionRun:
             existing = store.document(memory_id)
             self.change.touch(documents=[memory_id])
             self._ensure_anchor(anchor_name)
-            doc = store.upsert_document(self._proposal_doc(memory_id, anchor_name, body, semantics, existing))
+            doc = store.writes.upsert_document(self._proposal_doc(memory_id, anchor_name, body, semantics, existing))
             return ("created" if existing is None else "written"), doc
         if semantics == MERGE_SEMANTICS:
             latest = store.documents_by_anchor(anchor_id, include_tombstoned=True)
@@ -252,11 +252,11 @@ class _DecisionRun:
                     sensitivity=existing.sensitivity,
                 )
                 self.emit("curation_dedup_append", anchor=anchor_name, targetDoc=existing.document_id)
-                return "appended", store.upsert_document(doc)
+                return "appended", store.writes.upsert_document(doc)
         doc_id = new_document_id()
         self.change.touch(documents=[doc_id])
         self._ensure_anchor(anchor_name)
-        return "created", store.upsert_document(self._proposal_doc(doc_id, anchor_name, body, semantics, None))
+        return "created", store.writes.upsert_document(self._proposal_doc(doc_id, anchor_name, body, semantics, None))
 
     def write_record(self) -> str:
         store, p = self.store, self.p
@@ -272,7 +272,7 @@ class _DecisionRun:
             recall_mode="never" if p.memory_class == "trace" else p.recall_mode, confidence=p.confidence,
             freshness_at=p.freshness_at, expires_at=p.expires_at, created_at=now_ms(),
         )
-        store.insert_record(values)
+        store.writes.insert_record(values)
         return record_id
 
     # -- ApplyGuardedMergeOrAppend
@@ -324,12 +324,12 @@ class _DecisionRun:
             doc = store.document(doc_id)
             if doc is not None and doc.anchor_id != canonical_id:
                 self.change.touch(documents=[doc_id])
-                store.reanchor_document(doc_id, canonical_id)
+                store.writes.reanchor_document(doc_id, canonical_id)
                 self.emit("curation_reanchor", docId=doc_id, newAnchor=canonical_id)
         for aid in self.fuzzy_anchor_ids(self.anchor_name):  # … then tombstone the proposal's other matching anchors
             if aid != canonical_id:
                 self.change.touch(anchors=[aid])
-                store.tombstone_anchor(aid)
+                store.writes.tombstone_anchor(aid)
                 self.emit("curation_tombstone_anchor", anchorId=aid, canonicalName=canonical)
         if not targets:
             outcome, doc = self.write(memory_id=None, body=self.p.content, semantics=self.p.update_semantics,
@@ -487,9 +487,9 @@ def merge_cluster(store: Store, plan: MergePlan,
         docs = check_stamps(store, plan.cluster_ids, plan.drafted)
         change = Change(store, texts)
         change.touch(documents=plan.cluster_ids)
-        store.upsert_document(replace(docs[plan.target_id], markdown_body=body, update_semantics=semantics))
+        store.writes.upsert_document(replace(docs[plan.target_id], markdown_body=body, update_semantics=semantics))
         for other_id in plan.other_ids:
-            store.tombstone_document(other_id)
+            store.writes.tombstone_document(other_id)
         audit_id = change.commit(operation=OP_MERGE, target_id=plan.target_id, source_ids=plan.cluster_ids,
                                  provenance=provenance, guard_passed=report.passed, details_json=details_json)
     return written_entry(store, audit_id)
@@ -506,7 +506,7 @@ def drop_document(store: Store, doc_id: str, drafted: SourceStamp | Mapping[str,
         check_stamps(store, [doc_id], _stamp_map(doc_id, drafted))
         change = Change(store)
         change.touch(documents=[doc_id])
-        store.tombstone_document(doc_id)
+        store.writes.tombstone_document(doc_id)
         prov = provenance or Provenance(note=note)
         audit_id = change.commit(operation=OP_DROP, target_id=doc_id, source_ids=[doc_id],
                                  provenance=replace(prov, note=note if note is not None else prov.note), details={})
@@ -536,7 +536,7 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
         doc = check_stamps(store, [doc_id], stamps)[doc_id]
         change = Change(store, texts)
         change.touch(documents=[doc_id])
-        store.upsert_document(replace(doc, markdown_body=body, title=new_title))
+        store.writes.upsert_document(replace(doc, markdown_body=body, title=new_title))
         audit_id = change.commit(operation=OP_EDIT, target_id=doc_id, source_ids=[doc_id], provenance=provenance,
                                  guard_passed=report.passed, details_json=details_json)
     return written_entry(store, audit_id)

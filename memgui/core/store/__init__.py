@@ -3,7 +3,8 @@
 
     models.py        Peewee models built per store from the file's own tables and columns (AsStored fields)
     handle.py        StoreHandle: the open file, its models, error mapping and the one transaction rule
-    store.py         Store (a StoreHandle): reads, Netclaw-exact writes, and its parts:
+    store.py         Store (a StoreHandle): the reads of Netclaw's tables, and its two parts:
+    netclaw_writes.py  store.writes: the writes that mirror Netclaw's (upsert, tombstone, anchors, records)
     row_images.py    store.images: rows exactly as stored, captured and restored for the audit trail and undo
     queries.py       Netclaw's read queries later stages need (evaluator candidates, consolidation's anchors,
                      append-history prefilter, index change stamps), returning plain tuples

@@ -386,7 +386,7 @@ def test_nominee_that_is_also_an_anchor_candidate_gets_the_cosine_tag(store):
 
 def test_nominees_under_inactive_anchors_or_tombstoned_are_not_hydrated(store):
     seed_existing(store, "graphite-render-cache", "doc-dead", NEAR_DUPE_BODY)
-    store.tombstone_document("doc-dead")
+    store.writes.tombstone_document("doc-dead")
     seed_existing(store, "old-anchor", "doc-orphan", NEAR_DUPE_BODY, anchor_status="tombstoned")
     decider = ScriptedDecider("SKIP")
     ev = evaluate(store, op("sunfish-deploy-queue", PARAPHRASE), decider=decider,
@@ -441,12 +441,12 @@ def test_anchor_candidates_take_the_latest_live_document_of_active_anchors(store
     seed_existing(store, "widget-specs", "doc-old", "old body")
     seed_existing(store, "widget-specs", "doc-new", "new body")
     seed_existing(store, "widget-specs", "doc-newest-dead", "dead body")
-    store.tombstone_document("doc-newest-dead")
+    store.writes.tombstone_document("doc-newest-dead")
     with store.transaction():
         store.execute("UPDATE memory_documents SET updated_at = 5 WHERE document_id = 'doc-old'")
         store.execute("UPDATE memory_documents SET updated_at = 7 WHERE document_id = 'doc-new'")
         store.execute("UPDATE memory_documents SET updated_at = 9 WHERE document_id = 'doc-newest-dead'")
-    store.ensure_anchor("widget-spec-sheet")  # an anchor without documents is skipped
+    store.writes.ensure_anchor("widget-spec-sheet")  # an anchor without documents is skipped
     seed_existing(store, "widget-specs-archive", "doc-archived", "x", anchor_status="tombstoned")
     found = anchor_candidates(store, "widget-specs")
     assert [(c.document_id, c.is_exact) for c in found] == [("doc-new", True)]
@@ -458,7 +458,7 @@ def test_lexical_search_keeps_durable_live_facts_under_active_anchors(store):
     seed_existing(store, "a-one", "doc-fact", body)
     seed_existing(store, "a-two", "doc-evidence", body, memory_class="evidence", recall_mode="searchable")
     seed_existing(store, "a-three", "doc-dead", body)
-    store.tombstone_document("doc-dead")
+    store.writes.tombstone_document("doc-dead")
     seed_existing(store, "a-four", "doc-inactive", body, anchor_status="tombstoned")
     seed_existing(store, "a-five", "doc-searchable", body, recall_mode="searchable")
     ids = [c.document_id for c in candidates_by_content(store, lexical_terms(body))]

@@ -111,7 +111,7 @@ def test_markdown_report_with_histories_and_daemon_events(empty_store):
     store = empty_store
     doc = seed_document(store, "Homelab IP plan", "Static leases.\n\n---\n_[merged 2025-04-27]_\nAlso .31 homeassistant.",
                         anchor="build-server")
-    store.upsert_document(replace(doc, update_semantics="append-document"))
+    store.writes.upsert_document(replace(doc, update_semantics="append-document"))
     event = {"time": "2026-06-01T12:00:00+00:00", "marker": "curation_merge_guard_passed", "anchor": "a|b",
              "document_id": "doc-1", "fields": {"anchor": "a|b", "targetDoc": "doc-1", "reason": "ok"}}
     text = markdown_report([], histories=appended_histories(store), daemon_events=[event],

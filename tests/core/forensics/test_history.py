@@ -89,11 +89,11 @@ def test_append_document_without_separator_is_flagged():
 @pytest.fixture
 def store_with_histories(empty_store):
     store = empty_store
-    store.ensure_anchor("home-network")
-    appended = store.upsert_document(doc(build_appended_body(ORIGINAL, ADD1, date(2025, 4, 27))))
-    merged = store.upsert_document(doc("merged in place", semantics="merge-document"))
-    dead = store.upsert_document(doc(build_appended_body("old", "older", date(2024, 1, 1)), semantics="merge-document"))
-    store.tombstone_document(dead.document_id)
+    store.writes.ensure_anchor("home-network")
+    appended = store.writes.upsert_document(doc(build_appended_body(ORIGINAL, ADD1, date(2025, 4, 27))))
+    merged = store.writes.upsert_document(doc("merged in place", semantics="merge-document"))
+    dead = store.writes.upsert_document(doc(build_appended_body("old", "older", date(2024, 1, 1)), semantics="merge-document"))
+    store.writes.tombstone_document(dead.document_id)
     return store, appended, merged, dead
 
 

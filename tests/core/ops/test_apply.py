@@ -234,7 +234,7 @@ def test_create_without_collision_is_a_plain_insert(store):
 def test_create_onto_a_tombstoned_latest_doc_resurrects_it(store):
     """Spec §9 inference: the dedup lookup is unfiltered, so the append revives a tombstoned row."""
     dead = seed(store, "Old", "Old fact.", anchor="old-topic")
-    store.tombstone_document(dead.document_id)
+    store.writes.tombstone_document(dead.document_id)
     result = apply_decision(store, proposal("New fact.", anchor="old-topic"), CurationDecision(DecisionKind.CREATE),
                             [], when=WHEN)
     stored = store.document(dead.document_id)
@@ -265,7 +265,7 @@ def test_record_proposal_is_inserted_as_a_record(store):
 def test_apply_decision_refuses_when_a_candidate_changed(store):
     target = seed(store, "Build server", TARGET_BODY)
     candidates = [cand(store, target)]
-    store.upsert_document(replace(store.document(target.document_id), markdown_body="someone else's edit"))
+    store.writes.upsert_document(replace(store.document(target.document_id), markdown_body="someone else's edit"))
     snapshot = dump(store)
     decision = CurationDecision(DecisionKind.UPDATE, target.document_id, merged_body=FAITHFUL, from_llm_tier=True)
     with pytest.raises(StaleSourceError) as err:
@@ -363,7 +363,7 @@ def test_another_connection_changing_a_source_makes_apply_refuse(store, tmp_path
     drafted = draft_stamps(store, [a.document_id, b.document_id])  # the reviewer drafts …
     other = open_store(store.path)  # … meanwhile another writer (the daemon) edits a source
     try:
-        other.upsert_document(replace(other.document(b.document_id), markdown_body=PROPOSAL_BODY + " Also on Sundays."))
+        other.writes.upsert_document(replace(other.document(b.document_id), markdown_body=PROPOSAL_BODY + " Also on Sundays."))
     finally:
         other.close()
     snapshot = dump(store)
@@ -376,7 +376,7 @@ def test_another_connection_changing_a_source_makes_apply_refuse(store, tmp_path
 def test_a_touch_without_content_change_is_also_stale(store):
     a, b = _pair(store)
     drafted = draft_stamps(store, [a.document_id, b.document_id])
-    store.upsert_document(store.document(a.document_id))  # same text, new updated_at
+    store.writes.upsert_document(store.document(a.document_id))  # same text, new updated_at
     with pytest.raises(StaleSourceError):
         merge_cluster(store, MergePlan(a.document_id, (b.document_id,), mode=MODE_APPEND, drafted=drafted))
 
@@ -395,7 +395,7 @@ def test_merge_cluster_bad_input(store):
     with pytest.raises(ApplyInputError, match="drafted"):
         merge_cluster(store, MergePlan(a.document_id, (b.document_id,), mode=MODE_APPEND,
                                        drafted={a.document_id: drafted[a.document_id]}))
-    store.tombstone_document(b.document_id)
+    store.writes.tombstone_document(b.document_id)
     with pytest.raises(ApplyInputError, match="tombstoned"):
         merge_cluster(store, MergePlan(a.document_id, (b.document_id,), mode=MODE_APPEND,
                                        drafted=draft_stamps(store, [a.document_id, b.document_id])))

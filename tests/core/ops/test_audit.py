@@ -151,7 +151,7 @@ def test_undo_of_a_record_create(seeded):
 def test_undo_refuses_when_a_touched_row_changed(seeded):
     store, a, b, c = seeded
     entry = _merge(store, a, b, c)
-    store.upsert_document(replace(store.document(a.document_id), markdown_body="edited by the daemon afterwards"))
+    store.writes.upsert_document(replace(store.document(a.document_id), markdown_body="edited by the daemon afterwards"))
     after_edit = dump(store)
     with pytest.raises(UndoConflictError) as err:
         undo(store, entry.audit_id)
@@ -187,7 +187,7 @@ def test_redo_refuses_when_a_row_changed_after_undo(seeded):
     store, a, b, c = seeded
     entry = _merge(store, a, b, c)
     undo(store, entry.audit_id)
-    store.upsert_document(replace(store.document(b.document_id), markdown_body=B_BODY + " Also Sundays."))
+    store.writes.upsert_document(replace(store.document(b.document_id), markdown_body=B_BODY + " Also Sundays."))
     with pytest.raises(UndoConflictError, match=b.document_id):
         redo(store, entry.audit_id)
     assert get_entry(store, entry.audit_id).state == "undone"

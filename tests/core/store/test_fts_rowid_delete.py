@@ -11,8 +11,9 @@ import pytest
 
 from factories import document, seed_document
 from memgui.core.ops.apply import MODE_MERGED_BODY, MergePlan, draft_stamps, merge_cluster
-from memgui.core.store import Store, create_store, open_store
+from memgui.core.store import create_store, open_store
 from memgui.core.store.errors import StoreError
+from memgui.core.store.netclaw_writes import NetclawWrites
 
 
 def _fts(path) -> list[tuple]:
@@ -49,8 +50,8 @@ def test_refresh_and_tombstone_leave_the_fts_table_as_netclaws_delete_does(tmp_p
     shutil.copy(path, twin)
     new_body = "The tram replaced the ferry. " * 50
     with open_store(path) as store:
-        store.upsert_document(document(new_body, title="Note 1", anchor="travel", document_id=ids[1]))
-        store.tombstone_document(ids[3])
+        store.writes.upsert_document(document(new_body, title="Note 1", anchor="travel", document_id=ids[1]))
+        store.writes.tombstone_document(ids[3])
     _netclaw_rewrite(twin, ids[1], new_body)
     _netclaw_rewrite(twin, ids[3], None)
     assert _fts(path) == _fts(twin)
@@ -67,7 +68,7 @@ def test_every_fts_row_of_the_document_goes_stale_duplicates_included(tmp_path):
     conn.commit()
     conn.close()
     with open_store(path) as store:
-        store.tombstone_document(doc.document_id)
+        store.writes.tombstone_document(doc.document_id)
         assert store.images.row_image("memory_documents_fts", "document_id", doc.document_id) is None
         other_fts = store.images.row_image("memory_documents_fts", "document_id", other.document_id)
         assert other_fts["body"] == "The tram leaves at one."
@@ -86,7 +87,7 @@ def test_a_merge_that_fails_after_the_fts_refresh_leaves_the_store_as_it_was(tmp
     def fail(self, document_id):
         raise StoreError("disk full (simulated)")
 
-    monkeypatch.setattr(Store, "tombstone_document", fail)
+    monkeypatch.setattr(NetclawWrites, "tombstone_document", fail)
     with open_store(path) as store:
         stamps = draft_stamps(store, [a, b])
         body = store.document(a).markdown_body + " The tram replaced it on Sundays."

@@ -43,8 +43,8 @@ def test_models_mirror_the_file_columns_and_skip_missing_tables(tmp_path):
 def test_two_stores_bind_their_own_models(tmp_path):
     a, b = create_store(tmp_path / "a.db"), create_store(tmp_path / "b.db", legacy=True)
     with open_store(a) as sa, open_store(b) as sb:
-        sa.upsert_document(make_doc(document_id="doc-a"))
-        sb.upsert_document(make_doc(document_id="doc-b"))
+        sa.writes.upsert_document(make_doc(document_id="doc-a"))
+        sb.writes.upsert_document(make_doc(document_id="doc-b"))
         assert [d.document_id for d in sa.documents()] == ["doc-a"]
         assert [d.document_id for d in sb.documents()] == ["doc-b"]
         assert sa.m.documents is not sb.m.documents and "domain" not in sa.m.documents._meta.columns
@@ -53,7 +53,7 @@ def test_two_stores_bind_their_own_models(tmp_path):
 def test_values_round_trip_exactly_as_stored_whatever_their_sqlite_type(empty_store):
     """SQLite is dynamically typed: a REAL in an INTEGER column, a BLOB in a TEXT column and text in an INTEGER
     column must come back (and be restored) unchanged, type included."""
-    doc = empty_store.upsert_document(make_doc(document_id="doc-odd"))
+    doc = empty_store.writes.upsert_document(make_doc(document_id="doc-odd"))
     empty_store.execute(
         "UPDATE memory_documents SET expires_at = 1.5, slots_json = X'00FF', freshness_at = 'soon' WHERE document_id = ?",
         (doc.document_id,),
@@ -77,7 +77,7 @@ def test_a_column_named_like_a_model_method_still_round_trips(tmp_path):
     _sql(path, "ALTER TABLE memory_anchors ADD COLUMN \"select\" TEXT NULL",
          "ALTER TABLE memory_anchors ADD COLUMN \"delete\" TEXT NULL")
     with open_store(path) as store:
-        anchor = store.ensure_anchor("Odd columns")
+        anchor = store.writes.ensure_anchor("Odd columns")
         store.execute("UPDATE memory_anchors SET \"select\" = 's', \"delete\" = 'd'")
         image = store.images.row_image("memory_anchors", "anchor_id", anchor.anchor_id)
         assert image["select"] == "s" and image["delete"] == "d"
@@ -102,29 +102,29 @@ def test_build_models_knows_only_memory_and_memgui_tables():
 # ---- query functions for later stages ------------------------------------------------------------------
 
 def test_live_document_stamps_feed_the_same_fingerprint_as_the_python_formula(empty_store):
-    a = empty_store.upsert_document(make_doc(title="Ünïcode title", markdown_body="body ✓"))
-    b = empty_store.upsert_document(make_doc(title="dead"))
-    empty_store.tombstone_document(b.document_id)
+    a = empty_store.writes.upsert_document(make_doc(title="Ünïcode title", markdown_body="body ✓"))
+    b = empty_store.writes.upsert_document(make_doc(title="dead"))
+    empty_store.writes.tombstone_document(b.document_id)
     assert live_fingerprints(empty_store) == {a.document_id: fingerprint(a.updated_at, a.title, a.markdown_body)}
 
 
 def test_append_history_ids_find_markers_and_semantics(empty_store):
-    empty_store.upsert_document(make_doc(document_id="doc-1", markdown_body="a\n\n---\n_[merged 2024-01-01]_\nb"))
-    empty_store.upsert_document(make_doc(document_id="doc-2", update_semantics="append-document"))
-    empty_store.upsert_document(make_doc(document_id="doc-3"))
+    empty_store.writes.upsert_document(make_doc(document_id="doc-1", markdown_body="a\n\n---\n_[merged 2024-01-01]_\nb"))
+    empty_store.writes.upsert_document(make_doc(document_id="doc-2", update_semantics="append-document"))
+    empty_store.writes.upsert_document(make_doc(document_id="doc-3"))
     assert queries.append_history_document_ids(empty_store) == ["doc-1", "doc-2"]
 
 
 def test_candidate_queries(empty_store):
-    empty_store.ensure_anchor("Alpha")
-    empty_store.ensure_anchor("Beta")
-    old = empty_store.upsert_document(make_doc(anchor_id="anchor:alpha", document_id="doc-old", markdown_body="kiwi"))
-    new = empty_store.upsert_document(make_doc(anchor_id="anchor:alpha", document_id="doc-new", markdown_body="kiwi kiwi"))
+    empty_store.writes.ensure_anchor("Alpha")
+    empty_store.writes.ensure_anchor("Beta")
+    old = empty_store.writes.upsert_document(make_doc(anchor_id="anchor:alpha", document_id="doc-old", markdown_body="kiwi"))
+    new = empty_store.writes.upsert_document(make_doc(anchor_id="anchor:alpha", document_id="doc-new", markdown_body="kiwi kiwi"))
     empty_store.execute("UPDATE memory_documents SET updated_at = updated_at + 10 WHERE document_id = 'doc-new'")
     rows = {r[0]: r for r in queries.latest_live_document_per_active_anchor(empty_store)}
     assert rows["anchor:alpha"][2] == new.document_id and rows["anchor:beta"][2:] == (None, None, None, None)
     assert queries.live_candidate(empty_store, old.document_id)[:3] == ("anchor:alpha", "Alpha", "doc-old")
-    empty_store.tombstone_document(old.document_id)
+    empty_store.writes.tombstone_document(old.document_id)
     assert queries.live_candidate(empty_store, old.document_id) is None
     hits = queries.content_candidates(empty_store, '"kiwi"', 25, 5)
     assert [h[2] for h in hits] == ["doc-new"]
@@ -157,7 +157,7 @@ def test_a_store_lacking_optional_columns_reads_their_defaults(tmp_path):
 @pytest.mark.parametrize("legacy", [False, True])
 def test_insert_record_writes_row_and_fts_row(tmp_path, legacy):
     with open_store(create_store(tmp_path / "netclaw.db", legacy=legacy)) as store:
-        store.ensure_anchor("Alpha")
+        store.writes.ensure_anchor("Alpha")
         values = dict(
             record_id="rec-1", anchor_id="anchor:alpha", memory_class="evidence", record_type="note",
             payload_json="kiwi", aliases_json=None, facets_json=None, slots_json=None, supersedes_record_id=None,
@@ -165,7 +165,7 @@ def test_insert_record_writes_row_and_fts_row(tmp_path, legacy):
             recall_mode="auto", confidence=0.5, freshness_at=None, expires_at=None, created_at=1,
         )
         with store.transaction():
-            store.insert_record(values)
+            store.writes.insert_record(values)
         assert store.images.row_image("memory_records_fts", "record_id", "rec-1") == dict(
             record_id="rec-1", title="note", body="kiwi", aliases="", facets="")
         row = store.images.row_image("memory_records", "record_id", "rec-1")

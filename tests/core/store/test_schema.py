@@ -81,7 +81,7 @@ def test_legacy_variant_has_domain_not_null_on_four_tables(tmp_path):
 def test_create_store_is_idempotent_and_keeps_data(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store:
-        store.ensure_anchor("kept")
+        store.writes.ensure_anchor("kept")
     create_store(path)
     with open_store(path) as store:
         assert [a.canonical_name for a in store.anchors()] == ["kept"]
@@ -102,7 +102,7 @@ def test_opening_writes_nothing_and_the_first_write_migrates(tmp_path):
     with open_store(path) as store:
         assert store.memgui_schema_version() == 0 and not store.has_table("memgui_meta")
         assert master(path).keys() == netclaw_before.keys()  # a writable open changed nothing
-        store.ensure_anchor("first write")
+        store.writes.ensure_anchor("first write")
         assert store.memgui_schema_version() == memgui_schema.current_version() == memgui_schema.SCHEMA_VERSION
         for table in ("memgui_meta", "memgui_audit", "memgui_exemptions"):
             assert store.has_table(table)
@@ -171,7 +171,7 @@ def test_a_failing_migration_step_changes_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(memgui_schema, "MIGRATIONS", broken)
     with open_store(path) as store:
         with pytest.raises(StoreError) as info:
-            store.ensure_anchor("never written")
+            store.writes.ensure_anchor("never written")
         assert "\n" not in str(info.value) and "syntax error" in str(info.value)
         assert store.anchor("anchor:never-written") is None  # the write went with the failed migration
     assert "memgui_half" not in master(path)
@@ -187,7 +187,7 @@ def test_a_refused_write_leaves_no_memgui_table_behind(tmp_path):
         with pytest.raises(RuntimeError), store.transaction():
             raise RuntimeError("input refused after the transaction began")
         assert not store.has_table("memgui_meta") and store.schema_pending
-        store.ensure_anchor("now for real")  # the next write migrates
+        store.writes.ensure_anchor("now for real")  # the next write migrates
         assert store.has_table("memgui_audit")
     assert before != path.read_bytes()
 

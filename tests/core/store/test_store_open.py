@@ -41,7 +41,7 @@ def populated_store(tmp_path: Path, n: int = 200) -> Path:
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store, store.transaction():
         for i in range(n):
-            store.upsert_document(make_doc(title=f"Document {i}", markdown_body=f"Body {i} " + "lorem ipsum " * 40))
+            store.writes.upsert_document(make_doc(title=f"Document {i}", markdown_body=f"Body {i} " + "lorem ipsum " * 40))
     return path
 
 
@@ -182,15 +182,15 @@ def test_exclusive_locking_mode_blocks_even_read_only_open(tmp_path):
 def test_write_on_a_store_locked_after_opening_is_refused_and_changes_nothing(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path, busy_timeout_ms=150) as store:
-        doc = store.upsert_document(make_doc(title="original"))
+        doc = store.writes.upsert_document(make_doc(title="original"))
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         try:
             with pytest.raises(StoreLockedError) as info:
-                store.upsert_document(replace(doc, title="changed"))
+                store.writes.upsert_document(replace(doc, title="changed"))
             assert "nothing was written" in one_line(info.value)
             with pytest.raises(StoreLockedError):
-                store.tombstone_document(doc.document_id)
+                store.writes.tombstone_document(doc.document_id)
         finally:
             holder.execute("ROLLBACK")
             holder.close()
@@ -228,10 +228,10 @@ def test_read_only_file_opens_read_only_and_refuses_every_write(read_only_store)
         assert store.memgui_schema_version() == 0 and not store.has_table("memgui_meta")  # not migrated
         doc = store.document("doc-ro")
         writes = [
-            lambda: store.upsert_document(replace(doc, title="changed")),
-            lambda: store.upsert_document(make_doc()),
-            lambda: store.tombstone_document("doc-ro"),
-            lambda: store.ensure_anchor("new anchor"),
+            lambda: store.writes.upsert_document(replace(doc, title="changed")),
+            lambda: store.writes.upsert_document(make_doc()),
+            lambda: store.writes.tombstone_document("doc-ro"),
+            lambda: store.writes.ensure_anchor("new anchor"),
             lambda: store.images.restore_document_image("doc-ro", {"row": None, "fts": None, "embeddings": []}),
             lambda: store.transaction().__enter__(),
             lambda: store.execute("DELETE FROM memory_documents"),
@@ -252,7 +252,7 @@ def test_read_only_on_request_refuses_writes_but_reports_the_file_writable(tmp_p
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path, read_only=True) as store:
         with pytest.raises(StoreReadOnlyError):
-            store.upsert_document(make_doc())
+            store.writes.upsert_document(make_doc())
         summary = store.summary()
         assert summary.opened_read_only and not summary.read_only
         assert store.memgui_schema_version() == 0
@@ -291,7 +291,7 @@ def test_invalid_utf8_in_text_columns_reads_as_replacement_characters(tmp_path):
         from memgui.core.store.values import RawText
 
         assert store.images.document_image("doc-bad")["row"]["title"] == RawText(bytes.fromhex("4361666580FF"))
-        store.upsert_document(replace(doc, markdown_body="fixed"))  # rewriting such a row works
+        store.writes.upsert_document(replace(doc, markdown_body="fixed"))  # rewriting such a row works
         assert store.document("doc-bad").markdown_body == "fixed"
 
 
@@ -307,7 +307,7 @@ def test_store_made_by_a_newer_memgui_opens_read_only(tmp_path):
         assert store.read_only and "newer than this memgui" in store.read_only_reason
         assert store.memgui_schema_version() == 99
         with pytest.raises(StoreReadOnlyError) as info:
-            store.upsert_document(make_doc())
+            store.writes.upsert_document(make_doc())
         assert "newer" in one_line(info.value)
         assert store.summary().read_only
 
@@ -375,7 +375,7 @@ def read_only_folder(tmp_path):
     src.mkdir()
     path = create_store(src / "netclaw.db")
     with open_store(path) as store:
-        store.upsert_document(make_doc(document_id="doc-before-crash", title="kept"))
+        store.writes.upsert_document(make_doc(document_id="doc-before-crash", title="kept"))
     writer = ("import sqlite3, os, sys\n"
               "c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA wal_autocheckpoint=0')\n"
               "c.execute(\"UPDATE memory_documents SET title = 'from the wal'\"); c.commit(); os._exit(0)\n")
@@ -400,7 +400,7 @@ def test_a_wal_store_in_a_read_only_folder_is_read_and_refuses_writes(read_only_
         assert store.read_only
         assert store.document("doc-before-crash").title == "from the wal"  # the -wal content is seen
         with pytest.raises(StoreReadOnlyError) as info:
-            store.upsert_document(make_doc())
+            store.writes.upsert_document(make_doc())
         assert "nothing was written" in one_line(info.value)
     assert sorted(p.name for p in read_only_folder.parent.iterdir()) == before
 
@@ -418,7 +418,7 @@ def test_sqlite_refusing_to_write_falls_back_to_read_only(tmp_path, monkeypatch)
     with open_store(path) as store:
         assert store.read_only and store.read_only_reason == "SQLite refused to write"
         with pytest.raises(StoreReadOnlyError):
-            store.upsert_document(make_doc())
+            store.writes.upsert_document(make_doc())
         assert store.summary().read_only
 
 
@@ -430,7 +430,7 @@ def test_opening_and_writing_keep_the_journal_mode(tmp_path):
     conn.close()
     for path, mode in ((wal, "wal"), (rollback, "delete")):
         with open_store(path) as store:
-            store.upsert_document(make_doc())
+            store.writes.upsert_document(make_doc())
         conn = sqlite3.connect(path)
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == mode
         conn.close()

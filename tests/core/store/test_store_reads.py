@@ -32,15 +32,15 @@ def shared(tmp_path_factory):
     """A small store used read-only by the search and hostile-input tests."""
     path = create_store(tmp_path_factory.mktemp("reads") / "netclaw.db")
     with open_store(path) as store:
-        store.upsert_document(make_doc(document_id="doc-title", title="Kubernetes upgrade", markdown_body="cluster notes"))
-        store.upsert_document(make_doc(document_id="doc-body", title="Notes", markdown_body="we discussed kubernetes today"))
-        store.upsert_document(make_doc(document_id="doc-alias", title="Infra", markdown_body="misc",
+        store.writes.upsert_document(make_doc(document_id="doc-title", title="Kubernetes upgrade", markdown_body="cluster notes"))
+        store.writes.upsert_document(make_doc(document_id="doc-body", title="Notes", markdown_body="we discussed kubernetes today"))
+        store.writes.upsert_document(make_doc(document_id="doc-alias", title="Infra", markdown_body="misc",
                                        aliases_json='["kubernetes"]'))
-        store.upsert_document(make_doc(document_id="doc-never", title="Kubernetes secret plan", recall_mode="never"))
-        dead = store.upsert_document(make_doc(document_id="doc-dead", title="Kubernetes old"))
-        store.tombstone_document(dead.document_id)
-        store.upsert_document(make_doc(document_id="doc-cafe", title="Café crème", markdown_body="naïve résumé"))
-        store.upsert_document(make_doc(document_id="doc-quote", title='He said "hello"', markdown_body="AND OR NOT NEAR"))
+        store.writes.upsert_document(make_doc(document_id="doc-never", title="Kubernetes secret plan", recall_mode="never"))
+        dead = store.writes.upsert_document(make_doc(document_id="doc-dead", title="Kubernetes old"))
+        store.writes.tombstone_document(dead.document_id)
+        store.writes.upsert_document(make_doc(document_id="doc-cafe", title="Café crème", markdown_body="naïve résumé"))
+        store.writes.upsert_document(make_doc(document_id="doc-quote", title='He said "hello"', markdown_body="AND OR NOT NEAR"))
     s = open_store(path, read_only=True)
     yield s
     s.close()
@@ -50,9 +50,9 @@ def shared(tmp_path_factory):
 
 
 def test_documents_hide_tombstoned_unless_asked(empty_store):
-    a = empty_store.upsert_document(make_doc(title="a"))
-    b = empty_store.upsert_document(make_doc(title="b"))
-    empty_store.tombstone_document(b.document_id)
+    a = empty_store.writes.upsert_document(make_doc(title="a"))
+    b = empty_store.writes.upsert_document(make_doc(title="b"))
+    empty_store.writes.tombstone_document(b.document_id)
     assert [d.document_id for d in empty_store.documents()] == [a.document_id]
     assert {d.document_id for d in empty_store.documents(include_tombstoned=True)} == {a.document_id, b.document_id}
     assert [d.document_id for d in empty_store.tombstoned_documents()] == [b.document_id]
@@ -61,7 +61,7 @@ def test_documents_hide_tombstoned_unless_asked(empty_store):
 
 
 def test_documents_by_ids_keep_the_order_given_and_skip_unknown(empty_store):
-    docs = [empty_store.upsert_document(make_doc(title=str(i))) for i in range(3)]
+    docs = [empty_store.writes.upsert_document(make_doc(title=str(i))) for i in range(3)]
     ids = [docs[2].document_id, "doc-nope", docs[0].document_id, docs[2].document_id]
     assert [d.document_id for d in empty_store.documents_by_ids(ids)] == [docs[2].document_id, docs[0].document_id]
     assert empty_store.documents_by_ids([]) == []
@@ -84,13 +84,13 @@ def test_documents_by_ids_handles_more_ids_than_sqlite_variables(empty_store):
 def test_documents_by_anchor_newest_first(empty_store):
     def later(doc):  # updated_at is ms: two writes within one ms would tie
         time.sleep(0.003)
-        return empty_store.upsert_document(doc)
+        return empty_store.writes.upsert_document(doc)
 
     old = later(make_doc(anchor_id="anchor:a", title="old"))
     new = later(make_doc(anchor_id="anchor:a", title="new"))
     later(make_doc(anchor_id="anchor:b"))
     dead = later(make_doc(anchor_id="anchor:a", title="dead"))
-    empty_store.tombstone_document(dead.document_id)
+    empty_store.writes.tombstone_document(dead.document_id)
     assert [d.document_id for d in empty_store.documents_by_anchor("anchor:a")] == [new.document_id, old.document_id]
     assert empty_store.documents_by_anchor("anchor:a", include_tombstoned=True)[0].document_id == dead.document_id
 
@@ -105,13 +105,13 @@ def test_records_anchors_checkpoints_and_embeddings(empty_store):
             sql(path, "INSERT INTO memory_checkpoints (checkpoint_id, session_id, trigger_type, priority, status, "
                       "payload_json, created_at, updated_at) VALUES (?, 's', 'explicit-memory-request', 1, ?, '{}', 1, 1)",
                 (f"cp-{status}-{i}", status))
-    doc = empty_store.upsert_document(make_doc())
+    doc = empty_store.writes.upsert_document(make_doc())
     vector = struct.pack("<3f", 0.5, -1.0, 2.0)
     for item, model, kind in ((doc.document_id, "m-a", "document"), ("doc-2", "m-a", "document"),
                               (doc.document_id, "m-b", "document"), ("rec-1", "m-a", "record")):
         sql(path, "INSERT INTO memory_embeddings VALUES (?, ?, ?, ?, 3, ?, 9)", (item, kind, model, "h" * 64, vector))
-    empty_store.ensure_anchor("a")
-    empty_store.ensure_anchor("b", status="tombstoned")
+    empty_store.writes.ensure_anchor("a")
+    empty_store.writes.ensure_anchor("b", status="tombstoned")
 
     [record] = empty_store.records()
     assert (record.record_id, record.record_type, record.payload_json, record.created_at) == ("rec-1", "observation", '{"x": 1}', 5)
@@ -133,20 +133,20 @@ def test_records_anchors_checkpoints_and_embeddings(empty_store):
 
 
 def test_document_image_round_trip_restores_row_and_fts_and_leaves_embedding_to_the_daemon(empty_store):
-    doc = empty_store.upsert_document(make_doc(aliases_json='["x"]'))
+    doc = empty_store.writes.upsert_document(make_doc(aliases_json='["x"]'))
     sql(empty_store.path, "INSERT INTO memory_embeddings VALUES (?, 'document', 'm', ?, 1, ?, 3)",
         (doc.document_id, "h" * 64, b"\x00\x00\x80\x3f"))
     image = empty_store.images.document_image(doc.document_id)
     assert image["row"]["title"] == doc.title and image["fts"]["aliases"] == '["x"]'
     assert image["embeddings"][0]["vector"] == "0000803f"
-    empty_store.upsert_document(replace(doc, title="changed", markdown_body="changed"))
+    empty_store.writes.upsert_document(replace(doc, title="changed", markdown_body="changed"))
     assert empty_store.images.document_image(doc.document_id) != image
     empty_store.images.restore_document_image(doc.document_id, image)
     restored = empty_store.images.document_image(doc.document_id)
     assert (restored["row"], restored["fts"]) == (image["row"], image["fts"])
     assert restored["embeddings"] == []  # never written by memgui: the daemon re-embeds the restored text
     # An image of a document that did not exist removes it again.
-    fresh = empty_store.upsert_document(make_doc())
+    fresh = empty_store.writes.upsert_document(make_doc())
     empty_store.images.restore_document_image(fresh.document_id, {"row": None, "fts": None, "embeddings": []})
     assert empty_store.document(fresh.document_id) is None
 
@@ -170,10 +170,10 @@ def test_store_from_an_older_netclaw_without_newer_columns_reads_defaults(tmp_pa
         assert (doc.memory_class, doc.boundary, doc.slots_json, doc.freshness_at) == ("durable_fact", None, None, None)
         assert store.records() == [] and store.embedding_rows("m") == [] and store.search("T") == []
         assert store.summary().embeddings_by_model == {}
-        written = store.upsert_document(replace(doc, markdown_body="B2"))  # writes only the columns it has
+        written = store.writes.upsert_document(replace(doc, markdown_body="B2"))  # writes only the columns it has
         assert written.markdown_body == "B2"
-        store.tombstone_document("doc-1")
-        store.ensure_anchor("a")
+        store.writes.tombstone_document("doc-1")
+        store.writes.ensure_anchor("a")
         assert store.anchor("anchor:a").parent_anchor_id is None
 
 

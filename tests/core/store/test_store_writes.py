@@ -20,9 +20,9 @@ from memgui.core.store import (
     StoreError,
     content_hash,
     create_store,
+    netclaw_writes,
     new_document_id,
     open_store,
-    store as store_module,
 )
 
 # the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
@@ -70,7 +70,7 @@ def store(tmp_path):
 
 def test_new_document_is_inserted_with_its_fts_row(store):
     doc = make_doc(aliases_json=None, facets_json=None, created_at=0)
-    stored = store.upsert_document(doc)
+    stored = store.writes.upsert_document(doc)
     assert stored.created_at == stored.updated_at > 0
     assert stored.title == doc.title and stored.markdown_body == doc.markdown_body
     assert fts_row(store.path, doc.document_id) == (doc.document_id, doc.title, doc.markdown_body, "", "")
@@ -79,20 +79,20 @@ def test_new_document_is_inserted_with_its_fts_row(store):
 
 
 def test_explicit_created_at_of_a_new_document_is_kept(store):
-    stored = store.upsert_document(make_doc(created_at=1234))
+    stored = store.writes.upsert_document(make_doc(created_at=1234))
     assert stored.created_at == 1234 and stored.updated_at > 1234
 
 
 def test_overwrite_keeps_created_at_and_anchor_and_replaces_everything_else(store, monkeypatch):
-    first = store.upsert_document(make_doc(anchor_id="anchor:first"))
-    monkeypatch.setattr(store_module, "now_ms", lambda: first.updated_at)  # the clock did not move
+    first = store.writes.upsert_document(make_doc(anchor_id="anchor:first"))
+    monkeypatch.setattr(netclaw_writes, "now_ms", lambda: first.updated_at)  # the clock did not move
     changed = replace(
         first, anchor_id="anchor:elsewhere", memory_class="evidence", title="New title", markdown_body="New body",
         aliases_json='["n"]', facets_json=None, slots_json='["s"]', update_semantics="append-document",
         boundary="boundary:team", audience="team", sensitivity="secret", recall_mode="searchable",
         confidence=0.4, freshness_at=77, expires_at=88, created_at=5, updated_at=0,
     )
-    stored = store.upsert_document(changed)
+    stored = store.writes.upsert_document(changed)
     assert stored.created_at == first.created_at
     assert stored.anchor_id == "anchor:first"  # only re-anchoring moves a document
     assert stored.updated_at == first.updated_at + 1  # strictly later even within the same millisecond
@@ -105,57 +105,57 @@ def test_updated_at_is_epoch_milliseconds(store):
     import time
 
     before = int(time.time() * 1000)
-    stored = store.upsert_document(make_doc())
+    stored = store.writes.upsert_document(make_doc())
     after = int(time.time() * 1000)
     assert before <= stored.updated_at <= after
 
 
 @pytest.mark.parametrize("mode", ["auto", "searchable"])
 def test_fts_row_is_refreshed_for_searchable_modes(store, mode):
-    doc = store.upsert_document(make_doc(recall_mode=mode))
-    store.upsert_document(replace(doc, title="Refreshed", markdown_body="fresh words", aliases_json='["a"]', facets_json='["f"]'))
+    doc = store.writes.upsert_document(make_doc(recall_mode=mode))
+    store.writes.upsert_document(replace(doc, title="Refreshed", markdown_body="fresh words", aliases_json='["a"]', facets_json='["f"]'))
     assert fts_row(store.path, doc.document_id) == (doc.document_id, "Refreshed", "fresh words", '["a"]', '["f"]')
     assert [d.document_id for d in store.search("fresh")] == [doc.document_id]
 
 
 @pytest.mark.parametrize("mode", ["never", "manual"])
 def test_fts_row_is_left_alone_for_other_modes(store, mode):
-    doc = store.upsert_document(make_doc(title="Old title", markdown_body="old words"))
-    store.upsert_document(replace(doc, title="New title", markdown_body="new words", recall_mode=mode))
+    doc = store.writes.upsert_document(make_doc(title="Old title", markdown_body="old words"))
+    store.writes.upsert_document(replace(doc, title="New title", markdown_body="new words", recall_mode=mode))
     # Netclaw does not delete the stale row; every query re-filters recall_mode.
     assert fts_row(store.path, doc.document_id) == (doc.document_id, "Old title", "old words", '["demo"]', '["fact"]')
     assert store.search("old") == [] and store.search("new") == []
-    fresh = store.upsert_document(make_doc(recall_mode=mode))
+    fresh = store.writes.upsert_document(make_doc(recall_mode=mode))
     assert fts_row(store.path, fresh.document_id) is None
 
 
 def test_rewrite_deletes_every_embedding_row_of_that_document_only(store):
-    doc = store.upsert_document(make_doc())
-    other = store.upsert_document(make_doc(title="Other"))
+    doc = store.writes.upsert_document(make_doc())
+    other = store.writes.upsert_document(make_doc(title="Other"))
     for model in ("snowflake-arctic-embed-m-int8", "snowflake-arctic-embed-m"):
         add_embedding(store.path, doc.document_id, model)
         add_embedding(store.path, other.document_id, model)
-    store.upsert_document(replace(doc, markdown_body="changed"))
+    store.writes.upsert_document(replace(doc, markdown_body="changed"))
     assert embedding_ids(store.path) == [
         (other.document_id, "snowflake-arctic-embed-m"), (other.document_id, "snowflake-arctic-embed-m-int8"),
     ]
 
 
 def test_trace_forces_recall_mode_never(store):
-    stored = store.upsert_document(make_doc(memory_class="trace", recall_mode="auto"))
+    stored = store.writes.upsert_document(make_doc(memory_class="trace", recall_mode="auto"))
     assert stored.recall_mode == "never"
     assert fts_row(store.path, stored.document_id) is None
 
 
 @pytest.mark.parametrize("boundary", ["boundary:legacy-restricted", None])
 def test_legacy_restricted_boundary_is_written_as_trusted_instance(store, boundary):
-    stored = store.upsert_document(make_doc(boundary=boundary, audience=None))
+    stored = store.writes.upsert_document(make_doc(boundary=boundary, audience=None))
     assert stored.boundary == "boundary:trusted-instance"
     assert stored.audience == "personal"
 
 
 def test_other_boundaries_and_audiences_are_written_as_given(store):
-    stored = store.upsert_document(make_doc(boundary="boundary:public", audience="team"))
+    stored = store.writes.upsert_document(make_doc(boundary="boundary:public", audience="team"))
     assert (stored.boundary, stored.audience) == ("boundary:public", "team")
 
 
@@ -177,7 +177,7 @@ def test_null_boundary_and_audience_read_as_legacy_restricted_and_personal(store
 def test_a_failed_transaction_leaves_no_trace(store):
     doc = make_doc()
     with pytest.raises(RuntimeError), store.transaction():
-        store.upsert_document(doc)
+        store.writes.upsert_document(doc)
         assert store.document(doc.document_id) is not None
         raise RuntimeError("boom")
     assert store.document(doc.document_id) is None
@@ -188,12 +188,12 @@ def test_a_failed_transaction_leaves_no_trace(store):
 
 
 def test_tombstone_mirrors_netclaw(store, monkeypatch):
-    doc = store.upsert_document(make_doc())
-    other = store.upsert_document(make_doc(title="Other"))
+    doc = store.writes.upsert_document(make_doc())
+    other = store.writes.upsert_document(make_doc(title="Other"))
     add_embedding(store.path, doc.document_id, "m1")
     add_embedding(store.path, other.document_id, "m1")
-    monkeypatch.setattr(store_module, "now_ms", lambda: doc.updated_at)
-    dead = store.tombstone_document(doc.document_id)
+    monkeypatch.setattr(netclaw_writes, "now_ms", lambda: doc.updated_at)
+    dead = store.writes.tombstone_document(doc.document_id)
     assert dead.update_semantics == "tombstone" and dead.recall_mode == "never"
     assert dead.updated_at == doc.updated_at + 1
     assert (dead.title, dead.markdown_body, dead.created_at) == (doc.title, doc.markdown_body, doc.created_at)
@@ -206,7 +206,7 @@ def test_tombstone_mirrors_netclaw(store, monkeypatch):
 
 def test_tombstoning_an_unknown_document_is_refused(store):
     with pytest.raises(StoreError) as info:
-        store.tombstone_document("doc-missing")
+        store.writes.tombstone_document("doc-missing")
     assert "no such document" in str(info.value)
 
 
@@ -214,11 +214,11 @@ def test_tombstoning_an_unknown_document_is_refused(store):
 
 
 def test_ensure_anchor_creates_then_overwrites_all_but_created_at(store, monkeypatch):
-    first = store.ensure_anchor("Netclaw GitHub Repo")
+    first = store.writes.ensure_anchor("Netclaw GitHub Repo")
     assert first.anchor_id == "anchor:netclaw-github-repo"
     assert (first.anchor_type, first.status, first.confidence, first.recall_mode) == ("concept", "active", 0.8, "auto")
-    monkeypatch.setattr(store_module, "now_ms", lambda: first.created_at + 500)
-    second = store.ensure_anchor("Netclaw GitHub Repo", anchor_type="event", sensitivity="secret", confidence=0.3,
+    monkeypatch.setattr(netclaw_writes, "now_ms", lambda: first.created_at + 500)
+    second = store.writes.ensure_anchor("Netclaw GitHub Repo", anchor_type="event", sensitivity="secret", confidence=0.3,
                                  recall_mode="never", freshness_at=9)
     assert second.created_at == first.created_at and second.updated_at == first.created_at + 500
     assert (second.anchor_type, second.sensitivity, second.confidence, second.recall_mode, second.freshness_at) == (
@@ -227,13 +227,13 @@ def test_ensure_anchor_creates_then_overwrites_all_but_created_at(store, monkeyp
 
 
 def test_ensure_anchor_revives_a_tombstoned_anchor(store):
-    anchor = store.ensure_anchor("old topic")
+    anchor = store.writes.ensure_anchor("old topic")
     conn = sqlite3.connect(store.path)
     conn.execute("UPDATE memory_anchors SET status = 'tombstoned' WHERE anchor_id = ?", (anchor.anchor_id,))
     conn.commit()
     conn.close()
     assert store.anchors(active_only=True) == []
-    revived = store.ensure_anchor("old topic")
+    revived = store.writes.ensure_anchor("old topic")
     assert revived.status == "active" and revived.is_active
     assert [a.anchor_id for a in store.anchors(active_only=True)] == [anchor.anchor_id]
 
@@ -294,7 +294,7 @@ def test_hash_follows_dotnet_rules_where_python_differs():
 
 
 def test_document_content_hash_property_matches_the_function(store):
-    doc = store.upsert_document(make_doc(title="T", markdown_body="B  b"))
+    doc = store.writes.upsert_document(make_doc(title="T", markdown_body="B  b"))
     assert doc.content_hash == content_hash("t", "b b")
     assert doc.embedding_text == "T\nB  b"
 
@@ -316,11 +316,11 @@ def test_legacy_store_with_domain_columns_opens_and_accepts_writes(tmp_path):
         assert store.legacy_domain
         assert store.summary().legacy_columns == (
             "memory_anchors.domain", "memory_documents.domain", "memory_edges.domain", "memory_records.domain")
-        doc = store.upsert_document(make_doc(anchor_id="anchor:work"))
-        fresh = store.upsert_document(make_doc(anchor_id="anchor:new"))
-        store.ensure_anchor("new")
-        store.upsert_document(replace(doc, markdown_body="edited"))
-        store.tombstone_document(fresh.document_id)
+        doc = store.writes.upsert_document(make_doc(anchor_id="anchor:work"))
+        fresh = store.writes.upsert_document(make_doc(anchor_id="anchor:new"))
+        store.writes.ensure_anchor("new")
+        store.writes.upsert_document(replace(doc, markdown_body="edited"))
+        store.writes.tombstone_document(fresh.document_id)
         assert store.document(doc.document_id).markdown_body == "edited"
     assert raw(path, "SELECT document_id, domain FROM memory_documents ORDER BY domain") == [
         (fresh.document_id, "general"), (doc.document_id, "work")]
@@ -338,7 +338,7 @@ def test_two_threads_writing_through_one_store_lose_nothing(store):
     def writer(tag):
         try:
             for i in range(n):
-                store.upsert_document(make_doc(document_id=f"doc-{tag}-{i}", title=f"{tag} {i}"))
+                store.writes.upsert_document(make_doc(document_id=f"doc-{tag}-{i}", title=f"{tag} {i}"))
         except Exception as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
@@ -359,7 +359,7 @@ def test_another_process_writing_the_same_store_loses_nothing(store):
         from memgui.core.store import Document, open_store
         with open_store(sys.argv[1]) as s:
             for i in range({n}):
-                s.upsert_document(Document(
+                s.writes.upsert_document(Document(
                     document_id=f"doc-proc-{{i}}", anchor_id="anchor:p", memory_class="durable_fact",
                     title=f"proc {{i}}", markdown_body="from the other process", aliases_json=None,
                     facets_json=None, slots_json=None, update_semantics="merge-document", boundary=None,
@@ -368,7 +368,7 @@ def test_another_process_writing_the_same_store_loses_nothing(store):
     """)
     proc = subprocess.Popen([sys.executable, "-c", script, str(store.path)], stderr=subprocess.PIPE, text=True)
     for i in range(n):
-        store.upsert_document(make_doc(document_id=f"doc-main-{i}", title=f"main {i}"))
+        store.writes.upsert_document(make_doc(document_id=f"doc-main-{i}", title=f"main {i}"))
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     ids = {d.document_id for d in store.documents()}
@@ -382,7 +382,7 @@ def test_writes_use_begin_immediate(store):
     conn = store.db.connection()
     conn.set_trace_callback(seen.append)
     try:
-        store.upsert_document(make_doc())
+        store.writes.upsert_document(make_doc())
     finally:
         conn.set_trace_callback(None)
     statements = [s for s in seen if not s.startswith("--")]  # drop FTS5's internal statements

@@ -74,7 +74,7 @@ def test_tombstoned_documents_leave_the_index(store_with_docs):
     store, docs = store_with_docs
     fake = FakeEmbedder()
     build(store, fake)
-    store.tombstone_document(docs[2].document_id)
+    store.writes.tombstone_document(docs[2].document_id)
     index = build(store, FakeEmbedder())
     assert index.update.removed == 1 and docs[2].document_id not in index and len(index) == 29
     query = fake.vector(f"Note 2\n{docs[2].markdown_body}")[None, :]
@@ -91,7 +91,7 @@ def test_capacity_grows_and_deleted_slots_are_reused(empty_store):
     grown = build(empty_store, FakeEmbedder())
     assert grown.capacity > capacity and len(grown) == 20 + capacity
     for d in first[:10]:
-        empty_store.tombstone_document(d.document_id)
+        empty_store.writes.tombstone_document(d.document_id)
     slots = grown.slots_used
     replaced = [update_document(empty_store, d, markdown_body=d.markdown_body + " changed") for d in more[:5]]
     after = build(empty_store, FakeEmbedder())
@@ -171,7 +171,7 @@ def test_many_edits_compact_the_graph_without_re_embedding(store_with_docs, monk
     store, docs = store_with_docs
     build(store, FakeEmbedder())
     for d in docs[:20]:
-        store.tombstone_document(d.document_id)
+        store.writes.tombstone_document(d.document_id)
     for d in docs[20:25]:
         update_document(store, d, markdown_body=d.markdown_body + " (edited)")
     fake = FakeEmbedder()

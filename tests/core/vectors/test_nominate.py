@@ -254,7 +254,7 @@ def test_index_nominator_for_a_proposal(empty_store, llama):
     assert 0.7 <= hits[0].cosine <= 1.0
     assert nominator.nominate("Weather", "It rained in Lisbon on Tuesday.", k=5, threshold=0.7) == []
 
-    empty_store.tombstone_document(a.document_id)
+    empty_store.writes.tombstone_document(a.document_id)
     run_to_end(nominator.refresh())
     assert nominator.nominate("Key rotation", "Staging server deploy keys are rotated every ninety days.", k=5, threshold=0.7) == []
 
