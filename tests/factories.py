@@ -1,6 +1,6 @@
 """Shared test factories: `Document` values and seeded store rows.
 
-Documents and anchors go through the store's public API (`ensure_anchor`, `upsert_document`); embedding
+Documents and anchors go through the store's public API (`store.writes.ensure_anchor`, `upsert_document`); embedding
 rows are written the way the Netclaw daemon writes them (memgui itself never writes that table).
 
     document(body, *, title, anchor, document_id, **fields)     a Document value, nothing written
