@@ -12,7 +12,7 @@ from memgui.core.store.store import Store
 STORE = Path(__file__).resolve().parents[3] / "memgui" / "core" / "store"
 PARTS = {"handle.py": StoreHandle, "store.py": Store, "netclaw_writes.py": NetclawWrites, "row_images.py": RowImages}
 MAX_LINES = 400
-MAX_PUBLIC_METHODS = 25  # the whole Store, inherited handle included (49 before the split)
+MAX_PUBLIC_METHODS = 25  # the whole Store, inherited handle included (31 public of 50 methods before the split)
 WRITE_VERBS = ("upsert", "insert", "tombstone", "ensure", "reanchor", "restore", "delete", "update")
 
 
