@@ -315,4 +315,23 @@ def cron_values(text: str) -> list[Value]:
     return out
 
 
-__all__ = ["MEDICAL_FREQUENCIES", "MONTHS", "WEEKDAYS", "cron_values", "dates", "frequencies", "times"]
+_QUARTER = re.compile(r"\b(?:(?P<q>[QH])(?P<n>[1-4])\b|(?P<ord>[1-4])(?:st|nd|rd|th)\s+(?P<part>quarter|half)\b)")
+
+
+def quarters(text: str) -> list[Value]:
+    """`Q3` = `the third quarter`, `H2` = `the second half` (of a year)."""
+    out = []
+    for m in _QUARTER.finditer(text):
+        if m.group("q"):
+            if m.group("q") == "H" and m.group("n") not in "12":
+                continue
+            part, n = ("quarter" if m.group("q") == "Q" else "half"), m.group("n")
+        else:
+            part, n = m.group("part"), m.group("ord")
+            if part == "half" and n not in "12":
+                continue
+        out.append(Value(frozenset({f"{part}:{n}"}), "date", m.group(0), m.start(), m.end(), "date"))
+    return out
+
+
+__all__ = ["MEDICAL_FREQUENCIES", "MONTHS", "WEEKDAYS", "cron_values", "dates", "frequencies", "quarters", "times"]

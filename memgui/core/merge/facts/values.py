@@ -3,37 +3,25 @@
 read by pint), money (`€40` = `40 euros`), dates in any order (`14 July`, `July 14th`, `2026-07-14`,
 `3 April 2026`), times (`09:45` = `9:45 am`), weekdays and months (`Tue` = `Tuesday` = `Tuesdays`), rates
 (`twice a week` = `2 times per week`), phone numbers (phonenumbers, as E.164), and Netclaw's load-bearing
-tokens (URLs, versions, identifiers, paths) plus e-mail addresses and #channels.
+tokens (URLs, versions, identifiers, paths) plus e-mail addresses and #channels (those read in identifiers.py,
+the calendar in calendar_values.py, currencies in currencies.py).
 
 A `Value` carries every key it may be compared by: a bare `9:45` is both 09:45 and 21:45, a partial date
 `14 July` is `--07-14`; two values are the same fact when their keys meet.
 """
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import functools
 import re
 from typing import Any
 
-from ..guard import extract_tokens
-from .calendar_values import MEDICAL_FREQUENCIES, MONTHS, WEEKDAYS, cron_values, dates, frequencies, times
+from .calendar_values import MONTHS, WEEKDAYS, cron_values, dates, frequencies, quarters, times
+from .currencies import CURRENCY_SYMBOLS, CURRENCY_WORDS
+from .identifiers import phones, tokens
 from .lexicon import BOUNDS, FUNCTION_WORDS
 from .value_types import Value, fmt, inside
 
-CURRENCY_SYMBOLS = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB",
-                    "₺": "TRY", "₪": "ILS", "₫": "VND", "฿": "THB", "₴": "UAH", "₦": "NGN", "₱": "PHP"}
-# ISO 4217 codes and the names people write after an amount (a short closed list: no library maps
-# "bucks" or "quid", and babel/pycountry are megabytes for this one lookup)
-CURRENCY_WORDS = {
-    "eur": "EUR", "euro": "EUR", "euros": "EUR", "usd": "USD", "dollar": "USD", "dollars": "USD", "bucks": "USD",
-    "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "sterling": "GBP", "jpy": "JPY", "yen": "JPY",
-    "chf": "CHF", "franc": "CHF", "francs": "CHF", "cad": "CAD", "aud": "AUD", "nzd": "NZD", "inr": "INR",
-    "rupee": "INR", "rupees": "INR", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "kr": "SEK", "pln": "PLN",
-    "zloty": "PLN", "czk": "CZK", "huf": "HUF", "cny": "CNY", "yuan": "CNY", "rmb": "CNY", "brl": "BRL",
-    "mxn": "MXN", "krw": "KRW", "won": "KRW", "cents": "USD/100", "cent": "USD/100", "pence": "GBP/100",
-    "p": "GBP/100",
-}
 _ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
          "sixteen seventeen eighteen nineteen").split()
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
@@ -76,11 +64,6 @@ def _opens_line(text: str, at: int) -> bool:
     """`at` starts a line or follows a sentence end (where `1.` numbers an item)."""
     before = text[:at].rstrip(" \t")
     return not before or before[-1] in "\n.!?" or (before[-1] == ":" and text[at:at + 2] == "1.")  # `Steps: 1. …`
-_PHONE_HINT = re.compile(r"(?:\+?\d[\d ().-]{6,}\d)")
-_EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
-_URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+", re.IGNORECASE)
-_CHANNEL = re.compile(r"(?<![\w#&])#[a-z][\w-]*", re.IGNORECASE)
-_PATH = re.compile(r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@.-]+/?(?![\w/])")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -163,134 +146,6 @@ def _amount_keys(value: float, unit_text: str) -> tuple[set[str], str, str] | No
     if dimension == "second":  # `90d`, `2 fortnights`: a duration like `90 days`, whichever reader found it
         return {f"duration:{fmt(value * factor)}"}, "quantity", "duration"
     return {f"q:{dimension}:{fmt(value * factor)}"}, "quantity", f"quantity:{dimension}"
-
-
-def _tokens(text: str) -> list[Value]:
-    """URLs, e-mail addresses, #channels, paths and Netclaw's identifier tokens, keyed case-insensitively."""
-    out = []
-    spans: list[tuple[int, int]] = []
-    for kind, pattern in (("url", _URL), ("email", _EMAIL), ("channel", _CHANNEL), ("path", _PATH)):
-        for m in pattern.finditer(text):
-            token = m.group(0).rstrip(".,:;)]")
-            if kind == "path" and token.count("/") < 2 and not token.startswith(("~", ".")):
-                continue  # `and/or`, `24/7`, `km/h` are not paths
-            if inside(m.start(), m.start() + len(token), spans):
-                continue
-            spans.append((m.start(), m.start() + len(token)))
-            out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
-                             m.start() + len(token), kind))
-    wanted: dict[str, str] = {}  # lower-cased token -> kind
-    cased: dict[str, str] = {}  # a code whose case is part of it (`Blue-Heron-42`): compared as written
-    for token, kind in extract_tokens(text):
-        if token.casefold().replace(".", "") in MEDICAL_FREQUENCIES:
-            continue  # `BID`, `q.d.`: how often (calendar_values)
-        if kind == "all_caps" and token.casefold() in CURRENCY_WORDS:
-            continue  # `EUR 280` is an amount
-        if kind in ("integer", "quantity", "iso_date", "written_date", "reverse_date", "slash_date"):
-            continue  # read here with their units and dates
-        if kind == "dotted_identifier" and token.casefold().replace(".", "") in _LATIN_ABBREVIATIONS:
-            continue  # `i.e.`, `e.g.`: a way of writing, not an identifier
-        if kind == "version" and re.fullmatch(r"\d+\.\d+", token):
-            continue  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
-        if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
-            continue  # `second-hand`, `check-in`: English words joined, read as words
-        wanted.setdefault(token.lower(), kind)
-        if _CASE_MATTERS.search(token):
-            cased[token.lower()] = token
-    for m in _AMPERSAND_ACRONYM.finditer(text):  # `L&D`, `R&D`, `P&L`: one acronym, not two letters
-        wanted.setdefault(m.group(0).lower(), "all_caps")
-    taken = sorted(spans)
-    for start, end, token in _occurrences(text, list(wanted)):
-        if any(a < end and start < b for a, b in taken[max(0, bisect.bisect_left(taken, (start, start)) - 2):
-                                                          bisect.bisect_right(taken, (end, end)) + 1]):
-            continue
-        bisect.insort(taken, (start, end))
-        kind = wanted[token]
-        key = f"token:{text[start:end]}" if token in cased else f"token:{token.casefold()}"
-        out.append(Value(frozenset({key}), kind, text[start:end], start, end, kind))
-    return out
-
-
-_LATIN_ABBREVIATIONS = frozenset({"ie", "eg", "etc", "vs", "cf", "am", "pm", "nb", "ps", "approx", "viz", "al"})
-_AMPERSAND_ACRONYM = re.compile(r"(?<![\w&])[A-Z]{1,3}&[A-Z]{1,3}(?![\w&])")
-_QUARTER = re.compile(r"\b(?:(?P<q>[QH])(?P<n>[1-4])\b|(?P<ord>[1-4])(?:st|nd|rd|th)\s+(?P<part>quarter|half)\b)")
-
-
-def _quarters(text: str) -> list[Value]:
-    """`Q3` = `the third quarter`, `H2` = `the second half` (of a year)."""
-    out = []
-    for m in _QUARTER.finditer(text):
-        if m.group("q"):
-            if m.group("q") == "H" and m.group("n") not in "12":
-                continue
-            part, n = ("quarter" if m.group("q") == "Q" else "half"), m.group("n")
-        else:
-            part, n = m.group("part"), m.group("ord")
-            if part == "half" and n not in "12":
-                continue
-        out.append(Value(frozenset({f"{part}:{n}"}), "date", m.group(0), m.start(), m.end(), "date"))
-    return out
-
-
-# a digit and both cases in one token: a password, a code, a booking reference — its case is part of it
-_CASE_MATTERS = re.compile(r"^(?=.*\d)(?=.*[a-z])(?=.*[A-Z])")
-
-
-def _occurrences(text: str, tokens: list[str]) -> list[tuple[int, int, str]]:
-    """Every occurrence of the (lower-case) tokens in `text`, case-insensitively, longest first where they overlap:
-    one pass for all of them (ahocorasick-rs), so a long text with many identifiers stays linear."""
-    if not tokens:
-        return []
-    lower = text.lower()
-    if len(lower) != len(text):  # a character whose lower case is longer: offsets would drift
-        return sorted((m.start(), m.end(), token) for token in tokens
-                      for m in re.finditer(re.escape(token), text, re.IGNORECASE))
-    import ahocorasick_rs
-    automaton = ahocorasick_rs.AhoCorasick(tokens, matchkind=ahocorasick_rs.MatchKind.LeftmostLongest)
-    return [(start, end, tokens[index]) for index, start, end in automaton.find_matches_as_indexes(lower)]
-
-
-def _plain_words(token: str) -> bool:
-    from wordfreq import zipf_frequency  # every part an ordinary English word
-    return all(zipf_frequency(part, "en") >= 3.0 for part in token.casefold().split("-"))
-
-
-def _phones(text: str) -> list[Value]:
-    if not _PHONE_HINT.search(text):
-        return []
-    import phonenumbers  # only for text with a run of seven digits or more
-    found: dict[tuple[int, int], set[str]] = {}
-    raw: dict[tuple[int, int], str] = {}
-    windows: list[list[int]] = []  # only around runs of digits: the matcher is slow on long prose
-    for hint in _PHONE_HINT.finditer(text):
-        start, end = max(0, hint.start() - 12), min(len(text), hint.end() + 30)
-        if windows and start <= windows[-1][1]:
-            windows[-1][1] = end
-        else:
-            windows.append([start, end])
-    for (offset, stop), region in ((w, r) for w in windows for r in _PHONE_REGIONS):
-        for m in phonenumbers.PhoneNumberMatcher(text[offset:stop], region, leniency=phonenumbers.Leniency.POSSIBLE):
-            m.start += offset
-            m.end += offset
-            if sum(ch.isdigit() for ch in m.raw_string) < 8:
-                continue  # `2 – 19`, `14 07`: digits, not a phone number
-            e164 = phonenumbers.format_number(m.number, phonenumbers.PhoneNumberFormat.E164)
-            ext = f"x{m.number.extension}" if m.number.extension else ""  # an extension is part of the number
-            found.setdefault((m.start, m.end), set()).update({f"phone:{e164}{ext}",
-                                                              f"phone:{m.number.national_number}{ext}"})
-            raw[(m.start, m.end)] = m.raw_string
-    out: list[Value] = []
-    taken: list[tuple[int, int]] = []
-    for (start, end), keys in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1])):
-        if any(s <= start < e for s, e in taken):
-            continue
-        taken.append((start, end))
-        out.append(Value(frozenset(keys), "phone", raw[(start, end)], start, end, "phone"))
-    return out
-
-
-# Regions whose national numbers notes are written in most (a national number has no country code to say).
-_PHONE_REGIONS = ("US", "GB", "DE", "FR", "IN", "AU")
 
 
 _BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈": "~", "±": "~"}
@@ -580,9 +435,9 @@ def values(text: str) -> list[Value]:
     """Every value `text` states, in the order written, none inside another."""
     text = _SIZE_X.sub("×", text)  # `35x45mm` is a size, `35 × 45 mm` (same length: spans do not move)
     scheduled = cron_values(text)
-    found = scheduled + [t for t in _tokens(text) if not any(s.start < t.end and t.start < s.end for s in scheduled)]
+    found = scheduled + [t for t in tokens(text) if not any(s.start < t.end and t.start < s.end for s in scheduled)]
     dated = [(d.start, d.end) for d in dates(text)]
-    found += [p for p in _phones(text) if not any(s < p.end and p.start < e for s, e in dated)]
+    found += [p for p in phones(text) if not any(s < p.end and p.start < e for s, e in dated)]
     taken = [(v.start, v.end) for v in found]
     found += [v for v in frequencies(text) if not inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
@@ -590,7 +445,7 @@ def values(text: str) -> list[Value]:
         if not inside(date.start, date.end, taken):
             found.append(date)
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in _quarters(text) + _courses(text) + _counts(text) if not inside(v.start, v.end, taken)]
+    found += [v for v in quarters(text) + _courses(text) + _counts(text) if not inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
