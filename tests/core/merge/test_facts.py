@@ -214,7 +214,49 @@ CHANGED = [
     ("Lena lent her neighbour the drill.", "The neighbour lent Lena his drill.", "changed", "binding"),
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each week.", "dropped",
      "frequency"),
+    # steps chained with `then` are an order: the same steps in another order change it
+    ("Tiles: prime the wall, then spread the adhesive, then press the tiles.",
+     "Tiles: spread the adhesive, prime the wall, then press the tiles.", "changed", "order"),
+    ("Leaving: switch off the boiler and then lock the back door.", "Leaving: lock the back door, then switch off "
+     "the boiler.", "changed", "order"),
+    # a bound's word with a capital, bounding no amount, is a name: `Max` and `Min` trade places
+    ("Swim lessons: Max goes on Mondays; Ruth goes on Thursdays.",
+     "Swim lessons: Ruth goes on Mondays; Max goes on Thursdays.", "changed", "binding"),
 ]
+
+# the same steps in the same order, or in another order the body states in words
+STEPS_KEPT = [
+    ("Tiles: prime the wall, then spread the adhesive, then press the tiles.",
+     "Prime the wall before spreading the adhesive; press the tiles last."),
+    ("Leaving: switch off the boiler and then lock the back door.",
+     "Lock the back door after switching off the boiler."),
+    ("If the alarm sounds, then call Ivo.", "Call Ivo if the alarm sounds."),  # a condition's `then` is no step
+    ("Proofing: shape the loaf, then rest it 40 min.", "Proofing: shape the loaf and afterwards rest it 40 min."),
+]
+
+
+# an order word answers for another that puts the same event first (`A, then B` = `B after A`), never for one that
+# puts it last
+ORDER_BOTH_WAYS = [
+    ("Feed the cat, then leave for work.", "Leave for work after feeding the cat.", True),
+    ("Renew the permit before the lease ends.", "The lease ends; renew the permit ahead of that.", True),
+    ("Water the seedlings after the frost lifts.", "Once the frost lifts, water the seedlings.", True),
+    ("Stretch before the run.", "Stretch after the run.", False),
+    ("Take the antacid after dinner.", "Take the antacid before dinner.", False),
+]
+
+
+@pytest.mark.parametrize("source, body, same", ORDER_BOTH_WAYS, ids=[b[:24] for _, b, _ in ORDER_BOTH_WAYS])
+def test_an_order_word_answers_for_its_converse_and_not_for_its_opposite(source, body, same):
+    report = check_facts([source], body)
+    order_at_risk = [a for a in report.at_risk if a.kind == "order"]
+    assert (not order_at_risk) == same, [a.describe() for a in report.at_risk]
+
+
+@pytest.mark.parametrize("source, body", STEPS_KEPT, ids=[b[:24] for _, b in STEPS_KEPT])
+def test_steps_kept_in_order_or_with_their_order_in_words_are_not_at_risk(source, body):
+    report = check_facts([source], body)
+    assert not [a for a in report.at_risk if a.kind == "order"], [a.describe() for a in report.at_risk]
 
 
 @pytest.mark.parametrize("source, body, direction, kind", CHANGED, ids=[c[3] + ":" + c[1][:20] for c in CHANGED])

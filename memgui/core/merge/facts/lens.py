@@ -27,9 +27,11 @@ from .association import crossed
 from .binding import rebound, swapped
 from .matching import Index, aligned, stem, unbound, unit_added, unit_named, value_found, whole_word_in, word_found
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
+from .order import states_same_order
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .scope import moved_focus
 from .sentences import list_items, modifiers, substituted, uncovered
+from .steps import reordered_steps
 from .tense import changed_tense
 from .value_types import Value
 
@@ -84,6 +86,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         swapped(number, note, source_indexes[number], body, body_index, findings)
         changed_tense(number, note, source_indexes[number], body, body_index, findings)
         moved_focus(number, note, source_indexes[number], body, body_index, findings)
+        reordered_steps(number, note, body, findings)
     crossed(full_sources, changed_body, findings)
     for number, (note, index) in enumerate(zip(sources, source_indexes)):
         _contrast_swapped(number, note, index, body, body_index, findings)
@@ -229,6 +232,8 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
             continue
         if _pair_restated(marker, [other_index.note.sentence_text(s) for s in restating]):
             continue
+        if marker.cls == "order" and states_same_order(note, marker, other_index.note, restating):
+            continue  # `prime the wall, then tile` = `prime the wall before tiling`
         if marker.cls == "modality" and marker.value in _PERMISSION and _negated(note, marker) and any(
                 ("negation", "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue  # `isn't allowed` where the other writes `is not allowed` or `don't`: one prohibition
@@ -280,7 +285,9 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
                 not merged_sources.has_marker_near(_clause_features(body, body_index, marker.clause), marker) and \
                 merged_sources.aligned_any(features) and \
                 not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)},
-                                           _negated(body, marker)):
+                                           _negated(body, marker)) and \
+                not (marker.cls == "order" and any(states_same_order(body, marker, index.note, aligned(
+                    features, index, loose=True)) for index in source_indexes)):
             findings.add(FactAtRisk("added", marker.cls, marker.text, (), None, marker.text,
                                     (marker.start, marker.end),
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "

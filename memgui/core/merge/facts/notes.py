@@ -53,6 +53,14 @@ _AFTER_A_STATE = _SUBORDINATORS | frozenset("and but or if so at from for till t
 _TIME_OFF = frozenset({"time", "day", "days", "week", "weeks", "afternoon", "morning", "evening", "night", "year"})
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}  # can't, won't, shan't
 _NOT_CONTENT = FUNCTION_WORDS | frozenset(w for phrase in BOUNDS for w in phrase.split())  # read with values
+_BOUND_ONLY = _NOT_CONTENT - FUNCTION_WORDS - NUMBER_WORDS  # `max`, `min`, `over`: words of a bound, not of grammar
+
+
+def _bound_word_as_name(m: re.Match[str], lower: str, used: bool, text: str, sentence_start: int) -> bool:
+    """`Max still needs a booster seat`: a bound's word written with a capital inside a sentence, bounding no
+    amount, is someone's name."""
+    return not used and lower in _BOUND_ONLY and m.group(0)[0].isupper() and bool(
+        text[sentence_start:m.start()].strip(" \t-*+•>#\"“(")) and not re.match(r"\s*[\d$€£~]", text[m.end():])
 
 
 @dataclass(frozen=True)
@@ -459,7 +467,8 @@ def _read(text: str) -> Note:
         s0 = where(m.start())[0]
         letter = len(lower) == 1 and m.group(0).isupper() and lower != "i" and text[sentences[s0][0]:m.start()].strip(
             " \t-*+•>#\"“(")  # `an A in history`, `freezer B`: a letter that names something, not the article
-        if not letter and (i in used or lower in _NOT_CONTENT or lower in NUMBER_WORDS):
+        if not letter and (i in used or lower in _NOT_CONTENT or lower in NUMBER_WORDS) and not _bound_word_as_name(
+                m, lower, i in used, text, sentences[s0][0]):
             continue
         lemma = lemma_of(lower)
         s, c = where(m.start())
