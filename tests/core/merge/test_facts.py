@@ -362,3 +362,30 @@ def test_two_notes_alike_but_for_words_of_one_meaning_are_not(a, b):
 
 def test_notes_reworded_throughout_are_no_minimal_pair():
     assert minimal_pair_changes("Dentist: Dr Okafor, Tue 3pm.", "On Tuesday at 3 pm I see Dr Okafor, my dentist.") == []
+
+
+# Each group: one value in many spellings a person writes. Every spelling must read as a value sharing a key with
+# the first (so a body may use any of them), and none may read as nothing.
+SPELLINGS = [
+    ["Filed by 31 Dec.", "Filed by 31/12.", "Filed by the 31st of December.", "Filed by December 31st.",
+     "Filed by the thirty-first of December."],
+    ["Choir at 19:30.", "Choir at 7.30pm.", "Choir at 7:30 p.m.", "Choir at half past seven in the evening.",
+     "Choir at half seven in the evening.", "Choir at 7:30 in the evening."],
+    ["Use 4.5 kg.", "Use 4.5 kilos.", "Use four and a half kilos.", "Use 4,500 g.", "Use 4½ kg."],
+    ["Rent £35/yr.", "Rent £35 per annum.", "Rent £35 each year.", "£35 annual rent.", "Rent £35 every year."],
+    ["Dose 1.5 ml per litre.", "Dose 1.5 ml/L.", "Dose 1.5 millilitres per litre."],
+    ["10% off.", "10 per cent off.", "ten per cent off."],
+    ["Flour: 1½ c.", "Flour: one and a half cups.", "Flour: 1.5 cups."],
+    ["Meets every other Friday.", "Meets every second Friday.", "Meets on alternate Fridays."],
+]
+
+
+@pytest.mark.parametrize("spellings", SPELLINGS, ids=[g[0] for g in SPELLINGS])
+def test_a_value_reads_the_same_in_every_spelling_of_it(spellings):
+    from memgui.core.merge.facts.notes import read_note
+    keys = [set().union(*(v.keys for v in read_note(text).values)) for text in spellings]
+    first = {k for k in keys[0] if not k.startswith("weekday:")}
+    for text, mine in zip(spellings[1:], keys[1:]):
+        assert mine & first, (text, sorted(mine), sorted(first))
+    for text in spellings[1:]:  # and the lens equates them in a merge
+        assert check_facts([spellings[0]], text).passed, (spellings[0], text)

@@ -48,13 +48,18 @@ _MONTH_ALONE = re.compile(r"\b(" + "|".join(sorted((m for m in MONTHS if len(m) 
     + r")\b\.?", re.IGNORECASE)
 
 _TIME = re.compile(
-    r"\b(?P<h>[0-2]?\d)(?::(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|(?<=\d)[ap]\b|o'clock\b|h\b|"
+    r"\b(?P<h>[0-2]?\d)(?:(?P<sep>[:.])(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|(?<=\d)[ap]\b|o'clock\b|h\b|"
     r"in the (?:morning|afternoon|evening)\b|at night\b)?(?!\d)",
     re.IGNORECASE)
+_PART_OF_DAY = r"(?P<ap>\s*(?:[ap]\.?\s?m\b\.?|in\s+the\s+(?:morning|afternoon|evening)\b|at\s+night\b|tonight\b))"
 # a count of minutes only with `past` or `minutes`: `2 to 4` is a range, not 3:58
 _SPOKEN_TIME = re.compile(r"\b(?:(?P<part>half|(?:a\s+)?quarter|\d{1,2}(?=\s+minutes\s|\s+past\s))(?:\s+minutes)?"
                           r"\s+(?P<dir>past|after|to)\s+"
-                          r"(?P<h>\d{1,2}))\b(?!\s*(?:[:.]\d|%|[a-z]))", re.IGNORECASE)
+                          r"(?P<h>\d{1,2}))\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|[a-z])))", re.IGNORECASE)
+# `half seven` is 7:30 in British speech: only where a time is expected (`at half seven`) or with a part of the day
+_HALF_HOUR = re.compile(r"(?:(?<=\bat\s)|(?<=\bfrom\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bby\s)|(?<=\baround\s))"
+                        r"half\s+(?P<h>\d{1,2})\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|[a-z])))|"
+                        r"\bhalf\s+(?P<h2>\d{1,2})\b" + _PART_OF_DAY.replace("(?P<ap>", "(?P<ap2>"), re.IGNORECASE)
 _RANGE_START = re.compile(r"(?<![\d:.,/-])(\d{1,2})\s*(?:-|–|to|until|till)\s*\d{1,2}(?::\d\d)?\s*([ap])\.?\s?m\b",
                           re.IGNORECASE)
 _TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
@@ -68,11 +73,15 @@ _RANGE_GLUE = re.compile(r"\s*(?:-|–|—|to|until|till)\s*$", re.IGNORECASE)
 def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     out = []
     meridiem: list[str] = []  # per clock time: "a", "p" or "" (none written)
+    spoken = _spoken_times(text)  # read first: `half past 7 in the evening` is 19:30, not 19:00 and a half
     for m in _TIME.finditer(text):
-        h, mi, ap = m.group("h"), m.group("mi"), (m.group("ap") or "").casefold().replace(".", "").replace(" ", "")
-        ap = {"inthemorning": "am", "intheafternoon": "pm", "intheevening": "pm", "atnight": "pm"}.get(ap, ap)
+        h, mi, ap = m.group("h"), m.group("mi"), _meridiem(m.group("ap"))
+        if any(v.start < m.end() and m.start() < v.end for v in spoken):
+            continue
         if mi is None and not ap.startswith(("a", "p", "o")):
             continue  # a bare number is a number, not a time (`8 o'clock` is one)
+        if m.group("sep") == "." and not ap.startswith(("a", "p")):
+            continue  # `7.30` is a number; `7.30pm` a time
         if ap in ("h", "a", "p") and mi is None:
             continue  # `5a` is a flat, `2:30p` a time
         hour, minute = int(h), int(mi or 0)
@@ -109,18 +118,7 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             out.append(Value(frozenset({f"time:{h24:02d}:00"} | ({f"time:{h24:02d}:00pm"} if pm else set())), "time",
                              m.group(1), m.start(1), m.end(1), "time", amount=str(hour)))
             meridiem.append(m.group(2)[:1].casefold())
-    for m in _SPOKEN_TIME.finditer(text):  # `half past 7` = 7:30, `quarter to 9` = 8:45, `20 past 6` = 6:20
-        if inside(m.start(), m.end(), [(v.start, v.end) for v in out]):
-            continue
-        part = m.group("part").casefold()
-        minutes = 30 if part == "half" else 15 if part.endswith("quarter") else int(part)
-        hour = int(m.group("h"))
-        if not (1 <= hour <= 12 and 0 < minutes < 60):
-            continue
-        if m.group("dir").casefold() == "to":
-            hour, minutes = (hour - 1) or 12, 60 - minutes
-        keys = {f"time:{hour:02d}:{minutes:02d}"} | ({f"time:{hour + 12:02d}:{minutes:02d}pm"} if hour < 12 else set())
-        out.append(Value(frozenset(keys), "time", m.group(0), m.start(), m.end(), "time"))
+    out += [v for v in spoken if not inside(v.start, v.end, [(x.start, x.end) for x in out])]
     for word, value in _TIME_WORDS.items():
         for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
             out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time",
@@ -128,6 +126,38 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     for m in _ZONES.finditer(text):
         out.append(Value(frozenset({f"zone:{m.group(0).upper()}"}), "zone", m.group(0), m.start(), m.end(), "zone"))
     return [v for v in out if not inside(v.start, v.end, taken)]
+
+
+def _meridiem(written: str | None) -> str:
+    ap = (written or "").casefold().replace(".", "").replace(" ", "").replace("\t", "")
+    return {"inthemorning": "am", "intheafternoon": "pm", "intheevening": "pm", "atnight": "pm",
+            "tonight": "pm"}.get(ap, ap)
+
+
+def _spoken_times(text: str) -> list[Value]:
+    """`half past 7` = 7:30, `quarter to 9` = 8:45, `20 past 6` = 6:20, `half 7 in the evening` = 19:30."""
+    out: list[Value] = []
+    for m in [*_SPOKEN_TIME.finditer(text), *_HALF_HOUR.finditer(text)]:
+        if inside(m.start(), m.end(), [(v.start, v.end) for v in out]):
+            continue
+        groups = m.groupdict()
+        part = (groups.get("part") or "half").casefold()
+        minutes = 30 if part == "half" else 15 if part.endswith("quarter") else int(part)
+        hour = int(groups.get("h") or groups.get("h2") or 0)
+        if not (1 <= hour <= 12 and 0 < minutes < 60):
+            continue
+        if (groups.get("dir") or "").casefold() == "to":
+            hour, minutes = (hour - 1) or 12, 60 - minutes
+        ap = _meridiem(groups.get("ap") or groups.get("ap2"))
+        if ap.startswith("p") and hour < 12:
+            keys = {f"time:{hour + 12:02d}:{minutes:02d}", f"time:{hour + 12:02d}:{minutes:02d}pm"}
+        elif ap.startswith("a"):
+            keys = {f"time:{hour % 12:02d}:{minutes:02d}"}
+        else:
+            keys = {f"time:{hour:02d}:{minutes:02d}"} | ({f"time:{hour + 12:02d}:{minutes:02d}pm"} if hour < 12 else set())
+        out.append(Value(frozenset(keys), "time", m.group(0).strip(), m.start(), m.start() + len(m.group(0).rstrip()),
+                         "time"))
+    return out
 
 
 def dates(text: str) -> list[Value]:
@@ -148,9 +178,8 @@ def dates(text: str) -> list[Value]:
             day = int(groups["d"]) if groups.get("d") else None
             keys: set[str] = set()
             if groups.get("a"):  # 03/04/2026: day-first or month-first, both read
-                if year is None and not (len(groups["a"]) == len(groups["b"]) == 2 and "0" in
-                                         (groups["a"][0], groups["b"][0])):
-                    continue  # without a year only a zero-padded pair is a date (`14/09`), not `24/7` or `3/4`
+                if year is None and not len(groups["a"]) == len(groups["b"]) == 2:
+                    continue  # without a year only a two-digit pair is a date (`14/09`, `31/12`), not `24/7` or `3/4`
                 a, b = int(groups["a"]), int(groups["b"])
                 for d, mo in ((a, b), (b, a)):
                     if 1 <= d <= 31 and 1 <= mo <= 12:
@@ -215,10 +244,10 @@ _WEEKDAY_NAMES = {name.casefold(): i for i, name in enumerate(calendar.day_name)
     name.casefold(): i for i, name in enumerate(calendar.day_abbr)} | {"tues": 1, "weds": 2, "thur": 3, "thurs": 3}
 _PERIOD = r"(?P<unit>" + "|".join([*_PERIODS, *_WEEKDAY_NAMES]) + r")s?"
 _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
-    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second)\s+)?"
+    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second|2nd)\s+)?"
     r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
-    r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b"
+    r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second|2nd)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b"
     r"(?!\.?\s*(?:-|–|—|to|through|thru|until|till)\s*(?:" + _DAY_NAME + r")\b)",  # not `every Monday to Friday`
     r"\b(?:on\s+)?(?P<other>alternate|alt\.?)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b(?!\s+leave\b)",  # `annual leave` is time off

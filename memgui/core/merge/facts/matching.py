@@ -239,7 +239,8 @@ def _abbreviates(short: str, long: str) -> bool:
     short = short.replace("'", "").replace("’", "")  # `req'd` = `required`, `gov't` = `government`
     return 2 <= len(short) <= 5 and len(long) > len(short) + 1 and short[0] == long[0] and \
         (short[-1] == long[-1] or long.startswith(short) or (long[-1] == "e" and short[-1] == long[-2])) and \
-        _subsequence(short, long) and zipf_of(short) < 5.0  # `svc` = `service`: a silent final e dropped
+        _subsequence(short, long) and zipf_of(short) < 5.0 and (wordnet.is_word(long) or not wordnet.is_word(short))
+    # `svc` = `service`: a silent final e dropped; `Dob` = `Dobsonian`, but a name is not clipped to a word (`sun`)
 
 
 def _subsequence(short: str, long: str) -> bool:

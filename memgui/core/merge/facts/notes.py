@@ -46,6 +46,10 @@ _BOUND_HIT = ("bound", "")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _AND_A_HALF = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(hour|day|week|month|year|"
                          r"minute|mile|kilometre|kilometer|litre|liter)s?\s+and\s+a\s+half\b", re.IGNORECASE)
+_AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)\s+and\s+"
+                         r"(a\s+half|a\s+quarter|three\s+quarters|a\s+third|two\s+thirds)\b", re.IGNORECASE)
+_PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
+_ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 _PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|what)'(?:d|ll|ve|re|m|s)$")
 _DETERMINERS = frozenset("the this that which each every any no another".split())
 _SUBORDINATORS = frozenset("when whenever while until unless once because since after before during".split())
@@ -192,6 +196,10 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             else int(m.group(1))
         if count is not None:
             _put(chars, regions, m.start(), m.end(), f"{count + 0.5:g} {m.group(2)}")
+    for m in _AND_A_PART.finditer("".join(chars)):  # `four and a half kilos` = `4.5 kilos`, `one and a quarter cups`
+        whole = int(m.group(1)) if m.group(1).isdigit() else _text2num(m.group(1))
+        if whole is not None:
+            _put(chars, regions, m.start(), m.end(), f"{whole + _PARTS[' '.join(m.group(2).casefold().split())]:.3g}")
     words = list(_WORD.finditer("".join(chars)))
     i = 0
     while i < len(words):
@@ -204,6 +212,14 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             i += 1
             continue
         parts = low.split("-")
+        last = ordinal_value(parts[-1]) if len(parts) > 1 else None
+        tens = _text2num(" ".join(parts[:-1])) if last is not None and all(p in NUMBER_WORDS for p in parts[:-1]) \
+            else None
+        if tens is not None and last is not None and last < 10:  # `thirty-first` = `31st`, `twenty-second` = `22nd`
+            n = tens + last
+            _put(chars, regions, words[i].start(), words[i].end(), f"{n}{_ORDINAL_SUFFIX.get(n % 10, 'th')}")
+            i += 1
+            continue
         lead = next((k for k in range(len(parts), 0, -1) if all(p in NUMBER_WORDS for p in parts[:k])), 0)
         if "-" in low and (lead > 1 or (lead == 1 and head != "one") or ordinal_value(head) is not None):
             lead_text = "-".join(parts[:max(lead, 1)])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+import unicodedata
 from typing import Any
 
 from .calendar_values import MONTHS, WEEKDAYS, cron_values, dates, frequencies, quarters, times
@@ -51,13 +52,14 @@ ORDINAL_WORDS = frozenset(w for w in (
 
 _NUMBER = re.compile(
     r"(?<![\w.,/-])(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
-    r"(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
+    r"(?P<vf>[½¼¾⅓⅔⅛⅜⅝⅞])?(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+(?:from\s+|for\s+|out\s+of\s+)?each\s+(?!(?:day|night|morning|evening|"
                    r"afternoon|week|weekend|month|year|hour|time)s?\b)|\s+an?\s+)(?P<n>\d+\s+)?"
                    r"(?P<u>[A-Za-z]+)\b")  # `$200 from each paycheck` = `$200/paycheck`
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)](?:\s+(?=\S)|\s*$)")
+_PER_CENT = re.compile(r"\s?per\s+cent\b", re.IGNORECASE)
 
 
 def _opens_line(text: str, at: int) -> bool:
@@ -85,7 +87,8 @@ def unit_of(spelling: str) -> tuple[str, float] | None:
     return None
 
 
-_DATA_UNITS = {"kb": "kB", "KB": "kB", "mb": "MB", "kib": "KiB", "mib": "MiB"}
+_DATA_UNITS = {"kb": "kB", "KB": "kB", "mb": "MB", "kib": "KiB", "mib": "MiB", "kilo": "kg", "kilos": "kg",
+               "Kilo": "kg", "Kilos": "kg", "gig": "GB", "gigs": "GB", "meg": "MB", "megs": "MB"}
 # Words pint reads as a unit but notes use as words ("3 in", "5 pm", "2 a", "4 at", "1 m" as million).
 _NOT_UNITS = frozenset("in at a an am pm as or to of is it by on no and are be do go me my us we he".split()
                        + "point line drop stone rod story hand foot feet degree cycle turn count bit barn".split()
@@ -106,7 +109,7 @@ _CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minu
                    "month": 2629800, "months": 2629800, "mo": 2629800, "mth": 2629800, "quarter": 7889400,
                    "year": 31557600, "years": 31557600, "yr": 31557600, "yrs": 31557600, "ms": 0.001,
                    "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "decade": 315576000,
-                   "decades": 315576000, "century": 3155760000}
+                   "decades": 315576000, "century": 3155760000, "annum": 31557600}
 
 
 # Units written glued to a number (`2gb`, `14TB`, `5km`); pint would read any letters as some unit
@@ -136,6 +139,10 @@ def _amount_keys(value: float, unit_text: str) -> tuple[set[str], str, str] | No
     if time_unit in _CALENDAR_UNITS and "/" not in low and " " not in low:
         seconds = value * _CALENDAR_UNITS[time_unit]
         return {f"duration:{fmt(seconds)}"}, "quantity", "duration"
+    if low == "c":  # a recipe's cups or a temperature, never the speed of light: `1½ c flour`, `bake at 180c`
+        cups = _amount_keys(value, "cup")
+        assert cups is not None
+        return cups[0] | {f"temp:c:{fmt(value)}"}, "quantity", cups[2] if value <= 10 else "temperature"
     unit = unit_of(word)
     if unit is None:
         return None
@@ -189,7 +196,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         at = m.start("n")
         if inside(at, m.end("n"), taken) or (_LIST_NUMBER.match(text, at) and _opens_line(text, at)):
             continue  # `1.` or `2)` numbering a list item
-        value = _number(m.group("n"))
+        value = _number(m.group("n")) + (unicodedata.numeric(m.group("vf")) if m.group("vf") else 0)  # `1½`
         sfx, cur, ordinal = (m.group("sfx") or "").casefold(), m.group("cur"), m.group("ord")
         end = m.end()
         glued = _LETTERS.match(text, m.start("sfx")) if sfx in ("k", "m", "bn", "mn") else None
@@ -231,9 +238,13 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             keys, kind, dimension = {f"times:{fmt(value)}"}, "quantity", "times"
         else:
             keys = {f"n:{fmt(value)}"}
-            if follow:
+            per_cent = _PER_CENT.match(text, end)
+            if per_cent:  # `10 per cent` = `10%`
+                keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
+                end = per_cent.end()
+            elif follow:
                 unit_text = follow.group("u")
-                if unit_text.casefold() in ("percent", "per cent", "pct"):
+                if unit_text.casefold() in ("percent", "pct"):
                     keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
                     end = follow.end()
                 elif unit_text.casefold() in ("times", "x"):
@@ -262,7 +273,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         rate = _RATE.match(text, end) or (_RATE.match(text, counted_end) if counted_end > end else None)
         adverb = _RATE_ADVERB.match(text, end) if kind == "money" and not rate else None
         if adverb:  # `$600 monthly` = `$600/mo`: an amount per period
-            keys = {f"{k}/{fmt(_ADVERB_SECONDS[adverb.group(1).casefold()])}s" for k in keys}
+            keys = {f"{k}/{fmt(_ADVERB_SECONDS[' '.join(adverb.group(1).casefold().split())])}s" for k in keys}
             kind, dimension, end = "rate", f"rate:{dimension}", adverb.end()
         if rate and rate.group("u").casefold() in _CALENDAR_UNITS:
             per = _CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1)
@@ -273,10 +284,12 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
         elif rate and not rate.group("n") and re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) and \
                 rate.group("u").casefold() not in FUNCTION_WORDS:
+            ratio = _amount_keys(value, f"{follow.group('u')}/{rate.group('u')}") if kind == "quantity" and follow \
+                and unit_of(rate.group("u")) else None
             noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
             noun = "each" if noun in _PER_HEAD else noun  # `per person` = `each` = `per head`
-            keys = {f"{k}/per:{noun}" for k in keys}
-            kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
+            keys = ratio[0] if ratio else {f"{k}/per:{noun}" for k in keys}
+            kind, dimension, end = (ratio[1], ratio[2], rate.end()) if ratio else ("rate", f"rate:{dimension}", rate.end())
         each = _EACH.match(text, max(end, counted_end)) if kind != "rate" else None
         if each:  # `two pellets each`, `£5 apiece`: an amount per item, not in all
             keys = {f"{k}/per:each" for k in keys}
@@ -370,7 +383,11 @@ _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 _PER_HEAD = frozenset({"person", "people", "head", "individual", "pax", "capita"})
 _ADVERB_SECONDS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
                    "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600, "annually": 31557600}
-_RATE_ADVERB = re.compile(r"\s+(" + "|".join(_ADVERB_SECONDS) + r")\b", re.IGNORECASE)
+_ADVERB_SECONDS |= {"annual": 31557600, "each year": 31557600, "every year": 31557600, "each month": 2629800,
+                    "every month": 2629800, "each week": 604800, "every week": 604800, "each day": 86400,
+                    "every day": 86400, "nightly": 86400}  # `£35 annual rent`, `£35 each year`: an amount per period
+_RATE_ADVERB = re.compile(r"\s+(" + "|".join(sorted(_ADVERB_SECONDS, key=len, reverse=True)).replace(" ", r"\s+")
+                          + r")\b", re.IGNORECASE)
 _EACH = re.compile(r"\s*(?:each|apiece|a head|per head)\b(?!\s*[^\W\d_])", re.IGNORECASE)  # not `each evening`
 _DIGIT_CODE = re.compile(r"(?<![\w.-])\d+(?:-\d+){2,}(?![\w-])")  # `3-19-27`: a combination, a code
 _NUMBER_RANGE = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)\s?[-–]\s?(\d+(?:\.\d+)?)(?!\w|[.,]\d|-\d)")  # `9-12`, `24–28`

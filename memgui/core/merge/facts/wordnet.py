@@ -129,6 +129,15 @@ def tables() -> WordNetTables:
     return parsed
 
 
+def is_word(word: str) -> bool:
+    """A word of the English vocabulary, in any inflection WordNet's lemmas reach (`services`, `passwords`)."""
+    synsets = tables().synsets
+    low = word.casefold()
+    return low in synsets or any(low.endswith(end) and low[: -len(end)] + add in synsets
+                                 for end, add in (("s", ""), ("es", ""), ("ies", "y"), ("ed", ""), ("ed", "e"),
+                                                  ("ing", ""), ("ing", "e")))
+
+
 def names_a_person(lemma: str) -> bool:
     """`secretary`, `landlord`, `interpreter`: a noun whose commonest sense is a person (a role, a relation)."""
     return lemma in tables().people
