@@ -131,6 +131,10 @@ SAME = [
     ("I save £50 from each payslip.", "I save £50/payslip.", ("£50 from each payslip", "£50/payslip")),
     ("Pick the beans when the pods snap.", "Pick the beans once the pods snap.", None),  # when = once
     ("Shopping: lemons x3, rice.", "Shopping: three lemons and rice.", ("x3", "three")),  # a list's count
+    ("Studio open 9–5.", "Studio open 09:00-17:00.", None),  # a bare range restated as clock times, whole sentence
+    ("Lunch at 12:00.", "Lunch at 12 noon.", None),
+    ("Budget €40.", "Budget 40€.", ("€40", "40€")),  # a currency sign after the amount
+    ("The parcel weighs 2 lb.", "The parcel weighs 2 pounds.", ("2 lb", "2 pounds")),  # pounds of weight
 ]
 
 

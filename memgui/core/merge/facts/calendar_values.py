@@ -120,7 +120,7 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             meridiem.append(m.group(2)[:1].casefold())
     out += [v for v in spoken if not inside(v.start, v.end, [(x.start, x.end) for x in out])]
     for word, value in _TIME_WORDS.items():
-        for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
+        for m in re.finditer(rf"\b(?:12\s+)?{word}\b", text, re.IGNORECASE):  # `12 noon` is noon
             out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time",
                              amount="12" if value == "12:00" else ""))  # `9–12` restated as `9 am to noon`
     for m in _ZONES.finditer(text):

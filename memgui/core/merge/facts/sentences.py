@@ -9,7 +9,7 @@ from collections import Counter
 
 from . import wordnet
 from .lexicon import FUNCTION_WORDS
-from .matching import Index, abbreviates, aligned, value_found, weight, whole_word_in, word_found
+from .matching import Index, abbreviates, aligned, unbound, unit_added, value_found, weight, whole_word_in, word_found
 from .notes import Note, Word, zipf_of
 from .report import FactAtRisk, Findings
 
@@ -261,7 +261,8 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
         if total < 2:
             continue
         kept = sum(weight(w) for w in words.values() if any(word_found(w, other, features) for other in others))
-        kept += _VALUE_WEIGHT * sum(1 for v in amounts if any(value_found(v, other) for other in others))
+        kept += _VALUE_WEIGHT * sum(1 for v in amounts if any(  # as the lens finds an added value (`17:00` for `5`)
+            value_found(v, other) or value_found(unbound(v), other) or unit_added(v, other) for other in others))
         if kept / total < 0.5:
             text = note.sentence_text(sentence).strip()
             findings.add(FactAtRisk(direction, "sentence", text, (number,) if direction == "dropped" else (),

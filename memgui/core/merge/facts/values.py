@@ -130,6 +130,10 @@ def _amount_keys(value: float, unit_text: str) -> tuple[set[str], str, str] | No
     """Keys, kind and dimension of `value unit_text` when `unit_text` is a unit or a currency."""
     word = unit_text.strip().rstrip(".")
     low = word.casefold()
+    if low in ("pound", "pounds"):  # `2 pounds`: sterling or weight, whichever the other note says
+        mass = _amount_keys(value, "lb")
+        assert mass is not None
+        return {f"money:GBP:{fmt(value)}"} | mass[0], "money", "money:GBP"
     if low in CURRENCY_WORDS:
         code = CURRENCY_WORDS[low]
         if code.endswith("/100"):
@@ -230,8 +234,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             keys, kind, dimension = {f"ordinal:{fmt(value)}"}, "ordinal", "ordinal"
         elif kind != "number":
             pass  # a temperature or an amount after a currency code, read above
-        elif cur:
+        elif cur or (text[end:end + 1] in CURRENCY_SYMBOLS and not text[end + 1:end + 2].isalnum()):
+            cur = cur or text[end]  # `€40` or `40€`, as much of Europe writes it
             keys, kind, dimension = {f"money:{CURRENCY_SYMBOLS[cur]}:{fmt(value)}"}, "money", f"money:{CURRENCY_SYMBOLS[cur]}"
+            end += 0 if m.group("cur") else 1
         elif sfx == "%":
             keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
         elif sfx == "x":
