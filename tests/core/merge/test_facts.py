@@ -135,6 +135,16 @@ SAME = [
     ("Lunch at 12:00.", "Lunch at 12 noon.", None),
     ("Budget €40.", "Budget 40€.", ("€40", "40€")),  # a currency sign after the amount
     ("The parcel weighs 2 lb.", "The parcel weighs 2 pounds.", ("2 lb", "2 pounds")),  # pounds of weight
+    ("Dad is seasick on ferries.", "Dad gets sea sickness on ferries.", ("seasick", "sea sickness")),  # a compound
+    ("Wear the wristband all day.", "Wear the wrist band all day.", ("wristband", "wrist band")),
+    ("The inverter outputs 248 watts.", "The inverter outputs two hundred and forty-eight watts.", None),
+    ("Each pupil plays one song, max 4 minutes.", "Each pupil plays one song of no more than four minutes.",
+     None),  # `max` bounds the amount after it
+    ("Piano lessons: £28 per half hour.", "Piano lessons cost £28 for thirty minutes.", ("£28 per half hour",
+                                                                                        "£28 for thirty minutes")),
+    ("Concert on 18/5.", "Concert on the 18th of May.", ("18/5", "18th of May")),
+    ("Dentist Thurs 3rd, 2pm, at the clinic.", "Dentist at the clinic at 14:00 on Thursday the 3rd.",
+     None),  # a time and a place laid out anew have not traded places
 ]
 
 

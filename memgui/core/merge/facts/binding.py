@@ -142,8 +142,8 @@ def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index
         for a in range(len(mine)):
             for b in range(a + 1, min(len(mine), a + 12)):
                 x, y = mine[a], mine[b]
-                if x[0] == y[0] or x[0] not in theirs or y[0] not in theirs:
-                    continue
+                if x[0] == y[0] or x[0] not in theirs or y[0] not in theirs or (x[0][:2] == "v:") != (y[0][:2] == "v:"):
+                    continue  # a value and a word trade places when a sentence is laid out anew (`2pm, at her house`)
                 (xs, xe), (ys, ye) = theirs[x[0]], theirs[y[0]]
                 if ys >= xs:
                     continue

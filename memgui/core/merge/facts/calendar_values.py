@@ -178,8 +178,9 @@ def dates(text: str) -> list[Value]:
             day = int(groups["d"]) if groups.get("d") else None
             keys: set[str] = set()
             if groups.get("a"):  # 03/04/2026: day-first or month-first, both read
-                if year is None and not len(groups["a"]) == len(groups["b"]) == 2:
-                    continue  # without a year only a two-digit pair is a date (`14/09`, `31/12`), not `24/7` or `3/4`
+                if year is None and not (len(groups["a"]) == len(groups["b"]) == 2 or (
+                        max(int(groups["a"]), int(groups["b"])) > 12 and m.group(0) != "24/7")):
+                    continue  # without a year: `14/09`, `31/12`, `18/5` are dates; `3/4` and `24/7` are not
                 a, b = int(groups["a"]), int(groups["b"])
                 for d, mo in ((a, b), (b, a)):
                     if 1 <= d <= 31 and 1 <= mo <= 12:

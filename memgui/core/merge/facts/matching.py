@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import re
 
 from . import wordnet
@@ -171,6 +172,9 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     if "-" in word.lower and all(part in other.lemmas or part in other.lowers or lemma_of(part) in other.lemmas
                                  for part in word.lower.split("-") if part):
         return word.text, "same"  # `check-in` in "checking in", `second-hand` in "second hand"
+    compound = _compound_in(word, other)  # before clippings: `wristband` is `wrist band`, not `wrist`
+    if compound:
+        return compound
     abbreviation = _abbreviation_of(word, other) or _title_of(word, other)
     if abbreviation:
         return abbreviation, "abbreviation"
@@ -187,6 +191,22 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     root = stem(word.lower)
     if len(root) >= 5 and root in other.stems and other.stems[root].lower != word.lower:
         return other.stems[root].text, "stem"  # `autoscaling` = `autoscales`, `expires` = `expiry`
+    return None
+
+
+def _compound_in(word: Word, other: Index) -> tuple[str, str] | None:
+    """A closed compound written open, or the other way round: `carsick` = `car sickness`, `handover` = `hand
+    over`, `bookkeeping` = `book keeping` — two neighbouring words of the other note that spell it."""
+    if len(word.lower) < 6 or not word.lower.isalpha():
+        return None
+    words = other.note.words
+    for first, second in itertools.pairwise(words):
+        if second.start - first.end > 2 or not word.lower.startswith(first.lower) or len(first.lower) < 3:
+            continue
+        rest = word.lower[len(first.lower):]
+        if len(rest) >= 3 and (second.lower.startswith(rest) or rest.startswith(stem(second.lower)) or
+                               lemma_of(rest) == second.lemma):
+            return f"{first.text} {second.text}", "compound"
     return None
 
 

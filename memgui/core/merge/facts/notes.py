@@ -254,7 +254,8 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             continue
         if (low in NUMBER_WORDS and low != "one") or (low == "one" and _counts_next(words, i)):
             j = i
-            while j + 1 < len(words) and words[j + 1].group(0).casefold() in _NUMBER_RUN_WORDS - {"a"} and \
+            while j + 1 < len(words) and all(part in _NUMBER_RUN_WORDS - {"a"} for part in words[j + 1].group(0)
+                                             .casefold().split("-")) and \
                     text[words[j].end():words[j + 1].start()].strip() in ("", "-"):
                 j += 1
             while words[j].group(0).casefold() == "and":

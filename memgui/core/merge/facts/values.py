@@ -56,7 +56,8 @@ _NUMBER = re.compile(
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+(?:from\s+|for\s+|out\s+of\s+)?each\s+(?!(?:day|night|morning|evening|"
-                   r"afternoon|week|weekend|month|year|hour|time)s?\b)|\s+an?\s+)(?P<n>\d+\s+)?"
+                   r"afternoon|week|weekend|month|year|hour|time)s?\b)|\s+an?\s+|\s+for\s+(?:an?\s+|one\s+)?(?=(?:\d+\s+)?"
+                   r"(?:min|minute|hour|hr|day|week|night)s?\b))(?P<half>half\s+(?:an?\s+)?)?(?P<n>\d+\s+)?"
                    r"(?P<u>[A-Za-z]+)\b")  # `$200 from each paycheck` = `$200/paycheck`
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)](?:\s+(?=\S)|\s*$)")
 _PER_CENT = re.compile(r"\s?per\s+cent\b", re.IGNORECASE)
@@ -281,8 +282,11 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         if adverb:  # `$600 monthly` = `$600/mo`: an amount per period
             keys = {f"{k}/{fmt(_ADVERB_SECONDS[' '.join(adverb.group(1).casefold().split())])}s" for k in keys}
             kind, dimension, end = "rate", f"rate:{dimension}", adverb.end()
+        if rate and rate.group(0).lstrip().startswith("for") and kind != "money":
+            rate = None  # `for 3 days` rates only a price: `£28 for 30 minutes` = `£28 per half hour`
         if rate and rate.group("u").casefold() in _CALENDAR_UNITS:
-            per = _CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1)
+            per = _CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1) * (
+                0.5 if rate.group("half") else 1)
             times = [k for k in keys if k.startswith("times:")]
             keys = {f"{k}/{fmt(per)}s" for k in keys}
             if times:  # `1x/wk` = `once a week`, `2x/yr` = `twice a year`: how often
@@ -380,7 +384,8 @@ def _article_durations(text: str) -> list[Value]:
 _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
 _BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|older|up|upwards|later|after)|"
                           r"(?:under|less|fewer|below|younger|earlier|before))\b|(?P<plus>\+)|"
-                          r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least)|max(?:imum)?|at\s+(?:the\s+)?most)\b)",
+                          r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least)|max(?:imum)?|at\s+(?:the\s+)?most)\b"
+                          r"(?!\s*(?:of\s+)?[\d$€£¥]))",  # `one piece, max 4 minutes`: the bound is the next amount's
                           re.IGNORECASE)  # `65 or older`, `18+`, `0.2 g max`
 _DEGREES = re.compile(r"\s?(?:°\s?|degrees?\s+)(?P<scale>c|f|celsius|fahrenheit|centigrade)\b", re.IGNORECASE)
 _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
