@@ -145,6 +145,12 @@ SAME = [
     ("Concert on 18/5.", "Concert on the 18th of May.", ("18/5", "18th of May")),
     ("Dentist Thurs 3rd, 2pm, at the clinic.", "Dentist at the clinic at 14:00 on Thursday the 3rd.",
      None),  # a time and a place laid out anew have not traded places
+    ("Allotment fee: £60 a year.", "The annual allotment fee is sixty pounds.", None),  # a rate's parts apart
+    ("The cleaner's monthly invoice (£90) is paid by card.", "The cleaner invoices £90 per month, paid by card.",
+     None),  # a period said apart, and the same period said with the amount
+    ("Locker no. 214 is mine.", "Locker number 214 is mine.", None),  # `no.` of a number is no negation
+    ("Rest the dough 1 hour before shaping.", "Rest the dough for an hour, and shape it after that.",
+     None),  # `after that`: the event told before
 ]
 
 
@@ -257,6 +263,7 @@ ORDER_BOTH_WAYS = [
     ("Water the seedlings after the frost lifts.", "Once the frost lifts, water the seedlings.", True),
     ("Stretch before the run.", "Stretch after the run.", False),
     ("Take the antacid after dinner.", "Take the antacid before dinner.", False),
+    ("Rest the dough 1 hour before shaping.", "Shape the dough, and rest it for an hour after that.", False),
 ]
 
 

@@ -10,6 +10,7 @@ import re
 from . import wordnet
 from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, TITLE_ABBREVIATIONS
 from .notes import Note, Word, lemma_of, zipf_of
+from .value_types import fmt
 from .values import Value, strip_bound
 
 
@@ -22,6 +23,15 @@ class Index:
         for i, value in enumerate(note.values):
             for key in match_keys(value):
                 self.keys.setdefault(key, []).append(i)
+        # a rate is an amount and a period: each found alone too (`£240 a month` holds `£240` and `monthly`)
+        self.rate_parts: dict[str, list[int]] = {}
+        for i, value in enumerate(note.values):
+            if value.kind == "rate":
+                for key in value.keys:
+                    amount, period = _rate_parts(key)
+                    if period:
+                        self.rate_parts.setdefault(amount, []).append(i)
+                        self.rate_parts.setdefault(period, []).append(i)
         self.amounts: dict[str, list[int]] = {}  # `30` → the values written `30 <unit>`
         for i, value in enumerate(note.values):
             if value.amount:
@@ -82,10 +92,33 @@ WORDLIKE_KINDS = frozenset({"all_caps", "camel_case", "snake_case", "kebab_case"
                              "email", "channel", "file_path", "version"})
 
 
+def _rate_parts(key: str) -> tuple[str, str]:
+    """(`money:GBP:180`, `freq:3.16881e-08`) of `money:GBP:180/3.15576e+07s`; ('', '') for a rate per a thing."""
+    amount, _, per = key.rpartition("/")
+    if not amount or not per.endswith("s") or per.startswith("per:"):
+        return "", ""
+    try:
+        seconds = float(per[:-1])
+    except ValueError:
+        return "", ""
+    return amount, f"freq:{fmt(1 / seconds)}" if seconds > 0 else ""
+
+
 def value_found(value: Value, other: Index) -> Value | None:
     for key in value.keys:
         if key in other.keys:
             return other.note.values[other.keys[key][0]]
+    if value.kind in ("money", "quantity", "frequency"):
+        for key in value.keys:  # `£240` or `monthly` said within the other's `£240 a month`
+            if key in other.rate_parts:
+                return other.note.values[other.rate_parts[key][0]]
+    if value.kind == "rate":
+        for key in value.keys:  # `£180 a year` said as `the annual … is £180`: amount and period in one sentence
+            amount, period = _rate_parts(key)
+            if amount and amount in other.keys and period in other.keys:
+                sentences = {other.note.value_sentence[i] for i in other.keys[amount]}
+                if sentences & {other.note.value_sentence[i] for i in other.keys[period]}:
+                    return other.note.values[other.keys[amount][0]]
     if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
     if value.kind == "all_caps" and _spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):

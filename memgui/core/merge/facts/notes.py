@@ -50,6 +50,7 @@ _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|e
                          r"(a\s+half|a\s+quarter|three\s+quarters|a\s+third|two\s+thirds)\b", re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+_NUMBER_SIGN = re.compile(r"no\.\s?(?=\d)", re.IGNORECASE)  # `no. 10342` is `number 10342`, no negation
 _PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|what)'(?:d|ll|ve|re|m|s)$")
 _DETERMINERS = frozenset("the this that which each every any no another".split())
 _SUBORDINATORS = frozenset("when whenever while until unless once because since after before during".split())
@@ -447,7 +448,8 @@ def _read(text: str) -> Note:
     # a shouted marker (`NOT covered`) is the identifier MergeGuard sees and the marker it says: read as both
     tokens = [m for m in _WORD.finditer(text) if (not inside_value(m.start(), m.end()) or (m.start(), m.end()) in
                                                   shouted) and not _SIZE_GLUE.match(text, m.start() - 1 if m.start()
-                                                                                     else 0)]  # not `35x45mm`'s x45mm
+                                                                                     else 0)
+              and not _NUMBER_SIGN.match(text, m.start())]  # not `35x45mm`'s x45mm, nor `sail no. 10342`'s `no`
     lowers = [_POSSESSIVE.sub("", m.group(0)).casefold().replace("’", "'") for m in tokens]
     markers: list[Marker] = []
     used: set[int] = set()

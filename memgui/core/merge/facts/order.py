@@ -12,6 +12,7 @@ _LATER_AFTER_IT = frozenset({"before", "prior to", "ahead of", "in advance of", 
                              "followed by"})
 _EARLIER_AFTER_IT = frozenset({"after", "once", "following", "since", "as soon as"})
 _CLAUSE_END = re.compile(r"[,;.:!?\n]")
+_ANAPHOR = re.compile(r"\s+(?:that|this|it|which|these|those)\b", re.IGNORECASE)
 
 
 def _lemmas(note: Note, start: int, end: int) -> set[str]:
@@ -26,6 +27,14 @@ def events(note: Note, marker: Marker) -> tuple[set[str], set[str]] | None:
     if word not in _LATER_AFTER_IT and word not in _EARLIER_AFTER_IT:
         return None
     start, end = note.sentences[marker.sentence]
+    if _ANAPHOR.match(note.text, marker.end):  # `chill them after that`: `that` is the event told before
+        clause = max((m.end() for m in _CLAUSE_END.finditer(note.text, start, marker.start)), default=start)
+        told = _lemmas(note, start, clause) if clause > start else (
+            _lemmas(note, *note.sentences[marker.sentence - 1]) if marker.sentence else set())
+        here = _lemmas(note, clause, marker.start)
+        if not told or not here:
+            return None
+        return (told, here) if word in _EARLIER_AFTER_IT else (here, told)
     stop = _CLAUSE_END.search(note.text, marker.end, end)
     right = _lemmas(note, marker.end, stop.start() if stop else end)
     left = _lemmas(note, start, marker.start)
