@@ -149,6 +149,8 @@ SAME = [
     ("The cleaner's monthly invoice (£90) is paid by card.", "The cleaner invoices £90 per month, paid by card.",
      None),  # a period said apart, and the same period said with the amount
     ("Locker no. 214 is mine.", "Locker number 214 is mine.", None),  # `no.` of a number is no negation
+    ("Over-60s swim free on Mondays.", "Anyone over sixty swims free on Mondays.", ("Over-60s", "sixty")),
+    ("Quiz team: Ola, Bea and Cy.", "The quiz team has three members: Ola, Bea and Cy.", None),  # a list's count
     ("Rest the dough 1 hour before shaping.", "Rest the dough for an hour, and shape it after that.",
      None),  # `after that`: the event told before
 ]
@@ -234,6 +236,9 @@ CHANGED = [
     ("Lena lent her neighbour the drill.", "The neighbour lent Lena his drill.", "changed", "binding"),
     ("Guild meets 2nd Weds of the month.", "The guild meets on the second Wednesday of each week.", "dropped",
      "frequency"),
+    ("Quiz team: Ola, Bea and Cy.", "The quiz team has four members: Ola, Bea and Cy.", "added", "number"),
+    ("Over-60s swim free on Mondays.", "Anyone over fifty swims free on Mondays.", "dropped", "number"),
+    ("The house was built in the 1960s.", "The house was built in the 1970s.", "changed", "date"),
     # steps chained with `then` are an order: the same steps in another order change it
     ("Tiles: prime the wall, then spread the adhesive, then press the tiles.",
      "Tiles: spread the adhesive, prime the wall, then press the tiles.", "changed", "order"),

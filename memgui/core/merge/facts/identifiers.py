@@ -47,6 +47,8 @@ def tokens(text: str) -> list[Value]:
             continue  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
         if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
             continue  # `second-hand`, `check-in`: English words joined, read as words
+        if _AGE_GROUP.fullmatch(token):
+            continue  # `under-16s` is an age bound (values.age_groups)
         wanted.setdefault(token.lower(), kind)
         if _CASE_MATTERS.search(token):
             cased[token.lower()] = token
@@ -61,6 +63,21 @@ def tokens(text: str) -> list[Value]:
         kind = wanted[token]
         key = f"token:{text[start:end]}" if token in cased else f"token:{token.casefold()}"
         out.append(Value(frozenset({key}), kind, text[start:end], start, end, kind))
+    return out
+
+
+_AGE_GROUP = re.compile(r"(?P<bound>under|over|u)-?(?P<n>\d{1,3})s?", re.IGNORECASE)
+
+
+def age_groups(text: str) -> list[Value]:
+    """`Under-16s`, `over-60s`, `U12s`: everyone below or above an age, as `under 16` reads."""
+    out = []
+    for m in re.finditer(r"(?<![\w-])(?:under|over|U)-?\d{1,3}s\b", text, re.IGNORECASE):
+        g = _AGE_GROUP.fullmatch(m.group(0))
+        if g:
+            sign = ">" if g.group("bound").casefold() == "over" else "<"
+            out.append(Value(frozenset({f"{sign}n:{int(g.group('n'))}"}), "number", m.group(0), m.start(), m.end(),
+                             "number"))
     return out
 
 
@@ -127,4 +144,4 @@ def phones(text: str) -> list[Value]:
 _PHONE_REGIONS = ("US", "GB", "DE", "FR", "IN", "AU")
 
 
-__all__ = ["phones", "tokens"]
+__all__ = ["age_groups", "phones", "tokens"]

@@ -30,7 +30,7 @@ from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cach
 from .order import states_same_order
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .scope import moved_focus
-from .sentences import list_items, modifiers, substituted, uncovered
+from .sentences import list_items, list_matches, modifiers, substituted, uncovered
 from .steps import reordered_steps
 from .tense import changed_tense
 from .value_types import Value
@@ -105,6 +105,21 @@ def _name_number(body: Note, value: Value, sources: list[Note]) -> bool:
     return any(whole_word_in(g, note.text.casefold()) for note in sources for g in glued)
 
 
+def _counts_a_list(note: Note, value: Value) -> bool:
+    """`the four confirmed players are Sam, Priya, Ben and Asha`: a count of the items listed beside it says
+    nothing the list does not."""
+    count = next((float(k[2:]) for k in value.keys if k.startswith("n:")), None)
+    if value.kind != "number" or count is None or not 2 <= count <= 20:
+        return False
+    sentence = note.value_sentence[note.values.index(value)] if value in note.values else None
+    if sentence is None:
+        return False
+    start, end = note.sentences[sentence]
+    return any(start <= m.start() and m.end() <= end and len(_LIST_SPLIT.split(m.group(0))) == count
+               for m in list_matches(note))
+
+
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 _CONTRAST = re.compile(r"\b(?:not|rather than|instead of)\s+(?:(?:the|a|an|by|my|our|from|on|in|at)\s+)*`?"
                        r"([^\W_][\w/.\-]*)", re.IGNORECASE)
 
@@ -265,7 +280,8 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
             continue
         checked += 1
         if not any(value_found(value, index) or value_found(unbound(value), index) or
-                   unit_added(value, index) for index in source_indexes) and not _name_number(body, value, sources):
+                   unit_added(value, index) for index in source_indexes) and not _name_number(body, value, sources) \
+                and not _counts_a_list(body, value):
             findings.add(FactAtRisk("added", value.kind, value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))
     for word in body.words:

@@ -19,7 +19,7 @@ from typing import Any
 
 from .calendar_values import MONTHS, WEEKDAYS, cron_values, dates, frequencies, quarters, times
 from .currencies import CURRENCY_SYMBOLS, CURRENCY_WORDS
-from .identifiers import phones, tokens
+from .identifiers import age_groups, phones, tokens
 from .lexicon import BOUNDS, FUNCTION_WORDS
 from .value_types import Value, fmt, inside
 
@@ -218,6 +218,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             follow = _UNIT_WORD.match(text, end)
         if m.group("sign") == "−" or (m.group("sign") == "-" and not text[max(0, m.start() - 1):m.start()].strip()):
             value = -value
+        if re.fullmatch(r"1[5-9]\d0|20\d0", m.group("n")) and text[end:end + 1] in "sS" and \
+                not text[end + 1:end + 2].isalnum() and not cur:  # `the 1990s`: a decade, not 1990 seconds
+            out.append(Value(frozenset({f"decade:{m.group('n')}"}), "date", text[at:end + 1], at, end + 1, "date"))
+            continue
         keys: set[str]
         kind, dimension = "number", "number"
         counted_end, begin = end, m.start() if (m.group("sign") or cur) else at
@@ -473,7 +477,8 @@ def values(text: str) -> list[Value]:
         if not inside(date.start, date.end, taken):
             found.append(date)
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in quarters(text) + _courses(text) + _counts(text) if not inside(v.start, v.end, taken)]
+    found += [v for v in quarters(text) + _courses(text) + _counts(text) + age_groups(text)
+              if not inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
