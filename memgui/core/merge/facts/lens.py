@@ -108,8 +108,10 @@ def _name_number(body: Note, value: Value, sources: list[Note]) -> bool:
 def _counts_a_list(note: Note, value: Value) -> bool:
     """`the four confirmed players are Sam, Priya, Ben and Asha`: a count of the items listed beside it says
     nothing the list does not."""
-    count = next((float(k[2:]) for k in value.keys if k.startswith("n:")), None)
-    if value.kind != "number" or count is None or not 2 <= count <= 20:
+    if value.kind != "number":
+        return False
+    count = next((float(k[2:]) for k in value.keys if re.fullmatch(r"n:\d{1,2}", k)), None)
+    if count is None or not 2 <= count <= 20:
         return False
     sentence = note.value_sentence[note.values.index(value)] if value in note.values else None
     if sentence is None:
