@@ -31,7 +31,6 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import ahocorasick_rs
@@ -39,7 +38,8 @@ import ahocorasick_rs
 from ..netfx import LENGTH_COLLAPSE_THRESHOLD, fold_case
 from .guard import check_merge
 from .strict import ABBREVIATIONS, check_strict
-from .union_cover import LENS_COVER_LIMIT, Cover, lens_at_risk, normalised, text_facts, text_tokens, whole_found
+from .union_cover import LENS_COVER_LIMIT, Cover, lens_at_risk, normalised, whole_found
+from .union_reading import NoteReading, Reader
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ITEM_MARKER = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]"  # a bullet or a numbered item
@@ -63,14 +63,15 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _TRAILING_PUNCT = ".,;:!?\u2026\u3002\uff01\uff1f \t"
 
 
-@dataclass(frozen=True)
-class _Unit:
+class _Unit(NamedTuple):  # a tuple: 1 MB of sources makes tens of thousands
     text: str
     line: int  # first line of the unit in its source
     paragraph: int  # paragraphs are separated by blank lines
     key: str  # normalised form; "" = nothing worth comparing (punctuation only)
+    at: int = -1  # where the text stands in its source (-1: nowhere as written, e.g. a unit leaned anew)
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a note that repeats itself repeats its sentences
 def normalise_sentence(text: str) -> str:
     """The comparison key of a sentence or markdown line."""
     key = _MARKER.sub("", text, count=1)
@@ -84,6 +85,7 @@ def split_units(text: str | None) -> list[_Unit]:
         return []
     units: list[_Unit] = []
     lines = text.split("\n")
+    offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))  # where each line starts
     paragraph = 0
     i = 0
     while i < len(lines):
@@ -99,14 +101,15 @@ def split_units(text: str | None) -> list[_Unit]:
             while j < len(lines) and not lines[j].lstrip(" ").startswith(marker[0] * len(marker)):
                 j += 1
             block = "\n".join(x.rstrip("\r") for x in lines[i : min(j, len(lines) - 1) + 1])
-            units.append(_Unit(block, i, paragraph, normalise_sentence(block)))
+            units.append(_Unit(block, i, paragraph, normalise_sentence(block), offsets[i]))
             i = j + 1
             continue
         if _STRUCTURAL.match(line):
-            units.append(_Unit(line.rstrip(), i, paragraph, normalise_sentence(line)))
+            units.append(_Unit(line.rstrip(), i, paragraph, normalise_sentence(line), offsets[i]))
         else:
             start = 0
             stripped = line.strip()
+            at = offsets[i] + len(line) - len(line.lstrip())
             for end in _SENTENCE_END.finditer(stripped):
                 following = stripped[end.end() : end.end() + 1]
                 if following.islower() or following.isdigit():
@@ -114,11 +117,11 @@ def split_units(text: str | None) -> list[_Unit]:
                 if _ABBREVIATION.search(stripped, max(0, end.start() + 1 - _ABBREVIATION_SPAN), end.start() + 1):
                     continue  # "Dr. Nuno Alves": a title, not a sentence end
                 sentence = stripped[start : end.start(1)]
-                units.append(_Unit(sentence, i, paragraph, normalise_sentence(sentence)))
+                units.append(_Unit(sentence, i, paragraph, normalise_sentence(sentence), at + start))
                 start = end.end()
             if start < len(stripped):
                 sentence = stripped[start:]
-                units.append(_Unit(sentence, i, paragraph, normalise_sentence(sentence)))
+                units.append(_Unit(sentence, i, paragraph, normalise_sentence(sentence), at + start))
         i += 1
     return units
 
@@ -153,38 +156,40 @@ def _append(primary: str, parts: list[str]) -> str:
     return primary + separator + "\n\n".join(parts)
 
 
-def _passes_fully(sources: list[str | None], merged: str) -> tuple[bool, tuple[str, ...]]:
+def _passes_fully(sources: list[str | None], merged: str, reader: Reader) -> tuple[bool, tuple[str, ...]]:
     """Netclaw's guard with nothing missing and the strict lens clean; the tokens/facts still missing. The fact
     lens reads a draft under `LENS_COVER_LIMIT` characters (as it does clause by clause); a longer one is held
     to the strict lens's tokens, each whole in it."""
     report = check_merge(sources, merged)
     lens = lens_at_risk(sources, merged, check_strict) if len(merged) <= LENS_COVER_LIMIT else None
-    at_risk = tuple(r.token for r in lens) if lens is not None else _strict_tokens_missing(sources, merged)
+    at_risk = tuple(r.token for r in lens) if lens is not None else _strict_tokens_missing(sources, merged, reader)
     missing = tuple(report.missing) + at_risk
     ok = not missing and report.length_ratio >= LENGTH_COLLAPSE_THRESHOLD
     return ok, missing
 
 
-def _strict_tokens_missing(sources: list[str | None], merged: str) -> tuple[str, ...]:
+def _strict_tokens_missing(sources: list[str | None], merged: str, reader: Reader) -> tuple[str, ...]:
     """The strict lens's facts of the sources (tokens, times, dates, quantities, names, negations…) that stand
     whole in their source and not in the merged body."""
     wanted: dict[str, str] = {}
     for source in sources:
-        wanted.update((key, token) for key, token in _whole_facts(source or "").items() if key not in wanted)
+        wanted.update((key, token) for key, token in _whole_facts(source or "", reader).items() if key not in wanted)
     kept = whole_found(set(wanted), normalised(merged))
     return tuple(token for key, token in wanted.items() if key not in kept)
 
 
-@functools.lru_cache(maxsize=8)
-def _whole_facts(source: str) -> dict[str, str]:
+def _whole_facts(source: str, reader: Reader) -> dict[str, str]:
     """A source's strict-lens facts that stand whole in it, by normal form (MergeGuard's pieces, such as the
     "4.20" of "v5.4.20", stand whole nowhere: the guard checks those). Kept for the next check of the same
     sources (do not modify the result)."""
-    facts: dict[str, str] = {}
-    for token, _ in text_facts(source):
-        facts.setdefault(normalised(token), token)
-    whole = whole_found(set(facts), normalised(source))
-    return {key: token for key, token in facts.items() if key in whole}
+    kept = reader.whole.get(source)
+    if kept is None:
+        facts: dict[str, str] = {}
+        for token, _ in reader.whole_facts(source):
+            facts.setdefault(normalised(token), token)
+        whole = whole_found(set(facts), normalised(source))
+        kept = reader.whole[source] = {key: token for key, token in facts.items() if key in whole}
+    return kept
 
 
 # Where a prose sentence may be cut into clauses: after ; , : and around dashes, and at parentheses (a dash
@@ -192,17 +197,17 @@ def _whole_facts(source: str) -> dict[str, str]:
 _CLAUSE_CUT = re.compile(r"\s*(?:[;,:]\s+|\s[\u2014\u2013-]\s|\s*\(|\)(?:\s+[\u2014\u2013-](?=\s))?\s*)")
 
 
-def _clauses(sentence: str) -> list[_Clause]:
+def _clauses(sentence: str, reader: Reader) -> list[_Clause]:
     """The sentence's clauses, in order; a cut never falls inside a load-bearing token or a strict-lens fact
     ("14 March, 2025", "7 daily, 4 weekly" stay whole where the fact spans the comma)."""
-    tokens = {t for t, _ in text_tokens(sentence)} | {t for t, _ in text_facts(sentence)}
+    tokens = {t for t, _ in reader.tokens(sentence)} | {t for t, _ in reader.facts(sentence)}
     starts, ends = _merged_spans(_occurrences(fold_case(sentence), {fold_case(t) for t in tokens if _CUTTABLE.search(t)}))
     clauses: list[_Clause] = []
     start = 0
     for cut in [*(c for c in _CLAUSE_CUT.finditer(sentence) if not _inside(starts, ends, c.start(), c.end())), None]:
         piece, after = sentence[start:cut.start() if cut else len(sentence)], cut.group() if cut else ""
         if piece.strip(" ."):
-            clauses.append(_Clause(piece.strip(), after.strip() == ":", after))
+            clauses.append(_Clause(piece.strip(), after.strip() == ":", after, start + len(piece) - len(piece.lstrip())))
         elif clauses:  # nothing between two cuts ("), "): one separator
             clauses[-1] = clauses[-1]._replace(after=clauses[-1].after + piece + after)
         start = cut.end() if cut else len(sentence)
@@ -267,6 +272,7 @@ class _Clause(NamedTuple):
     text: str
     label: bool  # a label before a colon ("Terminal:", "Retention:"): says nothing without what follows
     after: str  # the separator after it in the sentence: ", ", " (", "): ", … ("" at the end)
+    at: int  # where it starts in the sentence
 
 
 def _joint(separators: list[str]) -> str:
@@ -312,7 +318,7 @@ def _with_labels(clauses: list[_Clause], needs: list[bool]) -> list[bool]:
     return needs
 
 
-def _lean(unit: _Unit, cover: Cover) -> tuple[_Unit | None, list[str]]:
+def _lean(unit: _Unit, cover: Cover, note: NoteReading) -> tuple[_Unit | None, list[str]]:
     """The part of a prose sentence the draft needs — the whole sentence when every clause brings something,
     only the clauses that do when some do (joined by "; ", a kept label by ": "), None when none does — and the
     texts left out. A bullet or numbered item is leaned the same way under its own marker."""
@@ -322,7 +328,10 @@ def _lean(unit: _Unit, cover: Cover) -> tuple[_Unit | None, list[str]]:
     if (_STRUCTURAL.match(unit.text) and not item) or "\n" in unit.text:
         return (unit, []) if cover.brings(unit.text) else (None, [unit.text])
     marker = item.group() if item else ""
-    clauses = _clauses(unit.text[len(marker):])
+    cover.reader.locate(unit.text[len(marker):], note, unit.at + len(marker) if unit.at >= 0 else -1)
+    clauses = _clauses(unit.text[len(marker):], cover.reader)
+    for clause in clauses:  # each is read from the scan of its note, where it stands
+        cover.reader.locate(clause.text, note, unit.at + len(marker) + clause.at if unit.at >= 0 else -1)
     # a clause of short words only ("The cat") brings nothing; a label brings a fact of its own, or is kept
     # in front of a value that is kept ("shell: fish"): it says what the value is
     needs = [cover.brings(c.text, facts_only=c.label, wordless=len(clauses) == 1) for c in clauses]
@@ -358,6 +367,9 @@ def _note_respellings(text: str, respellings: dict[str, str]) -> str:
     return text
 
 
+_SPANS_PAY = 4  # a note is scanned whole when its sentences not in the draft yet are 1/4 of it or more
+
+
 def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     """The primary verbatim, then — in source order — what the other sources' sentences bring that the draft
     does not have yet: a load-bearing token, a strict-lens fact, or mostly new content words (a greedy
@@ -365,13 +377,17 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     Then checked: see the module doc."""
     primary = primary or ""
     seen = {unit.key for unit in split_units(primary)}
-    cover = Cover(primary)
+    reader = Reader(normalised)  # each source scanned once; its sentences and clauses read from the scan
+    cover = Cover(primary, reader)
     respellings: dict[str, str] = {}  # a date as another source writes it -> the draft's spelling
     per_source: list[tuple[list[_Unit], list[bool]]] = []
     dedup_only: list[list[bool]] = []  # every sentence not literally there yet (the draft before the cover)
     originals: list[list[_Unit]] = []  # the units before leaning, for the last safety net
     for other in others:
         units = split_units(other)
+        note = reader.note(other or "")
+        fresh = {unit.key: len(unit.text) for unit in units if unit.key not in seen}
+        note.spans_pay = _SPANS_PAY * sum(fresh.values()) >= len(other or "")  # else its few new sentences read alone
         originals.append(list(units))
         keep, unseen_keys = [], []
         for index, unit in enumerate(units):
@@ -379,7 +395,8 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
             lean = None
             if unseen:
                 seen.add(unit.key)
-                lean, left_out = _lean(unit, cover)
+                reader.locate(unit.text, note, unit.at)
+                lean, left_out = _lean(unit, cover, note)
                 if lean is not None:
                     cover.add(lean.text)
                     units[index] = lean
@@ -398,7 +415,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
 
     sources = [primary, *others]
     merged = draft()
-    ok, missing = _passes_fully(sources, merged)
+    ok, missing = _passes_fully(sources, merged, reader)
     if ok:
         return merged
 
@@ -409,7 +426,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
         for (keep, index, _), holds in zip(dropped, _holding_any([text for _, _, text in dropped], missing)):
             keep[index] = keep[index] or holds
         merged = draft()
-        ok, _ = _passes_fully(sources, merged)
+        ok, _ = _passes_fully(sources, merged, reader)
         if ok:
             return merged
     # Too short after the cover (a source that repeats itself): every sentence not literally there yet, whole.
@@ -417,7 +434,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
         keep[:] = list(unseen_keys)
         units[:] = whole
     merged = draft()
-    ok, _ = _passes_fully(sources, merged)
+    ok, _ = _passes_fully(sources, merged, reader)
     if ok:
         return merged
     # Degenerate input: append the other sources as they are.

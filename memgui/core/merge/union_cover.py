@@ -19,8 +19,8 @@ import ahocorasick_rs
 
 from .conflicts import calendar_date, day_and_month
 from .facts.lens import FactAtRisk, FactReport, check_facts
-from .guard import extract_tokens
-from .strict import StrictReport, contains_whole, facts as strict_facts, normalise_text
+from .strict import StrictReport, contains_whole, normalise_text
+from .union_reading import Reader, text_facts, text_tokens
 
 LENS_COVER_LIMIT = 20_000  # characters of draft the per-clause lens reads
 # the lens's judgements of whole sentences: a clause read alone is not a sentence, the final check judges them
@@ -48,19 +48,6 @@ _KEY = re.compile(r"\d+|[^\W\d]+")
 _LENS_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")  # the draft read in sentences for the lens's window
 
 
-@functools.lru_cache(maxsize=4096)
-def text_facts(text: str) -> tuple[tuple[str, str], ...]:
-    """The strict lens's (token, kind) facts of `text`: asked of a clause several times (is it new, does it
-    respell a date, what does the draft gain), read once."""
-    return tuple(strict_facts(text))
-
-
-@functools.lru_cache(maxsize=4096)
-def text_tokens(text: str) -> tuple[tuple[str, str], ...]:
-    """MergeGuard's (token, kind) tokens of `text`, read once however often a clause is asked about."""
-    return tuple(extract_tokens(text))
-
-
 @functools.lru_cache(maxsize=1 << 16)
 def normalised(text: str) -> str:
     """`normalise_text`, once per distinct text (the same tokens come back clause after clause)."""
@@ -80,11 +67,12 @@ def content_words(text: str) -> set[str]:
     return words
 
 
-def facts_of(text: str) -> set[str]:
+def facts_of(text: str, reader: Reader | None = None) -> set[str]:
     """Load-bearing tokens and strict-lens facts of `text` that stand as whole tokens in it (MergeGuard also
     finds pieces such as the "1" of "16.4", which say nothing on their own)."""
     own = normalised(text)
-    found = {t for t, _ in text_tokens(text)} | {t for t, _ in text_facts(text)}
+    tokens, facts = (reader.tokens(text), reader.facts(text)) if reader else (text_tokens(text), text_facts(text))
+    found = {t for t, _ in tokens} | {t for t, _ in facts}
     return {t for t in found if contains_whole(own, normalised(t))}
 
 
@@ -187,7 +175,8 @@ def whole_found(needles: set[str], haystack: str) -> set[str]:
 class Cover:
     """What the draft holds so far: its normalised text, content words and full dates (by calendar day)."""
 
-    def __init__(self, primary: str):
+    def __init__(self, primary: str, reader: Reader | None = None):
+        self.reader = reader or Reader(normalised)
         self.words: set[str] = set()
         self.text = WholeText()
         self.dates: dict[str, str] = {}
@@ -197,6 +186,7 @@ class Cover:
         self._sentences: list[str] = []  # the draft's sentences as written, for the lens's window
         self._postings: dict[str, list[int]] = {}  # a word's key -> the draft sentences holding it
         self._not_new: set[str] = set()  # clauses the lens found nothing new in (the draft only grows)
+        self.reader.locate(primary, self.reader.note(primary), 0)
         self.add(primary)
 
     def respelled(self, text: str) -> list[tuple[str, str]]:
@@ -205,7 +195,7 @@ class Cover:
         out: list[tuple[str, str]] = []
         if not _has_digit(text):
             return out  # every date spelling holds a digit (a day, a year)
-        for token, kind in text_tokens(text):
+        for token, kind in self.reader.tokens(text):
             day = calendar_date(token, kind)
             if not day or self.text.contains(normalised(token)):
                 continue
@@ -213,7 +203,7 @@ class Cover:
                 out.append((self.dates[day], token))
             elif day[5:] in self.day_months and self.text.contains(day[:4]):
                 out.append((self.day_months[day[5:]], token))  # "2 April" of a draft that says 2026 too
-        for token, kind in text_facts(text):  # "2 December" of a draft that holds 1987-12-02
+        for token, kind in self.reader.facts(text):  # "2 December" of a draft that holds 1987-12-02
             day = day_and_month(token) if kind == "day_month" else None
             if (day and day in self.days and not self.text.contains(normalised(token))
                     and not any(normalised(token) in normalised(new) for _, new in out)):
@@ -224,7 +214,7 @@ class Cover:
         """Does `text` bring a fact, or two thirds of its words, the draft lacks? (A paraphrase brings a word or
         two; a date the draft holds in another spelling is not a new fact.)"""
         respellings = [normalised(new) for _, new in self.respelled(text)]
-        for fact in facts_of(text):
+        for fact in facts_of(text, self.reader):
             fact = normalised(fact)
             if not self.text.contains(fact) and not any(contains_whole(r, fact) for r in respellings):
                 return True
@@ -281,13 +271,14 @@ class Cover:
         self.text.add(normalised(text))
         if not _has_digit(text):
             return  # no date: every date spelling holds a digit
-        for token, kind in text_tokens(text):
+        calendar, day_months = self.reader.dates(text)
+        for token, kind in calendar:
             day = calendar_date(token, kind)
             if day:
                 self.dates.setdefault(day, token)
                 self.days.setdefault(day[5:], token)
-        for token, kind in text_facts(text):
-            day = day_and_month(token) if kind == "day_month" else None
+        for token in day_months:
+            day = day_and_month(token)
             if day:
                 self.day_months.setdefault(day, token)
 

@@ -1,0 +1,253 @@
+"""Each note the sentence union reads, read once (issue 26 item 5): MergeGuard's tokens (`extract_tokens`) and
+the strict lens's facts (`strict.facts`) of a sentence or clause are taken from one scan of the whole note, by
+the span the text holds in it, instead of scanning every sentence, then every clause, again.
+
+Exact, not approximate: a span's matches are the note's matches inside it when no match of the note crosses
+either end, and the characters just outside it are ones no pattern's look-around tells from the text's edge
+(white space, a parenthesis, ";" — and "," on the right, not followed by a digit). Then every pattern, tried at
+each place inside the span, takes the same paths in the span alone as in the note (a path that read past an end
+failed in the note, and fails at the span's end). A span that is not clean, and a text that is no span of a
+note read (a clause list joined anew), is read alone, as before. Proper names depend on what starts a sentence,
+so they are always read from the text itself. tests/core/merge/test_union_reading.py holds the spans' answers
+equal to reading each text alone.
+"""
+from __future__ import annotations
+
+import bisect
+import functools
+import itertools
+import re
+from collections.abc import Callable
+
+from ..netfx import fold_case
+from . import guard_tokens, strict
+from .guard import extract_tokens
+
+Facts = tuple[tuple[str, str], ...]  # (token, kind), as `strict.facts` and `extract_tokens` give them
+
+_LEFT_CLEAN = frozenset(" \t\n\r();")  # before a span: no look-behind tells these from the text's start
+_RIGHT_CLEAN = frozenset(" \t\n\r();")  # after it: no look-ahead tells these from the text's end
+_GUARD = 0  # item ids: MergeGuard's classes first (0..13), then the strict lens's patterns, then names
+_STRICT = 100
+_NAME = 1000
+_CALENDAR_KINDS = frozenset({"iso_date", "written_date", "reverse_date"})  # what `calendar_date` reads
+_CALENDAR_CLASSES = tuple(number for number, kind in enumerate(guard_tokens.TOKEN_KINDS) if kind in _CALENDAR_KINDS)
+_DAY_MONTH = tuple(pattern for kind, pattern in strict._KIND_PATTERNS if kind == "day_month")
+
+
+@functools.lru_cache(maxsize=4096)
+def text_facts(text: str) -> Facts:
+    """The strict lens's facts of `text` read alone (asked of a clause several times, read once)."""
+    return tuple(strict.facts(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def text_tokens(text: str) -> Facts:
+    """MergeGuard's tokens of `text` read alone."""
+    return tuple(extract_tokens(text))
+
+
+class NoteReading:
+    """One note, scanned whole on demand: every raw match of every pattern with its place, sorted by start."""
+
+    def __init__(self, text: str, normalised: Callable[[str], str]):
+        self.text = text
+        self._normalised = normalised
+        self._strict: list[tuple[int, int, int, str]] | None = None  # (start, id, end, match) of the lens's patterns
+        self._items: list[tuple[int, int, int, str]] | None = None  # both kinds, once spans are asked for
+        self._starts: list[int] = []
+        self._furthest: list[int] = []  # the furthest end of the items up to each one (does a match cross a place?)
+        self.spans_pay = False  # set by the caller: most of the note will be asked about, so scan it whole
+        self._whole: Facts | None = None
+
+    def _strict_items(self) -> list[tuple[int, int, int, str]]:
+        if self._strict is None:
+            text = self.text
+            digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
+            self._strict = [(m.start(), _STRICT + number, m.end(), m.group())
+                            for number, (_, pattern) in enumerate(strict._KIND_PATTERNS)
+                            if _may_match(number, text, digits, lower) for m in pattern.finditer(text)]
+            self._strict.extend((m.start(), _NAME, m.end(), m.group()) for m in strict._PROPER.finditer(text))
+        return self._strict
+
+    def _index(self) -> list[tuple[int, int, int, str]]:
+        text = self.text
+        patterns = guard_tokens._patterns_for(text)
+        items = list(self._strict_items())
+        for number, pattern in enumerate(patterns.patterns):
+            matches = (guard_tokens._file_path_matches(text, patterns) if number == guard_tokens._FILE_PATH
+                       else pattern.finditer(text))
+            items.extend((m.start(), _GUARD + number, m.end(), m.group()) for m in matches)
+        items.sort()
+        self._items = items
+        self._starts = [item[0] for item in items]
+        self._furthest = list(itertools.accumulate((item[2] for item in items), max))
+        return items
+
+    def whole_facts(self) -> Facts:
+        """`strict.facts` of the whole note, from the scan (its tokens from MergeGuard's own cached scan)."""
+        if self._whole is None and self._strict is None:  # no span asked for: the lens's own reading
+            self._whole = text_facts(self.text) if len(self.text) <= 4096 else tuple(strict.facts(self.text))
+        if self._whole is None:
+            matches = sorted((number, start, match) for start, number, _, match in self._strict_items())
+            self._whole = self._facts(text_tokens(self.text), matches, self.text, 0)
+        return self._whole
+
+    def span(self, start: int, end: int) -> tuple[Facts, Facts] | None:
+        """(tokens, facts) of `text[start:end]`, or None when the span is not clean (read it alone)."""
+        text = self.text
+        if (start and text[start - 1] not in _LEFT_CLEAN) or (end < len(text) and text[end] not in _RIGHT_CLEAN
+                                                              and not _comma_ends(text, end)):
+            return None
+        items = self._items if self._items is not None else self._index()
+        if self._crossed(start) or self._crossed(end):
+            return None
+        inside = sorted((number, at, match) for at, number, _, match in
+                        items[bisect.bisect_left(self._starts, start):bisect.bisect_left(self._starts, end)])
+        split = bisect.bisect_left(inside, (_STRICT,))
+        tokens = _tokens(inside[:split])
+        return tokens, self._facts(tokens, inside[split:], text[start:end], start)
+
+    def _crossed(self, place: int) -> bool:
+        """Does a match start before `place` and end after it?"""
+        before = bisect.bisect_left(self._starts, place) - 1
+        return before >= 0 and self._furthest[before] > place
+
+    def _facts(self, tokens: Facts, matches: list[tuple[int, int, str]], text: str, start: int) -> Facts:
+        """`strict.facts`'s collection: its tokens, then each pattern's matches in order, then the proper names
+        (capitalised words not at a sentence start, judged in `text`, which starts at `start`); the first
+        spelling of each normal form kept."""
+        found: dict[str, tuple[str, str]] = {}
+        normalised = self._normalised
+        for token, kind in tokens:
+            token = token.strip().rstrip(".,:;)]")
+            key = normalised(token)
+            if key and key not in found:
+                found[key] = (token, kind)
+        for number, at, match in matches:
+            if number == _NAME:
+                at -= start
+                if strict._sentence_start(text, at) and not strict._after_abbreviation(text, at):
+                    continue  # a sentence start: any word is capitalised there
+                if match.casefold() in strict._COMMON_CAPITALS:
+                    continue
+                kind = "name"
+            else:
+                kind = _KINDS[number - _STRICT]
+            token = match.strip().rstrip(".,:;)]")
+            key = normalised(token)
+            if key and key not in found:
+                found[key] = (token, kind)
+        return tuple(found.values())
+
+
+_KINDS = tuple(kind for kind, _ in strict._KIND_PATTERNS)
+
+
+def _may_match(number: int, text: str, digits: bool, lower: str | None) -> bool:
+    """`strict.facts`'s own pre-tests of pattern `number` (exact: a text they fail cannot match it); `lower`:
+    the text in lower case when it is ASCII."""
+    needs, words = strict._KIND_NEEDS[number], strict._WORDS_NEEDED.get(number)
+    if needs is not None and not (digits if needs == "digit" else any(ch in text for ch in needs)):
+        return False
+    return words is None or lower is None or any(word in lower for word in words)
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _comma_ends(text: str, end: int) -> bool:
+    """A "," after a span, then white space or the end: no number reads on through it (`[.,]\\d`)."""
+    return text[end] == "," and (end + 1 == len(text) or text[end + 1] in " \t\n\r")
+
+
+def _tokens(matches: list[tuple[int, int, str]]) -> Facts:
+    """`extract_tokens`'s collection from the matches of each class in order: each match without its trailing
+    punctuation, the first spelling of each case-folded token, and the first class that found it."""
+    found: dict[str, tuple[str, str]] = {}
+    for number, _, match in matches:
+        token = match.rstrip(guard_tokens._TRAILING)
+        if token:
+            key = fold_case(token)
+            if key not in found:
+                found[key] = (token, guard_tokens.TOKEN_KINDS[number - _GUARD])
+    return tuple(found.values())
+
+
+class Reader:
+    """The tokens and facts of every text the union asks about, each read once: from the scan of a note when
+    the text was located in one (`locate`), else alone."""
+
+    def __init__(self, normalised: Callable[[str], str]):
+        self._normalised = normalised
+        self._notes: dict[str, NoteReading] = {}
+        self._at: dict[str, tuple[NoteReading, int]] = {}
+        self._read: dict[str, tuple[Facts, Facts]] = {}
+        self.whole: dict[str, dict[str, str]] = {}  # the union's memo: a source's facts that stand whole in it
+
+    def note(self, text: str) -> NoteReading:
+        reading = self._notes.get(text)
+        if reading is None:
+            reading = self._notes[text] = NoteReading(text, self._normalised)
+        return reading
+
+    def locate(self, text: str, note: NoteReading, start: int) -> None:
+        """`text` stands at `start` in `note` (checked): read it from there when asked."""
+        if start >= 0 and text not in self._at and note.text.startswith(text, start):
+            self._at[text] = (note, start)
+
+    def whole_facts(self, text: str) -> Facts:
+        """`strict.facts` of a whole note."""
+        return self.note(text).whole_facts() if len(text) > 256 else text_facts(text)
+
+    def tokens(self, text: str) -> Facts:
+        return self._both(text)[0]
+
+    def facts(self, text: str) -> Facts:
+        return self._both(text)[1]
+
+    def dates(self, text: str) -> tuple[Facts, tuple[str, ...]]:
+        """MergeGuard's full dates of `text` (the tokens `calendar_date` reads) and the strict lens's day-month
+        facts, as `tokens` and `facts` list them; a text not read yet and not located (a clause list joined
+        anew) is scanned for these patterns only."""
+        known = self._read.get(text)
+        if known is None and text in self._at:
+            known = self._both(text)
+        if known is not None:
+            return (tuple(item for item in known[0] if item[1] in _CALENDAR_KINDS),
+                    tuple(token for token, kind in known[1] if kind == "day_month"))
+        return _dates_alone(text, self._normalised)
+
+    def _both(self, text: str) -> tuple[Facts, Facts]:
+        known = self._read.get(text)
+        if known is None:
+            known = self._read[text] = self._from_note(text) or (text_tokens(text), text_facts(text))
+        return known
+
+    def _from_note(self, text: str) -> tuple[Facts, Facts] | None:
+        place = self._at.get(text)
+        if place is None:
+            return None
+        note, start = place
+        if start == 0 and len(text) == len(note.text):
+            return text_tokens(text), self.whole_facts(text)
+        if not note.spans_pay:  # few texts asked: reading them alone is cheaper
+            return None
+        return note.span(start, start + len(text))
+
+
+def _dates_alone(text: str, normalised: Callable[[str], str]) -> tuple[Facts, tuple[str, ...]]:
+    """`Reader.dates` of a text read alone, by the date patterns only: no earlier class or pattern finds a token
+    of their shape (a date holds a space or a dash between digits, and a month name or a year), so what they
+    find is what the full readings list, in the same order."""
+    patterns = guard_tokens._patterns_for(text).patterns
+    calendar = _tokens([(number, 0, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text)])
+    day_months: dict[str, str] = {}
+    for pattern in _DAY_MONTH:
+        for match in pattern.findall(text):
+            token = match.strip().rstrip(".,:;)]")
+            day_months.setdefault(normalised(token), token)
+    return calendar, tuple(token for key, token in day_months.items() if key)
+
+
+__all__ = ["Facts", "NoteReading", "Reader", "text_facts", "text_tokens"]
