@@ -151,6 +151,12 @@ SAME = [
     ("Locker no. 214 is mine.", "Locker number 214 is mine.", None),  # `no.` of a number is no negation
     ("Over-60s swim free on Mondays.", "Anyone over sixty swims free on Mondays.", ("Over-60s", "sixty")),
     ("Quiz team: Ola, Bea and Cy.", "The quiz team has three members: Ola, Bea and Cy.", None),  # a list's count
+    ("Ask the chairman, Ms Obi, to sign.", "Ask the chairperson, Ms Obi, to sign.", ("chairman", "chairperson")),
+    ("Mortgage: 30y fixed at 5%.", "The mortgage is a thirty-year fixed loan at 5%.", ("30y", "thirty-year")),
+    ("Braise covered 2 h, then 30 min uncovered.", "Braise covered for two hours, then uncovered for a final half "
+     "hour.", ("30 min", "half hour")),
+    ("Mortgage paid by auto-debit on the 1st.", "The mortgage is debited automatically on the 1st.",
+     None),  # the parts of a hyphenated word, said apart
     ("Rest the dough 1 hour before shaping.", "Rest the dough for an hour, and shape it after that.",
      None),  # `after that`: the event told before
 ]

@@ -40,12 +40,17 @@ class Index:
         self.lowers: set[str] = set()
         self.stems: dict[str, Word] = {}  # a word the lemmatiser does not know, by its stem (`autoscal`)
         self.by_initial: dict[str, list[tuple[str, Word]]] = {}  # lemmas by first letter, for spellings
+        self.parts: dict[str, Word] = {}  # the lemmas of a hyphenated word's parts
         for word in note.words:
             if word.lemma not in self.lemmas:
                 self.by_initial.setdefault(word.lemma[:1], []).append((word.lemma, word))
             self.lemmas.setdefault(word.lemma, word)
             self.lowers.add(word.lower)
             self.stems.setdefault(stem(word.lower), word)
+            if "-" in word.lower:  # `auto-debit` holds `debit`, said alone elsewhere as `debited`
+                for part in word.lower.split("-"):
+                    if len(part) >= 4:
+                        self.parts.setdefault(lemma_of(part), word)
         self.lower_text = note.text.casefold()
         self.markers_by_sentence: dict[int, set[tuple[str, str]]] = {}
         for marker in (*note.markers, *note.weak_markers):
@@ -202,9 +207,16 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     for form in wordnet.derived_forms(word.lemma) | wordnet.derived_forms(word.lower):
         if form in other.lemmas:  # a nominalisation restates its verb: `rehearses` = `rehearsal`
             return other.lemmas[form].text, "derived form"
-    if "-" in word.lower and all(part in other.lemmas or part in other.lowers or lemma_of(part) in other.lemmas
+    if "-" in word.lower and all(part in other.lemmas or part in other.lowers or lemma_of(part) in other.lemmas or (
+            len(part) >= 4 and any(w.startswith(part) for w in other.lowers))
                                  for part in word.lower.split("-") if part):
-        return word.text, "same"  # `check-in` in "checking in", `second-hand` in "second hand"
+        return word.text, "same"  # `check-in` in "checking in", `second-hand` in "second hand", `auto-debit` in
+        # "debited automatically"
+    if word.lemma in other.parts and zipf_of(word.lemma) < 5.5:
+        return other.parts[word.lemma].text, "part of a compound"
+    gendered = _gendered(word, other)
+    if gendered:
+        return gendered, "same role"
     compound = _compound_in(word, other)  # before clippings: `wristband` is `wrist band`, not `wrist`
     if compound:
         return compound
@@ -224,6 +236,24 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     root = stem(word.lower)
     if len(root) >= 5 and root in other.stems and other.stems[root].lower != word.lower:
         return other.stems[root].text, "stem"  # `autoscaling` = `autoscales`, `expires` = `expiry`
+    return None
+
+
+_GENDERED_ENDINGS = (("lord", "lady"), ("man", "woman"), ("er", "ress"), ("or", "ress"), ("", "ess"), ("", "ette"),
+                     ("man", "person"), ("woman", "person"), ("lord", "person"), ("lady", "person"))
+
+
+def _gendered(word: Word, other: Index) -> str | None:
+    """One role in another gender's word: `landlord` / `landlady`, `chairman` / `chairwoman` / `chairperson`,
+    `waiter` / `waitress`, `host` / `hostess`."""
+    if not wordnet.names_a_person(word.lemma):
+        return None
+    for a, b in _GENDERED_ENDINGS:
+        for mine, theirs in ((a, b), (b, a)):
+            if word.lemma.endswith(mine) and len(word.lemma) - len(mine) >= 3:
+                found = other.lemmas.get(word.lemma[: len(word.lemma) - len(mine)] + theirs)
+                if found is not None and wordnet.names_a_person(found.lemma):
+                    return found.text
     return None
 
 

@@ -238,6 +238,11 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             _put(chars, regions, words[i].start(), words[i].end(), {"once": "1x", "twice": "2x", "thrice": "3x"}[low])
             i += 1
             continue
+        if low == "half" and i + 1 < len(words) and words[i + 1].group(0).casefold() in ("hour", "day") and \
+                text[words[i].end():words[i + 1].start()] in (" ", "-"):  # `a final half hour` = `0.5 hour`
+            _put(chars, regions, words[i].start(), words[i].end(), "0.5")
+            i += 1
+            continue
         if low == "dozen" or (low == "half" and i + 1 < len(words) and words[i + 1].group(0).casefold() in ("a", "an")):
             start = words[i - 1].start() if i and words[i - 1].group(0).casefold() in ("a", "one") else words[i].start()
             end = words[i + 1].end() if low == "half" else words[i].end()  # `half an hour` = `0.5 hour`

@@ -57,7 +57,7 @@ _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|s
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+(?:from\s+|for\s+|out\s+of\s+)?each\s+(?!(?:day|night|morning|evening|"
                    r"afternoon|week|weekend|month|year|hour|time)s?\b)|\s+an?\s+|\s+for\s+(?:an?\s+|one\s+)?(?=(?:\d+\s+)?"
-                   r"(?:min|minute|hour|hr|day|week|night)s?\b))(?P<half>half\s+(?:an?\s+)?)?(?P<n>\d+\s+)?"
+                   r"(?:min|minute|hour|hr|day|week|night)s?\b))(?P<half>half\s+(?:an?\s+)?)?(?P<n>\d+(?:\.\d+)?\s+)?"
                    r"(?P<u>[A-Za-z]+)\b")  # `$200 from each paycheck` = `$200/paycheck`
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)](?:\s+(?=\S)|\s*$)")
 _PER_CENT = re.compile(r"\s?per\s+cent\b", re.IGNORECASE)
@@ -110,7 +110,7 @@ _CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minu
                    "month": 2629800, "months": 2629800, "mo": 2629800, "mth": 2629800, "quarter": 7889400,
                    "year": 31557600, "years": 31557600, "yr": 31557600, "yrs": 31557600, "ms": 0.001,
                    "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "decade": 315576000,
-                   "decades": 315576000, "century": 3155760000, "annum": 31557600}
+                   "decades": 315576000, "century": 3155760000, "annum": 31557600, "y": 31557600}
 
 
 # Units written glued to a number (`2gb`, `14TB`, `5km`); pint would read any letters as some unit
@@ -118,7 +118,7 @@ _CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minu
 _LETTERS = re.compile(r"[A-Za-zµμ]+")
 _GLUED_UNITS = frozenset(
     "b kb mb gb tb pb kib mib gib tib ms s sec m h hr hrs min mins d km cm mm kg g mg mcg µg l ml dl mhz ghz hz "
-    "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk p".split())
+    "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk p y".split())
 
 
 def _number(text: str) -> float:
