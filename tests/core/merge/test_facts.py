@@ -151,6 +151,9 @@ SAME = [
     ("Locker no. 214 is mine.", "Locker number 214 is mine.", None),  # `no.` of a number is no negation
     ("Over-60s swim free on Mondays.", "Anyone over sixty swims free on Mondays.", ("Over-60s", "sixty")),
     ("Quiz team: Ola, Bea and Cy.", "The quiz team has three members: Ola, Bea and Cy.", None),  # a list's count
+    ("Nan drinks tea but no coffee.", "Nan drinks tea, never coffee.", None),  # the same negation, reworded
+    ("The build failed because the cache was full.", "The cache was full, so the build failed.", None),  # converse
+    ("The build failed because the cache was full.", "Since the cache was full, the build failed.", None),
     ("Ask the chairman, Ms Obi, to sign.", "Ask the chairperson, Ms Obi, to sign.", ("chairman", "chairperson")),
     ("Mortgage: 30y fixed at 5%.", "The mortgage is a thirty-year fixed loan at 5%.", ("30y", "thirty-year")),
     ("Braise covered 2 h, then 30 min uncovered.", "Braise covered for two hours, then uncovered for a final half "
@@ -245,6 +248,12 @@ CHANGED = [
     ("Quiz team: Ola, Bea and Cy.", "The quiz team has four members: Ola, Bea and Cy.", "added", "number"),
     ("Over-60s swim free on Mondays.", "Anyone over fifty swims free on Mondays.", "dropped", "number"),
     ("The house was built in the 1960s.", "The house was built in the 1970s.", "changed", "date"),
+    # a negation moved onto something the source says plainly, and a cause turned into its effect
+    ("Nan drinks tea but no coffee.", "Nan doesn't drink tea or coffee.", "changed", "negation"),
+    ("The build failed because the cache was full.", "The cache was full because the build failed.", "changed",
+     "cause"),
+    ("The match was called off because of the storm.", "The storm came because the match was called off.",
+     "changed", "cause"),
     # steps chained with `then` are an order: the same steps in another order change it
     ("Tiles: prime the wall, then spread the adhesive, then press the tiles.",
      "Tiles: spread the adhesive, prime the wall, then press the tiles.", "changed", "order"),

@@ -28,6 +28,7 @@ from .binding import rebound, swapped
 from .matching import Index, aligned, stem, unbound, unit_added, unit_named, value_found, whole_word_in, word_found
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .order import states_same_order
+from .polarity import cause_reversed, negation_moved
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .scope import moved_focus
 from .sentences import list_items, list_matches, modifiers, substituted, uncovered
@@ -87,6 +88,8 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         changed_tense(number, note, source_indexes[number], body, body_index, findings)
         moved_focus(number, note, source_indexes[number], body, body_index, findings)
         reordered_steps(number, note, body, findings)
+        negation_moved(number, note, source_indexes[number], body, body_index, findings)
+        cause_reversed(number, note, source_indexes[number], body, body_index, findings)
     crossed(full_sources, changed_body, findings)
     for number, (note, index) in enumerate(zip(sources, source_indexes)):
         _contrast_swapped(number, note, index, body, body_index, findings)
