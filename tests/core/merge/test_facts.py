@@ -152,6 +152,7 @@ SAME = [
     ("Over-60s swim free on Mondays.", "Anyone over sixty swims free on Mondays.", ("Over-60s", "sixty")),
     ("Quiz team: Ola, Bea and Cy.", "The quiz team has three members: Ola, Bea and Cy.", None),  # a list's count
     ("Nan drinks tea but no coffee.", "Nan drinks tea, never coffee.", None),  # the same negation, reworded
+    ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Dr Osei chairs; Prof Lund is the speaker.", None),
     ("The build failed because the cache was full.", "The cache was full, so the build failed.", None),  # converse
     ("The build failed because the cache was full.", "Since the cache was full, the build failed.", None),
     ("Ask the chairman, Ms Obi, to sign.", "Ask the chairperson, Ms Obi, to sign.", ("chairman", "chairperson")),
@@ -254,6 +255,8 @@ CHANGED = [
      "cause"),
     ("The match was called off because of the storm.", "The storm came because the match was called off.",
      "changed", "cause"),
+    ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Prof Lund as chair, and Dr Osei as speaker.",
+     "changed", "binding"),  # a bracketed role moved to the other person
     # steps chained with `then` are an order: the same steps in another order change it
     ("Tiles: prime the wall, then spread the adhesive, then press the tiles.",
      "Tiles: spread the adhesive, prime the wall, then press the tiles.", "changed", "order"),

@@ -226,4 +226,33 @@ def _between(text: str, start: int, end: int, note: Note) -> str:
                     if w not in _DETERMINERS).strip(" ,;")  # `owe the plumber` → `the plumber owes`
 
 
-__all__ = ["list_glue", "rebound", "swapped"]
+
+
+_NAME_AND_ROLE = re.compile(r"\b(?P<name>[A-Z][\w'’-]+)\s*\((?P<attr>[^()\n]{1,40})\)")
+
+
+def attribute_moved(number: int, note: Note, body: Note, findings: Findings) -> None:
+    """Two people each with a word in brackets (`Ms Alvarez (homeroom) and Mr Chen (math)`) whose words the body
+    puts next to the other one (`Mr Chen, the homeroom teacher, and Ms Alvarez from math`)."""
+    for start, end in note.sentences:
+        pairs = [(m.group("name"), {w.lemma for w in note.words_between(m.start("attr"), m.end("attr"))})
+                 for m in _NAME_AND_ROLE.finditer(note.text, start, end)]
+        pairs = [(name, attr) for name, attr in pairs if attr]
+        if len({name for name, _ in pairs}) < 2:
+            continue
+        names = {name for name, _ in pairs}
+        for name, attrs in pairs:
+            for word in body.words:
+                if word.lemma not in attrs or sum(w.lemma == word.lemma for w in body.words) != 1:
+                    continue
+                b_start, b_end = body.sentences[word.sentence]
+                near = sorted((abs(b_start + m.start() - word.start), other) for other in names
+                              for m in re.finditer(rf"\b{re.escape(other)}\b", body.text[b_start:b_end]))
+                if near and near[0][1] != name and any(n == name for _, n in near):
+                    findings.add(FactAtRisk("changed", "binding", f"{name} ({word.text})", (number,), (start, end),
+                                            f"{near[0][1]} … {word.text}", (word.start, word.end),
+                                            f"{word.text!r} was said of {name}; the body puts it by {near[0][1]}"))
+                    return
+
+
+__all__ = ["attribute_moved", "list_glue", "rebound", "swapped"]

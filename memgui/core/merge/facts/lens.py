@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from . import wordnet
 from .association import crossed
-from .binding import rebound, swapped
+from .binding import attribute_moved, rebound, swapped
 from .matching import Index, aligned, stem, unbound, unit_added, unit_named, value_found, whole_word_in, word_found
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .order import states_same_order
@@ -84,6 +84,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         list_items(number, note, body_index, findings)
         modifiers(number, note, source_indexes[number], body, body_index, findings)
         rebound(number, note, body, findings)
+        attribute_moved(number, note, body, findings)
         swapped(number, note, source_indexes[number], body, body_index, findings)
         changed_tense(number, note, source_indexes[number], body, body_index, findings)
         moved_focus(number, note, source_indexes[number], body, body_index, findings)
