@@ -156,11 +156,15 @@ def _append(primary: str, parts: list[str]) -> str:
     return primary + separator + "\n\n".join(parts)
 
 
-def _passes_fully(sources: list[str | None], merged: str, reader: Reader) -> tuple[bool, tuple[str, ...]]:
+def _passes_fully(sources: list[str | None], merged: str, reader: Reader,
+                  only_whether: bool = False) -> tuple[bool, tuple[str, ...]]:
     """Netclaw's guard with nothing missing and the strict lens clean; the tokens/facts still missing. The fact
     lens reads a draft under `LENS_COVER_LIMIT` characters (as it does clause by clause); a longer one is held
-    to the strict lens's tokens, each whole in it."""
+    to the strict lens's tokens, each whole in it. `only_whether`: the lens is not asked once the guard fails
+    (what is missing is then not all listed)."""
     report = check_merge(sources, merged)
+    if only_whether and (report.missing or report.length_ratio < LENGTH_COLLAPSE_THRESHOLD):
+        return False, report.missing
     lens = lens_at_risk(sources, merged, check_strict) if len(merged) <= LENS_COVER_LIMIT else None
     at_risk = tuple(r.token for r in lens) if lens is not None else _strict_tokens_missing(sources, merged, reader)
     missing = tuple(report.missing) + at_risk
@@ -171,10 +175,14 @@ def _passes_fully(sources: list[str | None], merged: str, reader: Reader) -> tup
 def _strict_tokens_missing(sources: list[str | None], merged: str, reader: Reader) -> tuple[str, ...]:
     """The strict lens's facts of the sources (tokens, times, dates, quantities, names, negations…) that stand
     whole in their source and not in the merged body."""
+    body = normalised(merged)
     wanted: dict[str, str] = {}
     for source in sources:
+        own = normalised(source or "")
+        if body.startswith(own) and body[len(own):len(own) + 1] in ("", " "):
+            continue  # the body starts with the whole source (the primary): what stands whole in it stands in the body
         wanted.update((key, token) for key, token in _whole_facts(source or "", reader).items() if key not in wanted)
-    kept = whole_found(set(wanted), normalised(merged))
+    kept = whole_found(set(wanted), body)
     return tuple(token for key, token in wanted.items() if key not in kept)
 
 
@@ -426,7 +434,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
         for (keep, index, _), holds in zip(dropped, _holding_any([text for _, _, text in dropped], missing)):
             keep[index] = keep[index] or holds
         merged = draft()
-        ok, _ = _passes_fully(sources, merged, reader)
+        ok, _ = _passes_fully(sources, merged, reader, only_whether=True)
         if ok:
             return merged
     # Too short after the cover (a source that repeats itself): every sentence not literally there yet, whole.
@@ -434,7 +442,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
         keep[:] = list(unseen_keys)
         units[:] = whole
     merged = draft()
-    ok, _ = _passes_fully(sources, merged, reader)
+    ok, _ = _passes_fully(sources, merged, reader, only_whether=True)
     if ok:
         return merged
     # Degenerate input: append the other sources as they are.

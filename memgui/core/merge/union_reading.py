@@ -32,7 +32,7 @@ _STRICT = 100
 _NAME = 1000
 _CALENDAR_KINDS = frozenset({"iso_date", "written_date", "reverse_date"})  # what `calendar_date` reads
 _CALENDAR_CLASSES = tuple(number for number, kind in enumerate(guard_tokens.TOKEN_KINDS) if kind in _CALENDAR_KINDS)
-_DAY_MONTH = tuple(pattern for kind, pattern in strict._KIND_PATTERNS if kind == "day_month")
+_DAY_MONTH = tuple(number for number, (kind, _) in enumerate(strict._KIND_PATTERNS) if kind == "day_month")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -74,7 +74,10 @@ class NoteReading:
         text = self.text
         patterns = guard_tokens._patterns_for(text)
         items = list(self._strict_items())
+        seen: dict[object, object] = {}  # MergeGuard's pre-tests (exact: a class they rule out cannot match)
         for number, pattern in enumerate(patterns.patterns):
+            if not guard_tokens._may_match(number, text, patterns is guard_tokens._ASCII_PATTERNS, seen):
+                continue
             matches = (guard_tokens._file_path_matches(text, patterns) if number == guard_tokens._FILE_PATH
                        else pattern.finditer(text))
             items.extend((m.start(), _GUARD + number, m.end(), m.group()) for m in matches)
@@ -211,8 +214,9 @@ class Reader:
         facts, as `tokens` and `facts` list them; a text not read yet and not located (a clause list joined
         anew) is scanned for these patterns only."""
         known = self._read.get(text)
-        if known is None and text in self._at:
-            known = self._both(text)
+        place = self._at.get(text)
+        if known is None and place is not None and place[0].spans_pay and len(text) < len(place[0].text):
+            known = self._both(text)  # a sentence or clause: its full reading comes cheap from the scan
         if known is not None:
             return (tuple(item for item in known[0] if item[1] in _CALENDAR_KINDS),
                     tuple(token for token, kind in known[1] if kind == "day_month"))
@@ -243,8 +247,11 @@ def _dates_alone(text: str, normalised: Callable[[str], str]) -> tuple[Facts, tu
     patterns = guard_tokens._patterns_for(text).patterns
     calendar = _tokens([(number, 0, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text)])
     day_months: dict[str, str] = {}
-    for pattern in _DAY_MONTH:
-        for match in pattern.findall(text):
+    digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
+    for number in _DAY_MONTH:
+        if not _may_match(number, text, digits, lower):
+            continue
+        for match in strict._KIND_PATTERNS[number][1].findall(text):
             token = match.strip().rstrip(".,:;)]")
             day_months.setdefault(normalised(token), token)
     return calendar, tuple(token for key, token in day_months.items() if key)
