@@ -3,6 +3,7 @@ cluster's default target, and a target moved with Shift+N), the queue's width is
 remembered, and a status message cut by the status bar's width can be read whole in the messages log."""
 from __future__ import annotations
 
+import contextlib
 from itertools import pairwise
 
 from PySide6.QtCore import Qt
@@ -183,8 +184,12 @@ def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_c
                      "(1 pair)<br>#1 and #2 kept apart: they disagree on $340/month vs $410/month; 2026-03-01 vs "
                      "2026-09-01")
     panel.set_model_text("qwen2.5-coder-1.5b-instruct-q4_k_m · decided ahead · M asks again")
-    qtbot.wait(200)
     shown = [x for x in (panel.mark_label, panel.groups_label, panel.model_label, panel.stream) if x.isVisible()]
+
+    def laid_out() -> bool:
+        return all(upper.geometry().bottom() < lower.geometry().top() for upper, lower in pairwise(shown))
+    with contextlib.suppress(Exception):  # the layout settles on the event loop: on a busy machine, later
+        qtbot.waitUntil(laid_out, timeout=3000)
     for upper, lower in pairwise(shown):
         assert upper.geometry().bottom() < lower.geometry().top(), (upper.objectName(), lower.objectName())
     for label in shown[:-1]:
