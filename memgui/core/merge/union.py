@@ -385,7 +385,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     Then checked: see the module doc."""
     primary = primary or ""
     seen = {unit.key for unit in split_units(primary)}
-    reader = Reader(normalised)  # each source scanned once; its sentences and clauses read from the scan
+    reader = Reader()  # each source scanned once; its sentences and clauses read from the scan
     cover = Cover(primary, reader)
     respellings: dict[str, str] = {}  # a date as another source writes it -> the draft's spelling
     per_source: list[tuple[list[_Unit], list[bool]]] = []

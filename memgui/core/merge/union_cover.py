@@ -176,7 +176,7 @@ class Cover:
     """What the draft holds so far: its normalised text, content words and full dates (by calendar day)."""
 
     def __init__(self, primary: str, reader: Reader | None = None):
-        self.reader = reader or Reader(normalised)
+        self.reader = reader or Reader()
         self.words: set[str] = set()
         self.text = WholeText()
         self.dates: dict[str, str] = {}

@@ -7,9 +7,10 @@ either end, and the characters just outside it are ones no pattern's look-around
 (white space, a parenthesis, ";" — and "," on the right, not followed by a digit). Then every pattern, tried at
 each place inside the span, takes the same paths in the span alone as in the note (a path that read past an end
 failed in the note, and fails at the span's end). A span that is not clean, and a text that is no span of a
-note read (a clause list joined anew), is read alone, as before. Proper names depend on what starts a sentence,
-so they are always read from the text itself. tests/core/merge/test_union_reading.py holds the spans' answers
-equal to reading each text alone.
+note read (a clause list joined anew), is read alone, as before. Whether a capitalised word is a proper name
+depends on what starts a sentence: that is judged in the text itself. The scan uses the lens's and the guard's
+own patterns and pre-tests; tests/core/merge/test_union_reading.py holds every answer equal to reading the text
+alone, and fails when the lens's patterns change in a way the scan does not follow.
 """
 from __future__ import annotations
 
@@ -17,22 +18,24 @@ import bisect
 import functools
 import itertools
 import re
-from collections.abc import Callable
 
 from ..netfx import fold_case
 from . import guard_tokens, strict
 from .guard import extract_tokens
 
 Facts = tuple[tuple[str, str], ...]  # (token, kind), as `strict.facts` and `extract_tokens` give them
+_Item = tuple[int, int, int, str]  # a raw match: (start, pattern id, end, text)
 
 _LEFT_CLEAN = frozenset(" \t\n\r();")  # before a span: no look-behind tells these from the text's start
 _RIGHT_CLEAN = frozenset(" \t\n\r();")  # after it: no look-ahead tells these from the text's end
-_GUARD = 0  # item ids: MergeGuard's classes first (0..13), then the strict lens's patterns, then names
+_GUARD = 0  # pattern ids: MergeGuard's classes first (0..13), then the strict lens's patterns, then names
 _STRICT = 100
 _NAME = 1000
+_KINDS = tuple(kind for kind, _ in strict._KIND_PATTERNS)
 _CALENDAR_KINDS = frozenset({"iso_date", "written_date", "reverse_date"})  # what `calendar_date` reads
 _CALENDAR_CLASSES = tuple(number for number, kind in enumerate(guard_tokens.TOKEN_KINDS) if kind in _CALENDAR_KINDS)
-_DAY_MONTH = tuple(number for number, (kind, _) in enumerate(strict._KIND_PATTERNS) if kind == "day_month")
+_DAY_MONTH = tuple(number for number, kind in enumerate(_KINDS) if kind == "day_month")
+_DIGIT = re.compile(r"\d")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -47,20 +50,57 @@ def text_tokens(text: str) -> Facts:
     return tuple(extract_tokens(text))
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _fact(match: str) -> tuple[str, str]:
+    """A lens match as `strict.facts` keeps it, and its normal form (the same matches recur clause after clause)."""
+    token = match.strip().rstrip(".,:;)]")
+    return token, strict.normalise_text(token)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _token(match: str) -> tuple[str, str]:
+    """A guard match as `extract_tokens` keeps it, and its case-folded form."""
+    token = match.rstrip(guard_tokens._TRAILING)
+    return token, fold_case(token)
+
+
 class NoteReading:
     """One note, scanned whole on demand: every raw match of every pattern with its place, sorted by start."""
 
-    def __init__(self, text: str, normalised: Callable[[str], str]):
+    def __init__(self, text: str):
         self.text = text
-        self._normalised = normalised
-        self._strict: list[tuple[int, int, int, str]] | None = None  # (start, id, end, match) of the lens's patterns
-        self._items: list[tuple[int, int, int, str]] | None = None  # both kinds, once spans are asked for
+        self.spans_pay = False  # set by the caller: most of the note will be asked about, so scan it whole
+        self._strict: list[_Item] | None = None  # the lens's patterns and names
+        self._items: list[_Item] | None = None  # and the guard's classes, once spans are asked for
         self._starts: list[int] = []
         self._furthest: list[int] = []  # the furthest end of the items up to each one (does a match cross a place?)
-        self.spans_pay = False  # set by the caller: most of the note will be asked about, so scan it whole
         self._whole: Facts | None = None
 
-    def _strict_items(self) -> list[tuple[int, int, int, str]]:
+    def whole_facts(self) -> Facts:
+        """`strict.facts` of the whole note: from the scan when there is one, else the lens's own reading."""
+        if self._whole is None and self._strict is None:
+            self._whole = text_facts(self.text) if len(self.text) <= 4096 else tuple(strict.facts(self.text))
+        if self._whole is None:
+            matches = sorted((number, start, match) for start, number, _, match in self._strict_items())
+            self._whole = _facts(text_tokens(self.text), matches, self.text, 0)
+        return self._whole
+
+    def span(self, start: int, end: int) -> tuple[Facts, Facts] | None:
+        """(tokens, facts) of `text[start:end]`, or None when the span is not clean (read it alone)."""
+        text = self.text
+        if (start and text[start - 1] not in _LEFT_CLEAN) or (end < len(text) and text[end] not in _RIGHT_CLEAN
+                                                              and not _comma_ends(text, end)):
+            return None
+        items = self._items if self._items is not None else self._index()
+        if self._crossed(start) or self._crossed(end):
+            return None
+        inside = sorted((number, at, match) for at, number, _, match in
+                        items[bisect.bisect_left(self._starts, start):bisect.bisect_left(self._starts, end)])
+        split = bisect.bisect_left(inside, (_STRICT,))
+        tokens = _tokens(inside[:split])
+        return tokens, _facts(tokens, inside[split:], text[start:end], start)
+
+    def _strict_items(self) -> list[_Item]:
         if self._strict is None:
             text = self.text
             digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
@@ -70,7 +110,7 @@ class NoteReading:
             self._strict.extend((m.start(), _NAME, m.end(), m.group()) for m in strict._PROPER.finditer(text))
         return self._strict
 
-    def _index(self) -> list[tuple[int, int, int, str]]:
+    def _index(self) -> list[_Item]:
         text = self.text
         patterns = guard_tokens._patterns_for(text)
         items = list(self._strict_items())
@@ -87,64 +127,46 @@ class NoteReading:
         self._furthest = list(itertools.accumulate((item[2] for item in items), max))
         return items
 
-    def whole_facts(self) -> Facts:
-        """`strict.facts` of the whole note, from the scan (its tokens from MergeGuard's own cached scan)."""
-        if self._whole is None and self._strict is None:  # no span asked for: the lens's own reading
-            self._whole = text_facts(self.text) if len(self.text) <= 4096 else tuple(strict.facts(self.text))
-        if self._whole is None:
-            matches = sorted((number, start, match) for start, number, _, match in self._strict_items())
-            self._whole = self._facts(text_tokens(self.text), matches, self.text, 0)
-        return self._whole
-
-    def span(self, start: int, end: int) -> tuple[Facts, Facts] | None:
-        """(tokens, facts) of `text[start:end]`, or None when the span is not clean (read it alone)."""
-        text = self.text
-        if (start and text[start - 1] not in _LEFT_CLEAN) or (end < len(text) and text[end] not in _RIGHT_CLEAN
-                                                              and not _comma_ends(text, end)):
-            return None
-        items = self._items if self._items is not None else self._index()
-        if self._crossed(start) or self._crossed(end):
-            return None
-        inside = sorted((number, at, match) for at, number, _, match in
-                        items[bisect.bisect_left(self._starts, start):bisect.bisect_left(self._starts, end)])
-        split = bisect.bisect_left(inside, (_STRICT,))
-        tokens = _tokens(inside[:split])
-        return tokens, self._facts(tokens, inside[split:], text[start:end], start)
-
     def _crossed(self, place: int) -> bool:
         """Does a match start before `place` and end after it?"""
         before = bisect.bisect_left(self._starts, place) - 1
         return before >= 0 and self._furthest[before] > place
 
-    def _facts(self, tokens: Facts, matches: list[tuple[int, int, str]], text: str, start: int) -> Facts:
-        """`strict.facts`'s collection: its tokens, then each pattern's matches in order, then the proper names
-        (capitalised words not at a sentence start, judged in `text`, which starts at `start`); the first
-        spelling of each normal form kept."""
-        found: dict[str, tuple[str, str]] = {}
-        normalised = self._normalised
-        for token, kind in tokens:
-            token = token.strip().rstrip(".,:;)]")
-            key = normalised(token)
-            if key and key not in found:
-                found[key] = (token, kind)
-        for number, at, match in matches:
-            if number == _NAME:
-                at -= start
-                if strict._sentence_start(text, at) and not strict._after_abbreviation(text, at):
-                    continue  # a sentence start: any word is capitalised there
-                if match.casefold() in strict._COMMON_CAPITALS:
-                    continue
-                kind = "name"
-            else:
-                kind = _KINDS[number - _STRICT]
-            token = match.strip().rstrip(".,:;)]")
-            key = normalised(token)
-            if key and key not in found:
-                found[key] = (token, kind)
-        return tuple(found.values())
+
+def _facts(tokens: Facts, matches: list[tuple[int, int, str]], text: str, start: int) -> Facts:
+    """`strict.facts`'s collection: its tokens, then each pattern's matches in order, then the proper names
+    (capitalised words not at a sentence start, judged in `text`, which starts at `start`); the first spelling
+    of each normal form kept."""
+    found: dict[str, tuple[str, str]] = {}
+    for token, kind in tokens:
+        token, key = _fact(token)
+        if key and key not in found:
+            found[key] = (token, kind)
+    for number, at, match in matches:
+        if number == _NAME:
+            at -= start
+            if strict._sentence_start(text, at) and not strict._after_abbreviation(text, at):
+                continue  # a sentence start: any word is capitalised there
+            if match.casefold() in strict._COMMON_CAPITALS:
+                continue
+            kind = "name"
+        else:
+            kind = _KINDS[number - _STRICT]
+        token, key = _fact(match)
+        if key and key not in found:
+            found[key] = (token, kind)
+    return tuple(found.values())
 
 
-_KINDS = tuple(kind for kind, _ in strict._KIND_PATTERNS)
+def _tokens(matches: list[tuple[int, int, str]]) -> Facts:
+    """`extract_tokens`'s collection from the matches of each class in order: each match without its trailing
+    punctuation, the first spelling of each case-folded token, and the first class that found it."""
+    found: dict[str, tuple[str, str]] = {}
+    for number, _, match in matches:
+        token, key = _token(match)
+        if token and key not in found:
+            found[key] = (token, guard_tokens.TOKEN_KINDS[number - _GUARD])
+    return tuple(found.values())
 
 
 def _may_match(number: int, text: str, digits: bool, lower: str | None) -> bool:
@@ -156,33 +178,33 @@ def _may_match(number: int, text: str, digits: bool, lower: str | None) -> bool:
     return words is None or lower is None or any(word in lower for word in words)
 
 
-_DIGIT = re.compile(r"\d")
-
-
 def _comma_ends(text: str, end: int) -> bool:
     """A "," after a span, then white space or the end: no number reads on through it (`[.,]\\d`)."""
     return text[end] == "," and (end + 1 == len(text) or text[end + 1] in " \t\n\r")
 
 
-def _tokens(matches: list[tuple[int, int, str]]) -> Facts:
-    """`extract_tokens`'s collection from the matches of each class in order: each match without its trailing
-    punctuation, the first spelling of each case-folded token, and the first class that found it."""
-    found: dict[str, tuple[str, str]] = {}
-    for number, _, match in matches:
-        token = match.rstrip(guard_tokens._TRAILING)
-        if token:
-            key = fold_case(token)
-            if key not in found:
-                found[key] = (token, guard_tokens.TOKEN_KINDS[number - _GUARD])
-    return tuple(found.values())
+def _dates_alone(text: str) -> tuple[Facts, tuple[str, ...]]:
+    """`Reader.dates` of a text read alone, by the date patterns only: no earlier class or pattern finds a token
+    of their shape (a date holds a space or a dash between digits, and a month name or a year), so what they
+    find is what the full readings list, in the same order."""
+    patterns = guard_tokens._patterns_for(text).patterns
+    calendar = _tokens([(number, 0, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text)])
+    day_months: dict[str, str] = {}
+    digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
+    for number in _DAY_MONTH:
+        if _may_match(number, text, digits, lower):
+            for match in strict._KIND_PATTERNS[number][1].findall(text):
+                token, key = _fact(match)
+                if key:
+                    day_months.setdefault(key, token)
+    return calendar, tuple(day_months.values())
 
 
 class Reader:
     """The tokens and facts of every text the union asks about, each read once: from the scan of a note when
     the text was located in one (`locate`), else alone."""
 
-    def __init__(self, normalised: Callable[[str], str]):
-        self._normalised = normalised
+    def __init__(self) -> None:
         self._notes: dict[str, NoteReading] = {}
         self._at: dict[str, tuple[NoteReading, int]] = {}
         self._read: dict[str, tuple[Facts, Facts]] = {}
@@ -191,7 +213,7 @@ class Reader:
     def note(self, text: str) -> NoteReading:
         reading = self._notes.get(text)
         if reading is None:
-            reading = self._notes[text] = NoteReading(text, self._normalised)
+            reading = self._notes[text] = NoteReading(text)
         return reading
 
     def locate(self, text: str, note: NoteReading, start: int) -> None:
@@ -211,16 +233,16 @@ class Reader:
 
     def dates(self, text: str) -> tuple[Facts, tuple[str, ...]]:
         """MergeGuard's full dates of `text` (the tokens `calendar_date` reads) and the strict lens's day-month
-        facts, as `tokens` and `facts` list them; a text not read yet and not located (a clause list joined
-        anew) is scanned for these patterns only."""
+        facts, as `tokens` and `facts` list them; a text not read yet and not a span of a scanned note (a
+        clause list joined anew, a whole note) is scanned for these patterns only."""
         known = self._read.get(text)
         place = self._at.get(text)
         if known is None and place is not None and place[0].spans_pay and len(text) < len(place[0].text):
-            known = self._both(text)  # a sentence or clause: its full reading comes cheap from the scan
-        if known is not None:
-            return (tuple(item for item in known[0] if item[1] in _CALENDAR_KINDS),
-                    tuple(token for token, kind in known[1] if kind == "day_month"))
-        return _dates_alone(text, self._normalised)
+            known = self._both(text)
+        if known is None:
+            return _dates_alone(text)
+        return (tuple(item for item in known[0] if item[1] in _CALENDAR_KINDS),
+                tuple(token for token, kind in known[1] if kind == "day_month"))
 
     def _both(self, text: str) -> tuple[Facts, Facts]:
         known = self._read.get(text)
@@ -235,26 +257,9 @@ class Reader:
         note, start = place
         if start == 0 and len(text) == len(note.text):
             return text_tokens(text), self.whole_facts(text)
-        if not note.spans_pay:  # few texts asked: reading them alone is cheaper
+        if not note.spans_pay:  # few texts asked: reading them alone is cheaper than scanning the note
             return None
         return note.span(start, start + len(text))
-
-
-def _dates_alone(text: str, normalised: Callable[[str], str]) -> tuple[Facts, tuple[str, ...]]:
-    """`Reader.dates` of a text read alone, by the date patterns only: no earlier class or pattern finds a token
-    of their shape (a date holds a space or a dash between digits, and a month name or a year), so what they
-    find is what the full readings list, in the same order."""
-    patterns = guard_tokens._patterns_for(text).patterns
-    calendar = _tokens([(number, 0, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text)])
-    day_months: dict[str, str] = {}
-    digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
-    for number in _DAY_MONTH:
-        if not _may_match(number, text, digits, lower):
-            continue
-        for match in strict._KIND_PATTERNS[number][1].findall(text):
-            token = match.strip().rstrip(".,:;)]")
-            day_months.setdefault(normalised(token), token)
-    return calendar, tuple(token for key, token in day_months.items() if key)
 
 
 __all__ = ["Facts", "NoteReading", "Reader", "text_facts", "text_tokens"]

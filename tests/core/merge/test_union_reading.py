@@ -11,7 +11,6 @@ from hypothesis import example, given, settings, strategies as st
 from memgui.core.merge import strict, union as union_mod, union_reading
 from memgui.core.merge.guard import extract_tokens
 from memgui.core.merge.union import _clauses, sentence_union, split_units
-from memgui.core.merge.union_cover import normalised
 from memgui.core.merge.union_reading import Reader
 from text_fuzz import PIECES, WORDS, random_text
 
@@ -40,7 +39,7 @@ def _texts(note: str, reader: Reader) -> list[tuple[str, int]]:
 
 
 def _located(note: str) -> Reader:
-    reader = Reader(normalised)
+    reader = Reader()
     reader.note(note).spans_pay = True
     return reader
 
@@ -53,7 +52,7 @@ def _located(note: str) -> Reader:
 def test_a_span_of_a_note_reads_as_the_text_alone(note):
     reader = _located(note)
     reading = reader.note(note)
-    for text, at in _texts(note, Reader(normalised)):
+    for text, at in _texts(note, Reader()):
         assert note.startswith(text, at)
         got = reading.span(at, at + len(text))
         if got is not None:
@@ -85,14 +84,14 @@ def test_the_whole_note_reads_as_the_lens_reads_it(note):
     scanned = _located(note)
     scanned.note(note).span(0, len(note))  # the note indexed for spans: its whole facts come from the scan
     assert scanned.whole_facts(note) == tuple(strict.facts(note))
-    assert Reader(normalised).whole_facts(note) == tuple(strict.facts(note))
+    assert Reader().whole_facts(note) == tuple(strict.facts(note))
 
 
 @settings(max_examples=300, deadline=None)
 @given(NOTE)
 @example("Release on 2025-06-11 and June 11, 2025; 11 June 2025, 2 December and Dec 2nd")
 def test_the_dates_of_a_text_read_alone_are_those_of_its_full_reading(text):
-    calendar, day_months = Reader(normalised).dates(text)
+    calendar, day_months = Reader().dates(text)
     assert calendar == tuple(item for item in extract_tokens(text) if item[1] in {"iso_date", "written_date", "reverse_date"})
     assert day_months == tuple(token for token, kind in strict.facts(text) if kind == "day_month")
 
