@@ -153,6 +153,11 @@ SAME = [
     ("Quiz team: Ola, Bea and Cy.", "The quiz team has three members: Ola, Bea and Cy.", None),  # a list's count
     ("Nan drinks tea but no coffee.", "Nan drinks tea, never coffee.", None),  # the same negation, reworded
     ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Dr Osei chairs; Prof Lund is the speaker.", None),
+    ("At the clinic, Omar is the receptionist and Priya is the nurse.",
+     "Clinic staff: Omar, the receptionist, and Priya, the nurse.", None),
+    ("I lent Tomasz my ladder in June.", "In June I lent my ladder to Tomasz.", None),
+    ("Sven will chair the AGM and Ida will take the minutes.", "The AGM will be chaired by Sven, with the minutes "
+     "taken by Ida.", None),  # a passive names its doer after the deed
     ("The build failed because the cache was full.", "The cache was full, so the build failed.", None),  # converse
     ("The build failed because the cache was full.", "Since the cache was full, the build failed.", None),
     ("Ask the chairman, Ms Obi, to sign.", "Ask the chairperson, Ms Obi, to sign.", ("chairman", "chairperson")),
@@ -257,6 +262,9 @@ CHANGED = [
      "changed", "cause"),
     ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Prof Lund as chair, and Dr Osei as speaker.",
      "changed", "binding"),  # a bracketed role moved to the other person
+    ("At the clinic, Omar is the receptionist and Priya is the nurse.",
+     "Clinic staff: Omar, the nurse, and Priya, the receptionist.", "changed", "binding"),  # roles trade people
+    ("I lent Tomasz my ladder in June.", "In June Tomasz lent me his ladder.", "changed", "binding"),  # who did it
     # steps chained with `then` are an order: the same steps in another order change it
     ("Tiles: prime the wall, then spread the adhesive, then press the tiles.",
      "Tiles: spread the adhesive, prime the wall, then press the tiles.", "changed", "order"),

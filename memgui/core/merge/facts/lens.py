@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from . import wordnet
+from .agents import agent_changed
 from .association import crossed
 from .binding import attribute_moved, rebound, swapped
 from .matching import Index, aligned, stem, unbound, unit_added, unit_named, value_found, whole_word_in, word_found
@@ -92,6 +93,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         negation_moved(number, note, source_indexes[number], body, body_index, findings)
         cause_reversed(number, note, source_indexes[number], body, body_index, findings)
     crossed(full_sources, changed_body, findings)
+    agent_changed(full_sources, body, findings)
     for number, (note, index) in enumerate(zip(sources, source_indexes)):
         _contrast_swapped(number, note, index, body, body_index, findings)
     items = _unique(findings.items)
