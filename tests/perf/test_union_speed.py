@@ -6,7 +6,8 @@ lens reads its clauses while the draft is under 20 KB), and the demo's memories 
 mostly duplicates). Each time is printed with its growth from the size before (×10 in size: linear is ×10,
 quadratic ×100) and as a ratio against two linear baselines measured in the same run on the same sources:
 MergeGuard's check of the draft, and a plain split of the sources into sentences. Then the issue's own cases.
-Asserted: every growth well under quadratic, and the guard passing every draft."""
+Times are CPU time (`time.process_time`). Asserted: every growth well under quadratic, and the guard passing
+every draft."""
 from __future__ import annotations
 
 import random
@@ -79,11 +80,13 @@ ISSUE_CASES = {  # issue 26's measurements before this work: 59 s, 20 s, over 2 
 
 
 def _seconds(fn, repeat: int = 1) -> float:
+    """CPU seconds of the call (this process's time): the machine is shared, and wall-clock times of the same
+    run vary by ±40 % with the load (docs/benchmarks.md)."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 

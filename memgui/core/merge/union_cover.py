@@ -58,7 +58,7 @@ def content_words(text: str) -> set[str]:
     """Words that carry meaning: four letters or more (or holding a digit), not a stop word, case-folded,
     a plural `s` dropped."""
     words = set()
-    for w in _WORD.findall(normalised(text)):
+    for w in set(_WORD.findall(normalised(text))):  # each distinct word once (a long note repeats its words)
         if len(w) < 4 and not any(c.isdigit() for c in w):
             continue
         if w in _STOPWORDS:
