@@ -37,9 +37,10 @@ def _a_name(note: Note, word: Word) -> bool:
 def _agents(note: Note, people: list[tuple[int, str]]) -> dict[str, str]:
     """Each content word said once → the person named last before it in its stretch of sentence."""
     starts = [at for at, _ in people]
+    named = set(starts)
     said: dict[str, list[str | None]] = {}
     for word in note.words:
-        if any(at == word.start for at in starts) or word.text[:1].isupper():
+        if word.start in named or word.text[:1].isupper():
             continue  # a name is no one's deed (`Asha, Ben, Priya`)
         k = bisect.bisect_left(starts, word.start) - 1
         follows = k >= 0 and _NEXT_WORDS.fullmatch(note.text[people[k][0]:word.start]) is not None
@@ -63,16 +64,17 @@ def agent_changed(notes: list[Note], body: Note, findings: Findings) -> None:
     if len({who for _, who in body_people}) < 2:
         return
     theirs = _agents(body, body_people)
+    said = [_agents(note, _people(note)) for note in notes]
+    in_body = {who for _, who in body_people}
     for number, note in enumerate(notes):
-        people = _people(note)
-        names = {who for _, who in people}
+        names = {who for _, who in _people(note)}
         if len(names) < 2:
             continue
-        for lemma, who in _agents(note, people).items():
+        for lemma, who in said[number].items():
             other = theirs.get(lemma)
-            if other is None or other == who or other not in names or who not in {w for _, w in body_people}:
+            if other is None or other == who or other not in names or who not in in_body:
                 continue
-            if any(lemma in _agents(n, _people(n)) and _agents(n, _people(n))[lemma] == other for n in notes):
+            if any(agents.get(lemma) == other for agents in said):
                 continue  # another source says it of that person too
             word = next(w for w in body.words if w.lemma == lemma)
             findings.add(FactAtRisk("changed", "binding", lemma, (number,), None, word.text, (word.start, word.end),

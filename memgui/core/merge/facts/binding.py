@@ -241,9 +241,10 @@ def attribute_moved(number: int, note: Note, body: Note, findings: Findings) -> 
         if len({name for name, _ in pairs}) < 2:
             continue
         names = {name for name, _ in pairs}
+        counts = Counter(w.lemma for w in body.words)
         for name, attrs in pairs:
             for word in body.words:
-                if word.lemma not in attrs or sum(w.lemma == word.lemma for w in body.words) != 1:
+                if word.lemma not in attrs or counts[word.lemma] != 1:
                     continue
                 b_start, b_end = body.sentences[word.sentence]
                 near = sorted((abs(b_start + m.start() - word.start), other) for other in names

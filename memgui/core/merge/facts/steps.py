@@ -9,8 +9,8 @@ import re
 from .notes import Note
 from .report import FactAtRisk, Findings
 
-_THEN = re.compile(r"(?:\s*[,;]\s*|\s+and\s+|\s*\.\s*|\s*(?:→|->)\s*)?\b(?:then|after\s+that|afterwards)\b\s*[,:]?\s*",
-                   re.IGNORECASE)
+_THEN = re.compile(r"\b(?:then|after\s+that|afterwards)\b[ \t]*[,:]?", re.IGNORECASE)
+_GLUE_BEFORE = re.compile(r"(?:[\s,;.→>-]|\band\b)*$", re.IGNORECASE)  # `, then` `; and then` `. Then` `→ then`
 _CONDITION = re.compile(r"\b(?:if|when|whenever|unless|once)\b", re.IGNORECASE)  # `if … then`: no sequence
 # words that state an order themselves, so the text may put the later step first
 _ORDER_WORDS = re.compile(r"\b(?:before|after|once|until|till|prior|following|followed|preceded|having|when|"
@@ -20,13 +20,17 @@ _ORDER_WORDS = re.compile(r"\b(?:before|after|once|until|till|prior|following|fo
 def _steps(note: Note, start: int, end: int) -> list[tuple[int, int]]:
     """The spans of a sentence's steps when it chains them with "then" (at least two links in all)."""
     text = note.text
+    if "then" not in text[start:end].casefold() and "after" not in text[start:end].casefold():
+        return []
     cuts = list(_THEN.finditer(text, start, end))
     if not cuts or _CONDITION.search(text, start, cuts[0].start()):
         return []
     label = text.rfind(":", start, cuts[0].start())
     spans, at = [], (label + 1 if label >= 0 else start)  # `Vanilla stout: cold crash …`: the label is no step
     for cut in cuts:
-        spans.append((at, cut.start()))
+        before = text[max(at, cut.start() - 12):cut.start()]  # the glue is short: no scan over long blank runs
+        glue = _GLUE_BEFORE.search(before)
+        spans.append((at, cut.start() - (len(glue.group(0)) if glue else 0)))
         at = cut.end()
     spans.append((at, end))
     return [(a, b) for a, b in spans if text[a:b].strip(" ,;.:")]
