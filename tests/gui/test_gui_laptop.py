@@ -187,7 +187,8 @@ def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_c
     shown = [x for x in (panel.mark_label, panel.groups_label, panel.model_label, panel.stream) if x.isVisible()]
 
     def laid_out() -> bool:
-        return all(upper.geometry().bottom() < lower.geometry().top() for upper, lower in pairwise(shown))
+        return all(upper.geometry().bottom() < lower.geometry().top() for upper, lower in pairwise(shown)) and all(
+            label.height() >= label.heightForWidth(label.width()) for label in shown[:-1])
     with contextlib.suppress(Exception):  # the layout settles on the event loop: on a busy machine, later
         qtbot.waitUntil(laid_out, timeout=3000)
     for upper, lower in pairwise(shown):
