@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import operator
 import re
 
 from ..netfx import fold_case
@@ -36,6 +37,7 @@ _CALENDAR_KINDS = frozenset({"iso_date", "written_date", "reverse_date"})  # wha
 _CALENDAR_CLASSES = tuple(number for number, kind in enumerate(guard_tokens.TOKEN_KINDS) if kind in _CALENDAR_KINDS)
 _DAY_MONTH = tuple(number for number, kind in enumerate(_KINDS) if kind == "day_month")
 _DIGIT = re.compile(r"\d")
+_PATTERN = operator.itemgetter(1)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -81,8 +83,7 @@ class NoteReading:
         if self._whole is None and self._strict is None:
             self._whole = text_facts(self.text) if len(self.text) <= 4096 else tuple(strict.facts(self.text))
         if self._whole is None:
-            matches = sorted((number, start, match) for start, number, _, match in self._strict_items())
-            self._whole = _facts(text_tokens(self.text), matches, self.text, 0)
+            self._whole = _facts(text_tokens(self.text), sorted(self._strict_items(), key=_PATTERN), self.text, 0)
         return self._whole
 
     def span(self, start: int, end: int) -> tuple[Facts, Facts] | None:
@@ -92,11 +93,11 @@ class NoteReading:
                                                               and not _comma_ends(text, end)):
             return None
         items = self._items if self._items is not None else self._index()
-        if self._crossed(start) or self._crossed(end):
-            return None
-        inside = sorted((number, at, match) for at, number, _, match in
-                        items[bisect.bisect_left(self._starts, start):bisect.bisect_left(self._starts, end)])
-        split = bisect.bisect_left(inside, (_STRICT,))
+        first, last = bisect.bisect_left(self._starts, start), bisect.bisect_left(self._starts, end)
+        if (first and self._furthest[first - 1] > start) or (last and self._furthest[last - 1] > end):
+            return None  # a match crosses an end
+        inside = sorted(items[first:last], key=_PATTERN)  # by pattern, each in text order (the sort is stable)
+        split = bisect.bisect_left(inside, _STRICT, key=_PATTERN)
         tokens = _tokens(inside[:split])
         return tokens, _facts(tokens, inside[split:], text[start:end], start)
 
@@ -127,13 +128,8 @@ class NoteReading:
         self._furthest = list(itertools.accumulate((item[2] for item in items), max))
         return items
 
-    def _crossed(self, place: int) -> bool:
-        """Does a match start before `place` and end after it?"""
-        before = bisect.bisect_left(self._starts, place) - 1
-        return before >= 0 and self._furthest[before] > place
 
-
-def _facts(tokens: Facts, matches: list[tuple[int, int, str]], text: str, start: int) -> Facts:
+def _facts(tokens: Facts, matches: list[_Item], text: str, start: int) -> Facts:
     """`strict.facts`'s collection: its tokens, then each pattern's matches in order, then the proper names
     (capitalised words not at a sentence start, judged in `text`, which starts at `start`); the first spelling
     of each normal form kept."""
@@ -142,7 +138,7 @@ def _facts(tokens: Facts, matches: list[tuple[int, int, str]], text: str, start:
         token, key = _fact(token)
         if key and key not in found:
             found[key] = (token, kind)
-    for number, at, match in matches:
+    for at, number, _, match in matches:
         if number == _NAME:
             at -= start
             if strict._sentence_start(text, at) and not strict._after_abbreviation(text, at):
@@ -158,11 +154,11 @@ def _facts(tokens: Facts, matches: list[tuple[int, int, str]], text: str, start:
     return tuple(found.values())
 
 
-def _tokens(matches: list[tuple[int, int, str]]) -> Facts:
+def _tokens(matches: list[_Item]) -> Facts:
     """`extract_tokens`'s collection from the matches of each class in order: each match without its trailing
     punctuation, the first spelling of each case-folded token, and the first class that found it."""
     found: dict[str, tuple[str, str]] = {}
-    for number, _, match in matches:
+    for _, number, _, match in matches:
         token, key = _token(match)
         if token and key not in found:
             found[key] = (token, guard_tokens.TOKEN_KINDS[number - _GUARD])
@@ -188,7 +184,7 @@ def _dates_alone(text: str) -> tuple[Facts, tuple[str, ...]]:
     of their shape (a date holds a space or a dash between digits, and a month name or a year), so what they
     find is what the full readings list, in the same order."""
     patterns = guard_tokens._patterns_for(text).patterns
-    calendar = _tokens([(number, 0, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text)])
+    calendar = _tokens([(0, number, 0, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text)])
     day_months: dict[str, str] = {}
     digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
     for number in _DAY_MONTH:
