@@ -152,6 +152,8 @@ SAME = [
     ("Over-60s swim free on Mondays.", "Anyone over sixty swims free on Mondays.", ("Over-60s", "sixty")),
     ("Quiz team: Ola, Bea and Cy.", "The quiz team has three members: Ola, Bea and Cy.", None),  # a list's count
     ("Nan drinks tea but no coffee.", "Nan drinks tea, never coffee.", None),  # the same negation, reworded
+    ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
+     "90 days, whichever comes sooner.", None),  # `every` reaches both limits; which limit counts, reworded
     ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Dr Osei chairs; Prof Lund is the speaker.", None),
     ("At the clinic, Omar is the receptionist and Priya is the nurse.",
      "Clinic staff: Omar, the receptionist, and Priya, the nurse.", None),
@@ -256,6 +258,8 @@ CHANGED = [
     ("The house was built in the 1960s.", "The house was built in the 1970s.", "changed", "date"),
     # a negation moved onto something the source says plainly, and a cause turned into its effect
     ("Nan drinks tea but no coffee.", "Nan doesn't drink tea or coffee.", "changed", "negation"),
+    ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 90 days or 500 "
+     "hours, whichever is later.", "changed", "condition"),
     ("The build failed because the cache was full.", "The cache was full because the build failed.", "changed",
      "cause"),
     ("The match was called off because of the storm.", "The storm came because the match was called off.",

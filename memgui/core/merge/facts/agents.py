@@ -43,7 +43,11 @@ def _agents(note: Note, people: list[tuple[int, str]]) -> dict[str, str]:
         if word.start in named or word.text[:1].isupper():
             continue  # a name is no one's deed (`Asha, Ben, Priya`)
         k = bisect.bisect_left(starts, word.start) - 1
-        follows = k >= 0 and _NEXT_WORDS.fullmatch(note.text[people[k][0]:word.start]) is not None
+        between = note.text[people[k][0]:word.start] if k >= 0 else ""
+        follows = k >= 0 and "," not in between and _NEXT_WORDS.fullmatch(between) is not None and \
+            wordnet.has_verb_sense(word.lemma) and (word.lower != word.lemma or people[k][1] == "p:writer" or
+                                                   len(between.split()) > 1)  # `Ben tags`, `I owe`, `Ida will take`
+        # — not `the PagerDuty schedule`, a name before a noun
         if not (wordnet.names_a_person(word.lemma) or follows):
             continue  # what a person is (a role) or does (the verb right after them), not a thing beside them
         who = people[k][1] if k >= 0 else None

@@ -95,6 +95,11 @@ _CLASSES: dict[str, dict[str, str]] = {
         "only if": "only if", "only when": "only if", "only whenever": "only if", "only once": "only if",
         "even if": "even if", "even though": "though", "although": "though",
         "though": "though", "because": "because", "since": "since", "due to": "because", "so that": "so that",
+        # which of two limits counts: `whichever comes first` = `whichever is sooner`
+        **{f"whichever {verb}{word}": "whichever first" for verb in ("", "comes ", "is ", "happens ", "occurs ")
+           for word in ("first", "sooner", "earlier", "earliest", "soonest")},
+        **{f"whichever {verb}{word}": "whichever last" for verb in ("", "comes ", "is ", "happens ", "occurs ")
+           for word in ("last", "later", "latest")},
     },
     # comparison: the comparative and superlative function words (inflected -er/-est adjectives: words.py)
     "comparison": {

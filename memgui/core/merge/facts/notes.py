@@ -250,6 +250,10 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             i += 1
             continue
         ordinal = ordinal_value(low)
+        if ordinal is not None and re.search(r"\bwhichever\s+(?:\w+\s+)?$", text[max(0, words[i].start() - 30):
+                                                                               words[i].start()], re.IGNORECASE):
+            i += 1
+            continue  # `whichever comes first`: which limit counts, not a first of anything
         if (ordinal is not None and low not in ("second",)) or (low == "second" and i + 1 < len(words) and
                                                                   words[i + 1].group(0).casefold() not in (
                                                                       "of", "and", "or", "to", "a", "s")):

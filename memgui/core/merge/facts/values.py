@@ -503,8 +503,22 @@ def values(text: str) -> list[Value]:
             # "around 6 pm"; "before 14 July" is an order marker
             if bound:
                 v = dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
-        kept.append(_labelled_amount(text, v))
+        kept.append(_every_either(text, _labelled_amount(text, v)))
     return _compound_durations(text, kept)
+
+
+_EVERY_OR = re.compile(r"\bevery\s+[^.;:\n]{1,40}\bor\s+$", re.IGNORECASE)
+
+
+def _every_either(text: str, value: Value) -> Value:
+    """`every 7,500 mi or 6 mo`: the `every` reaches the second limit too, which is a frequency as well as a
+    duration (`every six months`)."""
+    if value.dimension != "duration" or not _EVERY_OR.search(text, max(0, value.start - 50), value.start):
+        return value
+    seconds = [float(k[9:]) for k in value.keys if re.fullmatch(r"duration:[\d.e+]+", k)]
+    if not seconds or seconds[0] <= 0:
+        return value
+    return dataclasses.replace(value, keys=value.keys | {f"freq:{fmt(1 / seconds[0])}"})
 
 
 _DURATION_GLUE = re.compile(r"\s*(?:,|and)?\s*$")
