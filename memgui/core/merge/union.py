@@ -174,29 +174,32 @@ def _passes_fully(sources: list[str | None], merged: str, reader: Reader,
 
 def _strict_tokens_missing(sources: list[str | None], merged: str, reader: Reader) -> tuple[str, ...]:
     """The strict lens's facts of the sources (tokens, times, dates, quantities, names, negations…) that stand
-    whole in their source and not in the merged body."""
+    whole in their source and not in the merged body. Whether a fact stands whole in its source is asked only
+    of those the body lacks (none, most often: a long source is then not normalised at all)."""
     body = normalised(merged)
+    primary = normalised(sources[0] or "") if sources else ""
+    if body.startswith(primary) and body[len(primary):len(primary) + 1] in ("", " "):
+        sources = sources[1:]  # the body starts with the whole primary: what stands whole in it stands in the body
+    facts = [(source, _facts_by_key(source, reader)) for source in sources if source]
+    candidates = set().union(*(keys for _, keys in facts))
+    absent = candidates - whole_found(candidates, body)
     wanted: dict[str, str] = {}
-    for source in sources:
-        own = normalised(source or "")
-        if body.startswith(own) and body[len(own):len(own) + 1] in ("", " "):
-            continue  # the body starts with the whole source (the primary): what stands whole in it stands in the body
-        wanted.update((key, token) for key, token in _whole_facts(source or "", reader).items() if key not in wanted)
-    kept = whole_found(set(wanted), body)
-    return tuple(token for key, token in wanted.items() if key not in kept)
+    for source, keys in facts:
+        asked = absent.intersection(keys).difference(wanted)
+        if asked:
+            whole = whole_found(asked, normalised(source))  # MergeGuard's pieces ("4.20" of "v5.4.20") are not
+            wanted.update((key, token) for key, token in keys.items() if key in whole and key not in wanted)
+    return tuple(wanted.values())
 
 
-def _whole_facts(source: str, reader: Reader) -> dict[str, str]:
-    """A source's strict-lens facts that stand whole in it, by normal form (MergeGuard's pieces, such as the
-    "4.20" of "v5.4.20", stand whole nowhere: the guard checks those). Kept for the next check of the same
+def _facts_by_key(source: str, reader: Reader) -> dict[str, str]:
+    """A source's strict-lens facts by normal form, each as first spelt. Kept for the next check of the same
     sources (do not modify the result)."""
     kept = reader.whole.get(source)
     if kept is None:
-        facts: dict[str, str] = {}
+        kept = reader.whole[source] = {}
         for token, _ in reader.whole_facts(source):
-            facts.setdefault(normalised(token), token)
-        whole = whole_found(set(facts), normalised(source))
-        kept = reader.whole[source] = {key: token for key, token in facts.items() if key in whole}
+            kept.setdefault(normalised(token), token)
     return kept
 
 

@@ -118,3 +118,28 @@ def test_the_drafts_are_those_of_reading_every_text_alone(monkeypatch):
     once = [sentence_union(primary, others) for primary, others in cases]
     _alone(monkeypatch)
     assert [sentence_union(primary, others) for primary, others in cases] == once
+
+
+def _missing_as_before(sources: list[str | None], merged: str) -> tuple[str, ...]:
+    """The final check's strict-lens tokens as the union computed them before it read each note once: every
+    source's facts standing whole in it, then those the body lacks."""
+    wanted: dict[str, str] = {}
+    for source in sources:
+        facts: dict[str, str] = {}
+        for token, _ in strict.facts(source or ""):
+            facts.setdefault(strict.normalise_text(token), token)
+        whole = {key for key in facts if key and strict.contains_whole(strict.normalise_text(source or ""), key)}
+        wanted.update((key, token) for key, token in facts.items() if key in whole and key not in wanted)
+    body = strict.normalise_text(merged)
+    return tuple(token for key, token in wanted.items() if not strict.contains_whole(body, key))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NOTE, min_size=1, max_size=3), st.lists(st.integers(0, 2), max_size=6), NOTE)
+@example(["v5.4.20 and 14 August", "No sugar. Mira at 02:30"], [1], "v5.4.20 14 August")
+@example(["Mira at 02:30", "Mira at 02:30"], [0, 1], "")
+def test_the_final_check_misses_what_it_missed_before(sources, picks, extra):
+    # bodies that start with the primary (as the union's do), keep some sources whole, or drop them
+    merged = "\n\n".join([sources[0], *(sources[p] for p in picks if p < len(sources)), extra])
+    for body in (merged, extra, sources[0]):
+        assert union_mod._strict_tokens_missing(list(sources), body, Reader()) == _missing_as_before(sources, body)
