@@ -10,7 +10,6 @@ thousands of times ("is this fact already there?", "does the fact lens find this
 """
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -19,8 +18,8 @@ import ahocorasick_rs
 
 from .conflicts import calendar_date, day_and_month
 from .facts.lens import FactAtRisk, FactReport, check_facts
-from .strict import StrictReport, contains_whole, normalise_text
-from .union_reading import Reader, text_facts, text_tokens
+from .strict import StrictReport, contains_whole
+from .union_reading import Reader, normalised, text_facts, text_tokens
 
 LENS_COVER_LIMIT = 20_000  # characters of draft the per-clause lens reads
 # the lens's judgements of whole sentences: a clause read alone is not a sentence, the final check judges them
@@ -46,12 +45,6 @@ _FUNCTION_WORDS = _STOPWORDS | frozenset(
     ])
 _KEY = re.compile(r"\d+|[^\W\d]+")
 _LENS_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")  # the draft read in sentences for the lens's window
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def normalised(text: str) -> str:
-    """`normalise_text`, once per distinct text (the same tokens come back clause after clause)."""
-    return normalise_text(text)
 
 
 def content_words(text: str) -> set[str]:

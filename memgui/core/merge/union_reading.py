@@ -53,10 +53,16 @@ def text_tokens(text: str) -> Facts:
 
 
 @functools.lru_cache(maxsize=1 << 16)
+def normalised(text: str) -> str:
+    """`strict.normalise_text`, once per distinct text (the same tokens come back clause after clause)."""
+    return strict.normalise_text(text)
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _fact(match: str) -> tuple[str, str]:
-    """A lens match as `strict.facts` keeps it, and its normal form (the same matches recur clause after clause)."""
+    """A lens match as `strict.facts` keeps it, and its normal form."""
     token = match.strip().rstrip(".,:;)]")
-    return token, strict.normalise_text(token)
+    return token, normalised(token)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -258,4 +264,4 @@ class Reader:
         return note.span(start, start + len(text))
 
 
-__all__ = ["Facts", "NoteReading", "Reader", "text_facts", "text_tokens"]
+__all__ = ["Facts", "NoteReading", "Reader", "normalised", "text_facts", "text_tokens"]
