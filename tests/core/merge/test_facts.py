@@ -152,6 +152,12 @@ SAME = [
     ("Over-60s swim free on Mondays.", "Anyone over sixty swims free on Mondays.", ("Over-60s", "sixty")),
     ("Quiz team: Ola, Bea and Cy.", "The quiz team has three members: Ola, Bea and Cy.", None),  # a list's count
     ("Nan drinks tea but no coffee.", "Nan drinks tea, never coffee.", None),  # the same negation, reworded
+    ("Jam: 250 g sugar per jar.", "Jam: a quarter of a kilogram of sugar per jar.", ("250 g", "a quarter of a "
+                                                                                     "kilogram")),
+    ("The loop is 1,320 yards.", "The loop is three quarters of a mile.", None),  # a fraction of a unit
+    ("Leave the back door key out for the plumber.", "The back door key is left out for the plumber.",
+     None),  # `left` of leave is no side
+    ("Sessions time out: 30 min.", "Sessions time out after 30 minutes.", None),  # `after` a duration says how long
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
      "90 days, whichever comes sooner.", None),  # `every` reaches both limits; which limit counts, reworded
     ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Dr Osei chairs; Prof Lund is the speaker.", None),
@@ -258,6 +264,7 @@ CHANGED = [
     ("The house was built in the 1960s.", "The house was built in the 1970s.", "changed", "date"),
     # a negation moved onto something the source says plainly, and a cause turned into its effect
     ("Nan drinks tea but no coffee.", "Nan doesn't drink tea or coffee.", "changed", "negation"),
+    ("Ice the right knee twice a day.", "Ice the left knee twice a day.", "added", "direction"),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 90 days or 500 "
      "hours, whichever is later.", "changed", "condition"),
     ("The build failed because the cache was full.", "The cache was full because the build failed.", "changed",

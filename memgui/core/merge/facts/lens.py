@@ -311,12 +311,24 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
                 not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)},
                                            _negated(body, marker)) and \
                 not (marker.cls == "order" and any(states_same_order(body, marker, index.note, aligned(
-                    features, index, loose=True)) for index in source_indexes)):
+                    features, index, loose=True)) for index in source_indexes)) and \
+                not _delay(body, marker, source_indexes):
             findings.add(FactAtRisk("added", marker.cls, marker.text, (), None, marker.text,
                                     (marker.start, marker.end),
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
                                     "sentences it restates"))
     return checked
+
+
+def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:
+    """`expire after one hour` where a source says `TTL: 3600s`: `after` a duration the sources state says how long,
+    not which of two events comes first."""
+    if marker.cls != "order" or marker.text.casefold() not in ("after", "within"):
+        return False
+    for value in body.values:
+        if value.dimension == "duration" and 0 <= value.start - marker.end <= 2:
+            return any(value_found(value, index) or value_found(unbound(value), index) for index in sources)
+    return False
 
 
 _RANGE_WORDS = frozenset({"until", "till", "til", "through", "thru", "to"})

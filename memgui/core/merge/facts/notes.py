@@ -50,6 +50,10 @@ _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|e
                          r"(a\s+half|a\s+quarter|three\s+quarters|a\s+third|two\s+thirds)\b", re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+_LEFT_AS_SIDE = re.compile(r"\b(?:turn|turning|go|bear|keep|veer|swipe|scroll|move|on\s+the|to\s+the|far|top|bottom|"
+                           r"upper|lower|front|back|rear)\s+left\b|\bleft[\s-]+(?:side|hand|of|turn|lane|ear|eye|"
+                           r"knee|arm|leg|foot|wing|door|click|bank|column|panel|corner|wrist|ankle|hip|shoulder)\b",
+                           re.IGNORECASE)  # a side: `turn left`, `left knee`, `on the left`
 _NUMBER_SIGN = re.compile(r"no\.\s?(?=\d)", re.IGNORECASE)  # `no. 10342` is `number 10342`, no negation
 _PRONOUN_CONTRACTION = re.compile(r"^(?:i|you|he|she|it|we|they|there|that|who|what)'(?:d|ll|ve|re|m|s)$")
 _DETERMINERS = frozenset("the this that which each every any no another".split())
@@ -262,6 +266,10 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             _put(chars, regions, words[i].start(), words[i].end(), f"{ordinal}{suffix}")
             i += 1
             continue
+        if low in NUMBER_WORDS and i + 1 < len(words) and words[i + 1].group(0).casefold() in (
+                "quarter", "quarters", "third", "thirds"):
+            i += 1
+            continue  # `three quarters`, `two thirds`: a fraction, read whole (values._fractions)
         if (low in NUMBER_WORDS and low != "one") or (low == "one" and _counts_next(words, i)):
             j = i
             while j + 1 < len(words) and all(part in _NUMBER_RUN_WORDS - {"a"} for part in words[j + 1].group(0)
@@ -471,6 +479,8 @@ def _read(text: str) -> Note:
         for size in range(joined, 0, -1):
             phrase = " ".join(lowers[i:i + size])
             hit = PHRASES.get(phrase) or (_BOUND_HIT if size > 1 and phrase in BOUNDS else None)
+            if phrase == "left" and not _LEFT_AS_SIDE.search(text, max(0, tokens[i].start() - 14), tokens[i].end() + 8):
+                hit = None  # `the food is left out`, `10 left`: the verb leave, or what remains — no side
             if hit is None and size == 1 and phrase in ("on", "off") and _predicative(text, tokens, i):
                 hit = ("state", phrase)  # "the heating is on" / "off": a state, not a preposition
             if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):

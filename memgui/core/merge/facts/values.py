@@ -329,6 +329,7 @@ _FRACTIONS = {"quarter": 0.25, "half": 0.5, "a quarter": 0.25, "one quarter": 0.
 
 
 _OF_A_UNIT = re.compile(r"\s+of\s+an?\s+(second|minute|hour|day|week|month|year)\b", re.IGNORECASE)
+_OF_A_MEASURE = re.compile(r"\s+of\s+an?\s+([a-z]+)\b", re.IGNORECASE)  # `a quarter of a kilogram` = `250 g`
 
 
 def _fractions(text: str) -> list[Value]:
@@ -341,6 +342,13 @@ def _fractions(text: str) -> list[Value]:
             seconds = share * _CALENDAR_UNITS[unit.group(1).casefold()]
             out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", text[m.start():unit.end()],
                              m.start(), unit.end(), "duration"))
+            continue
+        measure = _OF_A_MEASURE.match(text, m.end())
+        amount = _amount_keys(share, measure.group(1)) if measure and measure.group(1).casefold() not in \
+            CURRENCY_WORDS else None
+        if measure and amount and amount[1] == "quantity":
+            out.append(Value(frozenset(amount[0]), "quantity", text[m.start():measure.end()], m.start(), measure.end(),
+                             amount[2]))
         else:
             out.append(Value(frozenset({f"frac:{fmt(share)}"}), "quantity", m.group(0), m.start(), m.end(), "percent"))
     return out
