@@ -158,6 +158,7 @@ SAME = [
     ("Leave the back door key out for the plumber.", "The back door key is left out for the plumber.",
      None),  # `left` of leave is no side
     ("Sessions time out: 30 min.", "Sessions time out after 30 minutes.", None),  # `after` a duration says how long
+    ("Flights: MAN-AMS on 2 May.", "Flights: Manchester to Amsterdam Schiphol on 2 May.", None),  # airport codes
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
      "90 days, whichever comes sooner.", None),  # `every` reaches both limits; which limit counts, reworded
     ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Dr Osei chairs; Prof Lund is the speaker.", None),
@@ -265,6 +266,7 @@ CHANGED = [
     # a negation moved onto something the source says plainly, and a cause turned into its effect
     ("Nan drinks tea but no coffee.", "Nan doesn't drink tea or coffee.", "changed", "negation"),
     ("Ice the right knee twice a day.", "Ice the left knee twice a day.", "added", "direction"),
+    ("Flights: MAN-AMS on 2 May.", "Flights: Manchester to Brussels on 2 May.", "added", "term"),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 90 days or 500 "
      "hours, whichever is later.", "changed", "condition"),
     ("The build failed because the cache was full.", "The cache was full because the build failed.", "changed",

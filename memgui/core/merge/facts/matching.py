@@ -7,7 +7,7 @@ import functools
 import itertools
 import re
 
-from . import wordnet
+from . import airports, wordnet
 from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, TITLE_ABBREVIATIONS
 from .notes import Note, Word, lemma_of, zipf_of
 from .value_types import fmt
@@ -97,6 +97,14 @@ WORDLIKE_KINDS = frozenset({"all_caps", "camel_case", "snake_case", "kebab_case"
                              "email", "channel", "file_path", "version"})
 
 
+def _codes_named(text: str, other: Index) -> bool:
+    """Each airport code of `LHR-SFO` (or `LHR`) named in the other note by its airport or city."""
+    codes = text.split("-")
+    return all(_CODES.fullmatch(code) for code in codes) and all(
+        any(place in other.lowers or whole_word_in(place, other.lower_text) for place in airports.places_of(code))
+        for code in codes)
+
+
 def _rate_parts(key: str) -> tuple[str, str]:
     """(`money:GBP:180`, `freq:3.16881e-08`) of `money:GBP:180/3.15576e+07s`; ('', '') for a rate per a thing."""
     amount, _, per = key.rpartition("/")
@@ -128,6 +136,8 @@ def value_found(value: Value, other: Index) -> Value | None:
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
     if value.kind == "all_caps" and _spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):
         return value  # `PTO` where the other writes "paid time off", `L&D` "learning and development"
+    if value.kind in ("all_caps", "kebab_case") and _codes_named(value.text, other):
+        return value  # `LHR-SFO` where the other writes "London Heathrow … San Francisco"
     if "n:1" in value.keys and value.dimension.startswith("count:"):
         noun = re.escape(value.dimension[6:])
         if re.search(rf"\b(?:a|an|one|single)\s+(?:[a-z-]+\s+)?{noun}", other.lower_text):
@@ -217,6 +227,9 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     gendered = _gendered(word, other)
     if gendered:
         return gendered, "same role"
+    if word.text[:1].isupper() and (airports.named_by_code(word.text, _CODES.findall(other.note.text)) or
+                                    _codes_named(word.text, other)):
+        return word.text, "airport code"  # `Heathrow` where the other writes `LHR`, and the other way round
     compound = _compound_in(word, other)  # before clippings: `wristband` is `wrist band`, not `wrist`
     if compound:
         return compound
@@ -332,6 +345,7 @@ def _subsequence(short: str, long: str) -> bool:
 
 
 _ACRONYM = re.compile(r"^([A-Z]{2,6})s?$")
+_CODES = re.compile(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])")
 
 
 def _spelled_out(letters: str, text: str) -> bool:
