@@ -159,6 +159,10 @@ SAME = [
      None),  # `left` of leave is no side
     ("Sessions time out: 30 min.", "Sessions time out after 30 minutes.", None),  # `after` a duration says how long
     ("Flights: MAN-AMS on 2 May.", "Flights: Manchester to Amsterdam Schiphol on 2 May.", None),  # airport codes
+    ("The heater draws 1500 W.", "The heater draws fifteen hundred watts.", ("1500 W", "fifteen hundred watts")),
+    ("Backups: 30 days on the NAS.", "Backups are kept 30 days on the network attached storage.",
+     None),  # an acronym spelled out: each of its words is the source's
+    ("Lock the shed again after use.", "Relock the shed after use.", None),  # re- is `again`
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
      "90 days, whichever comes sooner.", None),  # `every` reaches both limits; which limit counts, reworded
     ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Dr Osei chairs; Prof Lund is the speaker.", None),

@@ -26,7 +26,18 @@ from . import wordnet
 from .agents import agent_changed
 from .association import crossed
 from .binding import attribute_moved, rebound, swapped
-from .matching import Index, aligned, stem, unbound, unit_added, unit_named, value_found, whole_word_in, word_found
+from .matching import (
+    Index,
+    aligned,
+    spells_an_acronym,
+    stem,
+    unbound,
+    unit_added,
+    unit_named,
+    value_found,
+    whole_word_in,
+    word_found,
+)
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .order import states_same_order
 from .polarity import cause_reversed, negation_moved
@@ -296,7 +307,8 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if not word.term:
             continue
         checked += 1
-        if not any(word_found(word, index, body_index.features[word.sentence]) for index in source_indexes):
+        if not any(word_found(word, index, body_index.features[word.sentence]) for index in source_indexes) and \
+                not any(spells_an_acronym(body, word, index) for index in source_indexes):
             findings.add(FactAtRisk("added", "term", word.text, (), None, word.text, (word.start, word.end),
                                     f"{word.text!r} of the body is in no source"))
     merged_sources = _MergedIndex(source_indexes)

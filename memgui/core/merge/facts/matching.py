@@ -97,6 +97,27 @@ WORDLIKE_KINDS = frozenset({"all_caps", "camel_case", "snake_case", "kebab_case"
                              "email", "channel", "file_path", "version"})
 
 
+def spells_an_acronym(note: Note, word: Word, other: Index) -> bool:
+    """`autoscaler` of "horizontal pod autoscaler" where the other note writes `HPA`: one of a run of words whose
+    initials spell the other's acronym."""
+    acronyms = {a.casefold() for a in _ACRONYMS.findall(other.note.text)}
+    if not acronyms:
+        return False
+    words = note.words_in(word.sentence)
+    at = next((i for i, w in enumerate(words) if w.start == word.start), None)
+    if at is None:
+        return False
+    for acronym in acronyms:
+        n = len(acronym)
+        for first in range(max(0, at - n + 1), min(at, len(words) - n) + 1):
+            if "".join(w.lower[:1] for w in words[first:first + n]) == acronym:
+                return True
+    return False
+
+
+_ACRONYMS = re.compile(r"(?<![A-Za-z])([A-Z]{2,6})s?(?![A-Za-z])")
+
+
 def _codes_named(text: str, other: Index) -> bool:
     """Each airport code of `LHR-SFO` (or `LHR`) named in the other note by its airport or city."""
     codes = text.split("-")
@@ -230,6 +251,9 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     if word.text[:1].isupper() and (airports.named_by_code(word.text, _CODES.findall(other.note.text)) or
                                     _codes_named(word.text, other)):
         return word.text, "airport code"  # `Heathrow` where the other writes `LHR`, and the other way round
+    if word.lower.startswith("re") and len(word.lower) >= 6 and lemma_of(word.lower[2:].lstrip("-")) in other.lemmas \
+            and re.search(r"\bagain\b", other.lower_text):
+        return other.lemmas[lemma_of(word.lower[2:].lstrip("-"))].text + " again", "prefix"  # `relock` = `lock again`
     compound = _compound_in(word, other)  # before clippings: `wristband` is `wrist band`, not `wrist`
     if compound:
         return compound

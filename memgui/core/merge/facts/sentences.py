@@ -9,7 +9,18 @@ from collections import Counter
 
 from . import wordnet
 from .lexicon import FUNCTION_WORDS
-from .matching import Index, abbreviates, aligned, unbound, unit_added, value_found, weight, whole_word_in, word_found
+from .matching import (
+    Index,
+    abbreviates,
+    aligned,
+    spells_an_acronym,
+    unbound,
+    unit_added,
+    value_found,
+    weight,
+    whole_word_in,
+    word_found,
+)
 from .notes import Note, Word, zipf_of
 from .report import FactAtRisk, Findings
 
@@ -89,6 +100,7 @@ def _one_word(a: str, b: str) -> bool:
     """Two lemmas that say one thing: synonyms, one the start of the other, or a derivation (`rehearse` /
     `rehearsal`)."""
     return wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) or b in wordnet.derived_forms(a) or \
+        a == "re" + b or b == "re" + a or \
         (abbreviates(a, b) and zipf_of(min(a, b, key=len)) < 3.5)  # `qty` = `quantity`; `vegan` is no abbreviation
 
 
@@ -260,7 +272,8 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
         total = sum(weight(w) for w in words.values()) + _VALUE_WEIGHT * len(amounts)
         if total < 2:
             continue
-        kept = sum(weight(w) for w in words.values() if any(word_found(w, other, features) for other in others))
+        kept = sum(weight(w) for w in words.values() if any(word_found(w, other, features) or (
+            direction == "added" and spells_an_acronym(note, w, other)) for other in others))
         kept += _VALUE_WEIGHT * sum(1 for v in amounts if any(  # as the lens finds an added value (`17:00` for `5`)
             value_found(v, other) or value_found(unbound(v), other) or unit_added(v, other) for other in others))
         if kept / total < 0.5:

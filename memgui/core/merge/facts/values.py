@@ -74,8 +74,8 @@ def unit_of(spelling: str) -> tuple[str, float] | None:
     """(dimension, factor to base units) of a unit as written (`GB`, `gigabytes`, `min`, `°C`, `ng/mL`), by
     pint; None for a word that is not a unit (a counted noun: `4 drives`)."""
     word = spelling.strip()
-    if not word or word.casefold() in FUNCTION_WORDS or word.casefold() in _NOT_UNITS:
-        return None
+    if not word or ((word.casefold() in FUNCTION_WORDS or word.casefold() in _NOT_UNITS) and word not in ("W", "V")):
+        return None  # `248 W` is watts, `w/ Jess` is with
     registry = _registry()
     word = _DATA_UNITS.get(word, word)  # `kb`, `mb` are kilobytes and megabytes in a note, not barns (`Mb` stays a megabit)
     for candidate in dict.fromkeys((word, word.replace(" per ", "/").replace(" a ", "/").replace(" an ", "/"),
