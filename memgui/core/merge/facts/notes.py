@@ -50,6 +50,8 @@ _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|e
                          r"(a\s+half|a\s+quarter|three\s+quarters|a\s+third|two\s+thirds)\b", re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+_PARTICLE_VERBS = frozenset("kick drop set head sign log show tell nod doze cool tail see carry move get hang hold "
+                            "try put wear pick send top hand pass ring cross tick sell pay write".split())
 _LEFT_AS_SIDE = re.compile(r"\b(?:turn|turning|go|bear|keep|veer|swipe|scroll|move|on\s+the|to\s+the|far|top|bottom|"
                            r"upper|lower|front|back|rear)\s+left\b|\bleft[\s-]+(?:side|hand|of|turn|lane|ear|eye|"
                            r"knee|arm|leg|foot|wing|door|click|bank|column|panel|corner|wrist|ankle|hip|shoulder)\b",
@@ -328,6 +330,8 @@ def _predicative(text: str, tokens: list[re.Match[str]], i: int) -> bool:
     the `off` of time taken off (`paid time off`, `a day off`)."""
     if i and tokens[i - 1].group(0).casefold() in _TIME_OFF:
         return False
+    if i and lemma_of(tokens[i - 1].group(0).casefold()) in _PARTICLE_VERBS:
+        return False  # `kicking off at 7`, `drops off at 4`, `have a lifejacket on`: a phrasal verb's particle
     after = text[tokens[i].end():tokens[i].end() + 3].lstrip(" ")
     if not after or (after[0] in ".,;:!?)]\n" and not re.match(r":\S", after)):
         return True  # `is on.`, not `sessions on :6381` (a port)

@@ -395,7 +395,8 @@ def _article_durations(text: str) -> list[Value]:
 
 _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
 _BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|older|up|upwards|later|after)|"
-                          r"(?:under|less|fewer|below|younger|earlier|before))\b|(?P<plus>\+)|"
+                          r"(?:under|less|fewer|below|younger|earlier|before))\b(?!\s+(?:a|an|the|any|each|every|my|"
+                          r"your|our|their|his|her|its|this|that)\b)|(?P<plus>\+)|"  # not `or after any wet ride`
                           r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least)|max(?:imum)?|at\s+(?:the\s+)?most)\b"
                           r"(?!\s*(?:of\s+)?[\d$€£¥]))",  # `one piece, max 4 minutes`: the bound is the next amount's
                           re.IGNORECASE)  # `65 or older`, `18+`, `0.2 g max`
