@@ -17,27 +17,48 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-import operator
 import re
+from array import array
+from collections.abc import Iterable
 
 from ..netfx import fold_case
 from . import guard_tokens, strict
 from .guard import extract_tokens
 
 Facts = tuple[tuple[str, str], ...]  # (token, kind), as `strict.facts` and `extract_tokens` give them
-_Item = tuple[int, int, int, str]  # a raw match: (start, pattern id, end, text)
 
 _LEFT_CLEAN = frozenset(" \t\n\r();")  # before a span: no look-behind tells these from the text's start
 _RIGHT_CLEAN = frozenset(" \t\n\r();")  # after it: no look-ahead tells these from the text's end
-_GUARD = 0  # pattern ids: MergeGuard's classes first (0..13), then the strict lens's patterns, then names
-_STRICT = 100
-_NAME = 1000
+# A raw match is one integer (a note of 1 MB can hold a million): its start, pattern id and length, so that the
+# matches sort by start and an array holds each in 8 bytes. Pattern ids: MergeGuard's classes first, then the
+# strict lens's patterns, then proper names.
+_GUARD, _STRICT, _NAME = 0, 32, 255
+_LENGTH = (1 << 24) - 1  # a longer match (or a note of 2 GB) is not packed: the note is then read text by text
+assert len(guard_tokens.TOKEN_KINDS) <= _STRICT and _STRICT + len(strict._KIND_PATTERNS) < _NAME
 _KINDS = tuple(kind for kind, _ in strict._KIND_PATTERNS)
 _CALENDAR_KINDS = frozenset({"iso_date", "written_date", "reverse_date"})  # what `calendar_date` reads
 _CALENDAR_CLASSES = tuple(number for number, kind in enumerate(guard_tokens.TOKEN_KINDS) if kind in _CALENDAR_KINDS)
 _DAY_MONTH = tuple(number for number, kind in enumerate(_KINDS) if kind == "day_month")
 _DIGIT = re.compile(r"\d")
-_PATTERN = operator.itemgetter(1)
+
+
+
+def _pattern(key: int) -> int:
+    return (key >> 24) & 0xFF
+
+
+def _packed(matches: Iterable[re.Match[str]], pattern: int) -> list[int]:
+    """The matches packed (a length of `_LENGTH` or more is written `_LENGTH`: the note is then not read by spans)."""
+    return [(m.start() << 32) | (pattern << 24) | min(m.end() - m.start(), _LENGTH) for m in matches]
+
+
+def _too_long(keys: list[int]) -> bool:
+    return any(key & _LENGTH == _LENGTH for key in keys)
+
+
+def _match(text: str, key: int) -> str:
+    start = key >> 32
+    return text[start:start + (key & _LENGTH)]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -78,18 +99,20 @@ class NoteReading:
     def __init__(self, text: str):
         self.text = text
         self.spans_pay = False  # set by the caller: most of the note will be asked about, so scan it whole
-        self._strict: list[_Item] | None = None  # the lens's patterns and names
-        self._items: list[_Item] | None = None  # and the guard's classes, once spans are asked for
-        self._starts: list[int] = []
-        self._furthest: list[int] = []  # the furthest end of the items up to each one (does a match cross a place?)
+        self._strict: list[int] | None = None  # the lens's patterns' matches and names, pattern by pattern
+        self._keys: array[int] | None = None  # and the guard's classes, sorted by start, once spans are asked for
+        self._starts: array[int] = array("q")
+        self._furthest: array[int] = array("q")  # the furthest end of the matches up to each (does one cross?)
         self._whole: Facts | None = None
 
     def whole_facts(self) -> Facts:
         """`strict.facts` of the whole note: from the scan when there is one, else the lens's own reading."""
         if self._whole is None and self._strict is None:
             self._whole = text_facts(self.text) if len(self.text) <= 4096 else tuple(strict.facts(self.text))
+        if self._whole is None and _too_long(self._strict_matches()):
+            self._whole = tuple(strict.facts(self.text))
         if self._whole is None:
-            self._whole = _facts(text_tokens(self.text), sorted(self._strict_items(), key=_PATTERN), self.text, 0)
+            self._whole = _facts(text_tokens(self.text), self._strict_matches(), self.text, 0, self.text)
         return self._whole
 
     def span(self, start: int, end: int) -> tuple[Facts, Facts] | None:
@@ -98,53 +121,62 @@ class NoteReading:
         if (start and text[start - 1] not in _LEFT_CLEAN) or (end < len(text) and text[end] not in _RIGHT_CLEAN
                                                               and not _comma_ends(text, end)):
             return None
-        items = self._items if self._items is not None else self._index()
+        keys = self._keys if self._keys is not None else self._index()
+        if keys is None:
+            return None
         first, last = bisect.bisect_left(self._starts, start), bisect.bisect_left(self._starts, end)
         if (first and self._furthest[first - 1] > start) or (last and self._furthest[last - 1] > end):
             return None  # a match crosses an end
-        inside = sorted(items[first:last], key=_PATTERN)  # by pattern, each in text order (the sort is stable)
-        split = bisect.bisect_left(inside, _STRICT, key=_PATTERN)
-        tokens = _tokens(inside[:split])
-        return tokens, _facts(tokens, inside[split:], text[start:end], start)
+        inside = sorted(keys[first:last], key=_pattern)  # by pattern, each in text order (the sort is stable)
+        split = bisect.bisect_left(inside, _STRICT, key=_pattern)
+        tokens = _tokens([(_pattern(key), _match(text, key)) for key in inside[:split]])
+        return tokens, _facts(tokens, inside[split:], text, start, text[start:end])
 
-    def _strict_items(self) -> list[_Item]:
+    def _strict_matches(self) -> list[int]:
         if self._strict is None:
             text = self.text
             digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
-            self._strict = [(m.start(), _STRICT + number, m.end(), m.group())
-                            for number, (_, pattern) in enumerate(strict._KIND_PATTERNS)
-                            if _may_match(number, text, digits, lower) for m in pattern.finditer(text)]
-            self._strict.extend((m.start(), _NAME, m.end(), m.group()) for m in strict._PROPER.finditer(text))
+            self._strict = []
+            for number, (_, pattern) in enumerate(strict._KIND_PATTERNS):
+                if _may_match(number, text, digits, lower):
+                    self._strict += _packed(pattern.finditer(text), _STRICT + number)
+            self._strict += _packed(strict._PROPER.finditer(text), _NAME)
         return self._strict
 
-    def _index(self) -> list[_Item]:
+    def _index(self) -> array[int] | None:
         text = self.text
+        if len(text) >= 1 << 31:
+            return None
         patterns = guard_tokens._patterns_for(text)
-        items = list(self._strict_items())
+        keys = list(self._strict_matches())
         seen: dict[object, object] = {}  # MergeGuard's pre-tests (exact: a class they rule out cannot match)
         for number, pattern in enumerate(patterns.patterns):
             if not guard_tokens._may_match(number, text, patterns is guard_tokens._ASCII_PATTERNS, seen):
                 continue
             matches = (guard_tokens._file_path_matches(text, patterns) if number == guard_tokens._FILE_PATH
                        else pattern.finditer(text))
-            items.extend((m.start(), _GUARD + number, m.end(), m.group()) for m in matches)
-        items.sort()
-        self._items = items
-        self._starts = [item[0] for item in items]
-        self._furthest = list(itertools.accumulate((item[2] for item in items), max))
-        return items
+            keys += _packed(matches, _GUARD + number)
+        if _too_long(keys):
+            return None
+        keys.sort()
+        self._keys = array("q", keys)
+        self._starts = array("q", (key >> 32 for key in keys))
+        self._furthest = array("q", itertools.accumulate(((key >> 32) + (key & _LENGTH) for key in keys), max))
+        return self._keys
 
 
-def _facts(tokens: Facts, matches: list[_Item], text: str, start: int) -> Facts:
+def _facts(tokens: Facts, matches: Iterable[int], note: str, start: int, text: str) -> Facts:
     """`strict.facts`'s collection: its tokens, then each pattern's matches in order, then the proper names
-    (capitalised words not at a sentence start, judged in `text`, which starts at `start`); the first spelling
-    of each normal form kept."""
+    (capitalised words not at a sentence start, judged in `text`, which starts at `start` in `note`); the first
+    spelling of each normal form kept."""
     found: dict[str, tuple[str, str]] = {}
     for token, kind in tokens:
         token, key = _fact(token)
         if key and key not in found:
             found[key] = (token, kind)
-    for at, number, _, match in matches:
+    for packed in matches:
+        at = packed >> 32
+        number, match = (packed >> 24) & 0xFF, note[at:at + (packed & _LENGTH)]  # `_pattern`, `_match`, inlined
         if number == _NAME:
             at -= start
             if strict._sentence_start(text, at) and not strict._after_abbreviation(text, at):
@@ -160,11 +192,11 @@ def _facts(tokens: Facts, matches: list[_Item], text: str, start: int) -> Facts:
     return tuple(found.values())
 
 
-def _tokens(matches: list[_Item]) -> Facts:
-    """`extract_tokens`'s collection from the matches of each class in order: each match without its trailing
-    punctuation, the first spelling of each case-folded token, and the first class that found it."""
+def _tokens(matches: Iterable[tuple[int, str]]) -> Facts:
+    """`extract_tokens`'s collection from the (class, match) of each class in order: each match without its
+    trailing punctuation, the first spelling of each case-folded token, and the first class that found it."""
     found: dict[str, tuple[str, str]] = {}
-    for _, number, _, match in matches:
+    for number, match in matches:
         token, key = _token(match)
         if token and key not in found:
             found[key] = (token, guard_tokens.TOKEN_KINDS[number - _GUARD])
@@ -190,7 +222,7 @@ def _dates_alone(text: str) -> tuple[Facts, tuple[str, ...]]:
     of their shape (a date holds a space or a dash between digits, and a month name or a year), so what they
     find is what the full readings list, in the same order."""
     patterns = guard_tokens._patterns_for(text).patterns
-    calendar = _tokens([(0, number, 0, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text)])
+    calendar = _tokens((number, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text))
     day_months: dict[str, str] = {}
     digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
     for number in _DAY_MONTH:
