@@ -143,3 +143,14 @@ def test_the_final_check_misses_what_it_missed_before(sources, picks, extra):
     merged = "\n\n".join([sources[0], *(sources[p] for p in picks if p < len(sources)), extra])
     for body in (merged, extra, sources[0]):
         assert union_mod._strict_tokens_missing(list(sources), body, Reader()) == _missing_as_before(sources, body)
+
+
+def test_a_note_with_a_match_too_long_to_pack_is_read_text_by_text(monkeypatch):
+    monkeypatch.setattr(union_reading, "_LENGTH", 7)  # matches of 7 characters or more do not pack
+    note = "Release 1.2.3 shipped on 2025-06-11, see https://x.org/a. Mira runs it."
+    reading = _located(note).note(note)
+    assert reading.span(0, 25) is None
+    assert reading.whole_facts() == tuple(strict.facts(note))
+    draft = sentence_union("Mira runs it.", [note])
+    _alone(monkeypatch)
+    assert sentence_union("Mira runs it.", [note]) == draft
