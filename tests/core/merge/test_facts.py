@@ -166,6 +166,9 @@ SAME = [
     ("Service the bike every 500 km or after any muddy ride.", "Service the bike after any muddy ride or every "
      "500 km.", None),  # `or after any …` is another case, not a bound on 500 km
     ("Quiz starts at 8.", "The quiz kicks off at 8.", None),  # a phrasal verb's `off` is no state
+    ("Don't book the van until the quote arrives.", "Hold off booking the van till the quote arrives.",
+     None),  # a predicate that denies what follows it
+    ("Theo doesn't eat nuts.", "Nuts are off the menu for Theo.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
      "90 days, whichever comes sooner.", None),  # `every` reaches both limits; which limit counts, reworded
     ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Dr Osei chairs; Prof Lund is the speaker.", None),
@@ -275,6 +278,7 @@ CHANGED = [
     ("Ice the right knee twice a day.", "Ice the left knee twice a day.", "added", "direction"),
     ("Flights: MAN-AMS on 2 May.", "Flights: Manchester to Brussels on 2 May.", "added", "term"),
     ("Open to members 65 or older.", "Open to members 65 or younger.", "changed", "bound"),
+    ("Theo eats nuts.", "Theo avoids nuts.", "added", "negation"),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 90 days or 500 "
      "hours, whichever is later.", "changed", "condition"),
     ("The build failed because the cache was full.", "The cache was full because the build failed.", "changed",

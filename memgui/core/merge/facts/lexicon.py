@@ -29,7 +29,11 @@ _CLASSES: dict[str, dict[str, str]] = {
          "in no way": "not", "not at all": "not", "no more": "not", "rather than": "not", "instead of": "not",
          # a prohibition is a negation however it is worded (`Don't X` = `X is off-limits` = `X is not allowed`)
          "forbidden": "not", "prohibited": "not", "banned": "not", "off-limits": "not", "off limits": "not",
-         "disallowed": "not", "not allowed": "not", "not permitted": "not"},
+         "disallowed": "not", "not allowed": "not", "not permitted": "not",
+         # predicates that deny what follows them (`Don't reconcile until …` = `Hold off reconciling till …`)
+         "off the table": "not", "off the menu": "not", "hold off": "not", "holds off": "not", "held off": "not",
+         "holding off": "not", "refrain from": "not", "steer clear of": "not", "avoid": "not", "avoids": "not",
+         "avoided": "not", "avoiding": "not"},
     # quantifiers: how much of a set (the determiners and pronouns of quantity)
     "quantifier": {
         "all": "all", "every": "all", "each": "all", "any": "any", "whole": "all", "entire": "all",
