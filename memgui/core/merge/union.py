@@ -22,7 +22,8 @@ clause by clause and at the end; a longer draft is held to MergeGuard and the st
 whole in it. A lens that fails on some string counts as "something is missing": the clause is kept.
 
 Linear in its input (tests/perf/test_union_speed.py): every question asked of the draft so far is answered
-from indexes of it (union_cover.py), never by reading the whole draft again.
+from indexes of it (union_cover.py), never by reading the whole draft again; a long source is scanned once and
+its sentences' and clauses' tokens and facts taken from that scan by their spans (union_reading.py).
 """
 from __future__ import annotations
 
