@@ -42,7 +42,6 @@ _DAY_MONTH = tuple(number for number, kind in enumerate(_KINDS) if kind == "day_
 _DIGIT = re.compile(r"\d")
 
 
-
 def _pattern(key: int) -> int:
     return (key >> 24) & 0xFF
 
@@ -104,6 +103,7 @@ class NoteReading:
         self._starts: array[int] = array("q")
         self._furthest: array[int] = array("q")  # the furthest end of the matches up to each (does one cross?)
         self._whole: Facts | None = None
+        self._unpacked = False  # a match too long to pack, or a note too long: every text is read alone
 
     def whole_facts(self) -> Facts:
         """`strict.facts` of the whole note: from the scan when there is one, else the lens's own reading."""
@@ -121,7 +121,7 @@ class NoteReading:
         if (start and text[start - 1] not in _LEFT_CLEAN) or (end < len(text) and text[end] not in _RIGHT_CLEAN
                                                               and not _comma_ends(text, end)):
             return None
-        keys = self._keys if self._keys is not None else self._index()
+        keys = self._keys if self._keys is not None or self._unpacked else self._index()
         if keys is None:
             return None
         first, last = bisect.bisect_left(self._starts, start), bisect.bisect_left(self._starts, end)
@@ -145,7 +145,8 @@ class NoteReading:
 
     def _index(self) -> array[int] | None:
         text = self.text
-        if len(text) >= 1 << 31:
+        self._unpacked = len(text) >= 1 << 31
+        if self._unpacked:
             return None
         patterns = guard_tokens._patterns_for(text)
         keys = list(self._strict_matches())
@@ -156,7 +157,8 @@ class NoteReading:
             matches = (guard_tokens._file_path_matches(text, patterns) if number == guard_tokens._FILE_PATH
                        else pattern.finditer(text))
             keys += _packed(matches, _GUARD + number)
-        if _too_long(keys):
+        self._unpacked = _too_long(keys)
+        if self._unpacked:
             return None
         keys.sort()
         self._keys = array("q", keys)

@@ -150,6 +150,8 @@ def test_a_note_with_a_match_too_long_to_pack_is_read_text_by_text(monkeypatch):
     note = "Release 1.2.3 shipped on 2025-06-11, see https://x.org/a. Mira runs it."
     reading = _located(note).note(note)
     assert reading.span(0, 25) is None
+    monkeypatch.setattr(reading, "_index", lambda: pytest.fail("the note is scanned again"))
+    assert reading.span(26, 40) is None
     assert reading.whole_facts() == tuple(strict.facts(note))
     draft = sentence_union("Mira runs it.", [note])
     _alone(monkeypatch)
