@@ -169,6 +169,8 @@ SAME = [
     ("Don't book the van until the quote arrives.", "Hold off booking the van till the quote arrives.",
      None),  # a predicate that denies what follows it
     ("Theo doesn't eat nuts.", "Nuts are off the menu for Theo.", None),
+    ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 into savings from the joint "
+     "account.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
      "90 days, whichever comes sooner.", None),  # `every` reaches both limits; which limit counts, reworded
     ("Panel: Dr Osei (chair) and Prof Lund (speaker).", "Panel: Dr Osei chairs; Prof Lund is the speaker.", None),
@@ -279,6 +281,11 @@ CHANGED = [
     ("Flights: MAN-AMS on 2 May.", "Flights: Manchester to Brussels on 2 May.", "added", "term"),
     ("Open to members 65 or older.", "Open to members 65 or younger.", "changed", "bound"),
     ("Theo eats nuts.", "Theo avoids nuts.", "added", "negation"),
+    ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 from savings to the joint "
+     "account.", "changed", "direction"),  # the ends of a transfer trade places
+    ("The fixed tariff is 3p cheaper than the Octopus tariff.", "The Octopus tariff is 3p cheaper than the fixed "
+     "tariff.",
+     "changed", "comparison"),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 90 days or 500 "
      "hours, whichever is later.", "changed", "condition"),
     ("The build failed because the cache was full.", "The cache was full because the build failed.", "changed",

@@ -40,7 +40,7 @@ from .matching import (
 )
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .order import states_same_order
-from .polarity import cause_reversed, negation_moved
+from .polarity import cause_reversed, ends_swapped, negation_moved
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .scope import moved_focus
 from .sentences import list_items, list_matches, modifiers, substituted, uncovered
@@ -103,6 +103,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         reordered_steps(number, note, body, findings)
         negation_moved(number, note, source_indexes[number], body, body_index, findings)
         cause_reversed(number, note, source_indexes[number], body, body_index, findings)
+        ends_swapped(number, note, source_indexes[number], body, body_index, findings)
     crossed(full_sources, changed_body, findings)
     agent_changed(full_sources, body, findings)
     for number, (note, index) in enumerate(zip(sources, source_indexes)):

@@ -107,4 +107,49 @@ def cause_reversed(number: int, note: Note, index: Index, body: Note, body_index
                         return
 
 
-__all__ = ["cause_reversed", "negation_moved"]
+
+
+_FROM_TO = re.compile(r"\bfrom\s+(?P<a>[^,;.()\n]{1,60}?)\s+(?:in)?to\s+(?P<b>[^,;.()\n]{1,60})", re.IGNORECASE)
+_THAN = re.compile(r"\b(?P<cmp>[a-z]+er|more\s+[a-z]+|less\s+[a-z]+|fewer|worse|better)\s+than\s+(?P<b>[^,;.()\n]{1,60})",
+                   re.IGNORECASE)
+
+
+def _lemmas_of(note: Note, start: int, end: int) -> set[str]:
+    return {w.lemma for w in note.words_between(start, end)} | {
+        min(v.keys) for v in note.values if start <= v.start < end and v.keys}
+
+
+def _ends(note: Note, sentence: int) -> list[tuple[str, set[str], set[str]]]:
+    """(relation, first side, second side) of a sentence: `from A to B`, `A is cheaper than B`."""
+    start, end = note.sentences[sentence]
+    out = []
+    for m in _FROM_TO.finditer(note.text, start, end):
+        out.append(("from-to", _lemmas_of(note, m.start("a"), m.end("a")), _lemmas_of(note, m.start("b"), m.end("b"))))
+    for m in _THAN.finditer(note.text, start, end):
+        clause = max((c.end() for c in re.finditer(r"[,;:]", note.text[start:m.start()])), default=0) + start
+        words = {w.lemma for w in note.words_between(clause, m.start()) if len(w.lemma) > 2}  # not the difference
+        out.append((" ".join(m.group("cmp").casefold().split()), words,
+                    {w.lemma for w in note.words_between(m.start("b"), m.end("b"))}))
+    return [(r, a - b, b - a) for r, a, b in out if a - b and b - a]
+
+
+def ends_swapped(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
+    """The two ends of one relation trade places: `from savings into the current account` → `from the current
+    account into savings`, `ours is cheaper than Octopus's` → `Octopus's is cheaper than ours`."""
+    for sentence, features in enumerate(index.features):
+        mine = _ends(note, sentence)
+        if not mine:
+            continue
+        for target in aligned(features, body_index)[:1]:
+            for relation, first, second in mine:
+                for their_relation, their_first, their_second in _ends(body, target):
+                    if relation == their_relation and first & their_second and second & their_first and not (
+                            first & their_first) and not (second & their_second):
+                        findings.add(FactAtRisk("changed", "direction" if relation == "from-to" else "comparison",
+                                                note.sentence_text(sentence).strip(), (number,),
+                                                note.sentences[sentence], body.sentence_text(target).strip(),
+                                                body.sentences[target], f"the two ends of '{relation}' traded places"))
+                        return
+
+
+__all__ = ["cause_reversed", "ends_swapped", "negation_moved"]
