@@ -281,6 +281,7 @@ CHANGED = [
     ("Flights: MAN-AMS on 2 May.", "Flights: Manchester to Brussels on 2 May.", "added", "term"),
     ("Open to members 65 or older.", "Open to members 65 or younger.", "changed", "bound"),
     ("Theo eats nuts.", "Theo avoids nuts.", "added", "negation"),
+    ("Ola plays left back on Saturdays.", "Ola plays right back on Saturdays.", "dropped", "direction"),
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 from savings to the joint "
      "account.", "changed", "direction"),  # the ends of a transfer trade places
     ("The fixed tariff is 3p cheaper than the Octopus tariff.", "The Octopus tariff is 3p cheaper than the fixed "

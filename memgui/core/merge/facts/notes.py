@@ -53,7 +53,7 @@ _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 _PARTICLE_VERBS = frozenset("kick drop set head sign log show tell nod doze cool tail see carry move get hang hold "
                             "try put wear pick send top hand pass ring cross tick sell pay write".split())
 _LEFT_AS_SIDE = re.compile(r"\b(?:turn|turning|go|bear|keep|veer|swipe|scroll|move|on\s+the|to\s+the|far|top|bottom|"
-                           r"upper|lower|front|back|rear)\s+left\b|\bleft[\s-]+(?:side|hand|of|turn|lane|ear|eye|"
+                           r"upper|lower|front|back|rear)\s+left\b|\bleft[\s-]+(?:side|hand|handed|of|turn|lane|ear|eye|back|field|"
                            r"knee|arm|leg|foot|wing|door|click|bank|column|panel|corner|wrist|ankle|hip|shoulder)\b",
                            re.IGNORECASE)  # a side: `turn left`, `left knee`, `on the left`
 _NUMBER_SIGN = re.compile(r"no\.\s?(?=\d)", re.IGNORECASE)  # `no. 10342` is `number 10342`, no negation
