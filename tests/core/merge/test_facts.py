@@ -169,6 +169,7 @@ SAME = [
     ("Don't book the van until the quote arrives.", "Hold off booking the van till the quote arrives.",
      None),  # a predicate that denies what follows it
     ("Theo doesn't eat nuts.", "Nuts are off the menu for Theo.", None),
+    ("Ask the chair to introduce Ana.", "Get the chair to introduce Ana.", None),
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 into savings from the joint "
      "account.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
@@ -282,6 +283,8 @@ CHANGED = [
     ("Open to members 65 or older.", "Open to members 65 or younger.", "changed", "bound"),
     ("Theo eats nuts.", "Theo avoids nuts.", "added", "negation"),
     ("Ola plays left back on Saturdays.", "Ola plays right back on Saturdays.", "dropped", "direction"),
+    ("Pin the slides and ask the chair to introduce Ana.", "Pin the slides and introduce Ana.", "dropped",
+     "term"),  # who is asked to act is who acts
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 from savings to the joint "
      "account.", "changed", "direction"),  # the ends of a transfer trade places
     ("The fixed tariff is 3p cheaper than the Octopus tariff.", "The Octopus tariff is 3p cheaper than the fixed "

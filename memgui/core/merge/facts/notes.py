@@ -50,6 +50,10 @@ _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|e
                          r"(a\s+half|a\s+quarter|three\s+quarters|a\s+third|two\s+thirds)\b", re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+# who is asked to act is who acts: `ask host to spotlight Mags` → `spotlight Mags` gives the act to the writer
+_DELEGATE = re.compile(r"\b(?:ask|asks|asked|tell|tells|told|remind|reminds|reminded|get|gets|got|invite|invites|"
+                       r"invited|let|lets)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+|their\s+)?"
+                       r"(?P<who>[a-z][\w'-]*)\s+to\s+[a-z]", re.IGNORECASE)
 _PARTICLE_VERBS = frozenset("kick drop set head sign log show tell nod doze cool tail see carry move get hang hold "
                             "try put wear pick send top hand pass ring cross tick sell pay write".split())
 _LEFT_AS_SIDE = re.compile(r"\b(?:turn|turning|go|bear|keep|veer|swipe|scroll|move|on\s+the|to\s+the|far|top|bottom|"
@@ -523,7 +527,9 @@ def _read(text: str) -> Note:
         term = zipf < RARE_ZIPF or (capital and not sentence_start and zipf < NAME_ZIPF) or (
             capital and sentence_start and zipf < RARE_ZIPF + 0.7) or any(ch.isupper() for ch in m.group(0)[1:]) or (
             len(lower) == 1 and capital and lower != "i" and (lower != "a" or not sentence_start)) or (  # `freezer B`
-            wordnet.names_a_person(lemma))  # a role or a relation names someone: `the site secretary`, `landlord`
+            wordnet.names_a_person(lemma)) or (  # a role or a relation names someone: `the site secretary`, `landlord`
+            _DELEGATE.search(text, max(0, m.start() - 24), m.end() + 6) is not None and _DELEGATE.search(
+                text, max(0, m.start() - 24), m.end() + 6).group("who").casefold() == lower)  # `ask host to …`
         words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
     markers.sort(key=lambda k: k.start)
     is_weak = [k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES for k in markers]
