@@ -41,26 +41,56 @@ _UNITS = (
 )
 _PER = r"(?:\s*(?:/|per)\s*[a-z]+)?"
 
+
+def _lead(first: str, not_after: str) -> str:
+    """`(?<![not_after])first`, written with the one-character class `first` first: Python's engine then skips
+    to candidate characters with a fast scan instead of testing a look-behind at every position (as MergeGuard's
+    patterns do, guard_tokens.py). Same matches: the look-behind moved past `first` tests the same character."""
+    return f"{first}(?<![{not_after}]{first})"
+
+
+# Under IGNORECASE a letter also matches these (Unicode's simple case folding): the classes written out below
+# hold them, so that a pattern can start with a class the engine scans for without the flag.
+_CASE_EXTRAS = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+
+
+def _first_letters(words: str) -> str:
+    """The class of characters a case-insensitive word of `words` ("a|b|…") can start with, written out."""
+    letters = sorted({word[0] for word in words.split("|")})
+    return "[" + "".join(f"{ch}{ch.upper()}{_CASE_EXTRAS.get(ch, '')}" for ch in letters) + "]"
+
+
+def _words_lead(words: str, rest: str) -> str:
+    """`\\b(?:words)rest`, case-insensitive, written with the words' first letters' class first (compiled without
+    IGNORECASE: the flag would hide the class from the fast scan). Same matches: the class holds every character
+    a word's first letter matches case-insensitively, `\\b` before a letter is "no word character before it", and
+    each word's first letter is checked on the character taken (`(?<=j)anuary`), in the words' own order."""
+    first = _first_letters(words)
+    branches = "|".join(f"(?<={word[0]}){re.escape(word[1:])}" for word in words.split("|"))
+    return _lead(first, r"\w") + f"(?i:(?:{branches}){rest})"
+
+
 _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE))
-    for kind, pattern in (
-        ("url", r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+"),  # any scheme: s3://, ssh://, postgres://
-        ("time", r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])"),
-        ("path", r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@-]+/?(?![\w/])"),
-        ("email", r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])"),
-        ("channel", r"(?<![\w#&])#[a-z][\w-]*"),
-        ("day_month", rf"(?<!\w)\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b\.?"),
-        ("day_month", rf"\b(?:{_MONTHS})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?(?!\w)"),
-        ("month", rf"\b(?:{_MONTH_NAMES})\b"),
-        ("weekday", rf"\b(?:{_WEEKDAYS})s?\b"),
-        ("quantity", rf"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:{_UNITS})(?![\w]){_PER}"),
-        ("quantity", r"(?<![\w.])\d+(?:[.,]\d+)?\s+[a-z]+\s+per\s+[a-z]+"),
+    (kind, re.compile(pattern, flags))
+    for kind, pattern, flags in (
+        ("url", r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+", re.I),  # any scheme: s3://, ssh://, postgres://
+        ("time", _lead(r"\d", r"\w:") + r"\d?:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])", re.I),
+        # `(?<![\w/~.])(?:~|\.{1,2})?/`: each way in led by its first character, in the same order
+        ("path", r"(?:~(?<![\w/~.]~)/|\.(?<![\w/~.]\.)\.?/|/(?<![\w/~.]/))(?:[\w.@-]+/)*[\w@-]+/?(?![\w/])", re.I),
+        ("email", r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])", re.I),
+        ("channel", _lead("#", r"\w#&") + r"[a-z][\w-]*", re.I),
+        ("day_month", _lead(r"\d", r"\w") + rf"\d?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b\.?", re.I),
+        ("day_month", _words_lead(_MONTHS, r"\.?\s+\d{1,2}(?:st|nd|rd|th)?(?!\w)"), 0),
+        ("month", _words_lead(_MONTH_NAMES, r"\b"), 0),
+        ("weekday", _words_lead(_WEEKDAYS, r"s?\b"), 0),
+        ("quantity", _lead(r"\d", r"\w.") + rf"\d*(?:[.,]\d+)?\s?(?:{_UNITS})(?![\w]){_PER}", re.I),
+        ("quantity", _lead(r"\d", r"\w.") + r"\d*(?:[.,]\d+)?\s+[a-z]+\s+per\s+[a-z]+", re.I),
         # money and rates: €1,150/month, $12.50 per seat, 600/min
-        ("money", rf"(?<![\w.,])[€$£¥]\s?\d+(?:[.,]\d+)*(?![\w]|[.,]\d){_PER}"),
-        ("quantity", r"(?<![\w.,])\d+(?:[.,]\d+)*\s?/\s?[a-z]+(?![\w/])"),
-        ("quantity", r"(?<![\w.,])\d+(?:[.,]\d+)?\s?[a-zµ]+/[a-z]+(?![\w/])"),  # compound units: 18 ng/mL, 90 km/h
-        ("number", r"(?<![\w.,:/-])\d+(?:[.,]\d+)*(?![\w:/-]|[.,]\d)"),
-        ("negation", r"\b(?:no|not|never|without|don't|doesn't|isn't|won't|can't|cannot)\s+[\w'-]+"),
+        ("money", _lead("[€$£¥]", r"\w.,") + rf"\s?\d+(?:[.,]\d+)*(?![\w]|[.,]\d){_PER}", re.I),
+        ("quantity", _lead(r"\d", r"\w.,") + r"\d*(?:[.,]\d+)*\s?/\s?[a-z]+(?![\w/])", re.I),
+        ("quantity", _lead(r"\d", r"\w.,") + r"\d*(?:[.,]\d+)?\s?[a-zµ]+/[a-z]+(?![\w/])", re.I),  # 18 ng/mL, 90 km/h
+        ("number", _lead(r"\d", r"\w.,:/-") + r"\d*(?:[.,]\d+)*(?![\w:/-]|[.,]\d)", re.I),
+        ("negation", _words_lead("no|not|never|without|don't|doesn't|isn't|won't|can't|cannot", r"\s+[\w'-]+"), 0),
     )
 )
 # What each pattern cannot match without (None: no such test): a short text skips most patterns at once. The
@@ -85,7 +115,7 @@ assert [kind for kind, _ in (_KIND_PATTERNS[i] for i in _WORDS_NEEDED)] == [
 _DIGIT = re.compile(r"\d")
 # A capitalised word not at a sentence start (after `.`, `!`, `?`, `:`, a line start or a list marker, the
 # text's first included). Titles such as "Dr." do not end a sentence.
-_PROPER = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)*(?![\w'’])")
+_PROPER = re.compile(_lead("[A-Z]", r"\w'’-") + r"[a-z]+(?:[-'’][A-Z]?[a-z]+)*(?![\w'’])")
 # a title or abbreviation whose full stop does not end a sentence ("Dr. Okafor")
 ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "st", "mt", "sr", "jr", "vs", "e.g", "i.e"})
 # The rule _sentence_start applies, as a pattern searched in the text before the word:
@@ -105,16 +135,24 @@ _UNIT_SPELLINGS = {
     "year": "year years yr yrs", "%": "% percent", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb",
 }
 _UNIT_OF = {spelling: unit for unit, spellings in _UNIT_SPELLINGS.items() for spelling in spellings.split()}
-_AMOUNT_UNIT = re.compile(  # after a digit; "-" as in "a 25-minute talk"
-    r"(?<=\d)[ -]?(" + "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r")(?![\w%])")
-_RATE_UNIT = re.compile(r"(?<=\d)/(mo|mth|yr)(?![\w/])")  # after an amount: `€49/mo`, not `~/mo` or `a/mo/b`
+# After a digit; "-" as in "a 25-minute talk". The digit is taken (and put back) so that the pattern starts with
+# a class the engine scans for: a match ends on a unit's letter, before no word character, so no digit it
+# starts from was taken by the one before — the same matches as `(?<=\d)[ -]?(unit)`.
+_AMOUNT_UNIT = re.compile(
+    r"(\d)[ -]?(" + "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True)) + r")(?![\w%])")
+_RATE_UNIT = re.compile(r"/(?<=\d/)(mo|mth|yr)(?![\w/])")  # after an amount: `€49/mo`, not `~/mo` or `a/mo/b`
 # A number written as a word is the number ("four drives" keeps "4 drives", "two years" keeps "2 years"). Not
 # "one": it is as often a pronoun ("the one on the left", "one of them").
 _NUMBER_WORDS = {word: str(n) for n, word in enumerate(
     ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"], start=2)}
-_NUMBER_WORD = re.compile(r"\b(?:" + "|".join(_NUMBER_WORDS) + r")\b")
-_PER_SPELLING = re.compile(  # "600 requests per minute", "€60 a month" (after an amount) are rates: "/"
-    r"(?<=[\w%])(?:\s/\s?|/\s)(?=[a-z])|\s+per\s+(?=[a-z])|(?<=\d)\s+a\s+(?=(?:month|year|week|day|hour)\b)")
+_NUMBER_WORD = re.compile(  # `\b(?:two|three|…)\b` in a case-folded text, led by the words' first letters
+    _lead("[" + "".join(sorted({word[0] for word in _NUMBER_WORDS})) + "]", r"\w")
+    + "(?:" + "|".join(f"(?<={word[0]}){word[1:]}" for word in _NUMBER_WORDS) + r")\b")
+# "600 requests per minute", "€60 a month" (after an amount) are rates: "/". Each way in (`(?<=[\w%])\s/\s?`,
+# `(?<=[\w%])/\s`, `\s+per\s+`, `(?<=\d)\s+a\s+`, in that order) led by its first character, white space or "/".
+_PER_SPELLING = re.compile(
+    r"[\s/](?:(?<=[\w%]\s)/\s?(?=[a-z])|(?<=[\w%]/)\s(?=[a-z])|(?<=\s)\s*per\s+(?=[a-z])"
+    r"|(?<=\d\s)\s*a\s+(?=(?:month|year|week|day|hour)\b))")
 
 
 # The lens's report types are the fact model's (facts/lens.py): an item at risk has a direction (dropped, added,
@@ -143,7 +181,7 @@ def normalise_text(text: str) -> str:
     if "/" in folded:
         folded = _RATE_UNIT.sub(lambda m: f"/{_UNIT_OF[m.group(1)]}", folded)
     folded = _PER_SPELLING.sub("/", folded)
-    return _AMOUNT_UNIT.sub(lambda m: _spelled_unit(_UNIT_OF[m.group(1)]), folded)
+    return _AMOUNT_UNIT.sub(lambda m: m.group(1) + _spelled_unit(_UNIT_OF[m.group(2)]), folded)
 
 
 _normalised_token = functools.lru_cache(maxsize=1 << 15)(normalise_text)  # tokens recur, clause after clause
