@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,12 +193,17 @@ def _spelled_unit(unit: str) -> str:
 
 def _proper_names(text: str) -> Iterable[str]:
     for m in _PROPER.finditer(text):
-        word = m.group(0)
-        if _sentence_start(text, m.start()) and not _after_abbreviation(text, m.start()):
-            continue  # a sentence start: any word is capitalised there
-        if word.casefold() in _COMMON_CAPITALS:
-            continue
-        yield word
+        if is_name(text, m.start(), m.group(0)):
+            yield m.group(0)
+
+
+def is_name(text: str, at: int, word: str) -> bool:
+    """The capitalised word `word` at `at` in `text` (a match `fact_scans` gives as `NAME_PATTERN`) is a proper
+    name: not a sentence's first word (any word is capitalised there; a title such as "Dr." ends no sentence),
+    nor a word often capitalised ("The", "When")."""
+    if _sentence_start(text, at) and not _after_abbreviation(text, at):
+        return False
+    return word.casefold() not in _COMMON_CAPITALS
 
 
 _MARKS = "-*+>#"  # list, quote and heading markers
@@ -260,18 +265,39 @@ def facts(text: str) -> list[tuple[str, str]]:
 
     for token, kind in extract_tokens(text):
         add(token, kind)
+    for number, matches in fact_scans(text):
+        if number == NAME_PATTERN:
+            for m in matches:
+                if is_name(text, m.start(), m.group(0)):
+                    add(m.group(0), "name")
+        else:
+            for m in matches:
+                add(m.group(0), FACT_KINDS[number])
+    return list(found.values())
+
+
+FACT_KINDS = tuple(kind for kind, _ in _KIND_PATTERNS)  # the kind of each pattern `fact_scans` numbers
+NAME_PATTERN = len(FACT_KINDS)  # the number `fact_scans` gives the capitalised words (`is_name` tells a name)
+
+
+def fact_scans(text: str, kinds: Container[str] | None = None) -> Iterator[tuple[int, Iterator[re.Match[str]]]]:
+    """The lens's raw matches in `text`, pattern by pattern in the lens's order: (the pattern's number, its
+    matches in text order); a pattern the text cannot hold (its pre-tests) is skipped. Last, the capitalised
+    words (`NAME_PATTERN`). `kinds`: only the patterns of these kinds, and no names. What `facts` keeps of a match
+    is its text without surrounding punctuation, the first spelling of each normal form. (Public for readers
+    that place each match: union_reading.py.)"""
     digits = _DIGIT.search(text) is not None
     lower = text.lower() if text.isascii() else None
     for number, ((kind, pattern), needs) in enumerate(zip(_KIND_PATTERNS, _KIND_NEEDS)):
+        if kinds is not None and kind not in kinds:
+            continue
         if needs is None or (digits if needs == "digit" else any(ch in text for ch in needs)):
             words = _WORDS_NEEDED.get(number)
             if lower is not None and words is not None and not any(word in lower for word in words):
                 continue
-            for m in pattern.finditer(text):
-                add(m.group(0), kind)
-    for word in _proper_names(text):
-        add(word, "name")
-    return list(found.values())
+            yield number, pattern.finditer(text)
+    if kinds is None:
+        yield NAME_PATTERN, _PROPER.finditer(text)
 
 
 def contains_whole(haystack: str, needle: str) -> bool:
@@ -320,4 +346,5 @@ def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,
     return StrictReport(not at_risk, at_risk, report.checked + len(lost_titles), report.equated)
 
 
-__all__ = ["AtRisk", "StrictReport", "check_strict", "contains_whole", "facts", "normalise_text"]
+__all__ = ["FACT_KINDS", "NAME_PATTERN", "AtRisk", "StrictReport", "check_strict", "contains_whole", "fact_scans",
+           "facts", "is_name", "normalise_text"]

@@ -34,12 +34,9 @@ _RIGHT_CLEAN = frozenset(" \t\n\r();")  # after it: no look-ahead tells these fr
 # strict lens's patterns, then proper names.
 _GUARD, _STRICT, _NAME = 0, 32, 255
 _LENGTH = (1 << 24) - 1  # a longer match (or a note of 2 GB) is not packed: the note is then read text by text
-assert len(guard_tokens.TOKEN_KINDS) <= _STRICT and _STRICT + len(strict._KIND_PATTERNS) < _NAME
-_KINDS = tuple(kind for kind, _ in strict._KIND_PATTERNS)
+assert len(guard_tokens.TOKEN_KINDS) <= _STRICT and _STRICT + len(strict.FACT_KINDS) < _NAME
 _CALENDAR_KINDS = frozenset({"iso_date", "written_date", "reverse_date"})  # what `calendar_date` reads
 _CALENDAR_CLASSES = tuple(number for number, kind in enumerate(guard_tokens.TOKEN_KINDS) if kind in _CALENDAR_KINDS)
-_DAY_MONTH = tuple(number for number, kind in enumerate(_KINDS) if kind == "day_month")
-_DIGIT = re.compile(r"\d")
 
 
 def _pattern(key: int) -> int:
@@ -134,13 +131,9 @@ class NoteReading:
 
     def _strict_matches(self) -> list[int]:
         if self._strict is None:
-            text = self.text
-            digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
             self._strict = []
-            for number, (_, pattern) in enumerate(strict._KIND_PATTERNS):
-                if _may_match(number, text, digits, lower):
-                    self._strict += _packed(pattern.finditer(text), _STRICT + number)
-            self._strict += _packed(strict._PROPER.finditer(text), _NAME)
+            for number, matches in strict.fact_scans(self.text):
+                self._strict += _packed(matches, _NAME if number == strict.NAME_PATTERN else _STRICT + number)
         return self._strict
 
     def _index(self) -> array[int] | None:
@@ -180,14 +173,11 @@ def _facts(tokens: Facts, matches: Iterable[int], note: str, start: int, text: s
         at = packed >> 32
         number, match = (packed >> 24) & 0xFF, note[at:at + (packed & _LENGTH)]  # `_pattern`, `_match`, inlined
         if number == _NAME:
-            at -= start
-            if strict._sentence_start(text, at) and not strict._after_abbreviation(text, at):
-                continue  # a sentence start: any word is capitalised there
-            if match.casefold() in strict._COMMON_CAPITALS:
+            if not strict.is_name(text, at - start, match):
                 continue
             kind = "name"
         else:
-            kind = _KINDS[number - _STRICT]
+            kind = strict.FACT_KINDS[number - _STRICT]
         token, key = _fact(match)
         if key and key not in found:
             found[key] = (token, kind)
@@ -205,15 +195,6 @@ def _tokens(matches: Iterable[tuple[int, str]]) -> Facts:
     return tuple(found.values())
 
 
-def _may_match(number: int, text: str, digits: bool, lower: str | None) -> bool:
-    """`strict.facts`'s own pre-tests of pattern `number` (exact: a text they fail cannot match it); `lower`:
-    the text in lower case when it is ASCII."""
-    needs, words = strict._KIND_NEEDS[number], strict._WORDS_NEEDED.get(number)
-    if needs is not None and not (digits if needs == "digit" else any(ch in text for ch in needs)):
-        return False
-    return words is None or lower is None or any(word in lower for word in words)
-
-
 def _comma_ends(text: str, end: int) -> bool:
     """A "," after a span, then white space or the end: no number reads on through it (`[.,]\\d`)."""
     return text[end] == "," and (end + 1 == len(text) or text[end + 1] in " \t\n\r")
@@ -226,13 +207,11 @@ def _dates_alone(text: str) -> tuple[Facts, tuple[str, ...]]:
     patterns = guard_tokens._patterns_for(text).patterns
     calendar = _tokens((number, match) for number in _CALENDAR_CLASSES for match in patterns[number].findall(text))
     day_months: dict[str, str] = {}
-    digits, lower = _DIGIT.search(text) is not None, text.lower() if text.isascii() else None
-    for number in _DAY_MONTH:
-        if _may_match(number, text, digits, lower):
-            for match in strict._KIND_PATTERNS[number][1].findall(text):
-                token, key = _fact(match)
-                if key:
-                    day_months.setdefault(key, token)
+    for _, matches in strict.fact_scans(text, ("day_month",)):
+        for match in matches:
+            token, key = _fact(match.group())
+            if key:
+                day_months.setdefault(key, token)
     return calendar, tuple(day_months.values())
 
 
