@@ -329,6 +329,12 @@ def _comparative(lower: str, lemma: str) -> str | None:
     return None
 
 
+def _asked_to_act(text: str, start: int, end: int, lower: str) -> bool:
+    """`ask host to spotlight Mags`: the one asked to act is who acts, a fact however common the word."""
+    asked = _DELEGATE.search(text, max(0, start - 24), end + 6)
+    return asked is not None and asked.group("who").casefold() == lower
+
+
 def _predicative(text: str, tokens: list[re.Match[str]], i: int) -> bool:
     """`on`/`off` ending a clause ("is on.", "switched off, and"): a state, not a preposition ("on Monday"), nor
     the `off` of time taken off (`paid time off`, `a day off`)."""
@@ -528,8 +534,7 @@ def _read(text: str) -> Note:
             capital and sentence_start and zipf < RARE_ZIPF + 0.7) or any(ch.isupper() for ch in m.group(0)[1:]) or (
             len(lower) == 1 and capital and lower != "i" and (lower != "a" or not sentence_start)) or (  # `freezer B`
             wordnet.names_a_person(lemma)) or (  # a role or a relation names someone: `the site secretary`, `landlord`
-            _DELEGATE.search(text, max(0, m.start() - 24), m.end() + 6) is not None and _DELEGATE.search(
-                text, max(0, m.start() - 24), m.end() + 6).group("who").casefold() == lower)  # `ask host to …`
+            _asked_to_act(text, m.start(), m.end(), lower))
         words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
     markers.sort(key=lambda k: k.start)
     is_weak = [k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES for k in markers]
