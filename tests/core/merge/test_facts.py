@@ -170,6 +170,12 @@ SAME = [
      None),  # a predicate that denies what follows it
     ("Theo doesn't eat nuts.", "Nuts are off the menu for Theo.", None),
     ("Ask the chair to introduce Ana.", "Get the chair to introduce Ana.", None),
+    ("Ferry check-in closes at 8:50.", "Ferry check-in closes at ten to nine.", None),  # a spoken time
+    ("Pharmacy pickup at 8:45, Mr. Doyle.", "Pharmacy pickup at quarter to nine, Mr. Doyle.", None),
+    ("Quote: £900 + VAT.", "Quoted £900 plus VAT.", None),  # `+ VAT` is on top, no bound
+    ("Entry for over-18s only.", "Entry only for anyone older than 18.", None),  # a comparison's amount is bounded
+    ("Hall capacity 80.", "The hall holds up to 80.", None),  # a capacity is a maximum
+    ("Rota: Ines (Mon), Jo (Tue).", "Rota: Mon (Ines), Tue (Jo).", None),  # a bracket turned round
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 into savings from the joint "
      "account.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
@@ -285,6 +291,9 @@ CHANGED = [
     ("Ola plays left back on Saturdays.", "Ola plays right back on Saturdays.", "dropped", "direction"),
     ("Pin the slides and ask the chair to introduce Ana.", "Pin the slides and introduce Ana.", "dropped",
      "term"),  # who is asked to act is who acts
+    ("Quote: £900 + VAT.", "Quoted £900 including VAT.", "dropped", "restriction"),
+    ("Ella is older than Ruth.", "Ella is younger than Ruth.", "changed", "comparison"),
+    ("Entry for over-18s only.", "Entry only for anyone younger than 18.", "changed", "bound"),
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 from savings to the joint "
      "account.", "changed", "direction"),  # the ends of a transfer trade places
     ("The fixed tariff is 3p cheaper than the Octopus tariff.", "The Octopus tariff is 3p cheaper than the fixed "

@@ -148,8 +148,9 @@ def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index
                 if ys >= xs:
                     continue
                 between = _between(note.text, x[2], y[1], note)
-                if between in _COPULAS:
-                    continue  # `Lena's birthday is June 2` = `June 2 is Lena's birthday`: `is` says it both ways
+                if between in _COPULAS or between.strip() in ("(", ":", "-", "–", "—", "="):
+                    continue  # `Lena's birthday is June 2` = `June 2 is Lena's birthday`, `Sam (Lisbon)` = `Lisbon
+                    # (Sam)`: a copula or a bracket says it both ways
                 if between and between == _between(body.text, ye, xs, body) and not list_glue(note, x[2], y[1]):
                     x_text, y_text = note.text[x[1]:x[2]], note.text[y[1]:y[2]]
                     kind = "binding" if (x[3] and y[3]) or "p:writer" in (x[0], y[0]) else "word_order"
@@ -249,6 +250,8 @@ def attribute_moved(number: int, note: Note, body: Note, findings: Findings) -> 
                 b_start, b_end = body.sentences[word.sentence]
                 near = sorted((abs(b_start + m.start() - word.start), other) for other in names
                               for m in re.finditer(rf"\b{re.escape(other)}\b", body.text[b_start:b_end]))
+                if re.search(rf"\b{re.escape(word.text)}\s*\(\s*{re.escape(name)}\b", body.text, re.IGNORECASE):
+                    continue  # `Lisbon (Sam)`: the bracket turned round still says it of Sam
                 if near and near[0][1] != name and any(n == name for _, n in near):
                     findings.add(FactAtRisk("changed", "binding", f"{name} ({word.text})", (number,), (start, end),
                                             f"{near[0][1]} … {word.text}", (word.start, word.end),

@@ -53,9 +53,11 @@ _TIME = re.compile(
     re.IGNORECASE)
 _PART_OF_DAY = r"(?P<ap>\s*(?:[ap]\.?\s?m\b\.?|in\s+the\s+(?:morning|afternoon|evening)\b|at\s+night\b|tonight\b))"
 # a count of minutes only with `past` or `minutes`: `2 to 4` is a range, not 3:58
-_SPOKEN_TIME = re.compile(r"\b(?:(?P<part>half|(?:a\s+)?quarter|\d{1,2}(?=\s+minutes\s|\s+past\s))(?:\s+minutes)?"
+_SPOKEN_TIME = re.compile(r"\b(?:(?P<part>half|(?:a\s+)?quarter|\d{1,2}(?=\s+minutes\s|\s+past\s)|"
+                          r"(?<=\bat)\s+(?:5|10|20|25)(?=\s+to\s))(?:\s+minutes)?"  # `at ten to ten` = 9:50
                           r"\s+(?P<dir>past|after|to)\s+"
-                          r"(?P<h>\d{1,2}))\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|[a-z])))", re.IGNORECASE)
+                          r"(?P<h>\d{1,2}))\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|(?-i:[a-z])\w*\s+(?:of|per)\b)))",
+                          re.IGNORECASE)  # `quarter to nine Mr Doyle`, `quarter to 2 until 3`; not `20 past 6 units of`
 # `half seven` is 7:30 in British speech: only where a time is expected (`at half seven`) or with a part of the day
 _HALF_HOUR = re.compile(r"(?:(?<=\bat\s)|(?<=\bfrom\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bby\s)|(?<=\baround\s))"
                         r"half\s+(?P<h>\d{1,2})\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|[a-z])))|"

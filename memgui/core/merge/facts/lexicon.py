@@ -124,6 +124,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "exceeds": ">", "exceed": ">", "exceeded": ">", "not exceeding": "<=", "goes above": ">", "goes over": ">",
         "approx": "~", "minimum": ">=", "maximum": "<=", "min": ">=", "max": "<=", "or more": ">=", "or less": "<=",
         "maximum of": "<=", "minimum of": ">=", "max of": "<=", "min of": ">=",
+        "capacity": "<=", "capacity of": "<=", "seats up to": "<=",  # a capacity is a maximum
         "or fewer": "<=", "exactly": "=", "precisely": "=", "approximately": "~", "about": "~", "around": "~",
         "roughly": "~", "nearly": "~<", "almost": "~<", "circa": "~", "ca": "~", "c.": "~", "some": "~",
         "born around": "~",

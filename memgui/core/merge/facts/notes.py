@@ -50,6 +50,7 @@ _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|e
                          r"(a\s+half|a\s+quarter|three\s+quarters|a\s+third|two\s+thirds)\b", re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+_PLUS_SIGN = re.compile(r"(?<=[\d%])\s+(\+)\s+(?=[A-Za-z])")
 # who is asked to act is who acts: `ask host to spotlight Mags` → `spotlight Mags` gives the act to the writer
 _DELEGATE = re.compile(r"\b(?:ask|asks|asked|tell|tells|told|remind|reminds|reminded|get|gets|got|invite|invites|"
                        r"invited|let|lets)\s+(?:the\s+|my\s+|our\s+|your\s+|his\s+|her\s+|their\s+)?"
@@ -525,7 +526,8 @@ def _read(text: str) -> Note:
         lemma = lemma_of(lower)
         s, c = where(m.start())
         comparative = _comparative(lower, lemma)
-        if comparative:
+        if comparative and not re.match(r"\s+than\s+[\d$€£]", text[m.end():m.end() + 12]):  # `younger than 18` is
+            # the amount's bound (values._COMPARED)
             markers.append(Marker("comparison", comparative, m.group(0), m.start(), m.end(), s, c))
         zipf = zipf_of(lower) if lemma == lower else min(zipf_of(lower), zipf_of(lemma))
         capital = m.group(0)[0].isupper()
@@ -536,6 +538,9 @@ def _read(text: str) -> Note:
             wordnet.names_a_person(lemma)) or (  # a role or a relation names someone: `the site secretary`, `landlord`
             _asked_to_act(text, m.start(), m.end(), lower))
         words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
+    for plus in _PLUS_SIGN.finditer(text):  # `£1,200 + VAT`: an amount on top, the sign written for `plus`
+        s, c = where(plus.start(1))
+        markers.append(Marker(*PHRASES["plus"], "+", plus.start(1), plus.end(1), s, c))
     markers.sort(key=lambda k: k.start)
     is_weak = [k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES for k in markers]
     weak = [k for k, w in zip(markers, is_weak) if w]

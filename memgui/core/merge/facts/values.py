@@ -171,6 +171,9 @@ def strip_bound(key: str) -> str:
     return key.lstrip("<>=~")
 
 
+_COMPARED = {"younger than": "<", "older than": ">", "earlier than": "<", "later than": ">"}
+
+
 def _bound_before(text: str, start: int, deadline: bool = False) -> str:
     """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none. `by` bounds
     only a `deadline` (a date or a time): `by Friday` is at the latest, `up by 4%` is how much."""
@@ -190,6 +193,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
             phrase = " ".join(words[-size:]) if len(words) >= size else ""
             if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by"):
                 return BOUNDS[phrase]
+            if phrase in _COMPARED:  # `younger than 18` = `under 18`; without an amount it stays a comparison
+                return _COMPARED[phrase]
             if deadline and phrase in _DEADLINES:
                 return "<="  # `due 30 May` = `by 30 May`
     return ""
@@ -396,7 +401,7 @@ def _article_durations(text: str) -> list[Value]:
 _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
 _BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|older|up|upwards|later|after)|"
                           r"(?:under|less|fewer|below|younger|earlier|before))\b(?!\s+(?:a|an|the|any|each|every|my|"
-                          r"your|our|their|his|her|its|this|that)\b)|(?P<plus>\+)|"  # not `or after any wet ride`
+                          r"your|our|their|his|her|its|this|that)\b)|(?P<plus>(?<=[\w%])\+)|"  # `18+`, not `£1,850 + VAT`
                           r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least)|max(?:imum)?|at\s+(?:the\s+)?most)\b"
                           r"(?!\s*(?:of\s+)?[\d$€£¥]))",  # `one piece, max 4 minutes`: the bound is the next amount's
                           re.IGNORECASE)  # `65 or older`, `18+`, `0.2 g max`
