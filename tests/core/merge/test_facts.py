@@ -176,6 +176,12 @@ SAME = [
     ("Entry for over-18s only.", "Entry only for anyone older than 18.", None),  # a comparison's amount is bounded
     ("Hall capacity 80.", "The hall holds up to 80.", None),  # a capacity is a maximum
     ("Rota: Ines (Mon), Jo (Tue).", "Rota: Mon (Ines), Tue (Jo).", None),  # a bracket turned round
+    ("Juniors: Saturdays 10–11:30.", "Juniors: Saturdays from 10 to half eleven.", ("11:30", "half eleven")),
+    ("The landlord asks for 4 bottles of wine a year.", "Each year the landlord asks for four bottles of wine.",
+     None),  # `a year` after a count is how often
+    ("SCBA mask: size M.", "SCBA mask: a medium.", ("M", "medium")),  # a size letter
+    ("1:1 with Arjun on Thursdays.", "One-to-one with Arjun on Thursdays.", ("1:1", "One-to-one")),
+    ("Book club: fortnightly, Thursdays.", "Book club: every other Thursday.", None),  # a weekday's week is implied
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 into savings from the joint "
      "account.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
@@ -293,6 +299,7 @@ CHANGED = [
      "term"),  # who is asked to act is who acts
     ("Quote: £900 + VAT.", "Quoted £900 including VAT.", "dropped", "restriction"),
     ("Ella is older than Ruth.", "Ella is younger than Ruth.", "changed", "comparison"),
+    ("SCBA mask: size M.", "SCBA mask: a large.", "dropped", "term"),
     ("Entry for over-18s only.", "Entry only for anyone younger than 18.", "changed", "bound"),
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 from savings to the joint "
      "account.", "changed", "direction"),  # the ends of a transfer trade places

@@ -59,7 +59,8 @@ _SPOKEN_TIME = re.compile(r"\b(?:(?P<part>half|(?:a\s+)?quarter|\d{1,2}(?=\s+min
                           r"(?P<h>\d{1,2}))\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|(?-i:[a-z])\w*\s+(?:of|per)\b)))",
                           re.IGNORECASE)  # `quarter to nine Mr Doyle`, `quarter to 2 until 3`; not `20 past 6 units of`
 # `half seven` is 7:30 in British speech: only where a time is expected (`at half seven`) or with a part of the day
-_HALF_HOUR = re.compile(r"(?:(?<=\bat\s)|(?<=\bfrom\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bby\s)|(?<=\baround\s))"
+_HALF_HOUR = re.compile(r"(?:(?<=\bat\s)|(?<=\bfrom\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bby\s)|(?<=\baround\s)|"
+                        r"(?<=\b\d\sto\s)|(?<=\b\d\d\sto\s))"
                         r"half\s+(?P<h>\d{1,2})\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|[a-z])))|"
                         r"\bhalf\s+(?P<h2>\d{1,2})\b" + _PART_OF_DAY.replace("(?P<ap>", "(?P<ap2>"), re.IGNORECASE)
 _RANGE_START = re.compile(r"(?<![\d:.,/-])(\d{1,2})\s*(?:-|–|to|until|till)\s*\d{1,2}(?::\d\d)?\s*([ap])\.?\s?m\b",

@@ -254,6 +254,9 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     if word.lower.startswith("re") and len(word.lower) >= 6 and lemma_of(word.lower[2:].lstrip("-")) in other.lemmas \
             and re.search(r"\bagain\b", other.lower_text):
         return other.lemmas[lemma_of(word.lower[2:].lstrip("-"))].text + " again", "prefix"  # `relock` = `lock again`
+    size = _SIZES.get(word.text) or next((k for k, v in _SIZES.items() if v == word.lower), None)
+    if size and (size in other.lowers or size in {w.text for w in other.note.words}):
+        return size, "size"  # `size M` = `a medium`
     compound = _compound_in(word, other)  # before clippings: `wristband` is `wrist band`, not `wrist`
     if compound:
         return compound
@@ -368,6 +371,7 @@ def _subsequence(short: str, long: str) -> bool:
     return all(ch in letters for ch in short)
 
 
+_SIZES = {"XS": "extra-small", "S": "small", "M": "medium", "L": "large", "XL": "extra-large", "XXL": "xxl"}
 _ACRONYM = re.compile(r"^([A-Z]{2,6})s?$")
 _CODES = re.compile(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])")
 

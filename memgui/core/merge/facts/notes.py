@@ -360,7 +360,7 @@ def _in_words(value: Value, text: str, regions: list[tuple[int, int]]) -> Value:
         if r_start <= start < r_end:
             start = r_start
             break
-    return dataclasses.replace(value, text=text[start:value.end].strip(), start=start, implied=False)
+    return dataclasses.replace(value, text=text[start:value.end].strip(), start=start)
 
 
 _YEAR_NUMBER = re.compile(r"^n:(1[6-9]|2\d)\d\d$")

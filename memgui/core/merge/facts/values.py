@@ -385,6 +385,16 @@ def _counts(text: str) -> list[Value]:
                   m.end("count"), "number") for m in _COUNT_X.finditer(text)]
 
 
+_ONE_TO_ONE = re.compile(r"(?<![\w:])(?:1\s?:\s?1|1-(?:on|to)-1|(?:1|one)[\s-](?:on|to)[\s-](?:1|one))(?![\w:]|\.\d)",
+                         re.IGNORECASE)
+
+
+def _one_to_ones(text: str) -> list[Value]:
+    """`1:1`, `one-to-one`, `1-on-1`: a meeting of two, not the number one."""
+    return [Value(frozenset({"meeting:1:1"}), "term", m.group(0), m.start(), m.end(), "meeting")
+            for m in _ONE_TO_ONE.finditer(text)]
+
+
 def _article_durations(text: str) -> list[Value]:
     """`a week`, `an hour`, `one month` as durations (`a week before` = `seven days before`); not the `a week` of
     a rate (`twice a week`, `€5 a week`), which the rate reads."""
@@ -393,9 +403,15 @@ def _article_durations(text: str) -> list[Value]:
         if _RATE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue
         seconds = _CALENDAR_UNITS[m.group("unit").casefold()]
-        out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", m.group(0), m.start(), m.end(),
-                         "duration"))
+        keys = {f"duration:{fmt(seconds)}"}
+        if m.group(0)[:1].casefold() == "a" and _COUNTED_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            keys.add(f"freq:{fmt(1 / seconds)}")  # `2 jars of honey a year`: how often, as `each year` says
+        out.append(Value(frozenset(keys), "quantity", m.group(0), m.start(), m.end(), "duration"))
     return out
+
+
+# a count earlier in the clause, and no word that makes the period a length (`for a year`, `in a week`)
+_COUNTED_BEFORE = re.compile(r"\d[^,;.:()\n]*?\s(?!(?:for|in|within|after|over|about|than|per|each)\s+$)\S+\s+$")
 
 
 _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
@@ -491,7 +507,7 @@ def values(text: str) -> list[Value]:
         if not inside(date.start, date.end, taken):
             found.append(date)
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in quarters(text) + _courses(text) + _counts(text) + age_groups(text)
+    found += [v for v in quarters(text) + _courses(text) + _counts(text) + age_groups(text) + _one_to_ones(text)
               if not inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
