@@ -269,6 +269,9 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
             continue
         if marker.cls == "order" and states_same_order(note, marker, other_index.note, restating):
             continue  # `prime the wall, then tile` = `prime the wall before tiling`
+        if marker.text.casefold() == "but not" and any(
+                ("negation", "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
+            continue  # `fish but not shellfish` = `shellfish is off the menu, fish is fine`
         if marker.cls == "modality" and marker.value in _PERMISSION and _negated(note, marker) and any(
                 ("negation", "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue  # `isn't allowed` where the other writes `is not allowed` or `don't`: one prohibition

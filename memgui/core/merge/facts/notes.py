@@ -509,6 +509,8 @@ def _read(text: str) -> Note:
                 s, c = where(start)
                 if hit is not _BOUND_HIT:  # "at least", "up to": read with the amount they bound (values.py)
                     markers.append(Marker(hit[0], hit[1], text[start:end], start, end, s, c))
+                if phrase == "but not":  # `fish but not shellfish` also denies the shellfish (`off the menu`)
+                    markers.append(Marker("negation", "not", text[start:end], start, end, s, c))
                 used.update(range(i, i + size))
                 i += size - 1
                 break
