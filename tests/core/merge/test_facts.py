@@ -183,6 +183,7 @@ SAME = [
     ("1:1 with Arjun on Thursdays.", "One-to-one with Arjun on Thursdays.", ("1:1", "One-to-one")),
     ("Book club: fortnightly, Thursdays.", "Book club: every other Thursday.", None),  # a weekday's week is implied
     ("Omar eats lamb but not pork.", "Pork is off the menu for Omar, though lamb is fine.", None),  # `but not` denies
+    ("Plumber's bill £140 - UNPAID.", "The plumber's £140 bill hasn't been paid.", None),  # a shouted negative prefix
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 into savings from the joint "
      "account.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
@@ -302,6 +303,7 @@ CHANGED = [
     ("Ella is older than Ruth.", "Ella is younger than Ruth.", "changed", "comparison"),
     ("SCBA mask: size M.", "SCBA mask: a large.", "dropped", "term"),
     ("Omar eats lamb but not pork.", "Omar eats lamb and pork.", "dropped", "negation"),
+    ("Plumber's bill £140 - UNPAID.", "The plumber's £140 bill has been paid.", "dropped", "all_caps"),
     ("Entry for over-18s only.", "Entry only for anyone younger than 18.", "changed", "bound"),
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 from savings to the joint "
      "account.", "changed", "direction"),  # the ends of a transfer trade places

@@ -389,9 +389,11 @@ class _MergedIndex:
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
                 words = index.note.words_in(sentence)
+                shouted = [v.text.casefold() for v, at in zip(index.note.values, index.note.value_sentence)
+                           if at == sentence and v.kind == "all_caps"]  # `UNPAID` is a token, not a word
                 if marker.cls == "negation" and any(
-                        w.lower.startswith(prefix) and lemma_of(w.lower[len(prefix):].lstrip("-")) in body_lemmas
-                        for w in words for prefix in _NEGATIVE_PREFIXES):
+                        lower.startswith(prefix) and lemma_of(lower[len(prefix):].lstrip("-")) in body_lemmas
+                        for lower in [w.lower for w in words] + shouted for prefix in _NEGATIVE_PREFIXES):
                     return True
                 if marker.cls == "modality" and marker.value in _OBLIGATION and (
                         not _has_verb(index.note, sentence) or _imperative(index.note, sentence)):

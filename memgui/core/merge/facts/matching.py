@@ -157,6 +157,11 @@ def value_found(value: Value, other: Index) -> Value | None:
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
     if value.kind == "all_caps" and _spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):
         return value  # `PTO` where the other writes "paid time off", `L&D` "learning and development"
+    shouted = value.text.casefold()
+    if value.kind == "all_caps" and shouted.startswith(("un", "non")) and lemma_of(
+            shouted[3 if shouted.startswith("non") else 2:].lstrip("-")) in other.lemmas and any(
+            m.cls == "negation" for m in other.note.markers):
+        return value  # `UNPAID` where the other writes `hasn't paid`
     if value.kind in ("all_caps", "kebab_case") and _codes_named(value.text, other):
         return value  # `LHR-SFO` where the other writes "London Heathrow … San Francisco"
     if "n:1" in value.keys and value.dimension.startswith("count:"):
