@@ -2,7 +2,8 @@
 
 Prints the rates by kind for the tune and check halves of the hand-written and the generated sets and of the
 later blind sets (blind2: tuned on after its first run, all tune; blind3 to blind10: tuned on after their first
-runs, blind10's first run the check of the session that added it), and holds the issue's goals
+runs; blind11: the final check of the session that added it, run once after the rules were final), and holds the
+issue's goals
 on the CHECK halves only: lossy merges caught ≥ 95 %, lossless rewordings flagged ≤ 10 %, look-alike pairs named
 ≥ 90 %. Each is a row of `make bench`'s goal table; a goal missed fails the set's test."""
 from __future__ import annotations
@@ -20,7 +21,7 @@ def _meets(measure: str, value: float) -> bool:
 
 
 @pytest.mark.parametrize("name", ["handwritten", "generated", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7",
-                                  "blind8", "blind9", "blind10"])
+                                  "blind8", "blind9", "blind10", "blind11"])
 def test_fact_corpus_rates(name: str, goals) -> None:
     cases = rates.load(name)
     measured = {}
