@@ -16,10 +16,11 @@ def _table() -> dict[str, frozenset[str]]:
     """IATA code → the place words of its airport's name and city (`LHR` → london, heathrow)."""
     try:
         import airportsdata
-    except ImportError:  # the lens works without it: codes then compare as written
+        airports = airportsdata.load("IATA")
+    except (ImportError, OSError, ValueError):  # the lens works without it: codes then compare as written
         return {}
     out = {}
-    for code, row in airportsdata.load("IATA").items():
+    for code, row in airports.items():
         words = re.findall(r"[^\W\d_][\w'’]*", f"{row.get('name', '')} {row.get('city', '')}".casefold())
         out[code] = frozenset(w.replace("’", "'") for w in words if w not in _GENERIC and len(w) > 2)
     return out
