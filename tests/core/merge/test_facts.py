@@ -184,6 +184,8 @@ SAME = [
     ("Book club: fortnightly, Thursdays.", "Book club: every other Thursday.", None),  # a weekday's week is implied
     ("Omar eats lamb but not pork.", "Pork is off the menu for Omar, though lamb is fine.", None),  # `but not` denies
     ("Plumber's bill £140 - UNPAID.", "The plumber's £140 bill hasn't been paid.", None),  # a shouted negative prefix
+    ("Car park: free for blue badge holders.", "Blue badge holders park at no charge.", None),  # a price of nothing
+    ("Cider is very dry.", "The cider is extremely dry.", None),  # one degree, two intensifiers
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 into savings from the joint "
      "account.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "
@@ -304,6 +306,12 @@ CHANGED = [
     ("SCBA mask: size M.", "SCBA mask: a large.", "dropped", "term"),
     ("Omar eats lamb but not pork.", "Omar eats lamb and pork.", "dropped", "negation"),
     ("Plumber's bill £140 - UNPAID.", "The plumber's £140 bill has been paid.", "dropped", "all_caps"),
+    ("Parking by the lake: allowed overnight.", "Parking by the lake is allowed overnight, and it's free.", "added",
+     "money"),
+    ("Cider is very dry.", "The cider is slightly dry.", "changed", "degree"),
+    ("The trail bears right at the stile.", "The trail bears left at the stile.", "added", "direction"),
+    ("The boat is Kofi's; I hire it on Sundays.", "The boat is mine; Kofi hires it on Sundays.", "changed",
+     "binding"),  # an owner who acts
     ("Entry for over-18s only.", "Entry only for anyone younger than 18.", "changed", "bound"),
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 from savings to the joint "
      "account.", "changed", "direction"),  # the ends of a transfer trade places

@@ -8,10 +8,11 @@ import bisect
 import re
 
 from . import wordnet
-from .notes import Note, Word
+from .notes import Note, Word, lemma_of
 from .report import FactAtRisk, Findings
 
-_WRITER = re.compile(r"\b(?:I|me|my|we|us|our)\b")
+_ACTS = re.compile(r"(['’]s\b)?\s*([a-z]+(?:s|ed))?\b")  # `Dana's`, `Dana rents`, `Dana lent`
+_WRITER = re.compile(r"\b(?:I|me|my|mine|we|us|our|ours)\b")
 _SENTENCE_END = re.compile(r"[.;!?\n]")
 _NEXT_WORDS = re.compile(r"\S+(?:\s+(?:will|would|can|could|must|should|may|might|has|have|had|is|are|was|"
                          r"were|also|still|already|then|now|just|always|never|often|usually|to|not|n't|does|do|did)"
@@ -30,8 +31,16 @@ def _people(note: Note) -> list[tuple[int, str]]:
 
 
 def _a_name(note: Note, word: Word) -> bool:
-    """A person's name: no word of the dictionary (`Leeds`, `Tern` are places and boats), or a role."""
-    return wordnet.names_a_person(word.lemma) or word.lemma not in wordnet.tables().synsets
+    """A person's name: no word of the dictionary (`Leeds`, `Tern` are places and boats), a role, or a name the
+    dictionary also holds that acts or owns (`Dana rents`, `Dana's`)."""
+    if wordnet.names_a_person(word.lemma) or word.lemma not in wordnet.tables().synsets:
+        return True
+    if _POSSESSIVE.search(note.text[word.start:word.end + 2]):
+        return True
+    after = _ACTS.match(note.text, word.end)
+    if after is None:
+        return False
+    return after.group(1) is not None or (after.group(2) is not None and wordnet.has_verb_sense(lemma_of(after.group(2))))
 
 
 def _agents(note: Note, people: list[tuple[int, str]]) -> dict[str, str]:
@@ -62,16 +71,22 @@ def _agents(note: Note, people: list[tuple[int, str]]) -> dict[str, str]:
     return {lemma: whos[0] for lemma, whos in said.items() if len(whos) == 1 and whos[0] is not None}
 
 
+def _named(note: Note) -> set[str]:
+    """Everyone a note names, owners too (`the kiln is Dana's`): who could be said to act."""
+    return {who for _, who in _people(note)} | {w.lemma for w in note.words if w.term and w.text[:1].isupper() and
+                                                 _a_name(note, w) and _POSSESSIVE.search(note.text[w.start:w.end + 2])}
+
+
 def agent_changed(notes: list[Note], body: Note, findings: Findings) -> None:
     """A word the sources say of one person and the body of another person the sources also name."""
     body_people = _people(body)
-    if len({who for _, who in body_people}) < 2:
+    if len({who for _, who in body_people} | _named(body)) < 2:
         return
     theirs = _agents(body, body_people)
     said = [_agents(note, _people(note)) for note in notes]
     in_body = {who for _, who in body_people}
     for number, note in enumerate(notes):
-        names = {who for _, who in _people(note)}
+        names = _named(note)
         if len(names) < 2:
             continue
         for lemma, who in said[number].items():

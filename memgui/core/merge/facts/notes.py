@@ -57,7 +57,8 @@ _DELEGATE = re.compile(r"\b(?:ask|asks|asked|tell|tells|told|remind|reminds|remi
                        r"(?P<who>[a-z][\w'-]*)\s+to\s+[a-z]", re.IGNORECASE)
 _PARTICLE_VERBS = frozenset("kick drop set head sign log show tell nod doze cool tail see carry move get hang hold "
                             "try put wear pick send top hand pass ring cross tick sell pay write".split())
-_LEFT_AS_SIDE = re.compile(r"\b(?:turn|turning|go|bear|keep|veer|swipe|scroll|move|on\s+the|to\s+the|far|top|bottom|"
+_LEFT_AS_SIDE = re.compile(r"\b(?:turns?|turned|turning|go|goes|went|bears?|bearing|keeps?|veers?|forks?|swipe|scroll|"
+                           r"move|on\s+the|to\s+the|far|top|bottom|"
                            r"upper|lower|front|back|rear)\s+left\b|\bleft[\s-]+(?:side|hand|handed|of|turn|lane|ear|eye|back|field|"
                            r"knee|arm|leg|foot|wing|door|click|bank|column|panel|corner|wrist|ankle|hip|shoulder)\b",
                            re.IGNORECASE)  # a side: `turn left`, `left knee`, `on the left`

@@ -385,6 +385,19 @@ def _counts(text: str) -> list[Value]:
                   m.end("count"), "number") for m in _COUNT_X.finditer(text)]
 
 
+_FREE = re.compile(r"\b(?:free\s+of\s+charge|at\s+no\s+(?:cost|charge)|no\s+charge|costs?\s+nothing|pays?\s+nothing|"
+                   r"(?<=\bis\s)free|(?<=\bare\s)free|(?<=['’]s\s)free|(?<=\bfor\s)free|free(?=\s+(?:for|to|entry|"
+                   r"admission|parking|of)\b)|free(?=\s*[.;,)]))", re.IGNORECASE)
+
+
+def _free(text: str) -> list[Value]:
+    """`free`, `no charge`, `pays nothing`: a price of nothing, as much a price as `£5` (not `gluten-free`,
+    `free time`)."""
+    return [Value(frozenset({"money:free"}), "money", m.group(0), m.start(), m.end(), "money:free")
+            for m in _FREE.finditer(text) if text[max(0, m.start() - 1):m.start()] != "-"
+            and not re.search(r"\bfeel\s+$", text[max(0, m.start() - 8):m.start()], re.IGNORECASE)]
+
+
 _ONE_TO_ONE = re.compile(r"(?<![\w:])(?:1\s?:\s?1|1-(?:on|to)-1|(?:1|one)[\s-](?:on|to)[\s-](?:1|one))(?![\w:]|\.\d)",
                          re.IGNORECASE)
 
@@ -508,7 +521,7 @@ def values(text: str) -> list[Value]:
             found.append(date)
     taken = [(v.start, v.end) for v in found]
     found += [v for v in quarters(text) + _courses(text) + _counts(text) + age_groups(text) + _one_to_ones(text)
-              if not inside(v.start, v.end, taken)]
+              + _free(text) if not inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
