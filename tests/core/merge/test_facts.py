@@ -186,6 +186,9 @@ SAME = [
     ("Plumber's bill £140 - UNPAID.", "The plumber's £140 bill hasn't been paid.", None),  # a shouted negative prefix
     ("Car park: free for blue badge holders.", "Blue badge holders park at no charge.", None),  # a price of nothing
     ("Cider is very dry.", "The cider is extremely dry.", None),  # one degree, two intensifiers
+    ("Lunch: 30 min, unpaid.", "An unpaid half-hour lunch.", ("30 min", "half-hour")),
+    ("Returns within 14 days of delivery.", "Returns no more than fourteen days after delivery.", None),  # a delay
+    ("Reads mostly thrillers.", "Reads mainly thrillers.", None),
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 into savings from the joint "
      "account.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "

@@ -341,8 +341,8 @@ def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:
     not which of two events comes first."""
     if marker.cls != "order" or marker.text.casefold() not in ("after", "within"):
         return False
-    for value in body.values:
-        if value.dimension == "duration" and 0 <= value.start - marker.end <= 2:
+    for value in body.values:  # `after 30 minutes`, `ten days after the visit`
+        if value.dimension == "duration" and (0 <= value.start - marker.end <= 2 or 0 <= marker.start - value.end <= 2):
             return any(value_found(value, index) or value_found(unbound(value), index) for index in sources)
     return False
 

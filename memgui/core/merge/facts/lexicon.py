@@ -40,6 +40,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "everything": "all", "everyone": "all", "everybody": "all", "everywhere": "all", "both": "both",
         "some": "some", "several": "several", "many": "many", "much": "many", "most": "most",
         "majority": "most", "mostly": "most", "few": "few", "a few": "several", "little": "few",
+        "mainly": "most", "largely": "most", "chiefly": "most", "primarily": "most", "predominantly": "most",
         "a little": "some", "minority": "few", "plenty": "many", "numerous": "many", "lots": "many",
         "a lot": "many", "either": "either", "half": "half", "dozen": "dozen", "dozens": "dozens",
         "hundreds": "hundreds", "thousands": "thousands", "millions": "millions", "couple": "couple",

@@ -250,6 +250,10 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             _put(chars, regions, words[i].start(), words[i].end(), {"once": "1x", "twice": "2x", "thrice": "3x"}[low])
             i += 1
             continue
+        if low in ("half-hour", "half-day", "half-hourly"):  # `a half-hour break` = a 0.5-hour break
+            _put(chars, regions, words[i].start(), words[i].start() + 4, "0.5")
+            i += 1
+            continue
         if low == "half" and i + 1 < len(words) and words[i + 1].group(0).casefold() in ("hour", "day") and \
                 text[words[i].end():words[i + 1].start()] in (" ", "-"):  # `a final half hour` = `0.5 hour`
             _put(chars, regions, words[i].start(), words[i].end(), "0.5")
