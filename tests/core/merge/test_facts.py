@@ -189,6 +189,7 @@ SAME = [
     ("Lunch: 30 min, unpaid.", "An unpaid half-hour lunch.", ("30 min", "half-hour")),
     ("Returns within 14 days of delivery.", "Returns no more than fourteen days after delivery.", None),  # a delay
     ("Reads mostly thrillers.", "Reads mainly thrillers.", None),
+    ("Nora really likes aisle seats.", "Nora likes aisle seats.", None),  # `really` of emphasis, no degree
     ("Each Friday, move £50 from the joint account to savings.", "Each Friday, move £50 into savings from the joint "
      "account.", None),
     ("Replace the filter every 90 days or 500 hours, whichever first.", "Replace the filter every 500 hours or every "

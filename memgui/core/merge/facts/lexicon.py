@@ -57,7 +57,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "somewhat": "slightly", "a bit": "slightly", "half": "half", "halfway": "half",
         # how strongly: intensifiers and downtoners, a closed class (`very tannic` ≠ `mildly tannic`)
         "mildly": "slightly", "a little": "slightly", "fairly": "slightly", "moderately": "slightly",
-        "very": "very", "extremely": "very", "highly": "very", "really": "very", "seriously": "very",
+        "very": "very", "extremely": "very", "highly": "very",
         "severely": "very", "heavily": "very", "strongly": "very", "intensely": "very",
     },
     # frequency adverbs and adjectives (numbers of times per period are read by `values.py`)
