@@ -23,8 +23,8 @@ from typing import Any
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "facts"
 SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated.json",
-        # written blind by other hands, later, without reading memgui's code: blind2 to blind10 were tuned on after
-        # their first runs; blind11's first run was the final check of the session that added it
+        # written blind by other hands, later, without reading memgui's code: each was tuned on after its first
+        # run (blind11's was the last check of the session that added it): the next honest check needs a new set
         "blind2": DATA / "handwritten_blind2.json", "blind3": DATA / "handwritten_blind3.json",
         "blind4": DATA / "handwritten_blind4.json", "blind5": DATA / "handwritten_blind5.json",
         "blind6": DATA / "handwritten_blind6.json", "blind7": DATA / "handwritten_blind7.json",

@@ -1,9 +1,8 @@
 """The fact lens judged on the labelled corpus (issue 23, item 11; `make bench`, not `make test`).
 
 Prints the rates by kind for the tune and check halves of the hand-written and the generated sets and of the
-later blind sets (blind2: tuned on after its first run, all tune; blind3 to blind10: tuned on after their first
-runs; blind11: the final check of the session that added it, run once after the rules were final), and holds the
-issue's goals
+later blind sets (blind2: tuned on after its first run, all tune; blind3 to blind11: tuned on after their first
+runs, blind11's the last check of the session that added it), and holds the issue's goals
 on the CHECK halves only: lossy merges caught ≥ 95 %, lossless rewordings flagged ≤ 10 %, look-alike pairs named
 ≥ 90 %. Each is a row of `make bench`'s goal table; a goal missed fails the set's test."""
 from __future__ import annotations
