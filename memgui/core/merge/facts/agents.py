@@ -24,10 +24,15 @@ _BY = re.compile(r"\s+by\s+((?:the|our|my|a|an)\s+)?\S", re.IGNORECASE)
 def _people(note: Note) -> list[tuple[int, str]]:
     """(offset, who) of every person a note names: a name with a capital, the writer."""
     out = [(w.start, w.lemma) for w in note.words if w.term and w.text[:1].isupper() and _a_name(note, w)
-           and not _POSSESSIVE.search(note.text[w.start:w.end + 2])]  # `Nadia's manager` is said of the manager, not Nadia
+           and not _owns(note, w)]  # `Nadia's manager` is said of the manager, not Nadia
     out += [(m.start(), "p:writer") for m in _WRITER.finditer(note.text)]  # a role (`the art director`) is said
     # of a person, as what they do is
     return sorted(out)
+
+
+def _owns(note: Note, word: Word) -> bool:
+    """`Dana's`, `James'`: a name written as an owner."""
+    return _POSSESSIVE.search(note.text[word.start:word.end + 2]) is not None
 
 
 def _a_name(note: Note, word: Word) -> bool:
@@ -35,7 +40,7 @@ def _a_name(note: Note, word: Word) -> bool:
     dictionary also holds that acts or owns (`Dana rents`, `Dana's`)."""
     if wordnet.names_a_person(word.lemma) or word.lemma not in wordnet.tables().synsets:
         return True
-    if _POSSESSIVE.search(note.text[word.start:word.end + 2]):
+    if _owns(note, word):
         return True
     after = _ACTS.match(note.text, word.end)
     if after is None:
@@ -74,7 +79,7 @@ def _agents(note: Note, people: list[tuple[int, str]]) -> dict[str, str]:
 def _named(note: Note) -> set[str]:
     """Everyone a note names, owners too (`the kiln is Dana's`): who could be said to act."""
     return {who for _, who in _people(note)} | {w.lemma for w in note.words if w.term and w.text[:1].isupper() and
-                                                 _a_name(note, w) and _POSSESSIVE.search(note.text[w.start:w.end + 2])}
+                                                 _a_name(note, w) and _owns(note, w)}
 
 
 def agent_changed(notes: list[Note], body: Note, findings: Findings) -> None:

@@ -146,6 +146,11 @@ class Note:
         starts = self._starts()
         return self.words[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]
 
+    def said_between(self, start: int, end: int) -> set[str]:
+        """What a stretch of the note says: its words' lemmas and its values' keys (one key each)."""
+        return {w.lemma for w in self.words_between(start, end)} | {
+            min(v.keys) for v in self.values if start <= v.start < end and v.keys}
+
     def _starts(self) -> list[int]:
         if self._word_starts is None:
             self._word_starts = [w.start for w in self.words]

@@ -15,11 +15,6 @@ _CLAUSE_END = re.compile(r"[,;.:!?\n]")
 _ANAPHOR = re.compile(r"\s+(?:that|this|it|which|these|those)\b", re.IGNORECASE)
 
 
-def _lemmas(note: Note, start: int, end: int) -> set[str]:
-    return {w.lemma for w in note.words_between(start, end)} | {
-        min(v.keys) for v in note.values if start <= v.start < end and v.keys}
-
-
 def events(note: Note, marker: Marker) -> tuple[set[str], set[str]] | None:
     """(the earlier event's words, the later event's words) of an order word, or None when it relates no two
     events it names (`afterwards`, `later`)."""
@@ -29,17 +24,17 @@ def events(note: Note, marker: Marker) -> tuple[set[str], set[str]] | None:
     start, end = note.sentences[marker.sentence]
     if _ANAPHOR.match(note.text, marker.end):  # `chill them after that`: `that` is the event told before
         clause = max((m.end() for m in _CLAUSE_END.finditer(note.text, start, marker.start)), default=start)
-        told = _lemmas(note, start, clause) if clause > start else (
-            _lemmas(note, *note.sentences[marker.sentence - 1]) if marker.sentence else set())
-        here = _lemmas(note, clause, marker.start)
+        told = note.said_between(start, clause) if clause > start else (
+            note.said_between(*note.sentences[marker.sentence - 1]) if marker.sentence else set())
+        here = note.said_between(clause, marker.start)
         if not told or not here:
             return None
         return (told, here) if word in _EARLIER_AFTER_IT else (here, told)
     stop = _CLAUSE_END.search(note.text, marker.end, end)
-    right = _lemmas(note, marker.end, stop.start() if stop else end)
-    left = _lemmas(note, start, marker.start)
+    right = note.said_between(marker.end, stop.start() if stop else end)
+    left = note.said_between(start, marker.start)
     if not left and stop:  # `After the cold crash, keg it`: the other event follows the comma
-        left = _lemmas(note, stop.end(), end)
+        left = note.said_between(stop.end(), end)
     if not left or not right:
         return None
     return (left, right) if word in _LATER_AFTER_IT else (right, left)

@@ -38,14 +38,11 @@ def _steps(note: Note, start: int, end: int) -> list[tuple[int, int]]:
 
 def _signature(note: Note, span: tuple[int, int], others: list[tuple[int, int]]) -> set[str]:
     """The lemmas only this step holds among the sentence's steps: what finds it in the body."""
-    mine = {w.lemma for w in note.words_between(*span)} | {min(v.keys) for v in note.values
-                                                          if span[0] <= v.start < span[1] and v.keys}
     theirs: set[str] = set()
     for other in others:
         if other != span:
-            theirs |= {w.lemma for w in note.words_between(*other)}
-            theirs |= {min(v.keys) for v in note.values if other[0] <= v.start < other[1] and v.keys}
-    return mine - theirs
+            theirs |= note.said_between(*other)
+    return note.said_between(*span) - theirs
 
 
 def _place(body: Note, signature: set[str]) -> int | None:

@@ -4,7 +4,7 @@ read by pint), money (`€40` = `40 euros`), dates in any order (`14 July`, `Jul
 `3 April 2026`), times (`09:45` = `9:45 am`), weekdays and months (`Tue` = `Tuesday` = `Tuesdays`), rates
 (`twice a week` = `2 times per week`), phone numbers (phonenumbers, as E.164), and Netclaw's load-bearing
 tokens (URLs, versions, identifiers, paths) plus e-mail addresses and #channels (those read in identifiers.py,
-the calendar in calendar_values.py, currencies in currencies.py).
+the calendar in calendar_values.py, currencies in currencies.py, what a unit word means in units.py).
 
 A `Value` carries every key it may be compared by: a bare `9:45` is both 09:45 and 21:45, a partial date
 `14 July` is `--07-14`; two values are the same fact when their keys meet.
@@ -12,15 +12,14 @@ A `Value` carries every key it may be compared by: a bare `9:45` is both 09:45 a
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 import unicodedata
-from typing import Any
 
 from .calendar_values import MONTHS, WEEKDAYS, cron_values, dates, frequencies, quarters, times
 from .currencies import CURRENCY_SYMBOLS, CURRENCY_WORDS
 from .identifiers import age_groups, phones, tokens
 from .lexicon import BOUNDS, FUNCTION_WORDS
+from .units import CALENDAR_UNITS, GLUED_UNITS, amount_keys, unit_of
 from .value_types import Value, fmt, inside
 
 _ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -69,95 +68,14 @@ def _opens_line(text: str, at: int) -> bool:
     return not before or before[-1] in "\n.!?" or (before[-1] == ":" and text[at:at + 2] == "1.")  # `Steps: 1. …`
 
 
-@functools.lru_cache(maxsize=4096)
-def unit_of(spelling: str) -> tuple[str, float] | None:
-    """(dimension, factor to base units) of a unit as written (`GB`, `gigabytes`, `min`, `°C`, `ng/mL`), by
-    pint; None for a word that is not a unit (a counted noun: `4 drives`)."""
-    word = spelling.strip()
-    if not word or ((word.casefold() in FUNCTION_WORDS or word.casefold() in _NOT_UNITS) and word not in ("W", "V")):
-        return None  # `248 W` is watts, `w/ Jess` is with
-    registry = _registry()
-    word = _DATA_UNITS.get(word, word)  # `kb`, `mb` are kilobytes and megabytes in a note, not barns (`Mb` stays a megabit)
-    for candidate in dict.fromkeys((word, word.replace(" per ", "/").replace(" a ", "/").replace(" an ", "/"),
-                                    word.upper() if len(word) <= 3 else word, word.lower())):
-        try:
-            quantity = registry.Quantity(1, candidate).to_base_units()
-        except Exception:  # pint raises many kinds for a word that is not a unit
-            continue
-        return str(quantity.units), float(quantity.magnitude)
-    return None
-
-
-_DATA_UNITS = {"kb": "kB", "KB": "kB", "mb": "MB", "kib": "KiB", "mib": "MiB", "kilo": "kg", "kilos": "kg",
-               "Kilo": "kg", "Kilos": "kg", "gig": "GB", "gigs": "GB", "meg": "MB", "megs": "MB"}
-# Words pint reads as a unit but notes use as words ("3 in", "5 pm", "2 a", "4 at", "1 m" as million).
-_NOT_UNITS = frozenset("in at a an am pm as or to of is it by on no and are be do go me my us we he".split()
-                       + "point line drop stone rod story hand foot feet degree cycle turn count bit barn".split()
-                       + "bag bags bale bales bolt bolts board boards chain chains cord link links span square".split()
-                       + "year years yr yrs month months week weeks day days".split())
-
-
-@functools.lru_cache(maxsize=1)
-def _registry() -> Any:  # pint.UnitRegistry, whose type pint does not export to a checker
-    import pint  # 0.4 s on first use: only notes with an amount pay it
-    return pint.UnitRegistry(cache_folder=None)
-
-
-_CALENDAR_UNITS = {"second": 1, "sec": 1, "secs": 1, "seconds": 1, "s": 1, "minute": 60, "minutes": 60,
-                   "min": 60, "mins": 60, "hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "h": 3600,
-                   "day": 86400, "days": 86400, "week": 604800, "weeks": 604800, "fortnight": 1209600,
-                   "wk": 604800, "wks": 604800, "mos": 2629800, "mths": 2629800,
-                   "month": 2629800, "months": 2629800, "mo": 2629800, "mth": 2629800, "quarter": 7889400,
-                   "year": 31557600, "years": 31557600, "yr": 31557600, "yrs": 31557600, "ms": 0.001,
-                   "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "decade": 315576000,
-                   "decades": 315576000, "century": 3155760000, "annum": 31557600, "y": 31557600}
-
-
-# Units written glued to a number (`2gb`, `14TB`, `5km`); pint would read any letters as some unit
-# (`7940HS` as hectoseconds), and glued letters are more often an identifier.
+# Letters glued to a number: a unit only when units.GLUED_UNITS holds them (`10mg`), else an identifier.
 _LETTERS = re.compile(r"[A-Za-zµμ]+")
-_GLUED_UNITS = frozenset(
-    "b kb mb gb tb pb kib mib gib tib ms s sec m h hr hrs min mins d km cm mm kg g mg mcg µg l ml dl mhz ghz hz "
-    "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk p y".split())
 
 
 def _number(text: str) -> float:
     if "," in text and re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
         text = text.replace(",", "")
     return float(text.replace(",", "."))
-
-
-def _amount_keys(value: float, unit_text: str) -> tuple[set[str], str, str] | None:
-    """Keys, kind and dimension of `value unit_text` when `unit_text` is a unit or a currency."""
-    word = unit_text.strip().rstrip(".")
-    low = word.casefold()
-    if low in ("pound", "pounds"):  # `2 pounds`: sterling or weight, whichever the other note says
-        mass = _amount_keys(value, "lb")
-        assert mass is not None
-        return {f"money:GBP:{fmt(value)}"} | mass[0], "money", "money:GBP"
-    if low in CURRENCY_WORDS:
-        code = CURRENCY_WORDS[low]
-        if code.endswith("/100"):
-            return {f"money:{code[:3]}:{fmt(value / 100)}"}, "money", f"money:{code[:3]}"
-        return {f"money:{code}:{fmt(value)}"}, "money", f"money:{code}"
-    time_unit = low.split("/")[0].split(" ")[0]
-    if time_unit in _CALENDAR_UNITS and "/" not in low and " " not in low:
-        seconds = value * _CALENDAR_UNITS[time_unit]
-        return {f"duration:{fmt(seconds)}"}, "quantity", "duration"
-    if low == "c":  # a recipe's cups or a temperature, never the speed of light: `1½ c flour`, `bake at 180c`
-        cups = _amount_keys(value, "cup")
-        assert cups is not None
-        return cups[0] | {f"temp:c:{fmt(value)}"}, "quantity", cups[2] if value <= 10 else "temperature"
-    unit = unit_of(word)
-    if unit is None:
-        return None
-    dimension, factor = unit
-    if "kelvin" in dimension and "/" not in dimension and low in ("°c", "c", "degc", "celsius", "°f", "f",
-                                                                     "fahrenheit", "degf"):
-        return {f"temp:{low.lstrip('°')[0]}:{fmt(value)}"}, "quantity", "temperature"
-    if dimension == "second":  # `90d`, `2 fortnights`: a duration like `90 days`, whichever reader found it
-        return {f"duration:{fmt(value * factor)}"}, "quantity", "duration"
-    return {f"q:{dimension}:{fmt(value * factor)}"}, "quantity", f"quantity:{dimension}"
 
 
 _BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈": "~", "±": "~"}
@@ -210,12 +128,12 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         sfx, cur, ordinal = (m.group("sfx") or "").casefold(), m.group("cur"), m.group("ord")
         end = m.end()
         glued = _LETTERS.match(text, m.start("sfx")) if sfx in ("k", "m", "bn", "mn") else None
-        if glued and glued.group(0).casefold() in _GLUED_UNITS and glued.end() > m.end("sfx"):
+        if glued and glued.group(0).casefold() in GLUED_UNITS and glued.end() > m.end("sfx"):
             sfx, end = "", m.start("sfx")  # `10mg`, `5km`, `2kb`: a unit, not a thousand or a million of grams
         if sfx in ("k", "m", "bn", "mn"):
             value *= _SCALES[sfx]
         follow = _UNIT_WORD.match(text, end)
-        if text[end:end + 1].isalpha() and not (follow and follow.group("u").casefold() in _GLUED_UNITS):
+        if text[end:end + 1].isalpha() and not (follow and follow.group("u").casefold() in GLUED_UNITS):
             continue  # glued letters that are not a unit (`7940HS`, `R2D2`): an identifier, not an amount
         if follow is not None and follow.group("u").casefold() in ("thousand", "million", "billion", "trillion"):
             value *= _SCALES[follow.group("u").casefold()]
@@ -267,10 +185,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                     keys, kind, dimension = {f"times:{fmt(value)}"}, "quantity", "times"
                     end = follow.end()
                 else:
-                    amount = _amount_keys(value, unit_text) or _amount_keys(value, unit_text.split(" ")[0])
+                    amount = amount_keys(value, unit_text) or amount_keys(value, unit_text.split(" ")[0])
                     if amount:
                         keys, kind, dimension = amount
-                        end = follow.start() + len(unit_text if _amount_keys(value, unit_text) else
+                        end = follow.start() + len(unit_text if amount_keys(value, unit_text) else
                                                    unit_text.split(" ")[0]) + (follow.start("u") - follow.start())
                     elif unit_text.casefold() not in FUNCTION_WORDS:
                         dimension = f"count:{unit_text.casefold().rstrip('s')}"
@@ -293,8 +211,8 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             kind, dimension, end = "rate", f"rate:{dimension}", adverb.end()
         if rate and rate.group(0).lstrip().startswith("for") and kind != "money":
             rate = None  # `for 3 days` rates only a price: `£28 for 30 minutes` = `£28 per half hour`
-        if rate and rate.group("u").casefold() in _CALENDAR_UNITS:
-            per = _CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1) * (
+        if rate and rate.group("u").casefold() in CALENDAR_UNITS:
+            per = CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1) * (
                 0.5 if rate.group("half") else 1)
             times = [k for k in keys if k.startswith("times:")]
             keys = {f"{k}/{fmt(per)}s" for k in keys}
@@ -303,7 +221,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
         elif rate and not rate.group("n") and re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) and \
                 rate.group("u").casefold() not in FUNCTION_WORDS:
-            ratio = _amount_keys(value, f"{follow.group('u')}/{rate.group('u')}") if kind == "quantity" and follow \
+            ratio = amount_keys(value, f"{follow.group('u')}/{rate.group('u')}") if kind == "quantity" and follow \
                 and unit_of(rate.group("u")) else None
             noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
             noun = "each" if noun in _PER_HEAD else noun  # `per person` = `each` = `per head`
@@ -344,12 +262,12 @@ def _fractions(text: str) -> list[Value]:
         share = _FRACTIONS[" ".join(m.group(1).casefold().split())]
         unit = _OF_A_UNIT.match(text, m.end())
         if unit:
-            seconds = share * _CALENDAR_UNITS[unit.group(1).casefold()]
+            seconds = share * CALENDAR_UNITS[unit.group(1).casefold()]
             out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", text[m.start():unit.end()],
                              m.start(), unit.end(), "duration"))
             continue
         measure = _OF_A_MEASURE.match(text, m.end())
-        amount = _amount_keys(share, measure.group(1)) if measure and measure.group(1).casefold() not in \
+        amount = amount_keys(share, measure.group(1)) if measure and measure.group(1).casefold() not in \
             CURRENCY_WORDS else None
         if measure and amount and amount[1] == "quantity":
             out.append(Value(frozenset(amount[0]), "quantity", text[m.start():measure.end()], m.start(), measure.end(),
@@ -415,7 +333,7 @@ def _article_durations(text: str) -> list[Value]:
     for m in _ARTICLE_DURATION.finditer(text):
         if _RATE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue
-        seconds = _CALENDAR_UNITS[m.group("unit").casefold()]
+        seconds = CALENDAR_UNITS[m.group("unit").casefold()]
         keys = {f"duration:{fmt(seconds)}"}
         if m.group(0)[:1].casefold() == "a" and _COUNTED_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             keys.add(f"freq:{fmt(1 / seconds)}")  # `2 jars of honey a year`: how often, as `each year` says
@@ -472,7 +390,7 @@ def _dimensions(text: str, found: list[Value]) -> list[Value]:
                 glue, written = " x", written.rstrip(" x×X")
             if not (_DIMENSION_GLUE.match(glue) or glue == " x") or not re.fullmatch(r"\d+(?:\.\d+)?", written.strip()):
                 break
-            amount = _amount_keys(_number(written.strip()), _unit_word(unit_side))
+            amount = amount_keys(_number(written.strip()), _unit_word(unit_side))
             if not amount:
                 break
             out[j] = Value(frozenset(amount[0]), "quantity", side.text, side.start, side.end, amount[2])
@@ -597,7 +515,7 @@ def _labelled_amount(text: str, value: Value) -> Value:
     label = _UNIT_LABEL.search(text, max(0, value.start - 40), value.start)
     if not label:
         return value
-    amount = _amount_keys(float(next(iter(value.keys))[2:]), label.group(1))
+    amount = amount_keys(float(next(iter(value.keys))[2:]), label.group(1))
     return dataclasses.replace(value, keys=value.keys | set(amount[0])) if amount else value
 
 
