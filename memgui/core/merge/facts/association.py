@@ -147,7 +147,8 @@ def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
     def in_sources(pair: frozenset[str]) -> bool:
         return any(pair in n.pairs for n in notes)
 
-    new = [tuple(pair) for pair in body_pairs if all(map(distinct, pair)) and not in_sources(pair)]
+    # sorted: sets iterate in hash order, and the same notes must give the same report on every run
+    new = sorted(tuple(sorted(pair)) for pair in body_pairs if all(map(distinct, pair)) and not in_sources(pair))
     if not new:
         return
     seen: dict[str, tuple[int, Item]] = {}
@@ -165,10 +166,10 @@ def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
     for x, y in new:
         for a, d in ((x, y), (y, x)):
             sort_a, sort_d = seen[a][1][0], seen[d][1][0]
-            for c in partners(a):
+            for c in sorted(partners(a)):
                 if c == d or seen[c][1][0] != sort_d:
                     continue
-                for b in partners(d):
+                for b in sorted(partners(d)):
                     if b in (a, c) or seen[b][1][0] != sort_a or frozenset((b, c)) not in new_set:
                         continue
                     if frozenset((a, c)) in body_pairs or frozenset((b, d)) in body_pairs or used & {a, b, c, d}:
@@ -180,7 +181,7 @@ def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
             if v in used or seen[v][1][0] not in _AMOUNTS or seen[w][1][0] != "w" or count(w) != 1:
                 continue
             # across sentences only: a sentence's subject is said of all its clauses (`X has 16 GB … and a 512 GB SSD`)
-            rivals = [b for b in partners(w) if b != v and seen[b][1][0] == seen[v][1][0]
+            rivals = [b for b in sorted(partners(w)) if b != v and seen[b][1][0] == seen[v][1][0]
                       and b in body_seen and frozenset((b, w)) not in body_pairs
                       and not in_sources(frozenset((v, w))) and not sentences_of(v) & sentences_of(b)]
             if rivals:
