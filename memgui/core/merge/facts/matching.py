@@ -70,6 +70,15 @@ class Index:
             for feature in features:
                 self.postings.setdefault(feature, []).append(index)
         self._synsets: set[int] | None = None
+        self._capitals: tuple[frozenset[str], list[str]] | None = None
+
+    def capitals(self) -> tuple[frozenset[str], list[str]]:
+        """(acronyms, three-letter codes) the note writes in capitals, scanned once: asked for each word the other
+        note has that this one lacks."""
+        if self._capitals is None:
+            self._capitals = (frozenset(a.casefold() for a in _ACRONYMS.findall(self.note.text)),
+                              _CODES.findall(self.note.text))
+        return self._capitals
 
     def synsets(self) -> set[int]:
         if self._synsets is None:
@@ -100,7 +109,7 @@ WORDLIKE_KINDS = frozenset({"all_caps", "camel_case", "snake_case", "kebab_case"
 def spells_an_acronym(note: Note, word: Word, other: Index) -> bool:
     """`autoscaler` of "horizontal pod autoscaler" where the other note writes `HPA`: one of a run of words whose
     initials spell the other's acronym."""
-    acronyms = {a.casefold() for a in _ACRONYMS.findall(other.note.text)}
+    acronyms = other.capitals()[0]
     if not acronyms:
         return False
     words = note.words_in(word.sentence)
@@ -253,7 +262,7 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     gendered = _gendered(word, other)
     if gendered:
         return gendered, "same role"
-    if word.text[:1].isupper() and (airports.named_by_code(word.text, _CODES.findall(other.note.text)) or
+    if word.text[:1].isupper() and (airports.named_by_code(word.text, other.capitals()[1]) or
                                     _codes_named(word.text, other)):
         return word.text, "airport code"  # `Heathrow` where the other writes `LHR`, and the other way round
     if word.lower.startswith("re") and len(word.lower) >= 6 and lemma_of(word.lower[2:].lstrip("-")) in other.lemmas \
