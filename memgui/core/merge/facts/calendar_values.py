@@ -65,6 +65,9 @@ _HALF_HOUR = re.compile(r"(?:(?<=\bat\s)|(?<=\bfrom\s)|(?<=\buntil\s)|(?<=\btill
                         r"\bhalf\s+(?P<h2>\d{1,2})\b" + _PART_OF_DAY.replace("(?P<ap>", "(?P<ap2>"), re.IGNORECASE)
 _RANGE_START = re.compile(r"(?<![\d:.,/-])(\d{1,2})\s*(?:-|–|to|until|till)\s*\d{1,2}(?::\d\d)?\s*([ap])\.?\s?m\b",
                           re.IGNORECASE)
+# a 24-hour clock written as four digits, with what marks it as one: `0800 UTC`, `1430 hrs`, `2200Z`
+_FOUR_DIGIT_TIME = re.compile(r"(?<![\w.,:/-])(?P<h>[01]\d|2[0-3])(?P<mi>[0-5]\d)(?:\s?(?:hrs\b|h\b|hours\b(?<=0\d\d\d\shours))|"
+                              r"(?=\s?(?:Z\b|UTC\b|GMT\b|zulu\b|local\b)))")  # the zone is a value of its own
 _TIME_WORDS = {"noon": "12:00", "midday": "12:00", "midnight": "00:00"}
 _ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT|PST|PDT|MST|MDT|CST|CDT|EST|EDT|"
                     r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
@@ -106,6 +109,10 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         out.append(Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time",
                          amount=hour_only))
         meridiem.append(ap[:1] if ap[:1] in ("a", "p") else "")
+    for m in _FOUR_DIGIT_TIME.finditer(text):
+        out.append(Value(frozenset({f"time:{m.group('h')}:{m.group('mi')}"}), "time", m.group(0), m.start(), m.end(),
+                         "time"))
+        meridiem.append("")
     for k in range(len(out) - 1):  # `from 7:30 to 9 pm`: the range's meridiem is both ends'
         first, second = out[k], out[k + 1]
         if meridiem[k] == "" and meridiem[k + 1] == "p" and _RANGE_GLUE.match(text[first.end:second.start]):
@@ -230,7 +237,8 @@ def dates(text: str) -> list[Value]:
     return out
 
 
-_PERIODS = {"second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "morning": 86400,
+_PERIODS = {"s": 1, "h": 3600, "d": 86400,  # after a count: `every 15 s`
+            "second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3600, "hr": 3600, "day": 86400, "morning": 86400,
             "wk": 604800, "mo": 2629800, "mth": 2629800, "yr": 31557600,
             "evening": 86400, "night": 86400, "afternoon": 86400, "week": 604800, "weekend": 604800,
             "fortnight": 1209600, "month": 2629800, "quarter": 7889400, "year": 31557600, "decade": 315576000}

@@ -29,10 +29,12 @@ from .binding import attribute_moved, rebound, swapped
 from .matching import (
     Index,
     aligned,
+    body_value_in,
+    hour_said_plainly,
     spells_an_acronym,
     stem,
     unbound,
-    unit_added,
+    unit_elided,
     unit_named,
     value_found,
     whole_word_in,
@@ -226,7 +228,8 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         if value.implied:
             continue
         checked += 1
-        found = value_found(value, body_index) or unit_named(value, body_index)
+        found = value_found(value, body_index) or unit_named(value, body_index) or unit_elided(value, body_index, index) \
+            or hour_said_plainly(value, body_index)
         loose = value_found(unbound(value), body_index) if found is None else None
         if found is None and loose is not None:
             findings.add(FactAtRisk("changed", "bound", value.text, (number,), (value.start, value.end), loose.text,
@@ -302,8 +305,8 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if value.implied:
             continue
         checked += 1
-        if not any(value_found(value, index) or value_found(unbound(value), index) or
-                   unit_added(value, index) for index in source_indexes) and not _name_number(body, value, sources) \
+        if not any(body_value_in(value, body, index) for index in source_indexes) \
+                and not _name_number(body, value, sources) \
                 and not _counts_a_list(body, value):
             findings.add(FactAtRisk("added", value.kind, value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))

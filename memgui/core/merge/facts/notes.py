@@ -44,10 +44,12 @@ _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
 _BOUND_HIT = ("bound", "")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_AND_A_HALF = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(hour|day|week|month|year|"
-                         r"minute|mile|kilometre|kilometer|litre|liter)s?\s+and\s+a\s+half\b", re.IGNORECASE)
-_AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)\s+and\s+"
-                         r"(a\s+half|a\s+quarter|three\s+quarters|a\s+third|two\s+thirds)\b", re.IGNORECASE)
+_AND_A_HALF = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+)[\s-]+(hour|day|week|month|"
+                         r"year|minute|mile|kilometre|kilometer|litre|liter|pint|inch|foot|metre|meter|kilo|pound|"
+                         r"cup|teaspoon|tablespoon)s?[\s-]+and[\s-]+a[\s-]+half\b", re.IGNORECASE)  # `a mile-and-a-half`
+_AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)[\s-]+and[\s-]+"
+                         r"(a[\s-]+half|a[\s-]+quarter|three[\s-]+quarters|a[\s-]+third|two[\s-]+thirds)\b",
+                         re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 _PLUS_SIGN = re.compile(r"(?<=[\d%])\s+(\+)\s+(?=[A-Za-z])")
@@ -217,7 +219,8 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
     for m in _AND_A_PART.finditer("".join(chars)):  # `four and a half kilos` = `4.5 kilos`, `one and a quarter cups`
         whole = int(m.group(1)) if m.group(1).isdigit() else _text2num(m.group(1))
         if whole is not None:
-            _put(chars, regions, m.start(), m.end(), f"{whole + _PARTS[' '.join(m.group(2).casefold().split())]:.3g}")
+            _put(chars, regions, m.start(), m.end(),
+                 f"{whole + _PARTS[' '.join(m.group(2).casefold().replace('-', ' ').split())]:.3g}")
     words = list(_WORD.finditer("".join(chars)))
     i = 0
     while i < len(words):

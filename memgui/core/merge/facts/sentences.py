@@ -13,10 +13,8 @@ from .matching import (
     Index,
     abbreviates,
     aligned,
+    body_value_in,
     spells_an_acronym,
-    unbound,
-    unit_added,
-    value_found,
     weight,
     whole_word_in,
     word_found,
@@ -275,7 +273,7 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
         kept = sum(weight(w) for w in words.values() if any(word_found(w, other, features) or (
             direction == "added" and spells_an_acronym(note, w, other)) for other in others))
         kept += _VALUE_WEIGHT * sum(1 for v in amounts if any(  # as the lens finds an added value (`17:00` for `5`)
-            value_found(v, other) or value_found(unbound(v), other) or unit_added(v, other) for other in others))
+            body_value_in(v, note, other) for other in others))
         if kept / total < 0.5:
             text = note.sentence_text(sentence).strip()
             findings.add(FactAtRisk(direction, "sentence", text, (number,) if direction == "dropped" else (),

@@ -19,7 +19,8 @@ def unit_of(spelling: str) -> tuple[str, float] | None:
         return None  # `248 W` is watts, `w/ Jess` is with
     registry = _registry()
     word = _DATA_UNITS.get(word, word)  # `kb`, `mb` are kilobytes and megabytes in a note, not barns (`Mb` stays a megabit)
-    for candidate in dict.fromkeys((word, word.replace(" per ", "/").replace(" a ", "/").replace(" an ", "/"),
+    for candidate in dict.fromkeys((word.replace(" ", "_"), word,  # pint names `fl_oz`, reads `square metre`
+                                    word.replace(" per ", "/").replace(" a ", "/").replace(" an ", "/"),
                                     word.upper() if len(word) <= 3 else word, word.lower())):
         try:
             quantity = registry.Quantity(1, candidate).to_base_units()
@@ -29,8 +30,9 @@ def unit_of(spelling: str) -> tuple[str, float] | None:
     return None
 
 
-_DATA_UNITS = {"kb": "kB", "KB": "kB", "mb": "MB", "kib": "KiB", "mib": "MiB", "kilo": "kg", "kilos": "kg",
+_DATA_UNITS = {"NM": "nmi", "kb": "kB", "KB": "kB", "mb": "MB", "kib": "KiB", "mib": "MiB", "kilo": "kg", "kilos": "kg",
                "Kilo": "kg", "Kilos": "kg", "gig": "GB", "gigs": "GB", "meg": "MB", "megs": "MB"}
+# (`NM` in capitals is the nautical mile of charts and flight plans; pint reads it as nanometres, written `nm`.)
 # Words pint reads as a unit but notes use as words ("3 in", "5 pm", "2 a", "4 at", "1 m" as million).
 _NOT_UNITS = frozenset("in at a an am pm as or to of is it by on no and are be do go me my us we he".split()
                        + "point line drop stone rod story hand foot feet degree cycle turn count bit barn".split()

@@ -52,7 +52,7 @@ ORDINAL_WORDS = frozenset(w for w in (
 _NUMBER = re.compile(
     r"(?<![\w.,/-])(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?P<vf>[½¼¾⅓⅔⅛⅜⅝⅞])?(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
-_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
+_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+[²³]?(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+(?:from\s+|for\s+|out\s+of\s+)?each\s+(?!(?:day|night|morning|evening|"
                    r"afternoon|week|weekend|month|year|hour|time)s?\b)|\s+an?\s+|\s+for\s+(?:an?\s+|one\s+)?(?=(?:\d+\s+)?"
@@ -69,6 +69,8 @@ def _opens_line(text: str, at: int) -> bool:
 
 
 # Letters glued to a number: a unit only when units.GLUED_UNITS holds them (`10mg`), else an identifier.
+_SECOND_UNIT_WORD = re.compile(r"[ _]([A-Za-z]+)\b")
+_UNIT_MODIFIERS = frozenset({"square", "sq", "cubic", "fluid", "nautical", "metric", "imperial", "light"})
 _LETTERS = re.compile(r"[A-Za-zµμ]+")
 
 
@@ -186,7 +188,13 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                     end = follow.end()
                 else:
                     amount = amount_keys(value, unit_text) or amount_keys(value, unit_text.split(" ")[0])
-                    if amount:
+                    pair = _SECOND_UNIT_WORD.match(text, follow.end()) if unit_text.isalpha() else None
+                    two_words = amount_keys(value, f"{unit_text} {pair.group(1)}") if pair and (
+                        not amount or unit_text.casefold() in _UNIT_MODIFIERS) else None
+                    if two_words and pair:  # `22 nautical miles`, `40 square metres`: one unit in two words
+                        keys, kind, dimension = two_words
+                        end = pair.end()
+                    elif amount:
                         keys, kind, dimension = amount
                         end = follow.start() + len(unit_text if amount_keys(value, unit_text) else
                                                    unit_text.split(" ")[0]) + (follow.start("u") - follow.start())
@@ -304,6 +312,8 @@ def _counts(text: str) -> list[Value]:
 
 
 _FREE = re.compile(r"\b(?:free\s+of\s+charge|at\s+no\s+(?:cost|charge)|no\s+charge|costs?\s+nothing|pays?\s+nothing|"
+                   r"(?:don['’]t|doesn['’]t|do\s+not|does\s+not|won['’]t|needn['’]t|never)\s+(?:have\s+to\s+|need\s+to\s+)?"
+                   r"pay(?:\s+(?:anything|a\s+penny|a\s+thing))?(?=\s*[.;,)]|\s*$)|"
                    r"(?<=\bis\s)free|(?<=\bare\s)free|(?<=['’]s\s)free|(?<=\bfor\s)free|free(?=\s+(?:for|to|entry|"
                    r"admission|parking|of)\b)|free(?=\s*[.;,)]))", re.IGNORECASE)
 

@@ -1,0 +1,68 @@
+"""One value in other formats is the same fact; the same format with another value is not.
+
+Written for these tests (not from the labelled corpus): each pair of a kept and a changed restatement shows that the
+lens equates the format and still sees the value."""
+import pytest
+
+from memgui.core.merge.strict import check_strict
+
+# (source, the body restating it, the body changing one value of it)
+FORMATS = [
+    # a unit written in two words (pint's `nautical_mile`, `square metre`), and charts' `NM`
+    ("Mooring is 12 NM from the harbour mouth.", "The mooring lies twelve nautical miles out from the harbour mouth.",
+     "The mooring lies twelve miles out from the harbour mouth."),
+    ("The studio is 35 m² with a loft.", "The studio has 35 square metres plus a loft.",
+     "The studio has 35 square feet plus a loft."),
+    ("Tank holds 2 cubic metres of rainwater.", "The tank takes 2 m³ of rainwater.",
+     "The tank takes 3 m³ of rainwater."),
+    # how often, with the period abbreviated after its count
+    ("The beacon pings every 30 s.", "The beacon sends a ping every thirty seconds.",
+     "The beacon sends a ping every thirty minutes."),
+    ("Paracetamol every 6 h as needed.", "Paracetamol as needed, every six hours.",
+     "Paracetamol as needed, every four hours."),
+    # a 24-hour clock in four digits with its zone or `hrs`
+    ("Handover call at 1430 hrs daily.", "The handover call is every day at 14:30.",
+     "The handover call is every day at 16:30."),
+    ("Net opens 1900 UTC on Thursdays.", "On Thursdays the net opens at 19:00 UTC.",
+     "On Thursdays the net opens at 20:00 UTC."),
+    # an amount and a half, hyphenated
+    ("The loop is 2.5 km of towpath.", "The loop is two-and-a-half kilometres of towpath.",
+     "The loop is three-and-a-half kilometres of towpath."),
+    ("Rest the dough 1.5 hours.", "Rest the dough for an hour-and-a-half.", "Rest the dough for an hour."),
+    # a unit left to the amount the number is coordinated with
+    ("Tickets: adults €12, children €6.", "Tickets cost twelve euros for adults and six for children.",
+     "Tickets cost twelve euros for adults and eight for children."),
+    ("Cough syrup: adults 10 ml, children 5 ml.", "Cough syrup: 10 ml for adults and 5 for children.",
+     "Cough syrup: 10 ml for adults and 7 for children."),
+    # a clock hour said plainly where the sentence says the half of the day
+    ("Choir practice Tuesdays 7–9pm.", "Choir practice runs on Tuesday evenings from seven to nine.",
+     "Choir practice runs on Tuesday evenings from eight to nine."),
+    ("Bakery opens 6am on Saturdays.", "On Saturday mornings the bakery opens at six.",
+     "On Saturday mornings the bakery opens at seven."),
+    # a price of nothing said as not paying
+    ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
+     "Museum entry is £8 for adults; under-5s pay £2."),
+]
+
+
+@pytest.mark.parametrize("source, kept, changed", FORMATS, ids=[f[1][:30] for f in FORMATS])
+def test_a_value_in_another_format_is_kept_and_another_value_is_not(source, kept, changed):
+    report = check_strict([source], kept)
+    assert report.passed, [a.describe() for a in report.at_risk]
+    assert not check_strict([source], changed).passed
+
+
+@pytest.mark.parametrize("source, body", [
+    # the plain number counts the amounts beside it: no unit is lent to it
+    ("Intervals: 5 × 4 min at threshold.", "Intervals: four 5-minute efforts at threshold."),
+    # a part of the day that is not the clock's half
+    ("Choir practice Tuesdays 7–9pm.", "Choir practice runs on Tuesday mornings from seven to nine."),
+    # `below 1 bar` is a bound: the range's plain `1` does not answer for it
+    ("Top up the boiler if it drops below 1 bar.", "Top up the boiler if it sits between 1 and 1.5 bar."),
+    # two amounts traded: the source's plain `11` lends no unit to the body's plain `25`
+    ("Elena has 25 days of leave and has used 11.", "Elena has 11 days of leave and has used 25."),
+    # not paying for something is no price of nothing
+    ("Entry £3, juniors £1.", "Entry is three pounds; juniors don't pay."),
+])
+def test_a_format_rule_does_not_lend_a_value_it_does_not_state(source, body):
+    assert not check_strict([source], body).passed
