@@ -39,6 +39,10 @@ FORMATS = [
      "Choir practice runs on Tuesday evenings from eight to nine."),
     ("Bakery opens 6am on Saturdays.", "On Saturday mornings the bakery opens at six.",
      "On Saturday mornings the bakery opens at seven."),
+    # `min` after a count is its unit, not a minimum of what follows
+    ("Stretch 10 min every morning.", "Stretch for ten minutes each morning.", "Stretch for ten minutes each evening."),
+    # a day and a time written together are one moment: the deadline bounds both
+    ("Send the rota by Fri 5pm.", "The rota goes out by 5pm on Friday.", "The rota goes out by 5pm on Thursday."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),

@@ -12,6 +12,7 @@ A `Value` carries every key it may be compared by: a bare `9:45` is both 09:45 a
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import unicodedata
 
@@ -94,6 +95,11 @@ def strip_bound(key: str) -> str:
 _COMPARED = {"younger than": "<", "older than": ">", "earlier than": "<", "later than": ">"}
 
 
+_UNIT_BOUNDS = frozenset({"min", "mins"})  # bound words that are also units
+_AMOUNT_WORD = re.compile(r"[\d.,½¼¾]+|half|an?|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|"
+                          r"fifty|sixty|ninety")
+
+
 def _bound_before(text: str, start: int, deadline: bool = False) -> str:
     """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none. `by` bounds
     only a `deadline` (a date or a time): `by Friday` is at the latest, `up by 4%` is how much."""
@@ -111,6 +117,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
             break
         for size in (3, 2, 1):
             phrase = " ".join(words[-size:]) if len(words) >= size else ""
+            if phrase in _UNIT_BOUNDS and len(words) > size and _AMOUNT_WORD.fullmatch(words[-size - 1]):
+                continue  # `30 min every evening`: the unit of the amount before it, not a minimum
             if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by"):
                 return BOUNDS[phrase]
             if phrase in _COMPARED:  # `younger than 18` = `under 18`; without an amount it stays a comparison
@@ -475,7 +483,34 @@ def values(text: str) -> list[Value]:
             if bound:
                 v = dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
         kept.append(_every_either(text, _labelled_amount(text, v)))
-    return _compound_durations(text, kept)
+    return _compound_durations(text, _one_moment_bound(text, kept))
+
+
+_MOMENT_KINDS = ("time", "weekday", "date")
+_MOMENT_GLUE = re.compile(r"[\s,]*(?:(?:at|on|of)(?:\s+the)?)?[\s,]*", re.IGNORECASE)
+
+
+def _one_moment_bound(text: str, found: list[Value]) -> list[Value]:
+    """`by Wed noon` = `by midday on Wednesday`: a day and a time written together are one moment, and a bound
+    written before either bounds both."""
+    moments = [i for i, v in enumerate(found) if v.kind in _MOMENT_KINDS]
+    for a, b in itertools.pairwise(moments):
+        first, second = found[a], found[b]
+        if first.kind == second.kind or not _MOMENT_GLUE.fullmatch(text[first.end:second.start]):
+            continue
+        bounds = {strip_bound_prefix(k) for v in (first, second) for k in v.keys} - {""}
+        if len(bounds) != 1:
+            continue
+        bound = bounds.pop()
+        found[a], found[b] = (v if any(strip_bound_prefix(k) for k in v.keys) else
+                              dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
+                              for v in (first, second))
+    return found
+
+
+def strip_bound_prefix(key: str) -> str:
+    """The bound a key is written with (`<=` of `<=time:12:00`), '' for none."""
+    return key[:len(key) - len(strip_bound(key))]
 
 
 _EVERY_OR = re.compile(r"\bevery\s+[^.;:\n]{1,40}\bor\s+$", re.IGNORECASE)
