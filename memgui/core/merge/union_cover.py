@@ -11,6 +11,7 @@ thousands of times ("is this fact already there?", "does the fact lens find this
 from __future__ import annotations
 
 import re
+from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 
@@ -87,14 +88,23 @@ class WholeText:
 
     def __init__(self) -> None:
         self._parts: list[str] = []
-        self._words: dict[str, list[tuple[int, int]]] = {}  # word -> (part, offset) of each place it stands
+        # word -> each place it stands, packed `part << 32 | offset` in an array: no (part, offset) tuple per
+        # place (a 1 MB draft has 150,000 places: they made the garbage collector run more often)
+        self._words: dict[str, array[int]] = {}
         self._found: set[str] = set()  # needles found so far: the text only grows, they stay found
+        self._long = False  # a part of 4 GB or more: every needle is looked for part by part
 
     def add(self, normalised: str) -> None:
         number = len(self._parts)
         self._parts.append(normalised)
+        if len(normalised) >> 32:  # (never on a real draft) a place the packing cannot hold: read it as parts
+            self._long = True
+        words = self._words
         for m in _WORD_RUN.finditer(normalised):
-            self._words.setdefault(m.group(), []).append((number, m.start()))
+            places = words.get(m.group())
+            if places is None:
+                places = words[m.group()] = array("q")
+            places.append(number << 32 | m.start())
 
     def contains(self, needle: str) -> bool:
         # Each word of a whole needle is a whole word of the text where it stands (bounded by the needle's own
@@ -109,12 +119,12 @@ class WholeText:
 
     def _search(self, needle: str) -> bool:
         runs = list(_WORD_RUN.finditer(needle))
-        if not runs or "\n" in needle:
+        if not runs or "\n" in needle or self._long:
             return any(contains_whole(part, needle) for part in self._parts)
         rarest = min(runs, key=lambda m: len(self._words.get(m.group(), ())))
-        for number, offset in self._words.get(rarest.group(), ()):
-            at = offset - rarest.start()
-            part = self._parts[number]
+        for place in self._words.get(rarest.group(), ()):
+            at = (place & 0xFFFFFFFF) - rarest.start()
+            part = self._parts[place >> 32]
             if at >= 0 and part.startswith(needle, at) and _whole_at(part, needle, at):
                 return True
         return False

@@ -221,7 +221,10 @@ class Reader:
 
     def __init__(self) -> None:
         self._notes: dict[str, NoteReading] = {}
-        self._at: dict[str, tuple[NoteReading, int]] = {}
+        # where a text stands: its note and its start, in two maps (a (note, start) tuple per text would be one
+        # more object the garbage collector tracks for good: tens of thousands of them on a long note)
+        self._at: dict[str, int] = {}
+        self._in: dict[str, NoteReading] = {}
         self._read: dict[str, tuple[Facts, Facts]] = {}
         self.whole: dict[str, dict[str, str]] = {}  # the union's memo: a source's facts that stand whole in it
 
@@ -234,7 +237,8 @@ class Reader:
     def locate(self, text: str, note: NoteReading, start: int) -> None:
         """`text` stands at `start` in `note` (checked): read it from there when asked."""
         if start >= 0 and text not in self._at and note.text.startswith(text, start):
-            self._at[text] = (note, start)
+            self._at[text] = start
+            self._in[text] = note
 
     def whole_facts(self, text: str) -> Facts:
         """`strict.facts` of a whole note."""
@@ -251,8 +255,8 @@ class Reader:
         facts, as `tokens` and `facts` list them; a text not read yet and not a span of a scanned note (a
         clause list joined anew, a whole note) is scanned for these patterns only."""
         known = self._read.get(text)
-        place = self._at.get(text)
-        if known is None and place is not None and place[0].spans_pay and len(text) < len(place[0].text):
+        note = self._in.get(text)
+        if known is None and note is not None and note.spans_pay and len(text) < len(note.text):
             known = self._both(text)
         if known is None:
             return _dates_alone(text)
@@ -266,10 +270,10 @@ class Reader:
         return known
 
     def _from_note(self, text: str) -> tuple[Facts, Facts] | None:
-        place = self._at.get(text)
-        if place is None:
+        note = self._in.get(text)
+        if note is None:
             return None
-        note, start = place
+        start = self._at[text]
         if start == 0 and len(text) == len(note.text):
             return text_tokens(text), self.whole_facts(text)
         if not note.spans_pay:  # few texts asked: reading them alone is cheaper than scanning the note
