@@ -43,6 +43,38 @@ FORMATS = [
     ("Stretch 10 min every morning.", "Stretch for ten minutes each morning.", "Stretch for ten minutes each evening."),
     # a day and a time written together are one moment: the deadline bounds both
     ("Send the rota by Fri 5pm.", "The rota goes out by 5pm on Friday.", "The rota goes out by 5pm on Thursday."),
+    # a comparative before `than` and an amount, or after `or`, is the amount's bound
+    ("Trailer under 7 m only.", "Only trailers shorter than 7 metres.", "Only trailers longer than 7 metres."),
+    ("Store the vaccine at ≤ 8°C.", "Keep the vaccine at 8 °C or cooler.", "Keep the vaccine at 8 °C or warmer."),
+    # a share of a whole in words
+    ("Sold 40% of the lambs at market.", "Two-fifths of the lambs were sold at market.",
+     "Three-fifths of the lambs were sold at market."),
+    ("Gave 10% of the bonus to charity.", "A tenth of the bonus went to charity.", "A fifth of the bonus went to charity."),
+    # two numbers read apart: a reading, a score
+    ("Dad's BP this morning 142/88.", "Dad's blood pressure this morning was 142 over 88.",
+     "Dad's blood pressure this morning was 142 over 90."),
+    # `one` before a unit counts it; a scale word after digits scales them
+    ("Locker hire: $1 a day.", "Locker hire is one dollar per day.", "Locker hire is two dollars per day."),
+    ("Grant awarded: $3M over two years.", "The grant is $3 million over two years.",
+     "The grant is $4 million over two years."),
+    # a moment labelled as a deadline is its latest; `by the 5th` bounds a day of the month
+    ("Deadline for the grant report: Thu 17:00.", "The deadline for the grant report is 5pm on Thursday.",
+     "The grant report is due by 5pm on Tuesday."),
+    ("Pay the cleaner by the 3rd of each month.", "The cleaner is paid no later than the 3rd of every month.",
+     "The cleaner is paid no later than the 8th of every month."),
+    # a number sign before a code
+    ("Parcel tracking #RX55120 with DPD.", "DPD is carrying the parcel, tracking number RX55120.",
+     "DPD is carrying the parcel, tracking number RX55210."),
+    # a time taken written as a clock
+    ("Berlin marathon 2024 time: 3:41:07.", "My time in the 2024 Berlin marathon was 3 hours 41 minutes 7 seconds.",
+     "My time in the 2024 Berlin marathon was 3 hours 14 minutes 7 seconds."),
+    # the other end of a range of days shares the date's month
+    ("Cottage booked Aug 3–9.", "The cottage is ours from the 3rd to the 9th of August.",
+     "The cottage is ours from the 3rd to the 7th of August."),
+    # `in advance` = `ahead`; `a pair of` = two
+    ("Order the cake 48 h ahead.", "The cake has to be ordered two days in advance.",
+     "The cake has to be ordered three days in advance."),
+    ("Pack two spare inner tubes.", "Pack a pair of spare inner tubes.", "Pack three spare inner tubes."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),
@@ -65,6 +97,10 @@ def test_a_value_in_another_format_is_kept_and_another_value_is_not(source, kept
     ("Top up the boiler if it drops below 1 bar.", "Top up the boiler if it sits between 1 and 1.5 bar."),
     # two amounts traded: the source's plain `11` lends no unit to the body's plain `25`
     ("Elena has 25 days of leave and has used 11.", "Elena has 11 days of leave and has used 25."),
+    # a code's digits and letters are no amount of a unit
+    ("Policy 12-PL-4410 covers the van.", "Policy 12-PL-4411 covers the van."),
+    # claimed for both what a source said of one
+    ("Keep brand names in German; translate dosage units.", "Both brand names and dosage units stay in German."),
     # not paying for something is no price of nothing
     ("Entry £3, juniors £1.", "Entry is three pounds; juniors don't pay."),
 ])

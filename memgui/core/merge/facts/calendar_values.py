@@ -48,7 +48,7 @@ _MONTH_ALONE = re.compile(r"\b(" + "|".join(sorted((m for m in MONTHS if len(m) 
     + r")\b\.?", re.IGNORECASE)
 
 _TIME = re.compile(
-    r"\b(?P<h>[0-2]?\d)(?:(?P<sep>[:.])(?P<mi>[0-5]\d))?(?::[0-5]\d)?\s*(?P<ap>[ap]\.?\s?m\b\.?|(?<=\d)[ap]\b|o'clock\b|h\b|"
+    r"\b(?P<h>[0-2]?\d)(?:(?P<sep>[:.])(?P<mi>[0-5]\d))?(?::(?P<s>[0-5]\d))?\s*(?P<ap>[ap]\.?\s?m\b\.?|(?<=\d)[ap]\b|o'clock\b|h\b|"
     r"in the (?:morning|afternoon|evening)\b|at night\b)?(?!\d)",
     re.IGNORECASE)
 _PART_OF_DAY = r"(?P<ap>\s*(?:[ap]\.?\s?m\b\.?|in\s+the\s+(?:morning|afternoon|evening)\b|at\s+night\b|tonight\b))"
@@ -98,6 +98,8 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         elif ap.startswith("a") and hour == 12:
             hour = 0
         keys = {f"time:{hour:02d}:{minute:02d}"}
+        if m.group("s") and mi is not None and not ap:  # `4:52:10` may be a time taken: 4 h 52 min 10 s
+            keys.add(f"duration:{int(h) * 3600 + int(mi) * 60 + int(m.group('s'))}")
         if ap in ("", "o'clock") and 1 <= hour <= 11 and not h.startswith("0"):
             keys.add(f"time:{hour + 12:02d}:{minute:02d}pm")  # `9:45` may be `9:45 pm`, not `21:45`
         elif ap.startswith("p"):

@@ -260,7 +260,7 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
     checked = 0
     for marker in note.markers:
         checked += 1
-        if _glues_a_range(note, marker):
+        if _glues_a_range(note, marker) or _both_and(note, marker):
             continue
         features = index.features[marker.sentence]
         # a sentence of markers only ("No.") restates whatever the other says: look in all of it
@@ -337,6 +337,16 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
                                     "sentences it restates"))
     return checked
+
+
+_BOTH_AND = re.compile(r"both\b[^.;:!?\n]{1,80}?\band\b", re.IGNORECASE)
+
+
+def _both_and(note: Note, marker: Marker) -> bool:
+    """`both the nut … and the saddle`: `both` before its `and` counts the two things the pair names, which the
+    pair says already — when a body drops it. Added, it may claim for both what a source said of one
+    (`keep brand names in German; translate units` → `both brand names and units stay in German`)."""
+    return marker.key == ("quantifier", "both") and bool(_BOTH_AND.match(note.text, marker.start))
 
 
 def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:

@@ -164,6 +164,9 @@ def value_found(value: Value, other: Index) -> Value | None:
                     return other.note.values[other.keys[amount][0]]
     if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
+    if value.kind == "channel" and re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text) and \
+            whole_word_in(value.text[1:].casefold(), other.lower_text):
+        return value  # `#WSF88412` is the number WSF88412 (`confirmation number WSF88412`), not a chat channel
     if value.kind == "all_caps" and _spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):
         return value  # `PTO` where the other writes "paid time off", `L&D` "learning and development"
     shouted = value.text.casefold()

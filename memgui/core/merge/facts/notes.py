@@ -42,6 +42,7 @@ _CLAUSE = re.compile(r"(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s�
 _SIZE_GLUE = re.compile(r"\d[xX]\d")
 _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
+_SCALE_WORDS = frozenset({"thousand", "million", "billion", "trillion"})
 _BOUND_HIT = ("bound", "")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _AND_A_HALF = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine|ten|\d+)[\s-]+(hour|day|week|month|"
@@ -50,6 +51,10 @@ _AND_A_HALF = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine|t
 _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)[\s-]+and[\s-]+"
                          r"(a[\s-]+half|a[\s-]+quarter|three[\s-]+quarters|a[\s-]+third|two[\s-]+thirds)\b",
                          re.IGNORECASE)
+# a share of a whole (halves, and thirds and quarters written apart, are read in values._fractions)
+_SHARE = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine)(?:-(third|quarter)s?|[\s-](fifth|sixth|"
+                    r"seventh|eighth|ninth|tenth)s?)\b(?!\s+(?:floor|place|time|row|day|week|month|year|grade|"
+                    r"century|edition|attempt|round)s?\b)", re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 _PLUS_SIGN = re.compile(r"(?<=[\d%])\s+(\+)\s+(?=[A-Za-z])")
@@ -207,10 +212,17 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
     regions replaced."""
     regions: list[tuple[int, int]] = []
     if not re.search(r"(?i)\b(?:" + "|".join(sorted(NUMBER_WORDS | ORDINAL_WORDS | {"dozen", "twice", "thrice", "half",
-                                                                                   "minus"},
+                                                                                   "minus", "pair"},
                                                    key=len, reverse=True)) + r")\b", text):
         return text, regions
     chars = list(text)
+    for m in _SHARE.finditer(text):  # `three-fifths` = `60%`, `a tenth` = `10%`, `two-thirds` = `66.6667%`
+        top = 1 if m.group(1).casefold() in ("a", "an", "one") else _text2num(m.group(1))
+        bottom = ordinal_value(m.group(2) or m.group(3))
+        if top and bottom and top < bottom:
+            _put(chars, regions, m.start(), m.end(), f"{100 * top / bottom:.6g}%")
+    for m in re.finditer(r"\ba\s+(pair)\s+of\b", text, re.IGNORECASE):  # `a pair of whistles` = `two whistles`
+        _put(chars, regions, m.start(), m.end(1), "2")
     for m in _AND_A_HALF.finditer(text):  # `an hour and a half` = `1.5 hour`, `two days and a half` = `2.5 day`
         count = 1 if m.group(1).casefold() in ("a", "an", "one") else _text2num(m.group(1)) if not m.group(1).isdigit() \
             else int(m.group(1))
@@ -242,7 +254,8 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             i += 1
             continue
         lead = next((k for k in range(len(parts), 0, -1) if all(p in NUMBER_WORDS for p in parts[:k])), 0)
-        if "-" in low and (lead > 1 or (lead == 1 and head != "one") or ordinal_value(head) is not None):
+        if "-" in low and (lead > 1 or (lead == 1 and (head != "one" or _measured(parts[1]))) or
+                          ordinal_value(head) is not None):
             lead_text = "-".join(parts[:max(lead, 1)])
             number = _text2num(lead_text.replace("-", " ")) if lead else None
             if number is not None:  # `two-year-old` → `2-year-old`, `one-hundred-dollar` → `100-dollar`
@@ -290,6 +303,9 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
                 "quarter", "quarters", "third", "thirds"):
             i += 1
             continue  # `three quarters`, `two thirds`: a fraction, read whole (values._fractions)
+        if low in _SCALE_WORDS and re.search(r"\d\s?$", text[max(0, words[i].start() - 4):words[i].start()]):
+            i += 1
+            continue  # `$2 million`: the scale of the digits before it (values._numbers), not a number of its own
         if (low in NUMBER_WORDS and low != "one") or (low == "one" and _counts_next(words, i)):
             j = i
             while j + 1 < len(words) and all(part in _NUMBER_RUN_WORDS - {"a"} for part in words[j + 1].group(0)
@@ -306,6 +322,13 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             continue
         i += 1
     return "".join(chars), regions
+
+
+def _measured(word: str) -> bool:
+    """`one-dollar`, `one-hour`, `one-litre`: `one` counts the unit after it (not `one-off`, `one-way`)."""
+    from .currencies import CURRENCY_WORDS
+    from .units import CALENDAR_UNITS, unit_of
+    return word in CURRENCY_WORDS or word in CALENDAR_UNITS or (word != "shot" and unit_of(word) is not None)
 
 
 def _counts_next(words: list[re.Match[str]], i: int) -> bool:

@@ -35,7 +35,7 @@ _DATA_UNITS = {"NM": "nmi", "kb": "kB", "KB": "kB", "mb": "MB", "kib": "KiB", "m
 # (`NM` in capitals is the nautical mile of charts and flight plans; pint reads it as nanometres, written `nm`.)
 # Words pint reads as a unit but notes use as words ("3 in", "5 pm", "2 a", "4 at", "1 m" as million).
 _NOT_UNITS = frozenset("in at a an am pm as or to of is it by on no and are be do go me my us we he".split()
-                       + "point line drop stone rod story hand foot feet degree cycle turn count bit barn".split()
+                       + "point line drop stone rod story hand degree cycle turn count bit barn".split()
                        + "bag bags bale bales bolt bolts board boards chain chains cord link links span square".split()
                        + "year years yr yrs month months week weeks day days".split())
 

@@ -51,7 +51,7 @@ ORDINAL_WORDS = frozenset(w for w in (
 
 
 _NUMBER = re.compile(
-    r"(?<![\w.,/-])(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+    r"(?<![\w.,-])(?<!(?<!\d)/)(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?P<vf>[½¼¾⅓⅔⅛⅜⅝⅞])?(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+[²³]?(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
@@ -92,7 +92,13 @@ def strip_bound(key: str) -> str:
     return key.lstrip("<>=~")
 
 
-_COMPARED = {"younger than": "<", "older than": ">", "earlier than": "<", "later than": ">"}
+# a comparative before `than` and an amount bounds it (`shorter than 22 ft` = `under 22 ft`); without an amount
+# it stays a comparison. Only comparatives whose direction is the amount's own (not `faster`, `slower`: a pace).
+_LESSER = ("younger", "earlier", "shorter", "smaller", "lower", "lighter", "cheaper", "colder", "cooler", "narrower",
+           "thinner", "sooner", "lesser")
+_GREATER = ("older", "later", "longer", "bigger", "larger", "higher", "greater", "heavier", "dearer", "warmer",
+            "hotter", "wider", "thicker", "taller")
+_COMPARED = {f"{word} than": "<" for word in _LESSER} | {f"{word} than": ">" for word in _GREATER}
 
 
 _UNIT_BOUNDS = frozenset({"min", "mins"})  # bound words that are also units
@@ -119,6 +125,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
             phrase = " ".join(words[-size:]) if len(words) >= size else ""
             if phrase in _UNIT_BOUNDS and len(words) > size and _AMOUNT_WORD.fullmatch(words[-size - 1]):
                 continue  # `30 min every evening`: the unit of the amount before it, not a minimum
+            if phrase == "over" and len(words) > size and re.fullmatch(r"\d[\d.,]*", words[-size - 1]):
+                return ""  # `118 over 76`: a reading of two numbers, not more than 76
             if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by"):
                 return BOUNDS[phrase]
             if phrase in _COMPARED:  # `younger than 18` = `under 18`; without an amount it stays a comparison
@@ -143,6 +151,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         if sfx in ("k", "m", "bn", "mn"):
             value *= _SCALES[sfx]
         follow = _UNIT_WORD.match(text, end)
+        if follow and "-" in text[end:follow.end()] and (re.match(r"-\d", text[follow.end():follow.end() + 2]) or (
+                follow.group("u").isupper() and re.match(r"-\w", text[follow.end():follow.end() + 2]))):
+            continue  # `77-PL-3021`: a code, not 77 of a unit
         if text[end:end + 1].isalpha() and not (follow and follow.group("u").casefold() in GLUED_UNITS):
             continue  # glued letters that are not a unit (`7940HS`, `R2D2`): an identifier, not an amount
         if follow is not None and follow.group("u").casefold() in ("thousand", "million", "billion", "trillion"):
@@ -247,7 +258,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         if each:  # `two pellets each`, `£5 apiece`: an amount per item, not in all
             keys = {f"{k}/per:each" for k in keys}
             kind, dimension, end = "rate", f"rate:{dimension}", each.end()
-        bound = _bound_before(text, m.start())
+        bound = _bound_before(text, m.start(), deadline=bool(ordinal))  # `by the 5th`: a day of the month
         if bound:
             keys = {f"{bound}{k}" for k in keys}
         written = fmt(value) if kind in ("quantity", "money", "rate") and not ordinal else ""
@@ -269,6 +280,26 @@ _FRACTIONS = {"quarter": 0.25, "half": 0.5, "a quarter": 0.25, "one quarter": 0.
 
 _OF_A_UNIT = re.compile(r"\s+of\s+an?\s+(second|minute|hour|day|week|month|year)\b", re.IGNORECASE)
 _OF_A_MEASURE = re.compile(r"\s+of\s+an?\s+([a-z]+)\b", re.IGNORECASE)  # `a quarter of a kilogram` = `250 g`
+
+
+_SLASH_FRACTION = re.compile(r"(?<![\w./-])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
+
+
+def _slash_fractions(text: str) -> list[Value]:
+    """`1/2 cup` = `half a cup`, `3/4"` = `0.75 inch`: a share written with a slash, read only before its unit
+    (`118/76`, `24/7` are two numbers; `16/9` may be a date, read before this)."""
+    out = []
+    for m in _SLASH_FRACTION.finditer(text):
+        top, bottom = int(m.group(1)), int(m.group(2))
+        follow = _UNIT_WORD.match(text, m.end())
+        if not 0 < top < bottom <= 16 or not follow:
+            continue
+        amount = amount_keys(top / bottom, follow.group("u"))
+        if amount:
+            keys, kind, dimension = amount
+            out.append(Value(frozenset(keys), kind, text[m.start():follow.end()], m.start(), follow.end(), dimension,
+                             amount=fmt(top / bottom)))
+    return out
 
 
 def _fractions(text: str) -> list[Value]:
@@ -364,8 +395,8 @@ _COUNTED_BEFORE = re.compile(r"\d[^,;.:()\n]*?\s(?!(?:for|in|within|after|over|a
 
 
 _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
-_BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|older|up|upwards|later|after)|"
-                          r"(?:under|less|fewer|below|younger|earlier|before))\b(?!\s+(?:a|an|the|any|each|every|my|"
+_BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|up|upwards|after|" + "|".join(_GREATER) + r")|"
+                          r"(?:under|less|fewer|below|before|" + "|".join(_LESSER) + r"))\b(?!\s+(?:a|an|the|any|each|every|my|"
                           r"your|our|their|his|her|its|this|that)\b)|(?P<plus>(?<=[\w%])\+)|"  # `18+`, not `£1,850 + VAT`
                           r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least)|max(?:imum)?|at\s+(?:the\s+)?most)\b"
                           r"(?!\s*(?:of\s+)?[\d$€£¥]))",  # `one piece, max 4 minutes`: the bound is the next amount's
@@ -461,6 +492,7 @@ def values(text: str) -> list[Value]:
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
+    found += [v for v in _slash_fractions(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
     taken = [(v.start, v.end) for v in found]
     found += _numbers(text, taken)
     found += _range_ends(text, found)
@@ -478,15 +510,43 @@ def values(text: str) -> list[Value]:
             continue  # overlaps an earlier, longer value (one span may state two facts: day and frequency)
         if v.kind in ("time", "date", "month", "weekday", "frequency") or (
                 v.dimension in ("duration", "percent") and not any(k[:1] in "<>=~" for k in v.keys)):
-            bound = _bound_before(text, v.start, deadline=v.kind in ("time", "date", "month", "weekday"))
+            bound = _bound_before(text, v.start, deadline=v.kind in ("time", "date", "month", "weekday")) or (
+                "<=" if v.kind in _MOMENT_KINDS and _DEADLINE_LABEL.search(text, max(0, v.start - 60), v.start) else "")
             # "around 6 pm"; "before 14 July" is an order marker
             if bound:
                 v = dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
         kept.append(_every_either(text, _labelled_amount(text, v)))
-    return _compound_durations(text, _one_moment_bound(text, kept))
+    return _compound_durations(text, _one_moment_bound(text, _range_days(text, kept)))
+
+
+_DAY_RANGE_GLUE = re.compile(r"\s*(?:-|–|—|to|and|&|through|thru|until|till|or)\s+(?:the\s+)?|\s*[-–—&]\s*",
+                             re.IGNORECASE)
+
+
+def _range_days(text: str, found: list[Value]) -> list[Value]:
+    """`Feb 10–14` = `the 10th to the 14th of February`: a day number at the other end of a range or a pair from
+    a date is a day of the same month."""
+    out = list(found)
+    for i, value in enumerate(found):
+        if value.kind not in ("number", "ordinal") or any(k[:1] in "<>=~" for k in value.keys):
+            continue
+        day = next((int(float(k.split(":")[1])) for k in value.keys if re.fullmatch(r"(?:n|ordinal):\d{1,2}", k)), 0)
+        if not 1 <= day <= 31:
+            continue
+        neighbours = [(found[i + 1], value.end, found[i + 1].start)] if i + 1 < len(found) else []
+        neighbours += [(found[i - 1], found[i - 1].end, value.start)] if i else []
+        for date, gap_start, gap_end in neighbours:
+            days = [k for k in date.keys if re.fullmatch(r"date:[\d?]{4}-\d\d-\d\d", k)]
+            if date.kind == "date" and days and _DAY_RANGE_GLUE.fullmatch(text[gap_start:gap_end]):
+                out[i] = dataclasses.replace(value, keys=value.keys | {f"{k[:-2]}{day:02d}" for k in days})
+                break
+    return out
 
 
 _MOMENT_KINDS = ("time", "weekday", "date")
+# `Deadline for ep 7: Fri 23:59` = `due by 23:59 on Friday`: a moment labelled as a deadline is its latest
+_DEADLINE_LABEL = re.compile(r"\b(?:deadline|due\s+date)\b[^.;:\n]{0,40}(?::|\bis)\s*(?:[A-Za-z]{2,9}\.?,?\s+)?$",
+                             re.IGNORECASE)
 _MOMENT_GLUE = re.compile(r"[\s,]*(?:(?:at|on|of)(?:\s+the)?)?[\s,]*", re.IGNORECASE)
 
 
