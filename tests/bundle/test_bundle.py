@@ -96,6 +96,22 @@ def test_info_json_on_the_demo_store(tmp_path, demo_store):
     assert info["path"] == str(demo_store) and info["documents"]["live"] > 100 and not info["read_only"]
 
 
+def test_the_fact_lens_reads_codes_units_and_synonyms_from_its_bundled_tables(tmp_path):
+    """The lens's field libraries carry data files (airportsdata, pycountry, pint, WordNet): each must ship."""
+    env = _env(tmp_path, tmp_path / "models")
+    source, kept, changed = tmp_path / "s.txt", tmp_path / "k.txt", tmp_path / "c.txt"
+    source.write_text("Flight LHR-SFO on 3 May; glossary EN/PT; mooring 12 NM out; the pump is enabled.")
+    kept.write_text("On 3 May I fly from London Heathrow to San Francisco; the glossary is English–Portuguese; "
+                    "the mooring is twelve nautical miles out; the pump is enabled.")
+    changed.write_text("On 3 May I fly from London Heathrow to San Francisco; the glossary is English–Spanish; "
+                       "the mooring is twelve nautical miles out; the pump is disabled.")
+    ok = _run(["guard", "--strict", "--json", "--source", str(source), "--merged", str(kept)], env)
+    assert json.loads(ok.stdout)["strict"]["passed"], ok.stdout + ok.stderr  # (Netclaw's own guard fails it)
+    bad = _run(["guard", "--strict", "--json", "--source", str(source), "--merged", str(changed)], env)
+    at_risk = json.loads(bad.stdout)["strict"]["at_risk"]
+    assert {(a["token"], a["body_token"]) for a in at_risk} == {("PT", "Spanish"), ("enabled", "disabled")}
+
+
 def test_a_bad_store_is_one_line_and_exit_2(tmp_path):
     bad = tmp_path / "bad.db"
     bad.write_text("not sqlite")

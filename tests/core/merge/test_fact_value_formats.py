@@ -75,6 +75,10 @@ FORMATS = [
     ("Order the cake 48 h ahead.", "The cake has to be ordered two days in advance.",
      "The cake has to be ordered three days in advance."),
     ("Pack two spare inner tubes.", "Pack a pair of spare inner tubes.", "Pack three spare inner tubes."),
+    # a country or language code and its name (ISO tables, pycountry)
+    ("Shipping to DE takes 5 days.", "Shipping to Germany takes five days.", "Shipping to France takes five days."),
+    ("Subtitles: EN/FR, burned in.", "The subtitles are burned in, in English and French.",
+     "The subtitles are burned in, in English and German."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),

@@ -7,7 +7,7 @@ import functools
 import itertools
 import re
 
-from . import airports, wordnet
+from . import codes, wordnet
 from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, TITLE_ABBREVIATIONS
 from .notes import Note, Word, lemma_of, zipf_of
 from .value_types import fmt
@@ -73,7 +73,7 @@ class Index:
         self._capitals: tuple[frozenset[str], list[str]] | None = None
 
     def capitals(self) -> tuple[frozenset[str], list[str]]:
-        """(acronyms, three-letter codes) the note writes in capitals, scanned once: asked for each word the other
+        """(acronyms, two- and three-letter codes) the note writes in capitals, scanned once: asked for each word the other
         note has that this one lacks."""
         if self._capitals is None:
             self._capitals = (frozenset(a.casefold() for a in _ACRONYMS.findall(self.note.text)),
@@ -128,11 +128,11 @@ _ACRONYMS = re.compile(r"(?<![A-Za-z])([A-Z]{2,6})s?(?![A-Za-z])")
 
 
 def _codes_named(text: str, other: Index) -> bool:
-    """Each airport code of `LHR-SFO` (or `LHR`) named in the other note by its airport or city."""
-    codes = text.split("-")
-    return all(_CODES.fullmatch(code) for code in codes) and all(
-        any(place in other.lowers or whole_word_in(place, other.lower_text) for place in airports.places_of(code))
-        for code in codes)
+    """Each code of `LHR-SFO`, `EN/PT` (or `LHR`, `DE`) named in the other note by what it stands for."""
+    parts = re.split(r"[-/]", text)
+    return all(_CODES.fullmatch(code) for code in parts) and all(
+        any(place in other.lowers or whole_word_in(place, other.lower_text) for place in codes.names_of(code))
+        for code in parts)
 
 
 def _rate_parts(key: str) -> tuple[str, str]:
@@ -359,9 +359,9 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     gendered = _gendered(word, other)
     if gendered:
         return gendered, "same role"
-    if word.text[:1].isupper() and (airports.named_by_code(word.text, other.capitals()[1]) or
+    if word.text[:1].isupper() and (codes.named_by_code(word.text, other.capitals()[1]) or
                                     _codes_named(word.text, other)):
-        return word.text, "airport code"  # `Heathrow` where the other writes `LHR`, and the other way round
+        return word.text, "code"  # `Heathrow` where the other writes `LHR`, `Portuguese` `PT`, and the other way round
     if word.lower.startswith("re") and len(word.lower) >= 6 and lemma_of(word.lower[2:].lstrip("-")) in other.lemmas \
             and re.search(r"\bagain\b", other.lower_text):
         return other.lemmas[lemma_of(word.lower[2:].lstrip("-"))].text + " again", "prefix"  # `relock` = `lock again`
@@ -484,7 +484,7 @@ def _subsequence(short: str, long: str) -> bool:
 
 _SIZES = {"XS": "extra-small", "S": "small", "M": "medium", "L": "large", "XL": "extra-large", "XXL": "xxl"}
 _ACRONYM = re.compile(r"^([A-Z]{2,6})s?$")
-_CODES = re.compile(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])")
+_CODES = re.compile(r"(?<![A-Za-z])[A-Z]{2,3}(?![A-Za-z])")
 
 
 def _spelled_out(letters: str, text: str) -> bool:

@@ -7,7 +7,7 @@ import itertools
 import re
 from collections import Counter
 
-from . import wordnet
+from . import codes, wordnet
 from .lexicon import FUNCTION_WORDS
 from .matching import (
     Index,
@@ -99,7 +99,8 @@ def _one_word(a: str, b: str) -> bool:
     `rehearsal`)."""
     return wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) or b in wordnet.derived_forms(a) or \
         a == "re" + b or b == "re" + a or \
-        (abbreviates(a, b) and zipf_of(min(a, b, key=len)) < 3.5)  # `qty` = `quantity`; `vegan` is no abbreviation
+        (abbreviates(a, b) and zipf_of(min(a, b, key=len)) < 3.5) or (  # `qty` = `quantity`; `vegan` is none
+            b in codes.names_of(a.upper()) or a in codes.names_of(b.upper()))  # `de` (`DE`) = `germany`
 
 
 def substituted(number: int, note: Note, index: Index, body: Note, body_index: Index, sources: list[Index],
