@@ -270,6 +270,10 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
             continue
         if _pair_restated(marker, [other_index.note.sentence_text(s) for s in restating]):
             continue
+        if " " not in marker.text and any(re.search(rf"(?i)\b{re.escape(marker.text)}-[^\W\d_]|[^\W\d_]-"
+                                                    rf"{re.escape(marker.text)}\b", other_index.note.sentence_text(s))
+                                          for s in restating):
+            continue  # `a ride after work` = `an after-work ride`: the word inside a compound
         if marker.cls == "order" and states_same_order(note, marker, other_index.note, restating):
             continue  # `prime the wall, then tile` = `prime the wall before tiling`
         if marker.text.casefold() == "but not" and any(

@@ -164,6 +164,11 @@ def value_found(value: Value, other: Index) -> Value | None:
                     return other.note.values[other.keys[amount][0]]
     if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
+    if value.kind == "kebab_case" and _parts_said_together(value.text, other.lower_text):
+        return value  # `Seattle-to-Bainbridge` where the other writes `Seattle->Bainbridge`, `km-24` `km 24`
+    if value.dimension == "number" and any(v.kind == "kebab_case" and value.text in v.text.split("-")
+                                           for v in other.note.values):
+        return value  # `aid stn km 24` where the other writes `the km-24 aid station`
     if value.kind == "channel" and re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text) and \
             whole_word_in(value.text[1:].casefold(), other.lower_text):
         return value  # `#WSF88412` is the number WSF88412 (`confirmation number WSF88412`), not a chat channel
@@ -181,6 +186,13 @@ def value_found(value: Value, other: Index) -> Value | None:
         if re.search(rf"\b(?:a|an|one|single)\s+(?:[a-z-]+\s+)?{noun}", other.lower_text):
             return value  # `one rabbit` = `a rabbit`
     return None
+
+
+def _parts_said_together(compound: str, other_text: str) -> bool:
+    """The content parts of a hyphenated compound, in order, with at most one word between each two."""
+    parts = [p for p in compound.casefold().split("-") if p and p not in FUNCTION_WORDS]
+    return len(parts) >= 2 and bool(re.search(r"(?<!\w)" + r"[\W_]+(?:\w+[\W_]+)?".join(map(re.escape, parts))
+                                               + r"(?!\w)", other_text))
 
 
 def unit_named(bare: Value, body: Index) -> Value | None:
@@ -328,6 +340,8 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     """(the other note's word, rule) when `word` is there: same lemma, a spelling, an acronym, or a WordNet
     synonym in a sentence that restates `word`'s (`features`: its sentence's), since a common word is a
     synonym of many (`pass` of `passport`)."""
+    if word.lower in other.lowers:
+        return word.text, "same"  # (before the lemma: `the volunteer lead` must not hide a later `volunteers`)
     if word.lemma in other.lemmas:
         found = other.lemmas[word.lemma]
         if found.lower != word.lower and wordnet.names_a_person(word.lemma) and \
@@ -336,8 +350,6 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
             return None  # `my daughters` / `my daughter`: how many people is the fact (`Saturdays` is one day;
             # `guest` of `VLAN 30 guest` is a modifier)
         return (found.text, "lemma") if found.lower != word.lower else (found.text, "same")
-    if word.lower in other.lowers:
-        return word.text, "same"
     if whole_word_in(word.lower, other.lower_text):
         return word.text, "same"  # inside an identifier or a value: `numpy` of `numpy==1.26`
     synsets = wordnet.tables().synsets.get(word.lemma)

@@ -228,6 +228,9 @@ def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Ind
             if verb_use(word, note.text) or whole_word_in(word.lower, body_index.lower_text) or \
                     word_found(word, body_index, features):
                 continue  # a verb, or said in other words (`large` = `big`)
+            if word.lower == word.lemma and wordnet.has_verb_sense(word.lemma) and re.search(
+                    r"(?:^|[:;(]|\n)\s*$", note.text[max(0, word.start - 40):word.start]):
+                continue  # `Dry box: put aids in the dryer`: a clause opened by a verb, the imperative
             if not wordnet.can_modify(word.lemma):
                 _replaced_noun_modifier(number, note, word, head, body, restating, findings)
                 continue  # a noun before a noun (`hall cupboard`) counts only when another noun takes its place

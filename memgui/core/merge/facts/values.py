@@ -547,7 +547,8 @@ _MOMENT_KINDS = ("time", "weekday", "date")
 # `Deadline for ep 7: Fri 23:59` = `due by 23:59 on Friday`: a moment labelled as a deadline is its latest
 _DEADLINE_LABEL = re.compile(r"\b(?:deadline|due\s+date)\b[^.;:\n]{0,40}(?::|\bis)\s*(?:[A-Za-z]{2,9}\.?,?\s+)?$",
                              re.IGNORECASE)
-_MOMENT_GLUE = re.compile(r"[\s,]*(?:(?:at|on|of)(?:\s+the)?)?[\s,]*", re.IGNORECASE)
+_MOMENT_GLUE = re.compile(r"[\s,]*(?:(?-i:[A-Z]{2,5})|(?:[A-Z][a-z]+\s+){1,3}(?:Standard\s+|Daylight\s+)?Time)?"
+                          r"[\s,]*(?:(?:at|on|of)(?:\s+the)?)?[\s,]*", re.IGNORECASE)  # `11:59 pm KST on Friday`
 
 
 def _one_moment_bound(text: str, found: list[Value]) -> list[Value]:

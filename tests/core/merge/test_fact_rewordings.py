@@ -1,0 +1,36 @@
+"""Rewordings that keep every fact, and their near twins that change one.
+
+Written for these tests (not from the labelled corpus): each kept restatement would alarm without the rule that
+reads it, and each changed one shows the rule still sees the fact."""
+import pytest
+
+from memgui.core.merge.strict import check_strict
+
+# (source, the body restating it, the body changing one fact of it)
+REWORDINGS = [
+    # a marker word inside a compound of the other note
+    ("Swim training is before school on Mondays.", "Monday is a before-school swim training day.",
+     "Monday is an after-school swim training day."),
+    ("The pharmacy delivers after hours.", "The pharmacy has an after-hours delivery.",
+     "The pharmacy has a before-hours delivery."),
+    # a compound whose parts the other note writes apart, in order
+    ("Coach Leeds->York at 08:15.", "The 08:15 Leeds-to-York coach.", "The 08:15 York-to-Leeds coach."),
+    ("Marker post km 37 is the turnaround.", "The turnaround is at the km-37 marker post.",
+     "The turnaround is at the km-39 marker post."),
+    # a clause opened by a verb is an instruction, the verb no modifier of the noun after it
+    ("Kit bag: pack boots and shin pads; fill the bottle.", "Boots and shin pads go in the kit bag, and the bottle "
+     "gets filled.", "Boots and shin pads go in the kit bag, and the flask gets filled."),
+    # a role said twice, once in the singular as a title: the plural is still there
+    ("Marta needs 4 stewards at gate B.", "Marta, the steward lead, needs four stewards at gate B.",
+     "Marta, the steward lead, needs four marshals at gate B."),
+    # a zone between a time and its day: one moment, one deadline
+    ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
+     "Submissions are due by 9am Central European Time on Tuesday."),
+]
+
+
+@pytest.mark.parametrize("source, kept, changed", REWORDINGS, ids=[r[1][:30] for r in REWORDINGS])
+def test_a_rewording_keeps_the_fact_and_its_twin_does_not(source, kept, changed):
+    report = check_strict([source], kept)
+    assert report.passed, [a.describe() for a in report.at_risk]
+    assert not check_strict([source], changed).passed
