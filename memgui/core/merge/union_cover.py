@@ -216,18 +216,24 @@ class Cover:
     def brings(self, text: str, *, facts_only: bool = False, wordless: bool = True) -> bool:
         """Does `text` bring a fact, or two thirds of its words, the draft lacks? (A paraphrase brings a word or
         two; a date the draft holds in another spelling is not a new fact.)"""
-        respellings = [normalised(new) for _, new in self.respelled(text)]
+        respellings: list[str] | None = None  # asked only when a fact or a word is not in the draft yet
         for fact in facts_of(text, self.reader):
             fact = normalised(fact)
-            if not self.text.contains(fact) and not any(contains_whole(r, fact) for r in respellings):
-                return True
+            if not self.text.contains(fact):
+                if respellings is None:
+                    respellings = [normalised(new) for _, new in self.respelled(text)]
+                if not any(contains_whole(r, fact) for r in respellings):
+                    return True
         if facts_only:
             return False  # a label: kept only with its value (_with_labels)
         all_words = content_words(text)
-        words = all_words.difference(*(content_words(r) for r in respellings))
-        new = words - self.words
-        if all_words and new and 3 * len(new) >= 2 * len(words):
-            return True
+        if all_words - self.words:  # else no word is new, whatever the respellings take away
+            if respellings is None:
+                respellings = [normalised(new) for _, new in self.respelled(text)]
+            words = all_words.difference(*(content_words(r) for r in respellings))
+            new = words - self.words
+            if new and 3 * len(new) >= 2 * len(words):
+                return True
         if self._lens_finds_new(text):  # asked last: the dearest question, and only one answer matters
             return True
         return wordless and not all_words  # a sentence of short words only ("No.") is kept; such a clause is not
