@@ -31,6 +31,7 @@ from .matching import (
     aligned,
     body_value_in,
     hour_said_plainly,
+    number_in_compound,
     spells_an_acronym,
     stem,
     unbound,
@@ -229,7 +230,7 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
             continue
         checked += 1
         found = value_found(value, body_index) or unit_named(value, body_index) or unit_elided(value, body_index, index) \
-            or hour_said_plainly(value, body_index)
+            or hour_said_plainly(value, body_index) or number_in_compound(value, note, body_index)
         loose = value_found(unbound(value), body_index) if found is None else None
         if found is None and loose is not None:
             findings.add(FactAtRisk("changed", "bound", value.text, (number,), (value.start, value.end), loose.text,

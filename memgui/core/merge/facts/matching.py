@@ -166,9 +166,6 @@ def value_found(value: Value, other: Index) -> Value | None:
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
     if value.kind == "kebab_case" and _parts_said_together(value.text, other.lower_text):
         return value  # `Seattle-to-Bainbridge` where the other writes `Seattle->Bainbridge`, `km-24` `km 24`
-    if value.dimension == "number" and any(v.kind == "kebab_case" and value.text in v.text.split("-")
-                                           for v in other.note.values):
-        return value  # `aid stn km 24` where the other writes `the km-24 aid station`
     if value.kind == "channel" and re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text) and \
             whole_word_in(value.text[1:].casefold(), other.lower_text):
         return value  # `#WSF88412` is the number WSF88412 (`confirmation number WSF88412`), not a chat channel
@@ -185,6 +182,19 @@ def value_found(value: Value, other: Index) -> Value | None:
         noun = re.escape(value.dimension[6:])
         if re.search(rf"\b(?:a|an|one|single)\s+(?:[a-z-]+\s+)?{noun}", other.lower_text):
             return value  # `one rabbit` = `a rabbit`
+    return None
+
+
+def number_in_compound(value: Value, note: Note, other: Index) -> Value | None:
+    """The other's compound that writes a plain number with the word beside it: `aid stn km 24` where the other
+    writes `the km-24 aid station`."""
+    if value.dimension != "number":
+        return None
+    for compound in other.note.values:
+        parts = compound.text.split("-") if compound.kind == "kebab_case" else []
+        if value.text in parts and _parts_said_together(compound.text, note.text[max(0, value.start - 40):
+                                                                                     value.end + 40].casefold()):
+            return compound
     return None
 
 
@@ -551,6 +561,7 @@ __all__ = [
     "elided_unit_found",
     "hour_said_plainly",
     "match_keys",
+    "number_in_compound",
     "stem",
     "time_of_plain_hour",
     "unbound",
