@@ -23,6 +23,9 @@ REWORDINGS = [
     # a role said twice, once in the singular as a title: the plural is still there
     ("Marta needs 4 stewards at gate B.", "Marta, the steward lead, needs four stewards at gate B.",
      "Marta, the steward lead, needs four marshals at gate B."),
+    # a terse note's verb after its list of facts has a tense: renewing is not renewed
+    ("Gym membership, £30/month, renews 1 Mar.", "The £30-a-month gym membership renews on 1 March.",
+     "The £30-a-month gym membership was renewed on 1 March."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

@@ -63,7 +63,9 @@ def tense_of(word: Word, text: str) -> str | None:
         imperative = not before and following is not None and following.group(1) in _OBJECT_START
         return "not done" if imperative or before in _SUBJECT else None  # a bare form may be a noun
     if word.lower.endswith("s") and word.lower[:-1].rstrip("e") in (word.lemma, word.lemma.rstrip("e")):
-        return "not done" if before else None  # `Writes were paused`: a plural noun opens the sentence
+        opens = text[:word.start].rstrip(" \t")[-1:] in ("", ".", "!", "?", ":", "\n", "-", "*", "•")
+        return "not done" if before or not opens else None  # `Writes were paused`: a plural noun opens the
+        # sentence; `…, $299, renews 9 Jan`: a terse note's verb after its list of facts
     if word.lower in _SIMPLE_PAST and before not in _NO_TENSE:
         return "done"  # `the price went up`: a past no participle shares, after whatever subject
     if not _IRREGULAR_PAST.search(word.lower):
