@@ -56,7 +56,7 @@ _NUMBER = re.compile(
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+[²³]?(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+(?:from\s+|for\s+|out\s+of\s+)?each\s+(?!(?:day|night|morning|evening|"
-                   r"afternoon|week|weekend|month|year|hour|time)s?\b)|\s+an?\s+|\s+for\s+(?:an?\s+|one\s+)?(?=(?:\d+\s+)?"
+                   r"afternoon|week|weekend|month|year|hour|time)s?\b)|(?:\s+|-)an?(?:\s+|-)|\s+for\s+(?:an?\s+|one\s+)?(?=(?:\d+\s+)?"
                    r"(?:min|minute|hour|hr|day|week|night)s?\b))(?P<half>half\s+(?:an?\s+)?)?(?P<n>\d+(?:\.\d+)?\s+)?"
                    r"(?P<u>[A-Za-z]+)\b")  # `$200 from each paycheck` = `$200/paycheck`
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)](?:\s+(?=\S)|\s*$)")
