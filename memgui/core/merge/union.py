@@ -430,6 +430,9 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     ok, missing = _passes_fully(sources, merged, reader)
     if ok:
         return merged
+    # The drafts refused so far: the checks are pure functions of the text, so the same draft again (nothing was
+    # put back; every new sentence was already there whole) is refused again without reading it.
+    refused = [merged]
 
     # Put back the dropped sentences that hold a missing token or fact (once: a repeat is already there).
     if missing:  # else only the length fell short: nothing to put back
@@ -438,17 +441,20 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
         for (keep, index, _), holds in zip(dropped, _holding_any([text for _, _, text in dropped], missing)):
             keep[index] = keep[index] or holds
         merged = draft()
-        ok, _ = _passes_fully(sources, merged, reader, only_whether=True)
-        if ok:
-            return merged
+        if merged not in refused:
+            ok, _ = _passes_fully(sources, merged, reader, only_whether=True)
+            if ok:
+                return merged
+            refused.append(merged)
     # Too short after the cover (a source that repeats itself): every sentence not literally there yet, whole.
     for (units, keep), unseen_keys, whole in zip(per_source, dedup_only, originals):
         keep[:] = list(unseen_keys)
         units[:] = whole
     merged = draft()
-    ok, _ = _passes_fully(sources, merged, reader, only_whether=True)
-    if ok:
-        return merged
+    if merged not in refused:
+        ok, _ = _passes_fully(sources, merged, reader, only_whether=True)
+        if ok:
+            return merged
     # Degenerate input: append the other sources as they are.
     return _append(primary, [other for other in others if other])
 
