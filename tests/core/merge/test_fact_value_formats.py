@@ -79,6 +79,10 @@ FORMATS = [
     ("Shipping to DE takes 5 days.", "Shipping to Germany takes five days.", "Shipping to France takes five days."),
     ("Subtitles: EN/FR, burned in.", "The subtitles are burned in, in English and French.",
      "The subtitles are burned in, in English and German."),
+    # a negation turns a bound round, and reaches the second of two joined by `or`
+    ("Fleet: min 2 vans, max 6 vans on the road.", "The fleet never has fewer than two or more than six vans on the road.",
+     "The fleet never has fewer than two or more than eight vans on the road."),
+    ("Hot tub: max 40 °C.", "The hot tub must not go above 40 °C.", "The hot tub must not go below 40 °C."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),

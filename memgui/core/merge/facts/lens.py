@@ -50,6 +50,7 @@ from .sentences import list_items, list_matches, modifiers, substituted, uncover
 from .steps import reordered_steps
 from .tense import changed_tense
 from .value_types import Value
+from .values import NUMBER_WORDS
 
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
@@ -261,7 +262,7 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
     checked = 0
     for marker in note.markers:
         checked += 1
-        if _glues_a_range(note, marker) or _both_and(note, marker):
+        if _glues_a_range(note, marker) or _both_and(note, marker) or _negates_a_bound(note, marker):
             continue
         features = index.features[marker.sentence]
         # a sentence of markers only ("No.") restates whatever the other says: look in all of it
@@ -326,7 +327,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
     merged_sources = _MergedIndex(source_indexes)
     for marker in body.markers:
         checked += 1
-        if _glues_a_range(body, marker):
+        if _glues_a_range(body, marker) or _negates_a_bound(body, marker):
             continue
         features = body_index.features[marker.sentence]
         if not merged_sources.has_marker_near(features, marker) and \
@@ -342,6 +343,17 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
                                     "sentences it restates"))
     return checked
+
+
+_NEGATED_BOUND = re.compile(r"\s+(?:\w+\s+)?(?:below|under|above|over|more\s+than|less\s+than|fewer\s+than|"
+                            r"earlier\s+than|later\s+than)\s+(?:[\d$€£¥]|(?:" + "|".join(sorted(NUMBER_WORDS)) +
+                            r")\b)", re.IGNORECASE)
+
+
+def _negates_a_bound(note: Note, marker: Marker) -> bool:
+    """`never going below three`: the negation turns the bound round (values read it as `at least three`), and says
+    nothing more."""
+    return marker.cls == "negation" and bool(_NEGATED_BOUND.match(note.text, marker.end))
 
 
 _BOTH_AND = re.compile(r"both\b[^.;:!?\n]{1,80}?\band\b", re.IGNORECASE)

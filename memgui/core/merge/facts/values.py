@@ -106,6 +106,24 @@ _AMOUNT_WORD = re.compile(r"[\d.,½¼¾]+|half|an?|one|two|three|four|five|six|s
                           r"fifty|sixty|ninety")
 
 
+_INVERSE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_BOUND_NEGATION = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:\w+\s+)?$|n['’]t\s+(?:\w+\s+)?$", re.IGNORECASE)
+# the second of two bounds under one negation: `never going below three or above twelve`
+_SECOND_NEGATED = re.compile(r"\b(?:not|never)\b[^.;:,\n]{0,30}\s[\w.,$€£%]+\s+(?:or|nor)\s+$", re.IGNORECASE)
+
+
+def _negated_bound(text: str, start: int, bound: str, phrase: str) -> str:
+    """`never going below three` is at least three, `isn't over 5` at most 5: a negation before a bound (at most one
+    word between) turns it round, and reaches a second bound joined by `or`."""
+    if bound not in _INVERSE or phrase.split()[0] in ("no", "not", "never"):
+        return bound  # `no more than`, `not before`: the negation is the phrase's own
+    at = text.casefold().rfind(phrase, max(0, start - 24 - len(phrase)), start)
+    if at < 0:
+        return bound
+    lead = text[max(0, at - 60):at]
+    return _INVERSE[bound] if _BOUND_NEGATION.search(lead) or _SECOND_NEGATED.search(lead) else bound
+
+
 def _bound_before(text: str, start: int, deadline: bool = False) -> str:
     """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none. `by` bounds
     only a `deadline` (a date or a time): `by Friday` is at the latest, `up by 4%` is how much."""
@@ -128,9 +146,9 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
             if phrase == "over" and len(words) > size and re.fullmatch(r"\d[\d.,]*", words[-size - 1]):
                 return ""  # `118 over 76`: a reading of two numbers, not more than 76
             if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by"):
-                return BOUNDS[phrase]
+                return _negated_bound(text, start, BOUNDS[phrase], phrase)
             if phrase in _COMPARED:  # `younger than 18` = `under 18`; without an amount it stays a comparison
-                return _COMPARED[phrase]
+                return _negated_bound(text, start, _COMPARED[phrase], phrase)
             if deadline and phrase in _DEADLINES:
                 return "<="  # `due 30 May` = `by 30 May`
     return ""
@@ -397,7 +415,7 @@ _COUNTED_BEFORE = re.compile(r"\d[^,;.:()\n]*?\s(?!(?:for|in|within|after|over|a
 _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
 _BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|up|upwards|after|" + "|".join(_GREATER) + r")|"
                           r"(?:under|less|fewer|below|before|" + "|".join(_LESSER) + r"))\b(?!\s+(?:a|an|the|any|each|every|my|"
-                          r"your|our|their|his|her|its|this|that)\b)|(?P<plus>(?<=[\w%])\+)|"  # `18+`, not `£1,850 + VAT`
+                          r"your|our|their|his|her|its|this|that|than)\b|\s*[\d$€£¥])|(?P<plus>(?<=[\w%])\+)|"  # `18+`, not `£1,850 + VAT`
                           r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least)|max(?:imum)?|at\s+(?:the\s+)?most)\b"
                           r"(?!\s*(?:of\s+)?[\d$€£¥]))",  # `one piece, max 4 minutes`: the bound is the next amount's
                           re.IGNORECASE)  # `65 or older`, `18+`, `0.2 g max`
