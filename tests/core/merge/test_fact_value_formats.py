@@ -83,6 +83,8 @@ FORMATS = [
     ("Fleet: min 2 vans, max 6 vans on the road.", "The fleet never has fewer than two or more than six vans on the road.",
      "The fleet never has fewer than two or more than eight vans on the road."),
     ("Hot tub: max 40 °C.", "The hot tub must not go above 40 °C.", "The hot tub must not go below 40 °C."),
+    # a rate said as an amount and the length of what it buys
+    ("Court hire costs £24 per half hour.", "A 30-minute court hire costs £24.", "A 45-minute court hire costs £24."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),
@@ -109,6 +111,8 @@ def test_a_value_in_another_format_is_kept_and_another_value_is_not(source, kept
     ("Policy 12-PL-4410 covers the van.", "Policy 12-PL-4411 covers the van."),
     # claimed for both what a source said of one
     ("Keep brand names in German; translate dosage units.", "Both brand names and dosage units stay in German."),
+    # an amount per person is no amount in all
+    ("Dinner is £45 per person.", "Dinner is £45."),
     # not paying for something is no price of nothing
     ("Entry £3, juniors £1.", "Entry is three pounds; juniors don't pay."),
 ])

@@ -32,6 +32,7 @@ class Index:
                     if period:
                         self.rate_parts.setdefault(amount, []).append(i)
                         self.rate_parts.setdefault(period, []).append(i)
+                        self.rate_parts.setdefault(_as_duration(period), []).append(i)  # `$40 per half hour`
         self.amounts: dict[str, list[int]] = {}  # `30` → the values written `30 <unit>`
         for i, value in enumerate(note.values):
             if value.amount:
@@ -147,6 +148,14 @@ def _rate_parts(key: str) -> tuple[str, str]:
     return amount, f"freq:{fmt(1 / seconds)}" if seconds > 0 else ""
 
 
+def _as_duration(period: str) -> str:
+    """`freq:0.000555556` (once per half hour) as `duration:1800`, the length of each period."""
+    try:
+        return f"duration:{fmt(1 / float(period[5:]))}" if period.startswith("freq:") else ""
+    except (ValueError, ZeroDivisionError):
+        return ""
+
+
 def value_found(value: Value, other: Index) -> Value | None:
     for key in value.keys:
         if key in other.keys:
@@ -156,11 +165,12 @@ def value_found(value: Value, other: Index) -> Value | None:
             if key in other.rate_parts:
                 return other.note.values[other.rate_parts[key][0]]
     if value.kind == "rate":
-        for key in value.keys:  # `£180 a year` said as `the annual … is £180`: amount and period in one sentence
+        for key in value.keys:  # `£180 a year` said as `the annual … is £180`: amount and period in one sentence,
+            # `$40 per half hour` as `a 30-minute lesson costs $40`
             amount, period = _rate_parts(key)
-            if amount and amount in other.keys and period in other.keys:
+            for per in (period, _as_duration(period)) if amount and amount in other.keys else ():
                 sentences = {other.note.value_sentence[i] for i in other.keys[amount]}
-                if sentences & {other.note.value_sentence[i] for i in other.keys[period]}:
+                if per in other.keys and sentences & {other.note.value_sentence[i] for i in other.keys[per]}:
                     return other.note.values[other.keys[amount][0]]
     if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
