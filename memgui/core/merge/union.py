@@ -102,7 +102,8 @@ def split_units(text: str | None) -> list[_Unit]:
             while j < len(lines) and not lines[j].lstrip(" ").startswith(marker[0] * len(marker)):
                 j += 1
             block = "\n".join(x.rstrip("\r") for x in lines[i : min(j, len(lines) - 1) + 1])
-            units.append(_Unit(block, i, paragraph, normalise_sentence(block), offsets[i]))
+            at = offsets[i] if text.startswith(block, offsets[i]) else -1  # not as written once a "\r" is cut
+            units.append(_Unit(block, i, paragraph, normalise_sentence(block), at))
             i = j + 1
             continue
         if _STRUCTURAL.match(line):
