@@ -85,6 +85,10 @@ FORMATS = [
     ("Hot tub: max 40 °C.", "The hot tub must not go above 40 °C.", "The hot tub must not go below 40 °C."),
     # a rate said as an amount and the length of what it buys
     ("Court hire costs £24 per half hour.", "A 30-minute court hire costs £24.", "A 45-minute court hire costs £24."),
+    # a ratio written with colons or in parts; an even split; the whole of something
+    ("Grout: 1 part cement to 3 parts sand.", "Grout mix (cement:sand) is 1:3.", "Grout mix (cement:sand) is 1:2."),
+    ("Rent split 50/50 with Sam.", "Sam and I share the rent equally.", "Sam pays a third of the rent."),
+    ("Gas bill 100% mine.", "The gas bill is entirely mine.", "The gas bill is half mine."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),

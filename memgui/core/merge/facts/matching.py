@@ -148,6 +148,10 @@ def _rate_parts(key: str) -> tuple[str, str]:
     return amount, f"freq:{fmt(1 / seconds)}" if seconds > 0 else ""
 
 
+_EQUALLY = re.compile(r"\b(?:equally|evenly|half\s+each|equal\s+(?:shares|halves|parts)|down\s+the\s+middle)\b")
+_WHOLLY = re.compile(r"\b(?:entirely|wholly|completely|fully|all\s+of\s+it|in\s+full|100\s+per\s?cent)\b")
+
+
 def _as_duration(period: str) -> str:
     """`freq:0.000555556` (once per half hour) as `duration:1800`, the length of each period."""
     try:
@@ -172,6 +176,10 @@ def value_found(value: Value, other: Index) -> Value | None:
                 sentences = {other.note.value_sentence[i] for i in other.keys[amount]}
                 if per in other.keys and sentences & {other.note.value_sentence[i] for i in other.keys[per]}:
                     return other.note.values[other.keys[amount][0]]
+    if "share:equal" in value.keys and _EQUALLY.search(other.lower_text):
+        return value  # `split 50/50` where the other writes `share equally`
+    if "percent:100" in value.keys and _WHOLLY.search(other.lower_text):
+        return value  # `internet 100% mine` where the other writes `entirely mine`
     if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
     if value.kind == "kebab_case" and _parts_said_together(value.text, other.lower_text):

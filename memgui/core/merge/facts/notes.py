@@ -53,8 +53,8 @@ _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|e
                          re.IGNORECASE)
 # a share of a whole (halves, and thirds and quarters written apart, are read in values._fractions)
 _SHARE = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine)(?:-(third|quarter)s?|[\s-](fifth|sixth|"
-                    r"seventh|eighth|ninth|tenth)s?)\b(?!\s+(?:floor|place|time|row|day|week|month|year|grade|"
-                    r"century|edition|attempt|round)s?\b)", re.IGNORECASE)
+                    r"seventh|eighth|ninth|tenth)s?)\b(?!\s+(?:floor|place|time|row|day|week|month|year|grade|century|"
+                    r"edition|attempt|round)s?\b)", re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
 _ORDINAL_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
 _PLUS_SIGN = re.compile(r"(?<=[\d%])\s+(\+)\s+(?=[A-Za-z])")
@@ -287,6 +287,10 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             i += 1
             continue
         ordinal = ordinal_value(low)
+        if low == "third" and re.search(r"\b(?:a|one)\s+$", text[max(0, words[i].start() - 4):words[i].start()],
+                                        re.IGNORECASE) and re.match(r"\s+of\b|\s*[.,;:)!?]|\s*$", text[words[i].end():]):
+            i += 1
+            continue  # `pays a third (of it)`: a share, read whole (values._fractions)
         if ordinal is not None and re.search(r"\bwhichever\s+(?:\w+\s+)?$", text[max(0, words[i].start() - 30):
                                                                                words[i].start()], re.IGNORECASE):
             i += 1

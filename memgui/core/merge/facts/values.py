@@ -300,6 +300,37 @@ _OF_A_UNIT = re.compile(r"\s+of\s+an?\s+(second|minute|hour|day|week|month|year)
 _OF_A_MEASURE = re.compile(r"\s+of\s+an?\s+([a-z]+)\b", re.IGNORECASE)  # `a quarter of a kilogram` = `250 g`
 
 
+_EVEN_SPLIT = re.compile(r"(?<![\w.])(?:50\s?[/-]\s?50|fifty[\s-]fifty)(?![\w.]|/\d)", re.IGNORECASE)
+
+
+def _even_splits(text: str) -> list[Value]:
+    """`split 50/50` = `shared equally` (matching.value_found finds it in words too)."""
+    return [Value(frozenset({"share:equal"}), "quantity", m.group(0), m.start(), m.end(), "share")
+            for m in _EVEN_SPLIT.finditer(text)]
+
+
+_RATIO = re.compile(r"(?<![\w:.])(\d{1,3})((?::\d{1,3})+)(?![\w:]|\.\d)")
+_PARTS_RATIO = re.compile(r"\b(\d{1,3}|one|a)\s+parts?\s+(?:of\s+)?[^\W\d_]+(?:\s+[^\W\d_]+)?\s+to\s+(\d{1,3})\s+parts?"
+                          r"(?:\s+(?:of\s+)?[^\W\d_]+(?:\s+[^\W\d_]+)?,?\s+and\s+(\d{1,3})\s+parts?)?", re.IGNORECASE)
+
+
+def _ratios(text: str) -> list[Value]:
+    """`1:4` = `1 part cement to 4 parts sand`, `1:5:5` = `one part starter to five parts flour and five parts
+    water`. A colon chain is a ratio, not a clock, when one of its later parts has a single digit."""
+    out = []
+    for m in _RATIO.finditer(text):
+        later = m.group(2).split(":")[1:]
+        if any(len(part) == 1 for part in later):
+            terms = [m.group(1), *later]
+            out.append(Value(frozenset({"ratio:" + ":".join(str(int(t)) for t in terms)}), "quantity", m.group(0),
+                             m.start(), m.end(), "ratio"))
+    for m in _PARTS_RATIO.finditer(text):
+        terms = ["1" if t.casefold() in ("one", "a") else t for t in m.groups() if t]
+        out.append(Value(frozenset({"ratio:" + ":".join(str(int(t)) for t in terms)}), "quantity", m.group(0),
+                         m.start(), m.end(), "ratio"))
+    return out
+
+
 _SLASH_FRACTION = re.compile(r"(?<![\w./-])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
 
 
@@ -510,7 +541,9 @@ def values(text: str) -> list[Value]:
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
-    found += [v for v in _slash_fractions(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
+    found += [v for v in _even_splits(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
+    found += [v for v in _slash_fractions(text) + _ratios(text)
+              if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
     taken = [(v.start, v.end) for v in found]
     found += _numbers(text, taken)
     found += _range_ends(text, found)
