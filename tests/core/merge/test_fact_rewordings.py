@@ -26,6 +26,14 @@ REWORDINGS = [
     # a terse note's verb after its list of facts has a tense: renewing is not renewed
     ("Gym membership, £30/month, renews 1 Mar.", "The £30-a-month gym membership renews on 1 March.",
      "The £30-a-month gym membership was renewed on 1 March."),
+    # a number after the first letters of what it counts
+    ("Maths set: Y9 top set; room S4.", "In Year 9 he is in the top maths set, taught in room S4.",
+     "In Year 10 he is in the top maths set, taught in room S4."),
+    ("Watched up to S3 ep 5.", "I've watched up to season three, episode 5.", "I've watched up to season two, episode 5."),
+    # `first` at the end of a clause is beforehand, not 1st; `goes ahead` proceeds
+    ("Landlord wants any repair over £300 approved by him first.",
+     "The landlord wants to approve any repair over £300 before it goes ahead.",
+     "The landlord wants to approve any repair over £300 after it goes ahead."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

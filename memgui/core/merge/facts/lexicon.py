@@ -236,6 +236,7 @@ for _group in (
     {("modality", "may"), ("modality", "can")},  # permission: `can go on conferences` = `may be spent on`
     {("condition", "when"), ("condition", "once"), ("frequency", "once")},  # `harvest when …` = `once …`
     {("direction", "ahead"), ("order", "before")},  # `24 h ahead` = `a day in advance` = `beforehand`
+    {("order", "first"), ("order", "before")},  # `approved by him first` = `approval before any repair`
 ):
     for _key in _group:  # a key in two groups answers for both
         EQUIVALENT_MARKERS[_key] = EQUIVALENT_MARKERS.get(_key, frozenset()) | frozenset(_group - {_key})

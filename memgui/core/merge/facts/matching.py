@@ -182,6 +182,8 @@ def value_found(value: Value, other: Index) -> Value | None:
         return value  # `internet 100% mine` where the other writes `entirely mine`
     if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
+    if value.kind == "all_caps" and coded_number(value.text, other):
+        return value  # `Y12` where the other writes `Year 12`
     if value.kind == "kebab_case" and _parts_said_together(value.text, other.lower_text):
         return value  # `Seattle-to-Bainbridge` where the other writes `Seattle->Bainbridge`, `km-24` `km 24`
     if value.kind == "channel" and re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text) and \
@@ -214,6 +216,38 @@ def number_in_compound(value: Value, note: Note, other: Index) -> Value | None:
                                                                                      value.end + 40].casefold()):
             return compound
     return None
+
+
+_LETTER_CODE = re.compile(r"([A-Za-z]{1,3})\.?(\d{1,4})")
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)\.?\s+$")
+
+
+def coded_number(code: str, other: Index) -> Value | None:
+    """`Y11`, `P3`, `S2`, `v2`: a number after the first letters of what it counts, which the other note writes
+    out (`Year 11`, `period three`, `season two`, `version 2.0`)."""
+    m = _LETTER_CODE.fullmatch(code)
+    if not m:
+        return None
+    letters, number = m.group(1).casefold(), f"n:{int(m.group(2))}"
+    for value in other.note.values:
+        if number not in {strip_bound(k) for k in value.keys}:
+            continue  # (`up to season three`: the bound is the note's, the number the code's)
+        before = _WORD_BEFORE.search(other.note.text, max(0, value.start - 24), value.start)
+        if before and len(before.group(1)) > len(letters) and before.group(1).casefold().startswith(letters):
+            return value
+    return None
+
+
+def number_coded(value: Value, note: Note, source: Index) -> bool:
+    """The converse of `coded_number`: the body's `Year 11` where a source writes `Y11` (or `v2.0` for
+    `version 2.0`, `ch. 15` for `chapter 15`)."""
+    before = _WORD_BEFORE.search(note.text, max(0, value.start - 24), value.start)
+    number = next((strip_bound(k)[2:] for k in value.keys if strip_bound(k).startswith("n:")), "")
+    if value.kind != "number" or not before or not number:
+        return False
+    word = before.group(1).casefold()
+    return any(re.search(rf"(?<![a-z\d]){re.escape(word[:k])}\.?\s?{re.escape(number)}(?!\d)", source.lower_text)
+               for k in range(1, min(3, len(word) - 1) + 1))
 
 
 def _parts_said_together(compound: str, other_text: str) -> bool:
@@ -341,8 +375,10 @@ def time_of_plain_hour(bare: Value, note: Note, source: Index) -> Value | None:
 def body_value_in(value: Value, body: Note, source: Index) -> Value | None:
     """Where a source states the body's `value`: the same value, with another bound, written without the unit
     the body gives it, or in a plain number whose unit or half of the day the body's sentence supplies."""
-    return value_found(value, source) or value_found(unbound(value), source) or unit_added(value, source) or \
-        elided_unit_found(value, body, source) or time_of_plain_hour(value, body, source)
+    if value_found(value, source) or value_found(unbound(value), source) or unit_added(value, source) or \
+            elided_unit_found(value, body, source) or time_of_plain_hour(value, body, source):
+        return value
+    return value if number_coded(value, body, source) else None
 
 
 def _halves_said(note: Note, sentence: int) -> set[str]:
@@ -396,6 +432,9 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
         # "debited automatically"
     if word.lemma in other.parts and zipf_of(word.lemma) < 5.5:
         return other.parts[word.lemma].text, "part of a compound"
+    coded = coded_number(word.text, other)
+    if coded:
+        return coded.text, "number named"  # `S2` where the other writes `season two`
     gendered = _gendered(word, other)
     if gendered:
         return gendered, "same role"
@@ -576,9 +615,11 @@ __all__ = [
     "abbreviates",
     "aligned",
     "body_value_in",
+    "coded_number",
     "elided_unit_found",
     "hour_said_plainly",
     "match_keys",
+    "number_coded",
     "number_in_compound",
     "stem",
     "time_of_plain_hour",

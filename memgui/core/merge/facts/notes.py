@@ -42,6 +42,9 @@ _CLAUSE = re.compile(r"(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s�
 _SIZE_GLUE = re.compile(r"\d[xX]\d")
 _POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
+_ADVERBIAL_FIRST = re.compile(r"\s*(?:[.,;:)!?\n]|$|\+|-\s|–|—|then\b|and\s+then\b)", re.IGNORECASE)
+_PLACED = re.compile(r"\b(?:came|come|comes|finished|finish|finishes|placed|ranked|rank|ranks|is|was|were|are|"
+                     r"be|the)\s+$", re.IGNORECASE)  # `came first` in a race is 1st place
 _SCALE_WORDS = frozenset({"thousand", "million", "billion", "trillion"})
 _BOUND_HIT = ("bound", "")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -287,6 +290,10 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             i += 1
             continue
         ordinal = ordinal_value(low)
+        if low == "first" and _ADVERBIAL_FIRST.match(text, words[i].end()) and not _PLACED.search(
+                text, max(0, words[i].start() - 16), words[i].start()):
+            i += 1
+            continue  # `approved by him first`, `dimple + oil first`: beforehand, an order word (lexicon), no 1st
         if low == "third" and re.search(r"\b(?:a|one)\s+$", text[max(0, words[i].start() - 4):words[i].start()],
                                         re.IGNORECASE) and re.match(r"\s+of\b|\s*[.,;:)!?]|\s*$", text[words[i].end():]):
             i += 1
@@ -536,6 +543,8 @@ def _read(text: str) -> Note:
             hit = PHRASES.get(phrase) or (_BOUND_HIT if size > 1 and phrase in BOUNDS else None)
             if phrase == "left" and not _LEFT_AS_SIDE.search(text, max(0, tokens[i].start() - 14), tokens[i].end() + 8):
                 hit = None  # `the food is left out`, `10 left`: the verb leave, or what remains — no side
+            if phrase == "ahead" and i and lowers[i - 1] in ("go", "goes", "going", "went", "gone"):
+                hit = None  # `the repair goes ahead`: it proceeds, no direction
             if hit is None and size == 1 and phrase in ("on", "off") and _predicative(text, tokens, i):
                 hit = ("state", phrase)  # "the heating is on" / "off": a state, not a preposition
             if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):
