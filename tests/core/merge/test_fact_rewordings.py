@@ -34,6 +34,11 @@ REWORDINGS = [
     ("Landlord wants any repair over £300 approved by him first.",
      "The landlord wants to approve any repair over £300 before it goes ahead.",
      "The landlord wants to approve any repair over £300 after it goes ahead."),
+    # family words as said and as written; `sole` = `only`; `expected` = `probably`
+    ("Tom's mum collects him Fridays.", "On Fridays Tom's mother picks him up.", "On Fridays Tom's father picks him up."),
+    ("The NAS is the only backup target.", "The NAS is the sole backup target.", "The NAS is a backup target."),
+    ("Roof repair expected in June.", "The roof will probably be repaired in June.",
+     "The roof will definitely be repaired in June."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

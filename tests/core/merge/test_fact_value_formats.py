@@ -89,6 +89,13 @@ FORMATS = [
     ("Grout: 1 part cement to 3 parts sand.", "Grout mix (cement:sand) is 1:3.", "Grout mix (cement:sand) is 1:2."),
     ("Rent split 50/50 with Sam.", "Sam and I share the rent equally.", "Sam pays a third of the rent."),
     ("Gas bill 100% mine.", "The gas bill is entirely mine.", "The gas bill is half mine."),
+    # intervals, a range opened by `one`, a time before midnight, three quarters of an hour
+    ("Tram every 8 min until 20:00.", "Until 8pm trams run at eight-minute intervals.",
+     "Until 8pm trams run at ten-minute intervals."),
+    ("Seats 1–12 are reserved.", "Seats one to twelve are reserved.", "Seats one to ten are reserved."),
+    ("Bar closes 23:45.", "The bar closes at a quarter to midnight.", "The bar closes at a quarter past midnight."),
+    ("Rest 45 min after the long run.", "After the long run, rest for three-quarters of an hour.",
+     "After the long run, rest for half an hour."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),
@@ -115,6 +122,8 @@ def test_a_value_in_another_format_is_kept_and_another_value_is_not(source, kept
     ("Policy 12-PL-4410 covers the van.", "Policy 12-PL-4411 covers the van."),
     # claimed for both what a source said of one
     ("Keep brand names in German; translate dosage units.", "Both brand names and dosage units stay in German."),
+    # a day kept free is no price
+    ("Wednesdays: childcare.", "Wednesdays are kept free for childcare and cost nothing."),
     # an amount per person is no amount in all
     ("Dinner is £45 per person.", "Dinner is £45."),
     # not paying for something is no price of nothing

@@ -56,7 +56,8 @@ _PART_OF_DAY = r"(?P<ap>\s*(?:[ap]\.?\s?m\b\.?|in\s+the\s+(?:morning|afternoon|e
 _SPOKEN_TIME = re.compile(r"\b(?:(?P<part>half|(?:a\s+)?quarter|\d{1,2}(?=\s+minutes\s|\s+past\s)|"
                           r"(?<=\bat)\s+(?:5|10|20|25)(?=\s+to\s))(?:\s+minutes)?"  # `at ten to ten` = 9:50
                           r"\s+(?P<dir>past|after|to)\s+"
-                          r"(?P<h>\d{1,2}))\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|(?-i:[a-z])\w*\s+(?:of|per)\b)))",
+                          r"(?P<h>\d{1,2}|midnight|noon|midday))\b(?:" + _PART_OF_DAY +
+                          r"|(?!\s*(?:[:.]\d|%|(?-i:[a-z])\w*\s+(?:of|per)\b)))",
                           re.IGNORECASE)  # `quarter to nine Mr Doyle`, `quarter to 2 until 3`; not `20 past 6 units of`
 # `half seven` is 7:30 in British speech: only where a time is expected (`at half seven`) or with a part of the day
 _HALF_HOUR = re.compile(r"(?:(?<=\bat\s)|(?<=\bfrom\s)|(?<=\buntil\s)|(?<=\btill\s)|(?<=\bby\s)|(?<=\baround\s)|"
@@ -155,8 +156,17 @@ def _spoken_times(text: str) -> list[Value]:
         groups = m.groupdict()
         part = (groups.get("part") or "half").casefold()
         minutes = 30 if part == "half" else 15 if part.endswith("quarter") else int(part)
-        hour = int(groups.get("h") or groups.get("h2") or 0)
-        if not (1 <= hour <= 12 and 0 < minutes < 60):
+        named = (groups.get("h") or "").casefold()
+        named = named if named in ("midnight", "noon", "midday") else ""
+        hour = 24 if named == "midnight" else 12 if named in ("noon", "midday") else int(groups.get("h") or
+                                                                                         groups.get("h2") or 0)
+        if not (1 <= hour <= 24 and 0 < minutes < 60):
+            continue
+        if named:  # `twenty to midnight` = 23:40, `quarter past noon` = 12:15: no other half of the day
+            h = hour - 1 if (groups.get("dir") or "").casefold() == "to" else hour % 24
+            m2 = 60 - minutes if (groups.get("dir") or "").casefold() == "to" else minutes
+            out.append(Value(frozenset({f"time:{h:02d}:{m2:02d}"}), "time", m.group(0).strip(), m.start(),
+                             m.start() + len(m.group(0).rstrip()), "time"))
             continue
         if (groups.get("dir") or "").casefold() == "to":
             hour, minutes = (hour - 1) or 12, 60 - minutes
@@ -267,6 +277,8 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b(?!\s+leave\b)",  # `annual leave` is time off
     r"(?<![\d%€$£¥]\s)(?<![\d%€$£¥])\bper\s+(?P<unit>" + "|".join(_PERIODS) + r")\b",  # `(per year)` = `annual`
     r"\bby\s+(?:the\s+)?(?P<unit>hour|day|week|month|year)\b",  # `partitioned by day` = `daily`
+    r"\b(?:at\s+)?(?P<k>\d+)[\s-](?P<unit>second|minute|min|hour|day|week|month)s?\s+intervals?\b",  # `at 12-minute
+    # intervals` = `every 12 min`
     r"(?<=[a-z.])\s+(?P<of>of|in)\s+(?:the|each|every)\s+(?P<unit>month)\b",  # `1st Tues of the month`
 )]
 

@@ -44,7 +44,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "a little": "some", "minority": "few", "plenty": "many", "numerous": "many", "lots": "many",
         "a lot": "many", "either": "either", "half": "half", "dozen": "dozen", "dozens": "dozens",
         "hundreds": "hundreds", "thousands": "thousands", "millions": "millions", "couple": "couple",
-        "a couple": "couple", "a pair": "couple", "single": "one", "sole": "one", "alone": "one",
+        "a couple": "couple", "a pair": "couple", "single": "one", "alone": "one",
         "others": "other", "another": "other", "enough": "enough", "partly": "some", "partially": "some",
         "fully": "all", "completely": "all", "entirely": "all", "totally": "all",
         "not all": "not all", "not every": "not all", "not everyone": "not all", "not everything": "not all",
@@ -83,7 +83,7 @@ _CLASSES: dict[str, dict[str, str]] = {
     },
     # restriction and exception: what narrows a statement
     "restriction": {
-        "only": "only", "just": "only", "solely": "only", "exclusively": "only", "merely": "only",
+        "only": "only", "just": "only", "solely": "only", "sole": "only", "exclusively": "only", "merely": "only",
         "nobody else": "only", "no one else": "only", "nothing else": "only", "no other": "only",  # `…, nobody else`
         "purely": "only", "strictly": "only", "except": "except", "excluding": "except", "exception": "except",
         "except for": "except", "all but": "except", "but one": "except", "other than": "except",
@@ -237,6 +237,7 @@ for _group in (
     {("condition", "when"), ("condition", "once"), ("frequency", "once")},  # `harvest when …` = `once …`
     {("direction", "ahead"), ("order", "before")},  # `24 h ahead` = `a day in advance` = `beforehand`
     {("order", "first"), ("order", "before")},  # `approved by him first` = `approval before any repair`
+    {("hedge", "expected"), ("hedge", "probably")},  # `(expected May)` = `probably in May`
 ):
     for _key in _group:  # a key in two groups answers for both
         EQUIVALENT_MARKERS[_key] = EQUIVALENT_MARKERS.get(_key, frozenset()) | frozenset(_group - {_key})

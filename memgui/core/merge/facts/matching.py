@@ -435,7 +435,8 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     coded = coded_number(word.text, other)
     if coded:
         return coded.text, "number named"  # `S2` where the other writes `season two`
-    gendered = _gendered(word, other)
+    gendered = _gendered(word, other) or (_kin(word, other) if word.lemma in _KIN or word.lemma in _KIN.values()
+                                          else None)
     if gendered:
         return gendered, "same role"
     if word.text[:1].isupper() and (codes.named_by_code(word.text, other.capitals()[1]) or
@@ -471,6 +472,24 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
 
 _GENDERED_ENDINGS = (("lord", "lady"), ("man", "woman"), ("er", "ress"), ("or", "ress"), ("", "ess"), ("", "ette"),
                      ("man", "person"), ("woman", "person"), ("lord", "person"), ("lady", "person"))
+
+
+# Family words as they are said and as they are written: a closed class (WordNet files `mum` one level under
+# `mother`, so its synonyms do not join them).
+_KIN = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "ma": "mother",
+        "dad": "father", "daddy": "father", "pa": "father", "gran": "grandmother", "granny": "grandmother",
+        "nan": "grandmother", "nana": "grandmother", "grandma": "grandmother", "grandad": "grandfather",
+        "granddad": "grandfather", "grandpa": "grandfather", "hubby": "husband", "sis": "sister", "bro": "brother",
+        "grandkid": "grandchild", "kid": "child", "stepmum": "stepmother", "stepdad": "stepfather"}
+
+
+def _kin(word: Word, other: Index) -> str | None:
+    """`mum` where the other writes `mother` (and the other way round), `grandma` / `grandmother`."""
+    formal = _KIN.get(word.lemma, word.lemma)
+    for lemma, found in other.lemmas.items():
+        if lemma != word.lemma and _KIN.get(lemma, lemma) == formal:
+            return found.text
+    return None
 
 
 def _gendered(word: Word, other: Index) -> str | None:

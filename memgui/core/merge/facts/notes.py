@@ -55,7 +55,7 @@ _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|e
                          r"(a[\s-]+half|a[\s-]+quarter|three[\s-]+quarters|a[\s-]+third|two[\s-]+thirds)\b",
                          re.IGNORECASE)
 # a share of a whole (halves, and thirds and quarters written apart, are read in values._fractions)
-_SHARE = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine)(?:-(third|quarter)s?|[\s-](fifth|sixth|"
+_SHARE = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine)(?:(?!)(third)|[\s-](fifth|sixth|"
                     r"seventh|eighth|ninth|tenth)s?)\b(?!\s+(?:floor|place|time|row|day|week|month|year|grade|century|"
                     r"edition|attempt|round)s?\b)", re.IGNORECASE)
 _PARTS = {"a half": 0.5, "a quarter": 0.25, "three quarters": 0.75, "a third": 1 / 3, "two thirds": 2 / 3}
@@ -256,6 +256,9 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             _put(chars, regions, words[i].start(), words[i].end(), f"{n}{_ORDINAL_SUFFIX.get(n % 10, 'th')}")
             i += 1
             continue
+        if len(parts) == 2 and parts[0] in NUMBER_WORDS and parts[1] in ("quarter", "quarters", "third", "thirds"):
+            i += 1
+            continue  # `three-quarters`, `two-thirds`: a share, read whole (values._fractions)
         lead = next((k for k in range(len(parts), 0, -1) if all(p in NUMBER_WORDS for p in parts[:k])), 0)
         if "-" in low and (lead > 1 or (lead == 1 and (head != "one" or _measured(parts[1]))) or
                           ordinal_value(head) is not None):
@@ -263,6 +266,11 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             number = _text2num(lead_text.replace("-", " ")) if lead else None
             if number is not None:  # `two-year-old` → `2-year-old`, `one-hundred-dollar` → `100-dollar`
                 _put(chars, regions, words[i].start(), words[i].start() + len(lead_text), str(number))
+            elif not lead and ordinal_value(head) is not None and head != "second" and parts[1] not in (
+                    "party", "hand", "rate", "person", "guess"):  # `third-party`, `first-hand`: idioms, no places
+                n = ordinal_value(head) or 0
+                _put(chars, regions, words[i].start(), words[i].start() + len(head),
+                     f"{n}{_ORDINAL_SUFFIX.get(n % 10 if n > 20 else n, 'th')}")  # `first-class` = `1st-class`
             i += 1
             continue
         if re.fullmatch(r"minus[\s-]\d", text[words[i].start():words[i].start() + 7].casefold()):
@@ -290,6 +298,9 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             i += 1
             continue
         ordinal = ordinal_value(low)
+        if low == "first" and re.match(r"\s+thing\b", text[words[i].end():words[i].end() + 7]):
+            i += 1
+            continue  # `first thing in the morning`: early, no 1st
         if low == "first" and _ADVERBIAL_FIRST.match(text, words[i].end()) and not _PLACED.search(
                 text, max(0, words[i].start() - 16), words[i].start()):
             i += 1
@@ -343,10 +354,14 @@ def _measured(word: str) -> bool:
 
 
 def _counts_next(words: list[re.Match[str]], i: int) -> bool:
-    """`one` is the number 1 only before something counted (`one drive`), not as a pronoun (`the one`)."""
+    """`one` is the number 1 only before something counted (`one drive`) or opening a range (`rows one to
+    fourteen`), not as a pronoun (`the one`)."""
     if i + 1 >= len(words) or (i and words[i - 1].group(0).casefold() in _DETERMINERS):
         return False  # "the one spare drive": a pronoun's determiner, not a count
     following = words[i + 1].group(0).casefold()
+    if following in ("to", "through", "till", "until") and i + 2 < len(words) and \
+            words[i + 2].group(0).casefold().split("-")[0] in NUMBER_WORDS:
+        return True
     return following not in FUNCTION_WORDS and following not in ("another", "day", "time", "way") and \
         following.rstrip(".") not in MONTHS  # `the next one Oct` is no 1 October
 

@@ -290,8 +290,8 @@ _ARTICLE_DURATION = re.compile(r"(?<![\w.])(?:an?|one)\s+(?P<unit>" + "|".join(
 _RATE_BEFORE = re.compile(r"(?:\d|\bx|\btimes|\bonce|\btwice|\bthrice|[%€$£¥])\s*$", re.IGNORECASE)
 
 
-_FRACTION = re.compile(r"\b(half|a quarter|one quarter|a third|one third|two thirds|three quarters|"
-                       r"quarter(?=-))\b(?!\s+(?:an?|past|to)\b)", re.IGNORECASE)  # `quarter-strength`
+_FRACTION = re.compile(r"\b(half|a[\s-]quarter|one[\s-]quarter|a[\s-]third|one[\s-]third|two[\s-]thirds|"
+                       r"three[\s-]quarters)(?![-\w])(?!\s+(?:an?|past|to)\b)|\b(quarter)(?=-)", re.IGNORECASE)  # `quarter-strength`
 _FRACTIONS = {"quarter": 0.25, "half": 0.5, "a quarter": 0.25, "one quarter": 0.25, "a third": 1 / 3, "one third": 1 / 3,
               "two thirds": 2 / 3, "three quarters": 0.75}
 
@@ -355,7 +355,7 @@ def _fractions(text: str) -> list[Value]:
     """`half` = `50%`, `three quarters` = `75%`; `a quarter of an hour` = `15 minutes`."""
     out = []
     for m in _FRACTION.finditer(text):
-        share = _FRACTIONS[" ".join(m.group(1).casefold().split())]
+        share = _FRACTIONS[" ".join((m.group(1) or m.group(2)).casefold().replace("-", " ").split())]
         unit = _OF_A_UNIT.match(text, m.end())
         if unit:
             seconds = share * CALENDAR_UNITS[unit.group(1).casefold()]
@@ -411,6 +411,8 @@ def _free(text: str) -> list[Value]:
     `free time`)."""
     return [Value(frozenset({"money:free"}), "money", m.group(0), m.start(), m.end(), "money:free")
             for m in _FREE.finditer(text) if text[max(0, m.start() - 1):m.start()] != "-"
+            and not re.search(r"\b(?:kept|keep|keeps|keeping|leave|leaves|left|stay|stays|remain|remains)\s+$",
+                              text[max(0, m.start() - 10):m.start()], re.IGNORECASE)  # `Wednesdays kept free`: open
             and not re.search(r"\bfeel\s+$", text[max(0, m.start() - 8):m.start()], re.IGNORECASE)]
 
 
