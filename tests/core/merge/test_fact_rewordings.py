@@ -39,6 +39,9 @@ REWORDINGS = [
     ("The NAS is the only backup target.", "The NAS is the sole backup target.", "The NAS is a backup target."),
     ("Roof repair expected in June.", "The roof will probably be repaired in June.",
      "The roof will definitely be repaired in June."),
+    # a letter that names something is that letter, never the article
+    ("Break rules apply on routes 9 and 9A.", "Routes 9 and 9A share the break rules.",
+     "Route 9 has a break rule, and a rule applies."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

@@ -404,6 +404,11 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     """(the other note's word, rule) when `word` is there: same lemma, a spelling, an acronym, or a WordNet
     synonym in a sentence that restates `word`'s (`features`: its sentence's), since a common word is a
     synonym of many (`pass` of `passport`)."""
+    if len(word.text) == 1 and word.text.isupper():  # `bus 7A`, `freezer B`: the letter itself, not the article
+        if re.search(rf"(?<![^\W\d_]){word.text}(?![^\W\d_])", other.note.text):
+            return word.text, "same"
+        size = _SIZES.get(word.text)  # `size M` where the other writes `a medium`
+        return (size, "size") if size and whole_word_in(size, other.lower_text) else None
     if word.lower in other.lowers:
         return word.text, "same"  # (before the lemma: `the volunteer lead` must not hide a later `volunteers`)
     if word.lemma in other.lemmas:
