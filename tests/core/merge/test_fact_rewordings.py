@@ -42,6 +42,10 @@ REWORDINGS = [
     # a letter that names something is that letter, never the article
     ("Break rules apply on routes 9 and 9A.", "Routes 9 and 9A share the break rules.",
      "Route 9 has a break rule, and a rule applies."),
+    # `on`/`off` of a phrasal verb, of something worn, of a rota or a discount is no state
+    ("Nan has the twins on Tuesdays after school.", "After school on Tuesdays the twins get dropped off at Nan's.",
+     "After school on Tuesdays the twins get dropped off at Nan's, and the heating is off."),
+    ("Shift rota: 4 on, 4 off.", "The shift rota is four on and four off.", "The shift rota is four on and three off."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

@@ -96,6 +96,10 @@ FORMATS = [
     ("Bar closes 23:45.", "The bar closes at a quarter to midnight.", "The bar closes at a quarter past midnight."),
     ("Rest 45 min after the long run.", "After the long run, rest for three-quarters of an hour.",
      "After the long run, rest for half an hour."),
+    # a size in inches after `×`; a unit carried along a list of amounts
+    ("Rug 60×90 in, wool.", "A wool rug, 60 by 90 inches.", "A wool rug, 60 by 80 inches."),
+    ("Raffle prizes: £100, £40 and £10.", "The raffle prizes are a hundred pounds, forty and ten.",
+     "The raffle prizes are a hundred pounds, forty and twenty."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),

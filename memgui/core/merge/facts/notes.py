@@ -45,6 +45,8 @@ _NUMBER_RUN_WORDS = NUMBER_WORDS | {"and", "a", "-"}
 _ADVERBIAL_FIRST = re.compile(r"\s*(?:[.,;:)!?\n]|$|\+|-\s|–|—|then\b|and\s+then\b)", re.IGNORECASE)
 _PLACED = re.compile(r"\b(?:came|come|comes|finished|finish|finishes|placed|ranked|rank|ranks|is|was|were|are|"
                      r"be|the)\s+$", re.IGNORECASE)  # `came first` in a race is 1st place
+_AMOUNT_BEFORE = re.compile(r"(?:[\d%]|\b(?:" + "|".join(sorted(NUMBER_WORDS)) + r"|half|quarter|third|cent|percent))\s*$",
+                            re.IGNORECASE)
 _SCALE_WORDS = frozenset({"thousand", "million", "billion", "trillion"})
 _BOUND_HIT = ("bound", "")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -338,6 +340,12 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
                 j -= 1
             phrase = text[words[i].start():words[j].end()].replace("-", " ")
             number = _text2num(phrase)
+            while number is None and j > i:  # `forty and ten`: two numbers, not one
+                j -= 1
+                while j > i and words[j].group(0).casefold() == "and":
+                    j -= 1
+                phrase = text[words[i].start():words[j].end()].replace("-", " ")
+                number = _text2num(phrase)
             if number is not None:
                 _put(chars, regions, words[i].start(), words[j].end(), str(number))
             i = j + 1
@@ -405,6 +413,11 @@ def _predicative(text: str, tokens: list[re.Match[str]], i: int) -> bool:
         return False
     if i and lemma_of(tokens[i - 1].group(0).casefold()) in _PARTICLE_VERBS:
         return False  # `kicking off at 7`, `drops off at 4`, `have a lifejacket on`: a phrasal verb's particle
+    earlier = [t.group(0).casefold() for t in tokens[max(0, i - 4):i]]
+    if any(lemma_of(w) in _PARTICLE_VERBS for w in earlier[-3:]) or (
+            "with" in earlier and "with" not in [t.group(0).casefold() for t in tokens[max(0, i - 1):i]]) or \
+            _AMOUNT_BEFORE.search(text[max(0, tokens[i].start() - 12):tokens[i].start()]):
+        return False  # `drops the kids off`, `with a wrist brace on`, `4 on and 4 off` (a rota), `25% off`
     after = text[tokens[i].end():tokens[i].end() + 3].lstrip(" ")
     if not after or (after[0] in ".,;:!?)]\n" and not re.match(r":\S", after)):
         return True  # `is on.`, not `sessions on :6381` (a port)

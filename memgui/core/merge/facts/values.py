@@ -477,6 +477,14 @@ def _dimensions(text: str, found: list[Value]) -> list[Value]:
     `28 times`, and `by` there is no deadline)."""
     found = sorted(found, key=lambda v: v.start)
     out = list(found)
+    for k in range(1, len(out)):  # `90×108 in`: `in` after a size is inches (alone it is the preposition)
+        inches = re.match(r'\s?(?:in\b\.?|")', text[out[k].end:out[k].end + 4])
+        if out[k].kind == "number" and out[k - 1].kind == "number" and inches and \
+                _DIMENSION_GLUE.match(text[out[k - 1].end:out[k].start]):
+            amount = amount_keys(_number(out[k].text), "inch")
+            if amount:
+                out[k] = Value(frozenset(amount[0]), "quantity", text[out[k].start:out[k].end + inches.end()],
+                               out[k].start, out[k].end + inches.end(), amount[2])
     for k in range(len(found) - 1, 0, -1):
         unit_side = out[k]
         if unit_side.kind != "quantity" or not any(strip_bound(key).startswith("q:meter:") for key in unit_side.keys):
@@ -501,7 +509,7 @@ def _dimensions(text: str, found: list[Value]) -> list[Value]:
 
 def _unit_word(value: Value) -> str:
     match = re.search(r"[^\d\s.,]+$", value.text)
-    return match.group(0) if match else ""
+    return ("inch" if match.group(0) in ("in", '"') else match.group(0)) if match else ""
 
 
 def _digit_codes(text: str) -> list[Value]:
