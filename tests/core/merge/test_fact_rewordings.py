@@ -46,6 +46,9 @@ REWORDINGS = [
     ("Nan has the twins on Tuesdays after school.", "After school on Tuesdays the twins get dropped off at Nan's.",
      "After school on Tuesdays the twins get dropped off at Nan's, and the heating is off."),
     ("Shift rota: 4 on, 4 off.", "The shift rota is four on and four off.", "The shift rota is four on and three off."),
+    # label and value pairs in a list bind each value to its label: traded, they are a change
+    ("Pension: employer 4%, employee 6%.", "For the pension the employer puts in 4% and the employee 6%.",
+     "For the pension the employer puts in 6% and the employee 4%."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

@@ -58,10 +58,14 @@ def _listed(note: Note) -> set[int]:
     if cached is None:
         spans = [m.span() for m in list_matches(note)]
         starts = [a for a, _ in spans]
+        value_starts = sorted(v.start for v in note.values)
         cached = set()
         for w in note.words:
             k = bisect.bisect_right(starts, w.start) - 1
             if k >= 0 and w.start < spans[k][1]:
+                at = bisect.bisect_left(value_starts, w.end)
+                if at < len(value_starts) and value_starts[at] - w.end <= 2:
+                    continue  # `employer 3%, employee 5%`: a label of its value, which binds it
                 cached.add(w.start)
         note._listed = cached  # type: ignore[attr-defined]
     return cached
@@ -183,6 +187,9 @@ def list_glue(note: Note, start: int, end: int) -> bool:
     inner = note.text[start:end]
     if len(inner) > _LONGEST_LIST or not _LIST_SEPARATOR.search(inner):
         return False  # a list's glue is short: far-apart items (or a blanked, copied stretch) are not one list
+    if any(w.term and 0 <= end - w.end <= 2 for w in note.words_between(start, end)) and any(
+            v.start == end for v in _values_starting(note, end)):
+        return False  # `employer 3%, employee 5%`: label and value pairs, each label binding its value
     for item in sorted([(w.start, w.end) for w in note.words_between(start, end) if w.term and w.end <= end] +
                        [(v.start, v.end) for v in _values_between(note, start, end)], reverse=True):
         inner = inner[: item[0] - start] + " " + inner[item[1] - start:]
@@ -199,6 +206,15 @@ def _values_in(note: Note, sentence: int) -> list[Value]:
             by_sentence.setdefault(where, []).append(value)
         note._values_by_sentence = by_sentence  # type: ignore[attr-defined]
     return by_sentence.get(sentence, [])
+
+
+def _values_starting(note: Note, at: int) -> list[Value]:
+    starts = getattr(note, "_value_starts", None)
+    if starts is None:
+        starts = [v.start for v in note.values]
+        note._value_starts = starts  # type: ignore[attr-defined]
+    first = bisect.bisect_left(starts, at)
+    return [v for v in note.values[first:first + 3] if v.start == at]
 
 
 def _values_between(note: Note, start: int, end: int) -> list[Value]:
