@@ -10,6 +10,7 @@ Pure: strings in, frozen values out. Facts are those of the strict lens (strict.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -112,7 +113,8 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
 # What the lens reports when the second note is read as a merge of the first: every kind it knows.
 _CONTRADICTIONS = frozenset({"changed"})
 _POLARITY_CLASSES = frozenset({"negation", "quantifier", "frequency", "restriction", "condition", "comparison",
-                               "order", "direction", "modality", "hedge"})
+                               "order", "direction", "modality", "hedge", "state"})
+_NEGATED_WORD = re.compile(r"(?:un|non-?)([^\W\d_]{3,})", re.IGNORECASE)
 
 
 def fact_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
@@ -124,6 +126,10 @@ def fact_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
     # both ways round: a changed fact is seen from either note, but a marker only from the note that has it
     for first, second, flipped in ((a, b, False), (b, a, True)):
         for item in check_facts([first or ""], second or "").at_risk:
+            negated = _NEGATED_WORD.fullmatch(item.body_token or item.token or "") if item.kind == "term" else None
+            if negated and re.search(rf"\b{re.escape(negated.group(1))}\b", (first if item.direction == "added"
+                                                                              else second) or "", re.IGNORECASE):
+                item = dataclasses.replace(item, kind="negation")  # `paid` / `unpaid`: one word, one negated
             if item.direction in _CONTRADICTIONS or item.kind in _POLARITY_CLASSES:
                 mine, theirs = found.setdefault(item.kind, ([], []))
                 if flipped:
