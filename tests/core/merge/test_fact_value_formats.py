@@ -100,6 +100,15 @@ FORMATS = [
     ("Rug 60×90 in, wool.", "A wool rug, 60 by 90 inches.", "A wool rug, 60 by 80 inches."),
     ("Raffle prizes: £100, £40 and £10.", "The raffle prizes are a hundred pounds, forty and ten.",
      "The raffle prizes are a hundred pounds, forty and twenty."),
+    # `v` before a version, a code in the plural, a code between a bound and its amount
+    ("Plugin pinned at v3.2.1.", "The plugin is pinned to version 3.2.1.", "The plugin is pinned to version 3.2.2."),
+    ("Rack: 4× H100 GPUs.", "The rack holds four H100s as its GPUs.", "The rack holds four A100s as its GPUs."),
+    ("Logger samples the DHT22 every 10 s over UART2.", "The logger reads the DHT22 over UART2 six times a minute.",
+     "The logger reads the DHT22 over UART2 four times a minute."),
+    # a moment before or after a time is its bound; a plain duration is the longest it takes
+    ("No deploys after 16:00 on Fridays.", "No deploys later than 4pm on a Friday.",
+     "No deploys later than 5pm on a Friday."),
+    ("Refunds: paid back 10 days.", "Refunds are paid back within ten days.", "Refunds are paid back within twelve days."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),

@@ -9,7 +9,7 @@ import re
 from ..guard import extract_tokens
 from .calendar_values import MEDICAL_FREQUENCIES
 from .currencies import CURRENCY_WORDS
-from .value_types import Value, inside
+from .value_types import Value, fmt, inside
 
 _PHONE_HINT = re.compile(r"(?:\+?\d[\d ().-]{6,}\d)")
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
@@ -54,6 +54,11 @@ def tokens(text: str) -> list[Value]:
             cased[token.lower()] = token
     for m in _AMPERSAND_ACRONYM.finditer(text):  # `L&D`, `R&D`, `P&L`: one acronym, not two letters
         wanted.setdefault(m.group(0).lower(), "all_caps")
+    for m in _V_VERSION.finditer(text):  # `v1.4.2` = `version 1.4.2` (MergeGuard's own classes read `4.2`)
+        spans.append((m.start(), m.end()))
+        decimal = {f"n:{fmt(float(m.group(1)))}"} if m.group(1).count(".") == 1 else set()  # `version 2.0`
+        out.append(Value(frozenset({f"token:{m.group(1)}"} | decimal), "version", m.group(0), m.start(), m.end(),
+                         "version"))
     taken = sorted(spans)
     for start, end, token in _occurrences(text, list(wanted)):
         if any(a < end and start < b for a, b in taken[max(0, bisect.bisect_left(taken, (start, start)) - 2):
@@ -66,6 +71,7 @@ def tokens(text: str) -> list[Value]:
     return out
 
 
+_V_VERSION = re.compile(r"(?<![\w.])[vV](\d+(?:\.\d+){1,3})(?!\w|\.\d)")
 _AGE_GROUP = re.compile(r"(?P<bound>under|over|u)-?(?P<n>\d{1,3})s?", re.IGNORECASE)
 
 

@@ -233,6 +233,8 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         found = value_found(value, body_index) or unit_named(value, body_index) or unit_elided(value, body_index, index) \
             or hour_said_plainly(value, body_index) or number_in_compound(value, note, body_index)
         loose = value_found(unbound(value), body_index) if found is None else None
+        if loose is not None and _within(value, loose):
+            found, loose = loose, None  # `response 15 min` = `a response within a quarter of an hour`
         if found is None and loose is not None:
             findings.add(FactAtRisk("changed", "bound", value.text, (number,), (value.start, value.end), loose.text,
                                     (loose.start, loose.end), f"{value.text!r} became {loose.text!r}: its bound changed"))
@@ -253,6 +255,12 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
             findings.equate(word.text, *hit)
     checked += _markers(note, index, body, body_index, findings, number)
     return checked
+
+
+def _within(value: Value, found: Value) -> bool:
+    """A plain duration the other writes as `within` it: how long something may take is its longest."""
+    return value.dimension == "duration" and not any(k[:1] in "<>=~" for k in value.keys) and any(
+        k.startswith("<=") for k in found.keys)
 
 
 def _markers(note: Note, index: Index, other: Note, other_index: Index, findings: Findings,

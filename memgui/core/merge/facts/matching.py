@@ -180,7 +180,8 @@ def value_found(value: Value, other: Index) -> Value | None:
         return value  # `split 50/50` where the other writes `share equally`
     if "percent:100" in value.keys and _WHOLLY.search(other.lower_text):
         return value  # `internet 100% mine` where the other writes `entirely mine`
-    if value.kind in WORDLIKE_KINDS and whole_word_in(value.text.casefold(), other.lower_text):
+    if value.kind in WORDLIKE_KINDS and (whole_word_in(value.text.casefold(), other.lower_text) or (
+            value.kind == "all_caps" and whole_word_in(value.text.casefold() + "s", other.lower_text))):
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
     if value.kind == "all_caps" and coded_number(value.text, other):
         return value  # `Y12` where the other writes `Year 12`
@@ -218,6 +219,7 @@ def number_in_compound(value: Value, note: Note, other: Index) -> Value | None:
     return None
 
 
+_PLURAL_CODE = re.compile(r"(?=[A-Z0-9]*[A-Z])(?=[A-Z0-9]*\d|[A-Z]{2,})[A-Z0-9-]{2,}s")  # `A100s`, `ITMs`, `C9500s`
 _LETTER_CODE = re.compile(r"([A-Za-z]{1,3})\.?(\d{1,4})")
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)\.?\s+$")
 
@@ -412,6 +414,8 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
         return (size, "size") if size and whole_word_in(size, other.lower_text) else None
     if word.lower in other.lowers:
         return word.text, "same"  # (before the lemma: `the volunteer lead` must not hide a later `volunteers`)
+    if _PLURAL_CODE.fullmatch(word.text) and whole_word_in(word.lower[:-1], other.lower_text):
+        return word.text[:-1], "plural"  # `two A100s` where the other writes `2× A100`, `ITMs` / `ITM`
     if word.lemma in other.lemmas:
         found = other.lemmas[word.lemma]
         if found.lower != word.lower and wordnet.names_a_person(word.lemma) and \

@@ -53,7 +53,7 @@ ORDINAL_WORDS = frozenset(w for w in (
 _NUMBER = re.compile(
     r"(?<![\w.,-])(?<!(?<!\d)/)(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?P<vf>[½¼¾⅓⅔⅛⅜⅝⅞])?(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
-_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+[²³]?(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
+_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?!\d)[²³]?(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+(?:from\s+|for\s+|out\s+of\s+)?each\s+(?!(?:day|night|morning|evening|"
                    r"afternoon|week|weekend|month|year|hour|time)s?\b)|(?:\s+|-)an?(?:\s+|-)|\s+for\s+(?:an?\s+|one\s+)?(?=(?:\d+\s+)?"
@@ -84,6 +84,7 @@ def _number(text: str) -> float:
 _BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈": "~", "±": "~"}
 
 
+_MOMENT_ORDER = {"before": "<", "after": ">", "once": ">"}  # of a moment: `before 05:00` = `earlier than 5 a.m.`
 _DEADLINES = frozenset({"due", "due on", "due by", "due in", "due at", "due date", "deadline", "deadline is", "deadline of", "deadline on"})
 
 
@@ -137,8 +138,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
         before.pop()  # "by the 15th of January"
     for skip in (0, 1):  # "below 2", "below version 2"
         words = before[: len(before) - skip] if skip else before
-        if skip and (not before or before[-1] in FUNCTION_WORDS or before[-1] in BOUNDS):
-            break
+        if skip and (not before or before[-1] in FUNCTION_WORDS or before[-1] in BOUNDS or not before[-1].isalpha()):
+            break  # (`over I2C1 twice a minute`: a code between is no unit of the bound amount)
         for size in (3, 2, 1):
             phrase = " ".join(words[-size:]) if len(words) >= size else ""
             if phrase in _UNIT_BOUNDS and len(words) > size and _AMOUNT_WORD.fullmatch(words[-size - 1]):
@@ -151,6 +152,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
                 return _negated_bound(text, start, _COMPARED[phrase], phrase)
             if deadline and phrase in _DEADLINES:
                 return "<="  # `due 30 May` = `by 30 May`
+            if deadline and phrase in _MOMENT_ORDER:
+                return _MOMENT_ORDER[phrase]  # `before 05:00` = `earlier than 5 am` (a negation there is the act's)
     return ""
 
 
@@ -609,7 +612,7 @@ _MOMENT_KINDS = ("time", "weekday", "date")
 _DEADLINE_LABEL = re.compile(r"\b(?:deadline|due\s+date)\b[^.;:\n]{0,40}(?::|\bis)\s*(?:[A-Za-z]{2,9}\.?,?\s+)?$",
                              re.IGNORECASE)
 _MOMENT_GLUE = re.compile(r"[\s,]*(?:(?-i:[A-Z]{2,5})|(?:[A-Z][a-z]+\s+){1,3}(?:Standard\s+|Daylight\s+)?Time)?"
-                          r"[\s,]*(?:(?:at|on|of)(?:\s+the)?)?[\s,]*", re.IGNORECASE)  # `11:59 pm KST on Friday`
+                          r"[\s,]*(?:(?:at|on|of)(?:\s+(?:the|an?))?)?[\s,]*", re.IGNORECASE)  # `11:59 pm KST on Friday`
 
 
 def _one_moment_bound(text: str, found: list[Value]) -> list[Value]:
@@ -621,8 +624,8 @@ def _one_moment_bound(text: str, found: list[Value]) -> list[Value]:
         if first.kind == second.kind or not _MOMENT_GLUE.fullmatch(text[first.end:second.start]):
             continue
         bounds = {strip_bound_prefix(k) for v in (first, second) for k in v.keys} - {""}
-        if len(bounds) != 1:
-            continue
+        if len(bounds) != 1 or not bounds <= {"<=", ">="}:
+            continue  # a deadline bounds the day and the time; `after 3 pm on a Friday` is a Friday from 3 pm
         bound = bounds.pop()
         found[a], found[b] = (v if any(strip_bound_prefix(k) for k in v.keys) else
                               dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
