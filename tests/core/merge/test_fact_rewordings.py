@@ -49,6 +49,9 @@ REWORDINGS = [
     # label and value pairs in a list bind each value to its label: traded, they are a change
     ("Pension: employer 4%, employee 6%.", "For the pension the employer puts in 4% and the employee 6%.",
      "For the pension the employer puts in 6% and the employee 4%."),
+    # an acronym with an ampersand spelled out; `out of` a total is no direction
+    ("Desk: A&H SQ-5.", "The desk is an Allen & Heath SQ-5.", "The desk is an Allen & Heath SQ-6."),
+    ("Leave: 25 days, 9 used.", "Out of 25 days' leave, 9 are used.", "Out of 25 days' leave, 7 are used."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

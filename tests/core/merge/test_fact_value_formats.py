@@ -109,6 +109,16 @@ FORMATS = [
     ("No deploys after 16:00 on Fridays.", "No deploys later than 4pm on a Friday.",
      "No deploys later than 5pm on a Friday."),
     ("Refunds: paid back 10 days.", "Refunds are paid back within ten days.", "Refunds are paid back within twelve days."),
+    # `at the latest` after a time; a comparative of loudness; an age group in words; pence per mile; `of month`
+    ("Music stops 23:30 at the latest.", "The music stops by half past eleven at night.",
+     "The music stops by midnight."),
+    ("Earplugs at any gig over 95 dB.", "Earplugs go in at any gig louder than 95 dB.",
+     "Earplugs go in at any gig quieter than 95 dB."),
+    ("Under-12s swim free.", "Swimming is free for under-twelves.", "Swimming is free for under-tens."),
+    ("Mileage: 45p/mile after the first 10.", "Mileage is paid at 45p a mile after the first ten.",
+     "Mileage is paid at 40p a mile after the first ten."),
+    ("Book group: first Mon of month.", "The book group meets on the first Monday of every month.",
+     "The book group meets on the first Tuesday of every month."),
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),

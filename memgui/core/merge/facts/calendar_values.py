@@ -279,7 +279,7 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\bby\s+(?:the\s+)?(?P<unit>hour|day|week|month|year)\b",  # `partitioned by day` = `daily`
     r"\b(?:at\s+)?(?P<k>\d+)[\s-](?P<unit>second|minute|min|hour|day|week|month)s?\s+intervals?\b",  # `at 12-minute
     # intervals` = `every 12 min`
-    r"(?<=[a-z.])\s+(?P<of>of|in)\s+(?:the|each|every)\s+(?P<unit>month)\b",  # `1st Tues of the month`
+    r"(?<=[a-z.])\s+(?P<of>of|in)\s+(?:(?:the|each|every)\s+)?(?P<unit>month)\b",  # `1st Tues of (the) month`
 )]
 
 

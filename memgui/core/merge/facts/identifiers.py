@@ -47,8 +47,8 @@ def tokens(text: str) -> list[Value]:
             continue  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
         if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
             continue  # `second-hand`, `check-in`: English words joined, read as words
-        if _AGE_GROUP.fullmatch(token):
-            continue  # `under-16s` is an age bound (values.age_groups)
+        if _AGE_GROUP.fullmatch(token) or _AGE_GROUP_WORDS.fullmatch(token):
+            continue  # `under-16s`, `under-nines` is an age bound (values.age_groups)
         wanted.setdefault(token.lower(), kind)
         if _CASE_MATTERS.search(token):
             cased[token.lower()] = token
@@ -71,6 +71,12 @@ def tokens(text: str) -> list[Value]:
     return out
 
 
+_AGE_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                          "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())} | {
+    "twenties": 20, "thirties": 30, "forties": 40, "fifties": 50, "sixties": 60, "seventies": 70, "eighties": 80}
+_AGE_FORMS = {**{f"{w}s": n for w, n in _AGE_WORDS.items() if n < 20}, **{w: n for w, n in _AGE_WORDS.items() if n >= 20}}
+_AGE_GROUP_WORDS = re.compile(r"(?<![\w-])(under|over)-(" + "|".join(sorted(_AGE_FORMS, key=len, reverse=True)) + r")\b",
+                              re.IGNORECASE)
 _V_VERSION = re.compile(r"(?<![\w.])[vV](\d+(?:\.\d+){1,3})(?!\w|\.\d)")
 _AGE_GROUP = re.compile(r"(?P<bound>under|over|u)-?(?P<n>\d{1,3})s?", re.IGNORECASE)
 
@@ -84,6 +90,11 @@ def age_groups(text: str) -> list[Value]:
             sign = ">" if g.group("bound").casefold() == "over" else "<"
             out.append(Value(frozenset({f"{sign}n:{int(g.group('n'))}"}), "number", m.group(0), m.start(), m.end(),
                              "number"))
+    for m in _AGE_GROUP_WORDS.finditer(text):  # `under-nines`, `over-sixties`
+        age = _AGE_FORMS.get(m.group(2).casefold())
+        if age:
+            sign = ">" if m.group(1).casefold() == "over" else "<"
+            out.append(Value(frozenset({f"{sign}n:{age}"}), "number", m.group(0), m.start(), m.end(), "number"))
     return out
 
 

@@ -134,6 +134,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "roughly": "~", "nearly": "~<", "almost": "~<", "circa": "~", "ca": "~", "c.": "~", "some": "~",
         "born around": "~",
         "between": "range", "from": "from", "to": "to",
+        "at the latest": "<=", "at the earliest": ">=",  # after a moment (values._MOMENT_BOUND_AFTER)
     },
     # order in time and sequence
     "order": {

@@ -77,7 +77,7 @@ class Index:
         """(acronyms, two- and three-letter codes) the note writes in capitals, scanned once: asked for each word the other
         note has that this one lacks."""
         if self._capitals is None:
-            self._capitals = (frozenset(a.casefold() for a in _ACRONYMS.findall(self.note.text)),
+            self._capitals = (frozenset(a.casefold().replace("&", "") for a in _ACRONYMS.findall(self.note.text)),
                               _CODES.findall(self.note.text))
         return self._capitals
 
@@ -125,7 +125,7 @@ def spells_an_acronym(note: Note, word: Word, other: Index) -> bool:
     return False
 
 
-_ACRONYMS = re.compile(r"(?<![A-Za-z])([A-Z]{2,6})s?(?![A-Za-z])")
+_ACRONYMS = re.compile(r"(?<![A-Za-z])([A-Z]{2,6}|[A-Z](?:&[A-Z]){1,3})s?(?![A-Za-z])")  # `HPA`, `A&H`
 
 
 def _codes_named(text: str, other: Index) -> bool:

@@ -573,6 +573,9 @@ def _read(text: str) -> Note:
                 hit = None  # `the food is left out`, `10 left`: the verb leave, or what remains — no side
             if phrase == "ahead" and i and lowers[i - 1] in ("go", "goes", "going", "went", "gone"):
                 hit = None  # `the repair goes ahead`: it proceeds, no direction
+            if phrase == "out of" and re.match(r"\s*(?:[\d$€£]|(?:a|an|one|two|three|four|five|six|seven|eight|nine|"
+                                                r"ten|twenty|thirty|forty|fifty|a\s+hundred)\b)", text[tokens[i + 1].end():]):
+                hit = None  # `out of 28 days`: a share of a whole, no direction
             if hit is None and size == 1 and phrase in ("on", "off") and _predicative(text, tokens, i):
                 hit = ("state", phrase)  # "the heating is on" / "off": a state, not a preposition
             if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):

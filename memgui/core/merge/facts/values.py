@@ -53,7 +53,8 @@ ORDINAL_WORDS = frozenset(w for w in (
 _NUMBER = re.compile(
     r"(?<![\w.,-])(?<!(?<!\d)/)(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?P<vf>[½¼¾⅓⅔⅛⅜⅝⅞])?(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
-_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?!\d)[²³]?(?:/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
+_UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?!\d)[²³]?"
+                        r"(?:(?<!\d[pc])/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
 _RATE = re.compile(r"\s*(?:/\s*|\s+per\s+|\s+(?:from\s+|for\s+|out\s+of\s+)?each\s+(?!(?:day|night|morning|evening|"
                    r"afternoon|week|weekend|month|year|hour|time)s?\b)|(?:\s+|-)an?(?:\s+|-)|\s+for\s+(?:an?\s+|one\s+)?(?=(?:\d+\s+)?"
@@ -96,9 +97,9 @@ def strip_bound(key: str) -> str:
 # a comparative before `than` and an amount bounds it (`shorter than 22 ft` = `under 22 ft`); without an amount
 # it stays a comparison. Only comparatives whose direction is the amount's own (not `faster`, `slower`: a pace).
 _LESSER = ("younger", "earlier", "shorter", "smaller", "lower", "lighter", "cheaper", "colder", "cooler", "narrower",
-           "thinner", "sooner", "lesser")
+           "thinner", "sooner", "lesser", "quieter", "softer", "shallower")
 _GREATER = ("older", "later", "longer", "bigger", "larger", "higher", "greater", "heavier", "dearer", "warmer",
-            "hotter", "wider", "thicker", "taller")
+            "hotter", "wider", "thicker", "taller", "louder", "deeper", "steeper")
 _COMPARED = {f"{word} than": "<" for word in _LESSER} | {f"{word} than": ">" for word in _GREATER}
 
 
@@ -267,8 +268,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             if times:  # `1x/wk` = `once a week`, `2x/yr` = `twice a year`: how often
                 keys.add(f"freq:{fmt(float(times[0][6:]) / per)}")
             kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
-        elif rate and not rate.group("n") and re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) and \
-                rate.group("u").casefold() not in FUNCTION_WORDS:
+        elif rate and not rate.group("n") and (re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) or (
+                re.match(r"[\s-]+an?[\s-]", rate.group(0)) and unit_of(rate.group("u")))) and \
+                rate.group("u").casefold() not in FUNCTION_WORDS:  # `45p a mile` = `45p/mile`
             ratio = amount_keys(value, f"{follow.group('u')}/{rate.group('u')}") if kind == "quantity" and follow \
                 and unit_of(rate.group("u")) else None
             noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
@@ -406,7 +408,7 @@ _FREE = re.compile(r"\b(?:free\s+of\s+charge|at\s+no\s+(?:cost|charge)|no\s+char
                    r"(?:don['’]t|doesn['’]t|do\s+not|does\s+not|won['’]t|needn['’]t|never)\s+(?:have\s+to\s+|need\s+to\s+)?"
                    r"pay(?:\s+(?:anything|a\s+penny|a\s+thing))?(?=\s*[.;,)]|\s*$)|"
                    r"(?<=\bis\s)free|(?<=\bare\s)free|(?<=['’]s\s)free|(?<=\bfor\s)free|free(?=\s+(?:for|to|entry|"
-                   r"admission|parking|of)\b)|free(?=\s*[.;,)]))", re.IGNORECASE)
+                   r"admission|parking|of|up\s+to)\b)|free(?=\s*[.;,)≤<]))", re.IGNORECASE)
 
 
 def _free(text: str) -> list[Value]:
@@ -452,7 +454,8 @@ _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\
 _BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|up|upwards|after|" + "|".join(_GREATER) + r")|"
                           r"(?:under|less|fewer|below|before|" + "|".join(_LESSER) + r"))\b(?!\s+(?:a|an|the|any|each|every|my|"
                           r"your|our|their|his|her|its|this|that|than)\b|\s*[\d$€£¥])|(?P<plus>(?<=[\w%])\+)|"  # `18+`, not `£1,850 + VAT`
-                          r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least)|max(?:imum)?|at\s+(?:the\s+)?most)\b"
+                          r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least|at\s+the\s+earliest)|max(?:imum)?|at\s+(?:the\s+)?most|"
+                          r"at\s+the\s+latest)\b"
                           r"(?!\s*(?:of\s+)?[\d$€£¥]))",  # `one piece, max 4 minutes`: the bound is the next amount's
                           re.IGNORECASE)  # `65 or older`, `18+`, `0.2 g max`
 _DEGREES = re.compile(r"\s?(?:°\s?|degrees?\s+)(?P<scale>c|f|celsius|fahrenheit|centigrade)\b", re.IGNORECASE)
@@ -576,6 +579,9 @@ def values(text: str) -> list[Value]:
                 v.dimension in ("duration", "percent") and not any(k[:1] in "<>=~" for k in v.keys)):
             bound = _bound_before(text, v.start, deadline=v.kind in ("time", "date", "month", "weekday")) or (
                 "<=" if v.kind in _MOMENT_KINDS and _DEADLINE_LABEL.search(text, max(0, v.start - 60), v.start) else "")
+            after = _MOMENT_BOUND_AFTER.match(text, v.end) if v.kind in _MOMENT_KINDS and not bound else None
+            if after:  # `ends 23:45 at the latest` = `by 23:45`
+                bound = ">=" if (after.group(1) or after.group(2)).casefold() in ("earliest", "later", "after") else "<="
             # "around 6 pm"; "before 14 July" is an order marker
             if bound:
                 v = dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
@@ -608,6 +614,8 @@ def _range_days(text: str, found: list[Value]) -> list[Value]:
 
 
 _MOMENT_KINDS = ("time", "weekday", "date")
+_MOMENT_BOUND_AFTER = re.compile(r"\s*,?\s*(?:at\s+the\s+(latest|earliest)|or\s+(earlier|before|sooner|later|after))\b",
+                                 re.IGNORECASE)
 # `Deadline for ep 7: Fri 23:59` = `due by 23:59 on Friday`: a moment labelled as a deadline is its latest
 _DEADLINE_LABEL = re.compile(r"\b(?:deadline|due\s+date)\b[^.;:\n]{0,40}(?::|\bis)\s*(?:[A-Za-z]{2,9}\.?,?\s+)?$",
                              re.IGNORECASE)
