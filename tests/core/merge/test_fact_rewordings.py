@@ -52,6 +52,10 @@ REWORDINGS = [
     # an acronym with an ampersand spelled out; `out of` a total is no direction
     ("Desk: A&H SQ-5.", "The desk is an Allen & Heath SQ-5.", "The desk is an Allen & Heath SQ-6."),
     ("Leave: 25 days, 9 used.", "Out of 25 days' leave, 9 are used.", "Out of 25 days' leave, 7 are used."),
+    # a compound written with a hyphen or apart; a bound word does not reach across a semicolon
+    ("Dr Shah: on-call Mondays.", "Dr Shah is on call on Mondays.", "Dr Shah is on leave on Mondays."),
+    ("Bar shuts 23:00 at the latest; taxis £12/trip.", "The bar shuts by 11pm, and taxis cost £12 a trip.",
+     "The bar shuts by 11pm, and taxis cost at most £12 a trip."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

@@ -131,7 +131,8 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
                 reworded = all(w in verbs for w in local_old + local_new) and not any(
                     wordnet.antonyms(a, b) for a in local_old for b in local_new)  # a verb chosen or restructured
                 if local_old and local_new and not reworded and not any(
-                        _one_word(a, b) for a in local_old for b in local_new):
+                        _one_word(a, b) for a in local_old for b in local_new) and not any(
+                        "-" in a and whole_word_in(a.replace("-", " "), body_index.lower_text) for a in local_old):
                     findings.add(FactAtRisk("changed", "word", " ".join(local_old), (number,), None,
                                             " ".join(local_new), None,
                                             f"{' '.join(local_old)!r} became {' '.join(local_new)!r} in a sentence "
@@ -140,6 +141,7 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
             my_words = {w.lemma: w for w in note.words_in(sentence)}
             old = [w for w in mine[i1:i2] if w not in verbs
                    and w not in body_index.lemmas and not whole_word_in(w, body_index.lower_text)
+                   and not ("-" in w and whole_word_in(w.replace("-", " "), body_index.lower_text))  # `on call`
                    and not (w in my_words and word_found(my_words[w], body_index, features))]
             # a word put in is judged by the added-fact checks (terms, values, markers), not here: rewordings
             # put words in all the time ("rate", "phone number", "aim")

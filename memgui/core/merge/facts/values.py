@@ -129,7 +129,7 @@ def _negated_bound(text: str, start: int, bound: str, phrase: str) -> str:
 def _bound_before(text: str, start: int, deadline: bool = False) -> str:
     """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none. `by` bounds
     only a `deadline` (a date or a time): `by Friday` is at the latest, `up by 4%` is how much."""
-    window = text[max(0, start - 24):start].casefold()
+    window = re.split(r"[;!?\n]", text[max(0, start - 24):start].casefold())[-1]  # not across a clause's end
     symbol = window.rstrip(" ")[-1:]
     if symbol in _BOUND_SYMBOLS:  # `≤5`, `~2019`, `> 40`
         return _BOUND_SYMBOLS[symbol]
@@ -147,7 +147,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
                 continue  # `30 min every evening`: the unit of the amount before it, not a minimum
             if phrase == "over" and len(words) > size and re.fullmatch(r"\d[\d.,]*", words[-size - 1]):
                 return ""  # `118 over 76`: a reading of two numbers, not more than 76
-            if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by"):
+            if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by") and \
+                    phrase not in ("at the latest", "at the earliest"):  # those follow their moment
                 return _negated_bound(text, start, BOUNDS[phrase], phrase)
             if phrase in _COMPARED:  # `younger than 18` = `under 18`; without an amount it stays a comparison
                 return _negated_bound(text, start, _COMPARED[phrase], phrase)
@@ -269,7 +270,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                 keys.add(f"freq:{fmt(float(times[0][6:]) / per)}")
             kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
         elif rate and not rate.group("n") and (re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) or (
-                re.match(r"[\s-]+an?[\s-]", rate.group(0)) and unit_of(rate.group("u")))) and \
+                re.match(r"[\s-]+an?[\s-]", rate.group(0)) and (kind == "money" or unit_of(rate.group("u"))))) and \
                 rate.group("u").casefold() not in FUNCTION_WORDS:  # `45p a mile` = `45p/mile`
             ratio = amount_keys(value, f"{follow.group('u')}/{rate.group('u')}") if kind == "quantity" and follow \
                 and unit_of(rate.group("u")) else None
