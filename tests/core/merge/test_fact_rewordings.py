@@ -56,6 +56,11 @@ REWORDINGS = [
     ("Dr Shah: on-call Mondays.", "Dr Shah is on call on Mondays.", "Dr Shah is on leave on Mondays."),
     ("Bar shuts 23:00 at the latest; taxis £12/trip.", "The bar shuts by 11pm, and taxis cost £12 a trip.",
      "The bar shuts by 11pm, and taxis cost at most £12 a trip."),
+    # a terse line of values is kept when every value is; `every 4th week` = `every four weeks`
+    ("Gym: Tue–Thu 06:30–07:30, Sun alternate weeks.", "I go to the gym Tuesday to Thursday from 6.30 to 7.30am, and "
+     "on Sundays every other week.", "I go to the gym Tuesday to Thursday from 6.30 to 7.30am."),
+    ("Bins: recycling every 2nd week.", "The recycling bin goes out once every two weeks.",
+     "The recycling bin goes out once every three weeks."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

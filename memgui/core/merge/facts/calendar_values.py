@@ -64,8 +64,8 @@ _HALF_HOUR = re.compile(r"(?:(?<=\bat\s)|(?<=\bfrom\s)|(?<=\buntil\s)|(?<=\btill
                         r"(?<=\b\d\sto\s)|(?<=\b\d\d\sto\s))"
                         r"half\s+(?P<h>\d{1,2})\b(?:" + _PART_OF_DAY + r"|(?!\s*(?:[:.]\d|%|[a-z])))|"
                         r"\bhalf\s+(?P<h2>\d{1,2})\b" + _PART_OF_DAY.replace("(?P<ap>", "(?P<ap2>"), re.IGNORECASE)
-_RANGE_START = re.compile(r"(?<![\d:.,/-])(\d{1,2})\s*(?:-|–|to|until|till)\s*\d{1,2}(?::\d\d)?\s*([ap])\.?\s?m\b",
-                          re.IGNORECASE)
+_RANGE_START = re.compile(r"(?<![\d:.,/-])(\d{1,2})(?:[.:](\d\d))?\s*(?:-|–|to|until|till)\s*\d{1,2}(?:[:.]\d\d)?\s*"
+                          r"([ap])\.?\s?m\b", re.IGNORECASE)  # `from 6.30 to 7.30am`
 # a 24-hour clock written as four digits, with what marks it as one: `0800 UTC`, `1430 hrs`, `2200Z`
 _FOUR_DIGIT_TIME = re.compile(r"(?<![\w.,:/-])(?P<h>[01]\d|2[0-3])(?P<mi>[0-5]\d)(?:\s?(?:hrs\b|h\b|hours\b(?<=0\d\d\d\shours))|"
                               r"(?=\s?(?:Z\b|UTC\b|GMT\b|zulu\b|local\b)))")  # the zone is a value of its own
@@ -124,13 +124,14 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                 h, mi = int(hour_minute[0][:2]) + 12, hour_minute[0][3:]
                 out[k] = dataclasses.replace(first, keys=first.keys | {f"time:{h:02d}:{mi}"})
     for m in _RANGE_START.finditer(text):  # `from 5 to 6 pm`: a range's bare start is a time of its end's half-day
-        hour = int(m.group(1))
-        if 1 <= hour <= 12 and not inside(m.start(1), m.end(1), [(v.start, v.end) for v in out]):
-            pm = m.group(2).casefold().startswith("p")
+        hour, minute, end = int(m.group(1)), m.group(2) or "00", m.end(2) if m.group(2) else m.end(1)
+        if 1 <= hour <= 12 and not inside(m.start(1), end, [(v.start, v.end) for v in out]):
+            pm = m.group(3).casefold().startswith("p")
             h24 = hour + 12 if pm and hour < 12 else hour
-            out.append(Value(frozenset({f"time:{h24:02d}:00"} | ({f"time:{h24:02d}:00pm"} if pm else set())), "time",
-                             m.group(1), m.start(1), m.end(1), "time", amount=str(hour)))
-            meridiem.append(m.group(2)[:1].casefold())
+            out.append(Value(frozenset({f"time:{h24:02d}:{minute}"} | ({f"time:{h24:02d}:{minute}pm"} if pm else set())),
+                             "time", text[m.start(1):end], m.start(1), end, "time",
+                             amount=str(hour) if minute == "00" else ""))
+            meridiem.append(m.group(3)[:1].casefold())
     out += [v for v in spoken if not inside(v.start, v.end, [(x.start, x.end) for x in out])]
     for word, value in _TIME_WORDS.items():
         for m in re.finditer(rf"\b(?:12\s+)?{word}\b", text, re.IGNORECASE):  # `12 noon` is noon
@@ -271,7 +272,8 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second|2nd)\s+)?"
     r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
-    r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second|2nd)\s+)?(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b"
+    r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second|2nd)\s+)?(?:(?P<k>\d+)(?:st|nd|rd|th)?\s+)?"
+    + _PERIOD + r"\b"  # `every 4th week` = `every four weeks`
     r"(?!\.?\s*(?:-|–|—|to|through|thru|until|till)\s*(?:" + _DAY_NAME + r")\b)",  # not `every Monday to Friday`
     r"\b(?:on\s+)?(?P<other>alternate|alt\.?)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
     r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b(?!\s+leave\b)",  # `annual leave` is time off

@@ -15,6 +15,8 @@ from .matching import (
     aligned,
     body_value_in,
     spells_an_acronym,
+    unbound,
+    value_found,
     weight,
     whole_word_in,
     word_found,
@@ -270,16 +272,20 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
             continue  # a markdown heading labels what follows; its facts are the lines under it
         words = {w.lemma: w for w in note.words_in(sentence)}
         # a body sentence's values count too: a terse restatement keeps the dates and amounts and rewords the rest
-        # (a source sentence's values do not: a sentence dropped whole often shares a date with one kept)
-        amounts = [v for v, where in zip(note.values, note.value_sentence)
-                   if where == sentence and not v.implied] if direction == "added" else []
+        # (a source sentence's only when it has two or more and every one is kept: a sentence dropped whole often
+        # shares a date with one kept)
+        amounts = [v for v, where in zip(note.values, note.value_sentence) if where == sentence and not v.implied]
+        if direction == "dropped" and (len(amounts) < 2 or not all(
+                value_found(v, other) or value_found(unbound(v), other) for v in amounts for other in others[:1])):
+            amounts = []  # a terse line of values (`Shift: Mon–Thu 08:30–17:00`) is kept when all of them are
         total = sum(weight(w) for w in words.values()) + _VALUE_WEIGHT * len(amounts)
         if total < 2:
             continue
         kept = sum(weight(w) for w in words.values() if any(word_found(w, other, features) or (
             direction == "added" and spells_an_acronym(note, w, other)) for other in others))
         kept += _VALUE_WEIGHT * sum(1 for v in amounts if any(  # as the lens finds an added value (`17:00` for `5`)
-            body_value_in(v, note, other) for other in others))
+            body_value_in(v, note, other) if direction == "added" else value_found(v, other) or
+            value_found(unbound(v), other) for other in others))
         if kept / total < 0.5:
             text = note.sentence_text(sentence).strip()
             findings.add(FactAtRisk(direction, "sentence", text, (number,) if direction == "dropped" else (),
