@@ -124,13 +124,13 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                 h, mi = int(hour_minute[0][:2]) + 12, hour_minute[0][3:]
                 out[k] = dataclasses.replace(first, keys=first.keys | {f"time:{h:02d}:{mi}"})
     for m in _RANGE_START.finditer(text):  # `from 5 to 6 pm`: a range's bare start is a time of its end's half-day
-        hour, minute, end = int(m.group(1)), m.group(2) or "00", m.end(2) if m.group(2) else m.end(1)
+        hour, mm, end = int(m.group(1)), m.group(2) or "00", m.end(2) if m.group(2) else m.end(1)
         if 1 <= hour <= 12 and not inside(m.start(1), end, [(v.start, v.end) for v in out]):
             pm = m.group(3).casefold().startswith("p")
             h24 = hour + 12 if pm and hour < 12 else hour
-            out.append(Value(frozenset({f"time:{h24:02d}:{minute}"} | ({f"time:{h24:02d}:{minute}pm"} if pm else set())),
+            out.append(Value(frozenset({f"time:{h24:02d}:{mm}"} | ({f"time:{h24:02d}:{mm}pm"} if pm else set())),
                              "time", text[m.start(1):end], m.start(1), end, "time",
-                             amount=str(hour) if minute == "00" else ""))
+                             amount=str(hour) if mm == "00" else ""))
             meridiem.append(m.group(3)[:1].casefold())
     out += [v for v in spoken if not inside(v.start, v.end, [(x.start, x.end) for x in out])]
     for word, value in _TIME_WORDS.items():
