@@ -61,6 +61,13 @@ REWORDINGS = [
      "on Sundays every other week.", "I go to the gym Tuesday to Thursday from 6.30 to 7.30am."),
     ("Bins: recycling every 2nd week.", "The recycling bin goes out once every two weeks.",
      "The recycling bin goes out once every three weeks."),
+    # a port inside an address, a dotted setting's parts, a preposition is no modifier, `or more` binds its amount
+    ("Grafana on 10.0.0.5:3000.", "Grafana runs at 10.0.0.5, port 3000.", "Grafana runs at 10.0.0.5, port 3001."),
+    ("pg_cron enabled; schedule = nightly.", "pg_cron is on, with pg_cron.schedule set to nightly.",
+     "pg_cron is on, with pg_cron.schedule set to hourly."),
+    ("Builds go through Buildkite.", "Builds are run in Buildkite.", "Builds are run in Jenkins."),
+    ("Sleep 7 hours or more; naps twice a week.", "Sleep at least seven hours, and nap twice a week.",
+     "Sleep at least seven hours, and nap three times a week."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

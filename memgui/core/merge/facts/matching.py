@@ -185,6 +185,9 @@ def value_found(value: Value, other: Index) -> Value | None:
         return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
     if value.kind == "all_caps" and coded_number(value.text, other):
         return value  # `Y12` where the other writes `Year 12`
+    if value.kind == "dotted_identifier" and all(whole_word_in(part, other.lower_text)
+                                                  for part in value.text.casefold().split(".") if part):
+        return value  # `pg_stat_statements.track` where the other writes `pg_stat_statements … track = top`
     if value.kind == "kebab_case" and _parts_said_together(value.text, other.lower_text):
         return value  # `Seattle-to-Bainbridge` where the other writes `Seattle->Bainbridge`, `km-24` `km 24`
     if value.kind == "channel" and re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text) and \
@@ -381,6 +384,9 @@ def body_value_in(value: Value, body: Note, source: Index) -> Value | None:
     if value_found(value, source) or value_found(unbound(value), source) or unit_added(value, source) or \
             elided_unit_found(value, body, source) or time_of_plain_hour(value, body, source):
         return value
+    if value.dimension == "number" and re.fullmatch(r"\d{3,}", value.text) and whole_word_in(value.text,
+                                                                                        source.lower_text):
+        return value  # `port 8081` where a source writes `127.0.0.1:8081`
     return value if number_coded(value, body, source) else None
 
 

@@ -148,7 +148,8 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
             if phrase == "over" and len(words) > size and re.fullmatch(r"\d[\d.,]*", words[-size - 1]):
                 return ""  # `118 over 76`: a reading of two numbers, not more than 76
             if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by") and \
-                    phrase not in ("at the latest", "at the earliest"):  # those follow their moment
+                    phrase not in ("at the latest", "at the earliest") and not phrase.startswith("or "):  # those
+                # follow their amount (`45 hours or more, though every other week`)
                 return _negated_bound(text, start, BOUNDS[phrase], phrase)
             if phrase in _COMPARED:  # `younger than 18` = `under 18`; without an amount it stays a comparison
                 return _negated_bound(text, start, _COMPARED[phrase], phrase)
