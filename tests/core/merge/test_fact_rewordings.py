@@ -68,6 +68,12 @@ REWORDINGS = [
     ("Builds go through Buildkite.", "Builds are run in Buildkite.", "Builds are run in Jenkins."),
     ("Sleep 7 hours or more; naps twice a week.", "Sleep at least seven hours, and nap twice a week.",
      "Sleep at least seven hours, and nap three times a week."),
+    # `during the week` = weekdays; `younger than eight` bounds the number; `second-order` = `2nd order`;
+    # a span counted back from a day does not bound the day
+    ("Weekdays: Oakfield clinic.", "During the week I'm at the Oakfield clinic.", "At weekends I'm at the Oakfield clinic."),
+    ("Lens: 2nd order Fresnel.", "The lens is a second-order Fresnel.", "The lens is a third-order Fresnel."),
+    ("Cake order 2 weeks before the 9 May party.", "The cake is ordered two weeks ahead of the party on 9 May.",
+     "The cake is ordered two weeks ahead of the party on 19 May."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

@@ -42,7 +42,8 @@ _WEEKDAY_RE = re.compile(r"\b(" + "|".join(sorted(WEEKDAYS, key=len, reverse=Tru
 _DAY_NAME = "|".join(sorted(WEEKDAYS, key=len, reverse=True))
 _WEEKDAY_RANGE = re.compile(rf"\b({_DAY_NAME})\.?\s*(?:-|–|—|to|through|thru|until|till)\s*({_DAY_NAME})\b\.?",
                             re.IGNORECASE)
-_WEEKDAYS_WORD = re.compile(r"\b(?:on\s+|every\s+|at\s+|over\s+(?:the\s+)?)?(weekdays?|weekends?)\b", re.IGNORECASE)
+_WEEKDAYS_WORD = re.compile(r"\b(?:on\s+|every\s+|at\s+|over\s+(?:the\s+)?)?(weekdays?|weekends?|(?<=during\s)the\s+week|"
+                            r"(?<=in\s)the\s+week(?=\s*[,;.])|midweek)\b", re.IGNORECASE)  # `during the week` = weekdays
 _MONTH_ALONE = re.compile(r"\b(" + "|".join(sorted((m for m in MONTHS if len(m) > 3 or m in (
     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec")), key=len, reverse=True))
     + r")\b\.?", re.IGNORECASE)
@@ -229,7 +230,7 @@ def dates(text: str) -> list[Value]:
         out.append(Value(frozenset(keys), "weekday", m.group(0), m.start(), m.end(), "weekday"))
     for m in _WEEKDAYS_WORD.finditer(text):
         if not inside(m.start(), m.end(), taken):
-            key = "weekdays:0-4" if m.group(1).casefold().startswith("weekday") else "weekdays:5-6"
+            key = "weekdays:5-6" if m.group(1).casefold().startswith("weekend") else "weekdays:0-4"
             taken.append((m.start(), m.end()))
             out.append(Value(frozenset({key}), "weekday", m.group(0), m.start(), m.end(), "weekday"))
     for m in _WEEKDAY_RE.finditer(text):

@@ -268,8 +268,9 @@ def _digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             number = _text2num(lead_text.replace("-", " ")) if lead else None
             if number is not None:  # `two-year-old` → `2-year-old`, `one-hundred-dollar` → `100-dollar`
                 _put(chars, regions, words[i].start(), words[i].start() + len(lead_text), str(number))
-            elif not lead and ordinal_value(head) is not None and head != "second" and parts[1] not in (
-                    "party", "hand", "rate", "person", "guess"):  # `third-party`, `first-hand`: idioms, no places
+            elif not lead and ordinal_value(head) is not None and parts[1] not in (
+                    "party", "hand", "rate", "person", "guess", "best", "nature", "string"):  # `third-party`,
+                # `second-hand`: idioms, no places
                 n = ordinal_value(head) or 0
                 _put(chars, regions, words[i].start(), words[i].start() + len(head),
                      f"{n}{_ORDINAL_SUFFIX.get(n % 10 if n > 20 else n, 'th')}")  # `first-class` = `1st-class`
@@ -608,7 +609,8 @@ def _read(text: str) -> Note:
         lemma = lemma_of(lower)
         s, c = where(m.start())
         comparative = _comparative(lower, lemma)
-        if comparative and not re.match(r"\s+than\s+[\d$€£]", text[m.end():m.end() + 12]):  # `younger than 18` is
+        if comparative and not re.match(r"\s+than\s+(?:[\d$€£]|(?:" + "|".join(sorted(NUMBER_WORDS)) + r")\b)",
+                                        text[m.end():m.end() + 20]):  # `younger than 18` (or `eight`) is
             # the amount's bound (values._COMPARED)
             markers.append(Marker("comparison", comparative, m.group(0), m.start(), m.end(), s, c))
         zipf = zipf_of(lower) if lemma == lower else min(zipf_of(lower), zipf_of(lemma))

@@ -23,6 +23,7 @@ from .matching import (
 )
 from .notes import Note, Word, zipf_of
 from .report import FactAtRisk, Findings
+from .values import NUMBER_WORDS, ordinal_value
 
 
 def _best_restatement(note: Note, sentence: int, features: dict[str, float], body: Note,
@@ -96,11 +97,20 @@ def verb_use(word: Word, text: str) -> bool:
                                                 following.group(1)[:1].isupper())
 
 
+def _counted_compound(word: str, compound: str) -> bool:
+    """`order` of `second-order`, `inch` of `3-inch`: the word with a number or an ordinal joined to it (the
+    number is a value of its own)."""
+    parts = compound.split("-")
+    return len(parts) == 2 and parts[1] == word and (parts[0].isdigit() or parts[0] in NUMBER_WORDS or
+                                                      ordinal_value(parts[0]) is not None)
+
+
 def _one_word(a: str, b: str) -> bool:
     """Two lemmas that say one thing: synonyms, one the start of the other, or a derivation (`rehearse` /
     `rehearsal`)."""
     return wordnet.synonyms(a, b) or a.startswith(b) or b.startswith(a) or b in wordnet.derived_forms(a) or \
         a == "re" + b or b == "re" + a or \
+        _counted_compound(a, b) or _counted_compound(b, a) or \
         (abbreviates(a, b) and zipf_of(min(a, b, key=len)) < 3.5) or (  # `qty` = `quantity`; `vegan` is none
             b in codes.names_of(a.upper()) or a in codes.names_of(b.upper()))  # `de` (`DE`) = `germany`
 

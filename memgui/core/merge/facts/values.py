@@ -86,6 +86,8 @@ _BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈":
 
 
 _MOMENT_ORDER = {"before": "<", "after": ">", "once": ">"}  # of a moment: `before 05:00` = `earlier than 5 a.m.`
+_OFFSET_BEFORE = re.compile(r"(?:\d|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several))\s*-?"
+                            r"(?:min|mins|minutes?|h|hrs?|hours?|days?|nights?|weeks?|wks?|months?|years?)\s+$")
 _DEADLINES = frozenset({"due", "due on", "due by", "due in", "due at", "due date", "deadline", "deadline is", "deadline of", "deadline on"})
 
 
@@ -155,8 +157,9 @@ def _bound_before(text: str, start: int, deadline: bool = False) -> str:
                 return _negated_bound(text, start, _COMPARED[phrase], phrase)
             if deadline and phrase in _DEADLINES:
                 return "<="  # `due 30 May` = `by 30 May`
-            if deadline and phrase in _MOMENT_ORDER:
-                return _MOMENT_ORDER[phrase]  # `before 05:00` = `earlier than 5 am` (a negation there is the act's)
+            if deadline and phrase in _MOMENT_ORDER and not _OFFSET_BEFORE.search(window.rsplit(phrase, 1)[0]):
+                return _MOMENT_ORDER[phrase]  # `before 05:00` = `earlier than 5 am` (a negation there is the act's;
+                # `3 weeks before the 12 June wedding` counts back from the day, which it does not bound)
     return ""
 
 
