@@ -30,7 +30,8 @@ def test_seven_different_packages_are_not_pre_selected_whole_and_the_conflicts_a
     w, decider = _open(make_window, review_store, qtbot, ((*PACKAGES, 0.93),))
     assert w.review.row.size == 7
     mark = w.decision_panel.mark_label
-    assert len(w.sources.included_ids()) == 3  # at once: never all seven, even before the evidence is in
+    # at once: never all seven, even before the evidence is in (three, or one when the evidence came in first)
+    assert 1 <= len(w.sources.included_ids()) <= 3
     qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
     assert "Pre-selected" in mark.text()
     included = w.sources.included_ids()
@@ -46,8 +47,8 @@ def test_four_members_without_conflicts_are_never_pre_selected_whole(make_window
     add_documents(review_store, POSTGRES)
     w, _ = _open(make_window, review_store, qtbot, (("pg-1", "pg-2", "pg-3", "pg-4", 0.96),))
     assert w.review.row.size == 4
-    # at once, before the evidence is in
-    assert len(w.sources.included_ids()) == 3
+    # at once, before the evidence is in (or just after it, when it came in first): never all four
+    assert 2 <= len(w.sources.included_ids()) <= 3
     mark = w.decision_panel.mark_label
     qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
     assert 2 <= len(w.sources.included_ids()) <= 3
