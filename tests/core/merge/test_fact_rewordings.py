@@ -74,6 +74,9 @@ REWORDINGS = [
     ("Lens: 2nd order Fresnel.", "The lens is a second-order Fresnel.", "The lens is a third-order Fresnel."),
     ("Cake order 2 weeks before the 9 May party.", "The cake is ordered two weeks ahead of the party on 9 May.",
      "The cake is ordered two weeks ahead of the party on 19 May."),
+    # a code of a letter and digits is never an acronym spelled out by any word starting with its letter
+    ("Crash on Galaxy A14 and A15 only.", "The crash happens only on the Galaxy A14 and the A15.",
+     "The crash happens only on the Galaxy A14."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

@@ -193,7 +193,8 @@ def value_found(value: Value, other: Index) -> Value | None:
     if value.kind == "channel" and re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text) and \
             whole_word_in(value.text[1:].casefold(), other.lower_text):
         return value  # `#WSF88412` is the number WSF88412 (`confirmation number WSF88412`), not a chat channel
-    if value.kind == "all_caps" and _spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):
+    if value.kind == "all_caps" and not re.search(r"\d", value.text) and len(re.sub(r"[^a-z]", "", value.text.casefold())) >= 2 \
+            and _spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):
         return value  # `PTO` where the other writes "paid time off", `L&D` "learning and development"
     shouted = value.text.casefold()
     if value.kind == "all_caps" and shouted.startswith(("un", "non")) and lemma_of(
