@@ -77,6 +77,9 @@ REWORDINGS = [
     # a code of a letter and digits is never an acronym spelled out by any word starting with its letter
     ("Crash on Galaxy A14 and A15 only.", "The crash happens only on the Galaxy A14 and the A15.",
      "The crash happens only on the Galaxy A14."),
+    # a clause left out whole, inside a sentence the body otherwise keeps
+    ("Sam's allergy: shellfish (crab is tolerated).", "Sam is allergic to shellfish, though crab is tolerated.",
+     "Sam has a shellfish allergy."),
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),

@@ -46,7 +46,7 @@ from .order import states_same_order
 from .polarity import cause_reversed, ends_swapped, negation_moved
 from .report import Equated, FactAtRisk, FactReport, Findings
 from .scope import moved_focus
-from .sentences import list_items, list_matches, modifiers, substituted, uncovered
+from .sentences import list_items, list_matches, modifiers, substituted, uncovered, uncovered_clauses
 from .steps import reordered_steps
 from .tense import changed_tense
 from .value_types import Value
@@ -108,6 +108,8 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         negation_moved(number, note, source_indexes[number], body, body_index, findings)
         cause_reversed(number, note, source_indexes[number], body, body_index, findings)
         ends_swapped(number, note, source_indexes[number], body, body_index, findings)
+    for number, note in enumerate(sources):  # after the phrases and sentences: a clause is told once
+        uncovered_clauses(number, note, source_indexes[number], body_index, findings)
     crossed(full_sources, changed_body, findings)
     agent_changed(full_sources, body, findings)
     for number, (note, index) in enumerate(zip(sources, source_indexes)):

@@ -312,5 +312,28 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
                                                                     else "in no source")))
 
 
+def uncovered_clauses(number: int, note: Note, index: Index, body: Index, findings: Findings) -> None:
+    """A clause of a source none of whose words (three or more, by weight) and none of whose values the body has:
+    dropped whole inside a sentence the body otherwise keeps (`tree nuts (peanuts are fine)` → `a nut
+    allergy`)."""
+    for clause, (start, end) in enumerate(note.clauses):
+        words = note.words_in_clause(clause)
+        if sum(weight(w) for w in words) < 3:
+            continue
+        if any(word_found(w, body, index.features[w.sentence]) for w in words):
+            continue
+        if any(value_found(v, body) or value_found(unbound(v), body)
+               for v, where in zip(note.values, note.value_clause) if where == clause and not v.implied):
+            continue
+        text = note.text[start:end].strip()
+        if any(item.direction == "dropped" and number in item.sources and (
+                (item.source_span and item.source_span[0] < end and start < item.source_span[1]) or
+                set(item.token.casefold().split()) <= set(text.casefold().split())) for item in findings.items):
+            continue  # told already, as a phrase, a sentence or a fact of it
+        findings.add(FactAtRisk("dropped", "clause", text, (number,), (start, end), None, None,
+                                f"no word of {text[:60]!r} is in the body"))
+
+
 __all__ = ["LAST_TOKEN", "LIST", "grammatical_number", "list_items", "list_matches", "modifiers", "substituted", "uncovered",
+           "uncovered_clauses",
            "verb_use"]
