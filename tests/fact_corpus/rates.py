@@ -24,15 +24,15 @@ from typing import Any
 DATA = Path(__file__).resolve().parents[1] / "data" / "facts"
 SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated.json",
         # written blind by other hands, later, without reading memgui's code: each was tuned on after its first
-        # run (blind13's was the last check of the session that added it): the next honest check needs a new set
+        # run (blind18's was the last check of the session that added it): the next honest check needs a new set
         "blind2": DATA / "handwritten_blind2.json", "blind3": DATA / "handwritten_blind3.json",
         "blind4": DATA / "handwritten_blind4.json", "blind5": DATA / "handwritten_blind5.json",
         "blind6": DATA / "handwritten_blind6.json", "blind7": DATA / "handwritten_blind7.json",
         "blind8": DATA / "handwritten_blind8.json", "blind9": DATA / "handwritten_blind9.json",
         "blind10": DATA / "handwritten_blind10.json", "blind11": DATA / "handwritten_blind11.json",
-        # the fourth session of 2026-12-05: blind13 held back and run once when the rules were final; blind12 and
-        # blind14-17 taught from after their first runs
-        **{f"blind{n}": DATA / f"handwritten_blind{n}.json" for n in range(12, 18)}}
+        # the fourth session of 2026-12-05: blind13 and blind18 held back and run once each (blind18 after the
+        # session's last rule); blind12 and blind14-17 taught from after their first runs
+        **{f"blind{n}": DATA / f"handwritten_blind{n}.json" for n in range(12, 19)}}
 MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
 
 
