@@ -91,3 +91,18 @@ def test_a_rewording_keeps_the_fact_and_its_twin_does_not(source, kept, changed)
     report = check_strict([source], kept)
     assert report.passed, [a.describe() for a in report.at_risk]
     assert not check_strict([source], changed).passed
+
+
+def test_a_fact_moved_into_the_sentence_of_another_notes_subject_is_a_change():
+    """Each note is about the first name it writes; its fact put in a body sentence about another note's subject
+    has changed hands, even when every word survives."""
+    sources = ["Mia (Year 4): swimming on Tuesdays; her coach is Ms Adeyemi at Riverside pool.",
+               "Leo (Year 2): chess club on Fridays, bring the green folder."]
+    kept = ("Mia, in Year 4, swims on Tuesdays with her coach Ms Adeyemi at Riverside pool. "
+            "Leo, in Year 2, has chess club on Fridays and brings the green folder.")
+    moved = ("Mia, in Year 4, swims on Tuesdays at Riverside pool. "
+             "Leo, in Year 2, has chess club on Fridays and brings the green folder; his coach is Ms Adeyemi.")
+    assert check_strict(sources, kept).passed
+    report = check_strict(sources, moved)
+    assert not report.passed and any(a.kind == "binding" and "Leo" in a.why for a in report.at_risk), \
+        [a.describe() for a in report.at_risk]

@@ -9,7 +9,7 @@ from collections import Counter
 
 from . import wordnet
 from .matching import Index, aligned
-from .notes import Note, lemma_of
+from .notes import Note, Word, lemma_of
 from .report import FactAtRisk, Findings
 from .sentences import list_matches, verb_use
 from .values import Value
@@ -127,6 +127,48 @@ def rebound(number: int, note: Note, body: Note, findings: Findings) -> None:
                                         other.text, (other.start, other.end),
                                         f"{item.text!r} is now said of {', '.join(stolen)!s}"))
                 break
+
+
+def _subject(note: Note) -> str:
+    """What a note is about: its first name (`Jayden …`), or the capitalised word that opens it before a label's
+    punctuation (`Leo (Year 2): …`, `Mia: …`)."""
+    if note.words and note.words[0].text[:1].isupper() and re.match(r"\s*[(:,]", note.text[note.words[0].end:]):
+        return note.words[0].lemma
+    return next((w.lemma for w in note.words if w.term and w.text[:1].isupper()), "")
+
+
+def reattached(sources: list[Note], body: Note, findings: Findings) -> None:
+    """A fact of one note put in the sentence of another note's subject: each note is about the first name it
+    writes (`Jayden …`, `Tia …`); a term only one note states, found in a body sentence that names another note's
+    subject and not its own, has moved between them (`Jayden …; his GP is Dr. Osei` + `Tia …` → `Tia …; her GP is
+    Dr. Osei`). A note whose subject the body does not name is not judged (the body may have reworded it)."""
+    if len(sources) < 2:
+        return
+    subjects = [_subject(note) for note in sources]
+    if len(set(subjects) - {""}) < 2:
+        return
+    body_lemmas = {w.lemma for w in body.words}
+    first_in_body: dict[str, Word] = {}
+    for word in body.words:
+        first_in_body.setdefault(word.lemma, word)
+    for number, note in enumerate(sources):
+        own = subjects[number]
+        others = {s for j, s in enumerate(subjects) if j != number and s and s != own}
+        if not own or own not in body_lemmas or not others or len(note.sentences) > 3:
+            continue  # (a long note is about more than its first name)
+        elsewhere = set().union(*({w.lemma for w in other.words} for j, other in enumerate(sources) if j != number))
+        for word in note.words:
+            if not word.term or word.lemma in elsewhere or word.lemma == own or word.lemma not in first_in_body:
+                continue
+            sentence = {w.lemma for w in body.words_in(first_in_body[word.lemma].sentence)}
+            said_with = {w.lemma for w in note.words_in(word.sentence)}
+            if sentence & others - said_with and own not in sentence:  # (not when the source says it beside them)
+                moved_to = sorted(sentence & others - said_with)[0]
+                findings.add(FactAtRisk("changed", "binding", word.text, (number,), (word.start, word.end),
+                                        first_in_body[word.lemma].text, None,
+                                        f"{word.text!r} was said in the note about {own.title()}; the body says it "
+                                        f"in a sentence about {moved_to.title()}"))
+                return
 
 
 def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
@@ -275,4 +317,4 @@ def attribute_moved(number: int, note: Note, body: Note, findings: Findings) -> 
                     return
 
 
-__all__ = ["attribute_moved", "list_glue", "rebound", "swapped"]
+__all__ = ["attribute_moved", "list_glue", "reattached", "rebound", "swapped"]

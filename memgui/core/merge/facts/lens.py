@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from . import wordnet
 from .agents import agent_changed
 from .association import crossed
-from .binding import attribute_moved, rebound, swapped
+from .binding import attribute_moved, reattached, rebound, swapped
 from .matching import (
     Index,
     aligned,
@@ -111,6 +111,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     for number, note in enumerate(sources):  # after the phrases and sentences: a clause is told once
         uncovered_clauses(number, note, source_indexes[number], body_index, findings)
     crossed(full_sources, changed_body, findings)
+    reattached(full_sources, body, findings)
     agent_changed(full_sources, body, findings)
     for number, (note, index) in enumerate(zip(sources, source_indexes)):
         _contrast_swapped(number, note, index, body, body_index, findings)
