@@ -106,3 +106,11 @@ def test_a_fact_moved_into_the_sentence_of_another_notes_subject_is_a_change():
     report = check_strict(sources, moved)
     assert not report.passed and any(a.kind == "binding" and "Leo" in a.why for a in report.at_risk), \
         [a.describe() for a in report.at_risk]
+
+
+def test_a_shouted_label_moved_into_the_clause_of_another_notes_subject_is_a_change():
+    sources = ["Sat 3pm vs Hartley - HOME.", "Sun 10am vs Brookside - AWAY (minibus at 8:45)."]
+    assert check_strict(sources, "Home to Hartley on Sat at 3pm; away at Brookside on Sun at 10am "
+                                 "(minibus at 8:45).").passed
+    assert not check_strict(sources, "Away at Hartley on Sat at 3pm; home to Brookside on Sun at 10am "
+                                     "(minibus at 8:45).").passed

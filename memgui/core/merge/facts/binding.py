@@ -156,11 +156,18 @@ def reattached(sources: list[Note], body: Note, findings: Findings) -> None:
         others = {s for j, s in enumerate(subjects) if j != number and s and s != own}
         if not own or own not in body_lemmas or not others or len(note.sentences) > 3:
             continue  # (a long note is about more than its first name)
-        elsewhere = set().union(*({w.lemma for w in other.words} for j, other in enumerate(sources) if j != number))
-        for word in note.words:
+        elsewhere = set().union(*({w.lemma for w in other.words} | {v.text.casefold() for v in other.values}
+                                  for j, other in enumerate(sources) if j != number))
+        shouted = [(Word(v.text, v.start, v.end, v.text.casefold(), lemma_of(v.text.casefold()), 0.0, True,
+                         note.value_sentence[k], note.value_clause[k]))
+                   for k, v in enumerate(note.values) if v.kind == "all_caps" and v.text.isalpha()]  # `HOME`, `AWAY`
+        for word in [*note.words, *shouted]:
             if not word.term or word.lemma in elsewhere or word.lemma == own or word.lemma not in first_in_body:
                 continue
-            sentence = {w.lemma for w in body.words_in(first_in_body[word.lemma].sentence)}
+            found = first_in_body[word.lemma]
+            sentence = {w.lemma for w in body.words_in_clause(found.clause)}
+            if not sentence & (others | {own}):  # a clause that names no one: its sentence's names
+                sentence = {w.lemma for w in body.words_in(found.sentence)}
             said_with = {w.lemma for w in note.words_in(word.sentence)}
             if sentence & others - said_with and own not in sentence:  # (not when the source says it beside them)
                 moved_to = sorted(sentence & others - said_with)[0]
