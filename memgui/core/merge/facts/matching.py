@@ -8,10 +8,11 @@ import itertools
 import re
 
 from . import codes, wordnet
+from .bounds import bound_of, strip_bound
 from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, TITLE_ABBREVIATIONS
 from .notes import Note, Word, lemma_of, zipf_of
 from .value_types import fmt
-from .values import Value, strip_bound
+from .values import Value
 
 
 class Index:
@@ -276,8 +277,8 @@ def unit_named(bare: Value, body: Index) -> Value | None:
         return None
     for i in body.amounts.get(plain[2:], []):
         found = body.note.values[i]
-        bounds = {_bound_of(k) for k in found.keys}
-        if _bound_of(key) in bounds or (not _bound_of(key) and "<=" in bounds):
+        bounds = {bound_of(k) for k in found.keys}
+        if bound_of(key) in bounds or (not bound_of(key) and "<=" in bounds):
             return found  # `pick up by 10` → `by 10 am`, `net 15` → `within 15 days`: a deadline's number
     return None
 
@@ -286,7 +287,7 @@ def unit_added(with_unit: Value, source: Index) -> Value | None:
     """The source's plain number that a body's amount writes with a unit (the converse look-up of `unit_named`)."""
     if not with_unit.amount:
         return None
-    bounds = {_bound_of(k) for k in with_unit.keys}
+    bounds = {bound_of(k) for k in with_unit.keys}
     if "<=" in bounds:
         bounds.add("")  # `by 10 am` restates `by 10`, `within 15 days` `net 15`
     for bound in bounds:
@@ -303,7 +304,7 @@ def unit_elided(value: Value, other: Index, source: Index) -> Value | None:
     used 11` → `11 days … used 25` lends no unit: the source's `11` had none)."""
     if not value.amount or value.kind not in ("money", "quantity"):
         return None
-    bounds = {_bound_of(k) for k in value.keys}
+    bounds = {bound_of(k) for k in value.keys}
     if len(bounds) != 1:
         return None
     for i in other.keys.get(f"{bounds.pop()}n:{value.amount}", []):
@@ -394,10 +395,6 @@ def body_value_in(value: Value, body: Note, source: Index) -> Value | None:
 def _halves_said(note: Note, sentence: int) -> set[str]:
     start, end = note.sentences[sentence]
     return {_PART_OF_DAY[w] for w in re.findall(r"[a-z]+", note.text[start:end].casefold()) if w in _PART_OF_DAY}
-
-
-def _bound_of(key: str) -> str:
-    return key[:len(key) - len(strip_bound(key))]
 
 
 _DETERMINED = re.compile(r"\b(?:my|our|your|his|her|their|the|a|an|this|these|those)\s+$", re.IGNORECASE)

@@ -16,10 +16,12 @@ import itertools
 import re
 import unicodedata
 
+from .bounds import COMPARED_GREATER, COMPARED_LESSER, bound_before, bound_of, strip_bound
 from .calendar_values import MONTHS, WEEKDAYS, cron_values, dates, frequencies, quarters, times
 from .currencies import CURRENCY_SYMBOLS, CURRENCY_WORDS
 from .identifiers import age_groups, phones, tokens
-from .lexicon import BOUNDS, FUNCTION_WORDS
+from .lexicon import FUNCTION_WORDS
+from .shares import even_splits, fractions, ratios
 from .units import CALENDAR_UNITS, GLUED_UNITS, amount_keys, unit_of
 from .value_types import Value, fmt, inside
 
@@ -80,87 +82,6 @@ def _number(text: str) -> float:
     if "," in text and re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
         text = text.replace(",", "")
     return float(text.replace(",", "."))
-
-
-_BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈": "~", "±": "~"}
-
-
-_MOMENT_ORDER = {"before": "<", "after": ">", "once": ">"}  # of a moment: `before 05:00` = `earlier than 5 a.m.`
-_OFFSET_BEFORE = re.compile(r"(?:\d|\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several))\s*-?"
-                            r"(?:min|mins|minutes?|h|hrs?|hours?|days?|nights?|weeks?|wks?|months?|years?)\s+$")
-_DEADLINES = frozenset({"due", "due on", "due by", "due in", "due at", "due date", "deadline", "deadline is", "deadline of", "deadline on"})
-
-
-def strip_bound(key: str) -> str:
-    """A value key without its bound: `<=n:5` → `n:5`."""
-    return key.lstrip("<>=~")
-
-
-# a comparative before `than` and an amount bounds it (`shorter than 22 ft` = `under 22 ft`); without an amount
-# it stays a comparison. Only comparatives whose direction is the amount's own (not `faster`, `slower`: a pace).
-_LESSER = ("younger", "earlier", "shorter", "smaller", "lower", "lighter", "cheaper", "colder", "cooler", "narrower",
-           "thinner", "sooner", "lesser", "quieter", "softer", "shallower")
-_GREATER = ("older", "later", "longer", "bigger", "larger", "higher", "greater", "heavier", "dearer", "warmer",
-            "hotter", "wider", "thicker", "taller", "louder", "deeper", "steeper")
-_COMPARED = {f"{word} than": "<" for word in _LESSER} | {f"{word} than": ">" for word in _GREATER}
-
-
-_UNIT_BOUNDS = frozenset({"min", "mins"})  # bound words that are also units
-_AMOUNT_WORD = re.compile(r"[\d.,½¼¾]+|half|an?|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|"
-                          r"fifty|sixty|ninety")
-
-
-_INVERSE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
-_BOUND_NEGATION = re.compile(r"\b(?:not|never|no\s+longer)\s+(?:\w+\s+)?$|n['’]t\s+(?:\w+\s+)?$", re.IGNORECASE)
-# the second of two bounds under one negation: `never going below three or above twelve`
-_SECOND_NEGATED = re.compile(r"\b(?:not|never)\b[^.;:,\n]{0,30}\s[\w.,$€£%]+\s+(?:or|nor)\s+$", re.IGNORECASE)
-
-
-def _negated_bound(text: str, start: int, bound: str, phrase: str) -> str:
-    """`never going below three` is at least three, `isn't over 5` at most 5: a negation before a bound (at most one
-    word between) turns it round, and reaches a second bound joined by `or`."""
-    if bound not in _INVERSE or phrase.split()[0] in ("no", "not", "never"):
-        return bound  # `no more than`, `not before`: the negation is the phrase's own
-    at = text.casefold().rfind(phrase, max(0, start - 24 - len(phrase)), start)
-    if at < 0:
-        return bound
-    lead = text[max(0, at - 60):at]
-    return _INVERSE[bound] if _BOUND_NEGATION.search(lead) or _SECOND_NEGATED.search(lead) else bound
-
-
-def _bound_before(text: str, start: int, deadline: bool = False) -> str:
-    """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none. `by` bounds
-    only a `deadline` (a date or a time): `by Friday` is at the latest, `up by 4%` is how much."""
-    window = re.split(r"[;!?\n]", text[max(0, start - 24):start].casefold())[-1]  # not across a clause's end
-    symbol = window.rstrip(" ")[-1:]
-    if symbol in _BOUND_SYMBOLS:  # `≤5`, `~2019`, `> 40`
-        return _BOUND_SYMBOLS[symbol]
-    before = [w.strip("([{\"'“*_,;:.=") for w in window.split()]
-    before = [w for w in before if w]  # `max = 10`: the sign of a setting is no word
-    while before and before[-1] in ("the", "a", "an"):
-        before.pop()  # "by the 15th of January"
-    for skip in (0, 1):  # "below 2", "below version 2"
-        words = before[: len(before) - skip] if skip else before
-        if skip and (not before or before[-1] in FUNCTION_WORDS or before[-1] in BOUNDS or not before[-1].isalpha()):
-            break  # (`over I2C1 twice a minute`: a code between is no unit of the bound amount)
-        for size in (3, 2, 1):
-            phrase = " ".join(words[-size:]) if len(words) >= size else ""
-            if phrase in _UNIT_BOUNDS and len(words) > size and _AMOUNT_WORD.fullmatch(words[-size - 1]):
-                continue  # `30 min every evening`: the unit of the amount before it, not a minimum
-            if phrase == "over" and len(words) > size and re.fullmatch(r"\d[\d.,]*", words[-size - 1]):
-                return ""  # `118 over 76`: a reading of two numbers, not more than 76
-            if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by") and \
-                    phrase not in ("at the latest", "at the earliest") and not phrase.startswith("or "):  # those
-                # follow their amount (`45 hours or more, though every other week`)
-                return _negated_bound(text, start, BOUNDS[phrase], phrase)
-            if phrase in _COMPARED:  # `younger than 18` = `under 18`; without an amount it stays a comparison
-                return _negated_bound(text, start, _COMPARED[phrase], phrase)
-            if deadline and phrase in _DEADLINES:
-                return "<="  # `due 30 May` = `by 30 May`
-            if deadline and phrase in _MOMENT_ORDER and not _OFFSET_BEFORE.search(window.rsplit(phrase, 1)[0]):
-                return _MOMENT_ORDER[phrase]  # `before 05:00` = `earlier than 5 am` (a negation there is the act's;
-                # `3 weeks before the 12 June wedding` counts back from the day, which it does not bound)
-    return ""
 
 
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
@@ -286,7 +207,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         if each:  # `two pellets each`, `£5 apiece`: an amount per item, not in all
             keys = {f"{k}/per:each" for k in keys}
             kind, dimension, end = "rate", f"rate:{dimension}", each.end()
-        bound = _bound_before(text, m.start(), deadline=bool(ordinal))  # `by the 5th`: a day of the month
+        bound = bound_before(text, m.start(), deadline=bool(ordinal))  # `by the 5th`: a day of the month
         if bound:
             keys = {f"{bound}{k}" for k in keys}
         written = fmt(value) if kind in ("quantity", "money", "rate") and not ordinal else ""
@@ -298,47 +219,6 @@ _ARTICLE_DURATION = re.compile(r"(?<![\w.])(?:an?|one)\s+(?P<unit>" + "|".join(
     ["second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade"]) + r")\b(?!\s*(?:ago\b)|-)",
     re.IGNORECASE)
 _RATE_BEFORE = re.compile(r"(?:\d|\bx|\btimes|\bonce|\btwice|\bthrice|[%€$£¥])\s*$", re.IGNORECASE)
-
-
-_FRACTION = re.compile(r"\b(half|a[\s-]quarter|one[\s-]quarter|a[\s-]third|one[\s-]third|two[\s-]thirds|"
-                       r"three[\s-]quarters)(?![-\w])(?!\s+(?:an?|past|to)\b)|\b(quarter)(?=-)", re.IGNORECASE)  # `quarter-strength`
-_FRACTIONS = {"quarter": 0.25, "half": 0.5, "a quarter": 0.25, "one quarter": 0.25, "a third": 1 / 3, "one third": 1 / 3,
-              "two thirds": 2 / 3, "three quarters": 0.75}
-
-
-_OF_A_UNIT = re.compile(r"\s+of\s+an?\s+(second|minute|hour|day|week|month|year)\b", re.IGNORECASE)
-_OF_A_MEASURE = re.compile(r"\s+of\s+an?\s+([a-z]+)\b", re.IGNORECASE)  # `a quarter of a kilogram` = `250 g`
-
-
-_EVEN_SPLIT = re.compile(r"(?<![\w.])(?:50\s?[/-]\s?50|fifty[\s-]fifty)(?![\w.]|/\d)", re.IGNORECASE)
-
-
-def _even_splits(text: str) -> list[Value]:
-    """`split 50/50` = `shared equally` (matching.value_found finds it in words too)."""
-    return [Value(frozenset({"share:equal"}), "quantity", m.group(0), m.start(), m.end(), "share")
-            for m in _EVEN_SPLIT.finditer(text)]
-
-
-_RATIO = re.compile(r"(?<![\w:.])(\d{1,3})((?::\d{1,3})+)(?![\w:]|\.\d)")
-_PARTS_RATIO = re.compile(r"\b(\d{1,3}|one|a)\s+parts?\s+(?:of\s+)?[^\W\d_]+(?:\s+[^\W\d_]+)?\s+to\s+(\d{1,3})\s+parts?"
-                          r"(?:\s+(?:of\s+)?[^\W\d_]+(?:\s+[^\W\d_]+)?,?\s+and\s+(\d{1,3})\s+parts?)?", re.IGNORECASE)
-
-
-def _ratios(text: str) -> list[Value]:
-    """`1:4` = `1 part cement to 4 parts sand`, `1:5:5` = `one part starter to five parts flour and five parts
-    water`. A colon chain is a ratio, not a clock, when one of its later parts has a single digit."""
-    out = []
-    for m in _RATIO.finditer(text):
-        later = m.group(2).split(":")[1:]
-        if any(len(part) == 1 for part in later):
-            terms = [m.group(1), *later]
-            out.append(Value(frozenset({"ratio:" + ":".join(str(int(t)) for t in terms)}), "quantity", m.group(0),
-                             m.start(), m.end(), "ratio"))
-    for m in _PARTS_RATIO.finditer(text):
-        terms = ["1" if t.casefold() in ("one", "a") else t for t in m.groups() if t]
-        out.append(Value(frozenset({"ratio:" + ":".join(str(int(t)) for t in terms)}), "quantity", m.group(0),
-                         m.start(), m.end(), "ratio"))
-    return out
 
 
 _SLASH_FRACTION = re.compile(r"(?<![\w./-])(\d{1,2})/(\d{1,2})(?![\w/]|[.,]\d)")
@@ -358,28 +238,6 @@ def _slash_fractions(text: str) -> list[Value]:
             keys, kind, dimension = amount
             out.append(Value(frozenset(keys), kind, text[m.start():follow.end()], m.start(), follow.end(), dimension,
                              amount=fmt(top / bottom)))
-    return out
-
-
-def _fractions(text: str) -> list[Value]:
-    """`half` = `50%`, `three quarters` = `75%`; `a quarter of an hour` = `15 minutes`."""
-    out = []
-    for m in _FRACTION.finditer(text):
-        share = _FRACTIONS[" ".join((m.group(1) or m.group(2)).casefold().replace("-", " ").split())]
-        unit = _OF_A_UNIT.match(text, m.end())
-        if unit:
-            seconds = share * CALENDAR_UNITS[unit.group(1).casefold()]
-            out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", text[m.start():unit.end()],
-                             m.start(), unit.end(), "duration"))
-            continue
-        measure = _OF_A_MEASURE.match(text, m.end())
-        amount = amount_keys(share, measure.group(1)) if measure and measure.group(1).casefold() not in \
-            CURRENCY_WORDS else None
-        if measure and amount and amount[1] == "quantity":
-            out.append(Value(frozenset(amount[0]), "quantity", text[m.start():measure.end()], m.start(), measure.end(),
-                             amount[2]))
-        else:
-            out.append(Value(frozenset({f"frac:{fmt(share)}"}), "quantity", m.group(0), m.start(), m.end(), "percent"))
     return out
 
 
@@ -456,8 +314,8 @@ _COUNTED_BEFORE = re.compile(r"\d[^,;.:()\n]*?\s(?!(?:for|in|within|after|over|a
 
 
 _AGE = re.compile(r"[\s-]*(?:years?|yrs?)[\s-]*old\b|[\s-]*(?:years?|yrs?)\s+of\s+age\b", re.IGNORECASE)
-_BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|up|upwards|after|" + "|".join(_GREATER) + r")|"
-                          r"(?:under|less|fewer|below|before|" + "|".join(_LESSER) + r"))\b(?!\s+(?:a|an|the|any|each|every|my|"
+_BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|up|upwards|after|" + "|".join(COMPARED_GREATER) + r")|"
+                          r"(?:under|less|fewer|below|before|" + "|".join(COMPARED_LESSER) + r"))\b(?!\s+(?:a|an|the|any|each|every|my|"
                           r"your|our|their|his|her|its|this|that|than)\b|\s*[\d$€£¥])|(?P<plus>(?<=[\w%])\+)|"  # `18+`, not `£1,850 + VAT`
                           r",?\s*(?:(?P<least>minimum|at\s+(?:the\s+)?least|at\s+the\s+earliest)|max(?:imum)?|at\s+(?:the\s+)?most|"
                           r"at\s+the\s+latest)\b"
@@ -562,19 +420,19 @@ def values(text: str) -> list[Value]:
     taken = [(v.start, v.end) for v in found]
     found += times(text, taken)
     found += [v for v in _digit_codes(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
-    found += [v for v in _even_splits(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
-    found += [v for v in _slash_fractions(text) + _ratios(text)
+    found += [v for v in even_splits(text) if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
+    found += [v for v in _slash_fractions(text) + ratios(text)
               if not inside(v.start, v.end, [(x.start, x.end) for x in found])]
     taken = [(v.start, v.end) for v in found]
     found += _numbers(text, taken)
     found += _range_ends(text, found)
     found = _dimensions(text, found)
     taken = [(v.start, v.end) for v in found]
-    fractions = _fractions(text)
+    shares = fractions(text)
     found = [v for v in found if not any(f.start <= v.start and v.end <= f.end and f.kind == "quantity" and
-                                         f.dimension == "duration" for f in fractions)]
+                                         f.dimension == "duration" for f in shares)]
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in fractions + _article_durations(text) if not any(s < v.end and v.start < e for s, e in taken)]
+    found += [v for v in shares + _article_durations(text) if not any(s < v.end and v.start < e for s, e in taken)]
     found.sort(key=lambda v: (v.start, -v.end))
     kept: list[Value] = []
     for v in found:
@@ -582,7 +440,7 @@ def values(text: str) -> list[Value]:
             continue  # overlaps an earlier, longer value (one span may state two facts: day and frequency)
         if v.kind in ("time", "date", "month", "weekday", "frequency") or (
                 v.dimension in ("duration", "percent") and not any(k[:1] in "<>=~" for k in v.keys)):
-            bound = _bound_before(text, v.start, deadline=v.kind in ("time", "date", "month", "weekday")) or (
+            bound = bound_before(text, v.start, deadline=v.kind in ("time", "date", "month", "weekday")) or (
                 "<=" if v.kind in _MOMENT_KINDS and _DEADLINE_LABEL.search(text, max(0, v.start - 60), v.start) else "")
             after = _MOMENT_BOUND_AFTER.match(text, v.end) if v.kind in _MOMENT_KINDS and not bound else None
             if after:  # `ends 23:45 at the latest` = `by 23:45`
@@ -636,19 +494,14 @@ def _one_moment_bound(text: str, found: list[Value]) -> list[Value]:
         first, second = found[a], found[b]
         if first.kind == second.kind or not _MOMENT_GLUE.fullmatch(text[first.end:second.start]):
             continue
-        bounds = {strip_bound_prefix(k) for v in (first, second) for k in v.keys} - {""}
+        bounds = {bound_of(k) for v in (first, second) for k in v.keys} - {""}
         if len(bounds) != 1 or not bounds <= {"<=", ">="}:
             continue  # a deadline bounds the day and the time; `after 3 pm on a Friday` is a Friday from 3 pm
         bound = bounds.pop()
-        found[a], found[b] = (v if any(strip_bound_prefix(k) for k in v.keys) else
+        found[a], found[b] = (v if any(bound_of(k) for k in v.keys) else
                               dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
                               for v in (first, second))
     return found
-
-
-def strip_bound_prefix(key: str) -> str:
-    """The bound a key is written with (`<=` of `<=time:12:00`), '' for none."""
-    return key[:len(key) - len(strip_bound(key))]
 
 
 _EVERY_OR = re.compile(r"\bevery\s+[^.;:\n]{1,40}\bor\s+$", re.IGNORECASE)
@@ -711,7 +564,6 @@ __all__ = [
     "Value",
     "fmt",
     "ordinal_value",
-    "strip_bound",
     "unit_of",
     "values",
 ]
