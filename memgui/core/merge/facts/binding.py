@@ -257,21 +257,21 @@ def _values_in(note: Note, sentence: int) -> list[Value]:
     return by_sentence.get(sentence, [])
 
 
-def _values_starting(note: Note, at: int) -> list[Value]:
-    starts = getattr(note, "_value_starts", None)
+def _value_starts(note: Note) -> list[int]:
+    starts: list[int] | None = getattr(note, "_value_starts", None)
     if starts is None:
         starts = [v.start for v in note.values]
         note._value_starts = starts  # type: ignore[attr-defined]
-    first = bisect.bisect_left(starts, at)
+    return starts
+
+
+def _values_starting(note: Note, at: int) -> list[Value]:
+    first = bisect.bisect_left(_value_starts(note), at)
     return [v for v in note.values[first:first + 3] if v.start == at]
 
 
 def _values_between(note: Note, start: int, end: int) -> list[Value]:
-    starts = getattr(note, "_value_starts", None)
-    if starts is None:
-        starts = [v.start for v in note.values]
-        note._value_starts = starts  # type: ignore[attr-defined]
-    at = bisect.bisect_left(starts, start)
+    at = bisect.bisect_left(_value_starts(note), start)
     out = []
     for value in note.values[at:]:
         if value.start >= end:

@@ -29,14 +29,9 @@ from .binding import attribute_moved, reattached, rebound, swapped
 from .matching import (
     Index,
     aligned,
-    body_value_in,
-    hour_said_plainly,
-    number_in_compound,
     spells_an_acronym,
     stem,
     unbound,
-    unit_elided,
-    unit_named,
     value_found,
     whole_word_in,
     word_found,
@@ -45,6 +40,7 @@ from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cach
 from .order import states_same_order
 from .polarity import cause_reversed, ends_swapped, negation_moved
 from .report import Equated, FactAtRisk, FactReport, Findings
+from .restated import body_value_in, number_in_a_name, source_value_in
 from .scope import moved_focus
 from .sentences import list_items, list_matches, modifiers, substituted, uncovered, uncovered_clauses
 from .steps import reordered_steps
@@ -117,17 +113,6 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         _contrast_swapped(number, note, index, body, body_index, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
-
-
-def _name_number(body: Note, value: Value, sources: list[Note]) -> bool:
-    """`Mazda 3` where a source writes `Mazda3` (or `Mazda-3`): the number is part of a name the source has."""
-    if value.kind != "number":
-        return False
-    name = re.search(r"([^\W\d_]+)[ -]?$", body.text[max(0, value.start - 30):value.start])
-    if not name:
-        return False
-    glued = [f"{name.group(1)}{value.text}".casefold(), f"{name.group(1)}-{value.text}".casefold()]
-    return any(whole_word_in(g, note.text.casefold()) for note in sources for g in glued)
 
 
 def _counts_a_list(note: Note, value: Value) -> bool:
@@ -233,8 +218,7 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         if value.implied:
             continue
         checked += 1
-        found = value_found(value, body_index) or unit_named(value, body_index) or unit_elided(value, body_index, index) \
-            or hour_said_plainly(value, body_index) or number_in_compound(value, note, body_index)
+        found = source_value_in(value, note, body_index, index)
         loose = value_found(unbound(value), body_index) if found is None else None
         if loose is not None and _within(value, loose):
             found, loose = loose, None  # `response 15 min` = `a response within a quarter of an hour`
@@ -323,7 +307,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
             continue
         checked += 1
         if not any(body_value_in(value, body, index) for index in source_indexes) \
-                and not _name_number(body, value, sources) \
+                and not number_in_a_name(body, value, sources) \
                 and not _counts_a_list(body, value):
             findings.add(FactAtRisk("added", value.kind, value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))

@@ -262,6 +262,11 @@ FUNCTION_WORDS = frozenset((
     "reminder fyi memo note self"
 ).split())
 
+# Prepositions of place and way: a closed class; one never qualifies the word after it (`through GitHub`), nor is
+# swapping one for another a changed fact by itself (the direction markers above are checked as markers).
+PREPOSITIONS = frozenset("through across along via within without between among towards toward behind beyond inside "
+                         "outside around under over above below beside near past into onto throughout".split())
+
 # Title and address abbreviations: a closed class, too common in print for the rarity test of abbreviations.
 TITLE_ABBREVIATIONS = {
     "dr": "doctor", "mr": "mister", "prof": "professor", "st": "street", "rd": "road", "ave": "avenue",

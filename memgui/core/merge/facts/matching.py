@@ -8,7 +8,7 @@ import itertools
 import re
 
 from . import codes, wordnet
-from .bounds import bound_of, strip_bound
+from .bounds import strip_bound
 from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, TITLE_ABBREVIATIONS
 from .notes import Note, Word, lemma_of, zipf_of
 from .value_types import fmt
@@ -264,139 +264,6 @@ def _parts_said_together(compound: str, other_text: str) -> bool:
                                                + r"(?!\w)", other_text))
 
 
-def unit_named(bare: Value, body: Index) -> Value | None:
-    """The body's amount that writes a source's plain number with its unit (`32 front` → `32 psi`, `net 30` →
-    `30 days`, `pick up by 10` → `by 10 am`): the body names what the number counts and changes no amount, nor
-    its bound. Never the other way round (see `unit_added`): a body that drops a unit has lost what its number
-    meant."""
-    if bare.kind != "number" or len(bare.keys) != 1:
-        return None
-    key = next(iter(bare.keys))
-    plain = strip_bound(key)
-    if not plain.startswith("n:"):
-        return None
-    for i in body.amounts.get(plain[2:], []):
-        found = body.note.values[i]
-        bounds = {bound_of(k) for k in found.keys}
-        if bound_of(key) in bounds or (not bound_of(key) and "<=" in bounds):
-            return found  # `pick up by 10` → `by 10 am`, `net 15` → `within 15 days`: a deadline's number
-    return None
-
-
-def unit_added(with_unit: Value, source: Index) -> Value | None:
-    """The source's plain number that a body's amount writes with a unit (the converse look-up of `unit_named`)."""
-    if not with_unit.amount:
-        return None
-    bounds = {bound_of(k) for k in with_unit.keys}
-    if "<=" in bounds:
-        bounds.add("")  # `by 10 am` restates `by 10`, `within 15 days` `net 15`
-    for bound in bounds:
-        for i in source.keys.get(f"{bound}n:{with_unit.amount}", []):
-            if source.note.values[i].kind == "number":
-                return source.note.values[i]
-    return None
-
-
-def unit_elided(value: Value, other: Index, source: Index) -> Value | None:
-    """The other's plain number that restates `value` with its unit left to a neighbour: `£38 full / £20 half` said
-    as `thirty-eight pounds for a full plot and twenty for a half`. The plain number counts as the amount only
-    where it is coordinated with another amount of the same unit that the source states as it is (`25 days …
-    used 11` → `11 days … used 25` lends no unit: the source's `11` had none)."""
-    if not value.amount or value.kind not in ("money", "quantity"):
-        return None
-    bounds = {bound_of(k) for k in value.keys}
-    if len(bounds) != 1:
-        return None
-    for i in other.keys.get(f"{bounds.pop()}n:{value.amount}", []):
-        if other.note.values[i].dimension == "number" and len(other.note.values[i].keys) == 1 and \
-                value.dimension in _units_beside(other.note, i, source):
-            return other.note.values[i]
-    return None
-
-
-def elided_unit_found(bare: Value, note: Note, source: Index) -> Value | None:
-    """The converse of `unit_elided`: the source's amount that a body's plain number restates, its unit given by
-    another amount of the body's sentence that the source states too."""
-    if bare.dimension != "number" or len(bare.keys) != 1 or bare not in note.values:
-        return None
-    key = next(iter(bare.keys))
-    if not key.startswith("n:"):
-        return None
-    dimensions = _units_beside(note, note.values.index(bare), source)
-    return next((source.note.values[i] for i in source.amounts.get(key[2:], [])
-                 if source.note.values[i].dimension in dimensions), None)
-
-
-_COORDINATED = re.compile(r"\b(?:and|or|to|then|plus)\b|[,;/–—]|(?<!\w)-|-(?!\w)", re.IGNORECASE)
-
-
-def _units_beside(note: Note, i: int, source: Index) -> set[str]:
-    """The units of the amounts coordinated with value `i` in its sentence (`£38 … and 20`, `between 1 and 1.5
-    bar`; not `four 5-minute efforts`, where the plain number counts the amounts), each as the source states it."""
-    sentence, bare = note.value_sentence[i], note.values[i]
-
-    def between(v: Value) -> tuple[int, int]:
-        return min(v.end, bare.end), max(v.start, bare.start)
-    return {v.dimension for j, v in enumerate(note.values) if j != i and v.amount and
-            note.value_sentence[j] == sentence and _COORDINATED.search(note.text[slice(*between(v))]) and
-            not any(between(v)[0] <= w.start and w.end <= between(v)[1] and w.dimension not in ("number", "ordinal")
-                    for w in note.values) and  # (a list of plain numbers between takes the same unit)
-            any(key in source.keys for key in v.keys)}
-
-
-_PART_OF_DAY = {"morning": "am", "mornings": "am", "afternoon": "pm", "afternoons": "pm", "evening": "pm",
-                "evenings": "pm", "night": "pm", "nights": "pm", "tonight": "pm"}
-_CLOCK_LEAD = re.compile(r"(?:\b(?:at|from|to|until|till|til|between|and|by|around)|[-–—])\s*$", re.IGNORECASE)
-
-
-def hour_said_plainly(time: Value, other: Index) -> Value | None:
-    """The other's plain number that says a time's hour where its sentence says the half of the day: `7–10pm`
-    restated as `Wednesday evenings from seven to ten`."""
-    if time.kind != "time" or not time.amount:
-        return None
-    halves = {"pm" if int(k[5:7]) >= 12 or k.endswith("pm") else "am" for k in time.keys if k.startswith("time:")}
-    for i in other.keys.get(f"n:{time.amount}", []):
-        bare = other.note.values[i]
-        if bare.dimension == "number" and _CLOCK_LEAD.search(other.note.text, max(0, bare.start - 12), bare.start) \
-                and halves & _halves_said(other.note, other.note.value_sentence[i]):
-            return bare
-    return None
-
-
-def time_of_plain_hour(bare: Value, note: Note, source: Index) -> Value | None:
-    """The converse of `hour_said_plainly`: the source's time that a body's plain number restates."""
-    if bare.dimension != "number" or bare not in note.values or not _CLOCK_LEAD.search(
-            note.text, max(0, bare.start - 12), bare.start):
-        return None
-    key = next(iter(bare.keys))
-    if not key.startswith("n:"):
-        return None
-    said = _halves_said(note, note.value_sentence[note.values.index(bare)])
-    for i in source.amounts.get(key[2:], []):
-        time = source.note.values[i]
-        if time.kind == "time" and said & {"pm" if int(k[5:7]) >= 12 or k.endswith("pm") else "am"
-                                           for k in time.keys if k.startswith("time:")}:
-            return time
-    return None
-
-
-def body_value_in(value: Value, body: Note, source: Index) -> Value | None:
-    """Where a source states the body's `value`: the same value, with another bound, written without the unit
-    the body gives it, or in a plain number whose unit or half of the day the body's sentence supplies."""
-    if value_found(value, source) or value_found(unbound(value), source) or unit_added(value, source) or \
-            elided_unit_found(value, body, source) or time_of_plain_hour(value, body, source):
-        return value
-    if value.dimension == "number" and re.fullmatch(r"\d{3,}", value.text) and whole_word_in(value.text,
-                                                                                        source.lower_text):
-        return value  # `port 8081` where a source writes `127.0.0.1:8081`
-    return value if number_coded(value, body, source) else None
-
-
-def _halves_said(note: Note, sentence: int) -> set[str]:
-    start, end = note.sentences[sentence]
-    return {_PART_OF_DAY[w] for w in re.findall(r"[a-z]+", note.text[start:end].casefold()) if w in _PART_OF_DAY}
-
-
 _DETERMINED = re.compile(r"\b(?:my|our|your|his|her|their|the|a|an|this|these|those)\s+$", re.IGNORECASE)
 
 
@@ -647,19 +514,12 @@ __all__ = [
     "Index",
     "abbreviates",
     "aligned",
-    "body_value_in",
     "coded_number",
-    "elided_unit_found",
-    "hour_said_plainly",
     "match_keys",
     "number_coded",
     "number_in_compound",
     "stem",
-    "time_of_plain_hour",
     "unbound",
-    "unit_added",
-    "unit_elided",
-    "unit_named",
     "value_found",
     "weight",
     "whole_word_in",

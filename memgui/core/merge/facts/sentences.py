@@ -8,12 +8,11 @@ import re
 from collections import Counter
 
 from . import codes, wordnet
-from .lexicon import FUNCTION_WORDS
+from .lexicon import FUNCTION_WORDS, PREPOSITIONS
 from .matching import (
     Index,
     abbreviates,
     aligned,
-    body_value_in,
     spells_an_acronym,
     unbound,
     value_found,
@@ -23,6 +22,7 @@ from .matching import (
 )
 from .notes import Note, Word, zipf_of
 from .report import FactAtRisk, Findings
+from .restated import body_value_in
 from .values import NUMBER_WORDS, ordinal_value
 
 
@@ -138,8 +138,8 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
                 # one word for another here, neither said elsewhere in the other sentence: `manages Ben` →
                 # `manages Ana`, `is closed` → `is faster`, even when both words occur elsewhere in the notes
                 mine_count, theirs_count = Counter(mine), Counter(theirs)
-                local_old = [w for w in mine[i1:i2] if mine_count[w] > theirs_count[w] and w not in _PREPOSITIONS]
-                local_new = [w for w in theirs[j1:j2] if theirs_count[w] > mine_count[w] and w not in _PREPOSITIONS]
+                local_old = [w for w in mine[i1:i2] if mine_count[w] > theirs_count[w] and w not in PREPOSITIONS]
+                local_new = [w for w in theirs[j1:j2] if theirs_count[w] > mine_count[w] and w not in PREPOSITIONS]
                 reworded = all(w in verbs for w in local_old + local_new) and not any(
                     wordnet.antonyms(a, b) for a in local_old for b in local_new)  # a verb chosen or restructured
                 if local_old and local_new and not reworded and not any(
@@ -151,13 +151,13 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
                                             "otherwise the same"))
                     continue
             my_words = {w.lemma: w for w in note.words_in(sentence)}
-            old = [w for w in mine[i1:i2] if w not in verbs and w not in _PREPOSITIONS
+            old = [w for w in mine[i1:i2] if w not in verbs and w not in PREPOSITIONS
                    and w not in body_index.lemmas and not whole_word_in(w, body_index.lower_text)
                    and not ("-" in w and whole_word_in(w.replace("-", " "), body_index.lower_text))  # `on call`
                    and not (w in my_words and word_found(my_words[w], body_index, features))]
             # a word put in is judged by the added-fact checks (terms, values, markers), not here: rewordings
             # put words in all the time ("rate", "phone number", "aim")
-            new = [w for w in theirs[j1:j2] if w not in verbs and op == "replace" and w not in _PREPOSITIONS
+            new = [w for w in theirs[j1:j2] if w not in verbs and op == "replace" and w not in PREPOSITIONS
                    and not any(w in s.lemmas or whole_word_in(w, s.lower_text) for s in sources)]
             if not old and not new:
                 continue
@@ -226,10 +226,6 @@ def list_items(number: int, note: Note, body_index: Index, findings: Findings) -
                                         None, f"{item!r}, an item of a list in source {number + 1}, is not in the body"))
 
 
-_PREPOSITIONS = frozenset("through across along via within without between among towards toward behind beyond inside "
-                          "outside around under over above below beside near past into onto throughout".split())
-
-
 def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
     """A word that qualifies the next one (`late father`, `severely allergic`, `acting manager`), left out where
     the body keeps the word it qualified, in the sentence that restates it."""
@@ -242,7 +238,7 @@ def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Ind
         for word, head in itertools.pairwise(words):
             gap = note.text[word.end:head.start]
             if gap.strip(" -") or head.lemma not in kept or word.lemma in body_index.lemmas or word.term or \
-                    word.lower in _PREPOSITIONS:
+                    word.lower in PREPOSITIONS:
                 continue  # only a word right before the one it qualifies; terms are checked as terms; `through
                 # GitHub` is a preposition's object
             if verb_use(word, note.text) or whole_word_in(word.lower, body_index.lower_text) or \
