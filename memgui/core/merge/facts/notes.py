@@ -412,7 +412,7 @@ def _read(text: str) -> Note:
         comparative = _comparative(lower, lemma)
         if comparative and not re.match(r"\s+than\s+(?:[\d$€£]|(?:" + "|".join(sorted(NUMBER_WORDS)) + r")\b)",
                                         text[m.end():m.end() + 20]):  # `younger than 18` (or `eight`) is
-            # the amount's bound (values._COMPARED)
+            # the amount's bound (bounds._COMPARED)
             markers.append(Marker("comparison", comparative, m.group(0), m.start(), m.end(), s, c))
         zipf = zipf_of(lower) if lemma == lower else min(zipf_of(lower), zipf_of(lemma))
         capital = m.group(0)[0].isupper()

@@ -21,7 +21,7 @@ _AND_A_HALF = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine|t
 _AND_A_PART = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d+)[\s-]+and[\s-]+"
                          r"(a[\s-]+half|a[\s-]+quarter|three[\s-]+quarters|a[\s-]+third|two[\s-]+thirds)\b",
                          re.IGNORECASE)
-# a share of a whole (halves, thirds and quarters are read in values._fractions)
+# a share of a whole (halves, thirds and quarters are read in shares.fractions)
 _SHARE = re.compile(r"\b(an?|one|two|three|four|five|six|seven|eight|nine)[\s-](fifth|sixth|"
                     r"seventh|eighth|ninth|tenth)s?\b(?!\s+(?:floor|place|time|row|day|week|month|year|grade|century|"
                     r"edition|attempt|round)s?\b)", re.IGNORECASE)
@@ -79,7 +79,7 @@ def digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             continue
         if len(parts) == 2 and parts[0] in NUMBER_WORDS and parts[1] in ("quarter", "quarters", "third", "thirds"):
             i += 1
-            continue  # `three-quarters`, `two-thirds`: a share, read whole (values._fractions)
+            continue  # `three-quarters`, `two-thirds`: a share, read whole (shares.fractions)
         lead = next((k for k in range(len(parts), 0, -1) if all(p in NUMBER_WORDS for p in parts[:k])), 0)
         if "-" in low and (lead > 1 or (lead == 1 and (head != "one" or _measured(parts[1]))) or
                           ordinal_value(head) is not None):
@@ -130,7 +130,7 @@ def digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
         if low == "third" and re.search(r"\b(?:a|one)\s+$", text[max(0, words[i].start() - 4):words[i].start()],
                                         re.IGNORECASE) and re.match(r"\s+of\b|\s*[.,;:)!?]|\s*$", text[words[i].end():]):
             i += 1
-            continue  # `pays a third (of it)`: a share, read whole (values._fractions)
+            continue  # `pays a third (of it)`: a share, read whole (shares.fractions)
         if ordinal is not None and re.search(r"\bwhichever\s+(?:\w+\s+)?$", text[max(0, words[i].start() - 30):
                                                                                words[i].start()], re.IGNORECASE):
             i += 1
@@ -146,7 +146,7 @@ def digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
         if low in NUMBER_WORDS and i + 1 < len(words) and words[i + 1].group(0).casefold() in (
                 "quarter", "quarters", "third", "thirds"):
             i += 1
-            continue  # `three quarters`, `two thirds`: a fraction, read whole (values._fractions)
+            continue  # `three quarters`, `two thirds`: a fraction, read whole (shares.fractions)
         if low in _SCALE_WORDS and re.search(r"\d\s?$", text[max(0, words[i].start() - 4):words[i].start()]):
             i += 1
             continue  # `$2 million`: the scale of the digits before it (values._numbers), not a number of its own
