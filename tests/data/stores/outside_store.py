@@ -13,12 +13,17 @@ memories (March 2024 - August 2025), in outside_store_notes.py; this file holds 
 schema and the writes.
 
 Usage:
-    python3 tests/data/stores/outside_store.py OUT.db [--labels LABELS.json]
+    python3 tests/data/stores/outside_store.py OUT.db [--labels LABELS.json] [--notes MODULE]
+
+--notes takes the memories from another module with the same interface as
+outside_store_notes (default), e.g. outside2_notes.  Such a module may also set
+MIGRATIONS, TOMBSTONED_ANCHOR and CHECKPOINT_CONTENT (defaults below).
 
 Stdlib only.  Ids and timestamps are deterministic.
 """
 
 import hashlib
+import importlib
 import json
 import os
 import random
@@ -163,6 +168,12 @@ MIGRATIONS = [
     (6, "006_session_storage_bindings", "2025-06-21 08:55"),
 ]
 
+# A consolidation once re-anchored the only doc of this anchor onto another one and
+# tombstoned it (anchors are status-flipped, never deleted): (name, type, when).
+TOMBSTONED_ANCHOR = ("camper", "vehicle", "2024-09-02 08:15")
+# Content of the explicit-memory-request checkpoints.
+CHECKPOINT_CONTENT = "remember that Mum's in Bradford BD9, landline 01632 960 118"
+
 BOUNDARY_ERA = ms("2024-09-01 00:00")   # before: boundary/audience columns left NULL
 REPAIR_ERA = ms("2024-12-01 00:00")     # before: legacy startup repair of extractor rows
 
@@ -259,10 +270,11 @@ def build(path):
                             "facets) VALUES (?,?,?,?,?)",
                             (did, d["title"], d["body"], aliases or "", facets or ""))
 
-        # A consolidation once re-anchored the only doc of "camper" onto "vw-t3" and
-        # tombstoned the old anchor (anchors are status-flipped, never deleted).
-        t = ms("2024-09-02 08:15")
-        touch_anchor("camper", "vehicle", "normal", "auto", 0.8, t - 86400000 * 60,
+        # A consolidation once re-anchored the only doc of TOMBSTONED_ANCHOR (default
+        # "camper", onto "vw-t3") and tombstoned it (status-flipped, never deleted).
+        name, atype, when = TOMBSTONED_ANCHOR
+        t = ms(when)
+        touch_anchor(name, atype, "normal", "auto", 0.8, t - 86400000 * 60,
                      t - 86400000 * 60, t, status="tombstoned")
 
         for key, when, anchor, rtype, env in RECORDS:
@@ -302,7 +314,7 @@ def build(path):
                            "Operations": []}
             else:
                 payload = {"SessionId": session, "TriggerType": trig, "Source": "user",
-                           "Content": "remember that Mum's in Bradford BD9, landline 01632 960 118",
+                           "Content": CHECKPOINT_CONTENT,
                            "UserContent": None, "AssistantContent": None,
                            "IsExplicitRequest": True, "HasVerifiedToolFinding": False,
                            "IsCompactionBoundary": False, "HasAcceptedSubAgentFinding": False,
@@ -329,9 +341,23 @@ def labels():
     }
 
 
+def use_notes(name):
+    """--notes: rebind the notes names (and the optional overrides) to another module."""
+    mod = importlib.import_module(name)
+    g = globals()
+    for k in ("ABOUT", "CHECKPOINTS", "DOCS", "DUP_GROUPS", "LOOKALIKES", "RECORDS", "SEED_NS",
+              "anchor_id", "cp_id", "doc_id", "ms", "rec_id"):
+        g[k] = getattr(mod, k)
+    for k in ("MIGRATIONS", "TOMBSTONED_ANCHOR", "CHECKPOINT_CONTENT"):
+        if hasattr(mod, k):
+            g[k] = getattr(mod, k)
+
+
 def main(argv):
     if len(argv) < 2:
-        sys.exit("usage: outside_store.py OUT.db [--labels LABELS.json]")
+        sys.exit("usage: outside_store.py OUT.db [--labels LABELS.json] [--notes MODULE]")
+    if "--notes" in argv:
+        use_notes(argv[argv.index("--notes") + 1])
     keys = {d["key"] for d in DOCS}
     for g in DUP_GROUPS:
         assert all(k in keys for k in g), g
