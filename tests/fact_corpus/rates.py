@@ -32,7 +32,9 @@ SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated
         "blind10": DATA / "handwritten_blind10.json", "blind11": DATA / "handwritten_blind11.json",
         # the fourth session of 2026-12-05: blind13 and blind18 held back and run once each (blind18 after the
         # session's last rule); blind12 and blind14-17 taught from after their first runs
-        **{f"blind{n}": DATA / f"handwritten_blind{n}.json" for n in range(12, 19)}}
+        **{f"blind{n}": DATA / f"handwritten_blind{n}.json" for n in range(12, 19)},
+        # the fifth session of 2026-12-05: blind19 and blind20 held back, run once unread (no rule was added)
+        "blind19": DATA / "handwritten_blind19.json", "blind20": DATA / "handwritten_blind20.json"}
 MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
 
 
