@@ -73,7 +73,8 @@ def _words_lead(words: str, rest: str) -> str:
 _KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, flags))
     for kind, pattern, flags in (
-        ("url", r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+", re.I),  # any scheme: s3://, ssh://, postgres://
+        # any scheme: s3://, ssh://, postgres://; a URL holds no backtick or curly quote (`shopapp://` in code marks)
+        ("url", r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]`\u2018\u2019\u201c\u201d]+", re.I),
         ("time", _lead(r"\d", r"\w:") + r"\d?:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])", re.I),
         # `(?<![\w/~.])(?:~|\.{1,2})?/`: each way in led by its first character, in the same order
         ("path", r"(?:~(?<![\w/~.]~)/|\.(?<![\w/~.]\.)\.?/|/(?<![\w/~.]/))(?:[\w.@-]+/)*[\w@-]+/?(?![\w/])", re.I),

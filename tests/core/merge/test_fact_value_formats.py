@@ -123,6 +123,35 @@ FORMATS = [
     # a price of nothing said as not paying
     ("Museum: adults £8, under-5s free.", "Museum entry is £8 for adults; under-5s don't pay.",
      "Museum entry is £8 for adults; under-5s pay £2."),
+    # a bare clock time of the afternoon's first hours, or of a note that writes the evening elsewhere, is the
+    # 24-hour clock's afternoon time
+    ("School run: pick up Ava at 3:15.", "Ava is picked up from school at 15:15.", "Ava is picked up from school at 16:15."),
+    ("Gig 8pm at the Crown; get-in 5:30.", "The gig at the Crown starts at 20:00, with get-in at 17:30.",
+     "The gig at the Crown starts at 20:00, with get-in at 18:30."),
+    # a number after a noun of a sequence counts in order
+    ("Kit handed out on day 2 of camp.", "Kit is handed out on the second day of camp.",
+     "Kit is handed out on the third day of camp."),
+    ("Mock exams wk 4 of term.", "The mock exams are in the fourth week of term.",
+     "The mock exams are in the fifth week of term."),
+    ("Archive boxes are on the 3rd floor.", "The archive boxes are kept on floor three.",
+     "The archive boxes are kept on floor four."),
+    # `due` and `payable` say the same obligation
+    ("Ground rent £250, due each January.", "Ground rent of £250 is payable each January.",
+     "Ground rent of £250 is payable each February."),
+    # `x` and `×` after a number are one sign; `2x` of a noun counts it
+    ("Use the 1.4x teleconverter for birds.", "For birds, use the 1.4× teleconverter.",
+     "For birds, use the 2× teleconverter."),
+    ("Order 3x pallets of sand.", "Order three pallets of sand.", "Order four pallets of sand."),
+    # a `k` after a number is the kilo of a unit the other note writes
+    ("Stream at 320k for the archive copy.", "The archive copy streams at 320 kbps.",
+     "The archive copy streams at 256 kbps."),
+    ("Sunday long run: 15k easy.", "The Sunday long run is an easy 15 km.", "The Sunday long run is an easy 12 km."),
+    # a URL in code marks or quotes ends where they start
+    ("Status page is `https://status.kite.example/`.", "The status page lives at https://status.kite.example/.",
+     "The status page lives at https://status.kite.example/v2/."),
+    # a name between a deadline word and a date is no unit of it: `paid by BACS` says how, not when
+    ("Deposit paid by Paypal 3 Mar.", "The deposit was paid through Paypal on 3 March.",
+     "The deposit was paid through Paypal on 4 March."),
 ]
 
 
@@ -150,6 +179,12 @@ def test_a_value_in_another_format_is_kept_and_another_value_is_not(source, kept
     ("Dinner is £45 per person.", "Dinner is £45."),
     # not paying for something is no price of nothing
     ("Entry £3, juniors £1.", "Entry is three pounds; juniors don't pay."),
+    # a bare morning time is not the evening's in a note that says nothing of the afternoon
+    ("Dentist at 9:40 on Friday.", "The dentist is at 21:40 on Friday."),
+    # the order of a sequence stays bound to its noun
+    ("Kit handed out on day 2 of camp.", "Kit is handed out in the second week of camp."),
+    # `once` opening a clause is no frequency: it does not answer for `once a week`
+    ("Water the ferns once a week.", "Water the ferns once the soil is dry."),
 ])
 def test_a_format_rule_does_not_lend_a_value_it_does_not_state(source, body):
     assert not check_strict([source], body).passed

@@ -13,7 +13,7 @@ from text_fuzz import PIECES, WORDS
 
 _M, _N, _W, _U, _P = strict._MONTHS, strict._MONTH_NAMES, strict._WEEKDAYS, strict._UNITS, strict._PER
 ORIGINAL = [re.compile(p, re.IGNORECASE) for p in (
-    r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+",
+    r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]`\u2018\u2019\u201c\u201d]+",  # no code mark or curly quote
     r"(?<![\w:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])",
     r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@-]+/?(?![\w/])",
     r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .currencies import CURRENCY_WORDS
 from .lexicon import BOUNDS, FUNCTION_WORDS
 
 _BOUND_SYMBOLS = {"≤": "<=", "≥": ">=", "<": "<", ">": ">", "~": "~", "≈": "~", "±": "~"}
@@ -53,6 +54,16 @@ def _negated_bound(text: str, start: int, bound: str, phrase: str) -> str:
     return _INVERSE[bound] if _BOUND_NEGATION.search(lead) or _SECOND_NEGATED.search(lead) else bound
 
 
+_LAST_WORD = re.compile(r"([^\W\d_]+)[\s(\[{\"'“*_,;:.=]*$")
+
+
+def _named_before(text: str, start: int) -> bool:
+    """The word just before `start` is written with a capital (`BACS`, `Heathrow`): a name, not a unit (a currency
+    code is the amount's own: `capped at USD 150`)."""
+    m = _LAST_WORD.search(text, max(0, start - 24), start)
+    return m is not None and m.group(1)[:1].isupper() and m.group(1).casefold() not in CURRENCY_WORDS
+
+
 def bound_before(text: str, start: int, deadline: bool = False) -> str:
     """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none. `by` bounds
     only a `deadline` (a date or a time): `by Friday` is at the latest, `up by 4%` is how much."""
@@ -66,8 +77,10 @@ def bound_before(text: str, start: int, deadline: bool = False) -> str:
         before.pop()  # "by the 15th of January"
     for skip in (0, 1):  # "below 2", "below version 2"
         words = before[: len(before) - skip] if skip else before
-        if skip and (not before or before[-1] in FUNCTION_WORDS or before[-1] in BOUNDS or not before[-1].isalpha()):
-            break  # (`over I2C1 twice a minute`: a code between is no unit of the bound amount)
+        if skip and (not before or before[-1] in FUNCTION_WORDS or before[-1] in BOUNDS or not before[-1].isalpha()
+                     or _named_before(text, start)):
+            break  # (`over I2C1 twice a minute`, `paid by BACS 12 Jun`: a code or a name between is no unit of the
+            # bound amount)
         for size in (3, 2, 1):
             phrase = " ".join(words[-size:]) if len(words) >= size else ""
             if phrase in _UNIT_BOUNDS and len(words) > size and _AMOUNT_WORD.fullmatch(words[-size - 1]):

@@ -75,12 +75,14 @@ _ZONES = re.compile(r"\b(UTC|GMT|CET|CEST|EET|EEST|WET|BST|IST|JST|KST|AEST|AEDT
                     r"AKST|HST|Z)\b|(?:UTC|GMT)[+-]\d{1,2}(?::?\d\d)?")
 
 
+_AFTERNOON = "~pm"  # a key suffix: an afternoon or evening time written on the 24-hour clock, or bare in its note
 _RANGE_GLUE = re.compile(r"\s*(?:-|–|—|to|until|till)\s*$", re.IGNORECASE)
 
 
 def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
-    out = []
+    out: list[Value] = []
     meridiem: list[str] = []  # per clock time: "a", "p" or "" (none written)
+    bare: list[int] = []  # clock times of 1-11 with no half of the day written (`6:45`)
     spoken = _spoken_times(text)  # read first: `half past 7 in the evening` is 19:30, not 19:00 and a half
     for m in _TIME.finditer(text):
         h, mi, ap = m.group("h"), m.group("mi"), _meridiem(m.group("ap"))
@@ -106,6 +108,10 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             keys.add(f"time:{hour + 12:02d}:{minute:02d}pm")  # `9:45` may be `9:45 pm`, not `21:45`
         elif ap.startswith("p"):
             keys.add(f"time:{hour:02d}:{minute:02d}pm")
+        if ap == "" and 13 <= hour <= 23:
+            keys.add(f"time:{hour:02d}:{minute:02d}{_AFTERNOON}")
+        elif ap in ("", "o'clock") and 1 <= hour <= 11 and not h.startswith("0") and mi is not None:
+            bare.append(len(out))
         written = m.group(0).rstrip()
         if written.endswith("m.") and not written.endswith((".m.", ". m.")):
             written = written[:-1]  # "2:15 pm." ends a sentence; "2:15 p.m." keeps its dot
@@ -117,6 +123,14 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         out.append(Value(frozenset({f"time:{m.group('h')}:{m.group('mi')}"}), "time", m.group(0), m.start(), m.end(),
                          "time"))
         meridiem.append("")
+    # A bare time of the afternoon's first hours (`back by 2:30`), or any bare time in a note that writes the
+    # afternoon or evening elsewhere (`concert 7:30pm … call time 6:45`), is the 24-hour clock's afternoon time
+    # too (`14:30`, `18:45`); a bare `10:40` of a morning's note is not `22:40`.
+    afternoon = "p" in meridiem or any(f"{_AFTERNOON}" in key for v in out for key in v.keys)
+    for k in bare:
+        clock = next(key[5:10] for key in out[k].keys if len(key) == 10)  # `06:45` of `time:06:45`
+        if int(clock[:2]) <= 6 or afternoon:
+            out[k] = dataclasses.replace(out[k], keys=out[k].keys | {f"time:{int(clock[:2]) + 12:02d}{clock[2:]}{_AFTERNOON}"})
     for k in range(len(out) - 1):  # `from 7:30 to 9 pm`: the range's meridiem is both ends'
         first, second = out[k], out[k + 1]
         if meridiem[k] == "" and meridiem[k + 1] == "p" and _RANGE_GLUE.match(text[first.end:second.start]):

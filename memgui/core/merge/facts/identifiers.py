@@ -13,7 +13,7 @@ from .value_types import Value, fmt, inside
 
 _PHONE_HINT = re.compile(r"(?:\+?\d[\d ().-]{6,}\d)")
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
-_URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]]+", re.IGNORECASE)
+_URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]`\u2018\u2019\u201c\u201d]+", re.IGNORECASE)  # as strict.py
 _CHANNEL = re.compile(r"(?<![\w#&])#[a-z][\w-]*", re.IGNORECASE)
 _PATH = re.compile(r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@.-]+/?(?![\w/])")
 

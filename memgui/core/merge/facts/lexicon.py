@@ -175,7 +175,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "must": "must", "shall": "must", "have to": "must", "has to": "must", "had to": "must",
         "need to": "must", "needs to": "must", "need": "must", "needs": "must", "needed": "must", "required": "must",
         "requires": "must", "require": "must", "req'd": "must", "reqd": "must",
-        "mandatory": "must", "due": "must", "obligatory": "must", "compulsory": "must", "necessary": "must",
+        "mandatory": "must", "due": "must", "payable": "must", "obligatory": "must", "compulsory": "must", "necessary": "must",
         "should": "should", "ought": "should", "recommended": "should", "advised": "should",
         "may": "may", "can": "can", "could": "could", "allowed": "may", "permitted": "may",
         "optional": "may", "forbidden": "must not", "prohibited": "must not", "banned": "must not",

@@ -99,8 +99,10 @@ def digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             _put(chars, regions, words[i].start(), words[i].start() + 6, "-")  # `minus-80`, `minus 5` = `-80`, `-5`
             i += 1
             continue
-        if low in ("twice", "thrice") or (low == "once" and i + 1 < len(words) and
-                                          words[i + 1].group(0).casefold() in ("a", "per", "every", "each")):
+        if low in ("twice", "thrice") or (low == "once" and i + 1 < len(words) and (
+                words[i + 1].group(0).casefold() in ("per", "every", "each") or (
+                    words[i + 1].group(0).casefold() in ("a", "an") and i + 2 < len(words) and
+                    _period(words[i + 2].group(0).casefold())))):  # not the `once` of `once a deposit is paid`
             _put(chars, regions, words[i].start(), words[i].end(), {"once": "1x", "twice": "2x", "thrice": "3x"}[low])
             i += 1
             continue
@@ -172,6 +174,16 @@ def digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
             continue
         i += 1
     return "".join(chars), regions
+
+
+def _period(word: str) -> bool:
+    """`day`, `week`, `fortnight`, a weekday or a part of the day: what `once a …` can be once in."""
+    from .units import CALENDAR_UNITS
+    return word in CALENDAR_UNITS or word in _PERIOD_WORDS
+
+
+_PERIOD_WORDS = frozenset("night morning evening afternoon weekend term semester season shift lifetime session "
+                          "monday tuesday wednesday thursday friday saturday sunday".split())
 
 
 def _measured(word: str) -> bool:

@@ -93,7 +93,11 @@ def amount_keys(value: float, unit_text: str) -> tuple[set[str], str, str] | Non
         return {f"temp:{low.lstrip('°')[0]}:{fmt(value)}"}, "quantity", "temperature"
     if dimension == "second":  # `90d`, `2 fortnights`: a duration like `90 days`, whichever reader found it
         return {f"duration:{fmt(value * factor)}"}, "quantity", "duration"
-    return {f"q:{dimension}:{fmt(value * factor)}"}, "quantity", f"quantity:{dimension}"
+    keys = {f"q:{dimension}:{fmt(value * factor)}"}
+    base = unit_of(word[1:]) if low[:1] == "k" and len(low) > 1 else None
+    if base and base[0] == dimension and abs(factor / base[1] - 1000) < 1e-9:
+        keys.add(f"kilo:{fmt(value)}")  # `128 kbps`, `5 km`: what `128k`, `5k` say where the unit goes unwritten
+    return keys, "quantity", f"quantity:{dimension}"
 
 
 __all__ = ["CALENDAR_UNITS", "GLUED_UNITS", "amount_keys", "unit_of"]

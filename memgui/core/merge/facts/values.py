@@ -54,7 +54,7 @@ ORDINAL_WORDS = frozenset(w for w in (
 
 _NUMBER = re.compile(
     r"(?<![\w.,-])(?<!(?<!\d)/)(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
-    r"(?P<vf>[½¼¾⅓⅔⅛⅜⅝⅞])?(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
+    r"(?P<vf>[½¼¾⅓⅔⅛⅜⅝⅞])?(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|×|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?!\d)[²³]?"
                         r"(?:(?<!\d[pc])/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
                         r"minute|second)s?\b)[A-Za-zµμ]+)?)")
@@ -129,6 +129,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             follow, begin = None, code.start()
         if ordinal:
             keys, kind, dimension = {f"ordinal:{fmt(value)}"}, "ordinal", "ordinal"
+            counted = SEQUENCE_NOUNS.get(follow.group("u").casefold().rstrip(".")) if follow else None
+            if counted:  # `the 5th floor`: the one of that order, as `floor 5` says it
+                keys.add(f"ordinal:{fmt(value)}:{counted}")
         elif kind != "number":
             pass  # a temperature or an amount after a currency code, read above
         elif cur or (text[end:end + 1] in CURRENCY_SYMBOLS and not text[end + 1:end + 2].isalnum()):
@@ -137,10 +140,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             end += 0 if m.group("cur") else 1
         elif sfx == "%":
             keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
-        elif sfx == "x":
-            keys, kind, dimension = {f"times:{fmt(value)}"}, "quantity", "times"
+        elif sfx in ("x", "×"):  # `2.5x` = `2.5×`; `2× A100` = `two A100s`
+            keys, kind, dimension = {f"times:{fmt(value)}", f"n:{fmt(value)}"}, "quantity", "times"
         else:
-            keys = {f"n:{fmt(value)}"}
+            keys = {f"n:{fmt(value)}"} | ({f"kilo:{fmt(value / 1000)}"} if sfx == "k" else set())
             per_cent = _PER_CENT.match(text, end)
             if per_cent:  # `10 per cent` = `10%`
                 keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
@@ -170,6 +173,10 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                         counted_end = follow.end()
             elif text[m.start() - 1:m.start()] in CURRENCY_SYMBOLS:
                 keys = {f"money:{CURRENCY_SYMBOLS[text[m.start() - 1]]}:{fmt(value)}"}
+        named = _SEQUENCE_BEFORE.search(text, max(0, at - 12), at) if keys == {f"n:{fmt(value)}"} else None
+        counted = SEQUENCE_NOUNS.get(named.group(1).casefold()) if named else None
+        if counted and value == int(value) and 0 < value < 100:  # `day 1`, `wk 3`: the first day, the third week
+            keys |= {f"ordinal:{fmt(value)}:{counted}"}
         age = _AGE.match(text, m.end())
         if age and not (ordinal or cur or sfx):
             keys = {f"n:{fmt(value)}", f"age:{fmt(value)}"}  # `18 years old`, `2-year-old` is an age
@@ -322,6 +329,13 @@ _BOUND_AFTER = re.compile(r"\s*(?:(?:or|and)\s+(?:(?P<up>over|more|above|up|upwa
                           r"(?!\s*(?:of\s+)?[\d$€£¥]))",  # `one piece, max 4 minutes`: the bound is the next amount's
                           re.IGNORECASE)  # `65 or older`, `18+`, `0.2 g max`
 _DEGREES = re.compile(r"\s?(?:°\s?|degrees?\s+)(?P<scale>c|f|celsius|fahrenheit|centigrade)\b", re.IGNORECASE)
+# Nouns of a sequence, which a number after them counts in order (`day 1` = `the first day`, `wk 3` = `week three`),
+# and their short forms: a closed list, by what each names (not `unit 4` or `room 12`, which name a place).
+SEQUENCE_NOUNS = {**{w: w for w in "day week month year round stage phase level step session lap set game match episode "
+                     "chapter part season term semester lesson module heat leg floor row sprint".split()},
+                  "wk": "week", "mo": "month", "yr": "year", "ep": "episode", "ch": "chapter", "fl": "floor",
+                  "lvl": "level", "sem": "semester"}
+_SEQUENCE_BEFORE = re.compile(r"\b([A-Za-z]{2,8})\.?\s+$")
 _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
 
