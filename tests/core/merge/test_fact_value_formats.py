@@ -152,6 +152,26 @@ FORMATS = [
     # a name between a deadline word and a date is no unit of it: `paid by BACS` says how, not when
     ("Deposit paid by Paypal 3 Mar.", "The deposit was paid through Paypal on 3 March.",
      "The deposit was paid through Paypal on 4 March."),
+    # a moment bounded strictly or not is one bound (`after` = `from … onwards`); the direction still counts
+    ("Quiet hours after 22:00.", "Quiet hours run from 10 pm onwards.", "Quiet hours run until 10 pm."),
+    # a limit named for an amount is its most (a minimum its least)
+    ("Weight limit on the bridge: 7.5 t.", "Bridge: weight up to 7.5 tonnes.", "Bridge: weight up to 3.5 tonnes."),
+    ("Minimum for free delivery: £40.", "Delivery is free on orders of at least £40.",
+     "Delivery is free on orders of at most £40."),
+    # `est.` before an amount is about it
+    ("Est. 40 min drive to the venue.", "The drive to the venue is expected to take about forty minutes.",
+     "The drive to the venue is expected to take about fifty minutes."),
+    # `min` after an amount with its unit is its minimum
+    ("Babysitting £12/hr, 3-hr min.", "Babysitting is £12 an hour, with a three-hour minimum.",
+     "Babysitting is £12 an hour, with a four-hour minimum."),
+    # `up to` after `from X` ends a range
+    ("Node upgraded 18 → 20 last week.", "Last week Node went from 18 up to 20.", "Last week Node went from 18 up to 22."),
+    # `one` before `per` or in a list of numbers is a number
+    ("Visitor passes: max 1 per flat.", "Visitor passes: at most one per flat.", "Visitor passes: at most two per flat."),
+    ("Pews 1–2 kept for family.", "Pews one and two are kept for the family.", "Pews one and three are kept for the family."),
+    # a number after a date is not that month's day (`6 May two` is no `May 2`)
+    ("Counted 3 deer by the gate, 9 June.", "On 9 June three deer were counted by the gate.",
+     "On 9 June four deer were counted by the gate."),
 ]
 
 
@@ -185,6 +205,10 @@ def test_a_value_in_another_format_is_kept_and_another_value_is_not(source, kept
     ("Kit handed out on day 2 of camp.", "Kit is handed out in the second week of camp."),
     # `once` opening a clause is no frequency: it does not answer for `once a week`
     ("Water the ferns once a week.", "Water the ferns once the soil is dry."),
+    # an amount's bound keeps its edge (`4.0 or below` is not `below 4.0`)
+    ("Call the nurse if glucose is 4.0 or below.", "Call the nurse if glucose is below 4.0."),
+    # a limit is a most, not a least
+    ("Weight limit on the bridge: 7.5 t.", "Bridge: weight at least 7.5 tonnes."),
 ])
 def test_a_format_rule_does_not_lend_a_value_it_does_not_state(source, body):
     assert not check_strict([source], body).passed

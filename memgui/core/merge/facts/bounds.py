@@ -54,6 +54,7 @@ def _negated_bound(text: str, start: int, bound: str, phrase: str) -> str:
     return _INVERSE[bound] if _BOUND_NEGATION.search(lead) or _SECOND_NEGATED.search(lead) else bound
 
 
+_RANGE_FROM = re.compile(r"\bfrom\s+\S+\s*$")
 _LAST_WORD = re.compile(r"([^\W\d_]+)[\s(\[{\"'“*_,;:.=]*$")
 
 
@@ -87,6 +88,8 @@ def bound_before(text: str, start: int, deadline: bool = False) -> str:
                 continue  # `30 min every evening`: the unit of the amount before it, not a minimum
             if phrase == "over" and len(words) > size and re.fullmatch(r"\d[\d.,]*", words[-size - 1]):
                 return ""  # `118 over 76`: a reading of two numbers, not more than 76
+            if phrase == "up to" and _RANGE_FROM.search(window.rsplit(phrase, 1)[0]):
+                return ""  # `from 3.19 up to 3.22`: the end of a range, not a most
             if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by") and \
                     phrase not in ("at the latest", "at the earliest") and not phrase.startswith("or "):  # those
                 # follow their amount (`45 hours or more, though every other week`)

@@ -203,8 +203,8 @@ def dates(text: str) -> list[Value]:
     taken: list[tuple[int, int]] = []
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
-            if inside(m.start(), m.end(), taken):
-                continue
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue  # within or across a date read before: `6 May two larvae` holds no `May 2`
             groups = m.groupdict()
             year = groups.get("y")
             if groups.get("mn"):

@@ -26,6 +26,7 @@ from . import wordnet
 from .agents import agent_changed
 from .association import crossed
 from .binding import attribute_moved, reattached, rebound, swapped
+from .bounds import bound_of
 from .matching import (
     Index,
     aligned,
@@ -220,7 +221,7 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         checked += 1
         found = source_value_in(value, note, body_index, index)
         loose = value_found(unbound(value), body_index) if found is None else None
-        if loose is not None and _within(value, loose):
+        if loose is not None and (_within(value, loose) or _same_direction(value, loose)):
             found, loose = loose, None  # `response 15 min` = `a response within a quarter of an hour`
         if found is None and loose is not None:
             findings.add(FactAtRisk("changed", "bound", value.text, (number,), (value.start, value.end), loose.text,
@@ -244,6 +245,20 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
     return checked
 
 
+def _same_direction(value: Value, found: Value) -> bool:
+    """A moment bounded the same way, one strictly (`after 23:00` = `from 11 pm onwards`): notes do not keep a
+    moment's edge apart (an amount's they do: `4.0 or below` is not `below 4.0`); a rewording may not turn the
+    bound round."""
+    if value.kind not in ("time", "date") or found.kind not in ("time", "date"):
+        return False
+    mine = {_DIRECTION.get(bound_of(k)) for k in value.keys} - {None}
+    theirs = {_DIRECTION.get(bound_of(k)) for k in found.keys} - {None}
+    return len(mine) == 1 and mine == theirs
+
+
+_DIRECTION = {"<": "<", "<=": "<", ">": ">", ">=": ">"}
+
+
 def _within(value: Value, found: Value) -> bool:
     """A plain duration the other writes as `within` it: how long something may take is its longest."""
     return value.dimension == "duration" and not any(k[:1] in "<>=~" for k in value.keys) and any(
@@ -257,7 +272,8 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
     checked = 0
     for marker in note.markers:
         checked += 1
-        if _glues_a_range(note, marker) or _both_and(note, marker) or _negates_a_bound(note, marker):
+        if _glues_a_range(note, marker) or _both_and(note, marker) or _negates_a_bound(note, marker) or \
+                _bounds_a_moment(note, marker):
             continue
         features = index.features[marker.sentence]
         # a sentence of markers only ("No.") restates whatever the other says: look in all of it
@@ -373,6 +389,15 @@ def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:
 
 
 _RANGE_WORDS = frozenset({"until", "till", "til", "through", "thru", "to"})
+
+
+def _bounds_a_moment(note: Note, marker: Marker) -> bool:
+    """`after 23:00`, `before 9 May`: the word is the bound of the moment it stands before, which the value carries
+    (`from 11 pm onwards` says it so): the value's check judges it."""
+    if marker.value not in ("after", "before"):
+        return False
+    return any(v.kind in ("time", "date") and 0 <= v.start - marker.end <= 2 and
+               any(k[:1] in "<>" for k in v.keys) for v in note.values)
 
 
 def _glues_a_range(note: Note, marker: Marker) -> bool:

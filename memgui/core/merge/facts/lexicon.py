@@ -130,7 +130,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "approx": "~", "minimum": ">=", "maximum": "<=", "min": ">=", "max": "<=", "or more": ">=", "or less": "<=",
         "maximum of": "<=", "minimum of": ">=", "max of": "<=", "min of": ">=",
         "capacity": "<=", "capacity of": "<=", "seats up to": "<=",  # a capacity is a maximum
-        "or fewer": "<=", "exactly": "=", "precisely": "=", "approximately": "~", "about": "~", "around": "~",
+        "or fewer": "<=", "exactly": "=", "precisely": "=", "approximately": "~", "about": "~", "around": "~", "est": "~", "estimated": "~",
         "roughly": "~", "nearly": "~<", "almost": "~<", "circa": "~", "ca": "~", "c.": "~", "some": "~",
         "born around": "~",
         "between": "range", "from": "from", "to": "to",
@@ -190,7 +190,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         "thinks": "belief", "believe": "belief", "believes": "belief", "suspect": "belief",
         "suspects": "belief", "guess": "belief", "unsure": "unsure", "uncertain": "unsure",
         "not sure": "unsure", "definitely": "certain", "certainly": "certain", "surely": "certain",
-        "estimated": "estimate", "estimate": "estimate", "tentative": "tentative", "tentatively": "tentative",
+        "estimated": "estimate", "estimate": "estimate", "est": "estimate", "tentative": "tentative", "tentatively": "tentative",
         "plan to": "plan", "plans to": "plan", "planned to": "plan", "planning to": "plan", "planning": "plan",
         "intend": "plan", "intends": "plan",
         "hope": "hope", "hopes": "hope", "hopefully": "hope", "want": "want", "wants": "want",
@@ -238,7 +238,8 @@ for _group in (
     {("condition", "when"), ("condition", "once"), ("frequency", "once")},  # `harvest when …` = `once …`
     {("direction", "ahead"), ("order", "before")},  # `24 h ahead` = `a day in advance` = `beforehand`
     {("order", "first"), ("order", "before")},  # `approved by him first` = `approval before any repair`
-    {("hedge", "expected"), ("hedge", "probably")},  # `(expected May)` = `probably in May`
+    {("hedge", "expected"), ("hedge", "probably"), ("hedge", "estimate")},  # `(expected May)` = `probably in May`,
+    # `Est. 3 hrs` = `expected to take about three hours`
 ):
     for _key in _group:  # a key in two groups answers for both
         EQUIVALENT_MARKERS[_key] = EQUIVALENT_MARKERS.get(_key, frozenset()) | frozenset(_group - {_key})
@@ -252,7 +253,7 @@ FUNCTION_WORDS = frozenset((
     "a an the this that these those it its it's he him his she her hers they them their theirs we us our ours "
     "you your yours i me my mine myself yourself himself herself itself ourselves themselves who whom whose "
     "which what where why how there here is am are was were be been being do does did done doing have has "
-    "had having of in on at to for from with by as into onto upon about and or but so nor yet if then than "
+    "had having of in on at to for from with by as into onto upon about re and or but so nor yet if then than "
     "also too very just such own same other another each both either any some all via per vs etc "
     "will would shall should can could may might must get gets got getting make makes made let lets "
     "one ones thing things way ways lot lots kind sort bit part "

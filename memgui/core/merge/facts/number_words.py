@@ -199,9 +199,11 @@ def _counts_next(words: list[re.Match[str]], i: int) -> bool:
     if i + 1 >= len(words) or (i and words[i - 1].group(0).casefold() in _DETERMINERS):
         return False  # "the one spare drive": a pronoun's determiner, not a count
     following = words[i + 1].group(0).casefold()
-    if following in ("to", "through", "till", "until") and i + 2 < len(words) and \
+    if following in ("to", "through", "till", "until", "and", "or") and i + 2 < len(words) and \
             words[i + 2].group(0).casefold().split("-")[0] in NUMBER_WORDS:
-        return True
+        return True  # `rows one to fourteen`, `seats one and two`
+    if following == "per" and i + 2 < len(words) and words[i + 2].group(0).casefold() not in FUNCTION_WORDS:
+        return True  # `one per unit`: a count of something per another
     return following not in FUNCTION_WORDS and following not in ("another", "day", "time", "way") and \
         following.rstrip(".") not in MONTHS  # `the next one Oct` is no 1 October
 

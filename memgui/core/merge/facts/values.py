@@ -182,6 +182,9 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             keys = {f"n:{fmt(value)}", f"age:{fmt(value)}"}  # `18 years old`, `2-year-old` is an age
             kind, dimension, end = "number", "age", age.end()
         after = _BOUND_AFTER.match(text, end) or (_BOUND_AFTER.match(text, counted_end) if counted_end > end else None)
+        least = _MIN_AFTER_UNIT.match(text, end) if not after and dimension == "duration" else None
+        if least:  # `2-hr min`: a unit is written, so `min` is its minimum
+            keys, end = {f">={k}" for k in keys}, least.end()
         if after:
             keys = {f"{'>=' if after.group('up') or after.group('plus') or after.group('least') else '<='}{k}"
                     for k in keys}
@@ -336,6 +339,7 @@ SEQUENCE_NOUNS = {**{w: w for w in "day week month year round stage phase level 
                   "wk": "week", "mo": "month", "yr": "year", "ep": "episode", "ch": "chapter", "fl": "floor",
                   "lvl": "level", "sem": "semester"}
 _SEQUENCE_BEFORE = re.compile(r"\b([A-Za-z]{2,8})\.?\s+$")
+_MIN_AFTER_UNIT = re.compile(r"\s+min\b\.?(?!\s*[\d.])", re.IGNORECASE)
 _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
 
@@ -458,11 +462,12 @@ def values(text: str) -> list[Value]:
                 "<=" if v.kind in _MOMENT_KINDS and _DEADLINE_LABEL.search(text, max(0, v.start - 60), v.start) else "")
             after = _MOMENT_BOUND_AFTER.match(text, v.end) if v.kind in _MOMENT_KINDS and not bound else None
             if after:  # `ends 23:45 at the latest` = `by 23:45`
-                bound = ">=" if (after.group(1) or after.group(2)).casefold() in ("earliest", "later", "after") else "<="
+                bound = ">=" if after.group(3) or (after.group(1) or after.group(2)).casefold() in (
+                    "earliest", "later", "after") else "<="
             # "around 6 pm"; "before 14 July" is an order marker
             if bound:
                 v = dataclasses.replace(v, keys=frozenset(f"{bound}{k}" for k in v.keys))
-        kept.append(_every_either(text, _labelled_amount(text, v)))
+        kept.append(_every_either(text, _limited(text, _labelled_amount(text, v))))
     return _compound_durations(text, _one_moment_bound(text, _range_days(text, kept)))
 
 
@@ -491,8 +496,8 @@ def _range_days(text: str, found: list[Value]) -> list[Value]:
 
 
 _MOMENT_KINDS = ("time", "weekday", "date")
-_MOMENT_BOUND_AFTER = re.compile(r"\s*,?\s*(?:at\s+the\s+(latest|earliest)|or\s+(earlier|before|sooner|later|after))\b",
-                                 re.IGNORECASE)
+_MOMENT_BOUND_AFTER = re.compile(r"\s*,?\s*(?:at\s+the\s+(latest|earliest)|or\s+(earlier|before|sooner|later|after)|"
+                                 r"(onwards|onward))\b", re.IGNORECASE)  # `from 11 pm onwards` = `after 23:00`
 # `Deadline for ep 7: Fri 23:59` = `due by 23:59 on Friday`: a moment labelled as a deadline is its latest
 _DEADLINE_LABEL = re.compile(r"\b(?:deadline|due\s+date)\b[^.;:\n]{0,40}(?::|\bis)\s*(?:[A-Za-z]{2,9}\.?,?\s+)?$",
                              re.IGNORECASE)
@@ -556,6 +561,23 @@ def _seconds(value: Value) -> float:
 
 
 _UNIT_LABEL = re.compile(r"(?:\b|_)([A-Za-z]+)[ \t]*[:=][ \t]*$")
+
+
+# A limit named before its amount in the clause: `Lux limit for works on paper: 50 lux`, `the noise limit is 85 dB`
+_LIMIT_LABEL = re.compile(r"\b(?:(limit|cap|ceiling)|(minimum))\b[^.;:!?\n\d]{0,40}?(?::|\bis|\bof|\bat)?\s*$",
+                          re.IGNORECASE)
+
+
+def _limited(text: str, value: Value) -> Value:
+    """An amount a limit is named for is that amount and at most it (at least it, for a minimum): `limit: 50 lux`
+    = `no more than fifty lux` = `the limit is 50 lux`."""
+    if value.kind not in ("number", "quantity", "money") or any(k[:1] in "<>=~" for k in value.keys):
+        return value
+    label = _LIMIT_LABEL.search(text, max(0, value.start - 50), value.start)
+    if not label:
+        return value
+    bound = "<=" if label.group(1) else ">="
+    return dataclasses.replace(value, keys=value.keys | {f"{bound}{k}" for k in value.keys})
 
 
 def _labelled_amount(text: str, value: Value) -> Value:
