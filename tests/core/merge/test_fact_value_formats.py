@@ -172,6 +172,12 @@ FORMATS = [
     # a number after a date is not that month's day (`6 May two` is no `May 2`)
     ("Counted 3 deer by the gate, 9 June.", "On 9 June three deer were counted by the gate.",
      "On 9 June four deer were counted by the gate."),
+    # one of a measure said with a word
+    ("Brine: 60 g salt per 1 L water.", "For the brine, dissolve sixty grams of salt in every litre of water.",
+     "For the brine, dissolve sixty grams of salt in every two litres of water."),
+    # a number before a conjunction counts nothing there (`beds 1–3 until …` is no rate per `take`)
+    ("Top up tanks 2–5 until each holds 40 L.", "Tanks two through five get topped up until each has forty litres.",
+     "Tanks two through six get topped up until each has forty litres."),
 ]
 
 

@@ -168,7 +168,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                         keys, kind, dimension = amount
                         end = follow.start() + len(unit_text if amount_keys(value, unit_text) else
                                                    unit_text.split(" ")[0]) + (follow.start("u") - follow.start())
-                    elif unit_text.casefold() not in FUNCTION_WORDS:
+                    elif unit_text.casefold() not in FUNCTION_WORDS and unit_text.casefold() not in _CONJUNCTIONS:
                         dimension = f"count:{unit_text.casefold().rstrip('s')}"
                         counted_end = follow.end()
             elif text[m.start() - 1:m.start()] in CURRENCY_SYMBOLS:
@@ -319,6 +319,25 @@ def _article_durations(text: str) -> list[Value]:
     return out
 
 
+# One of a measure said with a word, not a digit: `a litre of milk`, `to every litre of water` (= `per 1 L`)
+_ARTICLE_AMOUNT = re.compile(r"(?<![\w.])(?:an?|one|every|each|per)\s+(?P<unit>(?:kilo|centi|milli)?(?:litre|liter|metre|meter)|"
+                             r"mile|kilo|kilogram|gram|ounce|pint|gallon|cup|tablespoon|teaspoon|foot|inch|yard|acre|"
+                             r"hectare|tonne|ton)\b(?!-)", re.IGNORECASE)
+
+
+def _article_amounts(text: str) -> list[Value]:
+    """`a litre`, `every kilometre`: one of the measure, as `1 L`, `1 km` say it."""
+    out = []
+    for m in _ARTICLE_AMOUNT.finditer(text):
+        if _RATE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+            continue  # `45p a mile`, `2 kg per litre`: the rate reads it
+        amount = amount_keys(1, m.group("unit"))
+        if amount:
+            keys, kind, dimension = amount
+            out.append(Value(frozenset(keys), kind, m.group(0), m.start(), m.end(), dimension))
+    return out
+
+
 # a count earlier in the clause, and no word that makes the period a length (`for a year`, `in a week`)
 _COUNTED_BEFORE = re.compile(r"\d[^,;.:()\n]*?\s(?!(?:for|in|within|after|over|about|than|per|each)\s+$)\S+\s+$")
 
@@ -339,6 +358,9 @@ SEQUENCE_NOUNS = {**{w: w for w in "day week month year round stage phase level 
                   "wk": "week", "mo": "month", "yr": "year", "ep": "episode", "ch": "chapter", "fl": "floor",
                   "lvl": "level", "sem": "semester"}
 _SEQUENCE_BEFORE = re.compile(r"\b([A-Za-z]{2,8})\.?\s+$")
+# Subordinating conjunctions: a clause follows them, never a thing a number counts (`hives 1–4 until each takes`)
+_CONJUNCTIONS = frozenset("until till unless while whilst whereas although though because since whether once after "
+                          "before when whenever where wherever if so".split())
 _MIN_AFTER_UNIT = re.compile(r"\s+min\b\.?(?!\s*[\d.])", re.IGNORECASE)
 _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
@@ -450,7 +472,8 @@ def values(text: str) -> list[Value]:
     found = [v for v in found if not any(f.start <= v.start and v.end <= f.end and f.kind == "quantity" and
                                          f.dimension == "duration" for f in shares)]
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in shares + _article_durations(text) if not any(s < v.end and v.start < e for s, e in taken)]
+    found += [v for v in shares + _article_durations(text) + _article_amounts(text)
+              if not any(s < v.end and v.start < e for s, e in taken)]
     found.sort(key=lambda v: (v.start, -v.end))
     kept: list[Value] = []
     for v in found:
