@@ -84,6 +84,12 @@ REWORDINGS = [
     # a zone between a time and its day: one moment, one deadline
     ("Submission deadline: Mon 09:00 CET.", "Submissions are due by 9am Central European Time on Monday.",
      "Submissions are due by 9am Central European Time on Tuesday."),
+    # a state kept in a synonym: the opposite word beside it states another fact of the notes
+    ("Pool closed Mon for cleaning. Pool open again Tue.",
+     "The pool is shut on Monday for cleaning and open again on Tuesday.",
+     "The pool is open on Monday for cleaning and open again on Tuesday."),
+    # the same degree of two synonyms
+    ("Biggest cost: the venue.", "The largest cost is the venue.", "The smallest cost is the venue."),
 ]
 
 

@@ -178,6 +178,12 @@ FORMATS = [
     # a number before a conjunction counts nothing there (`beds 1–3 until …` is no rate per `take`)
     ("Top up tanks 2–5 until each holds 40 L.", "Tanks two through five get topped up until each has forty litres.",
      "Tanks two through six get topped up until each has forty litres."),
+    # at every hour of every day
+    ("Helpline 24/7; office Mon–Fri.", "The helpline is staffed around the clock and the office is open Monday to Friday.",
+     "The helpline is staffed until midnight and the office is open Monday to Friday."),
+    # a unit left to a neighbour past a name between them
+    ("Photos: iPhone 64 GB, iPad 32 GB.", "Photos: the iPad 32 gigabytes and the iPhone 64.",
+     "Photos: the iPad 32 gigabytes and the iPhone 128."),
 ]
 
 

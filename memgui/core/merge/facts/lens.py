@@ -259,6 +259,13 @@ def _same_direction(value: Value, found: Value) -> bool:
 _DIRECTION = {"<": "<", "<=": "<", ">": ">", ">=": ">"}
 
 
+def _same_degree(mine: str, theirs: str) -> bool:
+    """`big+est` and `large+est`: the same degree (comparative, superlative) of two synonyms."""
+    base, _, degree = mine.partition("+")
+    other, _, other_degree = theirs.partition("+")
+    return degree == other_degree and base != other and wordnet.synonyms(base, other)
+
+
 def _within(value: Value, found: Value) -> bool:
     """A plain duration the other writes as `within` it: how long something may take is its longest."""
     return value.dimension == "duration" and not any(k[:1] in "<>=~" for k in value.keys) and any(
@@ -281,6 +288,10 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
             other_index.markers_by_sentence)
         if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue
+        if marker.cls == "comparison" and "+" in marker.value and any(
+                _same_degree(marker.value, key[1]) for s in restating
+                for key in other_index.markers_by_sentence.get(s, ()) if key[0] == "comparison"):
+            continue  # `biggest` = `largest`: one degree of synonyms
         if _pair_restated(marker, [other_index.note.sentence_text(s) for s in restating]):
             continue
         if " " not in marker.text and any(re.search(rf"(?i)\b{re.escape(marker.text)}-[^\W\d_]|[^\W\d_]-"
@@ -465,7 +476,9 @@ class _MergedIndex:
     def has_marker_near(self, features: dict[str, float], marker: Marker) -> bool:
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
-                if marker.key in index.markers_by_sentence.get(sentence, ()):
+                keys = index.markers_by_sentence.get(sentence, ())
+                if marker.key in keys or (marker.cls == "comparison" and "+" in marker.value and any(
+                        key[0] == "comparison" and _same_degree(marker.value, key[1]) for key in keys)):
                     return True
         return False
 
@@ -606,8 +619,9 @@ def _antonyms(findings: Findings, sources: list[Note], source_indexes: list[Inde
                 mine = {w.lemma: w for w in note.words_in(sentence)}
                 theirs = {w.lemma: w for w in body.words_in(target)}
                 for lemma, word in mine.items():
-                    if lemma in theirs or not wordnet.has_antonym(lemma):
-                        continue
+                    if lemma in theirs or not wordnet.has_antonym(lemma) or any(
+                            wordnet.synonyms(lemma, t) for t in theirs if t != lemma):
+                        continue  # kept in another word (`closed` = `shut`): the opposite is another fact's
                     for other, new in theirs.items():
                         if other not in mine and wordnet.antonyms(lemma, other):
                             findings.add(FactAtRisk("changed", "antonym", word.text, (number,), (word.start, word.end),

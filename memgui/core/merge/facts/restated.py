@@ -96,7 +96,8 @@ def _units_beside(note: Note, i: int, source: Index) -> set[str]:
     return {v.dimension for j, v in enumerate(note.values) if j != i and v.amount and
             note.value_sentence[j] == sentence and _COORDINATED.search(note.text[slice(*between(v))]) and
             not any(between(v)[0] <= w.start and w.end <= between(v)[1] and w.dimension not in ("number", "ordinal")
-                    for w in note.values) and  # (a list of plain numbers between takes the same unit)
+                    and (w.amount or w.kind in ("time", "date")) for w in note.values) and  # (a list of plain numbers
+            # between takes the same unit; a name between, `the iOS app 48`, is no amount)
             any(key in source.keys for key in v.keys)}
 
 

@@ -325,6 +325,18 @@ _ARTICLE_AMOUNT = re.compile(r"(?<![\w.])(?:an?|one|every|each|per)\s+(?P<unit>(
                              r"hectare|tonne|ton)\b(?!-)", re.IGNORECASE)
 
 
+# At every hour of every day: `24/7` and the phrases that say it
+_ROUND_THE_CLOCK = re.compile(r"(?<![\w/])24\s?/\s?7(?![\w/])|\b(?:a)?round[\s-]the[\s-]clock\b|\b24\s+hours\s+a\s+day,?\s+"
+                              r"(?:7|seven)\s+days\s+a\s+week\b|\ball\s+day,?\s+every\s+day\b|\bday\s+and\s+night\b",
+                              re.IGNORECASE)
+
+
+def _round_the_clock(text: str) -> list[Value]:
+    """`24/7` = `around the clock` = `24 hours a day, 7 days a week`: always open, always on."""
+    return [Value(frozenset({"always:24/7"}), "frequency", m.group(0), m.start(), m.end(), "frequency")
+            for m in _ROUND_THE_CLOCK.finditer(text)]
+
+
 def _article_amounts(text: str) -> list[Value]:
     """`a litre`, `every kilometre`: one of the measure, as `1 L`, `1 km` say it."""
     out = []
@@ -449,7 +461,7 @@ def values(text: str) -> list[Value]:
     dated = [(d.start, d.end) for d in dates(text)]
     found += [p for p in phones(text) if not any(s < p.end and p.start < e for s, e in dated)]
     taken = [(v.start, v.end) for v in found]
-    found += [v for v in frequencies(text) if not inside(v.start, v.end, taken)]
+    found += [v for v in frequencies(text) + _round_the_clock(text) if not inside(v.start, v.end, taken)]
     taken = [(v.start, v.end) for v in found]
     for date in dates(text):
         if not inside(date.start, date.end, taken):
