@@ -88,6 +88,9 @@ REWORDINGS = [
     ("Pool closed Mon for cleaning. Pool open again Tue.",
      "The pool is shut on Monday for cleaning and open again on Tuesday.",
      "The pool is open on Monday for cleaning and open again on Tuesday."),
+    # a clipped form of the noun of an act the other writes as its verb
+    ("Team mtg Tue 10:00, room 4.", "The team meets on Tuesday at 10:00 in room 4.",
+     "The team meets on Thursday at 10:00 in room 4."),
     # the same degree of two synonyms
     ("Biggest cost: the venue.", "The largest cost is the venue.", "The smallest cost is the venue."),
 ]

@@ -424,12 +424,18 @@ def _abbreviation_of(word: Word, other: Index) -> str | None:
     for lemma, found in other.by_initial.get(mine[:1], ()):
         if _abbreviates(mine, lemma) or _abbreviates(lemma, mine) or _abbreviates(found.lower, mine) or \
                 _abbreviates(lemma, word.lemma) or \
-                _abbreviates(mine, found.lower):  # `req'd` = `required`, whose lemma `require` ends otherwise
+                _abbreviates(mine, found.lower) or \
+                _abbreviates(mine, gerund(lemma)):  # `req'd` = `required`; `mtg` (meeting) = `meets`
             return found.text
     for marker in other.note.markers:  # `req'd` = `required`, read as a marker of modality
         if marker.text[:1].casefold() == mine[:1] and _abbreviates(mine, marker.text.casefold()):
             return marker.text
     return None
+
+
+def gerund(lemma: str) -> str:
+    """`meet` → `meeting`, `schedule` → `scheduling`: the noun of the act a clipped form may stand for."""
+    return (lemma[:-1] if lemma.endswith("e") and not lemma.endswith("ee") else lemma) + "ing"
 
 
 def _title_of(word: Word, other: Index) -> str | None:
@@ -515,6 +521,7 @@ __all__ = [
     "abbreviates",
     "aligned",
     "coded_number",
+    "gerund",
     "match_keys",
     "number_coded",
     "number_in_compound",

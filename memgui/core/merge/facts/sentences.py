@@ -13,6 +13,7 @@ from .matching import (
     Index,
     abbreviates,
     aligned,
+    gerund,
     spells_an_acronym,
     unbound,
     value_found,
@@ -112,6 +113,8 @@ def _one_word(a: str, b: str) -> bool:
         a == "re" + b or b == "re" + a or \
         _counted_compound(a, b) or _counted_compound(b, a) or \
         (abbreviates(a, b) and zipf_of(min(a, b, key=len)) < 3.5) or (  # `qty` = `quantity`; `vegan` is none
+            zipf_of(a) < 3.5 and abbreviates(a, gerund(b))) or (zipf_of(b) < 3.5 and abbreviates(b, gerund(a))) or (
+            # `mtg` (meeting) = `meet`
             b in codes.names_of(a.upper()) or a in codes.names_of(b.upper()))  # `de` (`DE`) = `germany`
 
 
