@@ -32,7 +32,7 @@ import functools
 import itertools
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import ahocorasick_rs
 
@@ -72,6 +72,17 @@ class _Unit(NamedTuple):  # a tuple: 1 MB of sources makes tens of thousands
     at: int = -1  # where the text stands in its source (-1: nowhere as written, e.g. a unit leaned anew)
 
 
+# Inside the union a unit is a plain tuple (text, line, paragraph, key, at), read by these indexes: the garbage
+# collector stops tracking an exact tuple of strings and numbers at its first collection, a NamedTuple's never
+# (tens of thousands of units alive through a union made a full collection of the whole heap come sooner).
+_TEXT: Final = 0
+_LINE: Final = 1
+_PARAGRAPH: Final = 2
+_KEY: Final = 3
+_AT: Final = 4
+_Plain = tuple[str, int, int, str, int]
+
+
 @functools.lru_cache(maxsize=1 << 14)  # a note that repeats itself repeats its sentences
 def normalise_sentence(text: str) -> str:
     """The comparison key of a sentence or markdown line."""
@@ -82,9 +93,14 @@ def normalise_sentence(text: str) -> str:
 
 def split_units(text: str | None) -> list[_Unit]:
     """Sentences of prose lines, whole markdown lines, whole fenced code blocks, in source order."""
+    return list(map(_Unit._make, _units(text)))
+
+
+def _units(text: str | None) -> list[_Plain]:
+    """`split_units`, each unit a plain tuple."""
     if not text:
         return []
-    units: list[_Unit] = []
+    units: list[_Plain] = []
     lines = text.split("\n")
     offsets = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))  # where each line starts
     paragraph = 0
@@ -103,11 +119,11 @@ def split_units(text: str | None) -> list[_Unit]:
                 j += 1
             block = "\n".join(x.rstrip("\r") for x in lines[i : min(j, len(lines) - 1) + 1])
             at = offsets[i] if text.startswith(block, offsets[i]) else -1  # not as written once a "\r" is cut
-            units.append(_Unit(block, i, paragraph, normalise_sentence(block), at))
+            units.append((block, i, paragraph, normalise_sentence(block), at))
             i = j + 1
             continue
         if _STRUCTURAL.match(line):
-            units.append(_Unit(line.rstrip(), i, paragraph, normalise_sentence(line), offsets[i]))
+            units.append((line.rstrip(), i, paragraph, normalise_sentence(line), offsets[i]))
         else:
             start = 0
             stripped = line.strip()
@@ -119,27 +135,27 @@ def split_units(text: str | None) -> list[_Unit]:
                 if _ABBREVIATION.search(stripped, max(0, end.start() + 1 - _ABBREVIATION_SPAN), end.start() + 1):
                     continue  # "Dr. Nuno Alves": a title, not a sentence end
                 sentence = stripped[start : end.start(1)]
-                units.append(_Unit(sentence, i, paragraph, normalise_sentence(sentence), at + start))
+                units.append((sentence, i, paragraph, normalise_sentence(sentence), at + start))
                 start = end.end()
             if start < len(stripped):
                 sentence = stripped[start:]
-                units.append(_Unit(sentence, i, paragraph, normalise_sentence(sentence), at + start))
+                units.append((sentence, i, paragraph, normalise_sentence(sentence), at + start))
         i += 1
     return units
 
 
-def _join(units: list[_Unit]) -> str:
+def _join(units: list[_Plain]) -> str:
     out: list[str] = []
-    previous: _Unit | None = None
+    previous: _Plain | None = None
     for unit in units:
         if previous is not None:
-            if unit.line == previous.line:
+            if unit[_LINE] == previous[_LINE]:
                 out.append(" ")
-            elif unit.paragraph != previous.paragraph:
+            elif unit[_PARAGRAPH] != previous[_PARAGRAPH]:
                 out.append("\n\n")
             else:
                 out.append("\n")
-        out.append(unit.text)
+        out.append(unit[_TEXT])
         previous = unit
     return "".join(out)
 
@@ -331,20 +347,20 @@ def _with_labels(clauses: list[_Clause], needs: list[bool]) -> list[bool]:
     return needs
 
 
-def _lean(unit: _Unit, cover: Cover, note: NoteReading) -> tuple[_Unit | None, list[str]]:
+def _lean(unit: _Plain, cover: Cover, note: NoteReading) -> tuple[_Plain | None, list[str]]:
     """The part of a prose sentence the draft needs — the whole sentence when every clause brings something,
     only the clauses that do when some do (joined by "; ", a kept label by ": "), None when none does — and the
     texts left out. A bullet or numbered item is leaned the same way under its own marker."""
-    if _FENCE.match(unit.text):
+    if _FENCE.match(unit[_TEXT]):
         return unit, []  # code is kept whole whenever it is not literally there yet
-    item = _ITEM.match(unit.text)  # a bullet or numbered item is leaned like prose, its marker kept
-    if (_STRUCTURAL.match(unit.text) and not item) or "\n" in unit.text:
-        return (unit, []) if cover.brings(unit.text) else (None, [unit.text])
+    item = _ITEM.match(unit[_TEXT])  # a bullet or numbered item is leaned like prose, its marker kept
+    if (_STRUCTURAL.match(unit[_TEXT]) and not item) or "\n" in unit[_TEXT]:
+        return (unit, []) if cover.brings(unit[_TEXT]) else (None, [unit[_TEXT]])
     marker = item.group() if item else ""
-    cover.reader.locate(unit.text[len(marker):], note, unit.at + len(marker) if unit.at >= 0 else -1)
-    clauses = _clauses(unit.text[len(marker):], cover.reader)
+    cover.reader.locate(unit[_TEXT][len(marker):], note, unit[_AT] + len(marker) if unit[_AT] >= 0 else -1)
+    clauses = _clauses(unit[_TEXT][len(marker):], cover.reader)
     for clause in clauses:  # each is read from the scan of its note, where it stands
-        cover.reader.locate(clause.text, note, unit.at + len(marker) + clause.at if unit.at >= 0 else -1)
+        cover.reader.locate(clause.text, note, unit[_AT] + len(marker) + clause.at if unit[_AT] >= 0 else -1)
     # a clause of short words only ("The cat") brings nothing; a label brings a fact of its own, or is kept
     # in front of a value that is kept ("shell: fish"): it says what the value is
     needs = [cover.brings(c.text, facts_only=c.label, wordless=len(clauses) == 1) for c in clauses]
@@ -364,9 +380,9 @@ def _lean(unit: _Unit, cover: Cover, note: NoteReading) -> tuple[_Unit | None, l
         text += joint.lstrip() if joint.startswith(" ") and text.endswith(" ") else joint
         text += clauses[following].text
     text += ")" * depth  # a parenthesis left open by the clauses left out
-    if unit.text.rstrip()[-1:] in ".!?" and text[-1:] not in ".!?":
-        text += unit.text.rstrip()[-1]
-    return _Unit(text, unit.line, unit.paragraph, unit.key), left_out
+    if unit[_TEXT].rstrip()[-1:] in ".!?" and text[-1:] not in ".!?":
+        text += unit[_TEXT].rstrip()[-1]
+    return (text, unit[_LINE], unit[_PARAGRAPH], unit[_KEY], -1), left_out
 
 
 def _note_respellings(text: str, respellings: dict[str, str]) -> str:
@@ -389,29 +405,29 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     cover, at the level of clauses: a sentence that adds one new fact adds that clause, not the sentence).
     Then checked: see the module doc."""
     primary = primary or ""
-    seen = {unit.key for unit in split_units(primary)}
+    seen = {unit[_KEY] for unit in _units(primary)}
     reader = Reader()  # each source scanned once; its sentences and clauses read from the scan
     cover = Cover(primary, reader)
     respellings: dict[str, str] = {}  # a date as another source writes it -> the draft's spelling
-    per_source: list[tuple[list[_Unit], list[bool]]] = []
+    per_source: list[tuple[list[_Plain], list[bool]]] = []
     dedup_only: list[list[bool]] = []  # every sentence not literally there yet (the draft before the cover)
-    originals: list[list[_Unit]] = []  # the units before leaning, for the last safety net
+    originals: list[list[_Plain]] = []  # the units before leaning, for the last safety net
     for other in others:
-        units = split_units(other)
+        units = _units(other)
         note = reader.note(other or "")
-        fresh = {unit.key: len(unit.text) for unit in units if unit.key not in seen}
+        fresh = {unit[_KEY]: len(unit[_TEXT]) for unit in units if unit[_KEY] not in seen}
         note.spans_pay = _SPANS_PAY * sum(fresh.values()) >= len(other or "")  # else its few new sentences read alone
         originals.append(list(units))
         keep, unseen_keys = [], []
         for index, unit in enumerate(units):
-            unseen = bool(unit.key) and unit.key not in seen
+            unseen = bool(unit[_KEY]) and unit[_KEY] not in seen
             lean = None
             if unseen:
-                seen.add(unit.key)
-                reader.locate(unit.text, note, unit.at)
+                seen.add(unit[_KEY])
+                reader.locate(unit[_TEXT], note, unit[_AT])
                 lean, left_out = _lean(unit, cover, note)
                 if lean is not None:
-                    cover.add(lean.text)
+                    cover.add(lean[_TEXT])
                     units[index] = lean
                 for text in left_out:
                     for existing, new in cover.respelled(text):
@@ -437,7 +453,7 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
 
     # Put back the dropped sentences that hold a missing token or fact (once: a repeat is already there).
     if missing:  # else only the length fell short: nothing to put back
-        dropped = [(keep, index, unit.text) for (units, keep), unseen_keys in zip(per_source, dedup_only)
+        dropped = [(keep, index, unit[_TEXT]) for (units, keep), unseen_keys in zip(per_source, dedup_only)
                    for index, unit in enumerate(units) if unseen_keys[index] and not keep[index]]
         for (keep, index, _), holds in zip(dropped, _holding_any([text for _, _, text in dropped], missing)):
             keep[index] = keep[index] or holds

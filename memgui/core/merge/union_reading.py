@@ -225,7 +225,11 @@ class Reader:
         # more object the garbage collector tracks for good: tens of thousands of them on a long note)
         self._at: dict[str, int] = {}
         self._in: dict[str, NoteReading] = {}
-        self._read: dict[str, tuple[Facts, Facts]] = {}
+        # a text's tokens and facts, in two maps: a (tokens, facts) pair would stay tracked by the garbage
+        # collector into the oldest generation (a tuple is untracked only once what it holds is, and a collection
+        # looks at the pair before the tuples it holds), and tens of thousands of them brought full collections
+        self._tokens: dict[str, Facts] = {}
+        self._facts: dict[str, Facts] = {}
         self.whole: dict[str, dict[str, str]] = {}  # the union's memo: a source's facts that stand whole in it
 
     def note(self, text: str) -> NoteReading:
@@ -245,29 +249,31 @@ class Reader:
         return self.note(text).whole_facts() if len(text) > 256 else text_facts(text)
 
     def tokens(self, text: str) -> Facts:
-        return self._both(text)[0]
+        known = self._tokens.get(text)
+        return known if known is not None else self._read(text)[0]
 
     def facts(self, text: str) -> Facts:
-        return self._both(text)[1]
+        known = self._facts.get(text)
+        return known if known is not None else self._read(text)[1]
 
     def dates(self, text: str) -> tuple[Facts, tuple[str, ...]]:
         """MergeGuard's full dates of `text` (the tokens `calendar_date` reads) and the strict lens's day-month
         facts, as `tokens` and `facts` list them; a text not read yet and not a span of a scanned note (a
         clause list joined anew, a whole note) is scanned for these patterns only."""
-        known = self._read.get(text)
+        tokens = self._tokens.get(text)
         note = self._in.get(text)
-        if known is None and note is not None and note.spans_pay and len(text) < len(note.text):
-            known = self._both(text)
-        if known is None:
+        if tokens is None and note is not None and note.spans_pay and len(text) < len(note.text):
+            tokens = self._read(text)[0]
+        if tokens is None:
             return _dates_alone(text)
-        return (tuple(item for item in known[0] if item[1] in _CALENDAR_KINDS),
-                tuple(token for token, kind in known[1] if kind == "day_month"))
+        return (tuple(item for item in tokens if item[1] in _CALENDAR_KINDS),
+                tuple(token for token, kind in self._facts[text] if kind == "day_month"))
 
-    def _both(self, text: str) -> tuple[Facts, Facts]:
-        known = self._read.get(text)
-        if known is None:
-            known = self._read[text] = self._from_note(text) or (text_tokens(text), text_facts(text))
-        return known
+    def _read(self, text: str) -> tuple[Facts, Facts]:
+        tokens, facts = self._from_note(text) or (text_tokens(text), text_facts(text))
+        self._tokens[text] = tokens
+        self._facts[text] = facts
+        return tokens, facts
 
     def _from_note(self, text: str) -> tuple[Facts, Facts] | None:
         note = self._in.get(text)
