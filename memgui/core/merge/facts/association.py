@@ -43,6 +43,8 @@ def _items(note: Note) -> list[dict[str, tuple[str, str, int, int]]]:
         if value.implied or listed(value.start):
             continue
         for key in value.keys:
+            if key.startswith("ordinal:") and key.count(":") > 1:
+                continue  # `ordinal:2:floor` restates `ordinal:2` (values.SEQUENCE_NOUNS): one item, not two
             sort = "w" if key.startswith("token:") else f"v:{value.kind}"  # `auth-service` is a name like `billing`
             clauses[clause].setdefault(f"v:{key}", (sort, value.text, value.start, value.end))
     for word in note.words:
