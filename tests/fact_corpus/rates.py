@@ -33,8 +33,10 @@ SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated
         # the fourth session of 2026-12-05: blind13 and blind18 held back and run once each (blind18 after the
         # session's last rule); blind12 and blind14-17 taught from after their first runs
         **{f"blind{n}": DATA / f"handwritten_blind{n}.json" for n in range(12, 19)},
-        # the fifth session of 2026-12-05: blind19 and blind20 held back, run once unread (no rule was added)
-        "blind19": DATA / "handwritten_blind19.json", "blind20": DATA / "handwritten_blind20.json"}
+        # the fifth session of 2026-12-05: blind19 and blind20 held back and run once unread before any rule of the
+        # session, then taught from; blind21 held back and run once after the session's rules
+        "blind19": DATA / "handwritten_blind19.json", "blind20": DATA / "handwritten_blind20.json",
+        "blind21": DATA / "handwritten_blind21.json"}
 MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
 
 
