@@ -126,7 +126,8 @@ _COMMON_CAPITALS = frozenset({
     "my", "your", "their", "its", "if", "when", "for", "and", "or", "but", "so", "also", "then", "note",
     "use", "run", "see", "in", "on", "at", "to", "from", "with", "by", "as", "is", "are", "was", "all",
 })
-_TITLE_IDENTIFIER = re.compile(r"[A-Za-z0-9][\w.-]*[\d_.-][\w.-]*[A-Za-z0-9]|[a-z]+[A-Z]\w*")
+# an identifier in a title, begun at a word's start (`hC` of `GPhC` is no identifier of its own)
+_TITLE_IDENTIFIER = re.compile(r"(?<![\w.-])(?:[A-Za-z0-9][\w.-]*[\d_.-][\w.-]*[A-Za-z0-9]|[a-z]+[A-Z]\w*)")
 _SPACES = re.compile(r"\s+")
 # One spelling per unit after an amount, so `47 min` keeps `47 minutes`, `2gb` keeps `2 GB`, `80 percent` keeps
 # `80%` and `€60 a month` keeps `€60/month` (a different unit or rate still differs).

@@ -106,6 +106,16 @@ def test_title_identifiers_must_survive_in_the_body_or_the_kept_title():
     assert kept.passed
 
 
+def test_a_title_identifier_is_a_whole_word_not_a_piece_of_one():
+    """`hC` of `GPhC` is no identifier: a body that keeps `GPhC` keeps the title's fact."""
+    sources = ["GPhC registration no. 2071846.", "Renewed on 18/05/25."]
+    body = "GPhC registration no. 2071846, renewed on 18/05/25."
+    kept = check_strict(sources, body, titles=["GPhC registration", "Renewal"], kept_title="Renewal")
+    assert kept.passed, [a.describe() for a in kept.at_risk]
+    lost = check_strict(sources, body, titles=["GPhC registration", "Renewal ref PH-2025-07"], kept_title="Renewal")
+    assert [r.token for r in lost.at_risk] == ["PH-2025-07"]
+
+
 def test_cli_guard_reports_the_strict_lens_beside_netclaws_verdict(tmp_path):
     src, merged = tmp_path / "a.md", tmp_path / "m.md"
     src.write_text("Standup is at 09:30 on Sundays in #standup.", encoding="utf-8")
