@@ -57,6 +57,24 @@ def read_seam(reader: Callable[[str], T], path: str) -> T:
         raise CliError(str(exc)) from None
 
 
+def read_input(name: str, what: str) -> bytes:
+    """The bytes of file `name` (or of standard input for '-'), bounded as every seam file is: a folder, a pipe
+    nobody writes to, an endless device (/dev/zero) or a file beyond the limit is a one-line CliError (exit 2)."""
+    from ..core.store.seams import MAX_FILE_BYTES, read_bytes
+
+    if name != "-":
+        return read_seam(lambda p: read_bytes(p, what), name)
+    if sys.stdin is None:
+        raise CliError(f"standard input is closed; give {what} as a file")
+    try:
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise CliError(f"standard input: cannot be read ({exc.strerror or type(exc).__name__})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise CliError(f"standard input: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; not {what}")
+    return data
+
+
 def int64_arg(text: str) -> int:
     """argparse `type=`: an integer in SQLite's range (an audit id, a limit)."""
     from ..core.store.seams import SeamError, int64

@@ -8,7 +8,6 @@ extractor). Nothing is written.
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,7 @@ from ..core.curation.types import Decider, NominatorUnavailable, Proposal
 from ..core.netfx import net_trim
 from ..core.store import Store, StoreError
 from ..core.store.values import now_ms
-from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text
+from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, read_input
 
 if TYPE_CHECKING:
     from ..core.vectors.nominate import IndexNominator
@@ -72,17 +71,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _read_content(path: str) -> str:
+    from ..core.store.seams import MAX_TEXT_CHARS
+
+    raw = read_input(path, "the proposed memory's content (UTF-8 text)")
     try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise CliError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        return raw.decode("utf-8-sig")
+        content = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise CliError(f"{path}: not UTF-8 text") from None
+    if len(content) > MAX_TEXT_CHARS:
+        raise CliError(f"{path}: longer than {MAX_TEXT_CHARS} characters")
+    return content
 
 
 def build_proposal(title: str, content: str, anchor: str | None, freshness_ms: int | None) -> Proposal:

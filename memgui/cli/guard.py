@@ -9,13 +9,11 @@ equated). `--strict` also exits 1 when the lens finds a fact at risk, for script
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 from ..core.merge.guard import MergeGuardReport, check_merge
 from ..core.merge.strict import AtRisk, StrictReport, check_strict
 from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
-from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json, print_text
+from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json, print_text, read_input
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,18 +33,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def read_body(name: str) -> str:
     """A UTF-8 text file (a leading BOM is dropped; line endings kept), or stdin for '-'."""
+    from ..core.store.seams import MAX_TEXT_CHARS
+
+    data = read_input(name, "a body (UTF-8 text)")
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except FileNotFoundError:
-        raise CliError(f"{name}: no such file") from None
-    except IsADirectoryError:
-        raise CliError(f"{name}: is a directory, not a file") from None
-    except OSError as exc:
-        raise CliError(f"{name}: cannot read ({exc.strerror or exc})") from None
-    try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CliError(f"{name}: not valid UTF-8 (byte {exc.start})") from None
+    if len(text) > MAX_TEXT_CHARS:
+        raise CliError(f"{name}: longer than {MAX_TEXT_CHARS} characters")
+    return text
 
 
 def format_report(report: MergeGuardReport, strict: StrictReport) -> str:

@@ -41,7 +41,17 @@ from ..core.ops.apply import (
 from ..core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
 from ..core.store import StoreError
 from ..core.store.audit_log import AuditEntry
-from .common import EXIT_NEGATIVE, EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, read_seam
+from .common import (
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    CliError,
+    int64_arg,
+    open_store_or_fail,
+    print_json,
+    print_text,
+    read_seam,
+    store_errors_as_cli_errors,
+)
 
 STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
 
@@ -158,7 +168,7 @@ def run_merge(args: argparse.Namespace) -> int:
         raise CliError("--body-file needs the stamps of what the body was written from: --expect-stamps FILE (or "
                        "--draft FILE), or --force to merge whatever the sources hold now (recorded); nothing was written")
     mode = MODE_APPEND if args.append else MODE_UNION if args.union else MODE_MERGED_BODY
-    with open_store_or_fail(args.store) as store:
+    with open_store_or_fail(args.store) as store, store_errors_as_cli_errors():
         cluster = list(dict.fromkeys([target, *sources]))
         current = draft_stamps(store, cluster)
         unknown = [i for i in cluster if i not in current]
@@ -196,7 +206,7 @@ def run_merge(args: argparse.Namespace) -> int:
 
 
 def _run_revert(args: argparse.Namespace, action: Callable[..., AuditEntry]) -> int:
-    with open_store_or_fail(args.store) as store:
+    with open_store_or_fail(args.store) as store, store_errors_as_cli_errors():
         try:
             entry = action(store, args.audit_id, note=args.note)
         except AuditNotFoundError as exc:

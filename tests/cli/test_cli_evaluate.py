@@ -88,7 +88,7 @@ def test_freshness_option_reaches_the_rules(db, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv_tail, message", [
-    (["--content-file", "/nonexistent/content.txt"], "cannot be read"),
+    (["--content-file", "/nonexistent/content.txt"], "no such file"),
     (["--content-file", "EMPTY"], "content file is empty"),
     (["--content-file", "BINARY"], "not UTF-8"),
 ])

@@ -212,7 +212,11 @@ def capture(store: Store, touched: Touched) -> dict[str, Any]:
         "records": {r: _record_image(store, r) for r in touched.records},
         "exemptions": [{"pair": [f, s], "row": exemptions_mod.exemption_row(store, f, s)} for f, s in touched.exemptions],
     }
-    normal: dict[str, Any] = _normal(image)
+    try:
+        normal: dict[str, Any] = _normal(image)
+    except ValueError:  # an infinite number in a row (SQLite stores ±Inf; JSON has no such number)
+        raise StoreError(f"{store.path}: a row this write touches holds an infinite number, which the audit trail "
+                         "cannot record (so the write could not be undone); nothing was written") from None
     return normal
 
 
@@ -274,7 +278,10 @@ def record_entry(
         values.update({Au.before_json: _dumps(pack.refer(before)), Au.after_json: _dumps(pack.refer(after))})
         if len(details_json) >= LONG_DETAILS:  # the details' JSON text itself, stored as one of the texts
             values[Au.details_json] = _dumps(pack.refer({"d": details_json})["d"])
-        values[texts_column] = pack.blob()
+        try:
+            values[texts_column] = pack.blob()
+        except seams.SeamError as exc:  # memgui could not read this row back, so the write could not be undone
+            raise StoreError(f"{store.path}: {exc}, so this write could not be undone; nothing was written") from None
     return int(store._run(Au.insert(values)))
 
 
@@ -300,6 +307,16 @@ def _model(store: Store) -> TableModel:
     Au = store.m.audit
     if Au is None:
         raise StoreError(f"{store.path}: memgui's audit table is missing (store opened read-only?); nothing was written")
+    return _checked(store, Au)
+
+
+def _checked(store: Store, Au: TableModel) -> TableModel:
+    """`Au`, when the store's memgui_audit has the columns memgui gives it (another tool may have made a table
+    of that name); else StoreError."""
+    lacking = [c for c in _COLUMNS if c not in Au._meta.columns]
+    if lacking:
+        raise StoreError(f"{store.path}: its memgui_audit table is not memgui's (it lacks {', '.join(lacking[:4])}"
+                         f"{', …' if len(lacking) > 4 else ''}); nothing was read or written")
     return Au
 
 
@@ -370,7 +387,7 @@ def get_entry(store: Store, audit_id: int) -> AuditEntry | None:
     Au = store.m.audit
     if Au is None:
         return None
-    row = store._first(_select(Au).where(Au.audit_id == int(audit_id)))
+    row = store._first(_select(_checked(store, Au)).where(Au.audit_id == int(audit_id)))
     return _entry(row) if row else None
 
 
@@ -380,7 +397,7 @@ def entry_state(store: Store, audit_id: int) -> str | None:
     Au = store.m.audit
     if Au is None:
         return None
-    row = store._first(Au.select(Au.state).where(Au.audit_id == int(audit_id)))
+    row = store._first(_checked(store, Au).select(Au.state).where(Au.audit_id == int(audit_id)))
     return None if row is None else str(row[0])
 
 
@@ -407,7 +424,7 @@ def list_entries(
     Au = store.m.audit
     if Au is None:
         return []
-    query = _select(Au)
+    query = _select(_checked(store, Au))
     if operation is not None:
         query = query.where(Au.operation.in_([operation] if isinstance(operation, str) else list(operation)))
     if document_id is not None:

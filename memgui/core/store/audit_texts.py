@@ -126,11 +126,20 @@ class TextPack:
         if not self._out:
             return None
         order = sorted(self._out, key=self._out.__getitem__)
+        longest = max(len(self._texts[index]) for index in order)
+        if longest > MAX_TEXT_CHARS:  # `unpack` would refuse the row: the write could never be undone
+            raise SeamError(f"a text of {longest:,} characters is longer than the {MAX_TEXT_CHARS:,} an audit row "
+                            "holds")
+        if sum(len(self._texts[index]) for index in order) > MAX_ROW_TEXT_CHARS or len(order) > MAX_ITEMS:
+            raise SeamError(f"its texts are longer in all than the {MAX_ROW_TEXT_CHARS:,} characters an audit row holds")
         parts = [MAGIC]
         for index in order:
             chunk = self._chunks[index]
             parts += [_LENGTH.pack(len(chunk)), chunk]
-        return b"".join(parts)
+        blob = b"".join(parts)
+        if len(blob) > MAX_FILE_BYTES:
+            raise SeamError(f"its texts are larger than the {MAX_FILE_BYTES // (1024 * 1024)} MB an audit row holds")
+        return blob
 
 
 def unpack(blob: Any, where: str) -> list[str]:

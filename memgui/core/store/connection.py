@@ -16,7 +16,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from peewee import SqliteDatabase
+from peewee import DatabaseError, SqliteDatabase
 
 from .errors import StoreError
 
@@ -93,6 +93,19 @@ class StoreDatabase(SqliteDatabase):
         self._registry_lock = threading.Lock()
         self._registry: list[tuple[weakref.ref[threading.Thread], sqlite3.Connection]] = []
         self._private_folder: Path | None = None
+        self._kept_wal: Path | None = None  # the store whose -wal was there at open: left as it is unless memgui wrote
+        self.wrote = False  # set by the handle when a write transaction commits a change
+
+    def total_changes(self) -> int:
+        """Rows this thread's connection has inserted, updated or deleted since it opened."""
+        conn: sqlite3.Connection = self.connection()  # type: ignore[no-untyped-call]  # peewee's stub is unannotated
+        return conn.total_changes
+
+    def keep_wal(self, path: Path) -> None:
+        """The store's `-wal` (commits not yet in the file, or an empty one) was there before memgui opened it:
+        closing without having written leaves it byte for byte (SQLite's last connection would fold it into the
+        file and delete it)."""
+        self._kept_wal = path if side_file(path, "-wal").exists() else None
 
     def own_folder(self, folder: Path) -> None:
         """`folder` (a private copy of the store) is removed when the database is closed, or collected."""
@@ -115,14 +128,31 @@ class StoreDatabase(SqliteDatabase):
         return conn
 
     def close_all(self) -> None:
+        keeper = self._wal_keeper()
         if not self.is_closed():
             self.close()
         with self._registry_lock:
             for _, conn in self._registry:
                 _quiet_close(conn)
             self._registry = []
+        if keeper is not None:
+            keeper.close_all()  # a read-only connection closing last neither checkpoints nor deletes the -wal
         if self._private_folder is not None:
             shutil.rmtree(self._private_folder, ignore_errors=True)
+
+
+    def _wal_keeper(self) -> StoreDatabase | None:
+        """A read-only connection holding the -wal open while the read-write ones close, when memgui wrote nothing
+        and the -wal was there before: then no memgui connection is the last one, so none checkpoints it."""
+        if self.wrote or self._kept_wal is None or not self._registry or not side_file(self._kept_wal, "-wal").exists():
+            return None
+        keeper = make_database(self._kept_wal, read_only=True, busy_timeout_ms=1000)
+        try:
+            keeper.get_tables()  # a read: the connection joins the WAL
+        except (DatabaseError, sqlite3.Error):
+            keeper.close_all()
+            return None
+        return keeper
 
 
 def _quiet_close(conn: sqlite3.Connection) -> None:
@@ -140,7 +170,9 @@ def make_database(path: Path, *, read_only: bool, busy_timeout_ms: int, immutabl
     if read_only:
         uri = f"{path.as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
         return StoreDatabase(uri, uri=True, pragmas={**pragmas, "query_only": 1}, **common)
-    return StoreDatabase(str(path), pragmas=pragmas, **common)
+    db = StoreDatabase(str(path), pragmas=pragmas, **common)
+    db.keep_wal(path)
+    return db
 
 
 

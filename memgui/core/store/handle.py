@@ -128,13 +128,17 @@ class StoreHandle:
         Any error inside rolls everything back. The outermost transaction of a store memgui has not written
         yet first creates memgui's own tables, so they commit with the first write or not at all."""
         self.require_writable()
-        migrating = self.schema_pending and not self.db.in_transaction()
+        outermost = not self.db.in_transaction()
+        migrating = self.schema_pending and outermost
         try:
             try:
                 with self.db.atomic():
+                    changes = self.db.total_changes()
                     if migrating:
                         memgui_schema.migrate(self)
                     yield
+                    if outermost and self.db.total_changes() != changes:
+                        self.db.wrote = True  # committed below: closing may fold the -wal into the file
             except BaseException:
                 if migrating:  # the tables were rolled back with the write: forget their models
                     self.reload_schema()

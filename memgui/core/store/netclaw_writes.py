@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 LEGACY_DOMAIN_DEFAULT = "general"
 TRUSTED_INSTANCE_BOUNDARY = "boundary:trusted-instance"
+INT64_MAX = 2 ** 63 - 1  # SQLite's largest integer
 
 
 class NetclawWrites:
@@ -98,7 +99,7 @@ class NetclawWrites:
             existing = self.store.document(doc.document_id)
             values = {c: getattr(doc, c) for c in DOCUMENT_COLUMNS}
             ts = now_ms()
-            values["updated_at"] = max(ts, existing.updated_at + 1) if existing else ts
+            values["updated_at"] = self._later(existing, ts) if existing else ts
             if existing is None and not values.get("created_at"):
                 values["created_at"] = values["updated_at"]
             if values["boundary"] in (None, LEGACY_BOUNDARY):
@@ -118,6 +119,16 @@ class NetclawWrites:
                 self._refresh_fts(stored)
         return stored
 
+    def _later(self, current: Document, now: int) -> int:
+        """An updated_at later than the stored one (now, or the stored one + 1 ms); StoreError when the stored one
+        is already SQLite's largest integer (no later time can be written)."""
+        later: int = max(now, current.updated_at + 1)
+        if isinstance(later, int) and later > INT64_MAX:
+            raise StoreError(f"{self.store.path}: document {current.document_id!r}: its updated_at "
+                             f"({current.updated_at}) is SQLite's largest integer, so no later time can be written; "
+                             "nothing was written")
+        return later
+
     def tombstone_document(self, document_id: str) -> Document:
         """Soft delete as Netclaw does: update_semantics `tombstone`, recall_mode `never`, updated_at
         bumped, FTS row and every embedding row removed — one transaction."""
@@ -132,7 +143,7 @@ class NetclawWrites:
                 raise StoreError(f"{document_id}: no such document; nothing was written")
             self.store._run(D.update(row_values(D, {
                 "update_semantics": LIVE_EXCLUDED_SEMANTICS, "recall_mode": "never",
-                "updated_at": max(now_ms(), current.updated_at + 1),
+                "updated_at": self._later(current, now_ms()),
             })).where(D.document_id == document_id))
             if F is not None:
                 self.store._run(F.delete().where(self.store.images.where_key(F, "document_id", document_id)))

@@ -8,6 +8,7 @@ from typing import Any
 
 from peewee import Cast, Value
 
+from .errors import StoreError
 from .handle import Expr, StoreHandle
 from .models import FTS_TABLES, TableModel, row_values, stored_fields
 from .values import RawText
@@ -68,7 +69,10 @@ class RowImages:
         rows are named by their rowids instead, looked up in FTS5's own content table (`<table>_content`, column
         c0 = the first column). Other tables, or an FTS table without that shadow table (contentless, external
         content), keep the plain condition."""
-        field = model._meta.columns[key_column]
+        field = model._meta.columns.get(key_column)
+        if field is None:  # a table of Netclaw's name another tool made (an FTS table without its id column)
+            raise StoreError(f"{self.store.path}: its {model._meta.table_name} table has no {key_column} column, "
+                             "so memgui cannot read or write its rows as Netclaw does; nothing was written")
         content = self.store.m.fts_content(model._meta.table_name) if model._meta.table_name in FTS_TABLES else None
         fields = stored_fields(model)
         if content is None or not fields or fields[0].column_name != key_column \

@@ -33,7 +33,6 @@ import errno
 import os
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -315,8 +314,11 @@ def read_bytes(path: str | os.PathLike[str], what: str) -> bytes:
     """A file's bytes, bounded; every reason it cannot be read is a one-line SeamError."""
     name = str(path)
     try:
-        p = Path(path)
-        with p.open("rb") as fh:
+        # O_NONBLOCK: opening a named pipe nobody writes to would wait forever; once open, reads block again
+        # (a pipe with no writer reads as empty, a pipe from `<(…)` is read to its end)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            os.set_blocking(fd, True)
             data = fh.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise SeamError(f"{name}: no such file") from None

@@ -32,6 +32,7 @@ from .values import (
     EmbeddingRow,
     Record,
     StoreSummary,
+    document_row_problem,
 )
 
 FTS_BM25_WEIGHTS = (10.0, 1.0, 5.0, 3.0)  # Netclaw's, positional over all columns (the unindexed id first)
@@ -60,8 +61,25 @@ class Store(StoreHandle):
         return self.m.documents.select(*self._doc_fields)
 
     def _docs(self, query: Query) -> list[Document]:
-        """Documents from a query selecting exactly DOCUMENT_COLUMNS, in that order."""
-        return [Document(*row) for row in self._tuples(query)]
+        """Documents from a query selecting exactly DOCUMENT_COLUMNS, in that order. A row whose id, anchor,
+        text or times are not of the type Netclaw writes (a BLOB, a number, NULL) is a one-line StoreError."""
+        docs = []
+        for row in self._tuples(query):
+            problem = document_row_problem(row)
+            if problem is not None:
+                raise self.bad_document(row[0], problem)
+            docs.append(Document(*row))
+        return docs
+
+    def bad_document(self, document_id: object, problem: str) -> StoreError:
+        """The one-line refusal of a document row memgui cannot read (`problem`: values.document_row_problem)."""
+        if isinstance(document_id, str):
+            shown = document_id if len(document_id) <= 80 else f"{document_id[:40]}…{document_id[-40:]}"
+            which = f"document {shown!r}"
+        else:
+            which = "a memory_documents row"
+        return StoreError(f"{self.path}: {which}: {problem}; memgui cannot use this row (fix or remove it with "
+                          "another tool); nothing was written")
 
     def _live(self, model: TableModel = None) -> Expr:
         return column(model or self.m.documents, "update_semantics") != LIVE_EXCLUDED_SEMANTICS
@@ -173,7 +191,7 @@ class Store(StoreHandle):
 
     def checkpoint_counts(self) -> dict[str, int]:
         C = self.m.checkpoints
-        if C is None:
+        if C is None or not has_column(C, "status"):
             return {}
         return dict(self._tuples(C.select(C.status, count_rows()).group_by(C.status).order_by(C.status)))
 

@@ -112,6 +112,31 @@ class Document:
 
 DOCUMENT_COLUMNS = tuple(Document.__dataclass_fields__)
 
+# The columns every reader of a document relies on, and the Python types SQLite may hand back for them. A row
+# written by another tool (a table without type affinity, a hand edit) can hold a BLOB, a number or NULL there.
+_TEXT, _TIME = (str,), (int, float)
+DOCUMENT_TYPES = {"document_id": _TEXT, "anchor_id": _TEXT, "title": _TEXT + (type(None),),
+                  "markdown_body": _TEXT + (type(None),), "created_at": _TIME, "updated_at": _TIME}
+_KINDS = {bytes: "a BLOB", str: "text", int: "an integer", float: "a real number", type(None): "NULL"}
+
+
+def document_value_problem(name: str, value: Any) -> str | None:
+    """Why `value` cannot be a document's `name` column (DOCUMENT_TYPES), or None."""
+    allowed = DOCUMENT_TYPES.get(name)
+    if allowed is None or (isinstance(value, allowed) and not isinstance(value, bool)):
+        return None
+    expected = "text" if allowed[0] is str else "an integer (epoch milliseconds)"
+    return f"its {name} is {_KINDS.get(type(value), type(value).__name__)}, not {expected}"
+
+
+def document_row_problem(row: tuple[Any, ...]) -> str | None:
+    """Why a `memory_documents` row (DOCUMENT_COLUMNS, in order) cannot be read as a Document, or None."""
+    for name, value in zip(DOCUMENT_COLUMNS, row):
+        problem = document_value_problem(name, value)
+        if problem is not None:
+            return problem
+    return None
+
 
 @dataclass(frozen=True)
 class Anchor:

@@ -26,6 +26,7 @@ import numpy as np
 
 from ...config import load_curation_settings, user_cache_dir
 from ..store import Document, Store, queries
+from ..store.values import document_value_problem
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 from .embed import VectorSource, l2_normalise
 
@@ -329,8 +330,13 @@ def fingerprint_of_lengths(updated_at: int, title_length: int, body_length: int)
 
 def live_fingerprints(store: Store) -> dict[str, int]:
     """{document id: fingerprint} of the live documents, in the store's document order, in one light query."""
+    stamps = queries.live_document_stamps(store)
+    for doc_id, updated_at, _title_length, _body_length in stamps:
+        problem = document_value_problem("document_id", doc_id) or document_value_problem("updated_at", updated_at)
+        if problem is not None:
+            raise store.bad_document(doc_id, problem)
     return {doc_id: fingerprint_of_lengths(updated_at, title_length, body_length)
-            for doc_id, updated_at, title_length, body_length in queries.live_document_stamps(store)}
+            for doc_id, updated_at, title_length, body_length in stamps}
 
 
 STALE_TEMP_SECONDS = 3600
