@@ -120,7 +120,7 @@ def models_install_hint() -> str:
 def netclaw_home() -> Path:
     """Netclaw's BasePath: $NETCLAW_HOME (home-expanded) else ~/.netclaw (netclaw-compat §1)."""
     env = os.environ.get("NETCLAW_HOME")
-    return Path(env).expanduser().absolute() if env else Path("~/.netclaw").expanduser().absolute()
+    return Path(os.path.expanduser(env)).absolute() if env else Path("~/.netclaw").expanduser().absolute()
 
 
 def resources_dir() -> Path:

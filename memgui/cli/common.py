@@ -165,7 +165,7 @@ def decider_model_path(model: str | None) -> Path | None:
     default is installed (each command says what that means for it)."""
     if model:
         _check_path(model)
-        path = Path(model).expanduser()
+        path = Path(os.path.expanduser(model))  # `~nobody/…` stays as it is: "no such model file"
         if not path.is_file():
             raise CliError(f"{model}: no such model file")
         _require_gguf(path)

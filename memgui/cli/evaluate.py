@@ -8,6 +8,7 @@ extractor). Nothing is written.
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,7 +44,7 @@ def default_decider(choice: str = "none") -> Decider | None:
     from ..core.decide.llm import LlamaDecider
     from ..core.decide.model_files import default_model_path
 
-    path = default_model_path() if choice == "default" else Path(choice).expanduser()
+    path = default_model_path() if choice == "default" else Path(os.path.expanduser(choice))
     if path is None:
         raise CliError(f"no default decider model installed (run `{memgui_command()} models install`) — or pass "
                        "--model PATH")

@@ -269,3 +269,33 @@ def test_standard_input_beyond_the_limit_is_one_line(monkeypatch, capsys, tmp_pa
     good.write_text(GOOD, encoding="utf-8")
     assert main(["guard", "--source", str(good), "--merged", "-"]) == 2
     assert "standard input: larger than" in capsys.readouterr().err
+
+
+# ---- a path that starts with the home folder of a user this system does not have ---------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["info", "--store", "~no-such-user-x/netclaw.db"],
+    ["merge", "--store", "~no-such-user-x/netclaw.db", "--target", A, "--sources", B, "--append"],
+    ["audit", "--store", "~no-such-user-x"],
+], ids=lambda a: a[0])
+def test_a_tilde_path_of_an_unknown_user_is_no_such_file(capsys, argv):
+    assert run(argv)[0] == 2
+    err = capsys.readouterr().err
+    assert "no such file" in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_model_path_of_an_unknown_users_home_is_no_such_model(demo, capsys):
+    argv = ["decide", "--store", str(demo), "--docs", f"{A},{B}", "--model", "~no-such-user-x/m.gguf"]
+    assert run(argv)[0] == 2
+    assert "no such model file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind, statement", [
+    ("a memgui_meta without its value column", "CREATE TABLE memgui_meta (key TEXT)"),
+    ("a view named memgui_meta", "CREATE VIEW memgui_meta AS SELECT 'schema_version' AS key, '1' AS value"),
+])
+@pytest.mark.parametrize("argv", [["merge", "--target", A, "--sources", B, "--append"], ["undo", "1"]],
+                         ids=lambda a: a[0])
+def test_a_memgui_meta_memgui_did_not_make_is_one_line(demo, tmp_path, capsys, kind, statement, argv):
+    store = _store(demo, tmp_path, statement)
+    assert "memgui_meta" in _one_line_exit_2(capsys, [argv[0], "--store", store, *argv[1:]], store, kind)

@@ -19,10 +19,11 @@ class LocatedStore:
 
 def locate_store(explicit: str | os.PathLike[str] | None = None, *, demo_path: Path | None = None) -> LocatedStore:
     if explicit:
-        return LocatedStore(Path(explicit).expanduser().absolute(), "argument")
+        # os.path.expanduser leaves `~nobody/…` as it is (pathlib raises): the opener then says "no such file"
+        return LocatedStore(Path(os.path.expanduser(explicit)).absolute(), "argument")
     env = os.environ.get("NETCLAW_HOME")
     if env:
-        candidate = Path(env).expanduser().absolute() / "netclaw.db"
+        candidate = Path(os.path.expanduser(env)).absolute() / "netclaw.db"
         if candidate.is_file():
             return LocatedStore(candidate, "NETCLAW_HOME")
     home_candidate = Path("~/.netclaw").expanduser().absolute() / "netclaw.db"

@@ -7,7 +7,7 @@ BEGIN IMMEDIATE transaction together with the version bump.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import StoreError
 
@@ -81,6 +81,7 @@ def read_version(store: StoreHandle) -> int:
     meta = store.m.meta
     if meta is None:
         return 0
+    _require_memgui_meta(store, meta)
     try:
         row = store._first(meta.select(meta.value).where(meta.key == VERSION_KEY))
     except StoreError:
@@ -94,8 +95,20 @@ def read_version(store: StoreHandle) -> int:
 def write_version(store: StoreHandle, version: int) -> None:
     """Record `version` (the caller holds the migration's transaction)."""
     meta = store.m.meta
+    if meta is None:  # CREATE TABLE IF NOT EXISTS met another object of that name (a view)
+        raise StoreError(f"{store.path}: memgui_meta could not be created (the store has a view or index of that "
+                         "name); nothing was written")
+    _require_memgui_meta(store, meta)
     store._run(meta.insert({meta.key: VERSION_KEY, meta.value: str(version)})
                .on_conflict(conflict_target=[meta.key], preserve=[meta.value]))
+
+
+def _require_memgui_meta(store: StoreHandle, meta: Any) -> None:
+    """StoreError when the store's memgui_meta is not memgui's (another tool made a table of that name)."""
+    lacking = [c for c in ("key", "value") if c not in meta._meta.columns]
+    if lacking:
+        raise StoreError(f"{store.path}: its memgui_meta table is not memgui's (it lacks {', '.join(lacking)}); "
+                         "nothing was read or written")
 
 
 _ADD_COLUMN = re.compile(r"^ALTER TABLE (\w+) ADD COLUMN (\w+) ")

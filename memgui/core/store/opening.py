@@ -46,7 +46,7 @@ def open_store(
     memgui's own tables are created or migrated by the first write, inside that write's transaction; a refused
     open leaves no `-wal` / `-shm` file it made.
     """
-    path = Path(path).expanduser().absolute()
+    path = Path(os.path.expanduser(path)).absolute()  # `~nobody/…` stays as it is: "no such file"
     check_file(path)
     existing = {suffix for suffix in SIDE_SUFFIXES if side_file(path, suffix).exists()}
     try:
