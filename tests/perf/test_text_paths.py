@@ -92,3 +92,28 @@ def _demo_prose(size: int) -> str:
         parts.append(rng.choice(bodies))
         total += len(parts[-1]) + 2
     return "\n\n".join(parts)[:size]
+
+
+def test_fact_lens_and_conflict_evidence_on_one_endless_sentence_of_repeated_words(goals):
+    """A note with no stops, four words over and over (an outside tester's case: `diff` took minutes at 100 KB).
+    Its growth from 20 KB to 100 KB is held near linear (×5 input): difflib's comparison, the compound look-up and
+    the rivals of a binding were each quadratic or worse on it."""
+    from memgui.core.merge.conflicts import pair_evidence
+    from memgui.core.merge.facts.lens import check_facts
+
+    def texts(words: int) -> tuple[str, str]:
+        return " ".join(["alpha beta gamma delta"] * (words // 4)), " ".join(["alpha beta gamma epsilon"] * (words // 4))
+
+    check_facts([texts(400)[0]], texts(400)[1])  # the lens's tables load on a first long note, not in the timing
+    pair_evidence(*texts(400))
+    print()
+    growth = {}
+    for name, fn in (("fact lens", lambda a, b: check_facts([a], b)), ("conflict evidence", pair_evidence)):
+        small = _seconds(fn, *texts(4_000), repeat=1)
+        large = _seconds(fn, *texts(20_000), repeat=1)
+        growth[name] = large / small
+        print(f"{name}, one sentence of repeated words: 20 KB {small:.2f} s, 100 KB {large:.2f} s "
+              f"(×{growth[name]:.1f} for ×5 input)")
+    worst = max(growth.values())
+    goals.hold("fact lens / conflict evidence, endless sentence, growth for ×5 input", "≤ ×10 (linear is ×5)",
+               f"×{worst:.1f}", worst <= 10)

@@ -71,6 +71,9 @@ def _listed(note: Note) -> set[int]:
     return cached
 
 
+_NEAREST = 50  # items on either side a rival is looked for among, in a sentence longer than twice this
+
+
 def rebound(number: int, note: Note, body: Note, findings: Findings) -> None:
     """A value or name the body keeps but binds to another subject: the words of its clause in the body belong
     to another item of the same dimension in the source (and not to this one), and that other item now sits
@@ -104,6 +107,9 @@ def rebound(number: int, note: Note, body: Note, findings: Findings) -> None:
         by_sentence.setdefault(s, []).append(j)
     for i, item in enumerate(mine):
         near = by_sentence.get(sentence_of[i], []) + by_sentence.get(sentence_of[i] + 1, [])
+        if len(near) > 2 * _NEAREST:  # one endless sentence (a text with no stops): its nearest items only
+            at = bisect.bisect_left(near, i)
+            near = near[max(0, at - _NEAREST):at + _NEAREST]
         rivals = [mine[j] for j in near if j != i and mine[j].dimension == item.dimension
                   and not (mine[j].keys & item.keys) and mine[j].clause != item.clause
                   and not list_glue(note, min(mine[j].end, item.end), max(mine[j].start, item.start))]  # one list

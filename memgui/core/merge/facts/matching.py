@@ -73,6 +73,17 @@ class Index:
                 self.postings.setdefault(feature, []).append(index)
         self._synsets: set[int] | None = None
         self._capitals: tuple[frozenset[str], list[str]] | None = None
+        self._pairs: dict[str, list[tuple[Word, Word]]] | None = None
+
+    def neighbour_pairs(self, lead: str) -> list[tuple[Word, Word]]:
+        """Two neighbouring words (at most two characters apart) whose first has three letters or more and starts
+        with `lead` (three letters): what `_compound_in` asks of, indexed once per note, not scanned per word."""
+        if self._pairs is None:
+            self._pairs = {}
+            for first, second in itertools.pairwise(self.note.words):
+                if second.start - first.end <= 2 and len(first.lower) >= 3:
+                    self._pairs.setdefault(first.lower[:3], []).append((first, second))
+        return self._pairs.get(lead, [])
 
     def capitals(self) -> tuple[frozenset[str], list[str]]:
         """(acronyms, two- and three-letter codes) the note writes in capitals, scanned once: asked for each word the other
@@ -392,9 +403,8 @@ def _compound_in(word: Word, other: Index) -> tuple[str, str] | None:
     over`, `bookkeeping` = `book keeping` — two neighbouring words of the other note that spell it."""
     if len(word.lower) < 6 or not word.lower.isalpha():
         return None
-    words = other.note.words
-    for first, second in itertools.pairwise(words):
-        if second.start - first.end > 2 or not word.lower.startswith(first.lower) or len(first.lower) < 3:
+    for first, second in other.neighbour_pairs(word.lower[:3]):
+        if not word.lower.startswith(first.lower):
             continue
         rest = word.lower[len(first.lower):]
         if len(rest) >= 3 and (second.lower.startswith(rest) or rest.startswith(stem(second.lower)) or
@@ -478,6 +488,7 @@ def _spelled_out(letters: str, text: str) -> bool:
     return letters in "".join(w[0] for w in words)
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a long note asks for the same words over and over (its hash is cached)
 def whole_word_in(needle: str, haystack: str) -> bool:
     at = haystack.find(needle)
     while at >= 0:

@@ -28,7 +28,9 @@ def minimal_pair_changes(a: str, b: str) -> list[tuple[str, str]]:
     ta, tb = _tokens(a), _tokens(b)
     if not ta or not tb:
         return []
-    matcher = SequenceMatcher(None, ta, tb, autojunk=False)
+    # difflib's popular-token heuristic acts only from 200 tokens on (so never on a note of usual length): it keeps a
+    # long text of repeated words from making the comparison cubic
+    matcher = SequenceMatcher(None, ta, tb, autojunk=True)
     places = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     if matcher.ratio() < SIMILAR or len(places) > _MOST_PLACES:
         return []

@@ -35,7 +35,8 @@ def _best_restatement(note: Note, sentence: int, features: dict[str, float], bod
     best = None
     for target in aligned(features, body_index)[:3]:
         theirs = [w.lemma for w in body.words_in(target)]
-        matcher = difflib.SequenceMatcher(a=mine, b=theirs, autojunk=False)
+        matcher = difflib.SequenceMatcher(a=mine, b=theirs, autojunk=True)  # (acts from 200 words on: a sentence
+        # of repeated words stays near linear; shorter ones are compared exactly as before)
         if best is None or matcher.ratio() > best[2].ratio():
             best = (mine, theirs, matcher, target)
     return best
@@ -232,6 +233,7 @@ def list_items(number: int, note: Note, body_index: Index, findings: Findings) -
 def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
     """A word that qualifies the next one (`late father`, `severely allergic`, `acting manager`), left out where
     the body keeps the word it qualified, in the sentence that restates it."""
+    note_lemmas: set[str] | None = None
     for sentence, features in enumerate(index.features):
         restating = aligned(features, body_index)[:2]
         if not restating:
@@ -251,17 +253,19 @@ def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Ind
                     r"(?:^|[:;(]|\n)\s*$", note.text[max(0, word.start - 40):word.start]):
                 continue  # `Dry box: put aids in the dryer`: a clause opened by a verb, the imperative
             if not wordnet.can_modify(word.lemma):
-                _replaced_noun_modifier(number, note, word, head, body, restating, findings)
+                if note_lemmas is None:
+                    note_lemmas = {w.lemma for w in note.words}  # (once per note: a long note asks it per word)
+                _replaced_noun_modifier(number, note_lemmas, word, head, body, restating, findings)
                 continue  # a noun before a noun (`hall cupboard`) counts only when another noun takes its place
             findings.add(FactAtRisk("dropped", "modifier", f"{word.text} {head.text}", (number,),
                                     (word.start, head.end), None, None,
                                     f"{word.text!r} of {word.text + ' ' + head.text!r} is not in the body"))
 
 
-def _replaced_noun_modifier(number: int, note: Note, word: Word, head: Word, body: Note, restating: list[int],
+def _replaced_noun_modifier(number: int, mine: set[str], word: Word, head: Word, body: Note, restating: list[int],
                             findings: Findings) -> None:
-    """`hall cupboard` → `airing cupboard`: the head kept, another word the sources never use right before it."""
-    mine = {w.lemma for w in note.words}
+    """`hall cupboard` → `airing cupboard`: the head kept, another word the sources never use right before it
+    (`mine`: the lemmas of the source note)."""
     for sentence in restating:
         words = body.words_in(sentence)
         for other, other_head in itertools.pairwise(words):
