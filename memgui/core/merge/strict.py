@@ -325,6 +325,16 @@ def contains_whole(haystack: str, needle: str) -> bool:
         start = at + 1
 
 
+_YEAR_ALONE = re.compile(r"(?:19|20)\d\d")
+
+
+def _date_years(text: str) -> set[str]:
+    """The years of the dates `text` writes, however written (`18/05/25`, `May 2025`)."""
+    from .facts.values import values
+    return {key.split(":")[1][:4] for v in values(text) if v.kind == "date" for key in v.keys
+            if key.startswith("date:") and key[5:9].isdigit()}
+
+
 def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,
                  titles: Sequence[str | None] = (), kept_title: str | None = None) -> StrictReport:
     """memgui's lens: the fact model in both directions (facts/lens.py) — every fact of every source kept,
@@ -333,11 +343,17 @@ def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,
     report = check_facts(source_bodies, merged_body)
     merged_and_title = normalise_text(f"{merged_body or ''}\n{kept_title or ''}")
     lost_titles: dict[str, FactAtRisk] = {}
+    years: set[str] | None = None  # the years of the body's dates, read when a title's year is not written out
     for index, title in enumerate(titles):
         for m in _TITLE_IDENTIFIER.finditer(title or ""):
             key = normalise_text(m.group(0))
             if key in lost_titles or contains_whole(merged_and_title, key):
                 continue
+            if _YEAR_ALONE.fullmatch(key):
+                if years is None:
+                    years = _date_years(merged_body or "")
+                if key in years:
+                    continue  # `… 2025` of a title, `renewed on 18/05/25` in the body
             lost_titles[key] = FactAtRisk("dropped", "title_identifier", m.group(0), (index,), None, None, None,
                                           f"{m.group(0)!r} of source {index + 1}'s title is in neither the body "
                                           "nor the kept title")

@@ -178,6 +178,8 @@ FORMATS = [
     # a number before a conjunction counts nothing there (`beds 1–3 until …` is no rate per `take`)
     ("Top up tanks 2–5 until each holds 40 L.", "Tanks two through five get topped up until each has forty litres.",
      "Tanks two through six get topped up until each has forty litres."),
+    # a date with a two-digit year is this century's, day or month first
+    ("MOT passed 04/09/25.", "The MOT was passed on 4 September 2025.", "The MOT was passed on 4 September 2024."),
     # at every hour of every day
     ("Helpline 24/7; office Mon–Fri.", "The helpline is staffed around the clock and the office is open Monday to Friday.",
      "The helpline is staffed until midnight and the office is open Monday to Friday."),

@@ -116,6 +116,15 @@ def test_a_title_identifier_is_a_whole_word_not_a_piece_of_one():
     assert [r.token for r in lost.at_risk] == ["PH-2025-07"]
 
 
+def test_a_title_year_is_kept_by_a_date_of_that_year_however_written():
+    sources = ["Boiler serviced 12/03/26.", "Next service due March 2027."]
+    body = "The boiler was serviced on 12/03/26; the next service is due in March 2027."
+    kept = check_strict(sources, body, titles=["Boiler service 2026", "Boiler"], kept_title="Boiler")
+    assert kept.passed, [a.describe() for a in kept.at_risk]
+    lost = check_strict(sources, body, titles=["Boiler service 2025", "Boiler"], kept_title="Boiler")
+    assert [r.token for r in lost.at_risk] == ["2025"]
+
+
 def test_cli_guard_reports_the_strict_lens_beside_netclaws_verdict(tmp_path):
     src, merged = tmp_path / "a.md", tmp_path / "m.md"
     src.write_text("Standup is at 09:30 on Sundays in #standup.", encoding="utf-8")

@@ -32,6 +32,8 @@ _DATE_PATTERNS = [re.compile(p, re.IGNORECASE) for p in (
     rf"\b(?P<mn>{_MONTH_RE})\.?\s+{_DAY}(?:,?\s+{_YEAR})?\b(?!:)",
     rf"\b(?P<mn>{_MONTH_RE})\.?,?\s+{_YEAR}\b",
     rf"\b(?P<a>[0-3]?\d)[/.](?P<b>[01]?\d)[/.]{_YEAR}\b",
+    r"(?<![\w/.,])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<yy>\d\d)\b(?![/.,]\d)",  # `18/05/25`, `12/31/24`: this
+    # century's, read either way round
     rf"\b{_YEAR}-(?P<m>[01]\d)\b(?!-)",
     rf"(?<![\d/.])(?P<m>0?[1-9]|1[0-2])/{_YEAR}\b",  # `exp 03/2026`
     rf"\b(?P<part>mid|early|late|(?:the\s+)?(?:middle|beginning|start|end)\s+of)[-\s]+(?:the\s+month\s+of\s+)?"
@@ -206,7 +208,7 @@ def dates(text: str) -> list[Value]:
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue  # within or across a date read before: `6 May two larvae` holds no `May 2`
             groups = m.groupdict()
-            year = groups.get("y")
+            year = groups.get("y") or (f"20{groups['yy']}" if groups.get("yy") else None)
             if groups.get("mn"):
                 month = MONTHS.get(groups["mn"].casefold().rstrip("."))
             elif groups.get("m"):
