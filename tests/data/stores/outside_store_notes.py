@@ -3,36 +3,10 @@ Okafor-Reid, a freelance BSL/English interpreter in Leeds, about 18 months of no
 look-alike pairs they hold. Written blind to memgui's code, from the Netclaw memory spec only. Stdlib only; ids and
 timestamps are deterministic."""
 
-import datetime as _dt
-import hashlib
+from outside_ids import MERGE_SEP, anchor_id, make_ids, ms  # noqa: F401 (the builder reads them here)
 
 SEED_NS = "netclaw-outside-store/okafor-reid"
-
-
-def doc_id(key):
-    return "doc-" + hashlib.md5((SEED_NS + "/doc/" + key).encode()).hexdigest()
-
-
-def rec_id(key):
-    return "rec-" + hashlib.md5((SEED_NS + "/rec/" + key).encode()).hexdigest()
-
-
-def cp_id(key):
-    return "cp-" + hashlib.md5((SEED_NS + "/cp/" + key).encode()).hexdigest()
-
-
-def anchor_id(name):
-    # IDS AnchorId: "anchor:" + trimmed, invariant lower-case, spaces -> "-"
-    return "anchor:" + name.strip().lower().replace(" ", "-")
-
-
-def ms(when):
-    """'YYYY-MM-DD HH:MM' (UTC) -> epoch milliseconds."""
-    d = _dt.datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=_dt.timezone.utc)
-    return int(d.timestamp() * 1000)
-
-
-MERGE_SEP = "\n\n---\n_[merged {}]_\n"  # STORE BuildDedupAppendedBody / EVAL BuildAppendedBody
+doc_id, rec_id, cp_id = make_ids(SEED_NS)
 
 # ---------------------------------------------------------------------------
 # Documents.
