@@ -22,7 +22,7 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
-from . import wordnet
+from . import markers_said, wordnet
 from .agents import agent_changed
 from .association import crossed
 from .binding import attribute_moved, reattached, rebound, swapped
@@ -47,7 +47,6 @@ from .sentences import list_items, list_matches, modifiers, substituted, uncover
 from .steps import reordered_steps
 from .tense import changed_tense
 from .value_types import Value
-from .values import NUMBER_WORDS
 
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
@@ -259,13 +258,6 @@ def _same_direction(value: Value, found: Value) -> bool:
 _DIRECTION = {"<": "<", "<=": "<", ">": ">", ">=": ">"}
 
 
-def _same_degree(mine: str, theirs: str) -> bool:
-    """`big+est` and `large+est`: the same degree (comparative, superlative) of two synonyms."""
-    base, _, degree = mine.partition("+")
-    other, _, other_degree = theirs.partition("+")
-    return degree == other_degree and base != other and wordnet.synonyms(base, other)
-
-
 def _within(value: Value, found: Value) -> bool:
     """A plain duration the other writes as `within` it: how long something may take is its longest."""
     return value.dimension == "duration" and not any(k[:1] in "<>=~" for k in value.keys) and any(
@@ -279,20 +271,16 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
     checked = 0
     for marker in note.markers:
         checked += 1
-        if _glues_a_range(note, marker) or _both_and(note, marker) or _negates_a_bound(note, marker) or \
-                _bounds_a_moment(note, marker):
+        if any(said(note, marker) for said in (markers_said.glues_a_range, markers_said.both_and,
+                                                markers_said.negates_a_bound, markers_said.bounds_a_moment)):
             continue
         features = index.features[marker.sentence]
         # a sentence of markers only ("No.") restates whatever the other says: look in all of it
         restating = aligned(features, other_index, loose=True) if features else list(
             other_index.markers_by_sentence)
-        if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in restating):
-            continue
-        if marker.cls == "comparison" and "+" in marker.value and any(
-                _same_degree(marker.value, key[1]) for s in restating
-                for key in other_index.markers_by_sentence.get(s, ()) if key[0] == "comparison"):
-            continue  # `biggest` = `largest`: one degree of synonyms
-        if _pair_restated(marker, [other_index.note.sentence_text(s) for s in restating]):
+        if any(markers_said.among(marker, other_index.markers_by_sentence.get(s, ())) for s in restating):
+            continue  # (or `biggest` where the other says `largest`: one degree of synonyms)
+        if markers_said.pair_restated(marker, [other_index.note.sentence_text(s) for s in restating]):
             continue
         if " " not in marker.text and any(re.search(rf"(?i)\b{re.escape(marker.text)}-[^\W\d_]|[^\W\d_]-"
                                                     rf"{re.escape(marker.text)}\b", other_index.note.sentence_text(s))
@@ -349,7 +337,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
     merged_sources = _MergedIndex(source_indexes)
     for marker in body.markers:
         checked += 1
-        if _glues_a_range(body, marker) or _negates_a_bound(body, marker):
+        if markers_said.glues_a_range(body, marker) or markers_said.negates_a_bound(body, marker):
             continue
         features = body_index.features[marker.sentence]
         if not merged_sources.has_marker_near(features, marker) and \
@@ -367,27 +355,6 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
     return checked
 
 
-_NEGATED_BOUND = re.compile(r"\s+(?:\w+\s+)?(?:below|under|above|over|more\s+than|less\s+than|fewer\s+than|"
-                            r"earlier\s+than|later\s+than)\s+(?:[\d$€£¥]|(?:" + "|".join(sorted(NUMBER_WORDS)) +
-                            r")\b)", re.IGNORECASE)
-
-
-def _negates_a_bound(note: Note, marker: Marker) -> bool:
-    """`never going below three`: the negation turns the bound round (values read it as `at least three`), and says
-    nothing more."""
-    return marker.cls == "negation" and bool(_NEGATED_BOUND.match(note.text, marker.end))
-
-
-_BOTH_AND = re.compile(r"both\b[^.;:!?\n]{1,80}?\band\b", re.IGNORECASE)
-
-
-def _both_and(note: Note, marker: Marker) -> bool:
-    """`both the nut … and the saddle`: `both` before its `and` counts the two things the pair names, which the
-    pair says already — when a body drops it. Added, it may claim for both what a source said of one
-    (`keep brand names in German; translate units` → `both brand names and units stay in German`)."""
-    return marker.key == ("quantifier", "both") and bool(_BOTH_AND.match(note.text, marker.start))
-
-
 def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:
     """`expire after one hour` where a source says `TTL: 3600s`: `after` a duration the sources state says how long,
     not which of two events comes first."""
@@ -397,28 +364,6 @@ def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:
         if value.dimension == "duration" and (0 <= value.start - marker.end <= 2 or 0 <= marker.start - value.end <= 2):
             return any(value_found(value, index) or value_found(unbound(value), index) for index in sources)
     return False
-
-
-_RANGE_WORDS = frozenset({"until", "till", "til", "through", "thru", "to"})
-
-
-def _bounds_a_moment(note: Note, marker: Marker) -> bool:
-    """`after 23:00`, `before 9 May`: the word is the bound of the moment it stands before, which the value carries
-    (`from 11 pm onwards` says it so): the value's check judges it."""
-    if marker.value not in ("after", "before"):
-        return False
-    return any(v.kind in ("time", "date") and 0 <= v.start - marker.end <= 2 and
-               any(k[:1] in "<>" for k in v.keys) for v in note.values)
-
-
-def _glues_a_range(note: Note, marker: Marker) -> bool:
-    """`from 8 in the morning until 1` is the range `8am–1pm`: the word between its two ends is how the range is
-    written, and the two values say it."""
-    if marker.text.casefold() not in _RANGE_WORDS:
-        return False
-    before = [v for v in note.values if v.end <= marker.start and marker.start - v.end <= 3]
-    after = [v for v in note.values if v.start >= marker.end and v.start - marker.end <= 3]
-    return any(a.kind == b.kind or {a.kind, b.kind} <= {"time", "number"} for a in before for b in after)
 
 
 def _clause_features(note: Note, index: Index, clause: int) -> dict[str, float]:
@@ -459,7 +404,7 @@ class _MergedIndex:
                 if marker.cls == "modality" and marker.value in _OBLIGATION and (
                         not _has_verb(index.note, sentence) or _imperative(index.note, sentence)):
                     return True  # `Bring a dish` = `we should bring a dish`
-                if _pair_restated(marker, [index.note.sentence_text(sentence)]):
+                if markers_said.pair_restated(marker, [index.note.sentence_text(sentence)]):
                     return True
                 if negated and marker.cls == "modality" and marker.value in _PERMISSION and any(
                         m.cls == "negation" and m.sentence == sentence for m in index.note.markers):
@@ -476,24 +421,13 @@ class _MergedIndex:
     def has_marker_near(self, features: dict[str, float], marker: Marker) -> bool:
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
-                keys = index.markers_by_sentence.get(sentence, ())
-                if marker.key in keys or (marker.cls == "comparison" and "+" in marker.value and any(
-                        key[0] == "comparison" and _same_degree(marker.value, key[1]) for key in keys)):
+                if markers_said.among(marker, index.markers_by_sentence.get(sentence, ())):
                     return True
         return False
 
 
 _AS_FRACTION = {"half": "frac:0.5"}
 _PERMISSION = frozenset({"may", "can"})
-_PAIR = re.compile(r"\b(?:and|plus)\b|[&+]")
-
-
-def _pair_restated(marker: Marker, sentences: list[str]) -> bool:
-    """`both` says there are two, and so does a pair the other side joins (`slip due Fri + $12` = `the slip and
-    $12 are both due Friday`); not a pair only the side that says `both` names (`Ben and Lou are both vegan`)."""
-    return marker.text.casefold() == "both" and any(_PAIR.search(text) for text in sentences)
-
-
 def _negated(note: Note, marker: Marker) -> bool:
     """A negation of the marker: before it in its clause (`isn't allowed`) or right after it (`may not`); not the
     `without` of `allowed without a fee`, which negates the fee."""

@@ -1,0 +1,80 @@
+"""When a marker of one note need not stand word for word in the other: a value carries it (`after 23:00` is the
+moment's bound), a range or a pair writes it (`from 8 until 1`, `both … and`), a negation only turns a bound round,
+or a synonym's same degree restates it (`biggest` = `largest`). lens.py asks these before it reports a marker
+dropped or added."""
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from . import wordnet
+from .notes import Marker, Note
+from .values import NUMBER_WORDS
+
+
+def among(marker: Marker, keys: Collection[tuple[str, str]]) -> bool:
+    """The marker is one of these marker keys, or a comparison of the same degree of a synonym."""
+    return marker.key in keys or (marker.cls == "comparison" and "+" in marker.value and any(
+        cls == "comparison" and same_degree(marker.value, value) for cls, value in keys))
+
+
+def same_degree(mine: str, theirs: str) -> bool:
+    """`big+est` and `large+est`: the same degree (comparative, superlative) of two synonyms."""
+    base, _, degree = mine.partition("+")
+    other, _, other_degree = theirs.partition("+")
+    return degree == other_degree and base != other and wordnet.synonyms(base, other)
+
+
+_NEGATED_BOUND = re.compile(r"\s+(?:\w+\s+)?(?:below|under|above|over|more\s+than|less\s+than|fewer\s+than|"
+                            r"earlier\s+than|later\s+than)\s+(?:[\d$€£¥]|(?:" + "|".join(sorted(NUMBER_WORDS)) +
+                            r")\b)", re.IGNORECASE)
+
+
+def negates_a_bound(note: Note, marker: Marker) -> bool:
+    """`never going below three`: the negation turns the bound round (values read it as `at least three`), and says
+    nothing more."""
+    return marker.cls == "negation" and bool(_NEGATED_BOUND.match(note.text, marker.end))
+
+
+_BOTH_AND = re.compile(r"both\b[^.;:!?\n]{1,80}?\band\b", re.IGNORECASE)
+
+
+def both_and(note: Note, marker: Marker) -> bool:
+    """`both the nut … and the saddle`: `both` before its `and` counts the two things the pair names, which the
+    pair says already — when a body drops it. Added, it may claim for both what a source said of one
+    (`keep brand names in German; translate units` → `both brand names and units stay in German`)."""
+    return marker.key == ("quantifier", "both") and bool(_BOTH_AND.match(note.text, marker.start))
+
+
+_RANGE_WORDS = frozenset({"until", "till", "til", "through", "thru", "to"})
+
+
+def bounds_a_moment(note: Note, marker: Marker) -> bool:
+    """`after 23:00`, `before 9 May`: the word is the bound of the moment it stands before, which the value carries
+    (`from 11 pm onwards` says it so): the value's check judges it."""
+    if marker.value not in ("after", "before"):
+        return False
+    return any(v.kind in ("time", "date") and 0 <= v.start - marker.end <= 2 and
+               any(k[:1] in "<>" for k in v.keys) for v in note.values)
+
+
+def glues_a_range(note: Note, marker: Marker) -> bool:
+    """`from 8 in the morning until 1` is the range `8am–1pm`: the word between its two ends is how the range is
+    written, and the two values say it."""
+    if marker.text.casefold() not in _RANGE_WORDS:
+        return False
+    before = [v for v in note.values if v.end <= marker.start and marker.start - v.end <= 3]
+    after = [v for v in note.values if v.start >= marker.end and v.start - marker.end <= 3]
+    return any(a.kind == b.kind or {a.kind, b.kind} <= {"time", "number"} for a in before for b in after)
+
+
+_PAIR = re.compile(r"\b(?:and|plus)\b|[&+]")
+
+
+def pair_restated(marker: Marker, sentences: list[str]) -> bool:
+    """`both` says there are two, and so does a pair the other side joins (`slip due Fri + $12` = `the slip and
+    $12 are both due Friday`); not a pair only the side that says `both` names (`Ben and Lou are both vegan`)."""
+    return marker.text.casefold() == "both" and any(_PAIR.search(text) for text in sentences)
+
+
+__all__ = ["among", "both_and", "bounds_a_moment", "glues_a_range", "negates_a_bound", "pair_restated", "same_degree"]
