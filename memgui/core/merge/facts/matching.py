@@ -488,7 +488,9 @@ def _spelled_out(letters: str, text: str) -> bool:
     return letters in "".join(w[0] for w in words)
 
 
-@functools.lru_cache(maxsize=1 << 14)  # a long note asks for the same words over and over (its hash is cached)
+# a long note asks for the same words over and over (a str's hash is cached); as many entries as read_note_cached
+# keeps notes, so the texts it holds on to stay within what the lens already keeps
+@functools.lru_cache(maxsize=4096)
 def whole_word_in(needle: str, haystack: str) -> bool:
     at = haystack.find(needle)
     while at >= 0:
