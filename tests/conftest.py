@@ -12,6 +12,7 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     Models assembled by `make test` are shared through MEMGUI_MODELS_DIR (see memgui.core.models)."""
     base = tmp_path_factory.mktemp("userdirs")
     monkeypatch.setenv("MEMGUI_CACHE_DIR", str(base / "cache"))
+    (base / "netclaw-home").mkdir()  # a Netclaw home with no store yet (a home that is not there is refused)
     monkeypatch.setenv("NETCLAW_HOME", str(base / "netclaw-home"))
     if "MEMGUI_DATA_DIR" not in os.environ:
         monkeypatch.setenv("MEMGUI_DATA_DIR", str(base / "data"))

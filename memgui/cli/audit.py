@@ -18,6 +18,7 @@ from . import recheck
 from .common import (
     EXIT_OK,
     CliError,
+    document_id_arg,
     int64_arg,
     open_store_or_fail,
     print_json,
@@ -79,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.document is not None:
+        document_id_arg(args.document, "--document")
     if args.recheck and args.append_back is not None:
         raise CliError("--recheck and --append-back: give one of them")
     if args.recheck:

@@ -28,7 +28,10 @@ def open_store_or_fail(path: str | None, *, read_only: bool = False) -> Store:
     (built on first use). Any reason it cannot be opened becomes a one-line CliError (exit 2)."""
     if path:
         _check_path(path)
-    located = locate_store(path)
+    try:
+        located = locate_store(path)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
     if located.is_demo and not located.path.exists():
         _build_demo(located.path)
     try:
@@ -126,6 +129,26 @@ def refuse_non_utf8_arguments(args: argparse.Namespace) -> None:
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and not _is_utf8(item):
                 raise CliError(f"--{name.replace('_', '-')}: not valid UTF-8 text; nothing was done")
+
+
+def document_id_arg(text: str | None, option: str) -> str:
+    """One document id, exactly as given. Netclaw's ids are exact strings (the storage key is matched as it
+    is), so an id with whitespace around it, or an empty one, is refused naming it — on every command that takes
+    ids (merge, diff, decide, audit) — rather than trimmed on some and looked up as typed on others."""
+    from ..core.netfx import is_blank, net_trim
+
+    if text is None or is_blank(text):
+        raise CliError(f"{option}: an empty document id; nothing was done")
+    if net_trim(text) != text:
+        raise CliError(f"{option}: {text!r} has whitespace around it; a document id is matched exactly as "
+                       f"given (no spaces, also not after a comma); nothing was done")
+    return text
+
+
+def document_ids_arg(text: str | None, option: str) -> list[str]:
+    """Comma-separated document ids, each exactly as given (`document_id_arg`): an empty one (`A,,B`, a trailing
+    comma) is refused too; an id given twice counts once."""
+    return list(dict.fromkeys(document_id_arg(part, option) for part in (text or "").split(",")))
 
 
 def _is_utf8(text: str) -> bool:

@@ -28,6 +28,7 @@ from .common import (
     EXIT_OK,
     CliError,
     decider_model_path,
+    document_ids_arg,
     open_store_or_fail,
     print_json,
     print_text,
@@ -64,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _ids(text: str) -> list[str]:
-    ids = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    ids = document_ids_arg(text, "--docs")
     if len(ids) < 2:
         raise CliError("--docs needs at least two distinct document ids, separated by commas")
     return ids

@@ -11,7 +11,15 @@ from __future__ import annotations
 import argparse
 
 from ..core.merge.conflicts import likely_different, pair_evidence
-from .common import EXIT_OK, CliError, open_store_or_fail, print_json, print_text, store_errors_as_cli_errors
+from .common import (
+    EXIT_OK,
+    CliError,
+    document_ids_arg,
+    open_store_or_fail,
+    print_json,
+    print_text,
+    store_errors_as_cli_errors,
+)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _two_ids(text: str) -> tuple[str, str]:
-    ids = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    ids = document_ids_arg(text, "--docs")
     if len(ids) != 2:
         raise CliError("--docs needs exactly two distinct document ids, separated by a comma")
     return ids[0], ids[1]

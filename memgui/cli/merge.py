@@ -45,6 +45,8 @@ from .common import (
     EXIT_NEGATIVE,
     EXIT_OK,
     CliError,
+    document_id_arg,
+    document_ids_arg,
     int64_arg,
     open_store_or_fail,
     print_json,
@@ -84,13 +86,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         q.add_argument("--note", help="reviewer note stored in the audit entry")
         q.add_argument("--json", action="store_true", help="machine-readable output")
         q.set_defaults(func=run_undo if name == "undo" else run_redo)
-
-
-def _split_ids(text: str) -> list[str]:
-    ids = [p.strip() for p in (text or "").split(",") if p.strip()]
-    if not ids:
-        raise CliError("--sources: give at least one document id")
-    return list(dict.fromkeys(ids))
 
 
 def _read_body(path: str) -> str:
@@ -143,10 +138,8 @@ def _stamps_from(stamps: dict[str, Any]) -> dict[str, SourceStamp]:
 
 
 def run_merge(args: argparse.Namespace) -> int:
-    sources = _split_ids(args.sources)
-    target = (args.target or "").strip()
-    if not target:
-        raise CliError("--target: give a document id")
+    target = document_id_arg(args.target, "--target")
+    sources = document_ids_arg(args.sources, "--sources")
     if (args.note or "").startswith("accept-safe batch "):
         raise CliError("--note: a note starting 'accept-safe batch ' would put this write in a batch; nothing was written")
     expected = None

@@ -29,7 +29,7 @@ from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
 from .review.split import Splits, split_checked
 from .services import Services
-from .services.types import CancelToken, Document, ReviewMark, ScanResult, Store, Work
+from .services.types import CancelToken, Document, LocatedStore, ReviewMark, ScanResult, Store, Work
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from .status import MessageLog, StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
@@ -199,12 +199,9 @@ class MainWindow(QueueNavigation, QMainWindow):
         """Open `explicit`, else the located store (argument, $NETCLAW_HOME, ~/.netclaw, demo), on a worker."""
         s = self.services
         try:
-            if demo:
-                located = s.locate_store(None, demo_path=user_data_dir() / "demo" / "netclaw.db")
-                if not located.is_demo:
-                    located = type(located)(user_data_dir() / "demo" / "netclaw.db", "demo")
-            else:
-                located = s.locate_store(explicit)
+            # the demo whatever $NETCLAW_HOME says (locate_store refuses a home that is not there)
+            located = (LocatedStore(user_data_dir() / "demo" / "netclaw.db", "demo") if demo
+                       else s.locate_store(explicit))
         except Exception as exc:  # noqa: BLE001
             self._open_failed(exc)
             return

@@ -162,15 +162,21 @@ def _quiet_close(conn: sqlite3.Connection) -> None:
         pass
 
 
-def make_database(path: Path, *, read_only: bool, busy_timeout_ms: int, immutable: bool = False) -> StoreDatabase:
+def make_database(path: Path, *, read_only: bool, busy_timeout_ms: int, immutable: bool = False,
+                  query_only: bool = False) -> StoreDatabase:
     """A per-thread-connection database: writes take the lock at BEGIN (BEGIN IMMEDIATE), every
-    connection waits `busy_timeout_ms` for locks. Read-only stores open with `mode=ro` + query_only."""
+    connection waits `busy_timeout_ms` for locks. Read-only stores open with `mode=ro` + query_only.
+
+    `query_only` (a read-only look at a file memgui could write): opened read-write with SQLite's query_only,
+    so it still writes nothing, but its last close removes the `-wal` / `-shm` files its reading made, as any
+    writer's last close does (a `mode=ro` connection cannot, and leaves them behind); a `-wal` that was there
+    before is left byte for byte (`keep_wal`)."""
     pragmas = {"busy_timeout": int(busy_timeout_ms)}
     common = dict(timeout=busy_timeout_ms / 1000, check_same_thread=False, lock_type="IMMEDIATE")
     if read_only:
         uri = f"{path.as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
         return StoreDatabase(uri, uri=True, pragmas={**pragmas, "query_only": 1}, **common)
-    db = StoreDatabase(str(path), pragmas=pragmas, **common)
+    db = StoreDatabase(str(path), pragmas={**pragmas, "query_only": 1} if query_only else pragmas, **common)
     db.keep_wal(path)
     return db
 

@@ -1,10 +1,13 @@
 """Which store to open: --store PATH, else $NETCLAW_HOME/netclaw.db, else ~/.netclaw/netclaw.db,
-else the demo store (built on first use into the user data dir)."""
+else the demo store (built on first use into the user data dir). A $NETCLAW_HOME that names no folder is
+refused (StoreError): the user named a home, so neither ~/.netclaw nor the demo stands in for it."""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from .errors import StoreError
 
 
 @dataclass(frozen=True)
@@ -23,8 +26,13 @@ def locate_store(explicit: str | os.PathLike[str] | None = None, *, demo_path: P
         return LocatedStore(Path(os.path.expanduser(explicit)).absolute(), "argument")
     env = os.environ.get("NETCLAW_HOME")
     if env:
-        candidate = Path(os.path.expanduser(env)).absolute() / "netclaw.db"
-        if candidate.is_file():
+        home = Path(os.path.expanduser(env)).absolute()
+        if not home.is_dir():  # a home the user named that is not there: never someone else's store, nor the demo
+            what = "is not a folder" if os.path.lexists(home) else "does not exist"
+            raise StoreError(f"$NETCLAW_HOME ({env}) {what}: no store was opened; correct it, unset it (to use "
+                             "~/.netclaw/netclaw.db or the demo store) or pass --store PATH")
+        candidate = home / "netclaw.db"
+        if os.path.lexists(candidate):  # a file, or something that is not one (the opener says what is wrong)
             return LocatedStore(candidate, "NETCLAW_HOME")
     home_candidate = Path("~/.netclaw").expanduser().absolute() / "netclaw.db"
     if home_candidate.is_file():

@@ -75,8 +75,10 @@ def _remove_side_files(path: Path, existing: set[str]) -> None:
 def _open(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) -> Store:
     file_reason = file_read_only_reason(path)
     reason = file_reason or ("requested" if read_only else None)
+    requested_only = read_only and file_reason is None
     read_only = read_only or file_reason is not None
-    db, columns = _connect(path, read_only, busy_timeout_ms, verify)
+    db, columns = (_connect_reader(path, busy_timeout_ms, verify) if requested_only
+                   else _connect(path, read_only, busy_timeout_ms, verify))
     store = Store(path, db, read_only, columns, read_only_reason=reason if read_only else None,
                   file_read_only=file_reason is not None)
     if read_only:
@@ -97,6 +99,23 @@ def _open(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) -> St
         store.close()
         raise
     return store
+
+
+def _connect_reader(path: Path, busy_timeout_ms: int, verify: bool) -> tuple[StoreDatabase, dict[str, Any]]:
+    """A read-only look at a file memgui could write, with no side file beside it: read-write with query_only, so
+    closing it leaves the folder as it was (no `-wal` / `-shm` of its own left behind). `mode=ro` when any side
+    file is there (a `-journal` a read-write connection would roll back, changing the file; a `-wal` / `-shm`
+    that are someone else's and stay as they are) or SQLite will not open it read-write."""
+    if not any(side_file(path, suffix).exists() for suffix in (*SIDE_SUFFIXES, "-journal")):
+        try:
+            db = make_database(path, read_only=False, busy_timeout_ms=busy_timeout_ms, query_only=True)
+            return _inspect(db, path, verify, busy_timeout_ms)
+        except StoreLockedError:
+            raise
+        except StoreError as exc:
+            if not ("unable to open" in str(exc) or is_read_only_error(exc)):
+                raise
+    return _connect(path, True, busy_timeout_ms, verify)
 
 
 def _connect(path: Path, read_only: bool, busy_timeout_ms: int, verify: bool) -> tuple[StoreDatabase, dict[str, Any]]:

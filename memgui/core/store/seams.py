@@ -429,15 +429,19 @@ def loads_or(text: str | bytes | None, default: Any, what: str = "a stored value
         return default
 
 
+_ASCII_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 def int64(text: str) -> int:
     """An integer in SQLite's range (argparse `type=` for ids, limits and counts)."""
     shown = short_path(str(text), 40)
     if len(str(text)) > 40:  # no int64 has more than 20 characters: refuse before parsing a huge one
         raise SeamError(f"{shown!r} is not an integer in SQLite's range (±9223372036854775807)")
-    try:
-        value = int(text)
-    except (TypeError, ValueError):
-        raise SeamError(f"{shown!r} is not an integer") from None
+    # ASCII digits only, as memgui prints them: Python's int() would also take ` 5 `, `1_0` and `٥` (Arabic-Indic
+    # five), so `undo ٥` would undo audit 5; an id is matched exactly, as document ids are.
+    if not isinstance(text, str) or not _ASCII_INTEGER.fullmatch(text):
+        raise SeamError(f"{shown!r} is not an integer (ASCII digits 0-9, an optional sign, no spaces)")
+    value = int(text)
     if not INT64_MIN <= value <= INT64_MAX:
         raise SeamError(f"{short_path(text, 40)} is beyond SQLite's integer range (±9223372036854775807)")
     return value

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from memgui.config import netclaw_home, user_data_dir
-from memgui.core.store import create_store, locate_store
+from memgui.core.store import StoreError, create_store, locate_store, open_store
 
 
 @pytest.fixture
@@ -69,9 +69,25 @@ def test_home_dot_netclaw_when_netclaw_home_is_unset(homes, monkeypatch):
 
 
 def test_a_directory_named_netclaw_db_is_not_taken_for_a_store(homes):
+    """It is the store the user's $NETCLAW_HOME names: the opener refuses it (a folder), the demo never stands in."""
     _home, netclaw = homes
     (netclaw / "netclaw.db").mkdir()
-    assert locate_store().origin == "demo"
+    assert locate_store().origin == "NETCLAW_HOME"
+    with pytest.raises(StoreError, match="is a directory"):
+        open_store(locate_store().path)
+
+
+@pytest.mark.parametrize("kind", ["missing", "a file"])
+def test_a_netclaw_home_that_is_not_a_folder_is_refused(homes, tmp_path, monkeypatch, kind):
+    home, _ = homes
+    create_store(home / ".netclaw" / "netclaw.db")  # neither it nor the demo stands in for the home the user named
+    named = tmp_path / "typo"
+    if kind == "a file":
+        named.write_text("x")
+    monkeypatch.setenv("NETCLAW_HOME", str(named))
+    with pytest.raises(StoreError, match=r"\$NETCLAW_HOME .* (does not exist|is not a folder)"):
+        locate_store()
+    assert locate_store(str(home / ".netclaw" / "netclaw.db")).origin == "argument"  # --store still works
 
 
 def test_demo_store_in_the_user_data_dir_when_nothing_else_exists(homes):
