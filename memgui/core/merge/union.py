@@ -19,7 +19,9 @@ does not pass (e.g. a source made of one sentence repeated many times, whose de-
 under the 60% length floor), the other sources are appended verbatim — over-appending is acceptable,
 silent loss is not. The fact lens (facts/) reads the draft only while it is under 20 KB (`LENS_COVER_LIMIT`),
 clause by clause and at the end; a longer draft is held to MergeGuard and the strict lens's tokens, each
-whole in it. A lens that fails on some string counts as "something is missing": the clause is kept.
+whole in it. A lens that fails on some string counts as "something is missing": the clause is kept. Sources
+that bring more than 64 KB of new sentences (`LEAN_UP_TO`) are not leaned at all: every new sentence is kept
+whole, then the same checks.
 
 Linear in its input (tests/perf/test_union_speed.py): every question asked of the draft so far is answered
 from indexes of it (union_cover.py), never by reading the whole draft again; a long source is scanned once and
@@ -397,6 +399,25 @@ def _note_respellings(text: str, respellings: dict[str, str]) -> str:
 
 
 _SPANS_PAY = 4  # a note is scanned whole when its sentences not in the draft yet are 1/4 of it or more
+# Characters of new sentences (not literally in the draft yet) the cover leans clause by clause: three times
+# what the lens reads clause by clause (LENS_COVER_LIMIT). Past them the union keeps every new sentence whole, as
+# its own fallback does: at 1 MB the cover took 1.4–3.8 s of CPU where this takes 0.3–0.8 s (docs/benchmarks.md),
+# and a draft that long is read in the diff, not clause by clause.
+LEAN_UP_TO = 64_000
+
+
+def _new_sentences(units_of: list[list[_Plain]], seen: set[str]) -> list[list[_Plain]]:
+    """For each source, its units not literally in the draft yet (nor in an earlier source), in order."""
+    seen = set(seen)
+    out = []
+    for units in units_of:
+        kept = []
+        for unit in units:
+            if unit[_KEY] and unit[_KEY] not in seen:
+                seen.add(unit[_KEY])
+                kept.append(unit)
+        out.append(kept)
+    return out
 
 
 def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
@@ -406,14 +427,22 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     Then checked: see the module doc."""
     primary = primary or ""
     seen = {unit[_KEY] for unit in _units(primary)}
+    units_of = [_units(other) for other in others]
+    sources = [primary, *others]
+    fresh = _new_sentences(units_of, seen)
+    if sum(len(unit[_TEXT]) for kept in fresh for unit in kept) > LEAN_UP_TO:
+        # Past this much new text nobody reads the draft clause by clause: every sentence not literally there
+        # yet, whole (the cover's own fallback, below), then the same checks.
+        merged = _append(primary, [_join(kept) for kept in fresh])
+        ok, _ = _passes_fully(sources, merged, Reader(), only_whether=True)
+        return merged if ok else _append(primary, [other for other in others if other])
     reader = Reader()  # each source scanned once; its sentences and clauses read from the scan
     cover = Cover(primary, reader)
     respellings: dict[str, str] = {}  # a date as another source writes it -> the draft's spelling
     per_source: list[tuple[list[_Plain], list[bool]]] = []
     dedup_only: list[list[bool]] = []  # every sentence not literally there yet (the draft before the cover)
     originals: list[list[_Plain]] = []  # the units before leaning, for the last safety net
-    for other in others:
-        units = _units(other)
+    for other, units in zip(others, units_of):
         note = reader.note(other or "")
         fresh = {unit[_KEY]: len(unit[_TEXT]) for unit in units if unit[_KEY] not in seen}
         note.spans_pay = _SPANS_PAY * sum(fresh.values()) >= len(other or "")  # else its few new sentences read alone
@@ -442,7 +471,6 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
         parts = [_join([u for u, k in zip(units, keep) if k]) for units, keep in per_source]
         return _note_respellings(_append(primary, parts), respellings)
 
-    sources = [primary, *others]
     merged = draft()
     ok, missing = _passes_fully(sources, merged, reader)
     if ok:
