@@ -429,11 +429,11 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     seen = {unit[_KEY] for unit in _units(primary)}
     units_of = [_units(other) for other in others]
     sources = [primary, *others]
-    fresh = _new_sentences(units_of, seen)
-    if sum(len(unit[_TEXT]) for kept in fresh for unit in kept) > LEAN_UP_TO:
+    new_units = _new_sentences(units_of, seen)
+    if sum(len(unit[_TEXT]) for kept in new_units for unit in kept) > LEAN_UP_TO:
         # Past this much new text nobody reads the draft clause by clause: every sentence not literally there
         # yet, whole (the cover's own fallback, below), then the same checks.
-        merged = _append(primary, [_join(kept) for kept in fresh])
+        merged = _append(primary, [_join(kept) for kept in new_units])
         ok, _ = _passes_fully(sources, merged, Reader(), only_whether=True)
         return merged if ok else _append(primary, [other for other in others if other])
     reader = Reader()  # each source scanned once; its sentences and clauses read from the scan
