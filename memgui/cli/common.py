@@ -78,6 +78,18 @@ def read_input(name: str, what: str) -> bytes:
     return data
 
 
+def read_text(name: str, what: str) -> str:
+    """The text of file `name` (or standard input for '-'), read as every text file a user hands memgui is
+    (core/store/seams.text_file: UTF-8, a BOM dropped, no NUL, bounded); else a one-line CliError (exit 2)."""
+    from ..core.store.seams import SeamError, text_file
+
+    data = read_input(name, what)
+    try:
+        return text_file(data, "standard input" if name == "-" else name, what)
+    except SeamError as exc:
+        raise CliError(str(exc)) from None
+
+
 def int64_arg(text: str) -> int:
     """argparse `type=`: an integer in SQLite's range (an audit id, a limit)."""
     from ..core.store.seams import SeamError, int64

@@ -19,7 +19,7 @@ from ..core.curation.types import Decider, NominatorUnavailable, Proposal
 from ..core.netfx import net_trim
 from ..core.store import Store, StoreError
 from ..core.store.values import now_ms
-from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, read_input
+from .common import EXIT_OK, CliError, int64_arg, open_store_or_fail, print_json, print_text, read_text
 
 if TYPE_CHECKING:
     from ..core.vectors.nominate import IndexNominator
@@ -72,16 +72,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _read_content(path: str) -> str:
-    from ..core.store.seams import MAX_TEXT_CHARS
-
-    raw = read_input(path, "the proposed memory's content (UTF-8 text)")
-    try:
-        content = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise CliError(f"{path}: not UTF-8 text") from None
-    if len(content) > MAX_TEXT_CHARS:
-        raise CliError(f"{path}: longer than {MAX_TEXT_CHARS} characters")
-    return content
+    return read_text(path, "the proposed memory's content (UTF-8 text)")
 
 
 def build_proposal(title: str, content: str, anchor: str | None, freshness_ms: int | None) -> Proposal:

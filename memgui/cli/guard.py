@@ -13,7 +13,7 @@ import argparse
 from ..core.merge.guard import MergeGuardReport, check_merge
 from ..core.merge.strict import AtRisk, StrictReport, check_strict
 from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
-from .common import EXIT_NEGATIVE, EXIT_OK, CliError, print_json, print_text, read_input
+from .common import EXIT_NEGATIVE, EXIT_OK, print_json, print_text, read_text
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,16 +33,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def read_body(name: str) -> str:
     """A UTF-8 text file (a leading BOM is dropped; line endings kept), or stdin for '-'."""
-    from ..core.store.seams import MAX_TEXT_CHARS
-
-    data = read_input(name, "a body (UTF-8 text)")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CliError(f"{name}: not valid UTF-8 (byte {exc.start})") from None
-    if len(text) > MAX_TEXT_CHARS:
-        raise CliError(f"{name}: longer than {MAX_TEXT_CHARS} characters")
-    return text
+    return read_text(name, "a body (UTF-8 text)")
 
 
 def format_report(report: MergeGuardReport, strict: StrictReport) -> str:

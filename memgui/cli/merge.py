@@ -52,6 +52,7 @@ from .common import (
     print_json,
     print_text,
     read_seam,
+    read_text,
     store_errors_as_cli_errors,
 )
 
@@ -89,15 +90,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _read_body(path: str) -> str:
-    from ..core.store.seams import MAX_TEXT_CHARS, read_bytes
-
-    data = read_seam(lambda p: read_bytes(p, "a merged body (UTF-8 text)"), path)
-    try:
-        body = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CliError(f"{path}: not UTF-8 text") from None
-    if len(body) > MAX_TEXT_CHARS:
-        raise CliError(f"{path}: longer than {MAX_TEXT_CHARS} characters")
+    body = read_text(path, "a merged body (UTF-8 text)")
     if is_blank(body):
         raise CliError(f"{path}: the merged body is empty")
     return body

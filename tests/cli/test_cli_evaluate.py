@@ -90,7 +90,7 @@ def test_freshness_option_reaches_the_rules(db, tmp_path, capsys):
 @pytest.mark.parametrize("argv_tail, message", [
     (["--content-file", "/nonexistent/content.txt"], "no such file"),
     (["--content-file", "EMPTY"], "content file is empty"),
-    (["--content-file", "BINARY"], "not UTF-8"),
+    (["--content-file", "BINARY"], "not valid UTF-8"),
 ])
 def test_bad_input_is_one_line_and_exit_2(db, tmp_path, capsys, argv_tail, message):
     argv_tail = [write(tmp_path, "  \n", "empty.txt") if a == "EMPTY" else a for a in argv_tail]

@@ -5,6 +5,7 @@ on stderr and exit 2, and the store's bytes are unchanged."""
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -163,3 +164,108 @@ def test_a_reader_leaves_the_side_files_of_a_writer_that_is_still_open(store, ca
     finally:
         daemon.close()
     capsys.readouterr()
+
+
+# ---- files a user hands it: a BOM, a key given twice, a NUL ------------------------------------------------------
+
+def _draft(store: str, capsys) -> dict:
+    assert _run(["decide", "--store", store, "--docs", f"{A},{B}", "--draft", "union", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _body_of(store: str, doc_id: str) -> str:
+    conn = sqlite3.connect(store)
+    try:
+        return conn.execute("SELECT markdown_body FROM memory_documents WHERE document_id = ?", (doc_id,)).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_bom_an_editor_wrote_is_no_part_of_the_body(store, tmp_path, capsys):
+    """Notepad saves UTF-8 with a BOM: the draft and stamps are read, and the body is stored without U+FEFF."""
+    draft = _draft(store, capsys)
+    body, stamps = tmp_path / "body.md", tmp_path / "stamps.json"
+    body.write_bytes(b"\xef\xbb\xbf" + draft["merged_body"].encode())
+    stamps.write_bytes(b"\xef\xbb\xbf" + json.dumps(draft["stamps"]).encode())
+    assert _run(["merge", "--store", store, "--target", A, "--sources", B, "--body-file", str(body),
+                 "--expect-stamps", str(stamps)]) == 0
+    assert _body_of(store, A) == draft["merged_body"]
+
+
+def test_a_draft_with_a_bom_is_read(store, tmp_path, capsys):
+    draft = _draft(store, capsys)
+    path = tmp_path / "draft.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(draft).encode())
+    assert _run(["merge", "--store", store, "--target", A, "--sources", B, "--draft", str(path)]) == 0
+    assert _body_of(store, A) == draft["merged_body"]
+
+
+@pytest.mark.parametrize("key", ["merged_body", "stamps"])
+def test_a_key_given_twice_is_refused(store, tmp_path, capsys, key):
+    """Which of the two a reader sees cannot be told: a body nobody reviewed, or stamps nobody read, could be
+    written. Here the second body keeps every token (the guard would pass it)."""
+    draft = _draft(store, capsys)
+    second = draft["merged_body"] + "\n\nAn unreviewed sentence." if key == "merged_body" else draft["stamps"]
+    path = tmp_path / "draft.json"
+    path.write_text(json.dumps(draft)[:-1] + f", {json.dumps(key)}: {json.dumps(second)}}}")
+    line = _one_line_exit_2(capsys, ["merge", "--store", store, "--target", A, "--sources", B, "--draft", str(path)],
+                            store)
+    assert "given twice" in line and key in line, line
+
+
+def test_a_stamp_given_twice_in_a_stamps_file_is_refused(store, tmp_path, capsys):
+    draft = _draft(store, capsys)
+    good = json.dumps(draft["stamps"][A])
+    stale = json.dumps({"updated_at": 1, "content_hash": "0" * 64})
+    path = tmp_path / "stamps.json"
+    path.write_text(f'{{"{A}": {stale}, "{A}": {good}, "{B}": {json.dumps(draft["stamps"][B])}}}')
+    body = tmp_path / "body.md"
+    body.write_text(draft["merged_body"])
+    line = _one_line_exit_2(capsys, ["merge", "--store", store, "--target", A, "--sources", B, "--body-file",
+                                     str(body), "--expect-stamps", str(path)], store)
+    assert "given twice" in line and A in line, line
+
+
+@pytest.mark.parametrize("where", ["body file", "draft"])
+def test_a_body_holding_a_nul_is_refused(store, tmp_path, capsys, where):
+    draft = _draft(store, capsys)
+    if where == "body file":
+        body = tmp_path / "body.md"
+        body.write_bytes(draft["merged_body"].encode() + b"\x00\x01binary")
+        argv = ["--body-file", str(body), "--force"]
+    else:
+        path = tmp_path / "draft.json"
+        path.write_text(json.dumps({**draft, "merged_body": draft["merged_body"] + "\x00tail"}))
+        argv = ["--draft", str(path)]
+    line = _one_line_exit_2(capsys, ["merge", "--store", store, "--target", A, "--sources", B, *argv], store)
+    assert "NUL" in line, line
+
+
+# ---- a store whose document id is held by two rows ------------------------------------------------------------
+
+@pytest.fixture
+def twice_held(store) -> str:
+    """memory_documents rebuilt without its primary key (another tool), and A's row copied with another body."""
+    conn = sqlite3.connect(store)
+    conn.execute("PRAGMA legacy_alter_table = ON")
+    conn.execute("ALTER TABLE memory_documents RENAME TO old_documents")
+    columns = [row[1] for row in conn.execute("PRAGMA table_info(old_documents)")]
+    conn.execute(f"CREATE TABLE memory_documents ({', '.join(columns)})")
+    conn.execute("INSERT INTO memory_documents SELECT * FROM old_documents")
+    conn.execute("INSERT INTO memory_documents SELECT * FROM old_documents WHERE document_id = ?", (A,))
+    conn.execute("UPDATE memory_documents SET markdown_body = 'another body' WHERE rowid = "
+                 "(SELECT max(rowid) FROM memory_documents)")
+    conn.execute("DROP TABLE old_documents")
+    conn.commit()
+    conn.close()
+    return store
+
+
+@pytest.mark.parametrize("argv", [
+    ["diff", "--docs", f"{A},{B}"],
+    ["decide", "--docs", f"{A},{B}", "--draft", "union"],
+    ["merge", "--target", B, "--sources", A, "--append"],
+], ids=lambda a: a[0])
+def test_an_id_two_rows_hold_is_refused_not_read_as_either(twice_held, capsys, argv):
+    line = _one_line_exit_2(capsys, [argv[0], "--store", twice_held, *argv[1:]], twice_held)
+    assert A in line and "more than one row" in line, line

@@ -49,6 +49,8 @@ Count = Annotated[int, msgspec.Meta(ge=0, le=INT64_MAX)]
 # an id (document, anchor, record, cluster): no control characters, so every message naming one stays one line
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT_CHARS)]
+# a body memgui may write into the store: no NUL (C readers of the store, Netclaw's FTS among them, stop there)
+Body = Annotated[str, msgspec.Meta(max_length=MAX_TEXT_CHARS, pattern=r"^[^\x00]*$")]
 Hash = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 # a batch id: what `memgui undo-batch BATCH` can be given back on a command line
 BatchId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")]
@@ -98,7 +100,7 @@ class DecideDraft(_Base):
     """`memgui decide --json` output as `memgui merge --draft` reads it (other fields are kept as they are)."""
 
     stamps: Stamps
-    merged_body: Text | None = None
+    merged_body: Body | None = None
     decision: Text | None = None
     target: Id | None = None
     targets: Annotated[list[Id], msgspec.Meta(max_length=MAX_ITEMS)] = []
@@ -134,7 +136,7 @@ class PlannedWriteRecord(_Base, forbid_unknown_fields=True):
     target_id: Id
     tombstoned: Annotated[list[Id], msgspec.Meta(min_length=1, max_length=MAX_ITEMS)]
     decision: Text
-    merged_body: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT_CHARS)]
+    merged_body: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT_CHARS, pattern=r"^[^\x00]*$")]
     guard: GuardClaim
     strict: StrictClaim
     stamps: Stamps
@@ -236,6 +238,7 @@ class ExportLine(_Base):
 
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
                              rb"|(?<![89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+_NUL_PATTERN_SAID = re.compile(r"Expected str matching regex '\^\[\^\\+x00\]\*\$'")
 _DECODERS: dict[Any, msgspec.json.Decoder[Any]] = {}
 
 
@@ -274,7 +277,7 @@ def _why(exc: Exception, data: bytes) -> str:
     if isinstance(exc, msgspec.DecodeError) and _LONE_SURROGATE.search(data):
         return "a lone UTF-16 surrogate escape (e.g. \\ud800) in a string"
     if isinstance(exc, msgspec.ValidationError):
-        return text.replace("`", "")
+        return _NUL_PATTERN_SAID.sub("A NUL character in a body (a binary file?)", text.replace("`", ""))
     return f"not valid JSON ({text})"
 
 
@@ -331,10 +334,48 @@ def read_bytes(path: str | os.PathLike[str], what: str) -> bytes:
     return data
 
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 def read_file(path: str | os.PathLike[str], kind: type[T] | Any, what: str) -> T:
-    """The file at `path` decoded as `kind` (a SeamError naming the file when it is not one)."""
-    value: T = decode(read_bytes(path, what), kind, f"{short_path(str(path))}: not {what}")
+    """The file at `path` decoded as `kind` (a SeamError naming the file when it is not one). A leading UTF-8 BOM
+    (an editor's) is dropped; a key given twice in one object is refused: which of the two a reader (or memgui)
+    takes cannot be told, so a body or a stamp could be written that the person who read the file never saw."""
+    data = read_bytes(path, what)
+    where = f"{short_path(str(path))}: not {what}"
+    data = data[len(UTF8_BOM):] if data.startswith(UTF8_BOM) else data
+    value: T = decode(data, kind, where)
+    _refuse_duplicate_keys(data, where)
     return value
+
+
+def _refuse_duplicate_keys(data: bytes, where: str) -> None:
+    """SeamError when an object of `data` (already decoded, so valid JSON no deeper than MAX_DEPTH) repeats a key."""
+    import json
+
+    def pairs(items: list[tuple[str, Any]]) -> None:
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                raise SeamError(f"{where}: the key {short_path(key, 60)!r} is given twice in one object")
+            seen.add(key)
+
+    json.loads(data, object_pairs_hook=pairs)
+
+
+def text_file(data: bytes, name: str, what: str) -> str:
+    """A text file a user hands memgui (a merged body, a body to guard, a proposed memory): UTF-8, a leading BOM
+    dropped (Notepad writes one; it is no part of the text), line endings kept. Refused, one line: bytes that are
+    not UTF-8, a NUL (a binary file), more than MAX_TEXT_CHARS characters."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SeamError(f"{short_path(name)}: not valid UTF-8 (byte {exc.start})") from None
+    if "\x00" in text:
+        raise SeamError(f"{short_path(name)}: holds a NUL character (a binary file?); not {what}")
+    if len(text) > MAX_TEXT_CHARS:
+        raise SeamError(f"{short_path(name)}: longer than {MAX_TEXT_CHARS} characters; not {what}")
+    return text
 
 
 def os_reason(exc: OSError) -> str:
@@ -457,5 +498,5 @@ __all__ = [
     "audit_details", "audit_image", "audit_source_ids", "builtins", "check_path", "decode", "decode_plain",
     "export_line",
     "int64", "loads_or", "os_reason", "read_bytes", "read_cache", "read_draft", "read_file", "read_plan", "read_stamps_file",
-    "short_path", "valid_batch_id",
+    "short_path", "text_file", "valid_batch_id",
 ]

@@ -102,12 +102,17 @@ class Store(StoreHandle):
         return rows[0] if rows else None
 
     def documents_by_ids(self, ids: Iterable[str]) -> list[Document]:
-        """Documents in the order of `ids`; unknown ids are skipped. Batched below SQLite's variable cap."""
+        """Documents in the order of `ids`; unknown ids are skipped. Batched below SQLite's variable cap. An id held
+        by two rows (a table another tool rebuilt without Netclaw's primary key) is a StoreError: which row is the
+        document cannot be told, so it is neither shown nor merged."""
         ids = list(dict.fromkeys(ids))
         D = self.m.documents
         found: dict[str, Document] = {}
         for start in range(0, len(ids), ID_BATCH):
             for doc in self._docs(self._doc_query().where(D.document_id.in_(ids[start : start + ID_BATCH]))):
+                if doc.document_id in found:
+                    raise StoreError(f"{doc.document_id}: more than one row of memory_documents holds this id (its "
+                                     "key in a Netclaw store); which is the document cannot be told; nothing was done")
                 found[doc.document_id] = doc
         return [found[i] for i in ids if i in found]
 
