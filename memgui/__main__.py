@@ -87,6 +87,8 @@ def store_from_argument(path: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if sys.stderr is None:  # started with stderr closed (`2>&-`): messages and progress go nowhere, not to stdout
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115  # the process's stderr, open until it exits
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     commands = set(next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices)
@@ -137,11 +139,11 @@ def run_main_job(args) -> int:
     except ImportError:
         run_gui = None
     if run_gui is None:
-        from .cli.common import open_store_or_fail
+        from .cli.common import open_store_or_fail, print_text
         from .cli.info import format_summary
 
         with open_store_or_fail(args.store, read_only=True) as store:
-            print(format_summary(store.summary().as_dict()))
+            print_text(format_summary(store.summary().as_dict()))
         return 0
     return run_gui(store_path=args.store, screenshot=args.screenshot, size=args.size)
 

@@ -227,16 +227,28 @@ def print_json(value: Any) -> None:
 
 
 def print_text(text: str) -> None:
-    """Write a line to stdout; a reader that went away (`memgui info | head`) is not an error."""
+    """Write a line to stdout; a reader that went away (`memgui info | head`) is not an error. Output that cannot
+    be written (stdout closed, `> /dev/full`, a full disk) is a one-line CliError: never exit 0 with it lost."""
+    if sys.stdout is None:
+        raise CliError("standard output is closed: the answer could not be printed")
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush stays quiet
-        except (OSError, ValueError):
-            pass
+        _quiet_stdout()
+    except (OSError, ValueError) as exc:
+        _quiet_stdout()
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "it is closed"
+        raise CliError(f"standard output: cannot be written ({reason}); the answer was not printed") from None
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush of what it still buffers stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def progress_to_stderr(progress: Progress) -> None:

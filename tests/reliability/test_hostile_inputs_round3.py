@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shlex
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -269,3 +273,29 @@ def twice_held(store) -> str:
 def test_an_id_two_rows_hold_is_refused_not_read_as_either(twice_held, capsys, argv):
     line = _one_line_exit_2(capsys, [argv[0], "--store", twice_held, *argv[1:]], twice_held)
     assert A in line and "more than one row" in line, line
+
+
+# ---- standard streams: output that cannot be written, stderr closed ----------------------------------------------
+
+def _memgui_shell(redirect: str, *argv: str) -> subprocess.CompletedProcess:
+    """`python -m memgui ARGV` with the shell redirection `redirect` (e.g. `>&-`, `> /dev/full`, `2>&-`)."""
+    command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "memgui", *argv))
+    return subprocess.run(["sh", "-c", f"exec {command} {redirect}"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("redirect", ["> /dev/full", ">&-"], ids=["full device", "closed"])
+def test_an_answer_that_cannot_be_printed_is_not_exit_0(store, redirect):
+    """`memgui info > /dev/full` (a full disk) or with stdout closed said nothing and crashed with a traceback."""
+    proc = _memgui_shell(redirect, "info", "--store", store)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and "standard output" in lines[0], proc.stderr[-500:]
+
+
+def test_a_closed_stderr_is_no_crash(store, tmp_path):
+    """accept-safe's progress went to a closed stderr: AttributeError, exit 1, the plan never printed."""
+    proc = _memgui_shell("2>&-", "accept-safe", "--store", store, "--dry-run", "--limit", "1")
+    assert proc.returncode == 0 and "dry run: nothing was written" in proc.stdout, proc.stdout[-500:]
+    refused = _memgui_shell("2>&-", "diff", "--store", store, "--docs", f"{A},doc-nope")
+    assert refused.returncode == 2 and refused.stdout == ""  # the refusal is not printed on stdout instead
