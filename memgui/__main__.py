@@ -10,7 +10,7 @@ from typing import NoReturn
 
 from . import __version__
 from .cli import register_all
-from .cli.common import EXIT_BAD_INPUT, CliError, refuse_non_utf8_arguments
+from .cli.common import EXIT_BAD_INPUT, CliError, refuse_non_utf8_arguments, shown
 from .config import UnusableFolderError
 
 EXIT_MISSING_LIBRARY = 3  # the window cannot start: a system library is missing (the message names it)
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             return int(args.func(args) or 0)
         return run_main_job(args)
     except (CliError, UnusableFolderError) as exc:
-        print(f"memgui: {' '.join(str(exc).split())}", file=sys.stderr)  # one line, whatever the input held
+        print(f"memgui: {shown(' '.join(str(exc).split()))}", file=sys.stderr)  # one line, whatever the input held
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130

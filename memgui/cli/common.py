@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -222,13 +223,28 @@ def _require_gguf(path: Path) -> None:
         raise CliError(f"{path}: not a GGUF model file (it does not start with the GGUF magic); nothing was done")
 
 
+# Control characters a terminal acts on (ESC starts a sequence that can retitle the window, clear the screen or set
+# the clipboard; C1 0x9b is CSI on some terminals; a lone CR rewrites the line): a title or body holding them (text
+# an agent copied from a web page) is shown, never obeyed. Newlines, tabs and CRLF line ends stay as they are.
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]|\r(?!\n)")
+
+
+def shown(text: str) -> str:
+    """`text` with its terminal control characters written out (`\\x1b`), fit for a terminal."""
+    return _TERMINAL_CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def print_json(value: Any) -> None:
-    print_text(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    """JSON on stdout; the control characters json.dumps leaves raw (DEL, C1) as \\u escapes: the same value."""
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    print_text(_TERMINAL_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def print_text(text: str) -> None:
-    """Write a line to stdout; a reader that went away (`memgui info | head`) is not an error. Output that cannot
-    be written (stdout closed, `> /dev/full`, a full disk) is a one-line CliError: never exit 0 with it lost."""
+    """Write a line to stdout, its terminal control characters shown as `\\x1b` (`_TERMINAL_CONTROLS`); a reader
+    that went away (`memgui info | head`) is not an error. Output that cannot be written (stdout closed,
+    `> /dev/full`, a full disk) is a one-line CliError: never exit 0 with it lost."""
+    text = shown(text)
     if sys.stdout is None:
         raise CliError("standard output is closed: the answer could not be printed")
     try:

@@ -299,3 +299,26 @@ def test_a_closed_stderr_is_no_crash(store, tmp_path):
     assert proc.returncode == 0 and "dry run: nothing was written" in proc.stdout, proc.stdout[-500:]
     refused = _memgui_shell("2>&-", "diff", "--store", store, "--docs", f"{A},doc-nope")
     assert refused.returncode == 2 and refused.stdout == ""  # the refusal is not printed on stdout instead
+
+
+# ---- a title holding terminal control sequences is shown, not obeyed ----------------------------------------------
+
+EVIL_TITLE = "Evil \x1b]0;retitled\x07 title \x9b2J and \rover"
+
+
+def test_control_characters_in_a_title_reach_no_terminal(store, capsys):
+    conn = sqlite3.connect(store)
+    conn.execute("UPDATE memory_documents SET title = ? WHERE document_id = ?", (EVIL_TITLE, A))
+    conn.commit()
+    conn.close()
+    assert _run(["diff", "--store", store, "--docs", f"{A},{B}"]) == 0
+    out = capsys.readouterr().out
+    assert "\\x1b]0;retitled\\x07" in out and not any(c in out for c in "\x1b\x07\x9b\r")
+    assert _run(["diff", "--store", store, "--docs", f"{A},{B}", "--json"]) == 0
+    text = capsys.readouterr().out
+    assert not any(c in text for c in "\x1b\x07\x9b\r")
+    assert _run(["decide", "--store", store, "--docs", f"{A},{B}", "--draft", "union", "--json"]) == 0
+    draft = capsys.readouterr().out
+    assert "\x9b" not in draft and json.loads(draft)["stamps"][A]  # JSON escapes: the value reads back the same
+    line = _one_line_exit_2(capsys, ["diff", "--store", store, "--docs", f"{A},doc-\x1b[2J"], store)
+    assert "\x1b" not in line and "\\x1b[2J" in line
