@@ -322,3 +322,11 @@ def test_control_characters_in_a_title_reach_no_terminal(store, capsys):
     assert "\x9b" not in draft and json.loads(draft)["stamps"][A]  # JSON escapes: the value reads back the same
     line = _one_line_exit_2(capsys, ["diff", "--store", store, "--docs", f"{A},doc-\x1b[2J"], store)
     assert "\x1b" not in line and "\\x1b[2J" in line
+
+
+def test_an_empty_store_path_is_refused_not_the_demo(store, tmp_path, monkeypatch, capsys):
+    """`memgui info --store "$STORE"` with $STORE unset opened the located store (here the demo) with exit 0."""
+    monkeypatch.setenv("MEMGUI_DATA_DIR", str(tmp_path / "data"))
+    for argv in (["info", "--store", ""], ["--store", "", "audit"], ["diff", "--store", "", "--docs", f"{A},{B}"]):
+        assert "--store: an empty path" in _one_line_exit_2(capsys, argv, store)
+    assert not (tmp_path / "data").exists()
