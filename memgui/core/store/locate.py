@@ -1,6 +1,8 @@
 """Which store to open: --store PATH, else $NETCLAW_HOME/netclaw.db, else ~/.netclaw/netclaw.db,
-else the demo store (built on first use into the user data dir). A $NETCLAW_HOME that names no folder is
-refused (StoreError): the user named a home, so neither ~/.netclaw nor the demo stands in for it."""
+else the demo store (built on first use into the user data dir) — Netclaw's own order, where ~/.netclaw is the
+home only while $NETCLAW_HOME is unset. A $NETCLAW_HOME that names no folder is refused (StoreError): the user
+named a home, so neither ~/.netclaw nor the demo stands in for it; one that holds no store yet opens the demo.
+"""
 from __future__ import annotations
 
 import os
@@ -34,8 +36,10 @@ def locate_store(explicit: str | os.PathLike[str] | None = None, *, demo_path: P
         candidate = home / "netclaw.db"
         if os.path.lexists(candidate):  # a file, or something that is not one (the opener says what is wrong)
             return LocatedStore(candidate, "NETCLAW_HOME")
+    # Netclaw's own home is $NETCLAW_HOME when it is set, ~/.netclaw only when it is not (spec: PATHS): a home
+    # with no store yet is the demo's case, never another agent's ~/.netclaw
     home_candidate = Path("~/.netclaw").expanduser().absolute() / "netclaw.db"
-    if home_candidate.is_file():
+    if not env and home_candidate.is_file():
         return LocatedStore(home_candidate, "home")
     if demo_path is None:
         from ...config import user_data_dir

@@ -53,11 +53,12 @@ def test_netclaw_home_is_home_expanded(homes, monkeypatch):
     assert netclaw_home() == home / "nc"
 
 
-def test_home_dot_netclaw_when_netclaw_home_has_no_store(homes):
+def test_a_netclaw_home_with_no_store_yet_opens_the_demo_never_dot_netclaw(homes):
+    """Netclaw's agent with $NETCLAW_HOME set writes there, never to ~/.netclaw: that is another agent's store."""
     home, _ = homes
     create_store(home / ".netclaw" / "netclaw.db")
-    located = locate_store()
-    assert (located.path, located.origin) == (home / ".netclaw" / "netclaw.db", "home")
+    located = locate_store(demo_path=home / "demo.db")
+    assert (located.path, located.origin) == (home / "demo.db", "demo")
 
 
 def test_home_dot_netclaw_when_netclaw_home_is_unset(homes, monkeypatch):
