@@ -94,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     commands = set(next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices)
     argv, store = split_store_argument(argv, commands)
     args = parser.parse_args(argv)
+    if args.store == "":  # `--store "$STORE"` with $STORE unset: a store was named, never the located one (window too)
+        parser.error("--store: an empty path; give the path of a netclaw.db (or leave --store out)")
     if store is not None:
         if args.store and os.path.abspath(args.store) != os.path.abspath(store):
             parser.error(f"two stores given: --store {args.store} and {store}")

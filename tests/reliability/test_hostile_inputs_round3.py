@@ -327,6 +327,7 @@ def test_control_characters_in_a_title_reach_no_terminal(store, capsys):
 def test_an_empty_store_path_is_refused_not_the_demo(store, tmp_path, monkeypatch, capsys):
     """`memgui info --store "$STORE"` with $STORE unset opened the located store (here the demo) with exit 0."""
     monkeypatch.setenv("MEMGUI_DATA_DIR", str(tmp_path / "data"))
-    for argv in (["info", "--store", ""], ["--store", "", "audit"], ["diff", "--store", "", "--docs", f"{A},{B}"]):
+    for argv in (["info", "--store", ""], ["--store", "", "audit"], ["diff", "--store", "", "--docs", f"{A},{B}"],
+                 ["--store", ""], ["--store", "", "--screenshot", str(tmp_path / "w.png")]):  # the window too
         assert "--store: an empty path" in _one_line_exit_2(capsys, argv, store)
-    assert not (tmp_path / "data").exists()
+    assert not (tmp_path / "data").exists() and not (tmp_path / "w.png").exists()
