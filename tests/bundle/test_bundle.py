@@ -3,6 +3,7 @@ from its own resources, the window offscreen, the missing-models message, and th
 bundle itself. `make bundle-test` builds it first; the default `pytest` run skips this folder (minutes)."""
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -51,6 +52,20 @@ def _run(args, env, timeout=300):
                           timeout=timeout)
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
     return proc
+
+
+def _run_offline(args, env, log: Path, timeout=900):
+    """`_run`, watched by strace when the system has it and allows it: the run, and every internet socket the app
+    (or a thread or child of it) opened or connected, as strace printed them (None when it could not watch)."""
+    strace = shutil.which("strace")
+    if strace is not None:
+        proc = subprocess.run([strace, "-f", "-qq", "--seccomp-bpf", "-e", "trace=socket,connect", "-o", str(log),
+                               str(APP), *args], env=env, cwd=env["HOME"], capture_output=True, text=True,
+                              timeout=timeout)
+        if not proc.stderr.startswith("strace:"):  # e.g. ptrace not permitted in this container
+            assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+            return proc, [line for line in log.read_text().splitlines() if "AF_INET" in line]
+    return _run(args, env, timeout), None
 
 
 @pytest.fixture(scope="module")
@@ -121,25 +136,31 @@ def test_a_bad_store_is_one_line_and_exit_2(tmp_path):
 
 def test_the_window_on_the_demo_store_with_the_models(tmp_path, demo_store, installed_models):
     out = tmp_path / "window.png"
-    proc = _run(["--store", str(demo_store), "--screenshot", str(out)], _env(tmp_path, installed_models), timeout=900)
+    proc, sockets = _run_offline(["--store", str(demo_store), "--screenshot", str(out)],
+                                 _env(tmp_path, installed_models), tmp_path / "sockets.strace")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert f"screenshot saved to {out}" in proc.stderr
+    assert not sockets, sockets  # offline: the embedder, the index and the window touch no network
     image = _window_image(out)
     assert _banner_pixels(image) == 0  # nothing is missing: no models banner
 
 
 def test_the_real_decider_runs_in_the_bundle(tmp_path, demo_store, installed_models):
     """llama.cpp's libraries, loaded by ctypes from the bundle, judge one demo duplicate pair."""
+    from memgui.core.decide.model_files import MODEL_ID
     from memgui.core.store import open_store
     from memgui.core.store.demo import demo_labels
 
     ids = demo_labels()["duplicate_clusters"][0][:2]
     with open_store(demo_store, read_only=True) as store:
         assert len(store.documents_by_ids(ids)) == 2
-    proc = _run(["decide", "--store", str(demo_store), "--docs", ",".join(ids), "--json"],
-                _env(tmp_path, installed_models), timeout=900)
+    proc, sockets = _run_offline(["decide", "--store", str(demo_store), "--docs", ",".join(ids), "--json"],
+                                 _env(tmp_path, installed_models), tmp_path / "sockets.strace")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert json.loads(proc.stdout)["decision"]
+    decision = json.loads(proc.stdout)
+    assert decision["decision"] and decision["decider_available"], decision
+    assert decision["model_id"] == MODEL_ID  # the default model, loaded by the bundle's llama.cpp
+    assert not sockets, sockets  # offline: llama.cpp and the decider touch no network
 
 
 def test_without_models_the_cli_prints_the_offline_line_that_installs_them(tmp_path):
