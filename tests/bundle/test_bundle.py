@@ -180,6 +180,7 @@ def test_without_models_the_cli_prints_the_offline_line_that_installs_them(tmp_p
     assert install.returncode == 0, install.stdout + install.stderr
     status = json.loads(_run(["models", "status", "--json"], env).stdout)
     assert status["embedder"]["present"] and status["decider"]["present"]
+    assert status["lexicon"]["present"] and (Path(status["lexicon"]["path"]) / "data.noun").is_file()  # WordNet's, shipped
     assert Path(status["decider"]["path"]).stat().st_size == 1_117_320_768
     assert "to install" not in _run(["models", "status"], env).stdout
     again = _run(["models", "install", "--json"], env)  # no packages anywhere: keeps what status reports

@@ -41,3 +41,38 @@ def test_every_printed_memgui_command_names_the_bundled_app_by_its_path(monkeypa
     assert memgui_command() == "'/opt/my apps/memgui/memgui'"
     with pytest.raises(CliError, match=r"run `'/opt/my apps/memgui/memgui' models install`"):
         evaluate_model._model_path(SimpleNamespace(model=None))
+
+
+def test_models_status_says_where_the_lens_lexicon_is_and_when_it_is_missing(monkeypatch, tmp_path, capsys):
+    """WordNet's data files ship with memgui, not with `models install`: a bundle that left them out ran the fact
+    lens with no synonyms or antonyms and said nothing (the lens then passes `renews` → `was renewed`)."""
+    import json
+    import logging
+
+    from memgui.core.merge.facts import wordnet
+
+    monkeypatch.setenv("MEMGUI_MODELS_DIR", str(tmp_path / "empty"))
+    assert models_cli.run(SimpleNamespace(action="status", json=False)) == 0
+    found = [line for line in capsys.readouterr().out.splitlines() if line.startswith("lexicon: ")]
+    assert found and (wordnet.data_folder() / "data.noun").exists() and str(wordnet.data_folder()) in found[0]
+
+    monkeypatch.setattr(wordnet, "_data_dir", lambda: None)
+    assert models_cli.run(SimpleNamespace(action="status", json=True)) == 0
+    lexicon = json.loads(capsys.readouterr().out)["lexicon"]
+    assert lexicon["present"] is False and "reinstall memgui" in lexicon["error"]
+    assert models_cli.run(SimpleNamespace(action="status", json=False)) == 0
+    assert any(line.startswith("lexicon: missing  (WordNet's data files") for line in capsys.readouterr().out.splitlines())
+
+    wordnet.tables.cache_clear()  # the lens reading with no lexicon leaves a warning in memgui's log
+    try:
+        records = []
+        handler = logging.Handler()
+        handler.emit = records.append
+        logging.getLogger("memgui.facts").addHandler(handler)
+        assert wordnet.tables().synsets == {}
+        assert any("WordNet's data files were not found" in r.getMessage() for r in records)
+    finally:
+        logging.getLogger("memgui.facts").removeHandler(handler)
+        monkeypatch.undo()
+        wordnet.tables.cache_clear()
+        assert wordnet.tables().synsets  # the real tables back for the tests after this one

