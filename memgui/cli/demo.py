@@ -39,6 +39,7 @@ def summary_line(path: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..core.store import StoreError
     from ..core.store.demo import DemoCorpusError, build_demo_store, default_demo_path
 
     target = Path(args.out).expanduser().absolute() if args.out else default_demo_path()
@@ -49,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         path = build_demo_store(target, force=args.force)
     except DemoCorpusError as exc:
         raise CliError(f"demo corpus is broken: {exc}") from None
+    except StoreError as exc:  # a full disk, a file-size limit: the half-built file is gone
+        raise CliError(str(exc)) from None
     except (OSError, sqlite3.Error) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise CliError(f"{target}: cannot write the demo store ({reason}); nothing was written") from None

@@ -39,6 +39,32 @@ def is_read_only_error(exc: BaseException) -> bool:
     return "readonly" in text or "read-only" in text or "read only" in text
 
 
+def hidden_cause(exc: BaseException) -> BaseException:
+    """The error a failed rollback hid. On a full disk, a file-size limit (EFBIG) or an I/O error SQLite rolls the
+    transaction back itself, so the rollback that follows fails with "cannot rollback - no transaction is active"
+    and the real reason is only in the exception's context."""
+    seen = {id(exc)}
+    while "no transaction is active" in str(exc) and exc.__context__ is not None and id(exc.__context__) not in seen:
+        exc = exc.__context__
+        seen.add(id(exc))
+    return exc
+
+
+_SQLITE_IOERR = 10
+
+
+def sqlite_reason(exc: BaseException) -> str:
+    """SQLite's message for `exc` (or for the error a failed rollback hid), saying what a full disk or an I/O error
+    most likely means for the user."""
+    cause = hidden_cause(exc)
+    original = cause if isinstance(cause, sqlite3.Error) else cause.__cause__ or cause.__context__  # peewee's wraps it
+    code = getattr(original, "sqlite_errorcode", None)
+    text = " ".join(str(cause).split())
+    if isinstance(code, int) and code & 0xFF == _SQLITE_IOERR:  # EFBIG is an I/O error to SQLite, ENOSPC is FULL
+        return f"{text}: the disk may be full, a file-size limit reached, or the disk failing"
+    return text
+
+
 SIDE_SUFFIXES = ("-wal", "-shm")  # the files SQLite keeps beside a WAL store
 
 

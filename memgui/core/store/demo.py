@@ -21,17 +21,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sqlite3
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from peewee import Model, SqliteDatabase
+from peewee import DatabaseError as PeeweeDatabaseError, Model, SqliteDatabase
 
 from ...config import resources_dir, user_data_dir
 from ..netfx import anchor_id_for, build_appended_body
-from .connection import read_columns
+from .connection import read_columns, sqlite_reason
+from .errors import StoreError
 from .models import build_models, row_values
 from .schema import create_store
 
@@ -513,13 +515,19 @@ def build_demo_store(path: Path, *, force: bool = False, legacy: bool = False) -
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.building-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
-        create_store(tmp, legacy=legacy)
-        db = SqliteDatabase(str(tmp), lock_type="IMMEDIATE")
         try:
-            _fill(db, corpus, legacy)
-            db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # raw SQL: PRAGMA has no Peewee query form
-        finally:
-            db.close()
+            create_store(tmp, legacy=legacy)
+            db = SqliteDatabase(str(tmp), lock_type="IMMEDIATE")
+            try:
+                _fill(db, corpus, legacy)
+                db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")  # raw SQL: PRAGMA has no Peewee query form
+            finally:
+                db.close()
+        except StoreError as exc:  # named by the file the user asked for, not the hidden one being built
+            raise StoreError(str(exc).replace(str(tmp), str(path))) from None
+        except (PeeweeDatabaseError, sqlite3.Error) as exc:  # a full disk, a file-size limit
+            raise StoreError(f"{path}: cannot build the demo store here ({sqlite_reason(exc)}); nothing was written"
+                             ) from None
         # A WAL/SHM pair left by an earlier file must never be replayed into the new one.
         for suffix in ("-wal", "-shm"):
             _remove_quietly(path.with_name(path.name + suffix))

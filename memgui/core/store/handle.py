@@ -17,7 +17,7 @@ from typing import Any, Self
 from peewee import DatabaseError, InterfaceError, OperationalError, Value, fn
 
 from . import memgui_schema
-from .connection import StoreDatabase, is_lock_error, is_read_only_error, read_columns
+from .connection import StoreDatabase, hidden_cause, is_lock_error, is_read_only_error, read_columns, sqlite_reason
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .models import StoreModels, build_models
 
@@ -144,15 +144,16 @@ class StoreHandle:
                     self.reload_schema()
                 raise
         except (OperationalError, sqlite3.OperationalError) as exc:
-            if is_lock_error(exc):
+            cause = hidden_cause(exc)  # SQLite rolled back itself (a full disk): the rollback's error hides why
+            if is_lock_error(cause):
                 raise StoreLockedError(
                     f"{self.path}: store is locked by another process (waited for the busy timeout); nothing was written"
                 ) from None
-            if is_read_only_error(exc):
+            if is_read_only_error(cause):
                 raise StoreReadOnlyError(f"{self.path}: store is read-only; nothing was written") from None
-            raise StoreError(f"{self.path}: write failed ({exc}); nothing was written") from None
+            raise StoreError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
         except (DatabaseError, InterfaceError) as exc:
-            raise StoreError(f"{self.path}: write failed ({exc}); nothing was written") from None
+            raise StoreError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
         if migrating:
             self.schema_pending = False
 

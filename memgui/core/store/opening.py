@@ -21,6 +21,7 @@ from .connection import (
     make_database,
     read_columns,
     side_file,
+    sqlite_reason,
 )
 from .errors import StoreError, StoreLockedError, StoreReadOnlyError
 from .schema import REQUIRED_COLUMNS, REQUIRED_TABLES
@@ -182,7 +183,7 @@ def _inspect(db: StoreDatabase, path: Path, verify: bool, busy_timeout_ms: int) 
             raise StoreLockedError(
                 f"{path}: store is locked by another process (gave up after {busy_timeout_ms / 1000:g} s)"
             ) from None
-        raise StoreError(f"{path}: cannot be opened ({exc})") from None
+        raise StoreError(f"{path}: cannot be opened ({sqlite_reason(exc)})") from None
     except (DatabaseError, InterfaceError, sqlite3.Error) as exc:
         db.close_all()
         raise StoreError(f"{path}: store is corrupt or not an SQLite database ({exc})") from None

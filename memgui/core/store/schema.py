@@ -144,6 +144,7 @@ def _ddl(legacy: bool) -> list[str]:
 def create_store(path: str | Path, *, legacy: bool = False) -> Path:
     """Create (or complete) a Netclaw memory store at `path`, in WAL mode, as Netclaw's init does.
     Raises StoreError (one line) when `path` is a directory or a file SQLite cannot use."""
+    from .connection import sqlite_reason
     from .errors import StoreError
 
     path = Path(path)
@@ -153,14 +154,14 @@ def create_store(path: str | Path, *, legacy: bool = False) -> Path:
     try:
         conn = sqlite3.connect(path)
     except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot create a store here ({exc})") from None
+        raise StoreError(f"{path}: cannot create a store here ({sqlite_reason(exc)})") from None
     try:
         conn.execute("PRAGMA journal_mode = WAL")  # raw SQL: PRAGMA has no Peewee query form
         with conn:
             for statement in _ddl(legacy):
                 conn.execute(statement)  # raw SQL: Netclaw's exact DDL (its FTS5 tokenizer and text), not Peewee's
     except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot create a store here ({exc})") from None
+        raise StoreError(f"{path}: cannot create a store here ({sqlite_reason(exc)})") from None
     finally:
         conn.close()
     return path

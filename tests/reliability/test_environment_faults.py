@@ -1,0 +1,141 @@
+"""The environment failing while memgui writes (issue 26, round four), tried from outside through
+`python -m memgui …`: a file-size limit hit in the middle of a write (RLIMIT_FSIZE, SIGXFSZ ignored, so SQLite gets
+EFBIG writing the `-wal`) and a full file system (a small tmpfs, when this machine lets the test mount one).
+
+After each: every table reads as before (not the raw bytes: SQLite may legitimately reset a `-wal`), the message is
+one line naming the cause (never the rollback that hid it), no file is left half-written, and the next command
+works."""
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memgui.core.store.demo import build_demo_store, demo_labels
+
+A, B = demo_labels()["duplicate_clusters"][0][:2]
+DISK_WORDS = ("disk I/O error", "database or disk is full")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Path:
+    path = build_demo_store(tmp_path_factory.mktemp("faults") / "netclaw.db")
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    return path
+
+
+def _copy(demo: Path, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(demo, folder / "netclaw.db")
+    return folder / "netclaw.db"
+
+
+def _tables(path: Path) -> dict[str, list[str]]:
+    """Every row of every table but FTS5's own shadow tables, as text: the store's content, whatever the pages."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                            "AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%'")]
+        return {n: sorted(map(repr, conn.execute(f'SELECT * FROM "{n}"'))) for n in sorted(names)}
+    finally:
+        conn.close()
+
+
+def _memgui(argv: list[str], *, file_size_limit: int | None = None) -> subprocess.CompletedProcess[str]:
+    def limit() -> None:  # pragma: no cover - runs in the child between fork and exec
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of being killed by the signal
+        if file_size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    return subprocess.run([sys.executable, "-m", "memgui", *argv], capture_output=True, text=True, timeout=120,
+                          preexec_fn=limit)
+
+
+def _one_line(result: subprocess.CompletedProcess[str]) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2, (result.returncode, result.stderr[-600:])
+    assert len(lines) == 1 and lines[0].startswith("memgui: ") and "Traceback" not in result.stderr, result.stderr
+    return lines[0]
+
+
+# ---- 1. a file-size limit hit while the -wal grows: nothing written, the cause named ---------------------------
+
+WRITES = {
+    "merge --append": (["merge", "--target", A, "--sources", B, "--append"], False),
+    "merge --union": (["merge", "--target", A, "--sources", B, "--union"], False),
+    "undo": (["undo", "1"], True),
+}
+
+
+@pytest.mark.parametrize("name", list(WRITES))
+def test_a_file_size_limit_mid_write_changes_nothing_and_says_why(demo, tmp_path, name):
+    argv, needs_merge = WRITES[name]
+    store = _copy(demo, tmp_path / "store")
+    if needs_merge:
+        assert _memgui(["merge", "--store", str(store), "--target", A, "--sources", B, "--append"]).returncode == 0
+        conn = sqlite3.connect(store)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the -wal starts empty: the write below must grow it
+        conn.close()
+    before = _tables(store)
+    # the -shm (32 KB) can be made, the write's -wal frames cannot
+    failed = _memgui([argv[0], "--store", str(store), *argv[1:]], file_size_limit=60_000)
+    line = _one_line(failed)
+    assert "write failed" in line and any(w in line for w in DISK_WORDS) and "nothing was written" in line, line
+    assert "cannot rollback" not in line, line  # the rollback SQLite had already done hid the reason
+    assert _tables(store) == before
+    again = _memgui([argv[0], "--store", str(store), *argv[1:]])
+    assert again.returncode == 0, again.stderr
+    assert _tables(store) != before
+
+
+def test_demo_on_a_file_size_limit_is_one_line_and_leaves_no_file(tmp_path):
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    for limit in (50_000, 300_000):  # the schema cannot be created / the rows cannot be written
+        line = _one_line(_memgui(["demo", "--out", str(folder / "netclaw.db")], file_size_limit=limit))
+        assert str(folder / "netclaw.db") in line and "building" not in line, line
+        assert any(w in line for w in DISK_WORDS), line
+        assert list(folder.iterdir()) == []
+    assert _memgui(["demo", "--out", str(folder / "netclaw.db")]).returncode == 0
+
+
+# ---- 2. a full file system (tmpfs) ------------------------------------------------------------------------------
+
+@pytest.fixture
+def small_fs(tmp_path):
+    mount = tmp_path / "small"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def _fill(mount: Path, leave: int) -> Path:
+    st = os.statvfs(mount)
+    filler = mount / "filler"
+    filler.write_bytes(b"\0" * max(0, st.f_bavail * st.f_frsize - leave))
+    return filler
+
+
+def test_a_full_disk_mid_merge_changes_nothing_and_says_so(demo, small_fs):
+    store = _copy(demo, small_fs / "store")
+    before = _tables(store)
+    filler = _fill(small_fs, 16_384)
+    line = _one_line(_memgui(["merge", "--store", str(store), "--target", A, "--sources", B, "--union"]))
+    assert "database or disk is full" in line and "nothing was written" in line, line
+    assert _tables(store) == before
+    filler.unlink()
+    assert _memgui(["merge", "--store", str(store), "--target", A, "--sources", B, "--union"]).returncode == 0
