@@ -14,6 +14,8 @@ import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -139,3 +141,46 @@ def test_a_full_disk_mid_merge_changes_nothing_and_says_so(demo, small_fs):
     assert _tables(store) == before
     filler.unlink()
     assert _memgui(["merge", "--store", str(store), "--target", A, "--sources", B, "--union"]).returncode == 0
+
+
+# ---- 3. an output file whose disk fills half way: no truncated file under the asked-for name ----------------------
+
+@contextmanager
+def _file_size_limit(limit: int) -> Iterator[None]:
+    """This process's writes past `limit` bytes fail with EFBIG (SIGXFSZ ignored) until the block ends."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, handler)
+
+
+def _big_plan():
+    from memgui.core.ops.batch import BatchPlan, PlannedWrite
+
+    body = "Backups run nightly at 02:00 UTC on the NAS. " * 400  # ≈ 18 KB: past the limit below
+    write = PlannedWrite("c1", A, [B], "UPDATE", body, 1.0, {"passed": True}, {"passed": True},
+                         {A: {"updated_at": 1, "content_hash": "x"}, B: {"updated_at": 1, "content_hash": "y"}}, "model")
+    return BatchPlan("batch-1", "2026-01-01T00:00:00Z", [write], [])
+
+
+@pytest.mark.parametrize("name", ["plan.md", "plan.json"])
+def test_the_windows_plan_export_on_a_full_disk_leaves_no_half_file(qtbot, tmp_path, name):
+    from memgui.gui.review.bulk_preview import BulkPreviewDialog
+
+    target = tmp_path / name
+    dialog = BulkPreviewDialog(_big_plan(), "the whole queue", None, choose_export_path=lambda _d: str(target))
+    qtbot.addWidget(dialog)
+    with _file_size_limit(4096):
+        dialog.export()
+    assert dialog.export_button.text() == "Export failed" and dialog.exported is None
+    assert list(tmp_path.iterdir()) == []  # neither a truncated plan nor the temporary file
+    target.write_text("the earlier export\n")
+    with _file_size_limit(4096):
+        dialog.export()
+    assert target.read_text() == "the earlier export\n" and list(tmp_path.iterdir()) == [target]
+    dialog.export()
+    assert dialog.exported == target and len(target.read_text()) > 4096

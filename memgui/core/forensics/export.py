@@ -32,7 +32,9 @@ def _entry_dict(entry: Any, images: bool = True) -> dict[str, Any]:
     return entry.to_dict(images=images) if hasattr(entry, "to_dict") else dict(entry)
 
 
-def _atomic_write(path: str | os.PathLike[str], text: str) -> Path:
+def atomic_write(path: str | os.PathLike[str], text: str) -> Path:
+    """`text` written to a temporary file beside `path`, then renamed over it: a full disk or a file-size limit half
+    way leaves `path` as it was (absent, or the earlier file), never a truncated file under the asked-for name."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
@@ -64,7 +66,7 @@ def jsonl_text(entries: Iterable[Any], *, images: bool = True) -> str:
 def write_jsonl(path: str | os.PathLike[str], entries: Iterable[Any], *, images: bool = True) -> int:
     """Write the entries to `path` as JSON Lines; returns how many were written."""
     text = jsonl_text(entries, images=images)
-    _atomic_write(path, text)
+    atomic_write(path, text)
     return text.count("\n")
 
 
@@ -254,7 +256,16 @@ def markdown_report(
 
 
 def write_markdown(path: str | os.PathLike[str], entries: Iterable[Any], **kw: Any) -> Path:
-    return _atomic_write(path, markdown_report(entries, **kw))
+    return atomic_write(path, markdown_report(entries, **kw))
 
 
-__all__ = ["fence", "jsonl_text", "markdown_report", "read_jsonl", "write_jsonl", "write_markdown"]
+def write_plan(path: str | os.PathLike[str], plan: Any) -> Path:
+    """An accept-safe plan (core/ops/batch.BatchPlan): JSON for a `.json` name (the file `accept-safe --plan` applies),
+    else Markdown for people; written whole or not at all."""
+    if Path(path).suffix.lower() == ".json":
+        return atomic_write(path, json.dumps(plan.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    return atomic_write(path, plan.to_markdown())
+
+
+__all__ = ["atomic_write", "fence", "jsonl_text", "markdown_report", "read_jsonl", "write_jsonl", "write_markdown",
+           "write_plan"]

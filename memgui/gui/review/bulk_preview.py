@@ -4,7 +4,6 @@ pane, every cluster left for the reviewer with the reason, an Export button (Mar
 `memgui accept-safe --json` prints), and Cancel as the default button: Return or Esc writes nothing."""
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..services.bulk import export_plan
 from ..services.types import BatchPlan
 from ..services.values import PlannedWrite
 
@@ -76,16 +76,6 @@ def _pct(value: float | None) -> str:
 def _short(text: str, n: int = 60) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def export_plan(plan: BatchPlan, path: str | Path) -> Path:
-    """Write the plan: JSON for a .json name, else Markdown."""
-    target = Path(path)
-    if target.suffix.lower() == ".json":
-        target.write_text(json.dumps(plan.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    else:
-        target.write_text(plan.to_markdown(), encoding="utf-8")
-    return target
 
 
 class BulkPreviewDialog(QDialog):

@@ -83,4 +83,12 @@ def bulk_services() -> BulkServices:
                         max_merged=batch.MAX_MERGED)
 
 
-__all__ = ["BulkServices", "bulk_services"]
+def export_plan(plan: BatchPlan, path: str | Path) -> Path:
+    """Write the plan: JSON for a .json name, else Markdown; whole or not at all (a full disk or a file-size limit
+    half way leaves no truncated file under the chosen name)."""
+    from ...core.forensics.export import write_plan
+
+    return write_plan(path, plan)
+
+
+__all__ = ["BulkServices", "bulk_services", "export_plan"]
