@@ -184,3 +184,45 @@ def test_the_windows_plan_export_on_a_full_disk_leaves_no_half_file(qtbot, tmp_p
     assert target.read_text() == "the earlier export\n" and list(tmp_path.iterdir()) == [target]
     dialog.export()
     assert dialog.exported == target and len(target.read_text()) > 4096
+
+
+# ---- 4. the store file deleted, moved or replaced while memgui (the window) holds it open -----------------------
+
+@pytest.mark.parametrize("how", ["deleted", "moved", "replaced", "replaced by a copy"])
+def test_a_write_to_a_store_whose_file_went_away_is_refused(demo, tmp_path, how):
+    """SQLite keeps writing the file it opened: before, the merge was committed into a deleted inode or a `-wal` the
+    replacement then replayed, with exit 0 / no message. Now it is refused before the commit, and no file changes."""
+    from memgui.core.ops.apply import MODE_UNION, MergePlan, draft_stamps, merge_cluster
+    from memgui.core.store import StoreError, open_store
+
+    path = _copy(demo, tmp_path / "store")
+    other = _copy(demo, tmp_path / "other")
+    if how == "replaced":
+        conn = sqlite3.connect(other)
+        conn.execute("UPDATE memory_documents SET title = title || ' (restored)'")
+        conn.commit()
+        conn.close()
+    store = open_store(path)
+    try:
+        drafted = draft_stamps(store, [A, B])  # read the cluster, as the window's review did
+        if how == "deleted":
+            path.unlink()
+        elif how == "moved":
+            path.rename(tmp_path / "store" / "moved.db")
+        else:
+            os.replace(other, path)
+        left = _tables(path) if path.exists() else None
+        with pytest.raises(StoreError, match="deleted, moved or replaced") as refused:
+            merge_cluster(store, MergePlan(A, (B,), mode=MODE_UNION, drafted=drafted))
+        assert "\n" not in str(refused.value)
+    finally:
+        store.close()
+    if left is not None:
+        assert _tables(path) == left  # its -wal holds nothing of the other file's
+    moved = tmp_path / "store" / "moved.db"
+    if moved.exists():
+        assert "memgui_audit" not in _tables(moved)
+    if path.exists():
+        with open_store(path) as again:  # opened again, the write goes to the file at the path
+            merge_cluster(again, MergePlan(A, (B,), mode=MODE_UNION, drafted=draft_stamps(again, [A, B])))
+        assert len(_tables(path)["memgui_audit"]) == 1

@@ -8,6 +8,7 @@ store package's own modules; every other stage calls the store's methods and par
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -44,6 +45,7 @@ class StoreHandle:
         self.file_read_only = file_read_only
         # memgui's own tables are created by the first write, inside its transaction (see `transaction`)
         self.schema_pending = False
+        self._identity = _file_identity(path)  # the file opened: a write checks the path still names it
         self._use_columns(columns)
 
     def _use_columns(self, columns: dict[str, tuple[str, ...]]) -> None:
@@ -122,6 +124,14 @@ class StoreHandle:
         if self.read_only:
             raise self._refuse_write()
 
+    def _require_same_file(self) -> None:
+        """Refuse to commit when the path no longer names the file memgui opened: deleted, moved away, or replaced
+        by another store (a backup put back, a sync tool's copy). SQLite keeps writing the file it opened, so the
+        commit would land in a file nobody reads, or in a `-wal` the new file at the path would then replay."""
+        if _file_identity(self.path) != self._identity:
+            raise StoreError(f"{self.path}: the store file was deleted, moved or replaced since memgui opened it; "
+                             "nothing was written (open the store again)")
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One BEGIN IMMEDIATE transaction (nested calls become savepoints). Refuses on read-only stores.
@@ -138,6 +148,7 @@ class StoreHandle:
                         memgui_schema.migrate(self)
                     yield
                     if outermost and self.db.total_changes() != changes:
+                        self._require_same_file()  # before the commit: refused, it rolls back
                         self.db.wrote = True  # committed below: closing may fold the -wal into the file
             except BaseException:
                 if migrating:  # the tables were rolled back with the write: forget their models
@@ -156,6 +167,15 @@ class StoreHandle:
             raise StoreError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
         if migrating:
             self.schema_pending = False
+
+
+def _file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at `path`, None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 __all__ = ["Expr", "Query", "StoreHandle", "count_rows"]
