@@ -9,11 +9,9 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from . import __version__
-from .cli import register_all
-from .cli.common import EXIT_BAD_INPUT, CliError, refuse_non_utf8_arguments, shown
-from .config import UnusableFolderError
 
 EXIT_MISSING_LIBRARY = 3  # the window cannot start: a system library is missing (the message names it)
+EXIT_INTERRUPTED = 130  # Ctrl+C (SIGINT): what a shell reports for it
 
 
 def window_size(text: str) -> tuple[int, int]:
@@ -38,6 +36,8 @@ class OneLineParser(argparse.ArgumentParser):
         words = self.prog.split()  # a subcommand's prog carries the top-level usage: keep "memgui undo"
         name = " ".join(words[:1] + words[-1:]) if len(words) > 1 else self.prog
         where = f"{words[-1]}: " if len(words) > 1 else ""
+        from .cli.common import EXIT_BAD_INPUT
+
         self.exit(EXIT_BAD_INPUT, f"memgui: {where}{' '.join(message.split())} (see {name} --help)\n")
 
 
@@ -54,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--size", metavar="WxH", type=window_size,
                         help="the window's size, e.g. 1366x768 (default: the saved one); sets a screenshot's size too")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    from .cli import register_all
+
     register_all(subparsers)
     return parser
 
@@ -87,6 +89,18 @@ def store_from_argument(path: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command's exit code. Ctrl+C at any moment — while the modules load too (most of a short command's
+    time), not only while it works — is exit 130 with no traceback; a write it cut short was rolled back whole."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
+    from .cli.common import EXIT_BAD_INPUT, CliError, refuse_non_utf8_arguments, shown
+    from .config import UnusableFolderError
+
     if sys.stderr is None:  # started with stderr closed (`2>&-`): messages and progress go nowhere, not to stdout
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115  # the process's stderr, open until it exits
     parser = build_parser()
@@ -108,8 +122,6 @@ def main(argv: list[str] | None = None) -> int:
     except (CliError, UnusableFolderError) as exc:
         print(f"memgui: {shown(' '.join(str(exc).split()))}", file=sys.stderr)  # one line, whatever the input held
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        return 130
     except UnicodeEncodeError as exc:  # text that is not UTF-8 (a surrogate escape) reached the store: refused
         print(f"memgui: an argument or file holds text that is not valid UTF-8 ({exc.reason}); nothing was written",
               file=sys.stderr)

@@ -226,3 +226,29 @@ def test_a_write_to_a_store_whose_file_went_away_is_refused(demo, tmp_path, how)
         with open_store(path) as again:  # opened again, the write goes to the file at the path
             merge_cluster(again, MergePlan(A, (B,), mode=MODE_UNION, drafted=draft_stamps(again, [A, B])))
         assert len(_tables(path)["memgui_audit"]) == 1
+
+
+# ---- 5. Ctrl+C: at any moment a clean exit 130, never a traceback --------------------------------------------
+
+_INTERRUPTED_WHILE_LOADING = '''
+import runpy, sys
+
+class CtrlC:  # Ctrl+C arrives while memgui's modules load (most of a short command's time)
+    def find_spec(self, name, path=None, target=None):
+        if name == "memgui.core.ops.apply":
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["memgui", *sys.argv[1:]]
+runpy.run_module("memgui", run_name="__main__", alter_sys=True)
+'''
+
+
+def test_ctrl_c_while_the_modules_load_is_exit_130_without_a_traceback(demo, tmp_path):
+    store = _copy(demo, tmp_path / "store")
+    before = _tables(store)
+    cut = subprocess.run([sys.executable, "-c", _INTERRUPTED_WHILE_LOADING, "merge", "--store", str(store),
+                          "--target", A, "--sources", B, "--union"], capture_output=True, text=True, timeout=60)
+    assert cut.returncode == 130 and "Traceback" not in cut.stderr, (cut.returncode, cut.stderr[-600:])
+    assert _tables(store) == before
