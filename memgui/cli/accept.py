@@ -24,13 +24,17 @@ again on the documents as they are now; a write whose check fails now is refused
 `memgui undo-batch` undoes a batch's writes newest first.
 
 Exit codes: 0 done (or a dry run); 1 some write (or undo) was refused, the rest went on; 2 bad input (no capable
-model, bad store, unknown batch) with nothing written.
+model, bad store, unknown batch) with nothing written; 130 / 143 stopped by Ctrl+C / SIGTERM between two writes (what
+was written, and how to undo it, is still printed; a second Ctrl+C stops at once, the write in progress rolled back).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +58,7 @@ if TYPE_CHECKING:
     from ..core.ops.batch import BatchPlan, BatchResult, ReaderRun
     from ..core.ops.batch_inputs import ReviewRow
     from ..core.store import Store
-    from ..core.tasks import Progress
+    from ..core.tasks import CancelToken, Progress
 
 
 STORE_HELP = "path to netclaw.db (default: located as Netclaw does, else the demo store)"
@@ -251,16 +255,21 @@ def run_accept(args: argparse.Namespace) -> int:
         info["store"] = str(store_path)
     out: dict[str, Any] = {**info, "dry_run": bool(args.dry_run), **plan.to_dict()}
     result = None
+    stopped_by: list[int] = []
     if not args.dry_run and plan.writes:
         with open_store_or_fail(store_arg) as store, store_errors_as_cli_errors():
             if store.read_only:
                 raise CliError(f"{store.path} is read-only ({store.read_only_reason}); nothing was written")
-            try:
-                result = run_to_end(apply_batch(store, plan, decided_by="cli"))
-            except BatchError as exc:
-                raise CliError(str(exc)) from None
+            with _stop_between_writes() as (cancel, stopped_by):
+                try:
+                    result = run_to_end(apply_batch(store, plan, decided_by="cli", cancel=cancel))
+                except BatchError as exc:
+                    raise CliError(str(exc)) from None
             out["result"] = result.to_dict()
             store_path = store.path
+            if stopped_by:
+                print(f"memgui: stopped by {signal.Signals(stopped_by[0]).name} after {len(result.written)} of "
+                      f"{len(plan.writes)} write(s) of batch {result.batch_id}; the rest were not tried", file=sys.stderr)
     for refused in (result.refused if result is not None else ()):  # each refusal is also one stderr line
         print(f"memgui: cluster {refused.cluster_id} into {refused.target_id} refused: {refused.error}",
               file=sys.stderr)
@@ -273,7 +282,36 @@ def run_accept(args: argparse.Namespace) -> int:
         print_text(head + plan.to_markdown() + ("" if result is None else "\n" + _result_text(result, store_path)))
         if args.dry_run:
             print_text("(dry run: nothing was written)")
+    if stopped_by:
+        return 128 + stopped_by[0]  # what a shell reports for the signal: 130 Ctrl+C, 143 SIGTERM
     return EXIT_NEGATIVE if result is not None and result.refused else EXIT_OK
+
+
+@contextmanager
+def _stop_between_writes() -> Iterator[tuple[CancelToken, list[int]]]:
+    """Ctrl+C or SIGTERM while a batch is written stops it between two writes (each its own transaction, so none is
+    cut in half) and the result is still printed: which merges were written and how to undo them. The signals
+    caught are listed; a second one acts at once (the write in progress rolls back)."""
+    from ..core.tasks import CancelToken
+
+    cancel, caught = CancelToken(), []
+    previous: dict[int, Any] = {}
+
+    def stop(signum: int, _frame: object) -> None:
+        caught.append(signum)
+        cancel.cancel()
+        signal.signal(signum, previous[signum])
+
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, stop)
+    except ValueError:  # not the main thread (memgui's main called from a test's thread): signals stay as they are
+        pass
+    try:
+        yield cancel, caught
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def run_undo_batch(args: argparse.Namespace) -> int:

@@ -252,3 +252,86 @@ def test_ctrl_c_while_the_modules_load_is_exit_130_without_a_traceback(demo, tmp
                           "--target", A, "--sources", B, "--union"], capture_output=True, text=True, timeout=60)
     assert cut.returncode == 130 and "Traceback" not in cut.stderr, (cut.returncode, cut.stderr[-600:])
     assert _tables(store) == before
+
+
+# ---- 6. the system clock set back: every write still moves updated_at forward ------------------------------------
+
+def test_a_clock_set_back_still_moves_every_written_documents_time_forward(demo, tmp_path, monkeypatch):
+    """Netclaw's readers (the daemon's re-embed, a reviewer's stamps) see a rewrite by updated_at: a clock set back
+    a year must not give a merged or tombstoned document an older time than it had (the audit is ordered by its id,
+    not its time, so undo and batches are unaffected)."""
+    from memgui.core.ops.apply import MODE_UNION, MergePlan, draft_stamps, merge_cluster
+    from memgui.core.ops.undo import undo
+    from memgui.core.store import netclaw_writes, open_store
+
+    path = _copy(demo, tmp_path / "store")
+    with open_store(path) as store:
+        before = {d: store.document(d).updated_at for d in (A, B)}
+        monkeypatch.setattr(netclaw_writes, "now_ms", lambda: min(before.values()) - 365 * 86_400_000)
+        entry = merge_cluster(store, MergePlan(A, (B,), mode=MODE_UNION, drafted=draft_stamps(store, [A, B])))
+        after = {d: store.document(d).updated_at for d in (A, B)}
+        assert all(after[d] > before[d] for d in (A, B)), (before, after)
+        undo(store, entry.audit_id)
+        assert {d: store.document(d).updated_at for d in (A, B)} == before  # undo restores exactly
+
+
+# ---- 7. Ctrl+C / SIGTERM in the middle of an accept-safe batch ---------------------------------------------------
+
+def _plan_file(store_path: Path, folder: Path, n: int = 4) -> tuple[Path, str]:
+    """An accept-safe plan of `n` two-document merges whose body keeps both sources whole (MergeGuard and the
+    lens pass), as `accept-safe --dry-run --json` would save it."""
+    import json
+
+    from memgui.core.ops.apply import draft_stamps
+    from memgui.core.ops.batch import BatchPlan, PlannedWrite
+    from memgui.core.store import open_store
+
+    pairs = [c[:2] for c in demo_labels()["duplicate_clusters"][:n]]
+    with open_store(store_path, read_only=True) as store:
+        writes = []
+        for i, (a, b) in enumerate(pairs):
+            da, db = store.document(a), store.document(b)
+            stamps = {d: {"content_hash": s.content_hash, "updated_at": s.updated_at}
+                      for d, s in draft_stamps(store, [a, b]).items()}
+            writes.append(PlannedWrite(f"c{i}", a, [b], "UPDATE", f"{da.markdown_body}\n\n{db.markdown_body}", 1.0,
+                                       {"passed": True}, {"passed": True}, stamps, "model"))
+    plan = BatchPlan("20260101-000000-beef", "2026-01-01T00:00:00Z", writes, [])
+    path = folder / "plan.json"
+    path.write_text(json.dumps(plan.to_dict()))
+    return path, plan.batch_id
+
+
+_SIGNAL_IN_SECOND_WRITE = '''
+import os, signal, sys
+from memgui.core.ops import batch
+
+real, calls = batch.merge_cluster, []
+
+def merge_cluster(*args, **kwargs):  # the signal arrives while the second write is being made
+    calls.append(1)
+    if len(calls) == 2:
+        os.kill(os.getpid(), getattr(signal, sys.argv[1]))
+    return real(*args, **kwargs)
+
+batch.merge_cluster = merge_cluster
+from memgui.__main__ import main
+sys.exit(main(sys.argv[2:]))
+'''
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_mid_batch_stops_between_writes_and_says_what_was_written(demo, tmp_path, sig):
+    store = _copy(demo, tmp_path / "store")
+    plan, batch_id = _plan_file(store, tmp_path)
+    before = _tables(store)
+    cut = subprocess.run([sys.executable, "-c", _SIGNAL_IN_SECOND_WRITE, sig, "accept-safe", "--store", str(store),
+                          "--plan", str(plan)], capture_output=True, text=True, timeout=120)
+    assert cut.returncode == 128 + getattr(signal, sig), (cut.returncode, cut.stderr[-600:])
+    assert "Traceback" not in cut.stderr
+    assert f"stopped by {sig} after 2 of 4 write(s) of batch {batch_id}" in cut.stderr, cut.stderr
+    assert f"undo-batch --store {store} {batch_id}" in cut.stdout  # the two it wrote, and how to undo them
+    assert len(_tables(store)["memgui_audit"]) == 2
+    undone = _memgui(["undo-batch", "--store", str(store), batch_id])
+    assert undone.returncode == 0, undone.stderr
+    after = _tables(store)
+    assert {t: rows for t, rows in after.items() if not t.startswith("memgui_")} == before
