@@ -33,7 +33,7 @@ from ..decide.reader import ReaderReport
 from ..decide.review import ClusterReview
 from ..merge.strict import StrictReport, check_strict
 from ..netfx import is_blank
-from ..store import Store, StoreError
+from ..store import Store, StoreError, StoreWriteFailedError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
 from ..store.values import Document
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
@@ -433,7 +433,9 @@ def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
     A plan is a claim, not a proof: its shape is validated (`validate_plan`), its batch id must be new to the
     store, and at each write MergeGuard, the strict lens and the stamps are run again on the sources as they are
     now. A refused write (a source changed since the review, the guard or the lens now fails, a lock) is
-    reported and the rest go on; cancelling stops between writes. Yields Progress; returns the BatchResult."""
+    reported and the rest go on; a write the store could not take (a full disk, an I/O error) stops the batch,
+    the writes after it reported as not tried; cancelling stops between writes. Yields Progress; returns the
+    BatchResult."""
     cancel = cancel or NEVER_CANCELLED
     written: list[WriteOutcome] = []
     refused: list[WriteOutcome] = []
@@ -451,6 +453,10 @@ def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
             entry = merge_cluster(store, merge, prove=prove_lens)
         except (ApplyError, StoreError) as exc:
             refused.append(WriteOutcome(write.cluster_id, write.target_id, error=" ".join(str(exc).split())))
+            if isinstance(exc, StoreWriteFailedError):  # a full disk, an I/O error: every later write fails alike
+                refused += [WriteOutcome(w.cluster_id, w.target_id, error="not tried: the store could not take the "
+                                         f"write before it (cluster {write.cluster_id})") for w in plan.writes[i + 1:]]
+                break
             continue
         written.append(WriteOutcome(write.cluster_id, write.target_id, audit_id=entry.audit_id))
     yield Progress("accepting", total, total, "done")

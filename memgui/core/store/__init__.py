@@ -17,7 +17,7 @@
     demo.py          the demo store, built from resources/demo through the models
     values.py        the frozen dataclasses that leave the store (never ORM objects)
 """
-from .errors import StoreError, StoreLockedError, StoreReadOnlyError
+from .errors import StoreError, StoreLockedError, StoreReadOnlyError, StoreWriteFailedError
 from .locate import locate_store
 from .opening import DEFAULT_BUSY_TIMEOUT_MS, open_store
 from .schema import create_store
@@ -26,6 +26,6 @@ from .values import Anchor, Document, EmbeddingRow, Record, StoreSummary, conten
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT_MS", "Anchor", "Document", "EmbeddingRow", "Record", "Store", "StoreError", "StoreLockedError",
-    "StoreReadOnlyError", "StoreSummary", "content_hash", "create_store", "locate_store",
+    "StoreReadOnlyError", "StoreSummary", "StoreWriteFailedError", "content_hash", "create_store", "locate_store",
     "new_document_id", "now_ms", "open_store",
 ]

@@ -15,3 +15,8 @@ class StoreReadOnlyError(StoreError):
 
 class StoreLockedError(StoreError):
     """Another process held the write lock past the busy timeout."""
+
+
+class StoreWriteFailedError(StoreError):
+    """The store could not take a write for a reason outside it (a full disk, a file-size limit, an I/O error, its
+    file replaced since it was opened): the write rolled back, and the next write would fail the same way."""

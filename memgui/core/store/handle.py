@@ -19,7 +19,7 @@ from peewee import DatabaseError, InterfaceError, OperationalError, Value, fn
 
 from . import memgui_schema
 from .connection import StoreDatabase, hidden_cause, is_lock_error, is_read_only_error, read_columns, sqlite_reason
-from .errors import StoreError, StoreLockedError, StoreReadOnlyError
+from .errors import StoreError, StoreLockedError, StoreReadOnlyError, StoreWriteFailedError
 from .models import StoreModels, build_models
 
 # A peewee query or SQL expression over the run-time models (TableModel): built and read as Any, on purpose.
@@ -129,7 +129,7 @@ class StoreHandle:
         by another store (a backup put back, a sync tool's copy). SQLite keeps writing the file it opened, so the
         commit would land in a file nobody reads, or in a `-wal` the new file at the path would then replay."""
         if _file_identity(self.path) != self._identity:
-            raise StoreError(f"{self.path}: the store file was deleted, moved or replaced since memgui opened it; "
+            raise StoreWriteFailedError(f"{self.path}: the store file was deleted, moved or replaced since memgui opened it; "
                              "nothing was written (open the store again)")
 
     @contextmanager
@@ -162,9 +162,9 @@ class StoreHandle:
                 ) from None
             if is_read_only_error(cause):
                 raise StoreReadOnlyError(f"{self.path}: store is read-only; nothing was written") from None
-            raise StoreError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
+            raise StoreWriteFailedError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
         except (DatabaseError, InterfaceError) as exc:
-            raise StoreError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
+            raise StoreWriteFailedError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
         if migrating:
             self.schema_pending = False
 

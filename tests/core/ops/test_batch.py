@@ -166,6 +166,25 @@ def test_a_source_changed_after_the_review_refuses_its_write_and_the_others_land
     assert not any(store.document(d.document_id).is_tombstoned for d in clusters["deploy"])
 
 
+def test_a_write_the_store_cannot_take_stops_the_batch_and_the_rest_are_reported_not_tried(seeded):
+    """A full disk or a store file moved away fails every later write alike: the batch stops at the first, and
+    says which writes it did not try (before, it tried each and printed the same failure for every one)."""
+    import os
+
+    store, clusters = seeded
+    plan = plan_batch(_reviews(store, clusters))
+    before = _rows(store)
+    os.rename(store.path, f"{store.path}.moved")  # the path no longer names the file memgui opened
+    try:
+        result = run_to_end(apply_batch(store, plan))
+    finally:
+        os.rename(f"{store.path}.moved", store.path)
+    assert result.written == [] and [r.cluster_id for r in result.refused] == ["deploy", "backup"]
+    assert "moved or replaced" in result.refused[0].error
+    assert result.refused[1].error == "not tried: the store could not take the write before it (cluster deploy)"
+    assert _rows(store) == before and list_entries(store) == []
+
+
 def test_undo_batch_restores_every_row_byte_identically_and_reports_refusals(seeded):
     store, clusters = seeded
     before = _rows(store)
