@@ -103,8 +103,9 @@ def check_stamps(store: Store, ids: Sequence[str], drafted: Mapping[str, SourceS
         if doc is None:
             raise StaleSourceError(doc_id, stamp, None)
         now = SourceStamp.of(doc)
-        if now != stamp:
-            raise StaleSourceError(doc_id, stamp, now)
+        if now != stamp:  # a tombstone bumps the time too: say what happened, not only "its time changed"
+            raise StaleSourceError(doc_id, stamp, now, "was tombstoned (merged away, or deleted by the agent)"
+                                   if doc.is_tombstoned else "")
         if doc.is_tombstoned:
             raise ApplyInputError(f"{doc_id} is tombstoned; nothing was written")
     return current

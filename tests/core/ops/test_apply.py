@@ -373,6 +373,18 @@ def test_another_connection_changing_a_source_makes_apply_refuse(store, tmp_path
     assert dump(store) == snapshot and audit_count(store) == 0
 
 
+def test_a_source_tombstoned_since_the_draft_is_named_as_tombstoned_not_as_a_new_time(store):
+    """Another merge (a second memgui, the daemon's curation) tombstoned a source: the refusal says so."""
+    a, b = _pair(store)
+    drafted = draft_stamps(store, [a.document_id, b.document_id])
+    store.writes.tombstone_document(b.document_id)
+    snapshot = dump(store)
+    with pytest.raises(StaleSourceError) as err:
+        merge_cluster(store, MergePlan(a.document_id, (b.document_id,), mode=MODE_APPEND, drafted=drafted))
+    assert f"{b.document_id} was tombstoned (merged away, or deleted by the agent) since the decision" in str(err.value)
+    assert dump(store) == snapshot and audit_count(store) == 0
+
+
 def test_a_touch_without_content_change_is_also_stale(store):
     a, b = _pair(store)
     drafted = draft_stamps(store, [a.document_id, b.document_id])
