@@ -20,19 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from memgui.core.store.demo import build_demo_store, demo_labels
+from memgui.core.store.demo import demo_labels
 
 A, B = demo_labels()["duplicate_clusters"][0][:2]
 DISK_WORDS = ("disk I/O error", "database or disk is full")
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    path = build_demo_store(tmp_path_factory.mktemp("faults") / "netclaw.db")
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-    return path
 
 
 def _copy(demo: Path, folder: Path) -> Path:

@@ -13,19 +13,10 @@ import threading
 import pytest
 
 from memgui.__main__ import main
-from memgui.core.store.demo import build_demo_store, demo_labels
+from memgui.core.store.demo import demo_labels
 
 A, B = demo_labels()["duplicate_clusters"][0][:2]
 GOOD = "The atlas-sync repository is hosted on GitHub."
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    path = build_demo_store(tmp_path_factory.mktemp("hostile") / "netclaw.db")
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-    return path
 
 
 def _store(demo, tmp_path, *statements, params=()) -> str:

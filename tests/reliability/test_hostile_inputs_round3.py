@@ -17,19 +17,9 @@ from pathlib import Path
 import pytest
 
 from memgui.__main__ import main
-from memgui.core.store.demo import build_demo_store, demo_labels
+from memgui.core.store.demo import demo_labels
 
 A, B = demo_labels()["duplicate_clusters"][0][:2]
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    path = build_demo_store(tmp_path_factory.mktemp("round3") / "netclaw.db")
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-    assert not Path(f"{path}-wal").exists()
-    return path
 
 
 @pytest.fixture
