@@ -27,8 +27,6 @@ class CliError(Exception):
 def open_store_or_fail(path: str | None, *, read_only: bool = False) -> Store:
     """The store named by --store, else Netclaw's own (NETCLAW_HOME, ~/.netclaw), else the demo store
     (built on first use). Any reason it cannot be opened becomes a one-line CliError (exit 2)."""
-    if path == "":  # `--store "$STORE"` with $STORE unset: a store was named, so never the located one or the demo
-        raise CliError("--store: an empty path; give the path of a netclaw.db (or leave --store out)")
     if path:
         _check_path(path)
     try:

@@ -129,8 +129,8 @@ class StoreHandle:
         by another store (a backup put back, a sync tool's copy). SQLite keeps writing the file it opened, so the
         commit would land in a file nobody reads, or in a `-wal` the new file at the path would then replay."""
         if _file_identity(self.path) != self._identity:
-            raise StoreWriteFailedError(f"{self.path}: the store file was deleted, moved or replaced since memgui opened it; "
-                             "nothing was written (open the store again)")
+            raise StoreWriteFailedError(f"{self.path}: the store file was deleted, moved or replaced since memgui "
+                                        "opened it; nothing was written (open the store again)")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -162,9 +162,11 @@ class StoreHandle:
                 ) from None
             if is_read_only_error(cause):
                 raise StoreReadOnlyError(f"{self.path}: store is read-only; nothing was written") from None
-            raise StoreWriteFailedError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
+            raise StoreWriteFailedError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written"
+                                        ) from None
         except (DatabaseError, InterfaceError) as exc:
-            raise StoreWriteFailedError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written") from None
+            raise StoreWriteFailedError(f"{self.path}: write failed ({sqlite_reason(exc)}); nothing was written"
+                                        ) from None
         if migrating:
             self.schema_pending = False
 

@@ -50,7 +50,8 @@ Count = Annotated[int, msgspec.Meta(ge=0, le=INT64_MAX)]
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Text = Annotated[str, msgspec.Meta(max_length=MAX_TEXT_CHARS)]
 # a body memgui may write into the store: no NUL (C readers of the store, Netclaw's FTS among them, stop there)
-Body = Annotated[str, msgspec.Meta(max_length=MAX_TEXT_CHARS, pattern=r"^[^\x00]*$")]
+_NO_NUL = r"^[^\x00]*$"
+Body = Annotated[str, msgspec.Meta(max_length=MAX_TEXT_CHARS, pattern=_NO_NUL)]
 Hash = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 # a batch id: what `memgui undo-batch BATCH` can be given back on a command line
 BatchId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")]
@@ -136,7 +137,7 @@ class PlannedWriteRecord(_Base, forbid_unknown_fields=True):
     target_id: Id
     tombstoned: Annotated[list[Id], msgspec.Meta(min_length=1, max_length=MAX_ITEMS)]
     decision: Text
-    merged_body: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT_CHARS, pattern=r"^[^\x00]*$")]
+    merged_body: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_TEXT_CHARS, pattern=_NO_NUL)]
     guard: GuardClaim
     strict: StrictClaim
     stamps: Stamps
