@@ -1,7 +1,15 @@
 """The lens's report: each fact at risk with its direction, kind, spans and why, and what was equated."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_SLUG_GAPS = re.compile(r"[\s_]+")
+
+
+def rule_id(direction: str, kind: str) -> str:
+    """The stable id of a finding's rule: `dropped.date`, `changed.term`, `dropped.title-identifier`."""
+    return f"{direction}.{_SLUG_GAPS.sub('-', kind.strip().lower())}"
 
 
 @dataclass(frozen=True)
@@ -14,6 +22,11 @@ class FactAtRisk:
     body_token: str | None  # for "added" and "changed": the body's words
     body_span: tuple[int, int] | None
     why: str  # one line for the reviewer
+
+    @property
+    def rule(self) -> str:
+        """The stable id of the rule that found it (direction, then the kind slugified), for grades and tables."""
+        return rule_id(self.direction, self.kind)
 
     def describe(self, width: int = 28) -> str:
         """One short phrase for the reviewer: `Postgres → MySQL (term)`, `+never (negation, added)`."""
@@ -29,7 +42,7 @@ class FactAtRisk:
         return {"token": self.token, "kind": self.kind, "sources": list(self.sources), "direction": self.direction,
                 "source_span": list(self.source_span) if self.source_span else None,
                 "body_token": self.body_token, "body_span": list(self.body_span) if self.body_span else None,
-                "why": self.why}
+                "why": self.why, "rule": self.rule}
 
 
 @dataclass(frozen=True)
@@ -66,4 +79,4 @@ class Findings:
             self.equated.setdefault((source.casefold(), body.casefold()), Equated(source, body, rule))
 
 
-__all__ = ["Equated", "FactAtRisk", "FactReport", "Findings"]
+__all__ = ["Equated", "FactAtRisk", "FactReport", "Findings", "rule_id"]
