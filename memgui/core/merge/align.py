@@ -1,0 +1,380 @@
+"""Prove or keep: one alignment of source sentences to body sentences, each source sentence's fate, and the merge's
+verdict. Every check of a merge starts here (architecture.md, "Checking a merge").
+
+A source sentence is
+- **kept** when the body has it word for word (up to case, spacing and punctuation);
+- **restated** when its aligned body sentence(s) hold every token it owes (sentences.py: values by normal form,
+  markers by class and value, names by spelling, content words by lemma, main-sense synonym of the same part of
+  speech or derivational form), its names keep their order, and the body sentence(s) add no token that the source
+  sentences aligned to them do not hold;
+- **lost** when a rule that earned the word (rule_grades.py: precision ≥ 0.9 on cases it was not written for)
+  names a fact of it that the body dropped or changed;
+- **read** otherwise: a person compares the pair.
+
+A merge is **proved** when every source sentence is kept or restated and no body sentence adds anything, **loss**
+when a sentence is lost, and **read** otherwise. Nothing here decides meaning it cannot see: what it cannot prove
+it leaves for a person.
+"""
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from . import lexical
+from .facts.lexicon import EQUIVALENT_MARKERS, TITLE_ABBREVIATIONS
+from .facts.matching import abbreviates
+from .facts.report import FactAtRisk
+from .rule_grades import Grade, grade
+from .sentences import LONE_SURROGATE, MAX_SENTENCE_CHARS, Sentence, Token, TokenClass, split, tokens
+
+_CANDIDATES = 8  # body sentences proved against, per source sentence (the most shared keys first)
+_POSTING_LIMIT = 64  # a key more than this many body sentences share aligns nothing (`the` of a 1 MB log)
+
+
+class Fate(enum.Enum):
+    KEPT = "kept"
+    RESTATED = "restated"
+    LOST = "lost"
+    READ = "read"
+
+
+class Verdict(enum.Enum):
+    PROVED = "proved"
+    LOSS = "loss"
+    READ = "read"
+
+
+@dataclass(frozen=True)
+class SentenceFate:
+    source: int  # which source
+    index: int  # the sentence's number in its source
+    text: str
+    fate: Fate
+    body: tuple[int, ...]  # the body sentences it aligns to
+    missing: tuple[str, ...] = ()  # tokens it owes that the aligned body sentences do not hold
+    added: tuple[str, ...] = ()  # tokens the aligned body sentences add
+    rules: tuple[str, ...] = ()  # the rule ids of the findings that name it
+    why: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"source": self.source, "index": self.index, "text": self.text, "fate": self.fate.value,
+                "body": list(self.body), "missing": list(self.missing), "added": list(self.added),
+                "rules": list(self.rules), "why": self.why}
+
+
+@dataclass(frozen=True)
+class BodySentence:
+    index: int
+    text: str
+    support: tuple[tuple[int, int], ...]  # the (source, sentence) pairs aligned to it
+    added: tuple[str, ...]  # tokens no supporting source sentence holds
+
+    def to_dict(self) -> dict[str, object]:
+        return {"index": self.index, "text": self.text, "support": [list(p) for p in self.support],
+                "added": list(self.added)}
+
+
+@dataclass(frozen=True)
+class Alignment:
+    verdict: Verdict
+    sentences: tuple[SentenceFate, ...]
+    body: tuple[BodySentence, ...]
+    findings: tuple[FactAtRisk, ...] = ()
+    reasons: tuple[str, ...] = field(default=())
+
+    def fates(self, fate: Fate) -> list[SentenceFate]:
+        return [s for s in self.sentences if s.fate is fate]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"verdict": self.verdict.value, "sentences": [s.to_dict() for s in self.sentences],
+                "body_sentences": [b.to_dict() for b in self.body], "reasons": list(self.reasons)}
+
+
+# ---- reading a note ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Read:
+    sentence: Sentence
+    tokens: tuple[Token, ...]
+    unreadable: bool  # too long or not text: never proved
+
+    @property
+    def owed(self) -> list[Token]:
+        return [t for t in self.tokens if t.owed]
+
+
+def _read(text: str) -> list[_Read]:
+    out = []
+    for s in split(text):
+        if s.structural:
+            out.append(_Read(s, (), False))
+            continue
+        unreadable = len(s.text) > MAX_SENTENCE_CHARS or bool(LONE_SURROGATE.search(s.text))
+        toks = () if unreadable else tuple(tokens(s.text))
+        out.append(_Read(s, toks, unreadable))
+    return out
+
+
+def _index_keys(token: Token) -> set[str]:
+    """The keys a token is looked up by in the inverted index: its own, and its base forms."""
+    keys = set(token.keys)
+    if token.cls in (TokenClass.CONTENT, TokenClass.NAME):
+        word = TITLE_ABBREVIATIONS.get(token.text.casefold(), token.text)
+        keys.update(base for _, base in lexical.bases(word))
+        keys.add(word.casefold())
+    return keys
+
+
+# ---- finding one token among others ------------------------------------------------------------------------------
+def _word_matches(word: str, other: Token) -> bool:
+    theirs = TITLE_ABBREVIATIONS.get(other.text.casefold(), other.text)
+    mine = TITLE_ABBREVIATIONS.get(word.casefold(), word)
+    if mine.casefold() == theirs.casefold() or other.keys & {mine.casefold()}:
+        return True
+    if other.cls not in (TokenClass.CONTENT, TokenClass.NAME) or not mine.isalpha() or not theirs.isalpha():
+        return False
+    return lexical.same_lemma(mine, theirs) or lexical.same_sense(mine, theirs) or lexical.derived(mine, theirs) \
+        or _contracted(mine.casefold(), theirs.casefold())
+
+
+def _contracted(a: str, b: str) -> bool:
+    """`acct` of `account`, `mgr` of `manager`: a contraction that keeps the word's first and inner letters. A
+    clipped prefix (`azithro`, `amox`) is not one: a prefix may name another thing."""
+    short, long = sorted((a, b), key=len)
+    return not long.startswith(short) and not lexical.is_word(short) and abbreviates(short, long)
+
+
+def _plural_of(a: str, b: str) -> bool:
+    short, long = sorted((a.casefold(), b.casefold()), key=len)
+    return long in (short + "s", short + "es")
+
+
+def found(token: Token, among: Sequence[Token]) -> bool:
+    """`token` is stated by one of `among`, in its own class's way (module docstring of sentences.py)."""
+    if token.cls is TokenClass.VALUE:
+        return any(_same_value(token, t) for t in among)
+    if token.cls is TokenClass.MARKER:
+        allowed = set(token.keys)
+        for key in token.keys:
+            cls, _, value = key.partition(":")
+            allowed.update(f"{c}:{v}" for c, v in EQUIVALENT_MARKERS.get((cls, value), ()))
+        return any(t.cls is TokenClass.MARKER and t.keys & allowed for t in among)
+    if token.cls is TokenClass.NAME:
+        low = token.text.casefold()
+        return any(t.text.casefold() == low or low in t.keys or _plural_of(low, t.text) for t in among) or (
+            token.text.isalpha() and any(_word_matches(token.text, t) for t in among if t.cls is TokenClass.NAME))
+    return any(_word_matches(token.text, t) for t in among)
+
+
+_OPERATOR = re.compile(r"^[~^<>=≤≥±]+")
+_CASE_KINDS_SAFE = re.compile(r"^[\d\s.,:/-]*(?:[A-Za-z]+\.?)?[\d\s.,:/-]*$")  # `14 March`, `9:30am`, `4 GB`
+
+
+def _same_value(token: Token, other: Token) -> bool:
+    """One value: a shared normal-form key (or the same spelling), the same operator before it (`~18.2` is not
+    `^18.2`), the same case where case is part of it (`Blue-Heron-42`), and the same grammatical number of its last
+    word (`Mondays` recurs, `Monday` does not)."""
+    if not (token.keys & other.keys or token.text.casefold() == other.text.casefold()):
+        return False
+    mine, theirs = _OPERATOR.match(token.text), _OPERATOR.match(other.text)
+    if (mine.group() if mine else "") != (theirs.group() if theirs else ""):
+        return False
+    if token.text.casefold() == other.text.casefold() and token.text != other.text and any(
+            c.isdigit() for c in token.text) and not _CASE_KINDS_SAFE.match(token.text):
+        return False
+    a, b = _LAST_WORD.search(token.text), _LAST_WORD.search(other.text)
+    return not (a and b) or lexical.same_form(a.group(), b.group()) or a.group().casefold() == b.group().casefold()
+
+
+_LAST_WORD = re.compile(r"[A-Za-z]{3,}$")
+
+
+def _missing(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
+    """The tokens not found. A marker is found once per marker there: one negation does not answer for two
+    (`avoids red meat` does not hold the `not` of `does not eat fish`)."""
+    owed = list(owed)
+    missing = [t for t in owed if not found(t, among)]
+    spare = Counter(k for t in among if t.cls is TokenClass.MARKER for k in t.keys)
+    wanted = Counter(k for t in owed if t.cls is TokenClass.MARKER for k in t.keys)
+    for t in owed:
+        if t.cls is TokenClass.MARKER and t not in missing and any(wanted[k] > spare[k] for k in t.keys):
+            missing.append(t)
+            for k in t.keys:
+                wanted[k] -= 1
+    return missing
+
+
+def _in_order(owed: Sequence[Token], among: Sequence[Token]) -> bool:
+    """Who does what to whom: inside each clause of the source sentence, what it states keeps its order where the
+    body restates it (a restatement may move whole clauses, not swap the words of one: `Ana manages Ben` is not
+    `Ben manages Ana`, `Only Karen can` is not `Karen can only`)."""
+    clauses: dict[int, list[Token]] = defaultdict(list)
+    for t in owed:
+        clauses[t.clause].append(t)
+    for words in clauses.values():
+        at = -1
+        for t in words:
+            places = [i for i, other in enumerate(among) if found(t, [other])]
+            later = [i for i in places if i > at]
+            if not later:
+                return False
+            at = later[0]
+    return True
+
+
+# ---- the alignment -------------------------------------------------------------------------------------------------
+def align(sources: Sequence[str | None], body: str | None, findings: Sequence[FactAtRisk] = ()) -> Alignment:
+    """Align every source sentence to the body and give each its fate; `findings` are the lens's (their rule's
+    measured grade decides whether one may say `lost`)."""
+    body_read = _read(body or "")
+    source_reads = [_read(s or "") for s in sources]
+    postings: dict[str, list[int]] = defaultdict(list)
+    by_plain: dict[str, int] = {}
+    for b, r in enumerate(body_read):
+        by_plain.setdefault(r.sentence.plain, b)
+        for key in {k for t in r.owed for k in _index_keys(t)}:
+            postings[key].append(b)
+    support: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    drafts: list[tuple[int, int, _Read, Fate, tuple[int, ...], list[Token]]] = []
+    for si, reads in enumerate(source_reads):
+        for r in reads:
+            if r.sentence.structural:
+                continue
+            fate, aligned, missing = _align_one(r, body_read, by_plain, postings)
+            for b in aligned:
+                support[b].append((si, r.sentence.index))
+            drafts.append((si, r.sentence.index, r, fate, aligned, missing))
+    body_out = _body_sentences(body_read, source_reads, support)
+    added_at = {b.index: b.added for b in body_out}
+    lost_rules = _lost_rules(findings, source_reads, body_read, support)
+    fates: list[SentenceFate] = []
+    for si, index, r, fate, aligned, missing in drafts:
+        added = tuple(dict.fromkeys(a for b in aligned for a in added_at.get(b, ())))
+        rules = tuple(lost_rules.get((si, index), ()))
+        why = ""
+        if rules:
+            fate, why = Fate.LOST, "a rule that earned 'loss' names a fact of it the body dropped or changed"
+        elif fate is Fate.RESTATED and added:
+            fate, why = Fate.READ, "its body sentence adds words no aligned source states"
+        elif fate is Fate.READ:
+            why = _why_read(r, aligned, missing)
+        fates.append(SentenceFate(si, index, r.sentence.text, fate, aligned,
+                                  tuple(t.text for t in missing), added, rules, why))
+    return Alignment(_verdict(fates, body_out), tuple(fates), tuple(body_out), tuple(findings),
+                     _reasons(fates, body_out))
+
+
+def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
+               postings: dict[str, list[int]]) -> tuple[Fate, tuple[int, ...], list[Token]]:
+    plain = r.sentence.plain
+    if plain in by_plain:
+        return Fate.KEPT, (by_plain[plain],), []
+    owed = r.owed
+    counts: dict[int, int] = defaultdict(int)
+    for key in {k for t in owed for k in _index_keys(t)}:
+        hits = postings.get(key, ())
+        if len(hits) <= _POSTING_LIMIT:
+            for b in set(hits):
+                counts[b] += 1
+    ranked = sorted(counts, key=lambda b: (-counts[b], b))[:_CANDIDATES]
+    for b in ranked:  # kept inside a longer body sentence (`A. B.` written as `A; B.`)
+        if plain and f" {plain} " in f" {body_read[b].sentence.plain} ":
+            return Fate.KEPT, (b,), []
+    if r.unreadable or not owed or not ranked:
+        return Fate.READ, tuple(ranked[:1]), owed
+    best: tuple[int, ...] = ()
+    best_missing = owed
+    for b in ranked:
+        missing = _missing(owed, body_read[b].tokens)
+        if len(missing) < len(best_missing):
+            best, best_missing = (b,), missing
+        if not missing:
+            break
+    if best_missing or not _in_order(owed, [t for b in best for t in body_read[b].tokens]):
+        return Fate.READ, best, best_missing
+    if any(body_read[b].unreadable for b in best):
+        return Fate.READ, best, best_missing
+    return Fate.RESTATED, best, []
+
+
+def _body_sentences(body_read: list[_Read], source_reads: list[list[_Read]],
+                    support: dict[int, list[tuple[int, int]]]) -> list[BodySentence]:
+    out = []
+    for b, r in enumerate(body_read):
+        if r.sentence.structural:
+            out.append(BodySentence(b, r.sentence.text, (), ()))
+            continue
+        pairs = tuple(support.get(b, ()))
+        among = [t for si, index in pairs for t in source_reads[si][index].tokens]
+        added = (tuple(t.text for t in r.owed) or ((r.sentence.text[:60],) if r.unreadable else ())) if not pairs \
+            else tuple(t.text for t in _missing(r.owed, among))
+        if r.unreadable and pairs and not any(source_reads[si][i].sentence.plain == r.sentence.plain
+                                              for si, i in pairs):
+            added = added or (r.sentence.text[:60],)
+        out.append(BodySentence(b, r.sentence.text, pairs, added))
+    return out
+
+
+def _sentence_of(reads: list[_Read], span: tuple[int, int] | None) -> int | None:
+    if span is None:
+        return None
+    for r in reads:
+        if r.sentence.start <= span[0] < max(r.sentence.end, r.sentence.start + 1):
+            return r.sentence.index
+    return None
+
+
+def _lost_rules(findings: Sequence[FactAtRisk], source_reads: list[list[_Read]], body_read: list[_Read],
+                support: dict[int, list[tuple[int, int]]]) -> dict[tuple[int, int], list[str]]:
+    """The source sentences a loss-grade finding names: by its source span, else by the body sentence it points at."""
+    out: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for f in findings:
+        if grade(f.rule) is not Grade.LOSS:
+            continue
+        named: list[tuple[int, int]] = []
+        if f.sources and f.sources[0] < len(source_reads):
+            at = _sentence_of(source_reads[f.sources[0]], f.source_span)
+            if at is not None:
+                named.append((f.sources[0], at))
+        if not named:
+            b = _sentence_of(body_read, f.body_span)
+            if b is not None:
+                named.extend(support.get(b, ()))
+        if not named and source_reads and source_reads[0]:
+            first = next((r for r in source_reads[0] if not r.sentence.structural), None)
+            if first is not None:
+                named.append((0, first.sentence.index))
+        for pair in named:
+            if f.rule not in out[pair]:
+                out[pair].append(f.rule)
+    return out
+
+
+def _why_read(r: _Read, aligned: tuple[int, ...], missing: list[Token]) -> str:
+    if r.unreadable:
+        return "too long or not text to read word by word: a person reads it"
+    if not aligned:
+        return "no body sentence restates it"
+    if missing:
+        return "its aligned body sentence does not state: " + ", ".join(t.text for t in missing[:6])
+    return "its words are in another order there, inside one clause: who does what to whom may have changed"
+
+
+def _verdict(fates: list[SentenceFate], body: list[BodySentence]) -> Verdict:
+    if any(f.fate is Fate.LOST for f in fates):
+        return Verdict.LOSS
+    if all(f.fate in (Fate.KEPT, Fate.RESTATED) for f in fates) and not any(b.added for b in body):
+        return Verdict.PROVED
+    return Verdict.READ
+
+
+def _reasons(fates: list[SentenceFate], body: list[BodySentence]) -> tuple[str, ...]:
+    out = [f"source {f.source + 1} sentence {f.index + 1}: {f.fate.value} — {f.why}" for f in fates
+           if f.fate in (Fate.LOST, Fate.READ)]
+    out += [f"body sentence {b.index + 1} adds: {', '.join(b.added[:6])}" for b in body if b.added]
+    return tuple(out)
+
+
+__all__ = ["Alignment", "BodySentence", "Fate", "SentenceFate", "Verdict", "align", "found"]

@@ -1,0 +1,189 @@
+"""One sentence splitter and one tokenizer for every check of a merge (the alignment, the lens, the union draft).
+
+A sentence is a span of its text. A token is one word or one value of a sentence, with the class that decides how
+it must be found in another sentence:
+
+- **value**: a number, amount, date, time, money, URL, version, identifier… (facts/values.py, one normal form);
+  found by a shared normal-form key;
+- **marker**: a closed-class word that carries meaning (negation, modality, quantity, condition, order,
+  frequency…: facts/lexicon.py); found by the same (class, value) only, never by a synonym;
+- **name**: a capitalised word inside a sentence, or a word with digits or inner capitals; found by its spelling;
+- **content**: any other open-class word; found by lemma, a main-sense synonym of the same part of speech, or a
+  derivational form (lexical.py);
+- **function**: articles, pronouns, auxiliaries, most prepositions: never owed.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import enum
+import re
+from dataclasses import dataclass
+
+from ..netfx import APPEND_MARKER_RE
+from .facts.lexicon import BOUNDS, CONTRACTIONS, FUNCTION_WORDS, PHRASES
+
+# A full stop ends a sentence unless a lower-case word or a number follows (`approx. 20`, `eff. 1 Apr`) or it ends
+# a title (`Dr. Varga`); a line break, a blank line and a list item always do.
+SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)"
+                          r"(?<!\bNo\.)[\"”')\]]*[ \t]+(?![\sa-z\d])|(?<=[.!?])[\"”')\]]*[ \t]*\n|"
+                          r"\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_LIST_MARK = re.compile(r"^\s*(?:[-*+•>#]+|\d+[.)])\s+")
+_RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
+_POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
+# Function words that still carry a fact: markers are read before function words, and these few are owed too.
+_OWED_FUNCTION = frozenset("from until till before after since without between per vs".split())
+# Whose a thing is, or who acts, is a fact (`my car` is not `her car`): the personal pronouns and determiners, by
+# person and number.
+PERSON = {**dict.fromkeys("i me my mine myself".split(), "1s"), **dict.fromkeys("we us our ours ourselves".split(), "1p"),
+          **dict.fromkeys("you your yours yourself yourselves".split(), "2"),
+          **dict.fromkeys("he him his himself".split(), "3m"), **dict.fromkeys("she her hers herself".split(), "3f"),
+          **dict.fromkeys("they them their theirs themselves".split(), "3p")}
+MAX_SENTENCE_CHARS = 4000
+_OPERATORS = "~^<>=≤≥±"  # a longer "sentence" (a log line, a list with no stops) is read, never proved
+
+
+# Where a clause ends inside a sentence: punctuation and the conjunctions that join clauses. A restatement may move
+# whole clauses; inside one, the order of what it states is who does what to whom.
+CLAUSE_BREAK = re.compile(r"[,;:()\[\]]|\s[—–-]\s|\b(?:and|but|or|then|because|so|while|whereas|when|if|unless|"
+                          r"after|before|once|until|since)\b", re.IGNORECASE)
+
+
+class TokenClass(enum.Enum):
+    VALUE = "value"
+    MARKER = "marker"
+    NAME = "name"
+    CONTENT = "content"
+    FUNCTION = "function"
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int  # in the sentence's text
+    end: int
+    cls: TokenClass
+    keys: frozenset[str]  # how it is found: value keys, the marker's "class:value", or the word in lower case
+    clause: int = 0  # which clause of its sentence it stands in (CLAUSE_BREAK)
+
+    @property
+    def owed(self) -> bool:
+        return self.cls is not TokenClass.FUNCTION
+
+
+@dataclass(frozen=True)
+class Sentence:
+    index: int
+    start: int  # in the note's text
+    end: int
+    text: str
+    structural: bool = False  # an append marker or a rule line: Netclaw's structure, not a statement
+
+    @property
+    def plain(self) -> str:
+        """The words and symbols alone, case-folded: two sentences the same up to case, spacing and punctuation
+        are equal. An operator or a currency sign is no punctuation (`~18.2` is not `^18.2`), and the case of a
+        word with digits is kept (`Blue-Heron-42` is a secret as written)."""
+        return plain_text(self.text)
+
+
+_PLAIN_PIECE = re.compile(r"[^\W_]+|[~^<>=≤≥±$€£¥%+#@&*/]")
+_CASED = re.compile(r"[\w~^<>=≤≥±$€£¥%+#@&*/-]+")
+
+
+def plain_text(text: str) -> str:
+    """The form `Sentence.plain` compares in."""
+    keep_case = {w for w in _CASED.findall(text) if any(c.isdigit() for c in w) and any(c.isupper() for c in w)}
+    pieces = _PLAIN_PIECE.findall(text)
+    if not keep_case:
+        return " ".join(p.casefold() for p in pieces)
+    cased = {p for w in keep_case for p in _PLAIN_PIECE.findall(w)}
+    return " ".join(p if p in cased else p.casefold() for p in pieces)
+
+
+def split(text: str) -> list[Sentence]:
+    """The sentences of `text`, in order, each a stripped span; empty pieces dropped."""
+    out: list[Sentence] = []
+    at = 0
+    for m in [*SENTENCE_END.finditer(text), None]:
+        end = m.start() if m else len(text)
+        piece = text[at:end]
+        lead = len(piece) - len(piece.lstrip())
+        stripped = piece.strip()
+        if (stripped and _WORD.search(stripped)) or (stripped and APPEND_MARKER_RE.search(stripped)):
+            structural = bool(APPEND_MARKER_RE.fullmatch(stripped) or _RULE_LINE.match(stripped))
+            out.append(Sentence(len(out), at + lead, at + lead + len(stripped), stripped, structural))
+        if m:
+            at = m.end()
+    return out
+
+
+def _expanded(text: str) -> str:
+    """Contractions written out in place, same length where possible is not needed: tokens are read from this."""
+    low = text.replace("’", "'")
+    for short, long in CONTRACTIONS.items():
+        if short in low.casefold():
+            low = re.sub(re.escape(short), long, low, flags=re.IGNORECASE)
+    return low
+
+
+def _is_name(word: str, at: int, text: str) -> bool:
+    if any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:]):
+        return True
+    if not word[:1].isupper():
+        return False
+    before = _LIST_MARK.sub("", text[:at]).rstrip()
+    return bool(before) and before[-1] not in ".!?:\"“(-–—•*"
+
+
+def tokens(sentence: str) -> list[Token]:
+    """The tokens of one sentence, in order. Values first (their spans swallow the words they are written with),
+    then one token per remaining word."""
+    from .facts.number_words import digitised
+    from .facts.values import values
+    text, _ = digitised(_expanded(sentence))  # `four` read as 4, in place
+    out: list[Token] = []
+    taken: list[tuple[int, int]] = []
+    for v in values(text):
+        if v.implied or not v.keys:
+            continue
+        if any(s < v.end and v.start < e for s, e in taken):
+            continue
+        start = v.start - 1 if v.start and text[v.start - 1] in _OPERATORS else v.start  # `~18.2.0`, `>=3`
+        taken.append((start, v.end))
+        out.append(Token(text[start:v.end], start, v.end, TokenClass.VALUE, frozenset(v.keys)))
+    for m in _WORD.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in taken):
+            continue
+        word = _POSSESSIVE.sub("", m.group())
+        low = word.casefold()
+        if low in PHRASES or low in BOUNDS or (low in PERSON and not (word.isupper() and len(word) > 1)):
+            key = (f"{PHRASES[low][0]}:{PHRASES[low][1]}" if low in PHRASES else
+                   f"bound:{BOUNDS[low]}" if low in BOUNDS else f"person:{PERSON[low]}")
+            out.append(Token(word, m.start(), m.end(), TokenClass.MARKER, frozenset({key})))
+        elif low in FUNCTION_WORDS and low not in _OWED_FUNCTION:
+            out.append(Token(word, m.start(), m.end(), TokenClass.FUNCTION, frozenset({low})))
+        elif _is_name(word, m.start(), text):
+            out.append(Token(word, m.start(), m.end(), TokenClass.NAME, frozenset({low})))
+        else:
+            out.append(Token(word, m.start(), m.end(), TokenClass.CONTENT, frozenset({low})))
+    out.sort(key=lambda t: t.start)
+    breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
+    return [dataclasses.replace(t, clause=bisect.bisect_right(breaks, t.start)) for t in out]
+
+
+__all__ = [
+    "CLAUSE_BREAK",
+    "LONE_SURROGATE",
+    "MAX_SENTENCE_CHARS",
+    "PERSON",
+    "SENTENCE_END",
+    "Sentence",
+    "Token",
+    "TokenClass",
+    "plain_text",
+    "split",
+    "tokens",
+]
