@@ -18,6 +18,7 @@ it leaves for a person.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -94,37 +95,46 @@ class Alignment:
 
 
 # ---- reading a note ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
 class _Read:
-    sentence: Sentence
-    tokens: tuple[Token, ...]
-    unreadable: bool  # too long or not text: never proved
+    """One sentence, its plain form, and its tokens read only when a proof needs them (a sentence kept word for
+    word is never tokenized: a long body copied from its sources costs one pass)."""
+
+    __slots__ = ("_tokens", "plain", "sentence", "unreadable")
+
+    def __init__(self, sentence: Sentence) -> None:
+        self.sentence = sentence
+        self.plain = sentence.plain
+        self.unreadable = not sentence.structural and (
+            len(sentence.text) > MAX_SENTENCE_CHARS or bool(LONE_SURROGATE.search(sentence.text)))
+        self._tokens: tuple[Token, ...] | None = None
+
+    @property
+    def tokens(self) -> tuple[Token, ...]:
+        if self._tokens is None:
+            self._tokens = () if self.unreadable or self.sentence.structural else _tokens_of(self.sentence.text)
+        return self._tokens
 
     @property
     def owed(self) -> list[Token]:
         return [t for t in self.tokens if t.owed]
 
+    def index_keys(self) -> set[str]:
+        """Cheap keys to find candidate sentences by: the words as written and their WordNet base forms."""
+        words = self.plain.split()
+        keys = set(words)
+        for w in words:
+            if w.isalpha():
+                keys.update(base for _, base in lexical.bases(TITLE_ABBREVIATIONS.get(w, w)))
+        return keys
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _tokens_of(text: str) -> tuple[Token, ...]:
+    return tuple(tokens(text))  # a note repeats its sentences (logs, lists): each read once
+
 
 def _read(text: str) -> list[_Read]:
-    out = []
-    for s in split(text):
-        if s.structural:
-            out.append(_Read(s, (), False))
-            continue
-        unreadable = len(s.text) > MAX_SENTENCE_CHARS or bool(LONE_SURROGATE.search(s.text))
-        toks = () if unreadable else tuple(tokens(s.text))
-        out.append(_Read(s, toks, unreadable))
-    return out
-
-
-def _index_keys(token: Token) -> set[str]:
-    """The keys a token is looked up by in the inverted index: its own, and its base forms."""
-    keys = set(token.keys)
-    if token.cls in (TokenClass.CONTENT, TokenClass.NAME):
-        word = TITLE_ABBREVIATIONS.get(token.text.casefold(), token.text)
-        keys.update(base for _, base in lexical.bases(word))
-        keys.add(word.casefold())
-    return keys
+    return [_Read(s) for s in split(text)]
 
 
 # ---- finding one token among others ------------------------------------------------------------------------------
@@ -233,9 +243,12 @@ def align(sources: Sequence[str | None], body: str | None, findings: Sequence[Fa
     postings: dict[str, list[int]] = defaultdict(list)
     by_plain: dict[str, int] = {}
     for b, r in enumerate(body_read):
-        by_plain.setdefault(r.sentence.plain, b)
-        for key in {k for t in r.owed for k in _index_keys(t)}:
-            postings[key].append(b)
+        by_plain.setdefault(r.plain, b)
+    source_plains = {r.plain for reads in source_reads for r in reads if not r.sentence.structural}
+    for b, r in enumerate(body_read):
+        if not r.sentence.structural:
+            for key in r.index_keys():
+                postings[key].append(b)
     support: dict[int, list[tuple[int, int]]] = defaultdict(list)
     drafts: list[tuple[int, int, _Read, Fate, tuple[int, ...], list[Token]]] = []
     for si, reads in enumerate(source_reads):
@@ -246,7 +259,7 @@ def align(sources: Sequence[str | None], body: str | None, findings: Sequence[Fa
             for b in aligned:
                 support[b].append((si, r.sentence.index))
             drafts.append((si, r.sentence.index, r, fate, aligned, missing))
-    body_out = _body_sentences(body_read, source_reads, support)
+    body_out = _body_sentences(body_read, source_reads, support, source_plains)
     added_at = {b.index: b.added for b in body_out}
     lost_rules = _lost_rules(findings, source_reads, body_read, support)
     fates: list[SentenceFate] = []
@@ -268,19 +281,19 @@ def align(sources: Sequence[str | None], body: str | None, findings: Sequence[Fa
 
 def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
                postings: dict[str, list[int]]) -> tuple[Fate, tuple[int, ...], list[Token]]:
-    plain = r.sentence.plain
+    plain = r.plain
     if plain in by_plain:
         return Fate.KEPT, (by_plain[plain],), []
     owed = r.owed
     counts: dict[int, int] = defaultdict(int)
-    for key in {k for t in owed for k in _index_keys(t)}:
+    for key in r.index_keys():
         hits = postings.get(key, ())
         if len(hits) <= _POSTING_LIMIT:
             for b in set(hits):
                 counts[b] += 1
     ranked = sorted(counts, key=lambda b: (-counts[b], b))[:_CANDIDATES]
     for b in ranked:  # kept inside a longer body sentence (`A. B.` written as `A; B.`)
-        if plain and f" {plain} " in f" {body_read[b].sentence.plain} ":
+        if plain and f" {plain} " in f" {body_read[b].plain} ":
             return Fate.KEPT, (b,), []
     if r.unreadable or not owed or not ranked:
         return Fate.READ, tuple(ranked[:1]), owed
@@ -300,18 +313,17 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
 
 
 def _body_sentences(body_read: list[_Read], source_reads: list[list[_Read]],
-                    support: dict[int, list[tuple[int, int]]]) -> list[BodySentence]:
+                    support: dict[int, list[tuple[int, int]]], source_plains: set[str]) -> list[BodySentence]:
     out = []
     for b, r in enumerate(body_read):
-        if r.sentence.structural:
+        if r.sentence.structural or r.plain in source_plains:  # a source's sentence, word for word: adds nothing
             out.append(BodySentence(b, r.sentence.text, (), ()))
             continue
         pairs = tuple(support.get(b, ()))
         among = [t for si, index in pairs for t in source_reads[si][index].tokens]
         added = (tuple(t.text for t in r.owed) or ((r.sentence.text[:60],) if r.unreadable else ())) if not pairs \
             else tuple(t.text for t in _missing(r.owed, among))
-        if r.unreadable and pairs and not any(source_reads[si][i].sentence.plain == r.sentence.plain
-                                              for si, i in pairs):
+        if r.unreadable and pairs:
             added = added or (r.sentence.text[:60],)
         out.append(BodySentence(b, r.sentence.text, pairs, added))
     return out

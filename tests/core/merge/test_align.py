@@ -89,9 +89,10 @@ def test_bad_or_blank_bodies_get_a_verdict_never_proved(body: str) -> None:
 
 def test_a_sentence_too_long_to_read_is_read_never_proved() -> None:
     endless = "item " * 2000 + "done"
-    result = align([endless], endless + " extra")
+    result = align([endless], endless.replace("done", "gone"))
     assert result.sentences[0].fate is Fate.READ
     assert result.verdict is Verdict.READ
+    assert "too long" in result.sentences[0].why
 
 
 def test_to_dict_carries_verdict_sentences_and_their_body_indices() -> None:
