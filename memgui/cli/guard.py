@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..core.merge.align import Alignment, Fate, align
 from ..core.merge.guard import MergeGuardReport, check_merge
 from ..core.merge.strict import AtRisk, StrictReport, check_strict
 from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
@@ -36,7 +37,7 @@ def read_body(name: str) -> str:
     return read_text(name, "a body (UTF-8 text)")
 
 
-def format_report(report: MergeGuardReport, strict: StrictReport) -> str:
+def format_report(report: MergeGuardReport, strict: StrictReport, proof: Alignment | None = None) -> str:
     lines = [
         f"{'PASS' if report.passed else 'FAIL'}: {report.reason}",
         f"retention:    {report.retention:.1%} (floor {RETENTION_THRESHOLD:.0%})",
@@ -54,7 +55,27 @@ def format_report(report: MergeGuardReport, strict: StrictReport) -> str:
         lines.append(f"  {risk.direction:<8} {risk.kind:<17} {_shown(risk)}   ({where})")
     for same in strict.equated[:MAX_EQUATED_SHOWN]:
         lines.append(f"  equated  {same.rule:<17} {same.source} = {same.body}")
+    if proof is not None:
+        lines += format_proof(proof)
     return "\n".join(lines)
+
+
+def format_proof(proof: Alignment) -> list[str]:
+    """memgui's verdict (proved / loss / read) and the fate of every source sentence that is not kept."""
+    counts = {fate: len(proof.fates(fate)) for fate in Fate}
+    lines = [f"verdict:      {proof.verdict.value} ({', '.join(f'{n} {f.value}' for f, n in counts.items() if n)}; "
+             "memgui's check, beside Netclaw's verdict)"]
+    for s in proof.sentences:
+        if s.fate is Fate.KEPT:
+            continue
+        where = ",".join(str(b + 1) for b in s.body) or "-"
+        lines.append(f"  {s.fate.value:<8} source {s.source + 1} sentence {s.index + 1} → body {where}: {s.text[:70]}")
+        if s.fate in (Fate.READ, Fate.LOST) and s.why:
+            lines.append(f"           {s.why}" + (f" [{', '.join(s.rules)}]" if s.rules else ""))
+    for b in proof.body:
+        if b.added:
+            lines.append(f"  added    body sentence {b.index + 1}: {', '.join(b.added[:8])}")
+    return lines
 
 
 MAX_EQUATED_SHOWN = 12
@@ -71,10 +92,13 @@ def run(args: argparse.Namespace) -> int:
     merged = read_body(args.merged)
     report = check_merge(sources, merged)
     strict = check_strict(sources, merged)
+    proof = align(sources, merged, strict.at_risk)
     if args.json:
-        print_json({**report.to_dict(), "strict": strict.to_dict()})
+        print_json({**report.to_dict(), "strict": strict.to_dict(), "verdict": proof.verdict.value,
+                    "sentences": [s.to_dict() for s in proof.sentences],
+                    "body_sentences": [b.to_dict() for b in proof.body]})
     else:
-        print_text(format_report(report, strict))
+        print_text(format_report(report, strict, proof))
     if getattr(args, "strict", False) and not strict.passed:
         return EXIT_NEGATIVE
     return EXIT_OK if report.passed else EXIT_NEGATIVE

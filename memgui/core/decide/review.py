@@ -16,9 +16,9 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
+from ..merge.align import judge, proof_dict
 from ..merge.conflicts import likely_different
 from ..merge.guard import check_merge
-from ..merge.strict import check_strict
 from ..netfx import is_blank
 from ..tasks import CancelToken, Work
 from .drafts import union_draft
@@ -108,8 +108,7 @@ def _checks(proposal: Proposal, candidates: Sequence[Candidate], decision: Curat
     source_titles = [titles.get(t, "") for t in chosen] + [proposal.title or ""]
     kept = titles.get(chosen[0], "") if chosen else proposal.title or ""
     guard = check_merge(sources, decision.merged_body).to_dict()
-    strict = check_strict(sources, decision.merged_body, titles=source_titles, kept_title=kept).to_dict()
-    return guard, strict
+    return guard, proof_dict(*judge(sources, decision.merged_body, titles=source_titles, kept_title=kept))
 
 
 def _from_result(proposal: Proposal, candidates: Sequence[Candidate], result: DeciderResult,
@@ -196,11 +195,11 @@ def rechecked(review: ClusterReview, documents: Sequence[Any]) -> ClusterReview:
     sources = [by_id[t].markdown_body for t in chosen] + [proposal.markdown_body]
     titles = [by_id[t].title or "" for t in chosen] + [proposal.title or ""]
     guard = check_merge(sources, review.merged_body).to_dict()
-    strict = check_strict(sources, review.merged_body, titles=titles, kept_title=titles[0]).to_dict()
+    strict = proof_dict(*judge(sources, review.merged_body, titles=titles, kept_title=titles[0]))
     union = dict(review.union_draft or {})
     if not is_blank(union.get("merged_body")):
         union["guard"] = check_merge(sources, union["merged_body"]).to_dict()
-        union["strict"] = check_strict(sources, union["merged_body"], titles=titles, kept_title=titles[0]).to_dict()
+        union["strict"] = proof_dict(*judge(sources, union["merged_body"], titles=titles, kept_title=titles[0]))
     return replace(review, guard=guard, strict=strict, likely_different=marked, union_draft=union or None)
 
 

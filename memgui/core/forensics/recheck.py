@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from ..merge.sentences import split
 from ..merge.strict import check_strict
-from ..merge.union import split_units
 from ..netfx import APPEND_SEPARATOR_RE, fold_case, is_blank
 from ..ops.append_back import append_back
 from ..ops.apply import SourceStamp
@@ -171,8 +171,8 @@ def lost_fact_text(images_or_entry: AuditEntry | _MergeImages, facts: tuple[Fact
         if not wanted:
             continue
         found: set[str] = set()
-        for unit in split_units(images.bodies[index]):
-            text, folded = unit.text.strip(), fold_case(unit.text)
+        for sentence in split(images.bodies[index] or ""):
+            text, folded = sentence.text, fold_case(sentence.text)
             hits = {w for w in wanted if w in folded}
             if text and hits:
                 found |= hits

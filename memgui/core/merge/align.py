@@ -30,6 +30,7 @@ from .facts.matching import abbreviates
 from .facts.report import FactAtRisk
 from .rule_grades import Grade, grade
 from .sentences import LONE_SURROGATE, MAX_SENTENCE_CHARS, Sentence, Token, TokenClass, split, tokens
+from .strict import StrictReport, check_strict
 
 _CANDIDATES = 8  # body sentences proved against, per source sentence (the most shared keys first)
 _POSTING_LIMIT = 64  # a key more than this many body sentences share aligns nothing (`the` of a 1 MB log)
@@ -260,6 +261,8 @@ def align(sources: Sequence[str | None], body: str | None, findings: Sequence[Fa
                 support[b].append((si, r.sentence.index))
             drafts.append((si, r.sentence.index, r, fate, aligned, missing))
     body_out = _body_sentences(body_read, source_reads, support, source_plains)
+    unplaced = tuple(f for f in findings if f.source_span is None and f.body_span is None
+                     and grade(f.rule) is not Grade.LOSS)  # a title's identifier: no sentence to read it in
     added_at = {b.index: b.added for b in body_out}
     lost_rules = _lost_rules(findings, source_reads, body_read, support)
     fates: list[SentenceFate] = []
@@ -275,8 +278,24 @@ def align(sources: Sequence[str | None], body: str | None, findings: Sequence[Fa
             why = _why_read(r, aligned, missing)
         fates.append(SentenceFate(si, index, r.sentence.text, fate, aligned,
                                   tuple(t.text for t in missing), added, rules, why))
-    return Alignment(_verdict(fates, body_out), tuple(fates), tuple(body_out), tuple(findings),
-                     _reasons(fates, body_out))
+    verdict = _verdict(fates, body_out)
+    if unplaced and verdict is Verdict.PROVED:
+        verdict = Verdict.READ
+    reasons = _reasons(fates, body_out) + tuple(f"{f.rule}: {f.why}" for f in unplaced)
+    return Alignment(verdict, tuple(fates), tuple(body_out), tuple(findings), reasons)
+
+
+def judge(sources: Sequence[str | None], body: str | None, titles: Sequence[str | None] = (),
+          kept_title: str | None = None) -> tuple[StrictReport, Alignment]:
+    """The lens and the alignment over it, as every caller judges a merge: (the lens's report, the alignment)."""
+    report = check_strict(sources, body, titles=titles, kept_title=kept_title)
+    return report, align(sources, body, report.at_risk)
+
+
+def proof_dict(strict: StrictReport, proof: Alignment) -> dict[str, object]:
+    """The lens's report with the verdict and the sentences' fates beside it: the `strict` of a review or plan."""
+    return {**strict.to_dict(), "verdict": proof.verdict.value, "sentences": [s.to_dict() for s in proof.sentences],
+            "reasons": list(proof.reasons[:20])}
 
 
 def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
@@ -389,4 +408,4 @@ def _reasons(fates: list[SentenceFate], body: list[BodySentence]) -> tuple[str, 
     return tuple(out)
 
 
-__all__ = ["Alignment", "BodySentence", "Fate", "SentenceFate", "Verdict", "align", "found"]
+__all__ = ["Alignment", "BodySentence", "Fate", "SentenceFate", "Verdict", "align", "found", "judge", "proof_dict"]

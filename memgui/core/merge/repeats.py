@@ -2,7 +2,7 @@
 the bulk preview flags them. Pure; the sentence split and comparison key are the union draft's."""
 from __future__ import annotations
 
-from .union import split_units
+from .sentences import split
 
 MIN_KEY = 12  # shorter units ("Notes:", a bullet of two words) repeat harmlessly
 
@@ -11,14 +11,14 @@ def repeated_sentences(body: str | None) -> list[str]:
     """Each sentence (or markdown line) the body states again later, as first written, in body order."""
     seen: dict[str, str] = {}
     repeated: dict[str, str] = {}
-    for unit in split_units(body):
-        key = unit.key
-        if len(key) < MIN_KEY:
+    for sentence in split(body or ""):
+        key = sentence.plain
+        if len(key) < MIN_KEY or sentence.structural:
             continue
         if key in seen:
             repeated.setdefault(key, seen[key])
         else:
-            seen[key] = unit.text.strip()
+            seen[key] = sentence.text
     return list(repeated.values())
 
 

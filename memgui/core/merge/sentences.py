@@ -103,12 +103,29 @@ def plain_text(text: str) -> str:
     return " ".join(p if p in cased else p.casefold() for p in pieces)
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
+
+
 def split(text: str) -> list[Sentence]:
-    """The sentences of `text`, in order, each a stripped span; empty pieces dropped."""
+    """The sentences of `text`, in order, each a stripped span; empty pieces dropped. A fenced code block is one
+    sentence, closed or not: it is kept or left whole, never cut."""
     out: list[Sentence] = []
     at = 0
-    for m in [*SENTENCE_END.finditer(text), None]:
-        end = m.start() if m else len(text)
+    for fence in [*_FENCE.finditer(text), None]:
+        end = fence.start() if fence else len(text)
+        _split_prose(text, at, end, out)
+        if fence:
+            block = fence.group().strip()
+            out.append(Sentence(len(out), fence.start() + fence.group().index(block[:1]),
+                                fence.start() + fence.group().index(block[:1]) + len(block), block))
+            at = fence.end()
+    return out
+
+
+def _split_prose(text: str, start: int, stop: int, out: list[Sentence]) -> None:
+    at = start
+    for m in [*SENTENCE_END.finditer(text, start, stop), None]:
+        end = m.start() if m else stop
         piece = text[at:end]
         lead = len(piece) - len(piece.lstrip())
         stripped = piece.strip()
@@ -117,7 +134,6 @@ def split(text: str) -> list[Sentence]:
             out.append(Sentence(len(out), at + lead, at + lead + len(stripped), stripped, structural))
         if m:
             at = m.end()
-    return out
 
 
 def _expanded(text: str) -> str:

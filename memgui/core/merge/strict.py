@@ -287,7 +287,7 @@ def fact_scans(text: str, kinds: Container[str] | None = None) -> Iterator[tuple
     matches in text order); a pattern the text cannot hold (its pre-tests) is skipped. Last, the capitalised
     words (`NAME_PATTERN`). `kinds`: only the patterns of these kinds, and no names. What `facts` keeps of a match
     is its text without surrounding punctuation, the first spelling of each normal form. (Public for readers
-    that place each match: union_reading.py.)"""
+    that place each match.)"""
     digits = _DIGIT.search(text) is not None
     lower = text.lower() if text.isascii() else None
     for number, ((kind, pattern), needs) in enumerate(zip(_KIND_PATTERNS, _KIND_NEEDS)):

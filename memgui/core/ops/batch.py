@@ -31,7 +31,8 @@ from typing import Any
 
 from ..decide.reader import ReaderReport
 from ..decide.review import ClusterReview
-from ..merge.strict import StrictReport, check_strict
+from ..merge.align import Alignment, Verdict, judge
+from ..merge.strict import StrictReport
 from ..netfx import is_blank
 from ..store import Store, StoreError, StoreWriteFailedError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
@@ -51,13 +52,16 @@ class BatchError(Exception):
 
 
 class LensRefusedError(ApplyError):
-    """memgui's strict lens, run again at apply time, fails the planned body: the plan's claim did not hold."""
+    """memgui's check, run again at apply time, does not prove the planned body: the plan's claim did not hold."""
 
-    def __init__(self, report: StrictReport):
+    def __init__(self, report: StrictReport, proof: Alignment | None = None):
         self.report = report
-        risky = ", ".join(str(a.get("token", "?")) for a in report.to_dict().get("at_risk", [])[:4])
-        super().__init__("the strict lens fails the merged body now" + (f" (at risk: {risky})" if risky else "")
-                         + "; nothing was written")
+        self.proof = proof
+        why = "; ".join(proof.reasons[:2]) if proof is not None else ", ".join(
+            str(a.get("token", "?")) for a in report.to_dict().get("at_risk", [])[:4])
+        verdict = proof.verdict.value if proof is not None else "not proved"
+        super().__init__(f"memgui's check does not prove the merged body now ({verdict}"
+                         + (f": {why}" if why else "") + "); nothing was written")
 
 
 def check_batch_id(batch_id: object) -> str:
@@ -101,17 +105,23 @@ def with_safe_body(review: ClusterReview | None) -> ClusterReview | None:
     brings a fact, so a model that dropped one does not cost the merge); else the review as it is."""
     if review is None or review.decision not in MERGE_DECISIONS:
         return review
-    if (review.guard or {}).get("passed") and (review.strict or {}).get("passed"):
+    if (review.guard or {}).get("passed") and proved(review.strict):
         return review
     union = review.union_draft or {}
     same_notes = set(union.get("targets") or ()) == set(review.targets)
     if same_notes and not is_blank(union.get("merged_body")) and (union.get("guard") or {}).get("passed") \
-            and (union.get("strict") or {}).get("passed"):
-        failed = "MergeGuard" if not (review.guard or {}).get("passed") else "the fact lens"
+            and proved(union.get("strict")):
+        failed = "MergeGuard failed" if not (review.guard or {}).get("passed") else \
+            f"memgui's check says {(review.strict or {}).get('verdict') or 'not proved'} of"
         return replace(review, merged_body=union["merged_body"], guard=union["guard"], strict=union["strict"],
-                       rationale=f"{review.rationale or ''} [memgui: {failed} failed the model's draft; the "
-                                 "sentence-union draft of the same notes is written instead]".strip())
+                       rationale=f"{review.rationale or ''} [memgui: {failed} the model's draft; the "
+                                 "prove-or-keep union draft of the same notes is written instead]".strip())
     return review
+
+
+def proved(strict: Mapping[str, Any] | None) -> bool:
+    """memgui's verdict on a body is `proved` (align.py): the only verdict an unattended write takes."""
+    return (strict or {}).get("verdict") == Verdict.PROVED.value
 
 
 def why_not_safe(review: ClusterReview | None, member_ids: Sequence[str] | None = None) -> str | None:
@@ -139,9 +149,10 @@ def why_not_safe(review: ClusterReview | None, member_ids: Sequence[str] | None 
         return f"{len(merged)} members merged (bulk accept takes at most {MAX_MERGED})"
     if not (review.guard or {}).get("passed"):
         return f"MergeGuard failed: {(review.guard or {}).get('reason') or 'not run'}"
-    if not (review.strict or {}).get("passed"):
-        risky = ", ".join(a.get("token", "?") for a in (review.strict or {}).get("at_risk", [])[:4])
-        return "the strict lens failed" + (f" (at risk: {risky})" if risky else "")
+    if not proved(review.strict):
+        verdict = (review.strict or {}).get("verdict") or "not checked"
+        why = "; ".join((review.strict or {}).get("reasons", [])[:2])
+        return f"memgui's check says {verdict}, not proved" + (f" ({why})" if why else "")
     if (review.likely_different or {}).get("likely_different"):
         return f"marked likely different facts: {review.likely_different.get('reason') or 'see the cluster'}"
     if review.target not in merged:
@@ -245,7 +256,8 @@ class BatchPlan:
 
 def rule_text() -> str:
     return (f"a model same-fact group of 2–{MAX_MERGED} members is the whole merge, the decision is "
-            "UPDATE/CONSOLIDATE with a merged body, MergeGuard passed, the strict lens passed, "
+            "UPDATE/CONSOLIDATE with a merged body, MergeGuard passed, memgui's check proved the body (every source "
+            "sentence kept or restated, nothing added), "
             "no 'likely different facts' mark, and (when it ran) the second reader says every source's facts are kept")
 
 
@@ -410,10 +422,10 @@ def validate_plan(plan: BatchPlan) -> None:
 def prove_lens(target: Document, others: Sequence[Document], body: str) -> None:
     """memgui's strict lens on the body over the sources as they are now (run before the write lock)."""
     docs = [target, *others]
-    report = check_strict([d.markdown_body for d in docs], body, titles=[d.title or "" for d in docs],
+    report, proof = judge([d.markdown_body for d in docs], body, titles=[d.title or "" for d in docs],
                           kept_title=target.title or "")
-    if not report.passed:
-        raise LensRefusedError(report)
+    if proof.verdict is not Verdict.PROVED:
+        raise LensRefusedError(report, proof)
 
 
 def _merge_plan(write: PlannedWrite, batch_id: str, decided_by: str) -> MergePlan:
