@@ -189,6 +189,9 @@ def _same_value(token: Token, other: Token) -> bool:
     word (`Mondays` recurs, `Monday` does not)."""
     if not (token.keys & other.keys or token.text.casefold() == other.text.casefold()):
         return False
+    mine_digits, their_digits = _digit_groups(token.text), _digit_groups(other.text)
+    if mine_digits and their_digits and not (mine_digits <= their_digits or their_digits <= mine_digits):
+        return False  # one key met, but the numbers written differ (`3:12:40` is not `3:12:41`)
     mine, theirs = _OPERATOR.match(token.text), _OPERATOR.match(other.text)
     if (mine.group() if mine else "") != (theirs.group() if theirs else ""):
         return False
@@ -200,6 +203,11 @@ def _same_value(token: Token, other: Token) -> bool:
 
 
 _LAST_WORD = re.compile(r"[A-Za-z]{3,}$")
+_DIGITS = re.compile(r"\d+")
+
+
+def _digit_groups(text: str) -> frozenset[str]:
+    return frozenset(g.lstrip("0") or "0" for g in _DIGITS.findall(text))
 
 
 def _missing(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:

@@ -171,11 +171,16 @@ def tokens(sentence: str) -> list[Token]:
         taken.append((start, v.end))
         out.append(Token(text[start:v.end], start, v.end, TokenClass.VALUE, frozenset(v.keys)))
     for m in _WORD.finditer(text):
-        if any(s < m.end() and m.start() < e for s, e in taken):
-            continue
+        overlapping = [(s, e) for s, e in taken if s < m.end() and m.start() < e]
+        if overlapping and any(s <= m.start() and m.end() <= e for s, e in overlapping):
+            continue  # a word the value is written with
         word = _POSSESSIVE.sub("", m.group())
         low = word.casefold()
-        if low in PHRASES or low in BOUNDS or (low in PERSON and not (word.isupper() and len(word) > 1)):
+        if overlapping:  # a value read inside a longer word (`00045678` of `123PA00045678`): the word is owed whole
+            out.append(Token(word, m.start(), m.end(), TokenClass.NAME, frozenset({low})))
+        elif low == "one":  # a number however it is used (`Declan is one on alternate weeks`)
+            out.append(Token(word, m.start(), m.end(), TokenClass.VALUE, frozenset({"number:1"})))
+        elif low in PHRASES or low in BOUNDS or (low in PERSON and not (word.isupper() and len(word) > 1)):
             key = (f"{PHRASES[low][0]}:{PHRASES[low][1]}" if low in PHRASES else
                    f"bound:{BOUNDS[low]}" if low in BOUNDS else f"person:{PERSON[low]}")
             out.append(Token(word, m.start(), m.end(), TokenClass.MARKER, frozenset({key})))

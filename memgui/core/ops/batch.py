@@ -3,8 +3,9 @@
 A cluster is safe to accept without a person reading it only when every check agrees (`why_not_safe`): the
 model judged its pairs and the proposal is the model's largest same-fact group (two or more members, exactly
 the documents the merge covers, at most `MAX_MERGED` of them), the decision is UPDATE/CONSOLIDATE with a merged
-body, Netclaw's MergeGuard passed AND memgui's strict lens passed, and the cluster carries no "likely different
-facts" mark. Everything else is listed with the reason it was left out.
+body, Netclaw's MergeGuard passed AND memgui's check proved the body (core/merge/align.py: every source sentence
+kept or restated, nothing added; a `read` or `loss` verdict is left for a person), and the cluster carries no
+"likely different facts" mark. Everything else is listed with the reason it was left out.
 
 The second reader (`decide.reader`, docs/reader.md): when it ran, each cluster that passes every check above was
 read by the local model, one question per source ("does the merged body keep every fact of this source
@@ -351,13 +352,13 @@ def plan_markdown(plan: BatchPlan) -> str:
         lines += ["None: no cluster passes every check.", ""]
     for i, w in enumerate(plan.writes, 1):
         t = w.titles
-        strict = "passed" if w.strict.get("passed") else "FAILED"
+        verdict = w.strict.get("verdict") or "not checked"
         lines += [f"### {i}. {w.decision} into {w.target_id} — {t.get(w.target_id, '')}".rstrip(" —"), "",
                   f"- cluster: {w.cluster_id}",
                   "- tombstoned: " + "; ".join(f"{d} — {t.get(d, '')}".rstrip(" —") for d in w.tombstoned),
                   f"- length ratio: {_pct(w.length_ratio)} · MergeGuard: {'passed' if w.guard.get('passed') else 'FAILED'}"
-                  f" (retention {_pct(w.guard.get('retention'))}) · strict lens: {strict} "
-                  f"({w.strict.get('checked', 0)} facts checked)",
+                  f" (retention {_pct(w.guard.get('retention'))}) · memgui's check: {verdict} "
+                  f"({w.strict.get('checked', 0)} facts checked by the lens)",
                   f"- second reader: {_reader_verdicts(w.reader)}",
                   f"- model: {w.model_id}" + (f" — {w.rationale}" if w.rationale else ""), "",
                   "```text", w.merged_body.replace("```", "ʼʼʼ"), "```", ""]

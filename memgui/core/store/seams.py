@@ -95,6 +95,9 @@ class StrictClaim(_Base):
     checked: Count = 0
     at_risk: Annotated[list[dict[Text, Any]], msgspec.Meta(max_length=MAX_ITEMS)] = []
     equated: Annotated[list[dict[Text, Any]], msgspec.Meta(max_length=MAX_ITEMS)] = []
+    verdict: Text | None = None  # memgui's verdict (proved / loss / read, core/merge/align.py)
+    sentences: Annotated[list[dict[Text, Any]], msgspec.Meta(max_length=MAX_ITEMS)] = []
+    reasons: Annotated[list[Text], msgspec.Meta(max_length=MAX_ITEMS)] = []
 
 
 class DecideDraft(_Base):

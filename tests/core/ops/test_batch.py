@@ -31,10 +31,11 @@ from memgui.core.store.audit_log import list_entries
 from memgui.core.tasks import run_to_end
 
 # a same-fact pair (safe), a sibling pair (two versions: a different fact), four copies of one fact (too big)
-DEPLOY = ("Atlas deploys run at 02:00 UTC with make deploy.", "The atlas deploy runs at 02:00 UTC using make deploy.")
+# the second of each safe pair restates the first in words the alignment proves (align.py): the model's body is written
+DEPLOY = ("Atlas deploys run at 02:00 UTC with make deploy.", "The atlas deploys run at 02:00 UTC with make deploy")
 DEPLOY_MERGED = "Atlas deploys run at 02:00 UTC with make deploy."
 BACKUP = ("Backups of the atlas database are kept for 30 days on s3://atlas-backups.",
-          "The atlas database backups stay 30 days in s3://atlas-backups.")
+          "Backups of the atlas database: kept for 30 days on s3://atlas-backups.")
 BACKUP_MERGED = "Backups of the atlas database are kept for 30 days on s3://atlas-backups."
 GO = ("Routewise services are built with Go 1.22.", "Routewise services moved to Go 1.24 in March.")
 PORT = tuple(f"The grafana dashboard listens on port 3000 (note {i})." for i in range(4))
@@ -92,7 +93,7 @@ def test_only_the_safe_clusters_are_planned_and_each_exclusion_says_why(seeded):
     deploy = planned["deploy"]
     ids = {d.document_id for d in clusters["deploy"]}
     assert {deploy.target_id, *deploy.tombstoned} == ids and len(deploy.tombstoned) == 1
-    assert deploy.guard["passed"] is True and deploy.strict["passed"] is True
+    assert deploy.guard["passed"] is True and deploy.strict["verdict"] == "proved"
     assert deploy.length_ratio == pytest.approx(deploy.guard["length_ratio"]) and deploy.length_ratio > 0
     assert deploy.merged_body == DEPLOY_MERGED and deploy.decision in ("UPDATE", "CONSOLIDATE")
     reasons = {x.cluster_id: x.reason for x in plan.excluded}
@@ -103,7 +104,7 @@ def test_only_the_safe_clusters_are_planned_and_each_exclusion_says_why(seeded):
     assert again == plan
     text = plan.to_markdown()
     assert deploy.target_id in text and deploy.tombstoned[0] in text and "every pair was judged" in text
-    assert "length ratio" in text and "strict lens: passed" in text
+    assert "length ratio" in text and "memgui's check: proved" in text
 
 
 def test_a_sibling_pair_wrongly_judged_same_is_still_not_merged(seeded):
@@ -119,7 +120,9 @@ def test_a_sibling_pair_wrongly_judged_same_is_still_not_merged(seeded):
 
 @pytest.mark.parametrize("change,reason", [
     (dict(guard={"passed": False, "reason": "token retention below 80%"}), "MergeGuard failed"),
-    (dict(strict={"passed": False, "at_risk": [{"token": "30 days"}]}), "the strict lens failed (at risk: 30 days)"),
+    (dict(strict={"passed": False, "verdict": "read", "reasons": ["source 2 sentence 1: read"]}),
+     "memgui's check says read, not proved (source 2 sentence 1: read)"),
+    (dict(strict={"passed": True, "at_risk": []}), "memgui's check says not checked"),  # a lens pass is not a proof
     (dict(likely_different={"likely_different": True, "reason": "different ports"}), "marked likely different"),
     (dict(groups_judged=False, pairs=[]), "no model judged its pairs"),
     (dict(decision="SKIP"), "the decision is SKIP"),
@@ -254,10 +257,10 @@ def test_a_model_draft_the_lens_fails_is_replaced_by_the_union_draft_when_that_o
     store, clusters = seeded
     (key, ids, review), = _reviews(store, {"backup": clusters["backup"]})
     lossy = replace(review, merged_body="Backups of the atlas database are kept.",
-                    strict={"passed": False, "checked": 1, "at_risk": [{"token": "30 days"}]},
+                    strict={"passed": False, "checked": 1, "at_risk": [{"token": "30 days"}], "verdict": "loss"},
                     guard={**review.guard, "passed": True})
-    assert (lossy.union_draft or {}).get("strict", {}).get("passed")
+    assert (lossy.union_draft or {}).get("strict", {}).get("verdict") == "proved"
     plan = plan_batch([(key, ids, lossy)])
     assert [w.cluster_id for w in plan.writes] == [key]
     assert plan.writes[0].merged_body == lossy.union_draft["merged_body"] and "30 days" in plan.writes[0].merged_body
-    assert "sentence-union draft" in plan.writes[0].rationale
+    assert "says loss of the model's draft; the prove-or-keep union draft" in plan.writes[0].rationale
