@@ -25,6 +25,7 @@ from ..curation.anchors import is_fuzzy_match, tokenize
 from ..curation.rules import best_by_confidence, is_record
 from ..curation.types import Candidate, CurationDecision, DecisionKind, Proposal
 from ..merge.guard import MergeGuardReport, check_merge
+from ..merge.read_pairs import ConfirmedRestatement
 from ..netfx import (
     APPEND_SEMANTICS,
     MERGE_SEMANTICS,
@@ -114,6 +115,8 @@ class MergePlan:
     decided_by: str = "reviewer"
     when: date | None = None
     forced: bool = False  # merged without the reviewer's stamps (`merge --body-file --force`): recorded
+    # source sentences the reviewer confirmed as restated by the body (the window's alignment view): recorded
+    confirmed: tuple[ConfirmedRestatement, ...] = ()
 
     @property
     def cluster_ids(self) -> tuple[str, ...]:
@@ -477,6 +480,9 @@ def merge_cluster(store: Store, plan: MergePlan,
     }
     if plan.forced:
         details["forced"] = True
+    confirmed = [c.to_dict() for c in plan.confirmed if c.document_id in plan.cluster_ids]
+    if confirmed and plan.mode == MODE_MERGED_BODY:
+        details["confirmed_restatements"] = confirmed
     provenance = Provenance(plan.decided_by, plan.model_id, plan.prompt_hash, plan.raw_reply, plan.rationale,
                             tuple(plan.cosines), plan.note, plan.prompt)
     # the audit row's parts known now: its details serialised, the texts its images will hold compressed

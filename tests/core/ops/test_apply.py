@@ -487,3 +487,17 @@ def test_audit_detail_shows_the_prompt_and_reply_of_a_model_merge(store):
                      prompt="EXISTING: build server\nNEW: nightly", raw_reply="CONSOLIDATE x y\n---\nbody")
     html = entry_html(merge_cluster(store, plan), {})
     assert "EXISTING: build server" in html and "CONSOLIDATE x y" in html
+
+
+def test_merge_cluster_records_the_confirmed_restatements_in_its_audit_row(store):
+    from memgui.core.merge.read_pairs import ConfirmedRestatement
+
+    a, b = _pair(store)
+    ids = [a.document_id, b.document_id]
+    confirmed = (ConfirmedRestatement(b.document_id, 0, PROPOSAL_BODY, (FAITHFUL,)),
+                 ConfirmedRestatement("doc-not-in-the-merge", 0, "x", ()))
+    plan = MergePlan(a.document_id, tuple(ids), merged_body=FAITHFUL, drafted=draft_stamps(store, ids),
+                     confirmed=confirmed)
+    entry = merge_cluster(store, plan)
+    assert entry.details["confirmed_restatements"] == [confirmed[0].to_dict()]  # in the same row, same transaction
+    assert get_entry(store, entry.audit_id).details["confirmed_restatements"][0]["document_id"] == b.document_id
