@@ -4,7 +4,8 @@ import time
 
 from memgui.core.decide import prompts as dp
 
-MERGED = "Atlas deploys run at 02:00 UTC with make deploy (owner: ops)."
+# a faithful editor: one note and the other's restatement, which the alignment proves (nothing added, nothing lost)
+MERGED = "Atlas deploys run at 02:00 UTC with make deploy; the atlas deploy runs at 02:00 UTC using make deploy."
 
 
 class ScriptedEngine:

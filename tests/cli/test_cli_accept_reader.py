@@ -5,13 +5,12 @@ reader's reason, the JSON and Markdown plans show the verdicts, a second run ask
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import pytest
 
 from factories import seed_document
 from memgui.__main__ import main
-from memgui.core.decide import llm as decide_mod, prompts as dp, review as review_mod
+from memgui.core.decide import llm as decide_mod, prompts as dp
 from memgui.core.decide.selftest import canaries
 from memgui.core.store import create_store, open_store
 from memgui.core.vectors import nominate
@@ -23,7 +22,7 @@ BODIES = {
     "backup": ("Backups of the atlas database are kept for 30 days on s3://atlas-backups.",
                "The atlas database backups stay 30 days in s3://atlas-backups."),
 }
-MERGES = {"deploy": BODIES["deploy"][0], "backup": BODIES["backup"][0]}
+MERGES = {key: " ".join(bodies) for key, bodies in BODIES.items()}  # both kept: proved, so only the reader decides
 
 
 @pytest.fixture
@@ -42,9 +41,6 @@ def store(tmp_path, monkeypatch):
         yield  # a generator, as scan_store is
 
     monkeypatch.setattr(nominate, "scan_store", scan)
-    # the strict lens is someone else's moving target: these tests are about the reader, so it passes
-    monkeypatch.setattr(review_mod, "check_strict", lambda *a, **k: SimpleNamespace(
-        to_dict=lambda: {"passed": True, "checked": 1, "at_risk": []}))
     return path, ids
 
 

@@ -52,8 +52,13 @@ def test_json_report(files, capsys):
                  "--merged", files("m.md", LOSSY), "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 1
-    assert set(report) == {"passed", "retention", "length_ratio", "reason", "tokens", "missing", "strict"}
+    assert set(report) == {"passed", "retention", "length_ratio", "reason", "tokens", "missing", "strict", "verdict",
+                           "sentences", "body_sentences"}
     assert report["passed"] is False
+    assert report["verdict"] == "loss"  # memgui's verdict beside Netclaw's: a dropped date is a named loss
+    lost = [s for s in report["sentences"] if s["fate"] == "lost"]
+    assert lost and all(s["rules"] for s in lost) and {"source", "index", "text", "fate", "body"} <= set(lost[0])
+    assert all(a["rule"] for a in report["strict"]["at_risk"])  # every finding carries its stable rule id
     assert "64GB" in report["missing"] and "2026-05-13" in report["missing"]
     by_token = {t["token"]: t for t in report["tokens"]}
     assert by_token["64GB"] == {"token": "64GB", "kind": "quantity", "retained": False, "sources": [0]}
@@ -139,3 +144,21 @@ def test_strict_json_lists_each_fact_with_direction_kind_spans_and_what_was_equa
     assert "The call is on Tuesday, July 14 at 9:45 am, costs 40 euros and never moves."[start:end] == "never"
     equated = {(e["source"], e["body"]) for e in data["strict"]["equated"]}
     assert {("Tue", "Tuesday"), ("14 July", "July 14"), ("09:45", "9:45 am"), ("€40", "40 euros")} <= equated
+
+
+def test_json_verdict_is_proved_for_a_faithful_restatement(files, capsys):
+    source = files("a.md", "The dentist appointment is on 14 March at 9:00. Bring the insurance card.")
+    other = files("b.md", "Dentist appointment on March 14 at 9:00.")
+    merged = files("m.md", "The dentist appointment is on 14 March at 9:00. Bring the insurance card.")
+    assert main(["guard", "--source", source, "--source", other, "--merged", merged, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verdict"] == "proved"
+    assert [(s["source"], s["index"], s["fate"], s["body"]) for s in report["sentences"]] == [
+        (0, 0, "kept", [0]), (0, 1, "kept", [1]), (1, 0, "restated", [0])]
+
+
+def test_text_report_says_which_sentence_a_person_must_read(files, capsys):
+    assert main(["guard", "--source", files("a.md", "Ana is allergic to peanuts."),
+                 "--merged", files("m.md", "Ana is allergic to sesame.")]) == 0  # MergeGuard sees no token gone
+    out = capsys.readouterr().out
+    assert "verdict:      read" in out and "does not state: peanuts" in out and "added    body sentence 1: sesame" in out

@@ -36,7 +36,7 @@ from typing import Any
 
 from ...config import CurationSettings, load_curation_settings
 from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
-from ..merge.union import restore_missing_sentences
+from ..merge.keep_draft import repair
 from ..tasks import CancelToken, Progress, Work
 from . import prompts as dp
 from .engine import Engine, LlamaEngine
@@ -245,11 +245,14 @@ class LlamaDecider:
                 body = call.reply.strip() or None
             except PromptTooLong as exc:
                 extra["merge_error"] = str(exc)  # keyword-only decision; the reviewer gets the union draft
-            if body is not None:
-                body, restored = restore_missing_sentences(body, bodies)
-                if restored:
-                    extra["restored_sentences"] = restored
-        reason = self._reason(keyword, same, different, reasons, len(extra.get("restored_sentences", ())))
+            if body is not None:  # prove or keep: the model's sentences stay only where the alignment proves them
+                fixed = repair(bodies, body)
+                if fixed.kept_back or fixed.dropped:
+                    body = fixed.body
+                    extra["restored_sentences"] = [k.text for k in fixed.kept_back]
+                    extra["dropped_sentences"] = list(fixed.dropped)
+        reason = self._reason(keyword, same, different, reasons, len(extra.get("restored_sentences", ())),
+                              len(extra.get("dropped_sentences", ())))
         raw = dp.assemble_reply(keyword, reason=reason, body=body)
         from ..curation.protocol import prompt_hash
 
@@ -352,7 +355,7 @@ class LlamaDecider:
     # -- results ----------------------------------------------------------------------------------------
     @staticmethod
     def _reason(keyword: str, same: list[Candidate], different: list[Candidate], reasons: dict[str, str],
-                restored: int = 0) -> str:
+                restored: int = 0, dropped: int = 0) -> str:
         model_reason = next((reasons[c.document_id] for c in (same or different) if c.document_id in reasons), "")
         if model_reason:
             return model_reason
@@ -361,8 +364,10 @@ class LlamaDecider:
             return f"differs in a fact or topic from every candidate ({diff_ids})" if diff_ids else "no candidates"
         text = "states the same fact as " + ", ".join(c.document_id for c in same)
         text += "; merged body drafted by the editor prompt"
+        if dropped:
+            text += f"; {dropped} of its sentence(s) dropped for stating what no source states"
         if restored:
-            text += f"; {restored} source sentence(s) restored verbatim for load-bearing tokens it dropped"
+            text += f"; {restored} source sentence(s) it does not provably state restored verbatim"
         return text + (f"; differs from {diff_ids}" if diff_ids else "")
 
     def _result(self, decision: CurationDecision | None, raw: str, calls: list[StageCall], extra: dict[str, Any],

@@ -6,15 +6,13 @@ alignment proves is left out; anything it cannot prove stays, whole: a draft nev
 sentence. MergeGuard passes the result by construction (a sentence whose load-bearing tokens the guard cannot find
 as written is kept too), and its alignment's verdict is `proved` unless a sentence cannot be read word by word.
 
-`restore_missing_sentences(body, sources)` is the repair of a model's draft (keep_draft.repair): its sentences
-that add what no source states are dropped, and every source sentence it does not state is put back whole after
-Netclaw's append separator.
+A model's draft is repaired the same way (keep_draft.repair).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .keep_draft import prove_or_keep, repair
+from .keep_draft import prove_or_keep
 
 
 def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
@@ -25,13 +23,4 @@ def sentence_union(primary: str | None, others: Sequence[str | None]) -> str:
     return prove_or_keep(sources, primary=0).body
 
 
-def restore_missing_sentences(body: str, sources: Sequence[str]) -> tuple[str, list[str]]:
-    """The model's body made safe: (the repaired body, the source sentences put back word for word). A body that
-    states every source sentence and adds nothing comes back as it is."""
-    fixed = repair(list(sources), body)
-    if not fixed.kept_back and not fixed.dropped:
-        return body, []
-    return fixed.body, [k.text for k in fixed.kept_back]
-
-
-__all__ = ["restore_missing_sentences", "sentence_union"]
+__all__ = ["sentence_union"]

@@ -16,9 +16,13 @@ from ...core.forensics.daemon_logs import DaemonEvent, DaemonTimeline
 from ...core.forensics.history import DocumentHistory
 from ...core.forensics.model_quality import Agreement, ModelQuality
 from ...core.forensics.recheck import RecheckedMerge, RecheckReport
+from ...core.merge.align import Alignment, BodySentence, Fate, SentenceFate, Verdict
 from ...core.merge.conflicts import Conflict, DifferentFactsMark, PairEvidence
 from ...core.merge.diff import DiffSpan, WordDiff
+from ...core.merge.facts.report import FactAtRisk
 from ...core.merge.guard import GuardToken, MergeGuardReport
+from ...core.merge.keep_draft import KeptBack, ProvedDraft
+from ...core.merge.read_pairs import ConfirmedRestatement, Mark, MarkedText, PairRow
 from ...core.merge.strict import StrictReport
 from ...core.ops.apply import MergePlan
 from ...core.ops.batch import BatchPlan, BatchResult, BatchUndoResult, PlannedWrite
@@ -35,15 +39,18 @@ from ...core.vectors.nominate import Cluster, Pair, ScanResult
 
 __all__ = [
     "Agreement",
+    "Alignment",
     "AuditEntry",
     "BatchPlan",
     "BatchResult",
     "BatchUndoResult",
+    "BodySentence",
     "Calibration",
     "CancelToken",
     "Candidate",
     "Cluster",
     "ClusterReview",
+    "ConfirmedRestatement",
     "Conflict",
     "CosineLookup",
     "CurationDecision",
@@ -59,31 +66,40 @@ __all__ = [
     "DocumentHistory",
     "EmbedderInfo",
     "Exemption",
+    "FactAtRisk",
     "FactGroups",
+    "Fate",
     "GuardToken",
+    "KeptBack",
     "LabelledPair",
     "LocatedStore",
+    "Mark",
+    "MarkedText",
     "MergeGuardReport",
     "MergePlan",
     "ModelQuality",
     "ModelTurns",
     "Pair",
     "PairEvidence",
+    "PairRow",
     "PairVerdict",
     "PlannedWrite",
     "Preselection",
     "Progress",
     "Proposal",
+    "ProvedDraft",
     "ReaderReport",
     "RecheckReport",
     "RecheckedMerge",
     "ReviewMark",
     "ScanResult",
     "SelfTestReport",
+    "SentenceFate",
     "SourceStamp",
     "Store",
     "StrictReport",
     "VectorSource",
+    "Verdict",
     "WordDiff",
     "Work",
     "YieldingToken",

@@ -8,6 +8,7 @@ from ...core.decide.groups import Preselection
 from ...core.forensics.calibrate import MIN_DECISIONS
 from ...core.forensics.recheck import ACTION_APPEND_BACK, ACTION_UNDO
 from ...core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
+from ...core.merge.read_pairs import DIFFERS, OWED
 from ...core.merge.strict import StrictReport
 from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, anchor_slug, format_timestamp
 from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY
@@ -18,12 +19,14 @@ __all__ = [
     "ACTION_APPEND_BACK",
     "ACTION_UNDO",
     "DELETE",
+    "DIFFERS",
     "EQUAL",
     "INSERT",
     "LENGTH_COLLAPSE_THRESHOLD",
     "MIN_DECISIONS",
     "MODE_APPEND",
     "MODE_MERGED_BODY",
+    "OWED",
     "REPLACE",
     "RETENTION_THRESHOLD",
     "CancelToken",

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
 from .ahead import AheadServices, ahead_services
+from .alignment import AlignmentServices, alignment_services
 from .audit import AuditServices, audit_services
 from .bulk import BulkServices, bulk_services
 from .types import (
@@ -170,6 +171,8 @@ class Services:
     audit: AuditServices = field(default_factory=audit_services)
     bulk: BulkServices = field(default_factory=bulk_services)  # Accept all safe: cached reviews, plan, batch
     ahead: AheadServices = field(default_factory=ahead_services)  # decisions ahead and the model's record
+    # memgui's verdict beside Netclaw's, the alignment view, the union draft with confirmed restatements left out
+    alignment: AlignmentServices = field(default_factory=alignment_services)
     # optional: tests leave these out
     build_demo_store: Callable[[Path], Path] | None = None
     selftest: SelfTest | None = None

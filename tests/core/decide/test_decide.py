@@ -17,7 +17,7 @@ PROPOSAL = Proposal(title="Deploy", content="Atlas deploys run at 02:00 UTC with
 SAME = Candidate("doc-same", "anchor:atlas", "atlas", "The atlas deploy runs at 02:00 UTC using make deploy.")
 OTHER = Candidate("doc-other", "anchor:atlas", "atlas", "Atlas backups are kept for 30 days.")
 ALIAS = Candidate("doc-alias", "anchor:atlas-service", "atlas service", "Deploys of atlas: 02:00 UTC, make deploy.")
-MERGED = "Atlas deploys run at 02:00 UTC with make deploy (owner: ops)."
+from decider_fakes import MERGED  # noqa: E402  (the scripted editor's body: proved, so kept as written)
 
 
 def decide(engine, candidates, **kw):
@@ -271,25 +271,19 @@ def test_editor_prompt_lists_the_tokens_the_guard_looks_for():
     assert "must contain each of these exactly as written: " in user and "2025-09-02" in user
 
 
-def test_dropped_facts_come_back_as_verbatim_source_sentences():
-    from memgui.core.merge.union import restore_missing_sentences
-
-    sources = ["The relay runs on port 7443. It costs €4.51/month.", "Relay host: relay.example.dev, IPv4 49.12.71.188."]
-    body = "The relay relay.example.dev runs on port 7443 for €4.51/month."
-    fixed, restored = restore_missing_sentences(body, sources)
-    assert restored == ["Relay host: relay.example.dev, IPv4 49.12.71.188."]
-    assert fixed.startswith(body) and check_merge(sources, fixed).passed
-    same, none = restore_missing_sentences(fixed, sources)
-    assert same == fixed and none == []
-
-
-def test_restored_sentences_are_named_in_the_result():
-    engine = ScriptedEngine({"atlas deploy runs": "SAME"}, merged="Atlas deploys run at 02:00 UTC with make deploy.")
+def test_a_sentence_the_editor_adds_is_dropped_and_what_it_lost_comes_back_verbatim():
+    engine = ScriptedEngine({"atlas deploy runs": "SAME"}, merged="Atlas deploys run at 02:00 UTC with make deploy, "
+                                                                 "owned by the ops team.")
     src = Candidate("doc-same", "anchor:atlas", "atlas", "The atlas deploy runs at 02:00 UTC using make deploy. Logs: https://logs.example.com/atlas.")
     result = decide(engine, [src])
-    assert result.extra["restored_sentences"] == ["Logs: https://logs.example.com/atlas."]
-    assert "https://logs.example.com/atlas" in result.decision.merged_body
-    assert "restored verbatim" in result.decision.rationale
+    body = result.decision.merged_body
+    assert "ops team" not in body  # stated by no source
+    assert result.extra["dropped_sentences"] == ["Atlas deploys run at 02:00 UTC with make deploy, owned by the ops team."]
+    assert result.extra["restored_sentences"] == ["Atlas deploys run at 02:00 UTC with make deploy.",
+                                                  "The atlas deploy runs at 02:00 UTC using make deploy.",
+                                                  "Logs: https://logs.example.com/atlas."]
+    assert "https://logs.example.com/atlas" in body and check_merge([PROPOSAL.content, src.markdown_body], body).passed
+    assert "1 of its sentence(s) dropped" in result.decision.rationale and "restored verbatim" in result.decision.rationale
 
 
 class ScoringEngine(ScriptedEngine):

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from memgui.core.merge.align import Verdict, align
 from memgui.core.merge.guard import check_merge
 from memgui.core.merge.sentences import split
-from memgui.core.merge.union import restore_missing_sentences, sentence_union
+from memgui.core.merge.keep_draft import repair
+from memgui.core.merge.union import sentence_union
 
 PRIMARY = """Atlas 2.14.3 was deployed on 2024-03-18. See https://docs.example.com/atlas/deploy-v2 for the runbook.
 The metrics port is 9464.
@@ -100,12 +101,14 @@ def test_every_draft_sentence_is_a_whole_source_sentence_on_the_corpus():
 def test_a_models_draft_is_repaired_dropping_what_it_adds_and_putting_back_what_it_lost():
     sources = ["The relay runs on port 7443. It costs €4.51/month.", "Relay host: relay.example.dev, IPv4 49.12.71.188."]
     body = "The relay runs on port 7443. It also needs a restart every Sunday."
-    fixed, restored = restore_missing_sentences(body, sources)
-    assert "Sunday" not in fixed  # added by the model, stated by no source
-    assert restored == ["It costs €4.51/month.", "Relay host: relay.example.dev, IPv4 49.12.71.188."]
-    assert "_[merged " in fixed and check_merge(sources, fixed).passed
-    assert align(sources, fixed).verdict is Verdict.PROVED
-    assert restore_missing_sentences(sources[0] + " " + sources[1], sources) == (sources[0] + " " + sources[1], [])
+    draft = repair(sources, body, when="2026-12-07")
+    assert "Sunday" not in draft.body and draft.dropped == ("It also needs a restart every Sunday.",)
+    assert [k.text for k in draft.kept_back] == ["It costs €4.51/month.", "Relay host: relay.example.dev, IPv4 49.12.71.188."]
+    assert draft.body == ("The relay runs on port 7443.\n\n---\n_[merged 2026-12-07]_\nIt costs €4.51/month.\n"
+                          "Relay host: relay.example.dev, IPv4 49.12.71.188.")
+    assert check_merge(sources, draft.body).passed and draft.alignment.verdict is Verdict.PROVED
+    whole = repair(sources, sources[0] + " " + sources[1])
+    assert whole.body == sources[0] + " " + sources[1] and not whole.kept_back and not whole.dropped
 
 
 any_text = st.text(st.characters(exclude_categories=()), max_size=200)
