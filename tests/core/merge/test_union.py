@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from memgui.core.merge.align import Verdict, align
 from memgui.core.merge.guard import check_merge
-from memgui.core.merge.sentences import split
 from memgui.core.merge.keep_draft import repair
+from memgui.core.merge.sentences import split
 from memgui.core.merge.union import sentence_union
 
 PRIMARY = """Atlas 2.14.3 was deployed on 2024-03-18. See https://docs.example.com/atlas/deploy-v2 for the runbook.
