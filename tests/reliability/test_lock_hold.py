@@ -70,7 +70,7 @@ def watched(tmp_path, monkeypatch):
     watch(append_mod, "build_appended_body")
     watch(apply_mod, "build_appended_body")
     watch(union_mod, "sentence_union")
-    watch(batch_mod, "check_strict")
+    watch(batch_mod, "judge")
     yield store, calls
     store.close()
 
@@ -107,7 +107,7 @@ def test_no_draft_guard_union_or_lens_runs_inside_the_write_transaction(watched)
                                                  anchor_name="staging"), decision, [candidate])
         assert outcome.outcome == "merged"
     names = {name for name, _inside in calls}
-    assert {"check_merge", "sentence_union", "build_appended_body", "check_strict"} <= names
+    assert {"check_merge", "sentence_union", "build_appended_body", "judge"} <= names
     assert [name for name, inside in calls if inside] == []  # every one of them ran before BEGIN IMMEDIATE
 
 

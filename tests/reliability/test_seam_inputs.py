@@ -248,7 +248,7 @@ def test_a_plan_whose_lens_verdict_was_edited_to_passed_is_refused(fresh, capsys
     before = _digest(path)
     assert main(["accept-safe", "--store", str(path), "--no-reader", "--plan", plan]) == 1
     err = capsys.readouterr().err
-    assert "strict lens" in err and "9 March 2031" in err and _digest(path) == before
+    assert "memgui's check does not prove" in err and "9 March 2031" in err and _digest(path) == before
 
 
 def test_a_plan_whose_guard_verdict_was_edited_to_passed_is_refused(fresh, capsys):

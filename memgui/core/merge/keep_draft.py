@@ -61,7 +61,7 @@ def _join(body: str, sentences: list[Sentence]) -> str:
         return body
     parts = [s.text for s in sentences]
     glue = "\n" if any(p.lstrip()[:1] in "-*+•" for p in parts) or "\n" in body.strip() else " "
-    return (body.rstrip() + glue + glue.join(parts)).strip() if body.strip() else glue.join(parts)
+    return body.rstrip() + glue + glue.join(parts) if body.strip() else glue.join(parts)
 
 
 def _unproved(sources: Sequence[str], body: str, confirmed: frozenset[tuple[int, int]],
@@ -86,7 +86,7 @@ def prove_or_keep(sources: Sequence[str], confirmed: frozenset[tuple[int, int]] 
     """The fullest note whole, then each other note's sentences the draft cannot prove it restates, whole."""
     texts = [s or "" for s in sources]
     first = fullest(texts) if primary is None else primary
-    body = texts[first].strip()
+    body = texts[first]
     kept_back: list[KeptBack] = []
     for si in range(len(texts)):  # one note at a time: a later note's restatement of an earlier addition is proved
         if si == first:

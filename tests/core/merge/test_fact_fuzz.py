@@ -37,4 +37,4 @@ def test_conflict_evidence_and_the_union_take_any_strings(a, b):
     pair_evidence(a, b)
     likely_different([a, b])
     merged = sentence_union(a, [b])
-    assert merged.startswith(a)
+    assert merged.startswith(a.rstrip())  # the primary whole (its trailing white space is where the rest joins)
