@@ -18,6 +18,7 @@ from datetime import datetime
 from itertools import combinations
 from typing import Any
 
+from .contrasts import contrasts
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
 from .facts.minimal_pairs import minimal_pair_changes
@@ -106,6 +107,12 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
         if not any(value in (a_words, b_words) or value in a_words.split() or value in b_words.split()
                    for _, value in named):
             conflicts.append(Conflict("wording", (a_words,), (b_words,)))
+    for contrast in contrasts(a, b):  # the alignment: any two aligned sentences that differ, whatever the class
+        words = {w.casefold() for w in (*contrast.a_words, *contrast.b_words)}
+        if not any(value.casefold() in words or any(w in value.casefold().split() for w in words)
+                   for _, value in named):
+            conflicts.append(Conflict("aligned sentences", contrast.a_words, contrast.b_words))
+            named |= {("aligned sentences", value) for value in (*contrast.a_words, *contrast.b_words)}
     spans = word_diff(a, b).spans if with_diff else ()
     return PairEvidence(only_a, only_b, shared, tuple(conflicts), tuple(spans))
 

@@ -184,7 +184,8 @@ def tokens(sentence: str) -> list[Token]:
             key = (f"{PHRASES[low][0]}:{PHRASES[low][1]}" if low in PHRASES else
                    f"bound:{BOUNDS[low]}" if low in BOUNDS else f"person:{PERSON[low]}")
             out.append(Token(word, m.start(), m.end(), TokenClass.MARKER, frozenset({key})))
-        elif low in FUNCTION_WORDS and low not in _OWED_FUNCTION:
+        elif low in FUNCTION_WORDS and low not in _OWED_FUNCTION and not (word.isupper() and _is_name(word, m.start(), text)):
+            # (a capital inside a sentence is no article: the `A` of `A+`, the `IT` of `IT desk`)
             out.append(Token(word, m.start(), m.end(), TokenClass.FUNCTION, frozenset({low})))
         elif _is_name(word, m.start(), text):
             out.append(Token(word, m.start(), m.end(), TokenClass.NAME, frozenset({low})))

@@ -90,3 +90,27 @@ def test_on_the_decider_devset_value_conflicts_flag_only_pairs_of_different_fact
     flagged = {kind: sum(bool(value_conflicts(a, b)) for k, a, b in pairs if k == kind) for kind, _, _ in pairs}
     assert flagged["para"] == flagged["extra"] == 0
     assert flagged["sibling"] >= 4
+
+
+# ---- conflicts from the alignment (issue 36, item 8): a one-word contrast between look-alike notes is named ----
+import pytest  # noqa: E402
+
+from memgui.core.merge.contrasts import contrasts  # noqa: E402
+
+
+@pytest.mark.parametrize(("a", "b", "mine", "theirs"), [
+    ("Tom's blood group is A+.", "Tom's blood group is B+.", "A", "B"),
+    ("Visitors must sign in at reception.", "Visitors may sign in at reception.", "must", "may"),
+    ("The backup cron runs at 0 3 * * *.", "The backup cron runs at 0 4 * * *.", "0 3 * * *", "0 4 * * *"),
+    ("We format the code with black.", "We format the code with ruff.", "black", "ruff"),
+    ("Keep react pinned to ~18.2.0.", "Keep react pinned to ^18.2.0.", "~18.2.0", "^18.2.0"),
+])
+def test_a_one_word_contrast_inside_otherwise_identical_sentences_is_named(a, b, mine, theirs):
+    found = contrasts(a, b)
+    assert found and mine in found[0].a_words and theirs in found[0].b_words
+    assert any(set(c.a) & {mine} and set(c.b) & {theirs} for c in pair_evidence(a, b).conflicts)
+
+
+def test_two_different_statements_are_not_a_contrast():
+    assert contrasts("The boiler is serviced every May.", "Lena is allergic to peanuts.") == []
+    assert contrasts("Ana bought a car.", "Ana purchased an automobile.") == []  # a restatement, proved
