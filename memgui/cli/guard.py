@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.merge.align import Alignment, Fate, align
+from ..core.merge.align import Alignment, Fate, judge
 from ..core.merge.guard import MergeGuardReport, check_merge
-from ..core.merge.strict import AtRisk, StrictReport, check_strict
+from ..core.merge.strict import AtRisk, StrictReport
 from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
 from .common import EXIT_NEGATIVE, EXIT_OK, print_json, print_text, read_text
 
@@ -91,8 +91,7 @@ def run(args: argparse.Namespace) -> int:
     sources = [read_body(name) for name in args.source]
     merged = read_body(args.merged)
     report = check_merge(sources, merged)
-    strict = check_strict(sources, merged)
-    proof = align(sources, merged, strict.at_risk)
+    strict, proof = judge(sources, merged)
     if args.json:
         print_json({**report.to_dict(), "strict": strict.to_dict(), "verdict": proof.verdict.value,
                     "sentences": [s.to_dict() for s in proof.sentences],

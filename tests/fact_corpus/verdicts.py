@@ -39,8 +39,7 @@ def rewording(case: dict[str, Any]) -> str:
 
 
 def judge(case: dict[str, Any]) -> dict[str, Any]:
-    from memgui.core.merge.align import align
-    from memgui.core.merge.strict import check_strict
+    from memgui.core.merge.align import judge as judged
     out: dict[str, Any] = {"id": case["id"], "set": case["set"], "label": case["label"], "kind": case["kind"]}
     try:
         if case["label"] == "lookalike":
@@ -48,8 +47,7 @@ def judge(case: dict[str, Any]) -> dict[str, Any]:
             a, b = case["sources"][:2]
             out["named"] = bool(pair_evidence(a, b).conflicts)
             return out
-        report = check_strict(case["sources"], case["body"])
-        result = align(case["sources"], case["body"], report.at_risk)
+        _, result = judged(case["sources"], case["body"])
         out["verdict"] = result.verdict.value
         out["rules"] = sorted({r for s in result.sentences for r in s.rules})
         if case["label"] == "lossless":

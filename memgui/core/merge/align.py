@@ -17,6 +17,7 @@ it leaves for a person.
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import re
@@ -30,8 +31,9 @@ from .facts.matching import abbreviates
 from .facts.report import FactAtRisk
 from .rule_grades import Grade, grade
 from .sentences import LONE_SURROGATE, MAX_SENTENCE_CHARS, Sentence, Token, TokenClass, split, tokens
-from .strict import StrictReport, check_strict
+from .strict import StrictReport, check_strict, with_titles
 
+LENS_READS_UP_TO = 24_000  # characters of unproved text the lens reads to name losses (it is superlinear)
 _CANDIDATES = 8  # body sentences proved against, per source sentence (the most shared keys first)
 _POSTING_LIMIT = 64  # a key more than this many body sentences share aligns nothing (`the` of a 1 MB log)
 
@@ -119,14 +121,19 @@ class _Read:
     def owed(self) -> list[Token]:
         return [t for t in self.tokens if t.owed]
 
-    def index_keys(self) -> set[str]:
-        """Cheap keys to find candidate sentences by: the words as written and their WordNet base forms."""
-        words = self.plain.split()
-        keys = set(words)
-        for w in words:
-            if w.isalpha():
-                keys.update(base for _, base in lexical.bases(TITLE_ABBREVIATIONS.get(w, w)))
-        return keys
+    def index_keys(self) -> frozenset[str]:
+        return _index_keys(self.plain)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _index_keys(plain: str) -> frozenset[str]:
+    """Cheap keys to find candidate sentences by: the words as written and their WordNet base forms."""
+    words = plain.split()
+    keys = set(words)
+    for w in words:
+        if w.isalpha():
+            keys.update(base for _, base in lexical.bases(TITLE_ABBREVIATIONS.get(w, w)))
+    return frozenset(keys)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -247,6 +254,24 @@ def _in_order(owed: Sequence[Token], among: Sequence[Token]) -> bool:
 def align(sources: Sequence[str | None], body: str | None, findings: Sequence[FactAtRisk] = ()) -> Alignment:
     """Align every source sentence to the body and give each its fate; `findings` are the lens's (their rule's
     measured grade decides whether one may say `lost`)."""
+    return _aligned(sources, body).judged(findings)
+
+
+@dataclass(frozen=True)
+class _Aligned:
+    """The alignment before the lens's findings are read into it (computed once, judged with any findings)."""
+
+    source_reads: list[list[_Read]]
+    body_read: list[_Read]
+    support: dict[int, list[tuple[int, int]]]
+    drafts: list[tuple[int, int, _Read, Fate, tuple[int, ...], list[Token]]]
+    body_out: list[BodySentence]
+
+    def judged(self, findings: Sequence[FactAtRisk]) -> Alignment:
+        return _judged(self, findings)
+
+
+def _aligned(sources: Sequence[str | None], body: str | None) -> _Aligned:
     body_read = _read(body or "")
     source_reads = [_read(s or "") for s in sources]
     postings: dict[str, list[int]] = defaultdict(list)
@@ -269,6 +294,12 @@ def align(sources: Sequence[str | None], body: str | None, findings: Sequence[Fa
                 support[b].append((si, r.sentence.index))
             drafts.append((si, r.sentence.index, r, fate, aligned, missing))
     body_out = _body_sentences(body_read, source_reads, support, source_plains)
+    return _Aligned(source_reads, body_read, support, drafts, body_out)
+
+
+def _judged(done: _Aligned, findings: Sequence[FactAtRisk]) -> Alignment:
+    source_reads, body_read, support, drafts, body_out = (done.source_reads, done.body_read, done.support,
+                                                          done.drafts, done.body_out)
     unplaced = tuple(f for f in findings if f.source_span is None and f.body_span is None
                      and grade(f.rule) is not Grade.LOSS)  # a title's identifier: no sentence to read it in
     added_at = {b.index: b.added for b in body_out}
@@ -295,9 +326,72 @@ def align(sources: Sequence[str | None], body: str | None, findings: Sequence[Fa
 
 def judge(sources: Sequence[str | None], body: str | None, titles: Sequence[str | None] = (),
           kept_title: str | None = None) -> tuple[StrictReport, Alignment]:
-    """The lens and the alignment over it, as every caller judges a merge: (the lens's report, the alignment)."""
-    report = check_strict(sources, body, titles=titles, kept_title=kept_title)
-    return report, align(sources, body, report.at_risk)
+    """How every caller judges a merge: the alignment first; then the lens reads only what the alignment did not
+    prove (the unproved source sentences and the body sentences they align to or that add something), so a long
+    body copied or restated from its sources costs one pass; the lens's findings, mapped back to the whole texts,
+    name what is lost. Returns (the lens's report, the alignment with those findings)."""
+    done = _aligned(sources, body)
+    first = done.judged(())
+    open_pairs = {(f.source, f.index) for f in first.sentences if f.fate not in (Fate.KEPT, Fate.RESTATED)}
+    open_body = {b for f in first.sentences if (f.source, f.index) in open_pairs for b in f.body}
+    open_body |= {b.index for b in first.body if b.added}
+    if not open_pairs and not open_body:
+        return with_titles((), 0, (), body, titles, kept_title), _with_findings(first, titles, body, kept_title)
+    source_texts = [s or "" for s in sources]
+    reduced_sources = [_Excerpt(text, [x.index for x in split(text) if (si, x.index) in open_pairs])
+                       for si, text in enumerate(source_texts)]
+    reduced_body = _Excerpt(body or "", sorted(open_body))
+    if len(reduced_body.text) + sum(len(r.text) for r in reduced_sources) > LENS_READS_UP_TO:
+        report = with_titles((), 0, (), body, titles, kept_title)  # too much to read in time: a person reads it
+        proof = done.judged(report.at_risk)
+        note = (f"the lens did not read the {len(open_pairs)} unproved sentences (over {LENS_READS_UP_TO // 1000} KB): "
+                "they are left for a person, none is named lost")
+        return report, dataclasses.replace(proof, reasons=(note, *proof.reasons))
+    lens = check_strict([r.text for r in reduced_sources], reduced_body.text)
+    mapped = tuple(_mapped(f, reduced_sources, reduced_body) for f in lens.at_risk)
+    report = with_titles(mapped, lens.checked, lens.equated, body, titles, kept_title)
+    return report, done.judged(report.at_risk)
+
+
+def _with_findings(first: Alignment, titles: Sequence[str | None], body: str | None,
+                   kept_title: str | None) -> Alignment:
+    report = with_titles((), 0, (), body, titles, kept_title)
+    if not report.at_risk:
+        return first
+    reasons = first.reasons + tuple(f"{f.rule}: {f.why}" for f in report.at_risk)
+    return dataclasses.replace(first, verdict=Verdict.READ if first.verdict is Verdict.PROVED else first.verdict,
+                               findings=report.at_risk, reasons=reasons)
+
+
+class _Excerpt:
+    """Some sentences of a text, joined by line breaks, and where each came from (to map a span back)."""
+
+    def __init__(self, text: str, indices: Sequence[int]) -> None:
+        wanted = set(indices)
+        pieces: list[str] = []
+        self.starts: list[tuple[int, int, int]] = []  # (start here, start in the text, length)
+        at = 0
+        for sentence in split(text):
+            if sentence.index in wanted:
+                self.starts.append((at, sentence.start, sentence.end - sentence.start))
+                pieces.append(text[sentence.start:sentence.end])
+                at += sentence.end - sentence.start + 1
+        self.text = "\n".join(pieces)
+
+    def original(self, span: tuple[int, int] | None) -> tuple[int, int] | None:
+        if span is None:
+            return None
+        for here, there, length in reversed(self.starts):
+            if here <= span[0]:
+                shift = there - here
+                return span[0] + shift, min(span[1], here + length) + shift
+        return span
+
+
+def _mapped(f: FactAtRisk, sources: Sequence[_Excerpt], body: _Excerpt) -> FactAtRisk:
+    source_span = sources[f.sources[0]].original(f.source_span) if f.sources and f.sources[0] < len(sources) \
+        else f.source_span
+    return dataclasses.replace(f, source_span=source_span, body_span=body.original(f.body_span))
 
 
 def proof_dict(strict: StrictReport, proof: Alignment) -> dict[str, object]:

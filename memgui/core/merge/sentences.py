@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import enum
+import functools
 import re
 from dataclasses import dataclass
 
@@ -93,8 +94,14 @@ _PLAIN_PIECE = re.compile(r"[^\W_]+|[~^<>=≤≥±$€£¥%+#@&*/]")
 _CASED = re.compile(r"[\w~^<>=≤≥±$€£¥%+#@&*/-]+")
 
 
+_DIGIT_AND_CAPITAL = re.compile(r"[A-Z][\w~^<>=≤≥±$€£¥%+#@&*/-]*\d|\d[\w~^<>=≤≥±$€£¥%+#@&*/-]*[A-Z]")
+
+
+@functools.lru_cache(maxsize=1 << 14)
 def plain_text(text: str) -> str:
     """The form `Sentence.plain` compares in."""
+    if not _DIGIT_AND_CAPITAL.search(text):
+        return " ".join(_PLAIN_PIECE.findall(text.casefold()))
     keep_case = {w for w in _CASED.findall(text) if any(c.isdigit() for c in w) and any(c.isupper() for c in w)}
     pieces = _PLAIN_PIECE.findall(text)
     if not keep_case:
@@ -106,9 +113,11 @@ def plain_text(text: str) -> str:
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
 
 
-def split(text: str) -> list[Sentence]:
+@functools.lru_cache(maxsize=32)
+def split(text: str) -> tuple[Sentence, ...]:
     """The sentences of `text`, in order, each a stripped span; empty pieces dropped. A fenced code block is one
-    sentence, closed or not: it is kept or left whole, never cut."""
+    sentence, closed or not: it is kept or left whole, never cut. (Cached: one merge's check splits its texts
+    once.)"""
     out: list[Sentence] = []
     at = 0
     for fence in [*_FENCE.finditer(text), None]:
@@ -119,7 +128,7 @@ def split(text: str) -> list[Sentence]:
             out.append(Sentence(len(out), fence.start() + fence.group().index(block[:1]),
                                 fence.start() + fence.group().index(block[:1]) + len(block), block))
             at = fence.end()
-    return out
+    return tuple(out)
 
 
 def _split_prose(text: str, start: int, stop: int, out: list[Sentence]) -> None:

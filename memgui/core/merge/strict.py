@@ -341,6 +341,13 @@ def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,
     nothing added, nothing re-attached. `titles` are the sources' titles: an identifier in one of them must
     survive in the merged body or in `kept_title` (the target's title, which the merge keeps)."""
     report = check_facts(source_bodies, merged_body)
+    return with_titles(report.at_risk, report.checked, report.equated, merged_body, titles, kept_title)
+
+
+def with_titles(at_risk: Sequence[FactAtRisk], checked: int, equated: Sequence[Equated], merged_body: str | None,
+                titles: Sequence[str | None] = (), kept_title: str | None = None) -> StrictReport:
+    """The lens's findings over the bodies, plus each identifier of a source's title that is in neither the whole
+    merged body nor the kept title (a body word a title states is not counted as added)."""
     merged_and_title = normalise_text(f"{merged_body or ''}\n{kept_title or ''}")
     lost_titles: dict[str, FactAtRisk] = {}
     years: set[str] | None = None  # the years of the body's dates, read when a title's year is not written out
@@ -358,11 +365,11 @@ def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,
                                           f"{m.group(0)!r} of source {index + 1}'s title is in neither the body "
                                           "nor the kept title")
     titled = normalise_text("\n".join(t or "" for t in (*titles, kept_title)))
-    kept = tuple(a for a in report.at_risk  # a body word the titles state is not invented
+    kept = tuple(a for a in at_risk  # a body word the titles state is not invented
                  if not (a.direction == "added" and contains_whole(titled, normalise_text(a.body_token or ""))))
-    at_risk = kept + tuple(lost_titles.values())
-    return StrictReport(not at_risk, at_risk, report.checked + len(lost_titles), report.equated)
+    found = kept + tuple(lost_titles.values())
+    return StrictReport(not found, found, checked + len(lost_titles), tuple(equated))
 
 
 __all__ = ["FACT_KINDS", "NAME_PATTERN", "AtRisk", "StrictReport", "check_strict", "contains_whole", "fact_scans",
-           "facts", "is_name", "normalise_text"]
+           "facts", "is_name", "normalise_text", "with_titles"]
