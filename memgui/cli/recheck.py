@@ -45,7 +45,7 @@ def format_recheck(report: RecheckReport, store_path: object) -> str:
     lines = []
     for m in report.at_risk:
         lines.append(f"#{m.audit_id}  {_time(m.created_at)}  target={m.target_id}"
-                     + (f" ({m.target_title})" if m.target_title else ""))
+                     + (f" ({m.target_title})" if m.target_title else "") + (f"  verdict: {m.verdict}" if m.verdict else ""))
         for f in m.facts:
             lines.append(f"       {f.direction:<8} {f.kind:<18} {f.token}  source={','.join(f.source_ids) or '-'}")
         if m.action == ACTION_UNDO:
@@ -58,6 +58,11 @@ def format_recheck(report: RecheckReport, store_path: object) -> str:
     head = (f"{len(report.at_risk)} of {report.checked} re-checked merge(s) show a fact at risk"
             if report.at_risk else f"all {report.checked} re-checked merge(s) keep their facts")
     lines.insert(0, head)
+    if report.verdicts:
+        tally = {v: sum(1 for _, x in report.verdicts if x == v) for v in ("proved", "read", "loss")}
+        lines.insert(1, "memgui's verdicts today: " + ", ".join(f"{n} {v}" for v, n in tally.items() if n)
+                     + " (proved: every source sentence kept or restated; loss: a fact named lost; read: a person "
+                       "compares)")
     if report.resolved:
         lines.append("facts appended back already: " + ", ".join(f"#{a} (by #{b})" for a, b in report.resolved))
     for audit_id, why in report.skipped:

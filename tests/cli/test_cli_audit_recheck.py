@@ -39,17 +39,20 @@ def test_recheck_exits_0_when_nothing_is_at_risk(store_path, capsys):
     _merge(store_path, LOSSY + " Restores are tested every Friday.")
     assert main(["audit", "--store", str(store_path), "--recheck", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
+    verdicts = report.pop("verdicts")
     assert report == {"passed": True, "checked": 1, "at_risk": [], "resolved": [], "skipped": []}
+    assert [v["verdict"] for v in verdicts] == ["proved"]
 
 
 def test_recheck_exits_1_and_lists_the_merge_then_append_back_repairs_it(store_path, capsys):
     audit_id, target = _merge(store_path, LOSSY)
     assert main(["audit", "--store", str(store_path), "--recheck", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert set(report) == {"passed", "checked", "at_risk", "resolved", "skipped"} and report["passed"] is False
+    assert set(report) == {"passed", "checked", "at_risk", "resolved", "skipped", "verdicts"}
+    assert report["passed"] is False and report["at_risk"][0]["verdict"] in ("loss", "read")
     [merge] = report["at_risk"]
     assert set(merge) == {"audit_id", "created_at", "target_id", "target_title", "source_ids", "facts", "action",
-                          "why", "append_text"}
+                          "why", "append_text", "verdict", "unproved"}
     assert (merge["audit_id"], merge["target_id"], merge["action"]) == (audit_id, target, "undo")
     assert all(set(f) == {"token", "kind", "direction", "sources"} for f in merge["facts"])
     assert any("friday" in f["token"].lower() and f["direction"] == "dropped" for f in merge["facts"])

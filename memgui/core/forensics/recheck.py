@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from ..merge.align import Alignment, Fate, judge
 from ..merge.sentences import split
-from ..merge.strict import check_strict
 from ..netfx import APPEND_SEPARATOR_RE, fold_case, is_blank
 from ..ops.append_back import append_back
 from ..ops.apply import SourceStamp
@@ -85,13 +85,15 @@ class RecheckedMerge:
     why: str  # why that action (undo's refusal, a gone target, …)
     append_text: str  # what "append the lost fact back" would add ("" when nothing can be)
     target_stamp: SourceStamp | None  # the target as it was when re-checked (the append-back checks it)
+    verdict: str = ""  # memgui's verdict on the merge today: proved / loss / read (core/merge/align.py)
+    unproved: tuple[dict[str, Any], ...] = ()  # the source sentences it did not prove (lost or read), with why
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "audit_id": self.audit_id, "created_at": self.created_at, "target_id": self.target_id,
             "target_title": self.target_title, "source_ids": list(self.source_ids),
             "facts": [f.to_dict() for f in self.facts], "action": self.action, "why": self.why,
-            "append_text": self.append_text,
+            "append_text": self.append_text, "verdict": self.verdict, "unproved": list(self.unproved),
         }
 
 
@@ -101,6 +103,7 @@ class RecheckReport:
     checked: int  # merges the lens ran over
     resolved: tuple[tuple[int, int], ...] = ()  # (merge audit id, append-back audit id)
     skipped: tuple[tuple[int, str], ...] = ()  # (audit id, why it cannot be re-checked)
+    verdicts: tuple[tuple[int, str], ...] = ()  # (audit id, proved / loss / read) of every merge re-checked
 
     @property
     def passed(self) -> bool:
@@ -111,6 +114,7 @@ class RecheckReport:
             "passed": self.passed, "checked": self.checked, "at_risk": [m.to_dict() for m in self.at_risk],
             "resolved": [{"audit_id": a, "append_back_audit_id": b} for a, b in self.resolved],
             "skipped": [{"audit_id": a, "why": why} for a, why in self.skipped],
+            "verdicts": [{"audit_id": a, "verdict": v} for a, v in self.verdicts],
         }
 
 
@@ -145,18 +149,22 @@ def _images(entry: AuditEntry) -> _MergeImages | str:
                         _text(after.get("markdown_body")), _text(after.get("title")))
 
 
-def _facts(images: _MergeImages) -> tuple[FactAtRisk, ...]:
+def _facts(images: _MergeImages) -> tuple[tuple[FactAtRisk, ...], Alignment]:
+    """The facts at risk (the lens over what the alignment did not prove) and the alignment itself."""
     # an append merge's `_[merged YYYY-MM-DD]_` separators are structure, not facts the body adds
     merged = APPEND_SEPARATOR_RE.sub("\n\n", images.merged)
-    report = check_strict(list(images.bodies), merged, titles=list(images.titles), kept_title=images.kept_title)
-    if report.passed:
-        return ()
+    report, proof = judge(list(images.bodies), merged, titles=list(images.titles), kept_title=images.kept_title)
     n = len(images.source_ids)
     return tuple(
         FactAtRisk(a.token, a.kind, getattr(a, "direction", "dropped"),
                    tuple(images.source_ids[i] for i in a.sources if 0 <= i < n))
         for a in report.at_risk
-    )
+    ), proof
+
+
+def _unproved(proof: Alignment) -> tuple[dict[str, Any], ...]:
+    return tuple({"source": s.source, "index": s.index, "text": s.text, "fate": s.fate.value, "why": s.why,
+                  "rules": list(s.rules)} for s in proof.sentences if s.fate in (Fate.LOST, Fate.READ))
 
 
 def lost_fact_text(images_or_entry: AuditEntry | _MergeImages, facts: tuple[FactAtRisk, ...]) -> str:
@@ -195,14 +203,19 @@ def _refusal(exc: AuditError) -> str:
 def recheck_entry(store: Store, entry: AuditEntry) -> RecheckedMerge | str | None:
     """One merge judged by the current lens: None when nothing is at risk, a reason string when it cannot be
     re-checked, else the finding with its action."""
+    return _recheck(store, entry)[0]
+
+
+def _recheck(store: Store, entry: AuditEntry) -> tuple[RecheckedMerge | str | None, str]:
+    """(recheck_entry's answer, memgui's verdict on the merge today, "" when it could not be read)."""
     if entry.operation in _NOT_RECHECKABLE:
-        return _NOT_RECHECKABLE[entry.operation]
+        return _NOT_RECHECKABLE[entry.operation], ""
     images = _images(entry)
     if isinstance(images, str):
-        return images
-    facts = _facts(images)
+        return images, ""
+    facts, proof = _facts(images)
     if not facts:
-        return None
+        return None, proof.verdict.value
     append_text = lost_fact_text(images, facts)
     target = store.document(entry.target_id or "")
     stamp = SourceStamp.of(target) if target is not None and not target.is_tombstoned else None
@@ -221,7 +234,8 @@ def recheck_entry(store: Store, entry: AuditEntry) -> RecheckedMerge | str | Non
         audit_id=entry.audit_id, created_at=entry.created_at, target_id=entry.target_id or "",
         target_title=target.title if target is not None else images.kept_title, source_ids=images.source_ids,
         facts=facts, action=action, why=why, append_text=append_text, target_stamp=stamp,
-    )
+        verdict=proof.verdict.value, unproved=_unproved(proof),
+    ), proof.verdict.value
 
 
 def _resolved_by(store: Store) -> dict[int, int]:
@@ -241,22 +255,24 @@ def recheck_merges_work(store: Store, *, cancel: CancelToken = NEVER_CANCELLED) 
     at_risk: list[RecheckedMerge] = []
     resolved: list[tuple[int, int]] = []
     skipped: list[tuple[int, str]] = []
+    verdicts: list[tuple[int, str]] = []
     checked = 0
     yield Progress("re-checking merges", 0, len(entries))
     for done, entry in enumerate(entries, 1):
         cancel.raise_if_cancelled()
-        result = recheck_entry(store, entry)
+        result, verdict = _recheck(store, entry)
         if isinstance(result, str):
             skipped.append((entry.audit_id, result))
         else:
             checked += 1
+            verdicts.append((entry.audit_id, verdict))
             if result is not None:
                 if entry.audit_id in resolved_by:
                     resolved.append((entry.audit_id, resolved_by[entry.audit_id]))
                 else:
                     at_risk.append(result)
         yield Progress("re-checking merges", done, len(entries), f"#{entry.audit_id}")
-    return RecheckReport(tuple(at_risk), checked, tuple(resolved), tuple(skipped))
+    return RecheckReport(tuple(at_risk), checked, tuple(resolved), tuple(skipped), tuple(verdicts))
 
 
 def recheck_merges(store: Store) -> RecheckReport:

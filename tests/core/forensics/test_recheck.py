@@ -185,14 +185,14 @@ def test_a_lens_with_directions_is_read_through(pair, monkeypatch):
     merge = _merge(store, a, b, CLEAN)
     from memgui.core.forensics import recheck as mod
 
-    real = mod.check_strict
+    real = mod.judge
 
     def with_added(*args, **kw):
-        report = real(*args, **kw)
+        report, proof = real(*args, **kw)
         added = SimpleNamespace(token="never", kind="negation", sources=(), direction="added")
-        return SimpleNamespace(passed=False, at_risk=(*report.at_risk, added))
+        return SimpleNamespace(passed=False, at_risk=(*report.at_risk, added)), proof
 
-    monkeypatch.setattr(mod, "check_strict", with_added)
+    monkeypatch.setattr(mod, "judge", with_added)
     [found] = recheck_merges(store).at_risk
     assert [(f.token, f.direction, f.source_ids) for f in found.facts] == [("never", "added", ())]
     assert found.append_text == "" and found.action == ACTION_UNDO
@@ -206,3 +206,13 @@ def _drain(work):
             yield next(work)
         except StopIteration:
             return
+
+
+def test_every_merge_rechecked_carries_memguis_verdict(pair):
+    store, a, b = pair
+    lossy = _merge(store, a, b, LOSSY)
+    report = recheck_merges(store)
+    [found] = report.at_risk
+    assert found.verdict in ("loss", "read") and found.unproved  # the sentences it could not prove, with why
+    assert all(u["fate"] in ("lost", "read") and u["why"] for u in found.unproved)
+    assert report.verdicts == ((lossy.audit_id, found.verdict),)
