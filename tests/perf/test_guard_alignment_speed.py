@@ -10,12 +10,11 @@ units in most): two notes of half the size each, a few sentences a line, and a b
 
 Each figure is the median of several runs, each on text the run has not seen: the per-text caches (sentence splits,
 tokens, MergeGuard's source union) are emptied before every timed call, the process-wide tables are not (they load
-once, on a warm-up over a different small input with values, units and non-ASCII text: WordNet, pint, the
-token patterns). MergeGuard's
-`check_merge` on the same input, timed the same way in the same run, is the baseline; the ratio is printed beside
-each time. The goal is held on CPU time (`time.process_time`, as the union bench: on a shared machine wall-clock
-times of the same run vary by ±40 % with the load, docs/benchmarks.md); the wall-clock median and the load are
-printed too.
+once, on a warm-up over a different small input with values, units and non-ASCII text: WordNet, pint, the token
+patterns). MergeGuard's `check_merge` on the same input, timed the same way in the same run, is the baseline; the
+ratio is printed beside each time. The goal is held on CPU time (`time.process_time`, as the union bench: on a
+shared machine wall-clock times of the same run vary by ±40 % with the load, docs/benchmarks.md); the wall-clock
+median and the load are printed too.
 """
 from __future__ import annotations
 
