@@ -131,6 +131,9 @@ def build_actions(w: ActionsHost) -> dict[str, QAction]:
     a("cancel_model", "Cancel the model", "Esc", r("cancel_model"), "Stop the running model call (Esc)")
     a("union", "Union draft (U)", "U", r("union_draft"), "Insert the deterministic sentence-union draft")
     a("edit", "Edit (E)", "E", lambda: w.keys.enter_editor(), "Edit the merged body (Esc goes back to the queue)")
+    a("confirm", "Confirm restatement (R)", "R", r("confirm_restatement"),
+      "The selected read pair of the Alignment tab is a restatement: the union draft drops that sentence, and the "
+      "merge's audit records it (R on a confirmed pair withdraws it)")
     a("accept", "Accept merge (A)", "A", r("accept"), "Merge with this body (needs a passing guard or an override)")
     a("append", "Append instead (P)", "P", r("append"), "Keep every source verbatim: append them to the target")
     a("keep", "Keep separate (C)", "C", r("keep_separate"), "Not duplicates: never nominate them together again")
@@ -168,7 +171,7 @@ def build_actions(w: ActionsHost) -> dict[str, QAction]:
     menu.addSeparator()
     menu.addAction(actions["quit"])
     menu = w.menuBar().addMenu("&Review")
-    for entry in ("next", "prev", None, "ask", "cancel_model", "union", "edit", None, "accept", "append", "keep",
+    for entry in ("next", "prev", None, "ask", "cancel_model", "union", "edit", "confirm", None, "accept", "append", "keep",
                   "skip", "split", None, "undo", "redo", None, "filter", "queue"):
         if entry is None:
             menu.addSeparator()

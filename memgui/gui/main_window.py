@@ -169,6 +169,8 @@ class MainWindow(QueueNavigation, QMainWindow):
         k["cancel_model"].setEnabled(deciding)
         k["union"].setEnabled(reviewable)
         k["edit"].setEnabled(reviewable)
+        aligned = self.page.alignment_view
+        k["confirm"].setEnabled(reviewable and (aligned.to_read() > 0 or any(r.confirmed for r in aligned.rows())))
         k["accept"].setEnabled(reviewable and writable and included >= 2 and bool(rv.cluster.body().strip()))
         k["append"].setEnabled(reviewable and writable and included >= 2)
         # one member checked, the others left out: keep separate records each of them against it

@@ -54,10 +54,14 @@ def marked_html(text: MarkedText) -> str:
     return "".join(out).replace("\n", " ")
 
 
-def fate_text(row: PairRow) -> str:
+def fate_text(row: PairRow, *, short: bool = False) -> str:
+    """The row's fate as shown: `confirmed`, `kept back` (a read pair a union draft kept whole; `read · kept back`
+    in full), else the alignment's fate."""
     if row.confirmed:
         return "confirmed"
-    return f"{row.fate.value} · kept back" if row.kept_back else row.fate.value
+    if row.kept_back:
+        return "kept back" if short else f"{row.fate.value} · kept back"
+    return row.fate.value
 
 
 def _fate_key(row: PairRow) -> str:
@@ -65,10 +69,12 @@ def _fate_key(row: PairRow) -> str:
 
 
 class AlignmentModel(QAbstractTableModel):
-    COLUMNS = ("#", "Source sentence", "Fate", "Body sentence(s)")
-    TIPS = ("the source (its pane number) and the sentence's number in it", "the source's sentence",
+    COLUMNS = ("#", "Fate", "Source sentence", "Body sentence(s)")  # the fate before the texts: a narrow tab shows it
+    SOURCE, BODY = 2, 3
+    TIPS = ("the source (its pane number) and the sentence's number in it",
             "kept: word for word · restated: proved · read: compare the pair yourself · lost: a fact named gone · "
-            "confirmed: you confirmed the restatement", "the merged body's sentence(s) it aligns to")
+            "kept back: a read pair the union draft kept whole · confirmed: you confirmed the restatement",
+            "the source's sentence", "the merged body's sentence(s) it aligns to")
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -108,16 +114,16 @@ class AlignmentModel(QAbstractTableModel):
             return None
         row, col = self._rows[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (f"{self.label(row.source)}·{row.index + 1}", row.source_text.text.replace("\n", " "),
-                    fate_text(row), row.body_text.text.replace("\n", " ") or "—")[col]
-        if role == MARKED_ROLE and col in (1, 3):
-            text = row.source_text if col == 1 else row.body_text
+            return (f"{self.label(row.source)}·{row.index + 1}", fate_text(row, short=True),
+                    row.source_text.text.replace("\n", " "), row.body_text.text.replace("\n", " ") or "—")[col]
+        if role == MARKED_ROLE and col in (self.SOURCE, self.BODY):
+            text = row.source_text if col == self.SOURCE else row.body_text
             return marked_html(text) if text.text else "<span style='color:#57606a'>—</span>"
         if role == ROW_ROLE:
             return row
         if role == Qt.ItemDataRole.ToolTipRole:
             return self.why(row)
-        if role in (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole) and col == 2:
+        if role in (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.BackgroundRole) and col == 1:
             fg, bg = FATE_COLOURS[_fate_key(row)]
             return QBrush(QColor(fg if role == Qt.ItemDataRole.ForegroundRole else bg))
         return None
@@ -127,14 +133,14 @@ class AlignmentModel(QAbstractTableModel):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
-    def why(self, row: PairRow) -> str:
-        lines = [f"{self.label(row.source)}, sentence {row.index + 1}: {fate_text(row)}"]
+    def why(self, row: PairRow, *, heading: bool = True) -> str:
+        lines = [f"{self.label(row.source)}, sentence {row.index + 1}: {fate_text(row)}"] if heading else []
         if row.confirmed:
             lines.append("You confirmed that the body restates it.")
+        elif row.kept_back:
+            lines.append(f"The union draft kept it back word for word: {row.kept_back}")
         elif row.why:
             lines.append(row.why)
-        if row.kept_back:
-            lines.append(f"The union draft kept it back word for word: {row.kept_back}")
         if row.confirmable:
             lines.append(f"{CONFIRM_KEY} confirms the pair as a restatement.")
         return "\n".join(lines)
@@ -151,23 +157,23 @@ class MarkedDelegate(QStyledItemDelegate):
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         opt.text = ""
-        widget = opt.widget  # type: ignore[attr-defined]
+        widget = opt.widget
         style = widget.style() if widget is not None else None
         if style is not None:
             style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         doc = QTextDocument()
         doc.setDocumentMargin(2)
-        doc.setDefaultFont(opt.font)  # type: ignore[attr-defined]
+        doc.setDefaultFont(opt.font)
         doc.setHtml(marked)
-        rect = opt.rect  # type: ignore[attr-defined]
+        rect = opt.rect
         painter.save()
         painter.translate(rect.left() + 2, rect.top() + max(0, (rect.height() - doc.size().height()) / 2))
         clip = QRectF(0, 0, rect.width() - 4, rect.height())
         painter.setClipRect(clip)
         context = QAbstractTextDocumentLayout.PaintContext()
         context.clip = clip
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
-        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(  # type: ignore[attr-defined]
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        context.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(
             QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text))
         doc.documentLayout().draw(painter, context)
         painter.restore()
@@ -202,11 +208,10 @@ class AlignmentView(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(0, 44)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(2, 74)
+        for col, width in ((0, 40), (1, 76)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self.detail = QTextBrowser()
         self.detail.setObjectName("alignmentDetail")
@@ -216,7 +221,9 @@ class AlignmentView(QWidget):
         split.addWidget(self.table)
         split.addWidget(self.detail)
         split.setChildrenCollapsible(False)
-        split.setSizes([260, 120])
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)  # the pair read whole is what a person reads
+        split.setSizes([160, 240])
         layout.addWidget(split, 1)
         self.table.selectionModel().currentRowChanged.connect(self._current_changed)
         self.show_message("No merged body yet.")
@@ -276,13 +283,13 @@ class AlignmentView(QWidget):
             self.detail.clear()
         else:
             fg, bg = FATE_COLOURS[_fate_key(row)]
-            why = html.escape(self.model.why(row)).replace("\n", "<br>")
+            why = html.escape(self.model.why(row, heading=False)).replace("\n", "<br>")
             self.detail.setHtml(
                 f"<p><span style='color:{fg}; background:{bg}; font-weight:600'>&nbsp;{html.escape(fate_text(row))}"
-                f"&nbsp;</span> {why}</p>"
-                f"<p><b>{html.escape(self.model.label(row.source))}, sentence {row.index + 1}:</b> "
+                f"&nbsp;</span> <b>{html.escape(self.model.label(row.source))}, sentence {row.index + 1}:</b> "
                 f"{marked_html(row.source_text)}</p>"
-                f"<p><b>Body:</b> {marked_html(row.body_text) if row.body_text.text else '— no body sentence'}</p>")
+                f"<p><b>Body:</b> {marked_html(row.body_text) if row.body_text.text else '— no body sentence'}</p>"
+                f"<p style='color:{MUTED}'>{why}</p>")
         self.rowChosen.emit()
 
 

@@ -115,6 +115,9 @@ class Review(QObject):
     def union_draft(self) -> None:
         self.drafting.union_draft()
 
+    def confirm_restatement(self) -> None:
+        self.drafting.aligning.confirm()
+
     def accept(self) -> None:
         self.writes.accept()
 
@@ -162,6 +165,8 @@ class Review(QObject):
             p.guard_panel.clear()
             p.diff_view.set_sources([])
             p.diff_view.show_message("")
+            p.alignment_view.show_message("")
+            p.alignment_changed()
             self.evidence.clear()
             self._show_origin()
             self.changed.emit()
@@ -178,6 +183,8 @@ class Review(QObject):
             p.decision_panel.clear()
             self.set_body("", "")
         p.guard_panel.clear()
+        p.alignment_view.show_message("Checking the body…" if keep_body else "No merged body yet.")
+        p.alignment_changed()
         self.evidence.start()
         if self.reviewable() and not keep_body:
             self.evidence.preselect_on_load()

@@ -10,9 +10,10 @@ from datetime import datetime, timezone
 
 from PySide6.QtCore import QObject, SignalInstance
 
-from ..services.types import DeciderResult, Document, FactGroups, ReaderReport, SelfTestReport, Work
+from ..services.types import DeciderResult, Document, FactGroups, ProvedDraft, ReaderReport, SelfTestReport, Work
 from ..services.values import CancelToken, Progress
 from ..workers import one_line
+from .aligning import Aligning
 from .body_diff import BodyDiff, single_shot
 from .cluster_model import ClusterRow
 from .decider_slot import DeciderKey, DeciderSlot
@@ -44,6 +45,8 @@ class Drafting:
         self._guard_timer = single_shot(timers, self._run_guard)
         self._reader_key: GuardKey | None = None  # the (body, included ids) the reader's verdict shown is about
         tools.panels.guard_panel.reader.requested.connect(self.read_body)
+        # memgui's verdict and the alignment view, after each guard run; R's confirmations
+        self.aligning = Aligning(cluster, tools, changed=changed, draft_union=self._draft_union)
 
     def schedule(self, *, guard_ms: int | None = None, diff_ms: int | None = None) -> None:
         if guard_ms is not None:
@@ -60,7 +63,7 @@ class Drafting:
     # ---- union draft -------------------------------------------------------------------------------------
 
     def union_draft(self) -> None:
-        c, union = self.cluster, self.services.sentence_union
+        c = self.cluster
         docs = c.ordered_included()
         if not docs:
             return
@@ -68,9 +71,30 @@ class Drafting:
                 "Replace your edit", "Replace the merged body you edited with the union draft?",
                 "Your edits go (Ctrl+Z in the editor brings them back).", "Replace"):
             return
-        primary, others = docs[0].markdown_body, [d.markdown_body for d in docs[1:]]
-        self.runner.start("union", lambda cancel: union(primary, others), label="Union draft",
-                          on_done=lambda text: self.set_body(text, "union"),
+        self._draft_union(docs)
+
+    def _draft_union(self, docs: list[Document], then: Callable[[], None] | None = None) -> None:
+        """The union draft of `docs` (the first kept whole) on a worker, the restatements the reviewer confirmed
+        left out (core keep_draft.prove_or_keep, as the sentence union); the draft is remembered with its ids so
+        its kept-back sentences can be shown."""
+        c, prove = self.cluster, self.services.alignment.prove_or_keep
+        sources, ids = [d.markdown_body or "" for d in docs], tuple(d.document_id for d in docs)
+        confirmed = c.confirmed_keys(docs)
+
+        def job(cancel: CancelToken) -> tuple[str, ProvedDraft | None]:
+            if not any(s.strip() for s in sources[1:]):
+                return sources[0], None  # nothing to add to the note kept whole
+            draft = prove(sources, confirmed, 0)
+            return draft.body, draft
+
+        def done(result: tuple[str, ProvedDraft | None]) -> None:
+            body, draft = result
+            c.draft = (ids, draft) if draft is not None else None
+            self.set_body(body, "union")
+            if then is not None:
+                then()
+
+        self.runner.start("union", job, label="Union draft", on_done=done,
                           on_error=lambda exc: self.prompter.error("Union draft failed", one_line(exc)))
 
     # ---- guard (debounced, off the GUI thread) ---------------------------------------------------------
@@ -80,6 +104,7 @@ class Drafting:
         docs = c.ordered_included()
         if not docs:
             panel.clear()
+            self.aligning.show()
             return
         key = c.guard_key()
         body = key[0]
@@ -89,7 +114,7 @@ class Drafting:
         included = {d.document_id for d in docs}
         s = self.services
         check, spans_of, appended = s.check_merge, s.missing_spans, s.build_appended_body
-        check_strict, token_spans = s.check_strict, s.token_spans
+        check_strict, token_spans, align = s.check_strict, s.token_spans, s.alignment.align
         today = datetime.now(timezone.utc).date()
 
         def job(cancel: CancelToken) -> GuardResult:
@@ -97,6 +122,8 @@ class Drafting:
             # memgui's stricter lens on the same body, beside Netclaw's verdict (which alone decides)
             strict = check_strict(bodies, body, titles=titles, kept_title=kept_title) if body.strip() else None
             at_risk = [a.token for a in strict.at_risk] if strict is not None else []
+            # memgui's verdict: every source sentence aligned to the body, beside Netclaw's (which alone decides)
+            alignment = align(bodies, body, strict.at_risk) if strict is not None else None
             spans: dict[str, Spans] = {}
             risky: dict[str, Spans] = {}
             for doc_id, text in texts.items():
@@ -109,7 +136,7 @@ class Drafting:
                 preview = bodies[0]
                 for other in bodies[1:]:
                     preview = appended(preview, other, today)
-            return report, strict, spans, risky, preview
+            return report, strict, spans, risky, preview, alignment
 
         panel.set_pending(True)
         self.runner.start("guard", job, label="MergeGuard", on_done=lambda res: self._guard_done(key, docs, res),
@@ -119,8 +146,8 @@ class Drafting:
         c, p = self.cluster, self.panels
         if key != c.guard_key():
             return  # the body or the selection changed meanwhile; a newer run is scheduled
-        report, strict, spans, risky, preview = result
-        c.report, c.report_key, c.strict = report, key, strict
+        report, strict, spans, risky, preview, alignment = result
+        c.report, c.report_key, c.strict, c.alignment = report, key, strict, alignment
         labels = [f"#{p.sources.number_of(d.document_id)}" for d in docs]
         if key != self._reader_key:  # the reader's verdict (or its running read) is about another body
             self._reader_key = None
@@ -135,6 +162,7 @@ class Drafting:
             p.guard_panel.set_report(report, labels, strict)
             p.guard_panel.show_fallback(preview)
             p.sources.set_missing(spans, risky)
+        self.aligning.show()
         self.guardUpdated.emit(report)
         self.changed.emit()
         pending, self._after_guard = self._after_guard, None

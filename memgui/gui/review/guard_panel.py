@@ -33,6 +33,7 @@ from .reader_box import ReaderBox
 RETAINED_BG, MISSING_BG = QColor("#dafbe1"), QColor("#ffc9c9")
 RETAINED_FG, MISSING_FG = QColor("#116329"), QColor("#7d0a0a")
 AT_RISK_FG, AT_RISK_BG = "#5c3b00", "#ffe08a"
+PROOF_COLOURS = {"proved": ("#116329", "#dafbe1"), "read": ("#5c3b00", "#ffe08a"), "loss": ("#7d0a0a", "#ffe1e1")}
 MAX_AT_RISK_SHOWN = 3  # inline; the tooltip lists every one
 
 
@@ -209,6 +210,17 @@ class GuardPanel(QWidget):
         self.verdict.setMargin(6)
         set_bold(self.verdict)
         layout.addWidget(self.verdict)
+        # memgui's own verdict (proved / read / loss) and the sentences by fate, beside Netclaw's, never instead
+        self.proof = QLabel("")
+        self.proof.setObjectName("memguiVerdict")
+        self.proof.setWordWrap(True)
+        self.proof.setMargin(4)
+        self.proof.setToolTip("memgui's verdict from the alignment of every source sentence to the body: proved (every "
+                              "sentence kept or restated, nothing added), read (a person compares some pairs: see the "
+                              "Alignment tab) or loss (a rule that earned the word names a fact gone). Netclaw's "
+                              "MergeGuard verdict above is the one Netclaw applies.")
+        self.proof.hide()
+        layout.addWidget(self.proof)
         self.reason = QLabel("")
         self.reason.setWordWrap(True)
         set_colors(self.reason, MUTED)
@@ -284,6 +296,7 @@ class GuardPanel(QWidget):
         self.report = None
         self.strict = None
         self.strict_label.hide()
+        self.set_proof(None)
         self.reader.clear(can_ask=False)
         self.token_model.set_tokens([], [])
         self.retention_bar.set_ratio(None)
@@ -321,6 +334,18 @@ class GuardPanel(QWidget):
         self._fill(self.length_bar, length, LENGTH_BAR)
         self.retention_label.setText(f"Token retention {retention:.0%} (needs ≥ {RETENTION_BAR:.0%})")
         self.length_label.setText(f"Length vs longest source {length:.0%} (needs ≥ {LENGTH_BAR:.0%})")
+
+    def set_proof(self, verdict: str | None, detail: str = "") -> None:
+        """memgui's verdict line (None: hidden): `verdict` is proved / read / loss, `detail` the fates counted."""
+        if verdict is None:
+            self.proof.hide()
+            self.proof.setText("")
+            return
+        fg, bg = PROOF_COLOURS.get(verdict, ("#57606a", "#eaeef2"))
+        mark = {"proved": "✔", "loss": "✘"}.get(verdict, "◐")
+        self.proof.setText(f"{mark} memgui: {verdict}" + (f" — {detail}" if detail else ""))
+        set_colors(self.proof, fg, bg)
+        self.proof.show()
 
     def _fill(self, bar: RatioBar, value: float, floor: float) -> None:
         bar.set_ratio(value, f"{value:.0%}")

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .alignment_view import AlignmentView
 from .cluster_model import BADGES, ClusterFilterProxy, ClusterTableModel
 from .decision_panel import DecisionPanel, action_button
 from .diff_view import DiffView
@@ -128,6 +129,10 @@ class ReviewPage(QWidget):
         self.compare_tabs.setDocumentMode(True)
         self.compare_tabs.addTab(self.diff_view, "Word diff")
         self.compare_tabs.addTab(self.evidence_panel, "Conflicts")
+        self.alignment_view = AlignmentView()  # each source sentence beside its body sentence(s), with its fate
+        self.compare_tabs.addTab(self.alignment_view, "Alignment")
+        self.compare_tabs.setTabToolTip(2, "Each source sentence beside the body sentence(s) it aligns to, with its "
+                                           "fate; the pairs to read first (R confirms a restatement)")
         self.guard_panel = GuardPanel()
         self.decision_panel = DecisionPanel(actions["ask"], actions["cancel_model"], actions["union"])
         self._remembered: tuple[int, int] | None = None  # the queue's and MergeGuard's widths from the settings
@@ -205,6 +210,13 @@ class ReviewPage(QWidget):
         n = self.evidence_panel.conflict_count()
         self.compare_tabs.setTabText(1, f"Conflicts ({n})" if n else "Conflicts")
         self.compare_tabs.tabBar().setTabTextColor(1, QColor("#9a3412" if n else "#24292f"))
+
+    def alignment_changed(self) -> None:
+        """The Alignment tab's title counts the pairs left for the reviewer to read."""
+        at = self.compare_tabs.indexOf(self.alignment_view)
+        n = self.alignment_view.to_read()
+        self.compare_tabs.setTabText(at, f"Alignment ({n} to read)" if n else "Alignment")
+        self.compare_tabs.tabBar().setTabTextColor(at, QColor("#9a6700" if n else "#24292f"))
 
     def _lay_out(self, k: dict[str, QAction]) -> None:
         queue = QWidget()

@@ -8,7 +8,14 @@ from typing import Protocol
 
 from ..dialogs import Prompter
 from ..services import Services
-from ..services.types import DifferentFactsMark, MergeGuardReport, PairEvidence, Preselection, StrictReport
+from ..services.types import (
+    Alignment,
+    DifferentFactsMark,
+    MergeGuardReport,
+    PairEvidence,
+    Preselection,
+    StrictReport,
+)
 from ..workers import TaskRunner
 from .cluster_model import ClusterRow
 from .host import ReviewHost
@@ -16,8 +23,10 @@ from .page import ReviewPage
 
 GuardKey = tuple[str, tuple[str, ...]]  # (the merged body, the included ids, target first)
 Spans = list[tuple[int, int]]  # UTF-16 ranges in a source's text
-# a guard run: the report, the strict lens, each source's missing and at-risk spans, the append preview
-GuardResult = tuple[MergeGuardReport, StrictReport | None, dict[str, Spans], dict[str, Spans], str | None]
+# a guard run: the report, the strict lens, each source's missing and at-risk spans, the append preview, and
+# memgui's alignment of the sources' sentences to the body (its verdict)
+GuardResult = tuple[MergeGuardReport, StrictReport | None, dict[str, Spans], dict[str, Spans], str | None,
+                    Alignment | None]
 # a conflicts run: the likely-different mark, each pair's evidence, the value conflicts, the pairs that disagree,
 # and what to pre-select before any decision
 EvidenceResult = tuple[DifferentFactsMark, list[tuple[str, str, PairEvidence]], list[tuple[str, str, str]],

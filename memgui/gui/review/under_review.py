@@ -11,11 +11,14 @@ from __future__ import annotations
 from PySide6.QtWidgets import QPlainTextEdit
 
 from ..services.types import (
+    Alignment,
+    ConfirmedRestatement,
     DeciderResult,
     DifferentFactsMark,
     Document,
     FactGroups,
     MergeGuardReport,
+    ProvedDraft,
     SourceStamp,
     StrictReport,
 )
@@ -43,10 +46,49 @@ class ClusterUnderReview:
         self.groups: FactGroups | None = None  # the model's same-fact partition, once every pair is judged
         self.mark: DifferentFactsMark | None = None  # the cluster's likely-different mark (computed on load)
         self.decided_by: dict[str, str] = {}  # cluster id -> who reviewed it in this session
+        self.alignment: Alignment | None = None  # memgui's alignment of the sources to the same body as `report`
+        self.draft: tuple[tuple[str, ...], ProvedDraft] | None = None  # the union draft and the ids it was drafted on
+        # cluster id -> (document id, sentence) -> the restatement the reviewer confirmed, and the document's
+        # content hash then (a document changed since: its confirmations no longer apply)
+        self.confirmations: dict[str, dict[tuple[str, int], tuple[ConfirmedRestatement, str]]] = {}
 
     def forget_findings(self) -> None:
         """Another cluster (or the same one again): the guard's, the lens's, the model's and the mark's findings go."""
         self.report, self.report_key, self.strict, self.groups, self.mark = None, None, None, None, None
+        self.alignment, self.draft = None, None
+
+    # ---- the restatements the reviewer confirmed (remembered per cluster for the session) ------------------
+
+    def _confirmed(self) -> dict[tuple[str, int], tuple[ConfirmedRestatement, str]]:
+        return self.confirmations.setdefault(self.row.cluster_id, {}) if self.row is not None else {}
+
+    def confirm(self, restatement: ConfirmedRestatement) -> None:
+        stamp = self.stamps.get(restatement.document_id)
+        self._confirmed()[(restatement.document_id, restatement.sentence)] = (
+            restatement, stamp.content_hash if stamp is not None else "")
+
+    def withdraw(self, document_id: str, sentence: int) -> None:
+        self._confirmed().pop((document_id, sentence), None)
+
+    def confirmed(self, docs: list[Document] | None = None) -> list[ConfirmedRestatement]:
+        """The confirmations that still hold for `docs` (default: the included members), in their order."""
+        order = {d.document_id: i for i, d in enumerate(self.ordered_included() if docs is None else docs)}
+        live = [c for c, content in self._confirmed().values() if c.document_id in order and (
+            (stamp := self.stamps.get(c.document_id)) is None or stamp.content_hash == content)]
+        return sorted(live, key=lambda c: (order[c.document_id], c.sentence))
+
+    def confirmed_keys(self, docs: list[Document]) -> frozenset[tuple[int, int]]:
+        """The confirmations as (source, sentence) of `docs` in that order, as the core's draft and rows take them."""
+        order = {d.document_id: i for i, d in enumerate(docs)}
+        return frozenset((order[c.document_id], c.sentence) for c in self.confirmed(docs))
+
+    def current_draft(self) -> ProvedDraft | None:
+        """The union draft when it is the merged body, unedited, of the members included now."""
+        if self.draft is None or self.origin != "union":
+            return None
+        ids, draft = self.draft
+        current = tuple(d.document_id for d in self.ordered_included())
+        return draft if ids == current and draft.body == self.body() else None
 
     def set_documents(self, docs: list[Document], stamps: dict[str, SourceStamp],
                       cosines: dict[frozenset[str], float]) -> None:

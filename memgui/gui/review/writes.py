@@ -52,6 +52,7 @@ class Writes:
             rationale=(result.rationale or None) if result is not None else None,
             cosines=pairs, guard_override=guard_override,
             note=f"memgui review; draft: {c.origin or 'none'}",
+            confirmed=tuple(c.confirmed(docs)) if mode == MODE_MERGED_BODY else (),
         )
 
     def _impact(self, mode: str) -> str:
@@ -70,6 +71,9 @@ class Writes:
             verdict = "passed" if c.report.passed else "FAILED — your override is recorded in the audit"
             lines.append(f"MergeGuard {verdict}: {kept}/{len(c.report.tokens)} tokens, "
                          f"length {c.report.length_ratio:.0%}.")
+        confirmed = c.confirmed(docs) if mode != MODE_APPEND else []
+        if confirmed:
+            lines.append(f"{len(confirmed)} restatement(s) you confirmed are recorded with the merge.")
         lines.append("The write is one transaction with its audit row; Ctrl+Z undoes it.")
         return "\n".join(lines)
 
