@@ -196,9 +196,9 @@ def _same_value(token: Token, other: Token) -> bool:
     word (`Mondays` recurs, `Monday` does not)."""
     if not (token.keys & other.keys or token.text.casefold() == other.text.casefold()):
         return False
-    mine_digits, their_digits = _digit_groups(token.text), _digit_groups(other.text)
-    if mine_digits and their_digits and not (mine_digits <= their_digits or their_digits <= mine_digits):
-        return False  # one key met, but the numbers written differ (`3:12:40` is not `3:12:41`)
+    if _DIGITS.sub("0", token.text.casefold()) == _DIGITS.sub("0", other.text.casefold()) and \
+            _digit_groups(token.text) != _digit_groups(other.text):
+        return False  # written the same way, one key met, but the numbers differ (`3:12:40` is not `3:12:41`)
     mine, theirs = _OPERATOR.match(token.text), _OPERATOR.match(other.text)
     if (mine.group() if mine else "") != (theirs.group() if theirs else ""):
         return False
@@ -241,12 +241,16 @@ def _in_order(owed: Sequence[Token], among: Sequence[Token]) -> bool:
         clauses[t.clause].append(t)
     for words in clauses.values():
         at = -1
+        landed: set[int] = set()
         for t in words:
             places = [i for i, other in enumerate(among) if found(t, [other])]
             later = [i for i in places if i > at]
             if not later:
                 return False
             at = later[0]
+            landed.add(among[at].clause)
+        if len(landed) > 1:  # one clause's facts spread over two clauses there: bound to other things now
+            return False
     return True
 
 

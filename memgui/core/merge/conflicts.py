@@ -21,7 +21,6 @@ from typing import Any
 from .contrasts import contrasts
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
-from .facts.minimal_pairs import minimal_pair_changes
 from .facts.notes import Note, read_note
 from .guard import extract_tokens
 from .strict import contains_whole, facts, normalise_text
@@ -103,10 +102,6 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
         if not any((conflict.fact_class, value) in named for value in (*conflict.a, *conflict.b) if value != "—"):
             conflicts.append(conflict)
             named |= {(conflict.fact_class, value) for value in (*conflict.a, *conflict.b)}
-    for a_words, b_words in minimal_pair_changes(a, b):  # two notes alike but for a few words of another meaning
-        if not any(value in (a_words, b_words) or value in a_words.split() or value in b_words.split()
-                   for _, value in named):
-            conflicts.append(Conflict("wording", (a_words,), (b_words,)))
     for contrast in contrasts(a, b):  # the alignment: any two aligned sentences that differ, whatever the class
         words = {w.casefold() for w in (*contrast.a_words, *contrast.b_words)}
         if not any(value.casefold() in words or any(w in value.casefold().split() for w in words)

@@ -12,7 +12,7 @@ import difflib
 from dataclasses import dataclass
 
 from .align import Fate, align, found
-from .sentences import Token, split, tokens
+from .sentences import Token, TokenClass, split, tokens
 
 LOOKALIKE_SHARE = 0.5  # of a sentence's owed tokens found in the other, both ways
 
@@ -27,6 +27,14 @@ class Contrast:
     def to_dict(self) -> dict[str, object]:
         return {"a_sentence": self.a_sentence, "b_sentence": self.b_sentence, "a": list(self.a_words),
                 "b": list(self.b_words)}
+
+
+def _states_a_fact(token: Token) -> bool:
+    """A word one sentence has and its look-alike lacks is a conflict by itself when it is a value, a name or a
+    marker of meaning (`and falling` is a condition; `I see my` is a rewording)."""
+    if token.cls is TokenClass.MARKER:
+        return not any(k.startswith("person:") for k in token.keys)
+    return token.cls in (TokenClass.VALUE, TokenClass.NAME)
 
 
 def _owed(text: str) -> list[Token]:
@@ -65,10 +73,10 @@ def contrasts(a: str | None, b: str | None) -> list[Contrast]:
         shared_b = 1 - len(b_only) / len(theirs)
         if min(shared_a, shared_b) < LOOKALIKE_SHARE:
             continue
-        if a_only or b_only:
+        if (a_only and b_only) or any(_states_a_fact(t) for t in (*a_only, *b_only)):
             out.append(Contrast(fate.text, theirs_text, tuple(t.text for t in a_only) or ("—",),
                                 tuple(t.text for t in b_only) or ("—",)))
-        elif fate.fate is not Fate.RESTATED:  # every token found, yet not proved: order or spelling differs
+        elif not a_only and not b_only and fate.fate is not Fate.RESTATED:  # all found, yet not proved: order
             left, right = _spelling_differs(fate.text, theirs_text)
             if left or right:
                 out.append(Contrast(fate.text, theirs_text, left or ("—",), right or ("—",)))

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from ..netfx import APPEND_MARKER_RE
-from .facts.lexicon import BOUNDS, CONTRACTIONS, FUNCTION_WORDS, PHRASES
+from .facts.lexicon import BOUNDS, FUNCTION_WORDS, PHRASES
 
 # A full stop ends a sentence unless a lower-case word or a number follows (`approx. 20`, `eff. 1 Apr`) or it ends
 # a title (`Dr. Varga`); a line break, a blank line and a list item always do.
@@ -35,13 +35,15 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•>#]+|\d+[.)])\s+")
 _RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 # Function words that still carry a fact: markers are read before function words, and these few are owed too.
-_OWED_FUNCTION = frozenset("from until till before after since without between per vs".split())
+_OWED_FUNCTION = frozenset("from until till before after since without between per vs other another".split())
 # Whose a thing is, or who acts, is a fact (`my car` is not `her car`): the personal pronouns and determiners, by
 # person and number.
 PERSON = {**dict.fromkeys("i me my mine myself".split(), "1s"), **dict.fromkeys("we us our ours ourselves".split(), "1p"),
           **dict.fromkeys("you your yours yourself yourselves".split(), "2"),
           **dict.fromkeys("he him his himself".split(), "3m"), **dict.fromkeys("she her hers herself".split(), "3f"),
           **dict.fromkeys("they them their theirs themselves".split(), "3p")}
+# The past of an auxiliary is a fact of time (`is in the small hall` is not `was in the small hall`).
+PAST_AUXILIARIES = frozenset("was were had did".split())
 MAX_SENTENCE_CHARS = 4000
 _OPERATORS = "~^<>=≤≥±"  # a longer "sentence" (a log line, a list with no stops) is read, never proved
 
@@ -145,15 +147,6 @@ def _split_prose(text: str, start: int, stop: int, out: list[Sentence]) -> None:
             at = m.end()
 
 
-def _expanded(text: str) -> str:
-    """Contractions written out in place, same length where possible is not needed: tokens are read from this."""
-    low = text.replace("’", "'")
-    for short, long in CONTRACTIONS.items():
-        if short in low.casefold():
-            low = re.sub(re.escape(short), long, low, flags=re.IGNORECASE)
-    return low
-
-
 def _is_name(word: str, at: int, text: str) -> bool:
     if any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:]):
         return True
@@ -163,12 +156,17 @@ def _is_name(word: str, at: int, text: str) -> bool:
     return bool(before) and before[-1] not in ".!?:\"“(-–—•*"
 
 
+# A contraction is its stem and what the clitic stands for (`doesn't` = does + not, `we'll` = we + will).
+_NEGATED_STEMS = {"wo": "will", "ca": "can", "sha": "shall", "ai": "is"}
+_CLITICS = {"'ll": "will", "'d": "would", "'re": "are", "'ve": "have", "'m": "am"}
+
+
 def tokens(sentence: str) -> list[Token]:
-    """The tokens of one sentence, in order. Values first (their spans swallow the words they are written with),
-    then one token per remaining word."""
+    """The tokens of one sentence, in order, each spelled as the sentence writes it. Values first (their spans
+    swallow the words they are written with), then one token per remaining word; a contraction gives two."""
     from .facts.number_words import digitised
     from .facts.values import values
-    text, _ = digitised(_expanded(sentence))  # `four` read as 4, in place
+    text, regions = digitised(sentence.replace("’", "'"))  # `four` read as 4, in place (spans do not move)
     out: list[Token] = []
     taken: list[tuple[int, int]] = []
     for v in values(text):
@@ -177,32 +175,65 @@ def tokens(sentence: str) -> list[Token]:
         if any(s < v.end and v.start < e for s, e in taken):
             continue
         start = v.start - 1 if v.start and text[v.start - 1] in _OPERATORS else v.start  # `~18.2.0`, `>=3`
-        taken.append((start, v.end))
-        out.append(Token(text[start:v.end], start, v.end, TokenClass.VALUE, frozenset(v.keys)))
+        stop = v.end
+        for a, b in regions:  # a number word written as digits: the value is the word as the sentence spells it
+            if a < stop and start < b:
+                start, stop = min(start, a), max(stop, b)
+        taken.append((start, stop))
+        out.append(Token(sentence[start:stop].strip(), start, stop, TokenClass.VALUE, frozenset(v.keys)))
     for m in _WORD.finditer(text):
         overlapping = [(s, e) for s, e in taken if s < m.end() and m.start() < e]
         if overlapping and any(s <= m.start() and m.end() <= e for s, e in overlapping):
             continue  # a word the value is written with
-        word = _POSSESSIVE.sub("", m.group())
-        low = word.casefold()
         if overlapping:  # a value read inside a longer word (`00045678` of `123PA00045678`): the word is owed whole
-            out.append(Token(word, m.start(), m.end(), TokenClass.NAME, frozenset({low})))
-        elif low == "one":  # a number however it is used (`Declan is one on alternate weeks`)
-            out.append(Token(word, m.start(), m.end(), TokenClass.VALUE, frozenset({"number:1"})))
-        elif low in PHRASES or low in BOUNDS or (low in PERSON and not (word.isupper() and len(word) > 1)):
-            key = (f"{PHRASES[low][0]}:{PHRASES[low][1]}" if low in PHRASES else
-                   f"bound:{BOUNDS[low]}" if low in BOUNDS else f"person:{PERSON[low]}")
-            out.append(Token(word, m.start(), m.end(), TokenClass.MARKER, frozenset({key})))
-        elif low in FUNCTION_WORDS and low not in _OWED_FUNCTION and not (word.isupper() and _is_name(word, m.start(), text)):
-            # (a capital inside a sentence is no article: the `A` of `A+`, the `IT` of `IT desk`)
-            out.append(Token(word, m.start(), m.end(), TokenClass.FUNCTION, frozenset({low})))
-        elif _is_name(word, m.start(), text):
-            out.append(Token(word, m.start(), m.end(), TokenClass.NAME, frozenset({low})))
-        else:
-            out.append(Token(word, m.start(), m.end(), TokenClass.CONTENT, frozenset({low})))
+            word = sentence[m.start():m.end()]
+            out.append(Token(word, m.start(), m.end(), TokenClass.NAME, frozenset({word.casefold()})))
+            continue
+        out += _word_tokens(sentence, text, m.start(), m.end())
     out.sort(key=lambda t: t.start)
     breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
     return [dataclasses.replace(t, clause=bisect.bisect_right(breaks, t.start)) for t in out]
+
+
+def _word_tokens(sentence: str, text: str, start: int, end: int) -> list[Token]:
+    """One word as tokens: a possessive's `'s` dropped, a contraction split into its stem and its clitic."""
+    word = text[start:end]
+    low = word.casefold()
+    if low.endswith("n't") and len(low) > 3:
+        stem = low[:-3]
+        return [*_as(sentence, start, end - 3, _NEGATED_STEMS.get(stem, stem), text),
+                Token(sentence[end - 3:end], end - 3, end, TokenClass.MARKER, frozenset({"negation:not"}))]
+    if low == "cannot":
+        return [*_as(sentence, start, start + 3, "can", text),
+                Token(sentence[start + 3:end], start + 3, end, TokenClass.MARKER, frozenset({"negation:not"}))]
+    for clitic, meaning in _CLITICS.items():
+        if low.endswith(clitic) and len(low) > len(clitic):
+            cut = end - len(clitic)
+            return [*_as(sentence, start, cut, low[: -len(clitic)], text), *_as(sentence, cut, end, meaning, text)]
+    possessive = _POSSESSIVE.search(word)
+    cut = start + possessive.start() if possessive else end
+    return _as(sentence, start, cut, low[: cut - start], text)
+
+
+def _as(sentence: str, start: int, end: int, low: str, text: str) -> list[Token]:
+    """The token of the word at [start, end), read as `low` (its lower-case form, or what a clitic stands for)."""
+    word = sentence[start:end]
+    if not low:
+        return []
+    if low == "one":  # a number however it is used (`Declan is one on alternate weeks`)
+        return [Token(word, start, end, TokenClass.VALUE, frozenset({"number:1"}))]
+    if low in PHRASES or low in BOUNDS or low in PAST_AUXILIARIES or (
+            low in PERSON and not (word.isupper() and len(word) > 1)):
+        key = (f"{PHRASES[low][0]}:{PHRASES[low][1]}" if low in PHRASES else
+               f"bound:{BOUNDS[low]}" if low in BOUNDS else "tense:past" if low in PAST_AUXILIARIES else
+               f"person:{PERSON[low]}")
+        return [Token(word, start, end, TokenClass.MARKER, frozenset({key}))]
+    if low in FUNCTION_WORDS and low not in _OWED_FUNCTION and not (word.isupper() and _is_name(word, start, text)):
+        # (a capital inside a sentence is no article: the `A` of `A+`, the `IT` of `IT desk`)
+        return [Token(word, start, end, TokenClass.FUNCTION, frozenset({low}))]
+    if _is_name(word, start, text):
+        return [Token(word, start, end, TokenClass.NAME, frozenset({low}))]
+    return [Token(word, start, end, TokenClass.CONTENT, frozenset({low}))]
 
 
 __all__ = [
