@@ -114,16 +114,16 @@ class Drafting:
         included = {d.document_id for d in docs}
         s = self.services
         check, spans_of, appended = s.check_merge, s.missing_spans, s.build_appended_body
-        check_strict, token_spans, align = s.check_strict, s.token_spans, s.alignment.align
+        judge, token_spans = s.alignment.judge, s.token_spans
         today = datetime.now(timezone.utc).date()
 
         def job(cancel: CancelToken) -> GuardResult:
             report = check(bodies, body)
-            # memgui's stricter lens on the same body, beside Netclaw's verdict (which alone decides)
-            strict = check_strict(bodies, body, titles=titles, kept_title=kept_title) if body.strip() else None
+            # memgui's verdict beside Netclaw's (which alone decides), judged as accept-safe judges it: every source
+            # sentence aligned to the body, the strict lens reading only what the alignment did not prove
+            strict, alignment = (judge(bodies, body, titles=titles, kept_title=kept_title) if body.strip()
+                                 else (None, None))
             at_risk = [a.token for a in strict.at_risk] if strict is not None else []
-            # memgui's verdict: every source sentence aligned to the body, beside Netclaw's (which alone decides)
-            alignment = align(bodies, body, strict.at_risk) if strict is not None else None
             spans: dict[str, Spans] = {}
             risky: dict[str, Spans] = {}
             for doc_id, text in texts.items():

@@ -325,8 +325,9 @@ class GuardPanel(QWidget):
         self.verdict.setToolTip("Netclaw's MergeGuard verdict (it decides); the strict lens is memgui's stricter "
                                 "check, reported beside it")
         self.strict_label.setText(strict_text(strict))
-        self.strict_label.setToolTip("memgui's strict lens, stricter than Netclaw's MergeGuard (which alone decides); "
-                                     "amber in the sources. Not kept whole by the merged body:\n" + "\n".join(
+        self.strict_label.setToolTip("memgui's strict lens, stricter than Netclaw's MergeGuard (which alone decides), "
+                                     "on what the alignment did not prove; amber in the sources. Not kept whole by "
+                                     "the merged body:\n" + "\n".join(
             f"{a.token} ({a.kind})" for a in strict.at_risk) if strict is not None and strict.at_risk else "")
         self.strict_label.setVisible(bool(strict_text(strict)))
         self.reason.setText(str(report.reason or ""))

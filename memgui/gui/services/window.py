@@ -37,7 +37,6 @@ from .types import (
     SelfTestReport,
     SourceStamp,
     Store,
-    StrictReport,
     Work,
 )
 
@@ -67,11 +66,6 @@ class JudgePairs(Protocol):
 
     def __call__(self, documents: Sequence[Document], judge: Callable[..., Work[object]], *,
                  cancel: CancelToken | None = None) -> Work[FactGroups]: ...
-
-
-class CheckStrict(Protocol):
-    def __call__(self, source_bodies: Sequence[str | None], merged_body: str | None,
-                 titles: Sequence[str | None] = (), kept_title: str | None = None) -> StrictReport: ...
 
 
 class PairEvidenceOf(Protocol):
@@ -131,8 +125,6 @@ class Services:
     judge_pairs: JudgePairs
     # guard and drafts (pure)
     check_merge: Callable[[Sequence[str | None], str | None], MergeGuardReport]
-    # memgui's stricter lens, shown beside Netclaw's verdict, never instead of it
-    check_strict: CheckStrict
     # (source text, tokens) -> [(start, end)] UTF-16 ranges of those tokens in the source (the strict lens's
     # at-risk facts, highlighted like the missing tokens)
     token_spans: Callable[[str, Sequence[str]], list[tuple[int, int]]]
@@ -248,7 +240,7 @@ def real_services() -> Services:
     from ...config import memgui_command
     from ...core import netfx
     from ...core.decide import discovery, groups, llm, model_files, selftest
-    from ...core.merge import conflicts, guard, strict, union
+    from ...core.merge import conflicts, guard, union
     from ...core.ops import apply, undo
     from ...core.store import open_store, review_marks
     from ...core.store.demo import build_demo_store
@@ -272,7 +264,7 @@ def real_services() -> Services:
         make_decider=make_decider,
         decider_input=decider_input, default_target=default_target,
         discover_models=discovery.discover_gguf_models,
-        judge_pairs=groups.judge_pairs, check_strict=strict.check_strict, token_spans=token_spans,
+        judge_pairs=groups.judge_pairs, token_spans=token_spans,
         pair_evidence=conflicts.pair_evidence, likely_different=conflicts.likely_different,
         conflict_partition=groups.conflict_partition, preselect=groups.preselect,
         disagreeing_pairs=groups.disagreeing_pairs,
