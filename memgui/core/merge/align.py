@@ -235,22 +235,25 @@ def _missing(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
 def _in_order(owed: Sequence[Token], among: Sequence[Token]) -> bool:
     """Who does what to whom: inside each clause of the source sentence, what it states keeps its order where the
     body restates it (a restatement may move whole clauses, not swap the words of one: `Ana manages Ben` is not
-    `Ben manages Ana`, `Only Karen can` is not `Karen can only`)."""
+    `Ben manages Ana`, `Only Karen can` is not `Karen can only`), and all inside one clause of the body (a clause's
+    facts spread over two clauses there are bound to other things: `18 g in and 36 g out` swapped)."""
     clauses: dict[int, list[Token]] = defaultdict(list)
     for t in owed:
         clauses[t.clause].append(t)
-    for words in clauses.values():
-        at = -1
-        landed: set[int] = set()
-        for t in words:
-            places = [i for i, other in enumerate(among) if found(t, [other])]
-            later = [i for i in places if i > at]
-            if not later:
-                return False
-            at = later[0]
-            landed.add(among[at].clause)
-        if len(landed) > 1:  # one clause's facts spread over two clauses there: bound to other things now
+    by_clause: dict[int, list[tuple[int, Token]]] = defaultdict(list)
+    for i, other in enumerate(among):
+        by_clause[other.clause].append((i, other))
+    return all(any(_in_order_within(words, there) for there in by_clause.values()) for words in clauses.values())
+
+
+def _in_order_within(words: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
+    """Every word found in this one clause of the body, in the order the source clause states them."""
+    at = -1
+    for t in words:
+        later = [i for i, other in there if i > at and found(t, [other])]
+        if not later:
             return False
+        at = later[0]
     return True
 
 

@@ -13,6 +13,7 @@ as restated by the draft: they are dropped at once. What is kept back, and why, 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,7 +40,13 @@ class ProvedDraft:
     primary: int  # the source kept whole (for a repaired model draft: -1)
     kept_back: tuple[KeptBack, ...]  # source sentences appended word for word because no proof was found
     dropped: tuple[str, ...]  # a model's sentences that were dropped because they added what no source states
-    alignment: Alignment
+    sources: tuple[str, ...] = ()
+
+    @functools.cached_property
+    def alignment(self) -> Alignment:
+        """The draft's alignment to its sources (computed when asked: the union's callers often need the body
+        alone)."""
+        return align(self.sources, self.body)
 
     def to_dict(self) -> dict[str, object]:
         return {"body": self.body, "primary": self.primary, "verdict": self.alignment.verdict.value,
@@ -56,12 +63,16 @@ def fullest(sources: Sequence[str]) -> int:
 
 
 def _join(body: str, sentences: list[Sentence]) -> str:
-    """Whole sentences after a body: a list item on its own line, prose after a space on a new line."""
+    """Whole sentences after a body, each on a line of its own: a sentence run on after another could be read as
+    one with it (`…:8006. hearth:`), and a line break always ends a sentence."""
     if not sentences:
         return body
-    parts = [s.text for s in sentences]
-    glue = "\n" if any(p.lstrip()[:1] in "-*+•" for p in parts) or "\n" in body.strip() else " "
-    return body.rstrip() + glue + glue.join(parts) if body.strip() else glue.join(parts)
+    parts = "\n".join(s.text for s in sentences)
+    return body.rstrip() + "\n" + parts if body.strip() else parts
+
+
+def _join_note(body: str, note: str) -> str:
+    return f"{body.rstrip()}\n{note.strip()}" if body.strip() else note.strip()
 
 
 def _unproved(sources: Sequence[str], body: str, confirmed: frozenset[tuple[int, int]],
@@ -88,30 +99,78 @@ def prove_or_keep(sources: Sequence[str], confirmed: frozenset[tuple[int, int]] 
     first = fullest(texts) if primary is None else primary
     body = texts[first]
     kept_back: list[KeptBack] = []
+    if _too_much_to_prove(texts, first):
+        return _kept_whole(texts, first)
     for si in range(len(texts)):  # one note at a time: a later note's restatement of an earlier addition is proved
         if si == first:
             continue
         missing, _ = _unproved([texts[si]], body, frozenset((0, i) for s, i in confirmed if s == si))
         missing = list({s.plain: (x, s, why) for x, s, why in reversed(missing)}.values())[::-1]  # once each
         kept_back += [KeptBack(si, s.index, s.text, why) for _, s, why in missing]
-        body = _join(body, [s for _, s, _ in missing])
+        statements = [x for x in split(texts[si]) if not x.structural]
+        if missing and len(missing) == len(statements) and len({x.plain for x in statements}) == len(statements):
+            body = _join_note(body, texts[si])  # nothing of it proved: the note as its author wrote it
+        else:
+            body = _join(body, [s for _, s, _ in missing])
     body = _guarded(texts, body, kept_back)
-    return ProvedDraft(body, first, tuple(kept_back), (), align(texts, body))
+    return ProvedDraft(body, first, tuple(kept_back), (), tuple(texts))
+
+
+PROVE_UP_TO = 64_000  # characters of new sentences a draft proves one by one; past it every new one is kept whole
+
+
+def _too_much_to_prove(texts: list[str], first: int) -> bool:
+    seen = {x.plain for x in split(texts[first])}
+    new = sum(len(x.text) for si, t in enumerate(texts) if si != first for x in split(t) if x.plain not in seen)
+    return new > PROVE_UP_TO
+
+
+def _kept_whole(texts: list[str], first: int) -> ProvedDraft:
+    """Past PROVE_UP_TO: the fullest note, then every other sentence not in the draft word for word, once, whole
+    (proved by construction: each is kept; linear in the input)."""
+    seen = {x.plain for x in split(texts[first])}
+    kept_back: list[KeptBack] = []
+    added: list[Sentence] = []
+    for si, text in enumerate(texts):
+        if si == first:
+            continue
+        for x in split(text):
+            if x.plain not in seen and not x.structural:
+                seen.add(x.plain)
+                added.append(x)
+                kept_back.append(KeptBack(si, x.index, x.text, f"kept whole: over {PROVE_UP_TO // 1000} KB of new "
+                                                               "sentences are not proved one by one"))
+    body = _guarded(texts, _join(texts[first], added), kept_back)
+    return ProvedDraft(body, first, tuple(kept_back), (), tuple(texts))
 
 
 def _guarded(sources: list[str], body: str, kept_back: list[KeptBack]) -> str:
     """Netclaw's MergeGuard reads tokens literally: a restated value written another way (`4` for `four`) is kept
     back whole too, so the guard's verdict holds as well as the proof."""
-    if check_merge(sources, body).passed:
+    report = check_merge(sources, body)
+    if report.passed:
         return body
+    in_body = {x.plain for x in split(body)}
+    candidates = [(si, x) for si, source in enumerate(sources) for x in split(source)
+                  if not x.structural and x.plain not in in_body]
+    missing = set(report.missing)
     extra: list[Sentence] = []
-    for si, source in enumerate(sources):
-        for s in split(source):
-            if s.structural or f" {s.plain} " in f" {' '.join(x.plain for x in split(body))} ":
-                continue
-            if not check_merge([s.text], body).passed:
-                extra.append(s)
-                kept_back.append(KeptBack(si, s.index, s.text, "MergeGuard needs its tokens as written"))
+    while missing and candidates:  # the fewest whole sentences that bring the tokens back, most tokens first
+        holds = [{m for m in missing if m.casefold() in x.text.casefold()} for _, x in candidates]
+        best = max(range(len(candidates)), key=lambda i: len(holds[i]))
+        if not holds[best]:
+            break
+        si, x = candidates.pop(best)
+        extra.append(x)
+        kept_back.append(KeptBack(si, x.index, x.text, "MergeGuard needs its tokens as written"))
+        missing -= holds[best]
+        if not missing:
+            body = _join(body, extra)
+            extra = []
+            report = check_merge(sources, body)
+            missing = set(report.missing)
+            if report.passed:
+                return body
     body = _join(body, extra)
     if check_merge(sources, body).passed:
         return body
@@ -139,7 +198,7 @@ def repair(sources: Sequence[str], body: str, when: str | None = None,
         date = when or _dt.datetime.now(_dt.timezone.utc).date().isoformat()
         trimmed = (trimmed.rstrip() + append_separator(date) + addition) if trimmed.strip() else addition
     trimmed = _guarded(texts, trimmed, kept_back)
-    return ProvedDraft(trimmed, -1, tuple(kept_back), dropped, align(texts, trimmed))
+    return ProvedDraft(trimmed, -1, tuple(kept_back), dropped, tuple(texts))
 
 
 __all__ = ["KeptBack", "ProvedDraft", "fullest", "prove_or_keep", "repair"]

@@ -42,8 +42,8 @@ def write_flags(write: PlannedWrite, repeated: list[str]) -> list[str]:
         flags.append(f"length {float(write.length_ratio):.0%} of the longest source")
     if not write.guard.get("passed"):
         flags.append("MergeGuard failed")
-    if not write.strict.get("passed"):
-        flags.append("strict lens failed")
+    if write.strict.get("verdict") != "proved":
+        flags.append(f"memgui's check: {write.strict.get('verdict') or 'not checked'}")
     reader = write.reader or {}
     if reader and reader.get("passed") is False:
         flags.append("second reader: a source's fact is missing")
@@ -106,18 +106,18 @@ class BulkPreviewDialog(QDialog):
         lay.addWidget(self.summary)
         lay.addWidget(QLabel(f"Writes ({len(writes)}) — choose one to read its merged body"))
         self.writes_view = self._tree("bulkWrites", ("Target (keeps its id)", "Flags", "Length", "Tombstoned",
-                                                     "MergeGuard", "Strict lens"), (170, 150, 56, 150, 120))
+                                                     "MergeGuard", "memgui's check"), (170, 150, 56, 150, 120))
         self._details: list[str] = []
         for w in writes:
             tomb = "; ".join(_short(w.titles.get(t) or t, 40) for t in w.tombstoned)
             guard = "passed" if w.guard.get("passed") else "FAILED"
-            strict = "passed" if w.strict.get("passed") else "FAILED"
+            verdict = w.strict.get("verdict") or "not checked"
             repeated = repeats(w.merged_body)
             flags = write_flags(w, repeated)
             item = QTreeWidgetItem([_short(w.titles.get(w.target_id) or w.target_id),
                                     ("⚠ " + "; ".join(flags)) if flags else "—", _pct(w.length_ratio), tomb,
                                     f"{guard} ({_pct(w.guard.get('retention'))} kept)",
-                                    f"{strict} ({w.strict.get('checked', 0)} facts)"])
+                                    f"{verdict} ({len(w.strict.get('sentences', []))} sentences)"])
             if flags:
                 item.setForeground(1, QBrush(QColor(FLAG_FG)))
             item.setToolTip(0, f"{w.decision} into {w.target_id}")
