@@ -33,6 +33,8 @@ from .rule_grades import Grade, grade
 from .sentences import LONE_SURROGATE, MAX_SENTENCE_CHARS, Sentence, Token, TokenClass, split, tokens
 from .strict import StrictReport, check_strict, with_titles
 
+PROVE_UP_TO = 32_000  # characters of sentences not kept word for word that the alignment proves one by one
+_UNREAD = "(not read: past the proof's size limit)"
 LENS_READS_UP_TO = 24_000  # characters of unproved text the lens reads to name losses (it is superlinear)
 _CANDIDATES = 8  # body sentences proved against, per source sentence (the most shared keys first)
 _POSTING_LIMIT = 64  # a key more than this many body sentences share aligns nothing (`the` of a 1 MB log)
@@ -127,12 +129,10 @@ class _Read:
 
 @functools.lru_cache(maxsize=1 << 14)
 def _index_keys(plain: str) -> frozenset[str]:
-    """Cheap keys to find candidate sentences by: the words as written and their WordNet base forms."""
-    words = plain.split()
-    keys = set(words)
-    for w in words:
-        if w.isalpha():
-            keys.update(base for _, base in lexical.bases(TITLE_ABBREVIATIONS.get(w, w)))
+    """Cheap keys to find candidate sentences by: each word's first five letters (`booked` and `booking` meet at
+    `booke`, `deploys` and `deploy` at `deplo`), and each number; the proof itself is `found`."""
+    keys = {w[:5] for w in plain.split() if len(w) > 2 or w.isdigit()}
+    keys.update(TITLE_ABBREVIATIONS[w][:5] for w in plain.split() if w in TITLE_ABBREVIATIONS)
     return frozenset(keys)
 
 
@@ -292,15 +292,16 @@ def _aligned(sources: Sequence[str | None], body: str | None) -> _Aligned:
                 postings[key].append(b)
     support: dict[int, list[tuple[int, int]]] = defaultdict(list)
     drafts: list[tuple[int, int, _Read, Fate, tuple[int, ...], list[Token]]] = []
+    budget = _Budget(PROVE_UP_TO)
     for si, reads in enumerate(source_reads):
         for r in reads:
             if r.sentence.structural:
                 continue
-            fate, aligned, missing = _align_one(r, body_read, by_plain, postings)
+            fate, aligned, missing = _align_one(r, body_read, by_plain, postings, budget)
             for b in aligned:
                 support[b].append((si, r.sentence.index))
             drafts.append((si, r.sentence.index, r, fate, aligned, missing))
-    body_out = _body_sentences(body_read, source_reads, support, source_plains)
+    body_out = _body_sentences(body_read, source_reads, support, source_plains, budget)
     return _Aligned(source_reads, body_read, support, drafts, body_out)
 
 
@@ -407,11 +408,25 @@ def proof_dict(strict: StrictReport, proof: Alignment) -> dict[str, object]:
             "reasons": list(proof.reasons[:20])}
 
 
+class _Budget:
+    """Characters of text the alignment still reads word by word: past PROVE_UP_TO of sentences that are not kept
+    word for word, the rest are left for a person unread (linear time on a 1 MB body rewritten throughout)."""
+
+    def __init__(self, chars: int) -> None:
+        self.left = chars
+
+    def take(self, text: str) -> bool:
+        self.left -= len(text)
+        return self.left >= 0
+
+
 def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
-               postings: dict[str, list[int]]) -> tuple[Fate, tuple[int, ...], list[Token]]:
+               postings: dict[str, list[int]], budget: _Budget) -> tuple[Fate, tuple[int, ...], list[Token]]:
     plain = r.plain
     if plain in by_plain:
         return Fate.KEPT, (by_plain[plain],), []
+    if not budget.take(r.sentence.text):
+        return Fate.READ, (), []
     owed = r.owed
     counts: dict[int, int] = defaultdict(int)
     for key in r.index_keys():
@@ -441,13 +456,17 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
 
 
 def _body_sentences(body_read: list[_Read], source_reads: list[list[_Read]],
-                    support: dict[int, list[tuple[int, int]]], source_plains: set[str]) -> list[BodySentence]:
+                    support: dict[int, list[tuple[int, int]]], source_plains: set[str],
+                    budget: _Budget) -> list[BodySentence]:
     out = []
     for b, r in enumerate(body_read):
         if r.sentence.structural or r.plain in source_plains:  # a source's sentence, word for word: adds nothing
             out.append(BodySentence(b, r.sentence.text, (), ()))
             continue
         pairs = tuple(support.get(b, ()))
+        if not budget.take(r.sentence.text):
+            out.append(BodySentence(b, r.sentence.text, pairs, (_UNREAD,)))
+            continue
         among = [t for si, index in pairs for t in source_reads[si][index].tokens]
         added = (tuple(t.text for t in r.owed) or ((r.sentence.text[:60],) if r.unreadable else ())) if not pairs \
             else tuple(t.text for t in _missing(r.owed, among))
@@ -495,6 +514,9 @@ def _lost_rules(findings: Sequence[FactAtRisk], source_reads: list[list[_Read]],
 def _why_read(r: _Read, aligned: tuple[int, ...], missing: list[Token]) -> str:
     if r.unreadable:
         return "too long or not text to read word by word: a person reads it"
+    if not aligned and not missing and r.owed:
+        return (f"not read word by word: past {PROVE_UP_TO // 1000} KB of sentences not kept as written, a person "
+                "reads the rest")
     if not aligned:
         return "no body sentence restates it"
     if missing:
