@@ -194,6 +194,17 @@ def wait_until(qtbot, predicate, timeout: int = 10000) -> None:
     qtbot.waitUntil(predicate, timeout=timeout)
 
 
+def wait_for_guard(qtbot, window, passed: bool | None = None, timeout: int = 20000) -> None:
+    """Until the guard's report on screen is about the body as it is now and, when `passed` is given, the body
+    passed (True) or failed (False). Typing runs the guard on the keystrokes' bodies: the first report that fails
+    may be about half a sentence, and Accept waits for the report on the body it writes."""
+    def current() -> bool:
+        c = window.review.cluster
+        return c.guard_is_current() and (passed is None or c.report.passed is passed)
+
+    qtbot.waitUntil(current, timeout=timeout)
+
+
 def texts(items: Sequence) -> list[str]:
     return [str(i) for i in items]
 

@@ -2,7 +2,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from gui_fakes import DOCS, edit_document_behind_the_back
+from gui_fakes import DOCS, edit_document_behind_the_back, wait_for_guard
 from memgui.core.store import exemptions, open_store
 from memgui.core.store.audit_log import list_entries
 from memgui.gui.review.cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED
@@ -81,8 +81,8 @@ def test_guard_failure_path_ends_in_an_append(opened, review_store, qtbot):
     pg1, pg2 = review_store.ids["pg-1"], review_store.ids["pg-2"]
     _key(w, Qt.Key.Key_E)
     assert w.editor.hasFocus()
-    with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and not r.passed):
-        QTest.keyClicks(w.editor, "Prod database is Postgres on db-01.")
+    QTest.keyClicks(w.editor, "Prod database is Postgres on db-01.")
+    wait_for_guard(qtbot, w, passed=False)
     assert "failed" in w.guard_panel.verdict.text()
     missing = set(w.guard_panel.report.missing)
     assert {"5432", "db-02"} <= missing
@@ -107,8 +107,8 @@ def test_guard_failure_path_ends_in_an_append(opened, review_store, qtbot):
 def test_guard_override_is_recorded(opened, review_store, qtbot):
     w = opened
     _key(w, Qt.Key.Key_E)
-    with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and not r.passed):
-        QTest.keyClicks(w.editor, "Prod database is Postgres on db-01.")
+    QTest.keyClicks(w.editor, "Prod database is Postgres on db-01.")
+    wait_for_guard(qtbot, w, passed=False)
     w.answerer.answer("Override and merge", "Merge")
     with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
         w.queue.setFocus()
