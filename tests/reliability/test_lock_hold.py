@@ -93,7 +93,8 @@ def test_no_draft_guard_union_or_lens_runs_inside_the_write_transaction(watched)
     a, b = _pair(store, "batch")
     stamps = {k: {"updated_at": v.updated_at, "content_hash": v.content_hash}
               for k, v in draft_stamps(store, [a, b]).items()}
-    write = PlannedWrite("c1", a, [b], "UPDATE", f"{A} Its owner is Dana.", 1.0, {"passed": True},
+    # both notes whole: proved (a clause spread over two of the body's clauses is not restated, align.py)
+    write = PlannedWrite("c1", a, [b], "UPDATE", f"{A}\n{B}", 1.0, {"passed": True},
                          {"passed": True}, stamps, "model")
     result = run_to_end(apply_batch(store, BatchPlan("lock-test-1", "", [write], [])))
     assert len(result.written) == 1 and not result.refused
