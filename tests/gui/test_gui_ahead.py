@@ -156,7 +156,7 @@ def test_the_reviewers_call_pauses_the_queue_and_its_cancel_leaves_the_queue_run
     w = _open(make_window, qsettings, review_store, qtbot, decider)
     qtbot.waitUntil(lambda: w.ahead.running is not None, timeout=10000)
     QTest.keyClick(w.queue, Qt.Key.Key_M)
-    qtbot.waitUntil(lambda: "paused while your model call runs" in w.ahead.status.label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "paused while your model call runs" in w.ahead.status.label.text(), timeout=20000)
     assert w.ahead.runner.busy("ahead")
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
         QTest.keyClick(w.queue, Qt.Key.Key_Escape)  # cancels the reviewer's call only
@@ -164,7 +164,7 @@ def test_the_reviewers_call_pauses_the_queue_and_its_cancel_leaves_the_queue_run
     gate.set()
     keys = [_key(review_store, "ed-1", "ed-2"), _key(review_store, "fl-1", "fl-2"),
             _key(review_store, "tz-1", "tz-2", "tz-3")]
-    qtbot.waitUntil(lambda: all(k in w.ahead.reviews for k in keys), timeout=15000)
+    qtbot.waitUntil(lambda: all(k in w.ahead.reviews for k in keys), timeout=30000)
 
     # Its own Stop does stop it; Resume carries on.
     w.ahead.stop()
