@@ -154,9 +154,10 @@ def names_a_person(lemma: str) -> bool:
 
 
 def synonyms(a: str, b: str) -> bool:
-    """`a` and `b` (lemmas) name the same thing in some sense."""
-    t = tables()
-    return bool(t.synsets.get(a, frozenset()) & t.synsets.get(b, frozenset()))
+    """`a` and `b` (lemmas) name the same thing in one of their most frequent senses, in one part of speech
+    (merge/lexical.py): a rare shared sense is no synonym (two allergens that share an obscure synset)."""
+    from .. import lexical
+    return lexical.same_sense(a, b)
 
 
 def derived_forms(word: str) -> frozenset[str]:
