@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..sentences import SENTENCE_END
 from . import wordnet
 from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
 from .number_words import WORD as _WORD, digitised
@@ -30,11 +31,7 @@ from .values import NUMBER_WORDS, Value, values
 RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on the corpus's tune half)
 NAME_ZIPF = 5.2  # a capitalised word inside a sentence names something unless it is this common
 
-# a full stop ends a sentence unless a lower-case word or a number follows (`approx. 20`, `eff. 1 Apr`) or it ends
-# a title (`Dr. Varga`)
-_SENTENCE = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)(?<!\bNo\.)"
-                       r"[\"”')\]]*[ \t]+(?![\sa-z\d])|(?<=[.!?])[\"”')\]]*[ \t]*\n|"
-                       r"\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
+_SENTENCE = SENTENCE_END  # the one sentence splitter of merge/ (merge/sentences.py)
 # clause boundaries inside a sentence: punctuation and the coordinating conjunctions after a comma
 _CLAUSE = re.compile(r"(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s—\s|\s–\s|\s-\s|\bbut\b|\bwhereas\b|"
                      r"\bwhile\b|\band\b|\bor\b)\s*")  # no leading \s*: pieces are trimmed (_spans), and a long
