@@ -106,8 +106,10 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
         words = {w.casefold() for w in (*contrast.a_words, *contrast.b_words)}
         if not any(value.casefold() in words or any(w in value.casefold().split() for w in words)
                    for _, value in named):
-            conflicts.append(Conflict("aligned sentences", contrast.a_words, contrast.b_words))
-            named |= {("aligned sentences", value) for value in (*contrast.a_words, *contrast.b_words)}
+            # a value that differs keeps two notes apart before any decision; other words are wording (groups.py)
+            fact_class = "aligned value" if contrast.of_values else "wording"
+            conflicts.append(Conflict(fact_class, contrast.a_words, contrast.b_words))
+            named |= {(fact_class, value) for value in (*contrast.a_words, *contrast.b_words)}
     spans = word_diff(a, b).spans if with_diff else ()
     return PairEvidence(only_a, only_b, shared, tuple(conflicts), tuple(spans))
 
