@@ -23,7 +23,7 @@ class Contrast:
     b_sentence: str
     a_words: tuple[str, ...]  # what the first note's sentence states that the second's lacks
     b_words: tuple[str, ...]  # and the other way round
-    of_values: bool = False  # a value (number, amount, date, version, identifier…) is among the words that differ
+    of_values: bool = False  # each side has a value the other lacks (a number, date, version… changed)
 
     def to_dict(self) -> dict[str, object]:
         return {"a_sentence": self.a_sentence, "b_sentence": self.b_sentence, "a": list(self.a_words),
@@ -77,7 +77,8 @@ def contrasts(a: str | None, b: str | None) -> list[Contrast]:
         if (a_only and b_only) or any(_states_a_fact(t) for t in (*a_only, *b_only)):
             out.append(Contrast(fate.text, theirs_text, tuple(t.text for t in a_only) or ("—",),
                                 tuple(t.text for t in b_only) or ("—",),
-                                any(t.cls is TokenClass.VALUE for t in (*a_only, *b_only))))
+                                any(t.cls is TokenClass.VALUE for t in a_only)
+                                and any(t.cls is TokenClass.VALUE for t in b_only)))
         elif not a_only and not b_only and fate.fate is not Fate.RESTATED:  # all found, yet not proved: order
             left, right = _spelling_differs(fate.text, theirs_text)
             if left or right:
