@@ -33,10 +33,10 @@ from .rule_grades import Grade, grade
 from .sentences import LONE_SURROGATE, MAX_SENTENCE_CHARS, Sentence, Token, TokenClass, split, tokens
 from .strict import StrictReport, check_strict, with_titles
 
-PROVE_UP_TO = 32_000  # characters of sentences not kept word for word that the alignment proves one by one
+PROVE_UP_TO = 16_000  # characters of sentences not kept word for word that the alignment proves one by one
 _UNREAD = "(not read: past the proof's size limit)"
 LENS_READS_UP_TO = 24_000  # characters of unproved text the lens reads to name losses (it is superlinear)
-_CANDIDATES = 8  # body sentences proved against, per source sentence (the most shared keys first)
+_CANDIDATES = 4  # body sentences proved against, per source sentence (the most shared keys first)
 _POSTING_LIMIT = 64  # a key more than this many body sentences share aligns nothing (`the` of a 1 MB log)
 
 
@@ -123,6 +123,11 @@ class _Read:
     def owed(self) -> list[Token]:
         return [t for t in self.tokens if t.owed]
 
+    @property
+    def read(self) -> bool:
+        """Its tokens are read already."""
+        return self._tokens is not None
+
     def index_keys(self) -> frozenset[str]:
         return _index_keys(self.plain)
 
@@ -147,11 +152,20 @@ def _read(text: str) -> list[_Read]:
 
 # ---- finding one token among others ------------------------------------------------------------------------------
 def _word_matches(word: str, other: Token) -> bool:
-    theirs = TITLE_ABBREVIATIONS.get(other.text.casefold(), other.text)
-    mine = TITLE_ABBREVIATIONS.get(word.casefold(), word)
-    if mine.casefold() == theirs.casefold() or other.keys & {mine.casefold()}:
+    if word.casefold() in other.keys:
         return True
-    if other.cls not in (TokenClass.CONTENT, TokenClass.NAME) or not mine.isalpha() or not theirs.isalpha():
+    return _words_match(word, other.text, other.cls in (TokenClass.CONTENT, TokenClass.NAME))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _words_match(word: str, other: str, open_class: bool) -> bool:
+    """One word states another: the same word, a lemma in the same form, a main-sense synonym, a derivational form,
+    a contraction (a word pair's answer does not depend on its text: cached)."""
+    theirs = TITLE_ABBREVIATIONS.get(other.casefold(), other)
+    mine = TITLE_ABBREVIATIONS.get(word.casefold(), word)
+    if mine.casefold() == theirs.casefold():
+        return True
+    if not open_class or not mine.isalpha() or not theirs.isalpha():
         return False
     return lexical.same_lemma(mine, theirs) or lexical.same_sense(mine, theirs) or lexical.derived(mine, theirs) \
         or _contracted(mine.casefold(), theirs.casefold())
@@ -215,6 +229,17 @@ _DIGITS = re.compile(r"\d+")
 
 def _digit_groups(text: str) -> frozenset[str]:
     return frozenset(g.lstrip("0") or "0" for g in _DIGITS.findall(text))
+
+
+def _misses_at_least(owed: Sequence[Token], among: Sequence[Token], limit: int) -> bool:
+    """At least `limit` of `owed` are not found in `among` (stops counting there)."""
+    misses = 0
+    for t in owed:
+        if not found(t, among):
+            misses += 1
+            if misses >= limit:
+                return True
+    return False
 
 
 def _missing(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
@@ -351,7 +376,7 @@ def judge(sources: Sequence[str | None], body: str | None, titles: Sequence[str 
     reduced_body = _Excerpt(body or "", sorted(open_body))
     if len(reduced_body.text) + sum(len(r.text) for r in reduced_sources) > LENS_READS_UP_TO:
         report = with_titles((), 0, (), body, titles, kept_title)  # too much to read in time: a person reads it
-        proof = done.judged(report.at_risk)
+        proof = done.judged(report.at_risk) if report.at_risk else first
         note = (f"the lens did not read the {len(open_pairs)} unproved sentences (over {LENS_READS_UP_TO // 1000} KB): "
                 "they are left for a person, none is named lost")
         return report, dataclasses.replace(proof, reasons=(note, *proof.reasons))
@@ -435,6 +460,7 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
             for b in set(hits):
                 counts[b] += 1
     ranked = sorted(counts, key=lambda b: (-counts[b], b))[:_CANDIDATES]
+    ranked = [b for b in ranked if 2 * counts[b] >= counts[ranked[0]]]  # far fewer shared keys: cannot restate it
     for b in ranked:  # kept inside a longer body sentence (`A. B.` written as `A; B.`)
         if plain and f" {plain} " in f" {body_read[b].plain} ":
             return Fate.KEPT, (b,), []
@@ -443,6 +469,10 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
     best: tuple[int, ...] = ()
     best_missing = owed
     for b in ranked:
+        if not body_read[b].read and not budget.take(body_read[b].sentence.text):
+            break  # past the size limit: what was compared so far decides
+        if best and _misses_at_least(owed, body_read[b].tokens, len(best_missing)):
+            continue  # no better than the best so far
         missing = _missing(owed, body_read[b].tokens)
         if len(missing) < len(best_missing):
             best, best_missing = (b,), missing

@@ -348,6 +348,8 @@ def with_titles(at_risk: Sequence[FactAtRisk], checked: int, equated: Sequence[E
                 titles: Sequence[str | None] = (), kept_title: str | None = None) -> StrictReport:
     """The lens's findings over the bodies, plus each identifier of a source's title that is in neither the whole
     merged body nor the kept title (a body word a title states is not counted as added)."""
+    if not any(titles) and not kept_title:  # nothing to look for (and a long body is not normalised for nothing)
+        return StrictReport(not at_risk, tuple(at_risk), checked, tuple(equated))
     merged_and_title = normalise_text(f"{merged_body or ''}\n{kept_title or ''}")
     lost_titles: dict[str, FactAtRisk] = {}
     years: set[str] | None = None  # the years of the body's dates, read when a title's year is not written out
