@@ -254,6 +254,12 @@ def _missing(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
             missing.append(t)
             for k in t.keys:
                 wanted[k] -= 1
+    # a word said twice is said twice (`Tomorrow, and Tomorrow, and Tomorrow` is a title, not `Tomorrow, and Tomorrow`)
+    said = Counter(t.text.casefold() for t in owed if t.cls in (TokenClass.NAME, TokenClass.CONTENT))
+    there = Counter(t.text.casefold() for t in among)
+    for word, times in said.items():
+        if times > 1 and there[word] < times:
+            missing += [t for t in owed if t.text.casefold() == word and t not in missing][: times - there[word]]
     return missing
 
 
@@ -336,7 +342,8 @@ def _judged(done: _Aligned, findings: Sequence[FactAtRisk]) -> Alignment:
     unplaced = tuple(f for f in findings if f.source_span is None and f.body_span is None
                      and grade(f.rule) is not Grade.LOSS)  # a title's identifier: no sentence to read it in
     added_at = {b.index: b.added for b in body_out}
-    lost_rules = _lost_rules(findings, source_reads, body_read, support)
+    kept = {(si, index) for si, index, _, fate, _, _ in drafts if fate is Fate.KEPT}
+    lost_rules = _lost_rules(findings, source_reads, body_read, support, kept, body_out)
     fates: list[SentenceFate] = []
     for si, index, r, fate, aligned, missing in drafts:
         added = tuple(dict.fromkeys(a for b in aligned for a in added_at.get(b, ())))
@@ -371,7 +378,9 @@ def judge(sources: Sequence[str | None], body: str | None, titles: Sequence[str 
     if not open_pairs and not open_body:
         return with_titles((), 0, (), body, titles, kept_title), _with_findings(first, titles, body, kept_title)
     source_texts = [s or "" for s in sources]
-    reduced_sources = [_Excerpt(text, [x.index for x in split(text) if (si, x.index) in open_pairs])
+    # and the sentences those body sentences came from: else a body sentence copied from a source reads as added
+    read_pairs = open_pairs | {pair for b in open_body for pair in first.body[b].support}
+    reduced_sources = [_Excerpt(text, [x.index for x in split(text) if (si, x.index) in read_pairs])
                        for si, text in enumerate(source_texts)]
     reduced_body = _Excerpt(body or "", sorted(open_body))
     if len(reduced_body.text) + sum(len(r.text) for r in reduced_sources) > LENS_READS_UP_TO:
@@ -516,8 +525,11 @@ def _sentence_of(reads: list[_Read], span: tuple[int, int] | None) -> int | None
 
 
 def _lost_rules(findings: Sequence[FactAtRisk], source_reads: list[list[_Read]], body_read: list[_Read],
-                support: dict[int, list[tuple[int, int]]]) -> dict[tuple[int, int], list[str]]:
-    """The source sentences a loss-grade finding names: by its source span, else by the body sentence it points at."""
+                support: dict[int, list[tuple[int, int]]], kept: set[tuple[int, int]],
+                body_out: list[BodySentence]) -> dict[tuple[int, int], list[str]]:
+    """The source sentences a loss-grade finding names: by its source span (never a sentence the body keeps word for
+    word: nothing of it is lost), else by the body sentence it points at — only one that adds what its sources do
+    not state (the alignment's own reading), naming the sentences it restates before those it keeps."""
     out: dict[tuple[int, int], list[str]] = defaultdict(list)
     for f in findings:
         if grade(f.rule) is not Grade.LOSS:
@@ -526,11 +538,16 @@ def _lost_rules(findings: Sequence[FactAtRisk], source_reads: list[list[_Read]],
         if f.sources and f.sources[0] < len(source_reads):
             at = _sentence_of(source_reads[f.sources[0]], f.source_span)
             if at is not None:
+                if (f.sources[0], at) in kept:
+                    continue
                 named.append((f.sources[0], at))
         if not named:
             b = _sentence_of(body_read, f.body_span)
             if b is not None:
-                named.extend(support.get(b, ()))
+                if not body_out[b].added:
+                    continue  # every word of it is stated by the sentences it came from
+                pairs = support.get(b, [])
+                named.extend([p for p in pairs if p not in kept] or pairs)
         if not named and source_reads and source_reads[0]:
             first = next((r for r in source_reads[0] if not r.sentence.structural), None)
             if first is not None:
