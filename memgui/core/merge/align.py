@@ -263,7 +263,7 @@ def _missing(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
     return missing
 
 
-def _in_order(owed: Sequence[Token], among: Sequence[Token]) -> bool:
+def _in_order(owed: Sequence[Token], among: Sequence[Token], everything: Sequence[Token] = ()) -> bool:
     """Who does what to whom: inside each clause of the source sentence, what it states keeps its order where the
     body restates it (a restatement may move whole clauses, not swap the words of one: `Ana manages Ben` is not
     `Ben manages Ana`, `Only Karen can` is not `Karen can only`), and all inside one clause of the body (a clause's
@@ -274,7 +274,30 @@ def _in_order(owed: Sequence[Token], among: Sequence[Token]) -> bool:
     by_clause: dict[int, list[tuple[int, Token]]] = defaultdict(list)
     for i, other in enumerate(among):
         by_clause[other.clause].append((i, other))
-    return all(any(_in_order_within(words, there) for there in by_clause.values()) for words in clauses.values())
+    copulas = {t.clause: t.start for t in reversed(everything)
+               if t.cls is TokenClass.FUNCTION and t.text.casefold() in _COPULAS}
+    return all(any(_in_order_within(words, there) or _sides_swapped(words, there, copulas.get(clause))
+                   for there in by_clause.values())
+               for clause, words in clauses.items())
+
+
+_COPULAS = frozenset("is are am be =".split())
+
+
+def _sides_swapped(words: Sequence[Token], there: Sequence[tuple[int, Token]], copula: int | None) -> bool:
+    """An equative may name its sides in either order (`Leila's pediatrician is Dr. Okonkwo` = `Dr. Okonkwo is
+    Leila's pediatrician`), each side a phrase kept whole: its words in order and together, nothing the source
+    clause states between them (`Ana is Ben's manager` is not `Ben is Ana's manager`)."""
+    if copula is None:
+        return False
+    sides = [[t for t in words if t.start < copula], [t for t in words if t.start > copula]]
+    owed_there = [(i, t) for i, t in there if t.owed]
+    return all(side and _whole_phrase(side, owed_there) for side in sides)
+
+
+def _whole_phrase(side: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
+    return any(all(found(t, [there[start + k][1]]) for k, t in enumerate(side))
+               for start in range(len(there) - len(side) + 1))
 
 
 def _in_order_within(words: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
@@ -487,7 +510,7 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
             best, best_missing = (b,), missing
         if not missing:
             break
-    if best_missing or not _in_order(owed, [t for b in best for t in body_read[b].tokens]):
+    if best_missing or not _in_order(owed, [t for b in best for t in body_read[b].tokens], r.tokens):
         return Fate.READ, best, best_missing
     if any(body_read[b].unreadable for b in best):
         return Fate.READ, best, best_missing

@@ -54,6 +54,19 @@ def test_a_change_of_fact_is_never_proved(source: str, body: str) -> None:
     assert result.sentences[0].fate in (Fate.READ, Fate.LOST)
 
 
+def test_an_equative_may_name_its_sides_in_either_order() -> None:
+    assert align(["Leila's pediatrician is Dr. Okonkwo."], "Dr. Okonkwo is Leila's pediatrician.").verdict \
+        is Verdict.PROVED
+
+
+@pytest.mark.parametrize(("source", "body"), [
+    ("Ana is Ben's manager.", "Ben is Ana's manager."),  # each side a phrase kept whole: not `Ben … manager`
+    ("Load 7731: Reno to Boise.", "Load 7731: Boise to Reno."),  # no equative: the order is the route
+])
+def test_sides_that_trade_their_words_are_not_an_equative_swapped(source: str, body: str) -> None:
+    assert judged([source], body).verdict is not Verdict.PROVED
+
+
 def test_a_body_sentence_that_adds_a_fact_makes_the_merge_unproved() -> None:
     result = align(["The boiler is serviced every May."], "The boiler is serviced every May. The code is 4471.")
     assert result.verdict is Verdict.READ
