@@ -29,7 +29,12 @@ from pathlib import Path
 
 import pytest
 
-from memgui.core.merge import align as align_module, guard as guard_module, sentences as sentences_module
+from memgui.core.merge import (
+    align as align_module,
+    guard as guard_module,
+    restatement as restatement_module,
+    sentences as sentences_module,
+)
 from memgui.core.merge.align import judge
 from memgui.core.merge.guard import check_merge
 
@@ -37,7 +42,7 @@ FACTS = Path(__file__).resolve().parents[1] / "data" / "facts"
 GOALS_S = {10_000: 0.050, 1_000_000: 1.0}
 RUNS = {10_000: 7, 1_000_000: 3}
 _PER_TEXT_CACHES = ((sentences_module, "split"), (sentences_module, "plain_text"), (align_module, "_index_keys"),
-                    (align_module, "_tokens_of"), (align_module, "_words_match"), (guard_module, "_source_union"))
+                    (align_module, "_tokens_of"), (restatement_module, "_words_match"), (guard_module, "_source_union"))
 
 
 def _corpus_sentences() -> list[str]:

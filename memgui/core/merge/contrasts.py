@@ -11,7 +11,8 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from .align import Fate, align, found
+from .align import Fate, align
+from .restatement import found
 from .sentences import Token, TokenClass, split, tokens
 
 LOOKALIKE_SHARE = 0.5  # of a sentence's owed tokens found in the other, both ways
