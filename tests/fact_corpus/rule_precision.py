@@ -10,8 +10,8 @@ lossy / (lossy + faithful) over the cases it fired on. The corpus is split by wh
 
 A rule earns the grade "loss" only with precision >= 0.9 on the check half and at least 3 firings there, and
 >= 0.9 over all sets; every other rule, and any rule never measured, is "read". With `--write` this command
-writes `memgui/core/merge/rule_grades.py` (the measured table and the grading, from the template below); the table
-it prints is graded by that same rendered code.
+writes `memgui/core/merge/rule_measured.py` (the measured table, from the template below); the table it prints is
+graded by `rule_grades.table`, the same code that grades the stored one.
 
     python -m tests.fact_corpus.rule_precision [--write] [--jobs 2]
 """

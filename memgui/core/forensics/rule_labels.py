@@ -2,7 +2,7 @@
 (the Alignment tab's R, recorded in the merge's audit row as `confirmed_restatements`) is a faithful case. The lens
 is run on that pair (the source sentence against the body sentence(s) it was confirmed against); every rule that
 fires there fired on a case this user called faithful: a false alarm, counted beside the corpus's measured
-firings (core/merge/rule_grades.py)."""
+firings (core/merge/rule_measured.py, graded by rule_grades.py)."""
 from __future__ import annotations
 
 from collections import Counter
