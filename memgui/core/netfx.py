@@ -110,7 +110,9 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2  # a lone surrogate is one code unit
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# A lone UTF-16 surrogate: valid in .NET and Python strings, not encodable as UTF-8. The one pattern for it
+# (the guard, the fact lens, the sentence splitter and the seams all look for it).
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def utf8_bytes(text: str) -> bytes:
@@ -118,7 +120,7 @@ def utf8_bytes(text: str) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        return _LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+        return LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
 
 
 def normalize_for_containment(text: str | None) -> str:

@@ -22,7 +22,14 @@ from typing import Any, NamedTuple
 
 import ahocorasick_rs
 
-from ..netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, fold_case, format_p0, utf16_len
+from ..netfx import (
+    LENGTH_COLLAPSE_THRESHOLD,
+    LONE_SURROGATE,
+    RETENTION_THRESHOLD,
+    fold_case,
+    format_p0,
+    utf16_len,
+)
 from .guard_tokens import (
     CHUNK_CLASSES,
     TOKEN_KINDS,
@@ -132,8 +139,6 @@ def _may_be_missing(union: _SourceUnion, merged: str) -> tuple[set[str], Units |
     return set(union.date_keys.union(in_lost.intersection(union.position))), body
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
 
 def _substrings_found(needles: list[str], haystack: str) -> set[str]:
     """The needles that occur in `haystack`, in one pass over it (Aho–Corasick, overlapping matches so a
@@ -146,15 +151,15 @@ def _substrings_found(needles: list[str], haystack: str) -> set[str]:
     overlap = max(map(len, left), default=1) - 1  # a needle across two pieces is in the later one
     while left and start < len(haystack):
         piece = haystack[max(0, start - overlap):start + size]
-        encodable = [needle for needle in left if not _SURROGATE.search(needle)]
+        encodable = [needle for needle in left if not LONE_SURROGATE.search(needle)]
         if len(encodable) < 8:
             hits = {needle for needle in left if needle in piece}
         else:  # keeping the patterns makes the matches come back as the needles themselves, cheaply
             automaton = ahocorasick_rs.AhoCorasick(encodable, store_patterns=True)
             # the automaton works on UTF-8: a lone surrogate (valid in .NET and Python strings) is replaced by
             # U+FFFD, which no needle it searches holds; needles that hold one are looked for as they are
-            hits = set(automaton.find_matches_as_strings(_SURROGATE.sub("\ufffd", piece), overlapping=True))
-            hits |= {needle for needle in left if _SURROGATE.search(needle) and needle in piece}
+            hits = set(automaton.find_matches_as_strings(LONE_SURROGATE.sub("\ufffd", piece), overlapping=True))
+            hits |= {needle for needle in left if LONE_SURROGATE.search(needle) and needle in piece}
         if hits:
             found |= hits
             left = [needle for needle in left if needle not in hits]

@@ -8,12 +8,11 @@ import bisect
 import re
 
 from . import wordnet
-from .notes import Note, Word, lemma_of
+from .notes import CLAUSE_STOP, Note, Word, lemma_of
 from .report import FactAtRisk, Findings
 
 _ACTS = re.compile(r"(['’]s\b)?\s*([a-z]+(?:s|ed))?\b")  # `Dana's`, `Dana rents`, `Dana lent`
 _WRITER = re.compile(r"\b(?:I|me|my|mine|we|us|our|ours)\b")
-_SENTENCE_END = re.compile(r"[.;!?\n]")
 _NEXT_WORDS = re.compile(r"\S+(?:\s+(?:will|would|can|could|must|should|may|might|has|have|had|is|are|was|"
                          r"were|also|still|already|then|now|just|always|never|often|usually|to|not|n't|does|do|did)"
                          r")*\s+")  # the person, then auxiliaries and adverbs only
@@ -66,7 +65,7 @@ def _agents(note: Note, people: list[tuple[int, str]]) -> dict[str, str]:
             continue  # what a person is (a role) or does (the verb right after them), not a thing beside them
         who = people[k][1] if k >= 0 else None
         if who is not None:
-            stop = _SENTENCE_END.search(note.text, people[k][0], word.start)
+            stop = CLAUSE_STOP.search(note.text, people[k][0], word.start)
             who = None if stop else who  # the name is in an earlier stretch: not this word's
         by = _BY.match(note.text, word.end)
         if by:  # `led by Alexei`: the passive names its doer after the verb

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...netfx import LONE_SURROGATE
 from ..sentences import SENTENCE_END
 from . import wordnet
 from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
@@ -32,6 +33,9 @@ RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on 
 NAME_ZIPF = 5.2  # a capitalised word inside a sentence names something unless it is this common
 
 _SENTENCE = SENTENCE_END  # the one sentence splitter of merge/ (merge/sentences.py)
+# where a stretch of a sentence ends for a reader looking back or ahead (`Ben; Ana leads` names no doer of `leads`):
+# a sentence's end or a semicolon, a single character (the splitter above places whole sentences)
+CLAUSE_STOP = re.compile(r"[;.!?\n]")
 # clause boundaries inside a sentence: punctuation and the coordinating conjunctions after a comma
 _CLAUSE = re.compile(r"(?:[;:()\[\]]|,\s*(?:and|but|or|while|whereas|so)?\b|\s—\s|\s–\s|\s-\s|\bbut\b|\bwhereas\b|"
                      r"\bwhile\b|\band\b|\bor\b)\s*")  # no leading \s*: pieces are trimmed (_spans), and a long
@@ -41,7 +45,6 @@ _POSSESSIVE = re.compile(r"['’]s$")
 _AMOUNT_BEFORE = re.compile(r"(?:[\d%]|\b(?:" + "|".join(sorted(NUMBER_WORDS)) + r"|half|quarter|third|cent|percent))\s*$",
                             re.IGNORECASE)
 _BOUND_HIT = ("bound", "")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _PLUS_SIGN = re.compile(r"(?<=[\d%])\s+(\+)\s+(?=[A-Za-z])")
 # who is asked to act is who acts: `ask host to spotlight Mags` → `spotlight Mags` gives the act to the writer
 _DELEGATE = re.compile(r"\b(?:ask|asks|asked|tell|tells|told|remind|reminds|reminded|get|gets|got|invite|invites|"
@@ -266,7 +269,7 @@ def clean_text(text: str) -> str:
         text.encode("utf-8")  # in C: a text with no lone surrogate (nearly all) is returned as it is
         return text
     except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
+        return LONE_SURROGATE.sub("\ufffd", text)
 
 
 @functools.lru_cache(maxsize=16)
@@ -442,6 +445,7 @@ def read_note_cached(text: str) -> Note:
 
 
 __all__ = [
+    "CLAUSE_STOP",
     "RARE_ZIPF",
     "Marker",
     "Note",

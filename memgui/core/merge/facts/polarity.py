@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 from .matching import Index, aligned
-from .notes import Note
+from .notes import CLAUSE_STOP, Note
 from .report import FactAtRisk, Findings
 
 # a negation reaches to the end of its clause: punctuation and contrast words close it
@@ -70,7 +70,6 @@ _VERBAL = re.compile(r"n't|\bnot\b|\bnever\b|\bcannot\b", re.IGNORECASE)
 _EFFECT_RIGHT = frozenset({"so", "therefore", "thus", "hence", "so that", "which caused", "which meant"})
 _CAUSE_WORDS = re.compile(r"\b(because(?:\s+of)?|since|due\s+to|owing\s+to|caused\s+by|thanks\s+to|so|therefore|"
                           r"thus|hence)\b", re.IGNORECASE)
-_END = re.compile(r"[;.!?\n]")
 
 
 Relation = tuple[str, set[str], set[str]]  # (relation, first side, second side)
@@ -82,7 +81,7 @@ def _causes(note: Note, sentence: int) -> list[Relation]:
     out = []
     for m in _CAUSE_WORDS.finditer(note.text, start, end):
         word = " ".join(m.group(1).casefold().split())
-        stop = _END.search(note.text, m.end(), end)
+        stop = CLAUSE_STOP.search(note.text, m.end(), end)
         right = {w.lemma for w in note.words_between(m.end(), stop.start() if stop else end)}
         left = {w.lemma for w in note.words_between(start, m.start())}
         if left and right:
