@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from gui_fakes import FakeScanner, services_for
 from memgui.gui.review.page import fit_window
+from waits import LONG_MS, flush
 
 THREE = (("ed-1", "ed-2", "ed-3", 0.95), ("pg-1", "pg-2", 0.93), ("fl-1", "fl-2", 0.91))
 SEVEN = (("ed-1", "ed-2", "ed-3", "pg-1", "pg-2", "fl-1", "fl-2", 0.95),)
@@ -61,13 +62,14 @@ def test_the_queue_is_resizable_and_its_width_remembered(make_window, review_sto
     sizes = splitter.sizes()
     wanted = default + 90
     splitter.setSizes([wanted, sizes[1] - 90, sizes[2]])  # what a drag of the handle does
-    qtbot.wait(20)
-    assert splitter.sizes()[0] == wanted
+    qtbot.waitUntil(lambda: splitter.sizes()[0] == wanted, timeout=LONG_MS)
     w.close()
     again = _open(make_window, review_store, qtbot, None, clusters=(("ed-1", "ed-2", "ed-3", 0.95),))
     again.resize(1560, 940)  # offscreen's 800×600 screen shrinks a restored geometry: the size it had
-    qtbot.wait(20)
-    assert abs(again.page.main_splitter.sizes()[0] - wanted) <= 2, (again.page.main_splitter.sizes(), wanted)
+
+    def remembered():
+        assert abs(again.page.main_splitter.sizes()[0] - wanted) <= 2, (again.page.main_splitter.sizes(), wanted)
+    qtbot.waitUntil(remembered, timeout=LONG_MS)
 
 
 def test_a_status_message_cut_at_1280_is_read_whole_in_the_messages_log(make_window, review_store, qtbot):
@@ -93,28 +95,31 @@ def test_the_queue_widens_with_the_window_and_keeps_three_panes_whole(make_windo
     from memgui.gui.review.cluster_model import ClusterTableModel as Columns
 
     w = _open(make_window, review_store, qtbot, (1280, 720), clusters=(("ed-1", "ed-2", "ed-3", 0.95),))
-    titles = {}
-    for size in ((1280, 720), (1366, 768), (1920, 1080)):
+    for size, least in (((1280, 720), 120), ((1366, 768), 175), ((1920, 1080), 240)):
         fit_window(w, w.page, size=size)
-        qtbot.wait(30)
-        titles[size[0]] = w.queue.horizontalHeader().sectionSize(Columns.TITLES)
-        assert w.sources._scroll.horizontalScrollBar().maximum() == 0, size  # three panes, no scrolling
-    assert titles[1280] >= 120 and titles[1366] >= 175 and titles[1920] >= 240, titles
+
+        def laid_out(size=size, least=least):
+            assert w.sources._scroll.horizontalScrollBar().maximum() == 0, size  # three panes, no scrolling
+            assert w.queue.horizontalHeader().sectionSize(Columns.TITLES) >= least, size
+        qtbot.waitUntil(laid_out, timeout=LONG_MS)
 
 
 def test_at_1280x720_the_guard_token_table_shows_every_column_and_the_token(make_window, review_store, qtbot):
     w = _open(make_window, review_store, qtbot, (1280, 720), clusters=(("ed-1", "ed-2", "ed-3", 0.95),))
     w.actions_by_key["union"].trigger()
-    qtbot.waitUntil(lambda: w.review.guard_is_current() and w.guard_panel.token_model.rowCount() > 0, timeout=10000)
-    qtbot.wait(30)
+    qtbot.waitUntil(lambda: w.review.guard_is_current() and w.guard_panel.token_model.rowCount() > 0,
+                    timeout=LONG_MS)
     table = w.guard_panel.table
-    header, room = table.horizontalHeader(), table.viewport().width()
-    for col in range(4):
-        left = header.sectionViewportPosition(col)
-        assert left >= 0 and left + header.sectionSize(col) <= room, (col, left, header.sectionSize(col), room)
-    assert header.sectionSize(0) >= 64  # a token such as `castell-restic-offsite` starts readable
-    text = table.model().headerData(3, header.orientation())
-    assert header.sectionSize(3) >= header.fontMetrics().horizontalAdvance(text) + 8  # its title whole
+
+    def every_column_in_view():
+        header, room = table.horizontalHeader(), table.viewport().width()
+        for col in range(4):
+            left = header.sectionViewportPosition(col)
+            assert left >= 0 and left + header.sectionSize(col) <= room, (col, left, header.sectionSize(col), room)
+        assert header.sectionSize(0) >= 64  # a token such as `castell-restic-offsite` starts readable
+        text = table.model().headerData(3, header.orientation())
+        assert header.sectionSize(3) >= header.fontMetrics().horizontalAdvance(text) + 8  # its title whole
+    qtbot.waitUntil(every_column_in_view, timeout=LONG_MS)
 
 
 def test_at_laptop_sizes_the_decision_panel_scrolls_rather_than_clips(make_window, review_store, qtbot):
@@ -122,18 +127,22 @@ def test_at_laptop_sizes_the_decision_panel_scrolls_rather_than_clips(make_windo
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
         w.actions_by_key["ask"].trigger()
     qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    panel, scroll = w.decision_panel, w.page.decision_scroll
     for size in ((1280, 720), (1366, 768)):
         fit_window(w, w.page, size=size)
-        qtbot.wait(30)
-        panel, scroll = w.decision_panel, w.page.decision_scroll
-        assert panel.height() >= panel.minimumSizeHint().height(), size  # never squeezed below what it needs
-        for label in (panel.rationale_label,):
-            assert label.height() >= label.heightForWidth(label.width()), size  # every line of it
-        bar = scroll.verticalScrollBar()
-        bar.setValue(bar.maximum())  # scrolled to its end, its last line is in view
-        qtbot.wait(10)
-        bottom = panel.rationale_label.mapTo(scroll.viewport(), panel.rationale_label.rect().bottomLeft())
-        assert bottom.y() <= scroll.viewport().height(), (size, bottom.y(), scroll.viewport().height())
+
+        def whole(size=size):
+            assert panel.height() >= panel.minimumSizeHint().height(), size  # never squeezed below what it needs
+            for label in (panel.rationale_label,):
+                assert label.height() >= label.heightForWidth(label.width()), size  # every line of it
+        qtbot.waitUntil(whole, timeout=LONG_MS)
+
+        def last_line_in_view(size=size):
+            bar = scroll.verticalScrollBar()
+            bar.setValue(bar.maximum())  # scrolled to its end, its last line is in view
+            bottom = panel.rationale_label.mapTo(scroll.viewport(), panel.rationale_label.rect().bottomLeft())
+            assert bottom.y() <= scroll.viewport().height(), (size, bottom.y(), scroll.viewport().height())
+        qtbot.waitUntil(last_line_in_view, timeout=LONG_MS)
 
 
 def test_at_1280x720_no_pane_line_runs_past_its_edge(make_window, review_store, qtbot):
@@ -143,32 +152,39 @@ def test_at_1280x720_no_pane_line_runs_past_its_edge(make_window, review_store, 
     from PySide6.QtGui import QTextDocument, QTextOption
 
     w = _open(make_window, review_store, qtbot, (1280, 720), clusters=THREE)
-    qtbot.wait(30)
-    for pane in w.sources.panes():
-        for label in (pane.title_label, pane.meta_label, pane.badges):
-            doc = QTextDocument()
-            option = doc.defaultTextOption()
-            option.setWrapMode(QTextOption.WrapMode.WordWrap)  # as a QLabel wraps: at word boundaries only
-            doc.setDefaultTextOption(option)
-            doc.setDefaultFont(label.font())
-            doc.setHtml(label.text())
-            doc.setDocumentMargin(0)
-            doc.setTextWidth(label.width())
-            assert doc.idealWidth() <= label.width() + 1, (pane.number, label.text(), doc.idealWidth(), label.width())
-            doc.setTextWidth(1)  # every run on a line of its own: the widest one
-            assert doc.idealWidth() <= label.width() - 20, (pane.number, label.text(), doc.idealWidth(), label.width())
+
+    def every_line_inside():
+        for pane in w.sources.panes():
+            for label in (pane.title_label, pane.meta_label, pane.badges):
+                doc = QTextDocument()
+                option = doc.defaultTextOption()
+                option.setWrapMode(QTextOption.WrapMode.WordWrap)  # as a QLabel wraps: at word boundaries only
+                doc.setDefaultTextOption(option)
+                doc.setDefaultFont(label.font())
+                doc.setHtml(label.text())
+                doc.setDocumentMargin(0)
+                doc.setTextWidth(label.width())
+                assert doc.idealWidth() <= label.width() + 1, (pane.number, label.text(), doc.idealWidth(),
+                                                               label.width())
+                doc.setTextWidth(1)  # every run on a line of its own: the widest one
+                assert doc.idealWidth() <= label.width() - 20, (pane.number, label.text(), doc.idealWidth(),
+                                                                label.width())
+    qtbot.waitUntil(every_line_inside, timeout=LONG_MS)
 
 
 def test_the_decision_panels_room_goes_to_the_reply_box_not_to_blank_bands(make_window, review_store, qtbot):
     w = _open(make_window, review_store, qtbot, (1366, 768), clusters=THREE)
     panel = w.decision_panel
     panel.set_mark("Note: 4 differences in wording between the sources (Conflicts tab)")
-    qtbot.wait(100)
     mark = panel.mark_label
-    assert mark.height() <= mark.heightForWidth(mark.width()) + 8, (mark.height(), mark.heightForWidth(mark.width()))
-    if not panel.model_label.text():
-        assert panel.model_label.height() <= panel.model_label.fontMetrics().height() + 4
-    assert panel.stream.height() > panel.stream.minimumHeight()  # the room left is the reply box's
+
+    def no_blank_bands():
+        assert mark.height() <= mark.heightForWidth(mark.width()) + 8, (mark.height(),
+                                                                        mark.heightForWidth(mark.width()))
+        if not panel.model_label.text():
+            assert panel.model_label.height() <= panel.model_label.fontMetrics().height() + 4
+        assert panel.stream.height() > panel.stream.minimumHeight()  # the room left is the reply box's
+    qtbot.waitUntil(no_blank_bands, timeout=LONG_MS)
 
 
 def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_cut(make_window, review_store,
@@ -205,13 +221,16 @@ def test_a_note_that_gets_shorter_gives_its_room_back(make_window, review_store,
             "⚠ #1 and #2 disagree on $340/month vs $410/month; 2026-03-01 vs 2026-09-01\n"
             "Pre-selected: #1 only — the others disagree with it (1–9 to check one anyway)")
     panel.set_mark(long)
-    qtbot.wait(100)
-    tall = panel.mark_label.height()
-    panel.set_mark("⚠ #1 and #2 disagree on $340/month")
-    qtbot.wait(100)
     mark = panel.mark_label
-    assert mark.height() < tall
-    assert mark.height() <= mark.fontMetrics().lineSpacing() * 2 + 2 * mark.margin() + 4, mark.height()
+    qtbot.waitUntil(lambda: mark.height() >= max(mark.heightForWidth(mark.width()),  # every line of it shows
+                                                 3 * mark.fontMetrics().lineSpacing()), timeout=LONG_MS)
+    tall = mark.height()
+    panel.set_mark("⚠ #1 and #2 disagree on $340/month")
+
+    def room_given_back():
+        assert mark.height() < tall
+        assert mark.height() <= mark.fontMetrics().lineSpacing() * 2 + 2 * mark.margin() + 4, mark.height()
+    qtbot.waitUntil(room_given_back, timeout=LONG_MS)
 
 
 def test_widths_remembered_on_a_wide_screen_give_way_on_a_laptop(make_window, review_store, qtbot, qsettings):
@@ -221,13 +240,14 @@ def test_widths_remembered_on_a_wide_screen_give_way_on_a_laptop(make_window, re
     qsettings.setValue(GUARD_WIDTH_KEY, 440)
     w = _open(make_window, review_store, qtbot, None, clusters=THREE)
     w.resize(1280, 720)
-    qtbot.wait(50)
-    queue, _middle, guard = w.page.main_splitter.sizes()
-    assert queue >= LEFT_MIN and guard >= RIGHT_MIN
-    assert w.sources._scroll.horizontalScrollBar().maximum() == 0  # the three panes side by side
+
+    def given_way():
+        queue, _middle, guard = w.page.main_splitter.sizes()
+        assert queue >= LEFT_MIN and guard >= RIGHT_MIN
+        assert w.sources._scroll.horizontalScrollBar().maximum() == 0  # the three panes side by side
+    qtbot.waitUntil(given_way, timeout=LONG_MS)
     w.resize(1920, 1080)
-    qtbot.wait(50)
-    assert w.page.main_splitter.sizes()[0] == 560  # the person's width again where there is room
+    qtbot.waitUntil(lambda: w.page.main_splitter.sizes()[0] == 560, timeout=LONG_MS)  # the person's width again
 
 
 # ---- queue titles and the word-diff picker read whole at laptop sizes (the demo's own titles) ------------------
@@ -286,29 +306,33 @@ def test_at_laptop_sizes_every_cluster_s_first_title_reads_whole_in_the_queue(ma
     from memgui.gui.review.cluster_model import ClusterTableModel as Columns
 
     w = _open_demo_titles(make_window, review_store, qtbot, (1280, 720))
+    queue = w.queue
     for size in ((1280, 720), (1366, 768)):
         fit_window(w, w.page, size=size)
-        qtbot.wait(30)
-        queue = w.queue
-        for row in w.cluster_model.rows():
-            shown = _titles_shown(queue, row.titles_text)
-            assert shown.startswith(row.titles[0]), (size, row.titles_text, shown)
-            if len(row.titles_text) > 40:
-                assert len(shown.strip()) >= 40, (size, row.titles_text, shown)  # more than the first title
-            tip = w.cluster_model.data(w.cluster_model.index(w.cluster_model.row_of(row.cluster_id), Columns.TITLES),
-                                       Qt.ItemDataRole.ToolTipRole)
-            assert all(t in tip for t in row.titles)  # the rest, whole, on hover
-        # the four values stay in view: status (under the cosine, the compact queue), cosine, size and titles
-        header = queue.horizontalHeader()
-        for col in (Columns.COSINE, Columns.SIZE, Columns.TITLES):
-            left = header.sectionViewportPosition(col)
-            assert not header.isSectionHidden(col) and left >= 0
-            assert left + header.sectionSize(col) <= queue.viewport().width()
-        assert queue.compact and header.isSectionHidden(Columns.STATUS)
+
+        def whole(size=size):
+            for row in w.cluster_model.rows():
+                shown = _titles_shown(queue, row.titles_text)
+                assert shown.startswith(row.titles[0]), (size, row.titles_text, shown)
+                if len(row.titles_text) > 40:
+                    assert len(shown.strip()) >= 40, (size, row.titles_text, shown)  # more than the first title
+                tip = w.cluster_model.data(w.cluster_model.index(w.cluster_model.row_of(row.cluster_id),
+                                                                 Columns.TITLES), Qt.ItemDataRole.ToolTipRole)
+                assert all(t in tip for t in row.titles)  # the rest, whole, on hover
+            # the four values stay in view: status (under the cosine, the compact queue), cosine, size and titles
+            header = queue.horizontalHeader()
+            for col in (Columns.COSINE, Columns.SIZE, Columns.TITLES):
+                left = header.sectionViewportPosition(col)
+                assert not header.isSectionHidden(col) and left >= 0
+                assert left + header.sectionSize(col) <= queue.viewport().width()
+            assert queue.compact and header.isSectionHidden(Columns.STATUS)
+        qtbot.waitUntil(whole, timeout=LONG_MS)
     fit_window(w, w.page, size=(1920, 1080))  # room for one-line titles: every column, one line a row
-    qtbot.wait(30)
-    assert not w.queue.compact and not w.queue.horizontalHeader().isSectionHidden(Columns.STATUS)
-    assert w.queue.verticalHeader().defaultSectionSize() < 2 * w.queue.fontMetrics().lineSpacing()
+
+    def one_line_a_row():
+        assert not w.queue.compact and not w.queue.horizontalHeader().isSectionHidden(Columns.STATUS)
+        assert w.queue.verticalHeader().defaultSectionSize() < 2 * w.queue.fontMetrics().lineSpacing()
+    qtbot.waitUntil(one_line_a_row, timeout=LONG_MS)
 
 
 def test_the_compact_queue_shows_each_cluster_s_status_under_its_cosine(make_window, review_store, qtbot):
@@ -325,10 +349,14 @@ def test_the_compact_queue_shows_each_cluster_s_status_under_its_cosine(make_win
     w.cluster_model.set_status(target.cluster_id, "skipped")
     queue.setFocus()
     w.select_cluster(w.cluster_model.rows()[0].cluster_id)  # another row is selected: this one is not highlighted
-    qtbot.wait(30)
-    row = queue.model().mapFromSource(w.cluster_model.index(w.cluster_model.row_of(target.cluster_id), 0)).row()
-    rect = queue.visualRect(queue.model().index(row, Columns.COSINE))
-    assert queue.viewport().rect().contains(rect)
+    qtbot.waitUntil(lambda: w.review.row is w.cluster_model.rows()[0], timeout=LONG_MS)
+
+    def cell():
+        row = queue.model().mapFromSource(w.cluster_model.index(w.cluster_model.row_of(target.cluster_id), 0)).row()
+        return queue.visualRect(queue.model().index(row, Columns.COSINE))
+    qtbot.waitUntil(lambda: queue.viewport().rect().contains(cell()), timeout=LONG_MS)
+    flush()  # the selection's repaint done before the cell is grabbed
+    rect = cell()
     w.cluster_model.set_badges({frozenset(target.member_ids): "same"})  # the model's verdict, decided ahead
     image = queue.viewport().grab(rect).toImage()  # painted now (the window's own queue may reset the badges later)
     line = queue.fontMetrics().lineSpacing()
@@ -348,12 +376,15 @@ def test_j_keeps_the_current_cluster_in_view_in_the_compact_queue(make_window, r
     w = _open_demo_titles(make_window, review_store, qtbot, (1280, 720))
     queue = w.queue
     queue.setFocus()
-    for _ in range(len(DEMO_CLUSTERS) - 1):
+    for step in range(len(DEMO_CLUSTERS) - 1):
         qtbot.keyClick(queue, Qt.Key.Key_J)
-        qtbot.wait(10)
-        current = queue.currentIndex()
-        rect = queue.visualRect(current.siblingAtColumn(1))
-        assert queue.viewport().rect().contains(rect), (current.row(), rect, queue.viewport().rect())
+
+        def current_in_view(step=step):
+            current = queue.currentIndex()
+            assert current.row() == step + 1
+            rect = queue.visualRect(current.siblingAtColumn(1))
+            assert queue.viewport().rect().contains(rect), (current.row(), rect, queue.viewport().rect())
+        qtbot.waitUntil(current_in_view, timeout=LONG_MS)
     assert queue.currentIndex().row() == len(DEMO_CLUSTERS) - 1
 
 
@@ -369,14 +400,16 @@ def test_at_1280x720_the_word_diff_picker_shows_its_choice_whole(make_window, re
     combo = w.diff_view.combo
     for i in range(combo.count()):
         combo.setCurrentIndex(i)
-        qtbot.wait(10)
-        option = QStyleOptionComboBox()
-        combo.initStyleOption(option)
-        field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
-                                             QStyle.SubControl.SC_ComboBoxEditField, combo)
-        text = combo.currentText()
-        assert combo.fontMetrics().horizontalAdvance(text) <= field.width(), (text, field.width())
-        assert text in combo.toolTip()
+
+        def whole():
+            option = QStyleOptionComboBox()
+            combo.initStyleOption(option)
+            field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                                 QStyle.SubControl.SC_ComboBoxEditField, combo)
+            text = combo.currentText()
+            assert combo.fontMetrics().horizontalAdvance(text) <= field.width(), (text, field.width())
+            assert text in combo.toolTip()
+        qtbot.waitUntil(whole, timeout=LONG_MS)
     assert any("Offsite backups with restic" in combo.itemText(i) for i in range(combo.count()))
 
 
@@ -392,10 +425,12 @@ def test_the_compact_queue_stays_compact_while_its_width_holds(make_window, revi
     # a queue just short of one-line titles: narrower than Status + Cosine + Size + titles, wider than the rest
     wanted = sizes[0] + (one_line - 30) - queue.viewport().width()
     splitter.setSizes([wanted, sizes[1] + sizes[0] - wanted, sizes[2]])
-    qtbot.wait(30)
-    assert one_line - 84 < queue.viewport().width() < one_line, (queue.viewport().width(), one_line)
-    assert queue.compact
+
+    def just_short():
+        assert one_line - 84 < queue.viewport().width() < one_line, (queue.viewport().width(), one_line)
+        assert queue.compact
+    qtbot.waitUntil(just_short, timeout=LONG_MS)
     for step in range(4):
         queue.resize(queue.width(), queue.height() + (1 if step % 2 else -1))  # laid out again, same width
-        qtbot.wait(10)
+        flush()  # every layout that resize asked for, done
         assert queue.compact, step
