@@ -26,6 +26,7 @@ from ..merge.sentences import split
 from ..netfx import APPEND_SEPARATOR_RE, fold_case, is_blank
 from ..ops.append_back import append_back
 from ..ops.apply import SourceStamp
+from ..ops.changes import Written
 from ..ops.undo import AuditError, AuditNotFoundError, UndoConflictError, check_undo
 from ..store import Store
 from ..store.audit_log import (
@@ -280,7 +281,7 @@ def recheck_merges(store: Store) -> RecheckReport:
 
 
 def append_lost_facts(store: Store, audit_id: int, *, drafted: SourceStamp | None = None, when: date | None = None,
-                      note: str | None = None) -> AuditEntry:
+                      note: str | None = None) -> Written:
     """Append back the sentences holding the facts merge `audit_id` lost, to its target (one audited,
     undoable write). `drafted` is the target's stamp when the finding was shown (default: as it is now); a
     target changed since refuses with StaleSourceError."""

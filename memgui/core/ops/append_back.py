@@ -16,13 +16,14 @@ from typing import Any
 from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank
 from ..store import Store
-from ..store.audit_log import OP_APPEND_BACK, AuditEntry, Provenance, details_json_of, prepared_texts, written_entry
+from ..store.audit_log import OP_APPEND_BACK, Provenance, details_json_of, prepared_texts, written_entry
 from .apply import Change, utc_today
+from .changes import Written, written
 from .stamps import ApplyInputError, SourceStamp, check_stamps
 
 
 def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, *, when: date | None = None,
-                details: Mapping[str, Any] | None = None, note: str | None = None) -> AuditEntry:
+                details: Mapping[str, Any] | None = None, note: str | None = None) -> Written:
     """Append `addition` to `doc_id`'s body (structural append format) if the document still has the stamp
     `drafted`; refuses with StaleSourceError / ApplyInputError otherwise (nothing written)."""
     if is_blank(addition):
@@ -44,7 +45,7 @@ def append_back(store: Store, doc_id: str, addition: str, drafted: SourceStamp, 
         store.writes.upsert_document(replace(doc, markdown_body=body, update_semantics=APPEND_SEMANTICS))
         audit_id = change.commit(operation=OP_APPEND_BACK, target_id=doc_id, source_ids=[doc_id],
                                  provenance=provenance, guard_passed=report.passed, details_json=details_json)
-    return written_entry(store, audit_id)
+    return written(written_entry(store, audit_id))
 
 
 __all__ = ["append_back"]

@@ -46,7 +46,6 @@ from ..store.audit_log import (
     OP_EDIT,
     OP_KEEP_SEPARATE,
     OP_MERGE,
-    AuditEntry,
     Provenance,
     TextPack,
     Touched,
@@ -57,6 +56,7 @@ from ..store.audit_log import (
     written_entry,
 )
 from ..store.values import new_record_id
+from .changes import Written, written
 from .stamps import (  # re-exported (`X as X`): the errors and stamps every write uses
     ApplyError as ApplyError,
     ApplyInputError as ApplyInputError,
@@ -444,7 +444,7 @@ def merge_body(plan: MergePlan, target: Document, others: Sequence[Document], wh
 
 
 def merge_cluster(store: Store, plan: MergePlan,
-                  prove: Callable[[Document, Sequence[Document], str], None] | None = None) -> AuditEntry:
+                  prove: Callable[[Document, Sequence[Document], str], None] | None = None) -> Written:
     """Merge a cluster into `plan.target_id`: the target keeps its identity (title, anchor, boundary,
     audience, …) and gets the guarded body (`merge-document`) or, in append mode, its body with every
     other source appended under a `_[merged YYYY-MM-DD]_` separator (`append-document`); the other
@@ -498,7 +498,7 @@ def merge_cluster(store: Store, plan: MergePlan,
             store.writes.tombstone_document(other_id)
         audit_id = change.commit(operation=OP_MERGE, target_id=plan.target_id, source_ids=plan.cluster_ids,
                                  provenance=provenance, guard_passed=report.passed, details_json=details_json)
-    return written_entry(store, audit_id)
+    return written(written_entry(store, audit_id))
 
 
 def _stamp_map(doc_id: str, drafted: SourceStamp | Mapping[str, SourceStamp] | None) -> Mapping[str, SourceStamp]:
@@ -506,7 +506,7 @@ def _stamp_map(doc_id: str, drafted: SourceStamp | Mapping[str, SourceStamp] | N
 
 
 def drop_document(store: Store, doc_id: str, drafted: SourceStamp | Mapping[str, SourceStamp], note: str | None = None,
-                  *, provenance: Provenance | None = None) -> AuditEntry:
+                  *, provenance: Provenance | None = None) -> Written:
     """Tombstone a redundant document (softly, as Netclaw does), audited and undoable."""
     with store.transaction():
         check_stamps(store, [doc_id], _stamp_map(doc_id, drafted))
@@ -516,11 +516,11 @@ def drop_document(store: Store, doc_id: str, drafted: SourceStamp | Mapping[str,
         prov = provenance or Provenance(note=note)
         audit_id = change.commit(operation=OP_DROP, target_id=doc_id, source_ids=[doc_id],
                                  provenance=replace(prov, note=note if note is not None else prov.note), details={})
-    return written_entry(store, audit_id)
+    return written(written_entry(store, audit_id))
 
 
 def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | Mapping[str, SourceStamp], *,
-                  title: str | None = None, note: str | None = None, guard_override: bool = False) -> AuditEntry:
+                  title: str | None = None, note: str | None = None, guard_override: bool = False) -> Written:
     """A person's edit of one document's body (and optionally title). The guard is re-run against the old
     body; a failing guard needs `guard_override` (recorded). update_semantics is kept, as Netclaw's
     update_memory tool does; updated_at bumped, FTS refreshed, embedding rows deleted."""
@@ -545,11 +545,11 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
         store.writes.upsert_document(replace(doc, markdown_body=body, title=new_title))
         audit_id = change.commit(operation=OP_EDIT, target_id=doc_id, source_ids=[doc_id], provenance=provenance,
                                  guard_passed=report.passed, details_json=details_json)
-    return written_entry(store, audit_id)
+    return written(written_entry(store, audit_id))
 
 
 def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add: bool,
-                  pairs: Iterable[tuple[str, str]] | None = None) -> AuditEntry:
+                  pairs: Iterable[tuple[str, str]] | None = None) -> Written:
     ids = list(dict.fromkeys(doc_ids))
     if len(ids) < 2:
         raise ApplyInputError("keeping documents separate needs at least two different documents")
@@ -575,17 +575,17 @@ def _exemption_op(store: Store, doc_ids: Iterable[str], note: str | None, *, add
         audit_id = change.commit(operation=OP_KEEP_SEPARATE if add else OP_ALLOW_NOMINATION, target_id=None,
                                  source_ids=ids, provenance=Provenance(note=note),
                                  details={"pairs": [list(p) for p in pairs]})
-    return written_entry(store, audit_id)
+    return written(written_entry(store, audit_id))
 
 
 def keep_separate(store: Store, doc_ids: Iterable[str], note: str | None = None,
-                  pairs: Iterable[tuple[str, str]] | None = None) -> AuditEntry:
+                  pairs: Iterable[tuple[str, str]] | None = None) -> Written:
     """"Not duplicates": an exemption for every pair of `doc_ids` — or only for `pairs`, the pairs that are
     actually apart (across same-fact groups, or unchecked by the reviewer), never for pairs of an accepted
     group — so the nominator never offers them again. The calibration data reads the same recorded pairs."""
     return _exemption_op(store, doc_ids, note, add=True, pairs=pairs)
 
 
-def allow_nomination(store: Store, doc_ids: Iterable[str], note: str | None = None) -> AuditEntry:
+def allow_nomination(store: Store, doc_ids: Iterable[str], note: str | None = None) -> Written:
     """Forget the exemptions between every pair of `doc_ids` (audited, undoable)."""
     return _exemption_op(store, doc_ids, note, add=False)

@@ -40,6 +40,7 @@ from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
 from ..store.values import Document
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 from .apply import MODE_MERGED_BODY, ApplyError, MergePlan, SourceStamp, merge_cluster
+from .changes import NO_CHANGES, Changes
 from .undo import AuditError, undo
 
 MAX_MERGED = 3  # more members than this is never accepted in bulk: a person reads big merges
@@ -386,10 +387,12 @@ class BatchResult:
     written: list[WriteOutcome]
     refused: list[WriteOutcome]
     cancelled: bool = False
+    changes: Changes = NO_CHANGES  # every write's changes, as one, with the batch id
 
     def to_dict(self) -> dict[str, Any]:
         return {"batch_id": self.batch_id, "written": [asdict(w) for w in self.written],
-                "refused": [asdict(r) for r in self.refused], "cancelled": self.cancelled}
+                "refused": [asdict(r) for r in self.refused], "cancelled": self.cancelled,
+                "changes": self.changes.to_dict()}
 
 
 def validate_plan(plan: BatchPlan) -> None:
@@ -452,6 +455,7 @@ def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
     cancel = cancel or NEVER_CANCELLED
     written: list[WriteOutcome] = []
     refused: list[WriteOutcome] = []
+    changes = NO_CHANGES.with_batch(plan.batch_id)
     total = len(plan.writes)
     validate_plan(plan)  # a malformed plan writes nothing
     merges = [_merge_plan(w, plan.batch_id, decided_by) for w in plan.writes]
@@ -460,7 +464,7 @@ def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
                          "scan again for a new plan); nothing was written")
     for i, (write, merge) in enumerate(zip(plan.writes, merges)):
         if cancel.cancelled:
-            return BatchResult(plan.batch_id, written, refused, cancelled=True)
+            return BatchResult(plan.batch_id, written, refused, cancelled=True, changes=changes)
         yield Progress("accepting", i, total, f"{write.target_id}")
         try:
             entry = merge_cluster(store, merge, prove=prove_lens)
@@ -472,8 +476,9 @@ def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
                 break
             continue
         written.append(WriteOutcome(write.cluster_id, write.target_id, audit_id=entry.audit_id))
+        changes = changes | entry.changes
     yield Progress("accepting", total, total, "done")
-    return BatchResult(plan.batch_id, written, refused)
+    return BatchResult(plan.batch_id, written, refused, changes=changes)
 
 
 # ---- undoing a batch -------------------------------------------------------------------------------------------
@@ -484,11 +489,12 @@ class BatchUndoResult:
     undone: list[tuple[int, int]]  # (audit id of the merge, audit id of its undo)
     refused: list[tuple[int, str]]  # (audit id, why)
     already_undone: list[int]
+    changes: Changes = NO_CHANGES  # every undo's changes, as one, with the batch id
 
     def to_dict(self) -> dict[str, Any]:
         return {"batch_id": self.batch_id, "undone": [{"audit_id": a, "undo_audit_id": u} for a, u in self.undone],
                 "refused": [{"audit_id": a, "error": e} for a, e in self.refused],
-                "already_undone": list(self.already_undone)}
+                "already_undone": list(self.already_undone), "changes": self.changes.to_dict()}
 
 
 def batch_entries(store: Store, batch_id: str) -> list[AuditEntry]:
@@ -505,6 +511,7 @@ def undo_batch(store: Store, batch_id: str) -> BatchUndoResult:
     undone: list[tuple[int, int]] = []
     refused: list[tuple[int, str]] = []
     already: list[int] = []
+    changes = NO_CHANGES.with_batch(batch_id)
     for entry in entries:
         if entry.state == STATE_UNDONE:
             already.append(entry.audit_id)
@@ -515,7 +522,8 @@ def undo_batch(store: Store, batch_id: str) -> BatchUndoResult:
             refused.append((entry.audit_id, " ".join(str(exc).split())))
             continue
         undone.append((entry.audit_id, done.audit_id))
-    return BatchUndoResult(batch_id, undone, refused, already)
+        changes = changes | done.changes
+    return BatchUndoResult(batch_id, undone, refused, already, changes)
 
 
 __all__ = [

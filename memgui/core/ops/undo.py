@@ -32,6 +32,7 @@ from ..store.audit_log import (
     written_entry,
 )
 from ..store.errors import StoreError
+from .changes import Written, written
 
 
 class AuditError(Exception):
@@ -170,9 +171,9 @@ def check_undo(store: Store, entry: AuditEntry) -> None:
         raise UndoConflictError(entry.audit_id, diff[0], diff[1], "undo")
 
 
-def undo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
+def undo(store: Store, audit_id: int, *, note: str | None = None) -> Written:
     """Restore the before-images of an applied entry if every touched row still holds its after-image;
-    returns the new `undo` entry. Refuses (nothing written) with UndoConflictError or AuditError.
+    returns the new `undo` entry with its changes (Written). Refuses (nothing written) with UndoConflictError or AuditError.
 
     The entry is read and its texts compressed before the write lock; inside it, its state is read again, every
     touched row compared with its after-image, and the rows and the undo's audit row written."""
@@ -183,10 +184,10 @@ def undo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
         _check_undo_state(entry)
         new_id = _revert(store, entry, expected=entry.after, target=entry.before, action="undo", note=note,
                          new_state=STATE_UNDONE, texts=texts)
-    return written_entry(store, new_id)
+    return written(written_entry(store, new_id), reverted=entry)
 
 
-def redo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
+def redo(store: Store, audit_id: int, *, note: str | None = None) -> Written:
     """Re-apply an undone entry's after-images if every touched row still holds its before-image;
     returns the new `redo` entry. The id of the `undo` entry is accepted too. Read ahead as `undo` is."""
     ahead = _read_ahead(store, audit_id)
@@ -203,7 +204,7 @@ def redo(store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry:
             raise AuditError(f"audit {entry.audit_id} is not undone; nothing to redo")
         new_id = _revert(store, entry, expected=entry.before, target=entry.after, action="redo", note=note,
                          new_state=STATE_APPLIED, texts=texts)
-    return written_entry(store, new_id)
+    return written(written_entry(store, new_id), reverted=entry)
 
 
 __all__ = ["AuditError", "AuditNotFoundError", "UndoConflictError", "check_undo", "first_difference", "redo", "undo"]
