@@ -20,6 +20,7 @@ from gui_fakes import (
 )
 from memgui.core.decide.selftest import SelfTestReport
 from memgui.gui.review.cluster_model import BADGE_ROLE
+from waits import flush
 
 TZ = {
     "tz-1": ("Team time zone", "timezone", "The Atlas team works in Europe/Berlin (CET, UTC+1)."),
@@ -86,8 +87,8 @@ def test_the_queue_decides_the_next_three_clusters_and_navigating_never_cancels_
     assert w.ahead.running == _key(review_store, "pg-1", "pg-2")  # the cluster on screen first (issue 24)
     assert _badges(w)["Editor preference"] == "pending"
     for key in (Qt.Key.Key_J, Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_K):
-        QTest.keyClick(w.queue, key)
-        qtbot.wait(30)
+        with qtbot.waitSignal(w.review.clusterLoaded, timeout=20000):  # each cluster on show while the queue works
+            QTest.keyClick(w.queue, key)
     qtbot.waitUntil(lambda: w.review.row is first, timeout=5000)
     gate.set()
     ready = [_key(review_store, "pg-1", "pg-2"), _key(review_store, "ed-1", "ed-2"),
@@ -181,8 +182,8 @@ def test_the_setting_turns_the_queue_off(make_window, qsettings, review_store, q
     w = make_window(services)
     with qtbot.waitSignal(w.ready, timeout=15000):
         w.open_located(str(review_store.path))
-    qtbot.waitUntil(lambda: w.ahead.ready and w.ahead.primed, timeout=10000)
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: w.ahead.ready and w.ahead.primed, timeout=20000)
+    flush()  # ready and primed refreshed the queue: a queue that were on would have started by now
     assert decider.judged == [] and w.ahead.reviews == {} and not w.ahead.runner.busy("ahead")
     assert all(b is None for b in _badges(w).values())
 

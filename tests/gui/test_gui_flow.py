@@ -6,6 +6,7 @@ from gui_fakes import DOCS, edit_document_behind_the_back, wait_for_guard
 from memgui.core.store import exemptions, open_store
 from memgui.core.store.audit_log import list_entries
 from memgui.gui.review.cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED
+from waits import LONG_MS, flush
 
 
 def _docs(path, *ids):
@@ -177,8 +178,10 @@ def test_confirmation_cancel_writes_nothing(opened, review_store, qtbot):
     with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and r.passed):
         _key(w, Qt.Key.Key_U)
     w.answerer.answer("Cancel")
+    asked = len(w.answerer.seen)
     _key(w, Qt.Key.Key_A)
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: len(w.answerer.seen) > asked, timeout=LONG_MS)  # the confirmation, cancelled
+    flush()  # whatever the cancelled answer would have started has started
     assert not w.runner.busy("write")
     assert _docs(review_store.path, pg2)[pg2].markdown_body == DOCS["pg-2"][2]
     assert _status(w, w.review.row.cluster_id) == NEW

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QToolButton
 from gui_fakes import FakeScanner, services_for
 from memgui.gui.review.cluster_model import NEW
 from memgui.gui.review.keys import source_digit
+from waits import LONG_MS, flush
 
 KM = Qt.KeyboardModifier
 THREE = (("ed-1", "ed-2", "ed-3", 0.95), ("pg-1", "pg-2", 0.93))
@@ -177,7 +178,8 @@ def test_clicks_on_checkboxes_and_buttons_leave_the_focus_on_the_queue(make_wind
 def test_the_edit_button_enters_the_editor_and_keeps_the_focus_there(make_window, review_store, qtbot):
     w = _open(make_window, review_store, qtbot)
     QTest.mouseClick(_button(w, "edit"), Qt.MouseButton.LeftButton)
-    qtbot.wait(20)
+    qtbot.waitUntil(lambda: w.editor.hasFocus() and not w.editor.isReadOnly(), timeout=LONG_MS)
+    flush()  # a button click hands the focus back to the queue on a zero timer: not this one
     assert w.editor.hasFocus() and not w.editor.isReadOnly()
     QTest.keyClicks(w.editor, "ua")  # U and A are text here
     assert w.editor.toPlainText() == "ua"

@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 from gui_fakes import edit_document_behind_the_back
 from memgui.gui.review.cluster_model import KEPT_SEPARATE, MERGED, NEW, SKIPPED
 from memgui.gui.review.queue_marks import READ_ONLY_NOTE
+from waits import flush
 
 
 def _open(make_window, path, qtbot):
@@ -68,7 +69,8 @@ def test_opening_and_moving_write_nothing_a_skip_is_one_write(make_window, revie
     w = _open(make_window, review_store.path, qtbot)
     _press(w, qtbot, Qt.Key.Key_J)
     _press(w, qtbot, Qt.Key.Key_K)
-    qtbot.wait(100)
+    flush()
+    _saved(w, qtbot)  # a save the moves had started (there should be none) has ended
     assert hashlib.sha256(review_store.path.read_bytes()).hexdigest() == digest
     _press(w, qtbot, Qt.Key.Key_S)
     _saved(w, qtbot)

@@ -53,8 +53,8 @@ def test_decisions_ahead_then_accept_all_safe_then_undo_the_batch(make_window, q
     first = w.review.row
 
     for key in (Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_J, Qt.Key.Key_K):  # the reviewer looks around meanwhile
-        QTest.keyClick(w.queue, key)
-        qtbot.wait(20)
+        with qtbot.waitSignal(w.review.clusterLoaded, timeout=20000):
+            QTest.keyClick(w.queue, key)
     qtbot.waitUntil(lambda: w.review.row is first, timeout=5000)
     everything = [frozenset(r.member_ids) for r in w.cluster_model.rows()]
     qtbot.waitUntil(lambda: sum(k in w.ahead.reviews for k in everything) >= len(everything) - 1, timeout=20000)

@@ -8,6 +8,7 @@ from PySide6.QtTest import QTest
 from gui_fakes import DOCS, FakeScanner, add_documents, services_for
 from memgui.core.store import open_store
 from test_gui_evidence import PINS
+from waits import LONG_MS, flush
 
 
 def _open(make_window, review_store, qtbot, clusters=(("pg-1", "pg-2", 0.96),)):
@@ -79,8 +80,8 @@ def test_accept_with_strict_risk_defaults_to_cancel_and_return_does_not_merge(ma
 
     w.prompter.exec_box = press_return
     QTest.keyClick(w.queue, Qt.Key.Key_A)
-    qtbot.waitUntil(lambda: bool(seen), timeout=10000)
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: bool(seen), timeout=LONG_MS)
+    flush()  # what Return chose has run: a write would have started
     assert seen[0]["default"] == "Cancel" and seen[0]["text"].startswith("Risky")
     assert "strict lens" in seen[0]["info"] and "Postgres → MySQL (term)" in seen[0]["info"]
     assert not w.runner.busy("write") and _body_of(review_store.path, target) != w.editor.toPlainText()

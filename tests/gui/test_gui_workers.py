@@ -6,6 +6,7 @@ from PySide6.QtCore import QThread
 
 from memgui.core.tasks import Progress
 from memgui.gui.workers import TaskRunner, one_line
+from waits import flush
 
 
 def test_result_and_progress_arrive_in_the_gui_thread(qtbot):
@@ -42,8 +43,8 @@ def test_newer_job_of_the_same_kind_drops_the_older_result(qtbot):
     runner.start("diff", lambda cancel: "new", on_done=results.append)
     qtbot.waitUntil(lambda: results == ["new"], timeout=5000)
     release.set()
-    runner.wait(5000)
-    qtbot.wait(50)
+    assert runner.wait(20000)
+    flush()  # the old job's queued result delivered (and dropped)
     assert results == ["new"]
     runner.shutdown()
 
@@ -100,8 +101,8 @@ def test_a_task_ends_once_and_a_late_cancelled_from_its_job_is_dropped(qtbot):
                           on_cancelled=lambda: cancelled.append("second"))
     qtbot.waitUntil(lambda: done == ["second"], timeout=5000)
     release.set()  # the first job's own "cancelled" arrives after the second task ended
-    runner.wait(5000)
-    qtbot.wait(50)
+    assert runner.wait(20000)
+    flush()  # its queued "cancelled" delivered (and dropped)
     assert cancelled == ["first"] and done == ["second"] and ended == [first.rid, second.rid]
     third = runner.start("scan", deaf, on_cancelled=lambda: cancelled.append("third"))
     runner.start("scan", lambda cancel: "fourth", on_done=done.append)  # a replaced task ends silently
