@@ -445,6 +445,30 @@ def list_entries(
     return [_entry(row) for row in store._tuples(query)]
 
 
+@dataclass(frozen=True)
+class AuditHead:
+    """An audit row's columns that say what it is and whether it stands, without its images (cheap to read)."""
+
+    audit_id: int
+    created_at: int
+    operation: str
+    decided_by: str | None
+    state: str
+    reverts_audit_id: int | None
+
+
+def audit_heads(store: Store, *, since_ms: int = 0, limit: int = 200) -> list[AuditHead]:
+    """The newest `limit` rows written at or after `since_ms`, newest first, without their images."""
+    Au = store.m.audit
+    if Au is None:
+        return []
+    query = (_checked(store, Au).select(Au.audit_id, Au.created_at, Au.operation, Au.decided_by, Au.state,
+                                        Au.reverts_audit_id)
+             .where(Au.created_at >= int(since_ms)).order_by(Au.audit_id.desc()).limit(max(0, int(limit))))
+    return [AuditHead(int(a), int(c or 0), str(o), None if d is None else str(d), str(s), None if r is None else int(r))
+            for a, c, o, d, s, r in store._tuples(query)]
+
+
 def set_state(store: Store, audit_id: int, state: str) -> None:
     """Flip an entry between applied and undone (the caller holds the transaction)."""
     Au = _model(store)
@@ -452,7 +476,21 @@ def set_state(store: Store, audit_id: int, state: str) -> None:
 
 
 __all__ = [
-    "AuditEntry", "AuditRowError", "Provenance", "TextPack", "Touched", "capture", "details_json_of", "document_row",
-    "entry_state", "get_entry", "list_entries", "prepared_texts", "record_entry",
-    "restore", "set_state",
+    "AuditEntry",
+    "AuditHead",
+    "AuditRowError",
+    "Provenance",
+    "TextPack",
+    "Touched",
+    "audit_heads",
+    "capture",
+    "details_json_of",
+    "document_row",
+    "entry_state",
+    "get_entry",
+    "list_entries",
+    "prepared_texts",
+    "record_entry",
+    "restore",
+    "set_state",
 ]
