@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sqlite3
 import struct
-import time
 from dataclasses import replace
 from functools import partial
 
@@ -14,6 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from factories import document
 from memgui.core.netfx import fts_query_for_text as build_fts_query
 from memgui.core.store import EmbeddingRow, create_store, open_store
+from memgui.core.store.values import now_ms
 
 # the store tests' document: on anchor:demo, personal boundary, confidence 0.9 (factories.document)
 make_doc = partial(document, "Demo body", title="Demo title", anchor_id="anchor:demo",
@@ -82,9 +82,14 @@ def test_documents_by_ids_handles_more_ids_than_sqlite_variables(empty_store):
 
 
 def test_documents_by_anchor_newest_first(empty_store):
-    def later(doc):  # updated_at is ms: two writes within one ms would tie
-        time.sleep(0.003)
-        return empty_store.writes.upsert_document(doc)
+    last = [0]
+
+    def later(doc):  # updated_at is ms: two writes within one ms would tie, so each waits for the clock to move on
+        while now_ms() <= last[0]:
+            pass
+        written = empty_store.writes.upsert_document(doc)
+        last[0] = max(now_ms(), written.updated_at)
+        return written
 
     old = later(make_doc(anchor_id="anchor:a", title="old"))
     new = later(make_doc(anchor_id="anchor:a", title="new"))
