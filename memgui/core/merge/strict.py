@@ -3,18 +3,20 @@
 MergeGuard (guard.py) is Netclaw's rule and stays exactly Netclaw's: it governs the append fallback. Its
 retention is a substring test over 14 token classes, so a merged body that turns `02:30` into `14:30`,
 "14 August" into "14 September", "no sugar" into "and sugar" or `600` into `6000` passes it. The strict
-lens is reported beside it, never instead of it. A fact of a source is *at risk* when the merged body does
-not contain it as a whole token (case-insensitive, white space collapsed; a token inside a longer word or
-number does not count). What counts as a fact:
+lens is reported beside it, never instead of it.
 
-- every token MergeGuard extracts, but matched whole (`2026-02` is not kept by `2026`);
-- URLs of any scheme (`s3://backups/pg`), times (`02:30`, `9:15 pm`), paths without an extension
-  (`/srv/backups/restic`, `~/notes`);
-- dates by day and month (`14 August`, `August 14th`), month and weekday names (`June`, `Sundays`);
-- a number with its unit (`32 GB`, `6 months`, `600 requests per minute`) and every standalone number;
-- e-mail addresses, `#channels`, proper names (capitalised words not at a sentence start: `Okafor`);
-- a negation with the word it negates (`no sugar`, `not before`, `never on`, `without approval`);
-- identifiers from the titles (words with a digit, `_`, `-` or `.` inside, or camelCase).
+`check_strict` is the fact lens (facts/lens.py) in both directions: a value, term or marker a source states that
+the body drops, one the body adds, one it changes or re-attaches to another subject; same meaning is the same fact
+(values by normal form, words by lemma, WordNet synonym or spelling), and the report says what it equated. To that
+`with_titles` adds each identifier of a source's title (a word with a digit, `_`, `-` or `.` inside, or camelCase)
+that is in neither the merged body nor the kept title. memgui's judge (align.py) runs it only over the source and
+body sentences its alignment did not prove, and maps the findings back to the whole texts.
+
+The pattern reading the lens began with stays here for the readers that list a note's facts (conflicts.py,
+decide/groups.py): `facts` gives (token, kind) of MergeGuard's tokens, URLs, times, paths, dates by day and month,
+months and weekdays, amounts with their unit, numbers, e-mail addresses, `#channels`, proper names and negations
+with the word they negate; `fact_scans` gives their raw matches, and `contains_whole` is its match (whole tokens,
+case-insensitive, white space collapsed by `normalise_text`: `2026-02` is not kept by `2026`).
 
 Pure: strings in, a frozen report out.
 """

@@ -1,6 +1,6 @@
 """The closed classes of English that carry meaning in a note, listed whole (not the examples seen so far).
 
-Open-class words (nouns, verbs, adjectives) are weighed by rarity and WordNet (see `words.py`); the words
+Open-class words (nouns, verbs, adjectives) are weighed by rarity and WordNet (see `notes.py`); the words
 here are function words and fixed phrases whose class is finite: a grammar lists them all. Each maps to
 `(class, value)`: two spellings with the same pair are the same fact ("doesn't" = "does not" → negation),
 a changed value within a class is a changed fact ("always" → "usually"), and a class present in one text's
@@ -110,7 +110,7 @@ _CLASSES: dict[str, dict[str, str]] = {
         **{f"whichever {verb}{word}": "whichever last" for verb in ("", "comes ", "is ", "happens ", "occurs ")
            for word in ("last", "later", "latest")},
     },
-    # comparison: the comparative and superlative function words (inflected -er/-est adjectives: words.py)
+    # comparison: the comparative and superlative function words (inflected -er/-est adjectives: notes.py)
     "comparison": {
         "more": "more", "less": "less", "fewer": "less", "most": "most", "least": "least", "than": "than",
         "same": "same", "different": "different", "differs": "different", "equal": "same", "equally": "same",
