@@ -1,0 +1,134 @@
+"""The supersede reading (issue 38): the local model asked whether a NEWER note is the newer state of what an
+OLDER note says (UPDATE), a separate dated observation of one series (SERIES), or neither (OTHER).
+
+One forward pass per ordered pair, after a system prompt and few-shot turns (`resources/prompts/supersede_*`;
+the 1.5B default model only behaves with shots): the first-token logits of the three answers are compared
+(`Engine.score_words`, as the classifier and the second reader do) and softmaxed. Nothing is generated. The
+model only reads; the order, the dated-series veto and the proof of the draft are deterministic
+(core/merge/supersede.py, core/decide/supersession.py).
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...config import resources_dir
+from ..tasks import Cancelled, CancelToken, Progress, Work
+
+UPDATE, SERIES, OTHER = "UPDATE", "SERIES", "OTHER"
+ANSWERS = (UPDATE, SERIES, OTHER)
+MAX_CHARS = 1500  # per note in the question; a longer note is not read (a person decides)
+STAGE = "supersede reading"
+
+
+@dataclass(frozen=True)
+class PairShot:
+    older: str
+    older_day: str
+    newer: str
+    newer_day: str
+    answer: str
+
+
+def _path(name: str) -> Path:
+    return resources_dir() / "prompts" / name
+
+
+@functools.cache
+def system_prompt() -> str:
+    return _path("supersede_system.txt").read_text(encoding="utf-8").strip()
+
+
+@functools.cache
+def shots() -> tuple[PairShot, ...]:
+    data = json.loads(_path("supersede_shots.json").read_text(encoding="utf-8"))
+    out = tuple(PairShot(s["older"], s["older_day"], s["newer"], s["newer_day"], s["answer"]) for s in data["shots"])
+    if not out or any(s.answer not in ANSWERS for s in out):
+        raise ValueError(f"supersede_shots.json: every shot needs an answer among {', '.join(ANSWERS)}")
+    return out
+
+
+def question(older: str, older_day: str, newer: str, newer_day: str) -> str:
+    return f"OLDER (written {older_day}): {older.strip() or '(empty)'}\nNEWER (written {newer_day}): " \
+           f"{newer.strip() or '(empty)'}"
+
+
+def messages(older: str, older_day: str, newer: str, newer_day: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"role": "system", "content": system_prompt()}]
+    for s in shots():
+        out.append({"role": "user", "content": question(s.older, s.older_day, s.newer, s.newer_day)})
+        out.append({"role": "assistant", "content": s.answer})
+    out.append({"role": "user", "content": question(older, older_day, newer, newer_day)})
+    return out
+
+
+def softmax(logits: Mapping[str, float]) -> dict[str, float]:
+    top = max(logits.values())
+    exp = {w: math.exp(v - top) for w, v in logits.items()}
+    total = sum(exp.values())
+    return {w: exp[w] / total for w in logits}
+
+
+@dataclass(frozen=True)
+class PairReading:
+    answer: str  # UPDATE | SERIES | OTHER | "" (not read)
+    p: Mapping[str, float]
+    why_unread: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"answer": self.answer, "p": {k: round(v, 4) for k, v in self.p.items()}, "why_unread": self.why_unread}
+
+
+class SupersedeReader:
+    """Reads ordered pairs with an engine that can score answer words (the decider's own engine)."""
+
+    def __init__(self, engine: Any):
+        if not hasattr(engine, "score_words"):
+            raise ValueError(f"{getattr(engine, 'model_id', 'the model')} cannot score answers")
+        self.engine = engine
+        self.model_id = str(getattr(engine, "model_id", ""))
+        self._stable: tuple[int, list[int]] | None = None
+
+    def read(self, older: str, older_day: str, newer: str, newer_day: str, *,
+             cancel: CancelToken | None = None) -> Work[PairReading]:
+        if len(older) > MAX_CHARS or len(newer) > MAX_CHARS:
+            return PairReading("", {}, f"a note is longer than the reading reads ({MAX_CHARS} characters)")
+        engine = self.engine
+        lock = getattr(engine, "lock", None)
+        with lock if lock is not None else contextlib.nullcontext():
+            chat = messages(older, older_day, newer, newer_day)
+            tokens = engine.tokenize(engine.render(chat))
+            if engine.n_ctx - len(tokens) < 2:
+                return PairReading("", {}, f"{len(tokens)} tokens do not fit the model's context ({engine.n_ctx})")
+            work = engine.score_words(tokens, stable_prefix=self._prefix(engine, chat, tokens), words=ANSWERS)
+            while True:
+                try:
+                    next(work)
+                except StopIteration as stop:
+                    logits = stop.value
+                    break
+                if cancel is not None and cancel.cancelled:
+                    work.close()
+                    raise Cancelled()
+                yield Progress(STAGE, 0, 1, "reading")
+        p = softmax(logits)
+        return PairReading(max(ANSWERS, key=lambda w: p[w]), p)
+
+    def _prefix(self, engine: Any, chat: list[dict[str, Any]], tokens: Sequence[int]) -> int:
+        """The tokens every question shares (system prompt + shots): llama.cpp keeps them in its KV cache."""
+        if self._stable is None:
+            a = engine.tokenize(engine.render(chat[:-1] + [{"role": "user", "content": "A"}]))
+            b = engine.tokenize(engine.render(chat[:-1] + [{"role": "user", "content": "B"}]))
+            self._stable = (next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b))), a)
+        stable, reference = self._stable
+        return next((i for i, (x, y) in enumerate(zip(tokens[:stable], reference)) if x != y), min(stable, len(tokens)))
+
+
+__all__ = ["ANSWERS", "OTHER", "SERIES", "UPDATE", "PairReading", "SupersedeReader", "messages", "shots",
+           "softmax", "system_prompt"]

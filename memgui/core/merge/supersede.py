@@ -1,0 +1,333 @@
+"""Supersede (issue 38): one note is the newer state of what another says. The newest state wins as the present
+fact; what it replaces is kept as dated history, in Netclaw's form (`previously … as of YYYY-MM-DD`).
+
+Three parts, pure and Qt-free:
+
+- `order_of(notes)`: which note is older, from each note's freshness (Netclaw's `freshness_at`, the "timestamp" its
+  curator sees) and the dates its text states, never from storage order. Doubt (no time at all, equal times, a
+  time in the future, a note dated before a past event the other reports) is a reason, never a guess.
+- `series_of(notes)`: dated observations of one series (a yearly shot, a reading, a price check, a release) are
+  never superseded (Netclaw: dated series are append-only). Two look-alike sentences of two notes that each carry
+  their own date, and that differ in it, are two dated observations.
+- `supersede_draft(notes, order)`: the newest note whole, then each older note's sentences: a sentence the newer
+  text keeps or restates (align.py's proof) leaves; one it is aligned to but does not prove (the state or value
+  it replaces) is kept inline after that sentence as `(previously: …, as of DATE)`, dated from the older note's
+  freshness; one it does not touch at all is kept as written.
+- `check_supersession(notes, order, body)`: a body is checked like any merge. The newest note's statements must
+  be kept or restated outside history; each older sentence must be kept, restated, or found inside a history
+  phrase with its note's date; an older sentence the newer one replaces, left as a present claim, is a loss.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import enum
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .align import Fate, align
+from .contrasts import contrasts
+from .facts.calendar_values import dates
+from .sentences import Sentence, split
+
+DAY_MS = 86_400_000
+CLOSE_MS = 10 * 60_000  # two notes written within ten minutes are not ordered by their time stamps alone
+
+HISTORY = re.compile(r"\(?\bpreviously\b:?\s*(?P<old>.+?),?\s+as of (?P<date>\d{4}-\d{2}-\d{2})\)?",
+                     re.IGNORECASE | re.DOTALL)
+
+
+class Reading(enum.Enum):
+    SUPERSEDES = "supersedes"
+    DATED_SERIES = "dated-series"
+    UNDECIDED = "undecided"
+
+
+@dataclass(frozen=True)
+class TimedNote:
+    body: str
+    freshness_ms: int | None  # Netclaw's freshness_at (UTC ms), None when the note has none
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Order:
+    oldest_first: tuple[int, ...]  # empty when the notes cannot be ordered
+    doubt: str = ""  # why not, for a person
+    times: tuple[int | None, ...] = ()  # the time each note was read as (UTC ms)
+
+    @property
+    def ordered(self) -> bool:
+        return bool(self.oldest_first) and not self.doubt
+
+    @property
+    def newest(self) -> int:
+        return self.oldest_first[-1]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"oldest_first": list(self.oldest_first), "doubt": self.doubt, "times": list(self.times)}
+
+
+def day_of(ms: int) -> str:
+    """Netclaw's date format for an append or a history phrase: the UTC day, YYYY-MM-DD."""
+    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc).date().isoformat()
+
+
+def _ms_of(key: str, year_hint: int | None) -> int | None:
+    """A date value's key (`date:2025-03-18`, `date:????-03-18`, `date:2025-03`) as UTC ms at its day's start."""
+    m = re.fullmatch(r"date:(\d{4}|\?{4})-(\d{2})(?:-(\d{2}))?", key)
+    if m is None:
+        return None
+    year = int(m.group(1)) if m.group(1).isdigit() else year_hint
+    if year is None:
+        return None
+    try:
+        day = _dt.date(year, int(m.group(2)), int(m.group(3) or 1))
+    except ValueError:
+        return None
+    return int(_dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc).timestamp() * 1000)
+
+
+def stated_days(text: str, year_hint: int | None = None) -> list[int]:
+    """The days a text states (UTC ms), year-less ones read in `year_hint`'s year."""
+    out: list[int] = []
+    for value in dates(text or ""):
+        days = sorted(d for d in (_ms_of(k, year_hint) for k in value.keys) if d is not None)
+        if days:
+            out.append(days[0])
+    return out
+
+
+def _year(ms: int | None) -> int | None:
+    return None if ms is None else _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.timezone.utc).year
+
+
+def order_of(notes: Sequence[TimedNote], now_ms: int) -> Order:
+    """Oldest first, by freshness (a note without one: the latest day it states). Doubt instead of a guess."""
+    times: list[int | None] = []
+    for n in notes:
+        if n.freshness_ms is not None:
+            times.append(n.freshness_ms)
+        else:
+            days = stated_days(n.body)
+            times.append(max(days) if days else None)
+    if len(notes) < 2:
+        return Order((), "fewer than two notes", tuple(times))
+    if any(t is None for t in times):
+        return Order((), "a note has no time stamp and states no date", tuple(times))
+    known = [t for t in times if t is not None]
+    if any(t > now_ms + DAY_MS for t in known):
+        return Order((), "a note's time is in the future", tuple(times))
+    oldest_first = tuple(sorted(range(len(notes)), key=lambda i: (known[i], i)))
+    for a, b in itertools.pairwise(oldest_first):
+        if known[b] - known[a] < CLOSE_MS:
+            return Order((), "two notes were written within minutes of each other: their order is not certain",
+                         tuple(times))
+        # The newer note's own days all lie before a past event the older one reports: their time stamps and their
+        # texts disagree (a clock, a time zone, a note filed late).
+        past_of_older = [d for d in stated_days(notes[a].body, _year(known[a])) if d <= known[a] + DAY_MS]
+        days_of_newer = stated_days(notes[b].body, _year(known[b]))
+        if past_of_older and days_of_newer and max(days_of_newer) < max(past_of_older):
+            return Order((), "a note is dated before an event the other reports", tuple(times))
+    return Order(oldest_first, "", tuple(times))
+
+
+def series_of(notes: Sequence[TimedNote]) -> str:
+    """Why these notes are dated observations of one series ("" when they are not): two look-alike sentences of
+    two notes that differ in the dates they carry."""
+    for i, a in enumerate(notes):
+        for b in notes[i + 1:]:
+            for c in contrasts(a.body, b.body):
+                if _dated(c.a_words) and _dated(c.b_words):
+                    return (f"two dated observations: “{_short(c.a_sentence)}” and “{_short(c.b_sentence)}” "
+                            "differ in their dates")
+    return ""
+
+
+def _dated(words: Sequence[str]) -> bool:
+    return bool(dates(" ".join(words)))
+
+
+def _short(text: str, limit: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---- the draft ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Historied:
+    note: int  # the older note
+    index: int  # its sentence
+    text: str
+    after: int  # the newest note's sentence it follows (-1: after the note)
+    phrase: str  # what the draft writes
+
+
+@dataclass(frozen=True)
+class SupersedeDraft:
+    body: str
+    order: Order
+    history: tuple[Historied, ...]  # older statements kept as dated history
+    kept: tuple[tuple[int, int], ...]  # older sentences (note, index) kept as present statements (not touched)
+    dropped: tuple[tuple[int, int], ...]  # older sentences the newer text keeps or restates
+
+    def to_dict(self) -> dict[str, object]:
+        return {"merged_body": self.body, "order": self.order.to_dict(),
+                "history": [{"note": h.note, "index": h.index, "text": h.text, "phrase": h.phrase}
+                            for h in self.history],
+                "kept": [list(k) for k in self.kept], "dropped": [list(d) for d in self.dropped]}
+
+
+def history_phrase(sentence: str, day: str) -> str:
+    """`(previously: <the older statement>, as of YYYY-MM-DD)`; a statement that already is a history phrase is
+    kept as it is (never nested twice)."""
+    text = " ".join(sentence.split()).rstrip()
+    if HISTORY.search(text):
+        return text
+    text = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", text).rstrip(".;")
+    return f"(previously: {text}, as of {day})"
+
+
+def _statements(text: str) -> list[Sentence]:
+    return [s for s in split(text) if not s.structural and s.text.strip()]
+
+
+def supersede_draft(notes: Sequence[TimedNote], order: Order) -> SupersedeDraft:
+    """The newest note whole as the present fact; what each older note states that it does not is kept as dated
+    history where the newer note speaks of the same thing, and as written where it does not."""
+    if not order.ordered:
+        raise ValueError(f"the notes cannot be ordered: {order.doubt}")
+    newest = notes[order.newest].body or ""
+    new_sentences = _statements(newest)
+    after: dict[int, list[str]] = {}
+    tail: list[str] = []
+    history: list[Historied] = []
+    kept: list[tuple[int, int]] = []
+    dropped: list[tuple[int, int]] = []
+    for ni in reversed(order.oldest_first[:-1]):  # the newest of the older notes first
+        note = notes[ni]
+        day = day_of(order.times[ni] or 0)
+        result = align([note.body], newest)
+        for fate in result.sentences:
+            if fate.fate in (Fate.KEPT, Fate.RESTATED):
+                dropped.append((ni, fate.index))
+            elif fate.body:
+                phrase = history_phrase(fate.text, day)
+                where = max(fate.body)
+                after.setdefault(where, []).append(phrase)
+                history.append(Historied(ni, fate.index, fate.text, where, phrase))
+            else:
+                tail.append(fate.text.strip())
+                kept.append((ni, fate.index))
+    body = _with_history(newest, new_sentences, after)
+    if tail:
+        body = body.rstrip() + "\n" + "\n".join(tail)
+    return SupersedeDraft(body, order, tuple(history), tuple(kept), tuple(dropped))
+
+
+def _with_history(text: str, sentences: list[Sentence], after: dict[int, list[str]]) -> str:
+    """Each history phrase right after the newest note's sentence it replaces, the note's text otherwise as is."""
+    out: list[str] = []
+    cursor = 0
+    for s in sentences:
+        out.append(text[cursor:s.end])
+        cursor = s.end
+        if s.index in after:
+            out.append(" " + " ".join(after[s.index]))
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+# ---- the check --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SupersedeFinding:
+    note: int
+    index: int
+    text: str
+    problem: str  # "dropped" | "left as a present claim" | "history without its date" | "newest state not kept"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"note": self.note, "index": self.index, "text": self.text, "problem": self.problem}
+
+
+@dataclass(frozen=True)
+class SupersedeCheck:
+    findings: tuple[SupersedeFinding, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.findings
+
+    def to_dict(self) -> dict[str, object]:
+        return {"passed": self.passed, "findings": [f.to_dict() for f in self.findings]}
+
+
+def split_history(body: str) -> tuple[str, list[tuple[str, str]]]:
+    """The body's present text (history phrases cut out) and its history phrases as (statement, YYYY-MM-DD)."""
+    phrases = [(m.group("old").strip(), m.group("date")) for m in HISTORY.finditer(body or "")]
+    return HISTORY.sub(" ", body or ""), phrases
+
+
+def check_supersession(notes: Sequence[TimedNote], order: Order, body: str) -> SupersedeCheck:
+    """Every statement of the newest note kept or restated as present; every older statement kept, restated, or
+    inside a history phrase dated from its note; an older statement the newest replaces is never a present claim."""
+    if not order.ordered:
+        raise ValueError(f"the notes cannot be ordered: {order.doubt}")
+    present, phrases = split_history(body)
+    findings: list[SupersedeFinding] = []
+    newest_i = order.newest
+    for fate in align([notes[newest_i].body], present).sentences:
+        if fate.fate not in (Fate.KEPT, Fate.RESTATED):
+            findings.append(SupersedeFinding(newest_i, fate.index, fate.text, "newest state not kept"))
+    newest = notes[newest_i].body or ""
+    for ni in order.oldest_first[:-1]:
+        day = day_of(order.times[ni] or 0)
+        replaced = {c.a_sentence for c in contrasts(notes[ni].body, newest)}
+        against_newest = {f.index: f for f in align([notes[ni].body], newest).sentences}
+        in_present = align([notes[ni].body], present).sentences
+        for fate in in_present:
+            if fate.fate in (Fate.KEPT, Fate.RESTATED):
+                touched = fate.text in replaced or (against_newest.get(fate.index) is not None
+                                                    and against_newest[fate.index].body
+                                                    and against_newest[fate.index].fate not in (Fate.KEPT,
+                                                                                                Fate.RESTATED))
+                if touched:
+                    findings.append(SupersedeFinding(ni, fate.index, fate.text, "left as a present claim"))
+                continue
+            if _in_history(fate.text, phrases, day):
+                continue
+            problem = "history without its date" if _in_history(fate.text, phrases, None) else "dropped"
+            findings.append(SupersedeFinding(ni, fate.index, fate.text, problem))
+    return SupersedeCheck(tuple(findings))
+
+
+def _in_history(sentence: str, phrases: list[tuple[str, str]], day: str | None) -> bool:
+    texts = [old for old, d in phrases if day is None or d == day]
+    if not texts:
+        return False
+    return align([sentence], "\n".join(texts)).sentences[0].fate in (Fate.KEPT, Fate.RESTATED)
+
+
+__all__ = [
+    "HISTORY",
+    "Historied",
+    "Order",
+    "Reading",
+    "SupersedeCheck",
+    "SupersedeDraft",
+    "SupersedeFinding",
+    "TimedNote",
+    "check_supersession",
+    "day_of",
+    "history_phrase",
+    "order_of",
+    "series_of",
+    "split_history",
+    "stated_days",
+    "supersede_draft",
+]

@@ -1,0 +1,175 @@
+"""Supersede (issue 38): the order of notes, the dated-series veto, the draft in Netclaw's "previously … as of"
+form, and the check of any superseding body."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from memgui.core.merge.guard import check_merge
+from memgui.core.merge.supersede import (
+    TimedNote,
+    check_supersession,
+    history_phrase,
+    order_of,
+    series_of,
+    split_history,
+    supersede_draft,
+)
+
+
+def ms(iso: str) -> int:
+    return int(dt.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+NOW = ms("2026-12-07T00:00:00Z")
+SOFA_ORDERED = TimedNote("Ordered the KIVIK sofa from IKEA on 3 March 2025; delivery expected in 2–3 weeks. "
+                         "It is the grey one.", ms("2025-03-04T09:00:00Z"))
+SOFA_ARRIVED = TimedNote("The KIVIK sofa arrived on 18 March 2025.", ms("2025-03-18T17:00:00Z"))
+OLD_ADDRESS = TimedNote("Mira lives at 12 Rua Augusta, Lisbon. She works at Fernhill.", ms("2024-05-01T09:00:00Z"))
+NEW_ADDRESS = TimedNote("Mira lives at 40 Rua do Ouro, Lisbon.", ms("2025-06-01T09:00:00Z"))
+
+
+# ---- order --------------------------------------------------------------------------------------------------
+
+
+def test_the_order_comes_from_freshness_not_from_the_list() -> None:
+    order = order_of([SOFA_ARRIVED, SOFA_ORDERED], NOW)
+    assert order.ordered and order.oldest_first == (1, 0) and order.newest == 0
+
+
+def test_a_note_without_freshness_is_timed_by_the_latest_day_it_states() -> None:
+    undated = TimedNote("The KIVIK sofa arrived on 18 March 2025.", None)
+    assert order_of([undated, SOFA_ORDERED], NOW).oldest_first == (1, 0)
+
+
+@pytest.mark.parametrize(("notes", "doubt"), [
+    ([TimedNote("Ana's phone is 0612.", None), TimedNote("Ana's phone is 0799.", None)], "no time stamp"),
+    ([SOFA_ORDERED, TimedNote("The sofa arrived.", ms("2031-01-01T00:00:00Z"))], "future"),
+    ([TimedNote("Gate code 4411.", ms("2025-03-04T09:00:00Z")),
+      TimedNote("Gate code 7720.", ms("2025-03-04T09:03:00Z"))], "within minutes"),
+    ([TimedNote("Boiler serviced on 20 May 2025 by Engie.", ms("2025-05-21T08:00:00Z")),
+      TimedNote("Boiler service booked for next month.", ms("2025-04-02T08:00:00Z") - 40 * 86_400_000)], None),
+])
+def test_doubt_is_a_reason_never_a_guess(notes: list[TimedNote], doubt: str | None) -> None:
+    order = order_of(notes, NOW)
+    if doubt is None:  # a plausible order: the booking note is older than the service it books
+        assert order.ordered and order.newest == 0
+    else:
+        assert not order.ordered and doubt in order.doubt
+
+
+def test_a_newer_note_that_speaks_of_a_time_before_the_older_notes_past_is_doubted() -> None:
+    older = TimedNote("The car was serviced on 20 May 2025.", ms("2025-05-21T08:00:00Z"))
+    newer = TimedNote("The car service is booked for 12 May 2025.", ms("2025-06-02T08:00:00Z"))
+    assert "before an event" in order_of([older, newer], NOW).doubt
+    later = TimedNote("The car service on 20 May 2025 cost €180.", ms("2025-06-02T08:00:00Z"))
+    assert order_of([older, later], NOW).ordered
+
+
+# ---- dated series -------------------------------------------------------------------------------------------
+
+
+def test_two_dated_observations_are_a_series() -> None:
+    shots = [TimedNote("Flu shot on 2024-10-03 at CVS, left arm.", ms("2024-10-03T19:00:00Z")),
+             TimedNote("Flu shot on 2025-10-10 at CVS, left arm.", ms("2025-10-10T19:00:00Z"))]
+    assert "dated observations" in series_of(shots)
+    releases = [TimedNote("atlas-sync v3.2.1 was released on 2025-09-02.", ms("2025-09-02T10:00:00Z")),
+                TimedNote("atlas-sync v3.3.0 was released on 2025-11-14.", ms("2025-11-14T10:00:00Z"))]
+    assert series_of(releases)
+
+
+def test_a_living_value_that_changed_is_no_series() -> None:
+    assert series_of([OLD_ADDRESS, NEW_ADDRESS]) == ""
+    assert series_of([SOFA_ORDERED, SOFA_ARRIVED]) == ""
+
+
+# ---- the draft ----------------------------------------------------------------------------------------------
+
+
+def test_the_newest_state_comes_first_and_the_older_is_dated_history() -> None:
+    notes = [SOFA_ORDERED, SOFA_ARRIVED]
+    draft = supersede_draft(notes, order_of(notes, NOW))
+    assert draft.body.startswith("The KIVIK sofa arrived on 18 March 2025.")
+    present, phrases = split_history(draft.body)
+    assert any("delivery expected in 2–3 weeks" in old and day == "2025-03-04" for old, day in phrases)
+    assert "expected" not in present  # the stale plan is no present claim
+    assert "It is the grey one." in present  # what the newer note does not touch stays as written
+    assert check_merge([n.body for n in notes], draft.body).passed  # Netclaw's MergeGuard holds too
+    assert check_supersession(notes, draft.order, draft.body).passed
+
+
+def test_a_changed_value_is_kept_inline_after_the_sentence_that_replaces_it() -> None:
+    notes = [NEW_ADDRESS, OLD_ADDRESS]
+    draft = supersede_draft(notes, order_of(notes, NOW))
+    assert draft.body.splitlines()[0] == ("Mira lives at 40 Rua do Ouro, Lisbon. (previously: Mira lives at 12 Rua "
+                                          "Augusta, Lisbon, as of 2024-05-01)")
+    assert "She works at Fernhill." in draft.body
+    assert [(h.note, h.index) for h in draft.history] == [(1, 0)]
+
+
+def test_what_the_newer_note_restates_leaves_the_draft() -> None:
+    older = TimedNote("The router's admin page is http://192.168.1.1. The Wi-Fi password is Tulip-4491.",
+                      ms("2025-01-05T10:00:00Z"))
+    newer = TimedNote("The router's admin page is http://192.168.1.1. The Wi-Fi password is Heron-7702.",
+                      ms("2025-04-05T10:00:00Z"))
+    notes = [older, newer]
+    draft = supersede_draft(notes, order_of(notes, NOW))
+    assert draft.body.count("http://192.168.1.1") == 1 and draft.dropped == ((0, 0),)
+    assert "(previously: The Wi-Fi password is Tulip-4491, as of 2025-01-05)" in draft.body
+
+
+def test_a_chain_keeps_every_older_state_with_its_own_day() -> None:
+    notes = [TimedNote("Quote for the hull repaint: CAD$ 4,200 from Dartmouth Marine.", ms("2025-02-01T12:00:00Z")),
+             TimedNote("Hull repaint paid in full: CAD$ 4,350 to Dartmouth Marine.", ms("2025-05-02T12:00:00Z")),
+             TimedNote("Hull repaint invoiced by Dartmouth Marine: CAD$ 4,350.", ms("2025-04-10T12:00:00Z"))]
+    order = order_of(notes, NOW)
+    assert order.oldest_first == (0, 2, 1)
+    draft = supersede_draft(notes, order)
+    _, phrases = split_history(draft.body)
+    assert {day for _, day in phrases} == {"2025-02-01", "2025-04-10"}
+    assert check_supersession(notes, order, draft.body).passed
+
+
+def test_a_history_phrase_already_in_a_note_is_not_nested_twice() -> None:
+    phrase = "Dr. Lam is the GP (previously: Dr. Okafor, as of 2023-02-01)."
+    assert history_phrase(phrase, "2024-01-01") == phrase
+    notes = [TimedNote(phrase, ms("2024-01-01T09:00:00Z")),
+             TimedNote("Dr. Ruiz is the GP.", ms("2025-03-01T09:00:00Z"))]
+    draft = supersede_draft(notes, order_of(notes, NOW))
+    assert draft.body.lower().count("previously") == 1 + 0  # the older note's own phrase, kept once
+    assert draft.body.count("Dr. Okafor") == 1
+
+
+def test_the_draft_refuses_notes_it_cannot_order() -> None:
+    notes = [TimedNote("Gate code 4411.", None), TimedNote("Gate code 7720.", None)]
+    with pytest.raises(ValueError, match="cannot be ordered"):
+        supersede_draft(notes, order_of(notes, NOW))
+
+
+# ---- the check ----------------------------------------------------------------------------------------------
+
+
+def test_the_notes_run_together_leave_the_stale_state_as_a_present_claim() -> None:
+    notes = [OLD_ADDRESS, NEW_ADDRESS]
+    order = order_of(notes, NOW)
+    check = check_supersession(notes, order, NEW_ADDRESS.body + "\n" + OLD_ADDRESS.body)
+    assert [(f.index, f.problem) for f in check.findings] == [(0, "left as a present claim")]
+
+
+def test_an_older_value_dropped_or_misdated_is_named() -> None:
+    notes = [OLD_ADDRESS, NEW_ADDRESS]
+    order = order_of(notes, NOW)
+    dropped = check_supersession(notes, order, "Mira lives at 40 Rua do Ouro, Lisbon. She works at Fernhill.")
+    assert [(f.index, f.problem) for f in dropped.findings] == [(0, "dropped")]
+    misdated = check_supersession(notes, order, "Mira lives at 40 Rua do Ouro, Lisbon. (previously: Mira lives at "
+                                                "12 Rua Augusta, Lisbon, as of 2025-06-01) She works at Fernhill.")
+    assert [(f.index, f.problem) for f in misdated.findings] == [(0, "history without its date")]
+
+
+def test_the_newest_state_must_be_kept_as_present() -> None:
+    notes = [OLD_ADDRESS, NEW_ADDRESS]
+    order = order_of(notes, NOW)
+    body = ("(previously: Mira lives at 40 Rua do Ouro, Lisbon, as of 2025-06-01) (previously: Mira lives at "
+            "12 Rua Augusta, Lisbon, as of 2024-05-01) She works at Fernhill.")
+    assert [f.problem for f in check_supersession(notes, order, body).findings] == ["newest state not kept"]
