@@ -231,6 +231,7 @@ def _result_text(result: BatchResult, store_path: str | os.PathLike[str]) -> str
 
 def run_accept(args: argparse.Namespace) -> int:
     from ..core.ops.batch import BatchError, apply_batch, plan_batch
+    from ..core.ops.changes import NO_CHANGES
     from ..core.tasks import run_to_end
 
     if args.limit is not None and args.limit < 1:
@@ -270,6 +271,8 @@ def run_accept(args: argparse.Namespace) -> int:
             if stopped_by:
                 print(f"memgui: stopped by {signal.Signals(stopped_by[0]).name} after {len(result.written)} of "
                       f"{len(plan.writes)} write(s) of batch {result.batch_id}; the rest were not tried", file=sys.stderr)
+    # what was written, as one descriptor (empty for a dry run or a plan with no write)
+    out["changes"] = (result.changes if result is not None else NO_CHANGES).to_dict()
     for refused in (result.refused if result is not None else ()):  # each refusal is also one stderr line
         print(f"memgui: cluster {refused.cluster_id} into {refused.target_id} refused: {refused.error}",
               file=sys.stderr)

@@ -11,8 +11,12 @@ from what the reviewer read: a source changed since refuses) or `--force`, which
 sources hold now and is recorded in the audit (`details.forced`). `--append` and `--union` read the sources
 at merge time (nothing drafted earlier can be stale). Every file is read through core/store/seams.py: a
 malformed one is one line and exit 2.
-    memgui undo --store PATH AUDIT_ID [--note TEXT] [--json]
-    memgui redo --store PATH AUDIT_ID [--note TEXT] [--json]
+    memgui undo --store PATH [AUDIT_ID] [--note TEXT] [--json]
+    memgui redo --store PATH [AUDIT_ID] [--note TEXT] [--json]
+
+Without AUDIT_ID, `undo` undoes the newest reviewer write still standing and `redo` redoes the write the newest
+undo reverted (core/ops/history.py: the history the window's Ctrl+Z reads, over every reviewer and CLI write).
+With --json every write prints what it changed under "changes" (core/ops/changes.py).
 
 Exit codes: 0 written; 1 refused (guard failed without override, a source changed, undo conflict, entry in
 the wrong state); 2 bad input (unknown store/document/audit id, unreadable body file).
@@ -38,9 +42,10 @@ from ..core.ops.apply import (
     draft_stamps,
     merge_cluster,
 )
+from ..core.ops.changes import Written
+from ..core.ops.history import HistoryScope, redo_last, undo_last
 from ..core.ops.undo import AuditError, AuditNotFoundError, UndoConflictError, redo, undo
 from ..core.store import StoreError
-from ..core.store.audit_log import AuditEntry
 from .common import (
     EXIT_NEGATIVE,
     EXIT_OK,
@@ -83,7 +88,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                            ("redo", "re-apply an undone write if its rows are unchanged since")):
         q = subparsers.add_parser(name, help=helptext)
         q.add_argument("--store", default=argparse.SUPPRESS, help=STORE_HELP)
-        q.add_argument("audit_id", metavar="AUDIT_ID", type=int64_arg, help="the audit entry (see `memgui audit`)")
+        q.add_argument("audit_id", metavar="AUDIT_ID", type=int64_arg, nargs="?", default=None,
+                       help=f"the audit entry (see `memgui audit`); default: the newest reviewer write to {name}")
         q.add_argument("--note", help="reviewer note stored in the audit entry")
         q.add_argument("--json", action="store_true", help="machine-readable output")
         q.set_defaults(func=run_undo if name == "undo" else run_redo)
@@ -103,7 +109,7 @@ def _refused(message: str, as_json: bool, **extra: Any) -> int:
     return EXIT_NEGATIVE
 
 
-def _summary(entry: AuditEntry, store_path: str | os.PathLike[str]) -> str:
+def _summary(entry: Written, store_path: str | os.PathLike[str]) -> str:
     guard = entry.guard_report or {}
     if entry.guard_passed is None:
         verdict = "no guard"
@@ -185,16 +191,17 @@ def run_merge(args: argparse.Namespace) -> int:
         except StoreError as exc:
             raise CliError(str(exc)) from None
         if args.json:
-            print_json({"ok": True, **entry.to_dict()})
+            print_json({"ok": True, **entry.to_dict(), "changes": entry.changes.to_dict()})
         else:
             print_text(_summary(entry, store.path))
     return EXIT_OK
 
 
-def _run_revert(args: argparse.Namespace, action: Callable[..., AuditEntry]) -> int:
+def _run_revert(args: argparse.Namespace, action: Callable[..., Written], last: Callable[..., Written]) -> int:
     with open_store_or_fail(args.store) as store, store_errors_as_cli_errors():
         try:
-            entry = action(store, args.audit_id, note=args.note)
+            entry = (last(store, HistoryScope(), note=args.note) if args.audit_id is None
+                     else action(store, args.audit_id, note=args.note))
         except AuditNotFoundError as exc:
             raise CliError(str(exc)) from None
         except UndoConflictError as exc:
@@ -204,7 +211,7 @@ def _run_revert(args: argparse.Namespace, action: Callable[..., AuditEntry]) -> 
         except StoreError as exc:
             raise CliError(str(exc)) from None
         if args.json:
-            print_json({"ok": True, **entry.to_dict()})
+            print_json({"ok": True, **entry.to_dict(), "changes": entry.changes.to_dict()})
         else:
             docs = ", ".join(entry.touched_documents) or "no documents"
             print_text(f"audit {entry.audit_id}: {entry.operation} of audit {entry.reverts_audit_id} "
@@ -213,8 +220,8 @@ def _run_revert(args: argparse.Namespace, action: Callable[..., AuditEntry]) -> 
 
 
 def run_undo(args: argparse.Namespace) -> int:
-    return _run_revert(args, undo)
+    return _run_revert(args, undo, undo_last)
 
 
 def run_redo(args: argparse.Namespace) -> int:
-    return _run_revert(args, redo)
+    return _run_revert(args, redo, redo_last)

@@ -98,7 +98,7 @@ def run_append_back(args: argparse.Namespace) -> int:
             return _refused(str(exc), args.json)
         path = store.path
     if args.json:
-        print_json({"ok": True, **entry.to_dict()})
+        print_json({"ok": True, **entry.to_dict(), "changes": entry.changes.to_dict()})
     else:
         print_text(f"audit {entry.audit_id}: appended the facts merge #{args.append_back} lost back to "
                    f"{entry.target_id}\nundo with: memgui undo --store {path} {entry.audit_id}")
