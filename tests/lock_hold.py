@@ -32,7 +32,7 @@ def note(size: int, tag: str, seed: int) -> str:
     return " ".join(out)
 
 
-def _daemon(path: str, ids: list[str], stop, ready, stats) -> None:
+def _daemon(path: str, ids: list[str], stop, ready, stats, wrote) -> None:
     """Append a sentence to one of its own documents, one short transaction at a time, as Netclaw does."""
     rng = random.Random(3)
     conn = sqlite3.connect(path, timeout=NETCLAW_BUSY_TIMEOUT_S, isolation_level=None)
@@ -49,12 +49,13 @@ def _daemon(path: str, ids: list[str], stop, ready, stats) -> None:
             with stats.get_lock():
                 stats[0] += 1
                 stats[2] = max(stats[2], time.perf_counter() - started)
+            wrote.set()
         except sqlite3.OperationalError:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
             with stats.get_lock():
                 stats[1] += 1
-        time.sleep(rng.uniform(0.0, 0.003))
+        stop.wait(rng.uniform(0.0, 0.003))  # jitter between the daemon's writes (not a wait for anything)
     conn.close()
 
 
@@ -85,10 +86,10 @@ def measure(tmp_path, sizes=(1_000, 10_000, 100_000, 1_000_000), modes=(MODE_MER
                                          anchor=f"topic-{size}-{mode}-{r}").document_id for k in range(notes)]
                     clusters.append((size, mode, ids))
     ctx = mp.get_context("fork")
-    stop, ready, stats = ctx.Event(), ctx.Event(), ctx.Array("d", 3)
-    daemon = ctx.Process(target=_daemon, args=(str(path), daemon_ids, stop, ready, stats))
+    stop, ready, wrote, stats = ctx.Event(), ctx.Event(), ctx.Event(), ctx.Array("d", 3)
+    daemon = ctx.Process(target=_daemon, args=(str(path), daemon_ids, stop, ready, stats, wrote))
     daemon.start()
-    ready.wait(30)
+    assert ready.wait(60), "the daemon did not start"
     try:
         with open_store(path) as store:
             held: list[float] = []
@@ -110,7 +111,8 @@ def measure(tmp_path, sizes=(1_000, 10_000, 100_000, 1_000_000), modes=(MODE_MER
                 held.clear()
                 merge_cluster(store, MergePlan(ids[0], tuple(ids[1:]), mode, body, draft_stamps(store, ids)))
                 run.holds.setdefault((size, mode), []).append(max(held))
-                time.sleep(0.05)  # the daemon writes between merges too
+                wrote.clear()
+                assert wrote.wait(60), "the daemon stopped writing"  # the daemon writes between merges too
     finally:
         stop.set()
         daemon.join(60)

@@ -19,7 +19,7 @@ CAP_SECONDS = 120
 DOCS = 12
 
 
-def _daemon(path: str, ids: list[str], stop, log, written) -> None:
+def _daemon(path: str, ids: list[str], stop, log, written, wrote) -> None:
     """Append a unique sentence to a random live document, one short transaction at a time."""
     rng = random.Random(5)
     conn = sqlite3.connect(path, timeout=30, isolation_level=None)
@@ -38,7 +38,8 @@ def _daemon(path: str, ids: list[str], stop, log, written) -> None:
             log.put(marker)
             with written.get_lock():
                 written.value += 1
-        time.sleep(rng.uniform(0.0, 0.004))
+            wrote.set()
+        stop.wait(rng.uniform(0.0, 0.004))  # jitter between the daemon's writes (not a wait for anything)
     conn.close()
     log.put(None)
 
@@ -49,12 +50,18 @@ def test_no_update_of_a_concurrent_writer_is_lost(tmp_path):
         ids = [seed_document(store, f"Note {i}", f"Note {i} says port {5400 + i}.", anchor=f"topic-{i % 4}").document_id
                for i in range(DOCS)]
     ctx = mp.get_context("fork")
-    stop, log, written = ctx.Event(), ctx.Queue(), ctx.Value("i", 0)
-    daemon = ctx.Process(target=_daemon, args=(str(path), ids, stop, log, written))
+    stop, log, written, wrote = ctx.Event(), ctx.Queue(), ctx.Value("i", 0), ctx.Event()
+    daemon = ctx.Process(target=_daemon, args=(str(path), ids, stop, log, written, wrote))
     daemon.start()
     rng = random.Random(11)
     counts = {"merged": 0, "refused as stale": 0, "undone": 0, "redone": 0, "undo/redo refused": 0}
     start = time.monotonic()
+
+    def daemon_writes(chance: float) -> None:
+        """Now and then, let the daemon commit a write here (a reviewer reading the draft while it writes)."""
+        if rng.random() < chance:
+            wrote.clear()
+            assert wrote.wait(60), "the daemon stopped writing"
 
     def enough() -> bool:
         elapsed = time.monotonic() - start
@@ -68,7 +75,7 @@ def test_no_update_of_a_concurrent_writer_is_lost(tmp_path):
                 break
             a, b = rng.sample(live, 2)
             drafted = draft_stamps(store, [a, b])
-            time.sleep(rng.uniform(0.0, 0.01))  # a reviewer reading the draft while the daemon writes
+            daemon_writes(1.0)  # a reviewer reading the draft while the daemon writes
             try:
                 entry = merge_cluster(store, MergePlan(a, (b,), mode=MODE_APPEND, drafted=drafted))
             except StaleSourceError:
@@ -76,7 +83,7 @@ def test_no_update_of_a_concurrent_writer_is_lost(tmp_path):
                 continue
             counts["merged"] += 1
             for action, key in ((undo, "undone"), (redo, "redone"), (undo, "undone")):
-                time.sleep(rng.uniform(0.0, 0.005))
+                daemon_writes(0.5)
                 try:
                     action(store, entry.audit_id)
                     counts[key] += 1
