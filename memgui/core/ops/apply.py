@@ -57,6 +57,14 @@ from ..store.audit_log import (
 )
 from ..store.values import new_record_id
 from .changes import Written, written
+from .policy import (  # re-exported: the merge modes are named where the rules that read them live
+    MODE_APPEND as MODE_APPEND,
+    MODE_MERGED_BODY as MODE_MERGED_BODY,
+    MODE_UNION as MODE_UNION,
+    MODES as MODES,
+    guard_refuses,
+    merge_refusal,
+)
 from .stamps import (  # re-exported (`X as X`): the errors and stamps every write uses
     ApplyError as ApplyError,
     ApplyInputError as ApplyInputError,
@@ -68,11 +76,6 @@ from .stamps import (  # re-exported (`X as X`): the errors and stamps every wri
     draft_stamps as draft_stamps,
     what_changed as what_changed,
 )
-
-MODE_MERGED_BODY = "merged_body"
-MODE_APPEND = "append"
-MODE_UNION = "union"
-MODES = (MODE_MERGED_BODY, MODE_APPEND, MODE_UNION)
 
 
 @dataclass(frozen=True)
@@ -455,21 +458,16 @@ def merge_cluster(store: Store, plan: MergePlan,
     The write lock is held for milliseconds, not for the work: the sources are read, the body drafted (union,
     append) and proved (MergeGuard, `prove`) BEFORE the transaction; inside BEGIN IMMEDIATE only the stamps
     are checked again and the rows and the audit row written."""
-    if plan.mode not in MODES:
-        raise ApplyInputError(f"unknown merge mode {plan.mode!r} (use one of: {', '.join(MODES)})")
-    if not plan.target_id:
-        raise ApplyInputError("a merge needs a target document")
-    if not plan.other_ids:
-        raise ApplyInputError("a merge needs at least one source besides the target")
-    if plan.mode == MODE_MERGED_BODY and is_blank(plan.merged_body):
-        raise ApplyInputError("merged_body mode needs a non-empty merged body")
+    refusal = merge_refusal(plan.mode, plan.target_id, plan.other_ids, plan.merged_body)
+    if refusal is not None:
+        raise ApplyInputError(refusal)
     when = plan.when or utc_today()
     # ---- outside the lock: read, draft, prove
     docs = check_stamps(store, plan.cluster_ids, plan.drafted)
     target, others = docs[plan.target_id], [docs[i] for i in plan.other_ids]
     body, semantics = merge_body(plan, target, others, when)
     report = check_merge([target.markdown_body] + [o.markdown_body for o in others], body)
-    if not report.passed and not plan.guard_override:
+    if guard_refuses(report.passed, plan.guard_override):
         raise GuardRefusedError(report)
     if prove is not None:
         prove(target, others, body)
@@ -532,7 +530,7 @@ def edit_document(store: Store, doc_id: str, body: str, drafted: SourceStamp | M
     if body == doc.markdown_body and new_title == doc.title:
         raise ApplyInputError(f"{doc_id}: the edit changes nothing; nothing was written")
     report = check_merge([doc.markdown_body], body)
-    if not report.passed and not guard_override:
+    if guard_refuses(report.passed, guard_override):
         raise GuardRefusedError(report)
     provenance = Provenance(note=note)
     details_json = details_json_of(provenance, {"guard": report.to_dict(),

@@ -1,6 +1,6 @@
 """Bulk accept with proof: "accept all safe" over cluster reviews, each write its own audited transaction.
 
-A cluster is safe to accept without a person reading it only when every check agrees (`why_not_safe`): the
+A cluster is safe to accept without a person reading it only when every check agrees (`why_not_safe`, in policy.py): the
 model judged its pairs and the proposal is the model's largest same-fact group (two or more members, exactly
 the documents the merge covers, at most `MAX_MERGED` of them), the decision is UPDATE/CONSOLIDATE with a merged
 body, Netclaw's MergeGuard passed AND memgui's check proved the body (core/merge/align.py: every source sentence
@@ -41,10 +41,16 @@ from ..store.values import Document
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 from .apply import MODE_MERGED_BODY, ApplyError, MergePlan, SourceStamp, merge_cluster
 from .changes import NO_CHANGES, Changes
+from .policy import (  # re-exported: the rule for unattended writes lives in policy.py
+    MAX_MERGED as MAX_MERGED,
+    MERGE_DECISIONS as MERGE_DECISIONS,
+    merged_ids as merged_ids,
+    proved as proved,
+    rule_text as rule_text,
+    why_not_safe as why_not_safe,
+)
 from .undo import AuditError, undo
 
-MAX_MERGED = 3  # more members than this is never accepted in bulk: a person reads big merges
-MERGE_DECISIONS = ("UPDATE", "CONSOLIDATE")
 NOTE_PREFIX = "accept-safe batch "
 _BATCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -96,11 +102,6 @@ def batch_id_of(entry: AuditEntry) -> str | None:
 
 # ---- the rule ----------------------------------------------------------------------------------------------
 
-def merged_ids(review: ClusterReview) -> list[str]:
-    """The documents the review's merged body covers: the model's targets plus the proposal."""
-    return list(dict.fromkeys([*review.targets, review.proposal_id]))
-
-
 def with_safe_body(review: ClusterReview | None) -> ClusterReview | None:
     """The review with the body bulk accept may write: the model's merged body when MergeGuard and the lens both
     pass it; else the sentence-union draft of the same notes when both pass that (it keeps every sentence that
@@ -119,50 +120,6 @@ def with_safe_body(review: ClusterReview | None) -> ClusterReview | None:
                        rationale=f"{review.rationale or ''} [memgui: {failed} the model's draft; the "
                                  "prove-or-keep union draft of the same notes is written instead]".strip())
     return review
-
-
-def proved(strict: Mapping[str, Any] | None) -> bool:
-    """memgui's verdict on a body is `proved` (align.py): the only verdict an unattended write takes."""
-    return (strict or {}).get("verdict") == Verdict.PROVED.value
-
-
-def why_not_safe(review: ClusterReview | None, member_ids: Sequence[str] | None = None) -> str | None:
-    """None when the review may be accepted in bulk; else the first reason it may not (one line)."""
-    if review is None:
-        return "not reviewed yet"
-    if member_ids is not None and set(review.stamps) != set(member_ids):
-        return "the review is of other members than this cluster has now"
-    if not review.groups_judged:
-        return "no model judged its pairs (only the sentence-union draft)"
-    if review.error:
-        return f"the model gave no decision ({review.error})"
-    largest = list(review.groups[0]) if review.groups else []
-    if len(largest) < 2:
-        return "every pair was judged a different fact"
-    if review.decision not in MERGE_DECISIONS:
-        return f"the decision is {review.decision or 'none'}, not UPDATE/CONSOLIDATE"
-    if is_blank(review.merged_body):
-        return "the decision has no merged body"
-    merged = merged_ids(review)
-    if set(merged) != set(largest):
-        return (f"the decision covers {len(set(merged) & set(largest))} of the same-fact group's {len(largest)} "
-                "members, not the group")
-    if len(merged) > MAX_MERGED:
-        return f"{len(merged)} members merged (bulk accept takes at most {MAX_MERGED})"
-    if not (review.guard or {}).get("passed"):
-        return f"MergeGuard failed: {(review.guard or {}).get('reason') or 'not run'}"
-    if not proved(review.strict):
-        verdict = (review.strict or {}).get("verdict") or "not checked"
-        why = "; ".join((review.strict or {}).get("reasons", [])[:2])
-        return f"memgui's check says {verdict}, not proved" + (f" ({why})" if why else "")
-    if (review.likely_different or {}).get("likely_different"):
-        return f"marked likely different facts: {review.likely_different.get('reason') or 'see the cluster'}"
-    if review.target not in merged:
-        return "the review names no target inside the merged group"
-    missing = [m for m in merged if m not in review.stamps]
-    if missing:
-        return f"no stamp recorded for {missing[0]}"
-    return None
 
 
 # ---- the plan ------------------------------------------------------------------------------------------------
@@ -254,13 +211,6 @@ class BatchPlan:
 
     def to_markdown(self) -> str:
         return plan_markdown(self)
-
-
-def rule_text() -> str:
-    return (f"a model same-fact group of 2–{MAX_MERGED} members is the whole merge, the decision is "
-            "UPDATE/CONSOLIDATE with a merged body, MergeGuard passed, memgui's check proved the body (every source "
-            "sentence kept or restated, nothing added), "
-            "no 'likely different facts' mark, and (when it ran) the second reader says every source's facts are kept")
 
 
 def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str],
