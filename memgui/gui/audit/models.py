@@ -2,30 +2,24 @@
 store's append histories and the "kept separate" exemptions. They only present core values."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Generic, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
-from PySide6.QtCore import (
-    QAbstractItemModel,
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-)
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import QAbstractItemModel, QObject, QSortFilterProxyModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ..services.types import AuditEntry, DaemonEvent, DocumentHistory, Exemption
 from ..services.values import MODE_APPEND, format_timestamp
+from ..table_model import (
+    SORT_ROLE as SORT_ROLE,
+    VALUE_ROLE as VALUE_ROLE,
+    Index as Index,
+    SortKey as SortKey,
+    TableModel as TableModel,
+)
 
-SORT_ROLE = Qt.ItemDataRole.UserRole
-VALUE_ROLE = Qt.ItemDataRole.UserRole + 1
 PASSED_COLOR, FAILED_COLOR, MUTED_COLOR, WARN_COLOR = "#1a7f37", "#cf222e", "#6e7781", "#9a6700"
-Index = QModelIndex | QPersistentModelIndex
-SortKey = str | int | float
-R = TypeVar("R")  # a table's row value
+R = TypeVar("R")  # a row value of `selected_rows`
 
 
 def when_text(ms: int | None, *, seconds: bool = True) -> str:
@@ -55,76 +49,6 @@ def short_id(doc_id: str | None) -> str:
     if not doc_id:
         return ""
     return doc_id if len(doc_id) <= 16 else f"{doc_id[:12]}…{doc_id[-4:]}"
-
-
-class TableModel(QAbstractTableModel, Generic[R]):
-    """Rows of values, a fixed column list, display/sort/tooltip/colour callbacks per subclass."""
-
-    COLUMNS: tuple[str, ...] = ()
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[R] = []
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
-            return self.COLUMNS[section]
-        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
-            return str(section + 1)
-        return None
-
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)) or not (0 <= index.column() < len(self.COLUMNS)):
-            return None
-        row, col = self._rows[index.row()], index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.display(row, col)
-        if role == SORT_ROLE:
-            return self.sort_value(row, col)
-        if role == VALUE_ROLE:
-            return row
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(row, col)
-        if role == Qt.ItemDataRole.ForegroundRole:
-            color = self.color(row, col)
-            return QBrush(QColor(color)) if color else None
-        return None
-
-    def display(self, row: R, col: int) -> str:  # pragma: no cover - overridden
-        return ""
-
-    def sort_value(self, row: R, col: int) -> SortKey:
-        return self.display(row, col).lower()
-
-    def tooltip(self, row: R, col: int) -> str | None:
-        return None
-
-    def color(self, row: R, col: int) -> str | None:
-        return None
-
-    def set_rows(self, rows: Iterable[R]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def rows(self) -> Sequence[R]:
-        return tuple(self._rows)
-
-    def row_at(self, row: int) -> R | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
 
 
 class AuditTableModel(TableModel[AuditEntry]):

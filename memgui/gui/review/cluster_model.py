@@ -6,23 +6,16 @@ frozen `ClusterRow`, changed through `update_row`, which repaints the row."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TypedDict, Unpack
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QSortFilterProxyModel,
-    Qt,
-    Signal,
-)
-from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPen, QPixmap
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
 from ..services.types import Cluster, Document, ReviewMark
 from ..services.values import anchor_slug
+from ..table_model import SORT_ROLE, VALUE_ROLE, SortKey, TableModel
 
 NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "merged", "appended", "kept separate"
 REVIEWED_HINT = {MERGED: "reviewed: merged", APPENDED: "reviewed: appended (guard fallback)",
@@ -34,8 +27,7 @@ STATUS_COLORS = {
     APPENDED: "#1a7f37",
     KEPT_SEPARATE: "#6e7781",
 }
-SORT_ROLE = Qt.ItemDataRole.UserRole
-CLUSTER_ROLE = Qt.ItemDataRole.UserRole + 1
+CLUSTER_ROLE = VALUE_ROLE  # the row (ClusterRow) itself
 BADGE_ROLE = Qt.ItemDataRole.UserRole + 2  # the model's verdict decided ahead: pending / same / different / mixed
 # (glyph, colour, hint) of each badge, drawn before the status text
 BADGES = {
@@ -138,84 +130,48 @@ class RowChanges(TypedDict, total=False):
     marked_at: int | None
 
 
-class ClusterTableModel(QAbstractTableModel):
+class ClusterTableModel(TableModel[ClusterRow]):
     COLUMNS = ("Status", "Cosine", "Size", "Titles", "Anchor")
     STATUS, COSINE, SIZE, TITLES, ANCHOR = range(5)
-    statusChanged = Signal(object)  # ClusterRow, as it is after `set_status`
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[ClusterRow] = []
-        self._badges: dict[frozenset[str], str] = {}  # member ids -> the model's verdict (decisions ahead)
-
-    # ---- Qt model API -------------------------------------------------------------------------------
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
     TIPS = ("new · skipped · merged · appended · kept separate; the badge is the model's verdict, decided ahead "
             "(= same fact · ≠ different facts · ± mixed · … queued)",
             "the highest cosine between two members (a narrow queue shows the review status under it)",
             "documents in the cluster", "the members' titles", "the members' anchors")
+    statusChanged = Signal(object)  # ClusterRow, as it is after `set_status`
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and 0 <= section < 5:
-            return self.TIPS[section]
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
-            return self.COLUMNS[section]
-        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
-            return str(section + 1)
-        return None
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._badges: dict[frozenset[str], str] = {}  # member ids -> the model's verdict (decisions ahead)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
-            return None
-        row, col = self._rows[index.row()], index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (row.status, row.cosine_text, str(row.size), row.titles_text, row.anchor_text)[col]
-        if role == SORT_ROLE:
-            cosine = -1.0 if row.top_cosine is None else row.top_cosine
-            return (row.status, cosine, row.size, row.titles_text.lower(), row.anchor_text.lower())[col]
-        if role == CLUSTER_ROLE:
-            return row
-        if role == BADGE_ROLE:
-            return self.badge(row)
-        if role == Qt.ItemDataRole.DecorationRole and col == self.STATUS:
-            return badge_icon(self.badge(row) or "")
-        if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [f"{t}  ({i})" for t, i in zip(row.titles, row.member_ids)]
-            hint = REVIEWED_HINT.get(row.status, row.status)
-            head = f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text} — {hint}"
-            badge = BADGES.get(self.badge(row) or "")
-            return "\n".join([head] + ([badge[2]] if badge else []) + lines)
-        if role == Qt.ItemDataRole.ForegroundRole and col == self.STATUS:
-            return QBrush(QColor(STATUS_COLORS.get(row.status, "#000000")))
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (self.COSINE, self.SIZE):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
+    # ---- how a row shows (TableModel) ---------------------------------------------------------------
 
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+    def display(self, row: ClusterRow, col: int) -> str:
+        return (row.status, row.cosine_text, str(row.size), row.titles_text, row.anchor_text)[col]
+
+    def sort_value(self, row: ClusterRow, col: int) -> SortKey:
+        cosine = -1.0 if row.top_cosine is None else row.top_cosine
+        return (row.status, cosine, row.size, row.titles_text.lower(), row.anchor_text.lower())[col]
+
+    def tooltip(self, row: ClusterRow, col: int) -> str:
+        lines = [f"{t}  ({i})" for t, i in zip(row.titles, row.member_ids)]
+        hint = REVIEWED_HINT.get(row.status, row.status)
+        head = f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text} — {hint}"
+        badge = BADGES.get(self.badge(row) or "")
+        return "\n".join([head] + ([badge[2]] if badge else []) + lines)
+
+    def color(self, row: ClusterRow, col: int) -> str | None:
+        return STATUS_COLORS.get(row.status, "#000000") if col == self.STATUS else None
+
+    def decoration(self, row: ClusterRow, col: int) -> QIcon | None:
+        return badge_icon(self.badge(row) or "") if col == self.STATUS else None
+
+    def alignment(self, row: ClusterRow, col: int) -> Qt.AlignmentFlag | None:
+        return Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter if col in (self.COSINE, self.SIZE) else None
+
+    def role_data(self, row: ClusterRow, col: int, role: int) -> object:
+        return self.badge(row) if role == BADGE_ROLE else None
 
     # ---- contents -----------------------------------------------------------------------------------
-
-    def set_rows(self, rows: Iterable[ClusterRow]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    def rows(self) -> Sequence[ClusterRow]:
-        return tuple(self._rows)
-
-    def row_at(self, row: int) -> ClusterRow | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def row_of(self, cluster_id: str) -> int:
         for i, r in enumerate(self._rows):
