@@ -111,7 +111,7 @@ class LlamaDecider:
         self.engine = engine
         self.model_path = Path(model_path) if model_path is not None else getattr(engine, "model_path", None)
         self.model_id: str = engine.model_id
-        self._stable: dict[tuple[Any, ...], tuple[int, list[int]]] = {}
+        self._stable = dp.StablePrefix()
 
     # -- lifecycle ------------------------------------------------------------------------------------
     @property
@@ -270,7 +270,7 @@ class LlamaDecider:
         if extra is not None:
             extra["prompt"] = f"{system}\n\n{user}"
         grammar = dp.protocol_grammar([c.document_id for c in candidates])
-        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        messages = dp.chat(system, user)
         call = yield from self._call("protocol", None, messages, grammar, self.max_output_tokens, calls,
                                      deadline, cancel)
         return call.reply, prompt_hash(system, user)
@@ -345,12 +345,7 @@ class LlamaDecider:
         """Tokens every prompt of this kind shares (system prompt, shots): compare with a reference prompt
         whose last user turn differs; cached per kind and fixed part."""
         key = (stage, tuple((m["role"], m["content"]) for m in messages[:-1]))
-        if key not in self._stable:
-            a = self.engine.tokenize(self.engine.render(messages[:-1] + [{"role": "user", "content": "A"}]))
-            b = self.engine.tokenize(self.engine.render(messages[:-1] + [{"role": "user", "content": "B"}]))
-            self._stable[key] = (_common_prefix(a, b), a)
-        stable, reference = self._stable[key]
-        return min(stable, _common_prefix(reference, tokens))
+        return self._stable(self.engine, key, messages, tokens)
 
     # -- results ----------------------------------------------------------------------------------------
     @staticmethod
@@ -394,15 +389,6 @@ def _check(deadline: float | None, cancel: CancelToken | None) -> None:
         raise _Stop("cancelled")
     if deadline is not None and time.monotonic() >= deadline:
         raise _Stop("timeout")
-
-
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _proposal_text(proposal: Proposal) -> str:

@@ -8,6 +8,12 @@ Two prompts, measured on the 1.5B default model (docs/decider.md, design/measure
   exactly" — it merges; "merge the two notes" made the model copy both verbatim.
 The texts live in `resources/prompts/decider_*` so they can be read and reviewed without code.
 
+The chat shapes every local-model prompt is built from live here once, for the decider and the second reader
+(reader.py): `chat` (a system prompt and one user turn), `few_shot_chat` (a system prompt, the shots as
+user/assistant turns, then the question), `prompt_path`/`prompt_text` (the texts under resources/prompts),
+`clip` (a text cut to a length) and `StablePrefix` (the tokens every prompt of one shape shares, kept in
+llama.cpp's cache between prompts).
+
 The Netclaw **protocol grammar** (single-stage pipeline) only admits a keyword line naming candidate ids that
 exist, an optional `REASON:` line, and `---` plus a body for UPDATE/CONSOLIDATE (netclaw-compat §8.2/§8.4).
 """
@@ -16,10 +22,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ...config import resources_dir
 
@@ -31,6 +37,80 @@ CLASSIFY_MAX_TOKENS = 4
 CLASSIFY_MAX_CHARS = 2000
 
 
+# ---- the chat shapes of every prompt (the decider's and the second reader's) -----------------------------------
+
+ChatMessage = dict[str, Any]  # {"role": "system" | "user" | "assistant", "content": str}, as llama.cpp takes it
+
+
+def prompt_path(name: str) -> Path:
+    """A prompt file under resources/prompts."""
+    return resources_dir() / "prompts" / name
+
+
+def prompt_text(name: str) -> str:
+    """A prompt text under resources/prompts, stripped."""
+    return prompt_path(name).read_text(encoding="utf-8").strip()
+
+
+def chat(system: str, user: str) -> list[ChatMessage]:
+    """A system prompt and one user turn."""
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def few_shot_chat(system: str, shots: Iterable[tuple[str, str]], question: str) -> list[ChatMessage]:
+    """A system prompt, each (question, answer) shot as a user and an assistant turn, then the question asked.
+    Every prompt of one kind shares all but its last turn (`StablePrefix`)."""
+    messages = [{"role": "system", "content": system}]
+    for asked, answer in shots:
+        messages.append({"role": "user", "content": asked})
+        messages.append({"role": "assistant", "content": answer})
+    messages.append({"role": "user", "content": question})
+    return messages
+
+
+def clip(text: str | None, limit: int) -> tuple[str, bool]:
+    """`text` stripped (`(empty)` when nothing is left), cut to `limit` characters with `...`; whether it was cut."""
+    text = (text or "").strip() or "(empty)"
+    return (text, False) if len(text) <= limit else (text[:limit] + "...", True)
+
+
+class RendersChat(Protocol):
+    """What `StablePrefix` needs of an engine (engine.Engine has it)."""
+
+    def render(self, messages: list[ChatMessage]) -> str: ...
+
+    def tokenize(self, text: str) -> list[int]: ...
+
+
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many leading tokens two token lists share."""
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+@dataclass
+class StablePrefix:
+    """The tokens every prompt of one shape shares (system prompt, shots), which llama.cpp keeps cached between
+    prompts: found once per key by rendering the prompt with two different last user turns."""
+
+    _seen: dict[Hashable, tuple[int, list[int]]] = field(default_factory=dict, repr=False)
+
+    def __call__(self, engine: RendersChat, key: Hashable, messages: list[ChatMessage], tokens: list[int]) -> int:
+        if key not in self._seen:
+            a = engine.tokenize(engine.render(messages[:-1] + [{"role": "user", "content": "A"}]))
+            b = engine.tokenize(engine.render(messages[:-1] + [{"role": "user", "content": "B"}]))
+            self._seen[key] = (common_prefix(a, b), a)
+        stable, reference = self._seen[key]
+        return min(stable, common_prefix(reference, tokens))
+
+
+# ---- the decider's prompts -----------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Shot:
     existing: str
@@ -38,18 +118,14 @@ class Shot:
     answer: str
 
 
-def _prompt_path(name: str) -> Path:
-    return resources_dir() / "prompts" / name
-
-
 @functools.cache
 def classify_system_prompt() -> str:
-    return str(_prompt_path("decider_classify_system.txt").read_text(encoding="utf-8")).strip()
+    return prompt_text("decider_classify_system.txt")
 
 
 @functools.cache
 def classify_shots() -> tuple[Shot, ...]:
-    data = json.loads(_prompt_path("decider_shots.json").read_text(encoding="utf-8"))
+    data = json.loads(prompt_path("decider_shots.json").read_text(encoding="utf-8"))
     shots = tuple(Shot(s["existing"], s["new"], s["answer"]) for s in data["shots"])
     if not shots or any(s.answer not in (SAME, DIFFERENT) for s in shots):
         raise ValueError("decider_shots.json: every shot needs an answer of SAME or DIFFERENT")
@@ -58,7 +134,7 @@ def classify_shots() -> tuple[Shot, ...]:
 
 @functools.cache
 def editor_system_prompt() -> str:
-    return str(_prompt_path("decider_editor_system.txt").read_text(encoding="utf-8")).strip()
+    return prompt_text("decider_editor_system.txt")
 
 
 def prompt_version() -> str:
@@ -71,23 +147,14 @@ def prompt_version() -> str:
     return h.hexdigest()[:16]
 
 
-def _clip(text: str, limit: int) -> str:
-    text = (text or "").strip() or "(empty)"
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 def pair_text(existing: str, new: str, *, max_chars: int = CLASSIFY_MAX_CHARS) -> str:
-    return f"EXISTING: {_clip(existing, max_chars)}\nNEW: {_clip(new, max_chars)}"
+    return f"EXISTING: {clip(existing, max_chars)[0]}\nNEW: {clip(new, max_chars)[0]}"
 
 
-def classify_messages(existing: str, new: str, *, max_chars: int = CLASSIFY_MAX_CHARS) -> list[dict[str, Any]]:
+def classify_messages(existing: str, new: str, *, max_chars: int = CLASSIFY_MAX_CHARS) -> list[ChatMessage]:
     """System prompt, the six shots as user/assistant turns, then the pair to judge."""
-    messages = [{"role": "system", "content": classify_system_prompt()}]
-    for s in classify_shots():
-        messages.append({"role": "user", "content": pair_text(s.existing, s.new)})
-        messages.append({"role": "assistant", "content": s.answer})
-    messages.append({"role": "user", "content": pair_text(existing, new, max_chars=max_chars)})
-    return messages
+    return few_shot_chat(classify_system_prompt(), ((pair_text(s.existing, s.new), s.answer) for s in classify_shots()),
+                         pair_text(existing, new, max_chars=max_chars))
 
 
 def editor_target_words(bodies: Sequence[str]) -> int:
@@ -113,7 +180,7 @@ def must_keep_tokens(bodies: Sequence[str], limit: int = 60) -> list[str]:
     return kept[:limit]
 
 
-def editor_messages(bodies: Sequence[str]) -> list[dict[str, Any]]:
+def editor_messages(bodies: Sequence[str]) -> list[ChatMessage]:
     """The editor prompt over the notes to merge (newest first), with the exact tokens to keep."""
     notes = "\n\n".join(f"NOTE {i}:\n{(b or '').strip()}" for i, b in enumerate(bodies, 1))
     keep = must_keep_tokens(bodies)
@@ -121,7 +188,7 @@ def editor_messages(bodies: Sequence[str]) -> list[dict[str, Any]]:
     if keep:
         user += "The note must contain each of these exactly as written: " + ", ".join(keep) + "\n"
     user += f"Write the single note (about {editor_target_words(bodies)} words)."
-    return [{"role": "system", "content": editor_system_prompt()}, {"role": "user", "content": user}]
+    return chat(editor_system_prompt(), user)
 
 
 def gbnf_literal(text: str) -> str:

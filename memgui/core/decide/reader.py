@@ -28,9 +28,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...config import resources_dir
 from ..store.reader_cache import ReaderCache
 from ..tasks import Cancelled, CancelToken, Progress, Work
+from .prompts import ChatMessage, StablePrefix, clip, few_shot_chat, prompt_path, prompt_text
 
 YES, NO = "YES", "NO"
 DEFAULT_THRESHOLD = 0.6  # p(yes) at or above keeps the source: picked on the tune half (0.599; docs/reader.md)
@@ -49,18 +49,14 @@ class ReaderShot:
     answer: str
 
 
-def _prompt_path(name: str) -> Path:
-    return resources_dir() / "prompts" / name
-
-
 @functools.cache
 def reader_system_prompt() -> str:
-    return _prompt_path("reader_system.txt").read_text(encoding="utf-8").strip()
+    return prompt_text("reader_system.txt")
 
 
 @functools.cache
 def reader_shots() -> tuple[ReaderShot, ...]:
-    data = json.loads(_prompt_path("reader_shots.json").read_text(encoding="utf-8"))
+    data = json.loads(prompt_path("reader_shots.json").read_text(encoding="utf-8"))
     shots = tuple(ReaderShot(s["source"], s["merged"], s["answer"]) for s in data["shots"])
     if not shots or any(s.answer not in (YES, NO) for s in shots):
         raise ValueError("reader_shots.json: every shot needs an answer of YES or NO")
@@ -87,23 +83,15 @@ def reader_model_key(model_path: str | os.PathLike[str] | None, model_id: str = 
     return f"{model}|reader {reader_prompt_version()}"
 
 
-def _clip(text: str, limit: int = MAX_CHARS) -> tuple[str, bool]:
-    text = (text or "").strip() or "(empty)"
-    return (text, False) if len(text) <= limit else (text[:limit] + "...", True)
-
-
 def question_text(source: str, body: str) -> str:
-    return f"SOURCE: {_clip(source)[0]}\nMERGED: {_clip(body)[0]}"
+    return f"SOURCE: {clip(source, MAX_CHARS)[0]}\nMERGED: {clip(body, MAX_CHARS)[0]}"
 
 
-def reader_messages(source: str, body: str) -> list[dict[str, Any]]:
-    """System prompt, the shots as user/assistant turns, then the question about this source."""
-    messages = [{"role": "system", "content": reader_system_prompt()}]
-    for s in reader_shots():
-        messages.append({"role": "user", "content": question_text(s.source, s.merged)})
-        messages.append({"role": "assistant", "content": s.answer})
-    messages.append({"role": "user", "content": question_text(source, body)})
-    return messages
+def reader_messages(source: str, body: str) -> list[ChatMessage]:
+    """System prompt, the shots as user/assistant turns, then the question about this source (the decider's
+    chat shape, prompts.few_shot_chat)."""
+    return few_shot_chat(reader_system_prompt(), ((question_text(s.source, s.merged), s.answer) for s in reader_shots()),
+                         question_text(source, body))
 
 
 def p_yes_of(logit_yes: float, logit_no: float) -> float:
@@ -182,7 +170,7 @@ class FactReader:
     cache: ReaderCache | None = None
     threshold: float = DEFAULT_THRESHOLD
     model_id: str = ""
-    _stable: dict[int, tuple[int, list[int]]] = field(default_factory=dict, repr=False)
+    _stable: StablePrefix = field(default_factory=StablePrefix, repr=False)
 
     @classmethod
     def for_decider(cls, decider: Any, *, cache: ReaderCache | None = None,
@@ -237,7 +225,7 @@ class FactReader:
     def _ask(self, source: str, body: str, cancel: CancelToken | None,
              step: Progress) -> Work[tuple[float | None, str]]:
         """Score one question (yields `step` after each prompt chunk); (p(yes), "") or (None, why unread)."""
-        if _clip(source)[1] or _clip(body)[1]:
+        if clip(source, MAX_CHARS)[1] or clip(body, MAX_CHARS)[1]:
             return None, f"longer than the reader reads ({MAX_CHARS} characters)"
         engine = self._engine()
         lock = getattr(engine, "lock", None)
@@ -267,23 +255,7 @@ class FactReader:
 
     def _stable_prefix(self, engine: Any, messages: list[dict[str, Any]], tokens: list[int]) -> int:
         """Tokens every question shares (system prompt + shots), found once by comparing two renderings."""
-        key = id(engine)
-        if key not in self._stable:
-            a = engine.tokenize(engine.render(messages[:-1] + [{"role": "user", "content": "A"}]))
-            b = engine.tokenize(engine.render(messages[:-1] + [{"role": "user", "content": "B"}]))
-            n = 0
-            for x, y in zip(a, b):
-                if x != y:
-                    break
-                n += 1
-            self._stable[key] = (n, a)
-        stable, reference = self._stable[key]
-        n = 0
-        for x, y in zip(reference, tokens):
-            if x != y or n >= stable:
-                break
-            n += 1
-        return min(stable, n)
+        return self._stable(engine, id(engine), messages, tokens)
 
 
 __all__ = [
