@@ -23,12 +23,12 @@ import datetime as _dt
 import enum
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .align import Fate, align
 from .contrasts import contrasts
-from .facts.calendar_values import dates
+from .facts.calendar_values import dates, times
 from .sentences import Sentence, split
 
 DAY_MS = 86_400_000
@@ -130,7 +130,48 @@ def order_of(notes: Sequence[TimedNote], now_ms: int) -> Order:
         days_of_newer = stated_days(notes[b].body, _year(known[b]))
         if past_of_older and days_of_newer and max(days_of_newer) < max(past_of_older):
             return Order((), "a note is dated before an event the other reports", tuple(times))
+        if known[b] - known[a] < DAY_MS and _clock_disagrees(notes[a].body, notes[b].body):
+            return Order((), "the notes were written within a day and the times of day they state put them the "
+                             "other way round (a time zone?)", tuple(times))
+        stale = _dated_change_not_carried(notes[a].body, notes[b].body)
+        if stale:
+            return Order((), f"each note is newer on a different value: the older records a dated change the newer "
+                             f"does not carry (“{_short(stale)}”)", tuple(times))
     return Order(oldest_first, "", tuple(times))
+
+
+def _latest_clock(text: str) -> tuple[int, str] | None:
+    """The latest (day, time of day) a text states with both, as written (local to its writer)."""
+    best: tuple[int, str] | None = None
+    for sentence in split(text):
+        days = stated_days(sentence.text)
+        clocks = sorted(min(k for k in v.keys if k.count(":") == 2) for v in times(sentence.text, []))
+        if days and clocks:
+            here = (max(days), clocks[-1])
+            best = here if best is None or here > best else best
+    return best
+
+
+def _clock_disagrees(older: str, newer: str) -> bool:
+    a, b = _latest_clock(older), _latest_clock(newer)
+    return a is not None and b is not None and b < a
+
+
+def _dated_change_not_carried(older: str, newer: str) -> str:
+    """An older sentence that dates a change of a value, aligned to a newer sentence that states another value
+    without a date, while the newer note dates changes of its own: each note is newer on something (the newer
+    note may repeat a value it did not update). The older sentence, or ""."""
+    if not stated_days(newer):
+        return ""
+    newer_sentences = split(newer)
+    for fate in align([older], newer).sentences:
+        if fate.fate in (Fate.KEPT, Fate.RESTATED) or not fate.body or not stated_days(fate.text):
+            continue
+        changed = [m for m in fate.missing if any(ch.isdigit() for ch in m) and not dates(m)]
+        if changed and any(any(ch.isdigit() for ch in a) for a in fate.added) and not any(
+                stated_days(newer_sentences[i].text) for i in fate.body if i < len(newer_sentences)):
+            return fate.text
+    return ""
 
 
 def series_of(notes: Sequence[TimedNote]) -> str:
@@ -195,9 +236,13 @@ def _statements(text: str) -> list[Sentence]:
     return [s for s in split(text) if not s.structural and s.text.strip()]
 
 
-def supersede_draft(notes: Sequence[TimedNote], order: Order) -> SupersedeDraft:
+def supersede_draft(notes: Sequence[TimedNote], order: Order,
+                    stale: Callable[[int, str], bool] | None = None) -> SupersedeDraft:
     """The newest note whole as the present fact; what each older note states that it does not is kept as dated
-    history where the newer note speaks of the same thing, and as written where it does not."""
+    history where the newer note speaks of the same thing. An older sentence the newer note shares nothing with
+    is asked of `stale(note, sentence)` (the model's reading: does the newest state make it out of date?): kept as
+    written when it says no, as history otherwise. Without a reader it is history: `previously …, as of DATE` is
+    true of any statement, a stale plan left as a present claim is not."""
     if not order.ordered:
         raise ValueError(f"the notes cannot be ordered: {order.doubt}")
     newest = notes[order.newest].body or ""
@@ -219,9 +264,13 @@ def supersede_draft(notes: Sequence[TimedNote], order: Order) -> SupersedeDraft:
                 where = max(fate.body)
                 after.setdefault(where, []).append(phrase)
                 history.append(Historied(ni, fate.index, fate.text, where, phrase))
-            else:
+            elif stale is not None and not stale(ni, fate.text):
                 tail.append(fate.text.strip())
                 kept.append((ni, fate.index))
+            else:
+                phrase = history_phrase(fate.text, day)
+                after.setdefault(len(new_sentences) - 1, []).append(phrase)
+                history.append(Historied(ni, fate.index, fate.text, -1, phrase))
     body = _with_history(newest, new_sentences, after)
     if tail:
         body = body.rstrip() + "\n" + "\n".join(tail)

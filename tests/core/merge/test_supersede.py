@@ -89,23 +89,31 @@ def test_a_living_value_that_changed_is_no_series() -> None:
 
 def test_the_newest_state_comes_first_and_the_older_is_dated_history() -> None:
     notes = [SOFA_ORDERED, SOFA_ARRIVED]
-    draft = supersede_draft(notes, order_of(notes, NOW))
+    draft = supersede_draft(notes, order_of(notes, NOW), stale=lambda note, sentence: "grey" not in sentence)
     assert draft.body.startswith("The KIVIK sofa arrived on 18 March 2025.")
     present, phrases = split_history(draft.body)
     assert any("delivery expected in 2–3 weeks" in old and day == "2025-03-04" for old, day in phrases)
     assert "expected" not in present  # the stale plan is no present claim
-    assert "It is the grey one." in present  # what the newer note does not touch stays as written
+    assert "It is the grey one." in present  # what the reader says the newer note does not touch stays as written
     assert check_merge([n.body for n in notes], draft.body).passed  # Netclaw's MergeGuard holds too
     assert check_supersession(notes, draft.order, draft.body).passed
 
 
 def test_a_changed_value_is_kept_inline_after_the_sentence_that_replaces_it() -> None:
     notes = [NEW_ADDRESS, OLD_ADDRESS]
-    draft = supersede_draft(notes, order_of(notes, NOW))
+    draft = supersede_draft(notes, order_of(notes, NOW), stale=lambda note, sentence: False)
     assert draft.body.splitlines()[0] == ("Mira lives at 40 Rua do Ouro, Lisbon. (previously: Mira lives at 12 Rua "
                                           "Augusta, Lisbon, as of 2024-05-01)")
-    assert "She works at Fernhill." in draft.body
+    assert draft.body.splitlines()[1] == "She works at Fernhill."
     assert [(h.note, h.index) for h in draft.history] == [(1, 0)]
+
+
+def test_without_a_reader_an_untouched_older_statement_is_dated_history_not_a_present_claim() -> None:
+    """Nobody read whether the newer note makes it stale: `previously …, as of DATE` is true of it either way."""
+    notes = [SOFA_ORDERED, SOFA_ARRIVED]
+    draft = supersede_draft(notes, order_of(notes, NOW))
+    present, phrases = split_history(draft.body)
+    assert "grey" not in present and ("It is the grey one", "2025-03-04") in phrases
 
 
 def test_what_the_newer_note_restates_leaves_the_draft() -> None:
