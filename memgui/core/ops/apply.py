@@ -120,6 +120,8 @@ class MergePlan:
     forced: bool = False  # merged without the reviewer's stamps (`merge --body-file --force`): recorded
     # source sentences the reviewer confirmed as restated by the body (the window's alignment view): recorded
     confirmed: tuple[ConfirmedRestatement, ...] = ()
+    # a supersession (issue 38): its reading, order and history, recorded with the merge (audit details.supersede)
+    supersede: Mapping[str, Any] | None = None
 
     @property
     def cluster_ids(self) -> tuple[str, ...]:
@@ -481,6 +483,8 @@ def merge_cluster(store: Store, plan: MergePlan,
     confirmed = [c.to_dict() for c in plan.confirmed if c.document_id in plan.cluster_ids]
     if confirmed and plan.mode == MODE_MERGED_BODY:
         details["confirmed_restatements"] = confirmed
+    if plan.supersede is not None and plan.mode == MODE_MERGED_BODY:
+        details["supersede"] = dict(plan.supersede)
     provenance = Provenance(plan.decided_by, plan.model_id, plan.prompt_hash, plan.raw_reply, plan.rationale,
                             tuple(plan.cosines), plan.note, plan.prompt)
     # the audit row's parts known now: its details serialised, the texts its images will hold compressed
