@@ -11,10 +11,11 @@ rows are written the way the Netclaw daemon writes them (memgui itself never wri
     update_document(store, doc, **fields)                        write `doc` back with fields replaced
     put_embedding(store, doc, model_id, vector, ...)             one memory_embeddings row for `doc`
     seed_embedding(store, doc_id, model, dims, *, vector)        a row for the stored document's current text
+    seed_anchor_store(store)                                     the labelled anchor groups of data/anchor_notes.py
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -76,3 +77,28 @@ def put_embedding(store: Store, doc: Document, model_id: str, vector, *, content
 def seed_embedding(store: Store, doc_id: str, model: str = "model-a", dims: int = 4, *, vector=None) -> None:
     """An embedding row matching the stored document's current text; `vector` defaults to `dims` × 0.5."""
     put_embedding(store, store.document(doc_id), model, [0.5] * dims if vector is None else vector, dims=dims)
+
+
+@dataclass(frozen=True)
+class AnchorStore:
+    """What `seed_anchor_store` wrote: the document ids of each anchor group, of the big anchor, and the look-alike
+    pairs (notes that read alike under different anchors)."""
+
+    groups: dict[str, tuple[str, ...]]
+    big: tuple[str, ...]
+    lookalikes: tuple[frozenset[str], ...]
+
+
+def seed_anchor_store(store: Store) -> AnchorStore:
+    """The labelled anchor-group store of `tests/data/anchor_notes.py`: ≥ 20 anchors of 2–4 complementary notes,
+    look-alike notes under different anchors, one anchor of 40 notes."""
+    from data import anchor_notes as notes
+
+    groups = {
+        anchor: tuple(seed_document(store, title, body, anchor=anchor, freshness_at=1_700_000_000_000 + i).document_id
+                      for i, (title, body) in enumerate(items))
+        for anchor, items in notes.GROUPS.items()
+    }
+    big = tuple(seed_document(store, title, body, anchor=notes.BIG_ANCHOR).document_id for title, body in notes.BIG)
+    lookalikes = tuple(frozenset((groups[a][i], groups[b][j])) for (a, i), (b, j) in notes.LOOKALIKES)
+    return AnchorStore(groups, big, lookalikes)

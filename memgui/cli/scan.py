@@ -71,6 +71,7 @@ def result_to_json(result: ScanResult, titles: dict[str, str]) -> dict[str, Any]
                         "b": p.b,
                         "cosine": None if p.cosine is None else round(p.cosine, 6),
                         "nominee": p.nominee,
+                        "same_anchor": p.same_anchor,
                         **({"lexical_overlap": round(p.lexical_overlap, 6)} if p.lexical_overlap is not None else {}),
                     }
                     for p in c.pairs
@@ -95,7 +96,8 @@ def format_text(result: ScanResult, titles: dict[str, str]) -> str:
             lines.append(f"  {m}  {titles.get(m, '')}")
         for p in c.pairs:
             score = f"{p.cosine:.3f}" if p.cosine is not None else f"overlap {p.lexical_overlap or 0:.2f}"
-            lines.append(f"    {score}  {p.a} ~ {p.b}" + ("" if p.nominee else "  (same cluster)"))
+            mark = "  same anchor" if p.same_anchor else ""
+            lines.append(f"    {score}  {p.a} ~ {p.b}{mark}" + ("" if p.nominee or p.same_anchor else "  (same cluster)"))
     return "\n".join(lines)
 
 

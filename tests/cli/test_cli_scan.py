@@ -15,9 +15,9 @@ from vector_fakes import add_doc, text_vector
 def store_path(tmp_path):
     path = create_store(tmp_path / "netclaw.db")
     with open_store(path) as store:
-        add_doc(store, "Staging deploy key", "The deploy key for the staging server rotates every 90 days.")
-        add_doc(store, "Staging key rotation", "Staging server deploy keys are rotated every ninety days.")
-        add_doc(store, "Revenue", "Quarterly revenue grew by 12 percent.")
+        add_doc(store, "Staging deploy key", "The deploy key for the staging server rotates every 90 days.", anchor="staging")
+        add_doc(store, "Staging key rotation", "Staging server deploy keys are rotated every ninety days.", anchor="keys")
+        add_doc(store, "Revenue", "Quarterly revenue grew by 12 percent.", anchor="revenue")
     return path
 
 
@@ -31,7 +31,22 @@ def test_scan_json(store_path, capsys):
     assert all(set(m) == {"document_id", "title"} for m in cluster["members"])
     (pair,) = cluster["pairs"]
     assert {pair["a"], pair["b"]} == {m["document_id"] for m in cluster["members"]}
-    assert out["threshold"] <= pair["cosine"] <= 1.0 and pair["nominee"] is True
+    assert out["threshold"] <= pair["cosine"] <= 1.0 and pair["nominee"] is True and pair["same_anchor"] is False
+
+
+def test_scan_marks_notes_of_one_anchor(tmp_path, capsys):
+    path = create_store(tmp_path / "netclaw.db")
+    with open_store(path) as store:
+        flights = add_doc(store, "Lisbon flights", "TAP TP1351 leaves Heathrow 07:40 on 12 May.", anchor="lisbon-trip")
+        hotel = add_doc(store, "Lisbon hotel", "Booked Casa do Príncipe, four nights with breakfast.", anchor="lisbon-trip")
+        add_doc(store, "Revenue", "Quarterly revenue grew by 12 percent.", anchor="revenue")
+    assert main(["scan", "--store", str(path), "--json"]) == 0
+    (cluster,) = json.loads(capsys.readouterr().out)["clusters"]
+    (pair,) = cluster["pairs"]
+    assert {pair["a"], pair["b"]} == {flights.document_id, hotel.document_id}
+    assert pair["same_anchor"] is True and pair["nominee"] is False and pair["cosine"] < 0.68
+    assert main(["scan", "--store", str(path)]) == 0
+    assert "same anchor" in capsys.readouterr().out
 
 
 def test_scan_text_and_options(store_path, capsys):

@@ -6,8 +6,10 @@ demo store had a 25-document component of different notes). So each component is
 two groups join only while the mean cosine between their members stays ≥ the threshold (the same floor, not a
 tuned one), and never beyond MAX_CLUSTER_SIZE members; what does not fit is re-queued as clusters of its own.
 Each cluster carries every pairwise cosine among its members (`Pair.nominee` marks the TopK edges). Pairs a
-person marked "not duplicates" are removed before the components are formed. When no embedder works, the
-degraded lexical path of netclaw-compat §5 step 3b is used and the result is flagged. The clustering itself (`build_clusters`) is pure.
+person marked "not duplicates" are removed before the components are formed. Notes of one active anchor are
+nominated together too, whatever their cosine (anchored.py: the anchor edges, how they enter the linkage, and why).
+When no embedder works, the degraded lexical path of netclaw-compat §5 step 3b is used and the result is
+flagged. The clustering itself (`build_clusters`) is pure.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from ..curation.types import Nomination, NominatorUnavailable
 from ..store import Document, Store
 from ..store.values import embedding_text
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+from .anchored import anchor_edges, lift, vouched
 from .embed import (
     Embedder,
     EmbedderInfo,
@@ -62,6 +65,7 @@ class Pair:
     cosine: float | None  # None on the degraded lexical path
     nominee: bool = True  # a TopK edge (False: listed only because both are in the same cluster)
     lexical_overlap: float | None = None  # content Jaccard, set on the degraded path
+    same_anchor: bool = False  # both under one active anchor: nominated together whatever their cosine (anchored.py)
 
 
 @dataclass(frozen=True)
@@ -213,12 +217,17 @@ def _components(nodes_order: Sequence[str], edges: Iterable[tuple[str, str]]) ->
 
 
 def coherent_groups(members: Sequence[str], matrix: np.ndarray, *, floor: float,
-                    cap: int = MAX_CLUSTER_SIZE) -> list[list[str]]:
+                    cap: int = MAX_CLUSTER_SIZE, seeds: Sequence[Sequence[str]] = (),
+                    raw: np.ndarray | None = None, anchor_only: bool = False) -> list[list[str]]:
     """Pure: split one component (its cosine matrix) into groups of two or more. Average linkage: the two
     groups with the highest mean cosine between their members join while that mean is ≥ `floor` and the
     joined group fits `cap`. What does not fit a full group stays in groups of its own (re-queued as separate
-    clusters). Members keep `members` order; singletons are dropped."""
-    groups: list[list[int]] = [[i] for i in range(len(members))]
+    clusters). `seeds` are groups already formed (disjoint, each within `cap`); every other member starts alone.
+    Members keep `members` order; singletons are dropped."""
+    at = {m: i for i, m in enumerate(members)}
+    seeded = [sorted(at[m] for m in seed) for seed in seeds]
+    taken = {i for seed in seeded for i in seed}
+    groups: list[list[int]] = sorted(seeded + [[i] for i in range(len(members)) if i not in taken])
     while len(groups) > 1:
         best, pair = floor, None
         for gi in range(len(groups)):
@@ -226,7 +235,10 @@ def coherent_groups(members: Sequence[str], matrix: np.ndarray, *, floor: float,
                 a, b = groups[gi], groups[gj]
                 if len(a) + len(b) > cap:
                     continue
-                mean = float(matrix[np.ix_(a, b)].mean())
+                by_anchor = raw is not None and vouched(raw[np.ix_(a, b)], floor)
+                if anchor_only and not by_anchor:
+                    continue
+                mean = float((matrix if raw is None or by_anchor else raw)[np.ix_(a, b)].mean())
                 if mean >= best:
                     best, pair = mean, (gi, gj)
         if pair is None:
@@ -235,6 +247,22 @@ def coherent_groups(members: Sequence[str], matrix: np.ndarray, *, floor: float,
         groups[gi] = sorted(groups[gi] + groups[gj])
         del groups[gj]
     return [[members[i] for i in g] for g in sorted(groups, key=lambda g: g[0]) if len(g) > 1]
+
+
+def anchor_first(members: Sequence[str], scores: np.ndarray, raw: np.ndarray, anchors: Mapping[str, str],
+                 floor: float) -> list[list[str]]:
+    """The groups each anchor forms on its own (average linkage over its members' scores), before any cosine
+    joins two anchors: Netclaw's evaluator lists anchor matches before nominees (netclaw-compat §8.3)."""
+    by_anchor: dict[str, list[int]] = {}
+    for i, m in enumerate(members):
+        if m in anchors:
+            by_anchor.setdefault(anchors[m], []).append(i)
+    seeds: list[list[str]] = []
+    for idx in by_anchor.values():
+        if len(idx) > 1:
+            seeds += coherent_groups([members[i] for i in idx], scores[np.ix_(idx, idx)], floor=floor,
+                                     raw=raw[np.ix_(idx, idx)], anchor_only=True)
+    return seeds
 
 
 def cluster_id(member_ids: Iterable[str]) -> str:
@@ -259,21 +287,37 @@ def build_clusters(
     pair_cosine: Callable[[Sequence[str]], np.ndarray] | None = None,
     lexical: Mapping[tuple[str, str], float] | None = None,
     threshold: float | None = None,
+    anchors: Mapping[str, str] | None = None,
+    anchor_k: int = 5,
 ) -> tuple[tuple[Cluster, ...], list[str]]:
     """Pure: clusters from nominee edges, minus exempt pairs. `pair_cosine(members)` returns the members'
     cosine matrix (so every pair gets its cosine, and components are split into coherent groups of at most
     MAX_CLUSTER_SIZE with `threshold` — default: the lowest edge cosine — as the linkage floor); without it
-    the components are kept and only the edges listed. Returns the clusters (best first) and notices."""
+    the components are kept and only the edges listed. `anchors` maps live documents to their active anchor:
+    with `pair_cosine`, each document's `anchor_k` nearest anchor mates are edges too, scored at least the
+    floor in the linkage (anchored.py says why), and pairs under one anchor are marked. Returns the clusters
+    (best first) and notices."""
     notices: list[str] = []
     kept = {key: cos for key, cos in edges.items() if frozenset(key) not in exempt}
+    anchors = anchors or {}
+    anchored: set[tuple[str, str]] = set()
+    if anchors and pair_cosine is not None:
+        anchored = {key for key in anchor_edges(anchors, pair_cosine, k=anchor_k) if frozenset(key) not in exempt}
     members_list = []
-    for component in _components(order, kept):
+    components = _components(order, set(kept) | anchored)
+    broad = {m for c in components if len(c) > ALL_PAIRS_LIMIT for m in c} if anchored else set()
+    if broad:  # anchor edges made a component too big to split: there, the cosine edges alone, as without anchors
+        notices.append(f"{len(broad)} documents joined by anchors are too many to split; their cosines alone nominate")
+        components = [c for c in components if len(c) <= ALL_PAIRS_LIMIT] + _components(order, [e for e in kept if e[0] in broad])
+    for component in components:
         if pair_cosine is None or len(component) > ALL_PAIRS_LIMIT:
             members_list.append(component)
             continue
-        matrix = np.asarray(pair_cosine(component), dtype=np.float64)
         floor = -1.0 if threshold is None else threshold
-        for group in coherent_groups(component, matrix, floor=floor):
+        raw = np.asarray(pair_cosine(component), dtype=np.float64)
+        matrix = lift(raw, component, anchored, floor)
+        seeds = anchor_first(component, matrix, raw, anchors, floor)
+        for group in coherent_groups(component, matrix, floor=floor, seeds=seeds, raw=raw):
             members_list.append(group)
     clusters = []
     for members in members_list:
@@ -286,7 +330,8 @@ def build_clusters(
                     if frozenset((a, b)) in exempt:
                         continue
                     cos = float(min(1.0, matrix[i, j]))
-                    pairs.append(Pair(a, b, cos, nominee=(a, b) in kept))
+                    same = anchors.get(a) is not None and anchors.get(a) == anchors.get(b)
+                    pairs.append(Pair(a, b, cos, nominee=(a, b) in kept, same_anchor=same))
         else:
             if pair_cosine is not None:
                 listed = sum(1 for k in kept if k[0] in members)
@@ -307,6 +352,14 @@ def build_clusters(
 
     clusters.sort(key=lambda c: (-score(c), c.id))
     return tuple(clusters), notices
+
+
+def live_anchors(store: Store, doc_ids: Iterable[str]) -> dict[str, str]:
+    """Each of `doc_ids` that is a live document under an active anchor, to that anchor (tombstoned documents and
+    inactive anchors are never nominated by their anchor)."""
+    active = {a.anchor_id for a in store.anchors(active_only=True)}
+    live = {d.document_id: d.anchor_id for d in store.documents() if d.anchor_id in active}
+    return {d: live[d] for d in doc_ids if d in live}
 
 
 def _exempt_pairs(store: Store) -> set[frozenset[str]]:
@@ -369,9 +422,11 @@ def scan_store(
     model_path: str | Path | None = None,
     source: VectorSource | None = None,
     settings: CurationSettings | None = None,
+    by_anchor: bool = True,
 ) -> Work[ScanResult]:
     """Nominee clusters of the store's live documents. Falls back to the flagged lexical path when no embedder
-    can run. Raises EmbedderUnavailable only when an explicit choice (stored/onnx) is refused."""
+    can run. Raises EmbedderUnavailable only when an explicit choice (stored/onnx) is refused. `by_anchor`: notes
+    of one active anchor are nominated together (anchored.py); off, the cosine alone."""
     cancel = cancel or NEVER_CANCELLED
     settings = settings or load_curation_settings()
     k = settings.nominator_k if k is None else k
@@ -381,7 +436,7 @@ def scan_store(
         raise ValueError("threshold must be a cosine between -1 and 1")
     exempt = _exempt_pairs(store)
     if source is not None:  # the caller's source: the caller closes it
-        return (yield from _scan(store, source, [], k, threshold, settings, cancel, exempt))
+        return (yield from _scan(store, source, [], k, threshold, settings, cancel, exempt, by_anchor))
     yield Progress("loading embedder", 0, None, "loading the embedder")
     notices: list[str] = []
     try:
@@ -403,13 +458,14 @@ def scan_store(
             len(docs),
         )
     try:
-        return (yield from _scan(store, source, notices, k, threshold, settings, cancel, exempt))
+        return (yield from _scan(store, source, notices, k, threshold, settings, cancel, exempt, by_anchor))
     finally:
         close_source(source)  # the model this scan loaded is freed when it ends (done, cancelled or failed)
 
 
 def _scan(store: Store, source: VectorSource, notices: list[str], k: int, threshold: float | None,
-          settings: CurationSettings, cancel: CancelToken, exempt: set[frozenset[str]]) -> Work[ScanResult]:
+          settings: CurationSettings, cancel: CancelToken, exempt: set[frozenset[str]],
+          by_anchor: bool = True) -> Work[ScanResult]:
     """The index and clusters of one scan, from a source that is ready."""
     info = source.info
     if threshold is None:
@@ -425,7 +481,8 @@ def _scan(store: Store, source: VectorSource, notices: list[str], k: int, thresh
         product: np.ndarray = vectors @ vectors.T
         return product
 
-    clusters, more = build_clusters(edges, order=order, exempt=exempt, pair_cosine=pair_cosine, threshold=threshold)
+    clusters, more = build_clusters(edges, order=order, exempt=exempt, pair_cosine=pair_cosine, threshold=threshold,
+                                    anchors=live_anchors(store, order) if by_anchor else None, anchor_k=k)
     return ScanResult(info, k, threshold, False, None, clusters, tuple(notices + more), len(order), index.update)
 
 

@@ -3,7 +3,7 @@ update_semantics, pairwise cosine badges, the body with MergeGuard's missing tok
 member "include" / "target" choices."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QResizeEvent, QTextCharFormat, QTextCursor
@@ -49,6 +49,9 @@ GROUP_TIP = ("The model judged every pair of members “same fact?”. A group (
 def format_ms(ms: int | None) -> str:
     """A time stamp as the whole window shows it (netfx N10: local time with its UTC offset); "—" for none."""
     return format_timestamp(ms, empty="—")
+
+
+SAME_ANCHOR = " · same anchor"  # beside a badge's cosine: both documents sit under one anchor (nominated together)
 
 
 def cosine_color(value: float) -> str:
@@ -126,7 +129,8 @@ class SourcePane(QFrame):
         """The id of the document on show ("" before the first `set_doc`)."""
         return self.doc.document_id if self.doc is not None else ""
 
-    def set_doc(self, number: int, doc: Document, badges: Sequence[tuple[int, float]]) -> None:
+    def set_doc(self, number: int, doc: Document, badges: Sequence[tuple[int, float]],
+                same: Set[int] = frozenset()) -> None:
         self.doc, self.number = doc, number
         self.setObjectName(f"sourcePane{number}")
         self.body.setObjectName(f"sourceBody{number}")
@@ -144,10 +148,12 @@ class SourcePane(QFrame):
         self.meta_label.setText(f"<span style='color:{MUTED}'>{_esc(doc.anchor_id)} · {_esc(doc.update_semantics)} · "
                                 f"updated {updated}</span>")
         self.badges.setText("&nbsp;".join(
-            f"<span style='background-color:{cosine_color(c)}; color:white'>&nbsp;↔ #{other} {c:.3f}&nbsp;</span>"
+            f"<span style='background-color:{cosine_color(c)}; color:white'>&nbsp;↔ #{other} {c:.3f}"
+            f"{SAME_ANCHOR if other in same else ''}&nbsp;</span>"
             for other, c in badges))
-        self.badges.setToolTip("\n".join(f"cosine similarity of #{number} and #{o}: {c:.3f}" for o, c in badges)
-                               + f"\n\n{BADGE_LEGEND}")
+        self.badges.setToolTip("\n".join(f"cosine similarity of #{number} and #{o}: {c:.3f}"
+                                         + (" — same anchor: nominated together whatever the cosine" if o in same else "")
+                                         for o, c in badges) + f"\n\n{BADGE_LEGEND}")
         self.badges.setVisible(bool(badges))
         self.body.setPlainText(doc.markdown_body)
         self.body.setExtraSelections([])
@@ -302,7 +308,8 @@ class SourcesView(QWidget):
                 cosine = cosines.get(frozenset((doc.document_id, other.document_id)))
                 if cosine is not None:
                     badges.append((numbers[other.document_id], cosine))
-            pane.set_doc(numbers[doc.document_id], doc, badges)
+            same = {numbers[o.document_id] for o in docs if o is not doc and o.anchor_id == doc.anchor_id}
+            pane.set_doc(numbers[doc.document_id], doc, badges, same)
             pane.show()
             self._panes.append(pane)
         self._group.setExclusive(False)

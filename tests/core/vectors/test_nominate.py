@@ -117,15 +117,16 @@ def test_thresholds_per_model():
 
 @pytest.fixture
 def topical(empty_store):
-    docs = {
-        "k1": add_doc(empty_store, "Staging key", "deploy-key rotation for staging"),
-        "k2": add_doc(empty_store, "Key rotation", "staging deploy-key rotation every 90 days"),
-        "k3": add_doc(empty_store, "Keys", "the deploy-key of staging is rotated"),
-        "e1": add_doc(empty_store, "Editor", "editor-pref: Neovim"),
-        "e2": add_doc(empty_store, "Editor choice", "editor-pref is Neovim with LazyVim"),
-        "u1": add_doc(empty_store, "Revenue", "Quarterly revenue grew by 12 percent"),
-        "u2": add_doc(empty_store, "Weather", "It rained in Lisbon on Tuesday"),
+    notes = {  # each under an anchor of its own: these tests are about the cosine (test_anchored.py: anchors)
+        "k1": ("Staging key", "deploy-key rotation for staging"),
+        "k2": ("Key rotation", "staging deploy-key rotation every 90 days"),
+        "k3": ("Keys", "the deploy-key of staging is rotated"),
+        "e1": ("Editor", "editor-pref: Neovim"),
+        "e2": ("Editor choice", "editor-pref is Neovim with LazyVim"),
+        "u1": ("Revenue", "Quarterly revenue grew by 12 percent"),
+        "u2": ("Weather", "It rained in Lisbon on Tuesday"),
     }
+    docs = {key: add_doc(empty_store, title, body, anchor=key) for key, (title, body) in notes.items()}
     fake = FakeEmbedder(dims=32, topics=("deploy-key", "editor-pref"), noise=0.05)
     return empty_store, docs, fake
 
@@ -233,9 +234,9 @@ def llama():
 
 
 def test_real_scan_with_minilm(empty_store):
-    a = add_doc(empty_store, "Staging deploy key", "The deploy key for the staging server rotates every 90 days.")
-    b = add_doc(empty_store, "Staging key rotation", "Staging server deploy keys are rotated every ninety days.")
-    add_doc(empty_store, "Revenue", "Quarterly revenue grew by 12 percent.")
+    a = add_doc(empty_store, "Staging deploy key", "The deploy key for the staging server rotates every 90 days.", anchor="a")
+    b = add_doc(empty_store, "Staging key rotation", "Staging server deploy keys are rotated every ninety days.", anchor="b")
+    add_doc(empty_store, "Revenue", "Quarterly revenue grew by 12 percent.", anchor="c")
     result = run_to_end(scan_store(empty_store, embedder_choice="default"))
     assert result.embedder.model_id == MODEL_ID and result.embedder.source == "default"
     assert [set(c.member_ids) for c in result.clusters] == [{a.document_id, b.document_id}]
@@ -278,6 +279,20 @@ def labelled_pairs(labels: dict, live: set[str]) -> set[frozenset[str]]:
     return pairs
 
 
+def mixed_clusters(result, labels: dict) -> int:
+    """Clusters holding both a labelled look-alike sibling pair and a labelled duplicate pair."""
+    import itertools
+
+    group = {d: i for i, members in enumerate(labels["duplicate_clusters"]) for d in members}
+    siblings = {frozenset(p) for p in labels["sibling_pairs"]}
+    count = 0
+    for c in result.clusters:
+        pairs = list(itertools.combinations(c.member_ids, 2))
+        count += any(frozenset(p) in siblings for p in pairs) and any(
+            group.get(a) is not None and group.get(a) == group.get(b) for a, b in pairs)
+    return count
+
+
 def test_demo_store_duplicates_recall_at_default_threshold(tmp_path, record_property):
     import itertools
 
@@ -285,9 +300,13 @@ def test_demo_store_duplicates_recall_at_default_threshold(tmp_path, record_prop
     from memgui.core.store.demo import build_demo_store, demo_labels
 
     with open_store(build_demo_store(tmp_path / "demo" / "netclaw.db"), read_only=True) as store:
-        result = run_to_end(scan_store(store))
+        result = run_to_end(scan_store(store, by_anchor=False))  # the cosine's own figures; anchors: below
+        anchored = run_to_end(scan_store(store))
         live = {d.document_id for d in store.documents()}
     labels = demo_labels()
+    # Anchors keep clusters coherent: no more clusters mix a look-alike sibling pair with a duplicate pair than the
+    # cosine alone makes (tests/perf/test_anchor_groups.py has the figures).
+    assert mixed_clusters(anchored, labels) <= mixed_clusters(result, labels)
     truth = labelled_pairs(labels, live)
     assert result.embedder.source == "default" and result.threshold == nominate.MODEL_THRESHOLDS[MODEL_ID]
     nominees = {frozenset((p.a, p.b)) for c in result.clusters for p in c.pairs if p.nominee}
