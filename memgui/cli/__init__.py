@@ -10,7 +10,7 @@ from typing import Any
 
 # One module per command group; each defines `register(subparsers)` and sets `func` on its parsers.
 COMMAND_MODULES = ("info", "demo", "models", "guard", "diff", "evaluate", "merge", "scan", "decide", "accept", "audit",
-                   "evaluate_model", "rules")
+                   "evaluate_model", "rules", "history")
 
 
 def register_all(subparsers: argparse._SubParsersAction[Any]) -> None:

@@ -86,7 +86,7 @@ def test_a_documents_timeline_lists_every_source_oldest_first(router):
 
 
 def test_an_anchor_by_name_or_id_gathers_its_documents_and_marks_the_tombstoned_one(router):
-    store, a, b, (first, _, kept) = router
+    store, a, b, (_, _, kept) = router
     by_name = anchor_timeline(store, "Home Router")
     assert by_name.as_dict() == anchor_timeline(store, "anchor:home-router").as_dict()
     assert by_name.subject_id == "anchor:home-router" and by_name.name == "home router"
