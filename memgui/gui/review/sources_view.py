@@ -51,7 +51,7 @@ def format_ms(ms: int | None) -> str:
     return format_timestamp(ms, empty="—")
 
 
-SAME_ANCHOR = " · same anchor"  # beside a badge's cosine: both documents sit under one anchor (nominated together)
+SAME_ANCHOR = "&nbsp;·&nbsp;same&nbsp;anchor"  # beside a badge's cosine: both documents sit under one anchor (nominated together)
 
 
 def cosine_color(value: float) -> str:
