@@ -177,8 +177,8 @@ class MainWindow(QueueNavigation, QMainWindow):
         k["keep"].setEnabled(reviewable and writable and included >= 1 and len(rv.cluster.members()) >= 2)
         k["skip"].setEnabled(reviewable)
         k["split"].setEnabled(reviewable and rv.row is not None and 2 <= included < len(rv.row.member_ids))
-        k["undo"].setEnabled(bool(rv.undo_stack) and writable)
-        k["redo"].setEnabled(bool(rv.redo_stack) and writable)
+        k["undo"].setEnabled(rv.can_undo and writable)
+        k["redo"].setEnabled(rv.can_redo and writable)
         k["rescan"].setEnabled(self.store is not None)
         self.keys.allow_editing(reviewable)
 
@@ -351,7 +351,8 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.audit_view.reload()
 
     def store_changed_elsewhere(self, documents: frozenset[str]) -> None:
-        """The audit tab wrote: its clusters read again (cluster_refresh.py), or all found again if none is queued."""
+        """The audit tab wrote: its clusters and Undo / Redo read again, or all found again if none is queued."""
+        self.review.refresh_history()
         if not self.refresher.refresh(self.store, self.marks, documents):
             self.start_scan()
 

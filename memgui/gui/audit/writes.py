@@ -1,6 +1,6 @@
 """The Audit tab's writes: undo and redo of an audited write, removing kept-separate pairs, and appending a merge's
 lost facts back. Each is one core call on the task runner; the result comes back as `written` (the banner text,
-the audit row to select, the documents the write concerns) or `failed` (the core's message, one line).
+the audit row to select, the documents its change descriptor names) or `failed` (the core's message, one line).
 
 Holds only what a write needs: the audit services, the runner, the open store and the question Ctrl+Z asks
 (`confirm_revert`); the `AuditView` shows what comes back."""
@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QObject, Signal
 
 from ..services import AuditServices
-from ..services.types import AuditEntry, Exemption, RecheckedMerge, Store
+from ..services.types import AuditEntry, Exemption, RecheckedMerge, Store, Written
+from ..services.values import combine
 from ..workers import TaskRunner, one_line
 
 ConfirmRevert = Callable[[str, str, int], bool]  # (action, what, audit id) -> go ahead
@@ -40,10 +41,10 @@ class AuditWrites(QObject):
         if store is None:
             return
 
-        def done(new_entry: AuditEntry) -> None:
+        def done(new_entry: Written) -> None:
             verb = "Undid" if action == "undo" else "Redid"
             self.written.emit(f"{verb} #{audit_id} (recorded as #{new_entry.audit_id}).", audit_id,
-                              documents_of([new_entry]))
+                              new_entry.changes.documents)
 
         self.runner.start(f"audit-{action}", lambda cancel: revert(store, audit_id),
                           label=f"{action.capitalize()} #{audit_id}", on_done=done, on_error=self._failed)
@@ -54,14 +55,14 @@ class AuditWrites(QObject):
         if not pairs or store is None:
             return
 
-        def work(cancel: object) -> list[AuditEntry]:
+        def work(cancel: object) -> list[Written]:
             return [allow_nomination(store, [x.first_id, x.second_id], note="removed in the audit view") for x in pairs]
 
-        def done(entries: list[AuditEntry]) -> None:
+        def done(entries: list[Written]) -> None:
             ids = ", ".join(f"#{e.audit_id}" for e in entries)
             self.written.emit(f"Removed {len(entries)} kept-separate pair(s); they may be nominated again ({ids}, "
                               "undoable).", entries[-1].audit_id if entries else None,
-                              documents_of(entries) | {i for x in pairs for i in (x.first_id, x.second_id)})
+                              combine(e.changes for e in entries).documents)
 
         self.runner.start("audit-remove-exemption", work, label="Removing kept-separate pairs", on_done=done,
                           on_error=self._failed)
@@ -73,9 +74,9 @@ class AuditWrites(QObject):
         if store is None:
             return
 
-        def done(entry: AuditEntry) -> None:
+        def done(entry: Written) -> None:
             self.written.emit(f"Appended the facts merge #{merge.audit_id} lost back to its target "
-                              f"(recorded as #{entry.audit_id}, undoable).", entry.audit_id, documents_of([entry]))
+                              f"(recorded as #{entry.audit_id}, undoable).", entry.audit_id, entry.changes.documents)
 
         self.runner.start("audit-append-back", lambda cancel: append(store, merge.audit_id, drafted=stamp),
                           label=f"Appending back #{merge.audit_id}", on_done=done, on_error=self._failed)

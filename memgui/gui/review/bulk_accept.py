@@ -4,7 +4,8 @@ Over the selected queue rows (two or more) or else the whole visible queue, it p
 background queue already cached (a cluster with no valid cached review is listed "not reviewed yet" and
 skipped: nothing here runs the model), shows the preview with its one confirmation (Cancel is the default),
 writes on a worker (each merge its own audited transaction, tagged with the batch id) and then offers "Undo
-this batch". Each write also goes on the session's undo stack, so Ctrl+Z undoes the last one alone.
+this batch". Each write is in the session's undo history too (read from the audit log), so Ctrl+Z undoes the last
+one alone. The queue shows what the batch (or its undo) changed from its change descriptor (`Writes.show_changes`).
 
 `install_bulk_accept(window)` adds the two actions to the window and its Review menu; the window needs nothing
 else from this module."""
@@ -17,10 +18,10 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QDialog, QHBoxLayout, QMenu, QSizePolicy, QToolButton, QWidget
 
 from ..actions import Shortcut
-from ..services.types import BatchPlan, BatchResult, BatchUndoResult, CancelToken, Work
+from ..services.types import BatchPlan, BatchResult, BatchUndoResult, CancelToken, Changes, Work
 from ..workers import one_line
 from .bulk_preview import BulkPreviewDialog
-from .cluster_model import MERGED, NEW, SKIPPED, ClusterRow
+from .cluster_model import NEW, SKIPPED, ClusterRow
 from .window_parts import ReviewWindow
 
 CONSIDERED = (NEW, SKIPPED)  # rows already merged / kept separate are not offered again
@@ -138,23 +139,20 @@ class BulkAccept(QObject):
 
     def _applied(self, plan: BatchPlan, result: BatchResult) -> None:
         w = self.w
-        model, writes = w.cluster_model, getattr(w.review, "writes", None)
-        by_cluster = {str(r.cluster_id): r for r in model.rows()}
+        writes = w.review.writes
+        by_cluster = {str(r.cluster_id): r for r in w.cluster_model.rows()}
         self.last_batch, self._batch_rows = result.batch_id, {}
         for done in result.written:
             row = by_cluster.get(done.cluster_id)
             cluster_id = row.cluster_id if row is not None else done.cluster_id
             w.review.cluster.decided_by[cluster_id] = "you (memgui reviewer) with Accept all safe"
-            model.set_status(cluster_id, MERGED, done.audit_id)
             if done.audit_id is None:  # a written outcome always has its audit id
                 continue
             self._batch_rows[done.audit_id] = cluster_id
-            if writes is not None:  # Ctrl+Z undoes the last write alone, as after a single accept
-                writes.undo_stack.append(done.audit_id)
-                writes.redo_stack.clear()
-                writes._history[done.audit_id] = (cluster_id, MERGED, f"bulk merge into {done.target_id}")
+            writes.rows_of_audit[done.audit_id] = cluster_id  # the row each write reviewed
+        writes.show_changes(result.changes)
+        writes.refresh_history()  # Ctrl+Z undoes the last write alone, as after a single accept
         self.applied.emit(result)
-        w.store_written()
         self._reload_current()
         self.update_actions()
         ids = ", ".join(f"#{d.audit_id}" for d in result.written)
@@ -199,19 +197,13 @@ class BulkAccept(QObject):
 
     def _batch_undone(self, result: BatchUndoResult) -> None:
         w = self.w
-        writes = getattr(w.review, "writes", None)
-        for audit_id, _undo_id in result.undone:
-            cluster_id = self._batch_rows.pop(audit_id, None)
-            if cluster_id is not None:
-                w.cluster_model.set_status(cluster_id, NEW, None)
-            if writes is not None and audit_id in writes.undo_stack:
-                writes.undo_stack.remove(audit_id)
-        for audit_id in result.already_undone:
-            cluster_id = self._batch_rows.pop(audit_id, None)
-            if cluster_id is not None:
-                w.cluster_model.set_status(cluster_id, NEW, None)
+        writes = w.review.writes
+        for audit_id in [*(a for a, _u in result.undone), *result.already_undone]:
+            self._batch_rows.pop(audit_id, None)
+        # an entry undone before (from the Audit tab, say) leaves its row unreviewed as well
+        writes.show_changes(result.changes | Changes(undone=tuple(result.already_undone)))
+        writes.refresh_history()
         self.undone.emit(result)
-        w.store_written()
         self._reload_current()
         w.show_status(f"Undo this batch: {len(result.undone)} merge(s) undone", 8000)
         if result.refused:

@@ -97,12 +97,12 @@ class Review(QObject):
         self.evidence.show_mark()  # the conflicts' own pre-selection no longer applies
 
     @property
-    def undo_stack(self) -> list[int]:
-        return self.writes.undo_stack
+    def can_undo(self) -> bool:
+        return self.writes.can_undo
 
     @property
-    def redo_stack(self) -> list[int]:
-        return self.writes.redo_stack
+    def can_redo(self) -> bool:
+        return self.writes.can_redo
 
     # ---- the actions (keys and buttons) -------------------------------------------------------------
 
@@ -137,9 +137,12 @@ class Review(QObject):
         self.writes.revert("redo")
 
     def forget_history(self) -> None:
-        """Another store was opened: this session's undo / redo stacks no longer apply."""
-        self.writes.undo_stack.clear()
-        self.writes.redo_stack.clear()
+        """Another store was opened: its undo / redo history starts now."""
+        self.writes.new_session()
+
+    def refresh_history(self) -> None:
+        """The store was written elsewhere (the Audit tab): what Undo / Redo would revert is read again."""
+        self.writes.refresh_history()
 
     def close(self) -> None:
         """The window closes: free the loaded decider model."""

@@ -21,11 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..ratio_bar import RatioBar
-from ..services.types import GuardToken, MergeGuardReport
+from ..services.types import GuardToken, MergeGuardReport, Verdict
 from ..services.values import (
     LENGTH_COLLAPSE_THRESHOLD as LENGTH_BAR,
     RETENTION_THRESHOLD as RETENTION_BAR,
     StrictReport,
+    facts_at_risk as facts_at_risk,  # counted by the core's merge policy; re-exported for the panels
 )
 from ..style import MUTED, set_bold, set_colors
 from .reader_box import ReaderBox
@@ -33,32 +34,10 @@ from .reader_box import ReaderBox
 RETAINED_BG, MISSING_BG = QColor("#dafbe1"), QColor("#ffc9c9")
 RETAINED_FG, MISSING_FG = QColor("#116329"), QColor("#7d0a0a")
 AT_RISK_FG, AT_RISK_BG = "#5c3b00", "#ffe08a"
-PROOF_COLOURS = {"proved": ("#116329", "#dafbe1"), "read": ("#5c3b00", "#ffe08a"), "loss": ("#7d0a0a", "#ffe1e1")}
+PROOF_COLOURS = {Verdict.PROVED: ("#116329", "#dafbe1"), Verdict.READ: ("#5c3b00", "#ffe08a"),
+                 Verdict.LOSS: ("#7d0a0a", "#ffe1e1")}
+PROOF_MARKS = {Verdict.PROVED: "✔", Verdict.LOSS: "✘", Verdict.READ: "◐"}
 MAX_AT_RISK_SHOWN = 3  # inline; the tooltip lists every one
-
-
-def facts_at_risk(strict: StrictReport | None) -> int:
-    """The strict lens's findings counted as the reviewer sees them: findings on touching or overlapping words of
-    one text (`02:00` and `UTC` of "02:00 UTC") are one highlighted fact, as in the source panes."""
-    if strict is None:
-        return 0
-    runs: dict[tuple[str, int], list[tuple[int, int]]] = {}
-    alone = 0
-    for a in strict.at_risk:
-        if a.sources and a.source_span:
-            runs.setdefault(("source", a.sources[0]), []).append((a.source_span[0], a.source_span[1]))
-        elif a.body_span:
-            runs.setdefault(("body", -1), []).append((a.body_span[0], a.body_span[1]))
-        else:
-            alone += 1
-    count = alone
-    for spans in runs.values():
-        end = -2
-        for start, stop in sorted(spans):
-            if start > end + 1:
-                count += 1
-            end = max(end, stop)
-    return count
 
 
 def strict_headline(strict: StrictReport | None) -> str:
@@ -336,15 +315,14 @@ class GuardPanel(QWidget):
         self.retention_label.setText(f"Token retention {retention:.0%} (needs ≥ {RETENTION_BAR:.0%})")
         self.length_label.setText(f"Length vs longest source {length:.0%} (needs ≥ {LENGTH_BAR:.0%})")
 
-    def set_proof(self, verdict: str | None, detail: str = "") -> None:
+    def set_proof(self, verdict: Verdict | None, detail: str = "") -> None:
         """memgui's verdict line (None: hidden): `verdict` is proved / read / loss, `detail` the fates counted."""
         if verdict is None:
             self.proof.hide()
             self.proof.setText("")
             return
-        fg, bg = PROOF_COLOURS.get(verdict, ("#57606a", "#eaeef2"))
-        mark = {"proved": "✔", "loss": "✘"}.get(verdict, "◐")
-        self.proof.setText(f"{mark} memgui: {verdict}" + (f" — {detail}" if detail else ""))
+        fg, bg = PROOF_COLOURS[verdict]
+        self.proof.setText(f"{PROOF_MARKS[verdict]} memgui: {verdict.value}" + (f" — {detail}" if detail else ""))
         set_colors(self.proof, fg, bg)
         self.proof.show()
 

@@ -1,22 +1,25 @@
 """The writes of the cluster under review — accept (merged body), append, keep separate, skip — and this
-session's undo / redo. Each write is one core call on a worker after a confirmation that says what changes;
-the core refuses stale sources, and its message is shown. Works on the cluster under review, with the tools it
-is handed and the controller's signals."""
+session's undo / redo. Each write is one core call on a worker after a confirmation that says what changes (the
+warnings are the core's merge policy); the core refuses stale sources, and its message is shown. What the window
+shows after a write comes from the write's change descriptor alone (`show_changes`); what Undo and Redo would
+revert comes from the core's history (core/ops/history.py), read again after every write. Works on the cluster
+under review, with the tools it is handed and the controller's signals."""
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from PySide6.QtCore import SignalInstance
 
-from ..services.types import AuditEntry, MergePlan
+from ..services.types import Changes, Effect, History, HistoryScope, HistoryStep, MergePlan, Store, Written
 from ..services.values import MODE_APPEND, MODE_MERGED_BODY
 from ..workers import one_line
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
-from .guard_panel import facts_at_risk
 from .state import LoadCluster, ReviewTools
 from .under_review import ClusterUnderReview
 
 YOU = "you (memgui reviewer)"
+STATUS_OF_EFFECT = {Effect.MERGED: MERGED, Effect.APPENDED: APPENDED, Effect.KEPT_SEPARATE: KEPT_SEPARATE}
 
 
 class Writes:
@@ -29,9 +32,56 @@ class Writes:
         self.load = load  # a cluster shown again: after a stale source, or the one an undo / redo wrote
         self.with_fresh_guard = with_fresh_guard  # accept waits for the guard's report on the body as it is
         self.changed, self.writeFinished, self.writeFailed = changed, written, failed
-        self.undo_stack: list[int] = []
-        self.redo_stack: list[int] = []
-        self._history: dict[int, tuple[str, str, str]] = {}  # audit id -> (cluster id, status, description)
+        self.session: HistoryScope = self.services.writes.session(int(time.time() * 1000))
+        self.history = History(scope=self.session)  # what Undo / Redo would revert, as the core last said
+        self.rows_of_audit: dict[int, str] = {}  # audit id -> the queue row that write reviewed (cluster id)
+
+    def new_session(self) -> None:
+        """Another store was opened: its history starts now."""
+        self.session = self.services.writes.session(int(time.time() * 1000))
+        self.history = History(scope=self.session)
+        self.rows_of_audit.clear()
+
+    def _with_history(self, store: Store, written: Written) -> tuple[Written, History]:
+        """The write, and what Undo / Redo would revert after it (read on the worker, after the write)."""
+        return written, self.services.writes.history(store, self.session)
+
+    def refresh_history(self) -> None:
+        """Read what Undo / Redo would revert again (after a write elsewhere: the Audit tab, a refused undo)."""
+        store, read, scope = self.host.store, self.services.writes.history, self.session
+        if store is None:
+            return
+        self.runner.start("history", lambda cancel: read(store, scope), on_done=self._history_read)
+
+    def _history_read(self, history: History) -> None:
+        if history.scope == self.session:  # not from a store closed since
+            self.history = history
+            self.changed.emit()
+
+    def show_changes(self, changes: Changes) -> None:
+        """The queue after a write, from its descriptor alone: each write that stands marks the row it reviewed
+        with its effect, each write undone leaves its row unreviewed; the Audit tab reads its lists again."""
+        c, model = self.cluster, self.panels.cluster_model
+        for audit_id in changes.undone:
+            cluster_id = self.rows_of_audit.get(audit_id)
+            if cluster_id is not None:
+                model.set_status(cluster_id, NEW, None)
+                c.decided_by.pop(cluster_id, None)
+        for audit_id, effect in changes.standing:
+            cluster_id, status = self.rows_of_audit.get(audit_id), STATUS_OF_EFFECT.get(effect)
+            if cluster_id is not None and status is not None:
+                c.decided_by.setdefault(cluster_id, YOU)
+                model.set_status(cluster_id, status, audit_id)
+        if changes.audit_ids:
+            self.host.store_written()
+
+    @property
+    def can_undo(self) -> bool:
+        return self.history.undo is not None
+
+    @property
+    def can_redo(self) -> bool:
+        return self.history.redo is not None
 
     def _plan(self, mode: str, *, guard_override: bool = False) -> MergePlan:
         c = self.cluster
@@ -78,33 +128,13 @@ class Writes:
         return "\n".join(lines)
 
     def _risks(self, mode: str, n: int) -> list[str]:
-        """Why this write is risky (empty: it is not): the confirmation then says so and defaults to Cancel."""
+        """Why this write is risky (empty: it is not), by the core's merge policy: the confirmation then says so and
+        defaults to Cancel."""
         c = self.cluster
-        risks = []
-        if n > 2:
-            risks.append(f"{n} documents are written at once (more than 2).")
-        merged = mode != MODE_APPEND
-        if merged and c.report is not None and float(c.report.length_ratio) > 2.0:
-            risks.append(f"The merged body is {float(c.report.length_ratio):.0%} of the longest source's length "
-                         "(over 200 %): it may carry more than one fact.")
-        threshold = getattr(self.host.scan_result, "threshold", None)
-        ids = set(self.panels.sources.included_ids())
-        if threshold is not None:
-            number = self.panels.sources.number_of
-            low = sorted((cosine, tuple(sorted(k, key=number))) for k, cosine in c.cosines.items()
-                         if set(k) <= ids and cosine < float(threshold))
-            if low:
-                cosine, (a, b) = low[0]
-                risks.append(f"#{number(a)} and #{number(b)} are only {cosine:.3f} alike, below the scan's threshold "
-                             f"{float(threshold):.3f}.")
-        if merged and c.strict is not None and c.strict.at_risk:
-            shown = ", ".join(a.describe() for a in c.strict.at_risk[:8])
-            more = len(c.strict.at_risk) - 8
-            risks.append(f"The strict lens finds {facts_at_risk(c.strict)} fact(s) of the sources not kept whole: "
-                         f"{shown}{f' … (+{more})' if more > 0 else ''}.")
-        if c.mark is not None and c.mark.likely_different:
-            risks.append(f"The sources are marked likely different facts: {c.mark.reason}.")
-        return risks
+        return self.services.writes.merge_risks(
+            mode=mode, documents=n, length_ratio=None if c.report is None else float(c.report.length_ratio),
+            strict=c.strict, mark=c.mark, cosines=c.cosines, included=self.panels.sources.included_ids(),
+            threshold=getattr(self.host.scan_result, "threshold", None), number_of=self.panels.sources.number_of)
 
     def _can_write(self, at_least: int = 2) -> bool:
         c = self.cluster
@@ -141,12 +171,11 @@ class Writes:
         if not self.prompter.confirm(title, f"{title}: {n} documents into one?", self._impact(mode),
                                      "Append" if appending else "Merge", risks=self._risks(mode, n)):
             return
-        status = APPENDED if appending else MERGED
         desc = f"{'append' if appending else 'merge'} of {n} documents into {c.label(plan.target_id)}"
         store, merge = self.host.store, self.services.merge_cluster
         if store is None:  # can_write() said yes: a store is open
             return
-        self._write(title, lambda: merge(store, plan), status, desc)
+        self._write(title, lambda: merge(store, plan), desc)
 
     def keep_separate(self) -> None:
         """Records as "not duplicates" only the pairs that are apart (across the model's same-fact groups, else
@@ -177,7 +206,7 @@ class Writes:
         # a mixed cluster: its same-fact group is still to merge, so it stays in the queue as its own entry
         group = c.groups.largest if c.groups is not None and len(c.groups.groups) >= 2 else ()
         self._write("Keep separate", lambda: keep(store, ids, "kept separate in memgui review", pairs=pairs),
-                    KEPT_SEPARATE, f"keep-separate of {len(pairs)} pair(s) of {len(ids)} documents",
+                    f"keep-separate of {len(pairs)} pair(s) of {len(ids)} documents",
                     still_to_merge=tuple(group) if len(group) >= 2 else ())
 
     def skip(self) -> None:
@@ -187,45 +216,37 @@ class Writes:
             self.panels.cluster_model.set_status(c.row.cluster_id, SKIPPED)
         self.host.next_cluster(prefer_new=True)
 
-    def _write(self, label: str, fn: Callable[[], AuditEntry], status: str, desc: str, *,
-               still_to_merge: tuple[str, ...] = ()) -> None:
-        row = self.cluster.row
-        if row is None:  # a write needs the cluster on screen (the actions are disabled without one)
+    def _write(self, label: str, fn: Callable[[], Written], desc: str, *, still_to_merge: tuple[str, ...] = ()) -> None:
+        row, store = self.cluster.row, self.host.store
+        if row is None or store is None:  # a write needs the cluster on screen (the actions are disabled without one)
             return
-        self.runner.start("write", lambda cancel: fn(), label=label, show_in_status=True,
-                          on_done=lambda entry: self._written(row, entry, status, desc, still_to_merge),
+        self.runner.start("write", lambda cancel: self._with_history(store, fn()), label=label, show_in_status=True,
+                          on_done=lambda done: self._written(row, done[0], done[1], desc, still_to_merge),
                           on_error=self._write_error)
         self.changed.emit()
 
-    def _written(self, row: ClusterRow, entry: AuditEntry, status: str, desc: str,
+    def _written(self, row: ClusterRow, entry: Written, history: History, desc: str,
                  still_to_merge: tuple[str, ...] = ()) -> None:
         c = self.cluster
         audit_id = int(entry.audit_id)
-        c.decided_by[row.cluster_id] = YOU
-        self.panels.cluster_model.set_status(row.cluster_id, status, audit_id)
-        cluster_id = row.cluster_id
-        if still_to_merge:
+        cluster_id, group_id = row.cluster_id, None
+        if still_to_merge:  # a mixed cluster: its same-fact group stays in the queue as its own entry
             group_id, rest_id = self.host.split_off(row.cluster_id, still_to_merge)
             cluster_id = rest_id or cluster_id
-            self._history[audit_id] = (cluster_id, status, desc)
-            self.undo_stack.append(audit_id)
-            self.redo_stack.clear()
+        c.decided_by[cluster_id] = YOU
+        self.rows_of_audit[audit_id] = cluster_id
+        self.history = history
+        self.show_changes(entry.changes)
+        if still_to_merge:
             self.host.show_status(f"Done: {desc} (audit #{audit_id}); the same-fact group stays in the queue as its "
                                   "own entry. Ctrl+Z undoes the keep-separate.", 8000)
-            self.writeFinished.emit(entry)
-            self.host.store_written()
-            self.changed.emit()
-            if group_id is not None:
-                self.host.select_cluster(group_id)
-            return
-        self._history[audit_id] = (cluster_id, status, desc)
-        self.undo_stack.append(audit_id)
-        self.redo_stack.clear()
-        self.host.show_status(f"Done: {desc} (audit #{audit_id}). Ctrl+Z undoes it.", 8000)
+        else:
+            self.host.show_status(f"Done: {desc} (audit #{audit_id}). Ctrl+Z undoes it.", 8000)
         self.writeFinished.emit(entry)
-        self.host.store_written()
         self.changed.emit()
-        if c.row is row:
+        if group_id is not None:
+            self.host.select_cluster(group_id)
+        elif not still_to_merge and c.row is row:
             self.host.next_cluster(prefer_new=True)
 
     def _write_error(self, exc: BaseException) -> None:
@@ -237,45 +258,36 @@ class Writes:
                 self.load(c.row, keep_body=True)
             return
         self.prompter.error("Cannot undo" if isinstance(exc, s.audit_error) else "Nothing was written", one_line(exc))
+        if isinstance(exc, s.audit_error):  # the history moved or the rows changed: say what it offers now
+            self.refresh_history()
 
     # ---- undo / redo ------------------------------------------------------------------------------------
 
     def revert(self, action: str) -> None:
-        stack = self.undo_stack if action == "undo" else self.redo_stack
-        if not stack:
+        step = self.history.undo if action == "undo" else self.history.redo
+        if step is None:
             self.host.show_status(f"Nothing to {action} in this session", 4000)
             return
         if not self.host.can_write():
             return
-        audit_id = stack[-1]
-        cluster_id, status, desc = self._history.get(audit_id, (None, NEW, f"audit #{audit_id}"))
-        if not self.prompter.confirm_revert(action, desc, audit_id):
+        if not self.prompter.confirm_revert(action, step.description, step.audit_id):
             return
-        store, fn = self.host.store, (self.services.undo if action == "undo" else self.services.redo)
+        store, scope = self.host.store, self.session
+        fn = self.services.writes.undo_last if action == "undo" else self.services.writes.redo_last
         if store is None:
             return
-        self.runner.start("write", lambda cancel: fn(store, audit_id), label=action.capitalize(), show_in_status=True,
-                          on_done=lambda entry: self._reverted(action, audit_id, cluster_id, status, desc),
+        self.runner.start("write", lambda cancel: self._with_history(store, fn(store, scope, expected=step.audit_id)),
+                          label=action.capitalize(), show_in_status=True,
+                          on_done=lambda done: self._reverted(action, step, done[0], done[1]),
                           on_error=self._write_error)
         self.changed.emit()
 
-    def _reverted(self, action: str, audit_id: int, cluster_id: str | None, status: str, desc: str) -> None:
+    def _reverted(self, action: str, step: HistoryStep, entry: Written, history: History) -> None:
         c, model = self.cluster, self.panels.cluster_model
-        if action == "undo":
-            self.undo_stack.remove(audit_id)
-            self.redo_stack.append(audit_id)
-        else:
-            self.redo_stack.remove(audit_id)
-            self.undo_stack.append(audit_id)
-        if cluster_id is not None:  # None: a write this session did not make (its cluster is not known)
-            if action == "undo":
-                model.set_status(cluster_id, NEW, None)
-                c.decided_by.pop(cluster_id, None)
-            else:
-                c.decided_by[cluster_id] = YOU
-                model.set_status(cluster_id, status, audit_id)
-        self.host.show_status(f"{action.capitalize()} done: {desc} (audit #{audit_id})", 8000)
-        self.host.store_written()
+        self.history = history
+        self.show_changes(entry.changes)
+        cluster_id = self.rows_of_audit.get(step.audit_id)  # None: a write this session's queue does not show
+        self.host.show_status(f"{action.capitalize()} done: {step.description} (audit #{step.audit_id})", 8000)
         if cluster_id is not None:
             self.host.select_cluster(cluster_id)
         if c.row is not None and c.row.cluster_id == cluster_id:

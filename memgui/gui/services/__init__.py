@@ -6,6 +6,17 @@ from .ahead import AheadServices, ahead_services
 from .audit import AuditServices, audit_services
 from .bulk import BulkServices, bulk_services
 from .window import Services, real_services
+from .writes import WriteServices, write_services
 
-__all__ = ["AheadServices", "AuditServices", "BulkServices", "Services", "ahead_services", "audit_services",
-           "bulk_services", "real_services"]
+__all__ = [
+           "AheadServices",
+           "AuditServices",
+           "BulkServices",
+           "Services",
+           "WriteServices",
+           "ahead_services",
+           "audit_services",
+           "bulk_services",
+           "real_services",
+           "write_services",
+]

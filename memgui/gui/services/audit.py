@@ -25,6 +25,7 @@ from .types import (
     VectorSource,
     WordDiff,
     Work,
+    Written,
 )
 
 StorePath = str | PathLike[str]
@@ -43,7 +44,7 @@ class ParseDaemonLogs(Protocol):
 
 
 class UndoRedo(Protocol):
-    def __call__(self, store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry: ...
+    def __call__(self, store: Store, audit_id: int, *, note: str | None = None) -> Written: ...
 
 
 class WordDiffWork(Protocol):
@@ -70,11 +71,11 @@ class RecheckWork(Protocol):
 
 
 class AllowNomination(Protocol):
-    def __call__(self, store: Store, doc_ids: Iterable[str], note: str | None = None) -> AuditEntry: ...
+    def __call__(self, store: Store, doc_ids: Iterable[str], note: str | None = None) -> Written: ...
 
 
 class AppendLostFacts(Protocol):
-    def __call__(self, store: Store, audit_id: int, *, drafted: SourceStamp | None = None) -> AuditEntry: ...
+    def __call__(self, store: Store, audit_id: int, *, drafted: SourceStamp | None = None) -> Written: ...
 
 
 @dataclass

@@ -3,7 +3,7 @@ handle. Widgets import them from here (never from `memgui.core`), to name what a
 reach the core's behaviour only through `Services`. Re-exported, not re-defined: one definition, in the core."""
 from __future__ import annotations
 
-from ...core.curation.types import Candidate, CurationDecision, Decider, DeciderResult, Proposal
+from ...core.curation.types import Candidate, CurationDecision, Decider, DeciderResult, DecisionKind, Proposal
 from ...core.decide.ahead import ModelTurns, YieldingToken
 from ...core.decide.cache import DecisionCache
 from ...core.decide.discovery import DiscoveredModel
@@ -19,13 +19,15 @@ from ...core.forensics.recheck import RecheckedMerge, RecheckReport
 from ...core.merge.align import Alignment, BodySentence, Fate, SentenceFate, Verdict
 from ...core.merge.conflicts import Conflict, DifferentFactsMark, PairEvidence
 from ...core.merge.diff import DiffSpan, WordDiff
-from ...core.merge.facts.report import FactAtRisk
+from ...core.merge.facts.report import Direction, FactAtRisk
 from ...core.merge.guard import GuardToken, MergeGuardReport
 from ...core.merge.keep_draft import KeptBack, ProvedDraft
 from ...core.merge.read_pairs import ConfirmedRestatement, Mark, MarkedText, PairRow
 from ...core.merge.strict import StrictReport
 from ...core.ops.apply import MergePlan
 from ...core.ops.batch import BatchPlan, BatchResult, BatchUndoResult, PlannedWrite
+from ...core.ops.changes import Changes, Effect, Written
+from ...core.ops.history import History, HistoryScope, HistoryStep
 from ...core.ops.stamps import SourceStamp
 from ...core.store.audit_log import AuditEntry
 from ...core.store.exemptions import Exemption
@@ -48,6 +50,7 @@ __all__ = [
     "Calibration",
     "CancelToken",
     "Candidate",
+    "Changes",
     "Cluster",
     "ClusterReview",
     "ConfirmedRestatement",
@@ -59,17 +62,23 @@ __all__ = [
     "Decider",
     "DeciderResult",
     "DecisionCache",
+    "DecisionKind",
     "DiffSpan",
     "DifferentFactsMark",
+    "Direction",
     "DiscoveredModel",
     "Document",
     "DocumentHistory",
+    "Effect",
     "EmbedderInfo",
     "Exemption",
     "FactAtRisk",
     "FactGroups",
     "Fate",
     "GuardToken",
+    "History",
+    "HistoryScope",
+    "HistoryStep",
     "KeptBack",
     "LabelledPair",
     "LocatedStore",
@@ -102,5 +111,6 @@ __all__ = [
     "Verdict",
     "WordDiff",
     "Work",
+    "Written",
     "YieldingToken",
 ]

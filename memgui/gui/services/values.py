@@ -13,6 +13,8 @@ from ...core.merge.strict import StrictReport
 from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, anchor_slug, format_timestamp
 from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY
 from ...core.ops.batch import PlannedWrite
+from ...core.ops.changes import NO_CHANGES, combine
+from ...core.ops.policy import facts_at_risk
 from ...core.tasks import Cancelled, CancelToken, Progress
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "MIN_DECISIONS",
     "MODE_APPEND",
     "MODE_MERGED_BODY",
+    "NO_CHANGES",
     "OWED",
     "REPLACE",
     "RETENTION_THRESHOLD",
@@ -36,5 +39,7 @@ __all__ = [
     "Progress",
     "StrictReport",
     "anchor_slug",
+    "combine",
+    "facts_at_risk",
     "format_timestamp",
 ]

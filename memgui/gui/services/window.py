@@ -16,7 +16,6 @@ from .alignment import AlignmentServices, alignment_services
 from .audit import AuditServices, audit_services
 from .bulk import BulkServices, bulk_services
 from .types import (
-    AuditEntry,
     CancelToken,
     Candidate,
     Cluster,
@@ -38,7 +37,9 @@ from .types import (
     SourceStamp,
     Store,
     Work,
+    Written,
 )
+from .writes import WriteServices, write_services
 
 if TYPE_CHECKING:
     from ..settings_dialog import GuiSettings
@@ -84,11 +85,11 @@ class MissingSpans(Protocol):
 
 class KeepSeparate(Protocol):
     def __call__(self, store: Store, doc_ids: Iterable[str], note: str | None = None,
-                 pairs: Iterable[tuple[str, str]] | None = None) -> AuditEntry: ...
+                 pairs: Iterable[tuple[str, str]] | None = None) -> Written: ...
 
 
 class UndoRedo(Protocol):
-    def __call__(self, store: Store, audit_id: int, *, note: str | None = None) -> AuditEntry: ...
+    def __call__(self, store: Store, audit_id: int, *, note: str | None = None) -> Written: ...
 
 
 class SelfTest(Protocol):
@@ -148,7 +149,7 @@ class Services:
     # writes, undo / redo
     source_stamp: Callable[[Document], SourceStamp]  # the optimistic-concurrency stamp
     merge_plan: type[MergePlan]
-    merge_cluster: Callable[[Store, MergePlan], AuditEntry]
+    merge_cluster: Callable[[Store, MergePlan], Written]  # the write's audit entry with its `changes`
     keep_separate: KeepSeparate
     undo: UndoRedo
     redo: UndoRedo
@@ -163,6 +164,7 @@ class Services:
     audit: AuditServices = field(default_factory=audit_services)
     bulk: BulkServices = field(default_factory=bulk_services)  # Accept all safe: cached reviews, plan, batch
     ahead: AheadServices = field(default_factory=ahead_services)  # decisions ahead and the model's record
+    writes: WriteServices = field(default_factory=write_services)  # the undo / redo history, the merge policy
     # memgui's verdict beside Netclaw's, the alignment view, the union draft with confirmed restatements left out
     alignment: AlignmentServices = field(default_factory=alignment_services)
     # optional: tests leave these out
