@@ -10,7 +10,8 @@ from typing import Any
 
 # One module per command group; each defines `register(subparsers)` and sets `func` on its parsers.
 COMMAND_MODULES = ("info", "demo", "models", "guard", "diff", "evaluate", "merge", "scan", "decide", "accept", "audit",
-                   "evaluate_model", "rules", "history")
+                   "evaluate_model", "rules", "supersede",
+                   "history")
 
 
 def register_all(subparsers: argparse._SubParsersAction[Any]) -> None:
