@@ -235,3 +235,74 @@ class Answerer:
 
     def titles(self) -> list[str]:
         return [s["title"] for s in self.seen]
+
+
+class FakeHistory:
+    """HistoryServices for the Audit tab's History page (gui/audit/history.py): one anchor of two notes, one memgui
+    merge undone, a tombstoned note, a text that was not UTF-8. Records the thread each call ran on; `gate` (an Event)
+    holds `timeline` until it is set."""
+
+    T0 = 1_740_787_200_000  # 2025-03-01 UTC
+
+    def __init__(self, gate: threading.Event | None = None):
+        self.gate = gate
+        self.calls: list[tuple[str, str | None, str | None]] = []
+        self.threads: list[threading.Thread] = []
+
+    def services(self):
+        from memgui.gui.services.history import HistoryServices
+
+        return HistoryServices(subjects=self.subjects, timeline=self.timeline)
+
+    def subjects(self, store):
+        from memgui.gui.services.history import HistorySubject
+
+        self.threads.append(threading.current_thread())
+        return [HistorySubject("anchor", "anchor:car", "car (2 notes)"),
+                HistorySubject("document", "doc-service", "Car service · doc-service"),
+                HistorySubject("document", "doc-cost", "Car service cost · doc-cost [tombstoned]", True)]
+
+    def timeline(self, store, *, document_id=None, anchor=None):
+        from memgui.gui.services.history import Timeline, TimelineDocument, TimelineEntry, UnknownSubjectError
+
+        self.threads.append(threading.current_thread())
+        self.calls.append(("timeline", document_id, anchor))
+        if self.gate is not None:
+            self.gate.wait(30)
+        day = 86_400_000
+        service = TimelineDocument("doc-service", "Car service", False)
+        cost = TimelineDocument("doc-cost", "Car service cost", True)
+        entries = {
+            "doc-service": [
+                TimelineEntry("2025-03-01", None, "inline-history", "previously", "doc-service", "Car service",
+                              "booked for 08:00"),
+                TimelineEntry("2025-03-01", self.T0 + 9 * 3_600_000, "document", "created", "doc-service",
+                              "Car service", "Car service booked for 08:00."),
+                TimelineEntry("2025-03-04", None, "append-history", "appended", "doc-service", "Car service",
+                              "The service is done; it cost 240 EUR.", note="the day the append was written"),
+                TimelineEntry("2025-03-05", self.T0 + 4 * day, "memgui-audit", "merge", "doc-service", "Car service",
+                              "The service is done (240 EUR).", before="Car service booked for 08:00.", audit_id=7,
+                              state="undone", note="undone since"),
+                TimelineEntry("2025-03-05", self.T0 + 4 * day + 60_000, "memgui-audit", "undo", "doc-service",
+                              "Car service", "Car service booked for 08:00.", before="The service is done (240 EUR).",
+                              audit_id=8, state="applied", note="undo of #7"),
+            ],
+            "doc-cost": [
+                TimelineEntry("2025-03-04", self.T0 + 3 * day, "document", "created", "doc-cost", "Car service cost",
+                              "It cost 240 \ufffd.", repaired=True),
+                TimelineEntry("2025-03-06", self.T0 + 5 * day, "document", "updated", "doc-cost", "Car service cost",
+                              "It cost 240 \ufffd.", tombstoned=True, repaired=True, note="last write: tombstone"),
+            ],
+        }
+        if document_id in entries:
+            doc = service if document_id == "doc-service" else cost
+            notes = ("“Car service cost” is tombstoned.",) if doc.tombstoned else ()
+            return Timeline("document", doc.document_id, doc.title, "anchor:car", (doc,),
+                            tuple(entries[document_id]), notes)
+        if anchor in ("anchor:car", "car"):
+            merged = sorted(entries["doc-service"] + entries["doc-cost"],
+                            key=lambda e: (e.date or "", -1 if e.time_ms is None else e.time_ms))
+            return Timeline("anchor", "anchor:car", "car", "anchor:car", (service, cost), tuple(merged),
+                            ("“Car service cost” is tombstoned.",))
+        raise UnknownSubjectError(f"{document_id or anchor!r}: no such {'document' if document_id else 'anchor'} "
+                                  "in this store")

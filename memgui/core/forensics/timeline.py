@@ -416,6 +416,35 @@ def anchor_timeline(store: Store, name_or_id: str) -> Timeline:
     return Timeline("anchor", anchor_id, name, anchor_id, documents, ordered(entries), tuple(notes))
 
 
+@dataclass(frozen=True)
+class HistorySubject:
+    """A document or an anchor a timeline can be asked for (what the window's picker lists)."""
+
+    kind: str  # "document" | "anchor"
+    key: str  # the document id, or the anchor id
+    label: str
+    tombstoned: bool = False
+
+
+def history_subjects(store: Store) -> list[HistorySubject]:
+    """Every anchor that has a row or a document (by name, with its number of documents), then every document
+    (tombstoned ones too, marked), by title."""
+    docs = store.documents(include_tombstoned=True)
+    counts: dict[str, int] = {}
+    for d in docs:
+        counts[d.anchor_id] = counts.get(d.anchor_id, 0) + 1
+    names = {a.anchor_id: clean_text(a.canonical_name)[0] for a in store.anchors()}
+    anchors = [HistorySubject("anchor", anchor_id, f"{names.get(anchor_id) or anchor_slug(anchor_id)} "
+                              f"({counts.get(anchor_id, 0)} note{'' if counts.get(anchor_id, 0) == 1 else 's'})")
+               for anchor_id in sorted(set(names) | set(counts), key=lambda i: (names.get(i) or anchor_slug(i)).casefold())]
+    documents = [HistorySubject("document", d.document_id,
+                                f"{clean_text(d.title)[0] or '(untitled)'} · {d.document_id}"
+                                + (" [tombstoned]" if d.update_semantics == TOMBSTONE_SEMANTICS else ""),
+                                d.update_semantics == TOMBSTONE_SEMANTICS)
+                 for d in sorted(docs, key=lambda d: (clean_text(d.title)[0].casefold(), d.document_id))]
+    return anchors + documents
+
+
 def history_timeline(store: Store, *, document_id: str | None = None, anchor: str | None = None) -> Timeline:
     """`document_timeline` or `anchor_timeline`: exactly one of them must be given."""
     if (document_id is None) == (anchor is None):
@@ -430,6 +459,7 @@ __all__ = [
     "SOURCE_AUDIT",
     "SOURCE_DOCUMENT",
     "SOURCE_INLINE",
+    "HistorySubject",
     "Timeline",
     "TimelineDocument",
     "TimelineEntry",
@@ -439,6 +469,7 @@ __all__ = [
     "clean_text",
     "document_entries",
     "document_timeline",
+    "history_subjects",
     "history_timeline",
     "ordered",
     "resolve_anchor",

@@ -34,6 +34,7 @@ from .calibration import calibration_work
 from .calibration_chart import CalibrationPanel
 from .daemon import DaemonMergesPage
 from .detail import JsonObject, body_html, diff_html, entry_html
+from .history import install_history_page
 from .layout import AuditWidgets, build_entries_page, build_exemptions_page, fill_filter
 from .models import VALUE_ROLE, operation_label, selected_rows
 from .recheck import install_recheck_page
@@ -93,6 +94,7 @@ class AuditView(AuditWidgets):
         self.calibration_panel.recomputeRequested.connect(self.recalibrate)
         self.tabs.addTab(self.calibration_panel, "Threshold calibration")
         self.recheck_page = install_recheck_page(self)
+        self.history_page = install_history_page(self)
         self.tabs.currentChanged.connect(self._tab_changed)
         self._update_buttons()
 
@@ -109,6 +111,7 @@ class AuditView(AuditWidgets):
             for m in (self.audit_model, self.exemption_model):
                 m.set_rows([])
             self.daemon_page.set_store(None)
+            self.history_page.set_store(None)
             self._update_buttons()
             return
         self._update_buttons()
@@ -380,7 +383,8 @@ class AuditView(AuditWidgets):
 
     def shutdown(self, msecs: int = 10000) -> bool:
         """Cancel this view's jobs and wait for them (call before the store is closed)."""
-        for kind in ("audit-load", "audit-diff", "audit-logs", "audit-calibrate", "audit-recheck"):
+        for kind in ("audit-load", "audit-diff", "audit-logs", "audit-calibrate", "audit-recheck", "audit-history",
+                     "audit-history-subjects"):
             self.runner.cancel(kind)
         return self.runner.wait(msecs)
 
