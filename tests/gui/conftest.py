@@ -7,6 +7,51 @@ import pytest
 from gui_fakes import Answerer, build_review_store, services_for
 
 
+def _top_levels() -> set:
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    QCoreApplication.processEvents()
+    return set(QApplication.topLevelWidgets())
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_widgets(qapp):
+    """Every GUI test: the top-level widgets it made are gone when it ends (closed and deleted by the test, by
+    qtbot.addWidget or by their parent). Runs after the test's own fixtures closed their windows."""
+    import time
+
+    before = _top_levels()
+    yield
+    deadline = time.monotonic() + 15  # deleteLater needs the event loop: generous on a busy machine
+    while (leaked := _top_levels() - before) and time.monotonic() < deadline:
+        pass
+    if leaked:
+        names = sorted(f"{type(w).__name__}:{w.objectName()}" for w in leaked)
+        for widget in leaked:  # do not let them spill into the next test's count
+            widget.close()
+            widget.deleteLater()
+        _top_levels()
+        pytest.fail(f"widgets outlived the test: {names}", pytrace=False)
+
+
+@pytest.fixture
+def run_gui_windows(qapp):
+    """A test that runs the app's entry point in-process (run_gui): the MainWindow it made lives, as in real use,
+    until the process ends. Closed and deleted here, before the leak check; any other widget still counts."""
+    from PySide6.QtWidgets import QApplication
+
+    from memgui.gui.main_window import MainWindow
+
+    before = set(QApplication.topLevelWidgets())
+    yield
+    for widget in set(QApplication.topLevelWidgets()) - before:
+        if isinstance(widget, MainWindow):
+            widget.close()
+            widget.deleteLater()
+
+
 @pytest.fixture
 def qsettings(tmp_path):
     from PySide6.QtCore import QSettings

@@ -13,7 +13,7 @@ from memgui.gui import app as gui_app
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_a_positional_store_path_opens_in_the_window(review_store, tmp_path, qapp, monkeypatch):
+def test_a_positional_store_path_opens_in_the_window(review_store, tmp_path, qapp, monkeypatch, run_gui_windows):
     from PySide6.QtCore import QSettings
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)

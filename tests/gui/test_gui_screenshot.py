@@ -22,7 +22,7 @@ def _looks_like_the_window(path: Path) -> QImage:
     return image
 
 
-def test_screenshot_mode_in_process(review_store, tmp_path, qapp):
+def test_screenshot_mode_in_process(review_store, tmp_path, qapp, run_gui_windows):
     from PySide6.QtCore import QSettings
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
