@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ..core.merge.align import Alignment, Fate, judge
+from ..core.merge.facts.report import Direction
 from ..core.merge.guard import MergeGuardReport, check_merge
 from ..core.merge.strict import AtRisk, StrictReport
 from ..core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD
@@ -82,9 +83,9 @@ MAX_EQUATED_SHOWN = 12
 
 
 def _shown(risk: AtRisk) -> str:
-    if risk.direction == "changed" and risk.body_token:
+    if risk.direction is Direction.CHANGED and risk.body_token:
         return f"{risk.token} → {risk.body_token}"
-    return str(risk.body_token if risk.direction == "added" and risk.body_token else risk.token)
+    return str(risk.body_token if risk.direction is Direction.ADDED and risk.body_token else risk.token)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from ..core.forensics.recheck import (
     append_lost_facts,
     recheck_merges_work,
 )
+from ..core.merge.align import Verdict
 from ..core.netfx import format_timestamp
 from ..core.ops.apply import ApplyInputError, StaleSourceError
 from ..core.ops.undo import AuditNotFoundError
@@ -45,7 +46,7 @@ def format_recheck(report: RecheckReport, store_path: object) -> str:
     lines = []
     for m in report.at_risk:
         lines.append(f"#{m.audit_id}  {_time(m.created_at)}  target={m.target_id}"
-                     + (f" ({m.target_title})" if m.target_title else "") + (f"  verdict: {m.verdict}" if m.verdict else ""))
+                     + (f" ({m.target_title})" if m.target_title else "") + (f"  verdict: {m.verdict.value}" if m.verdict else ""))
         for f in m.facts:
             lines.append(f"       {f.direction:<8} {f.kind:<18} {f.token}  source={','.join(f.source_ids) or '-'}")
         if m.action == ACTION_UNDO:
@@ -59,7 +60,7 @@ def format_recheck(report: RecheckReport, store_path: object) -> str:
             if report.at_risk else f"all {report.checked} re-checked merge(s) keep their facts")
     lines.insert(0, head)
     if report.verdicts:
-        tally = {v: sum(1 for _, x in report.verdicts if x == v) for v in ("proved", "read", "loss")}
+        tally = {v.value: sum(1 for _, x in report.verdicts if x is v) for v in (Verdict.PROVED, Verdict.READ, Verdict.LOSS)}
         lines.insert(1, "memgui's verdicts today: " + ", ".join(f"{n} {v}" for v, n in tally.items() if n)
                      + " (proved: every source sentence kept or restated; loss: a fact named lost; read: a person "
                        "compares)")

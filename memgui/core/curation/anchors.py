@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from ..netfx import fold_case, is_blank, lower_invariant, net_split, net_trim, utf16_len
 
@@ -54,20 +55,26 @@ def _token_set(tokens: Iterable[str]) -> list[str]:
     return list(seen.values())
 
 
-def soft_jaccard_detail(tokens_a: Sequence[str], tokens_b: Sequence[str]) -> tuple[float, int, int]:
+class SoftJaccard(NamedTuple):
+    jaccard: float  # intersection / union (0 when both are empty)
+    intersection: int  # tokens of the first set with a prefix match in the second (at most either set's size)
+    union: int
+
+
+def soft_jaccard_detail(tokens_a: Sequence[str], tokens_b: Sequence[str]) -> SoftJaccard:
     """(jaccard, soft_intersection, soft_union) over the de-duplicated token sets."""
     set_a, set_b = _token_set(tokens_a), _token_set(tokens_b)
     raw = sum(1 for a in set_a if any(is_prefix_match(a, b) for b in set_b))
     intersection = min(raw, len(set_a), len(set_b))
     union = len(set_a) + len(set_b) - intersection
-    return (0.0 if union == 0 else intersection / union), intersection, union
+    return SoftJaccard(0.0 if union == 0 else intersection / union, intersection, union)
 
 
 def anchor_jaccard(tokens_a: Sequence[str], tokens_b: Sequence[str]) -> float:
     """ComputeAnchorJaccard: the soft Jaccard; 0 when either side has no tokens."""
     if not tokens_a or not tokens_b:
         return 0.0
-    return soft_jaccard_detail(tokens_a, tokens_b)[0]
+    return soft_jaccard_detail(tokens_a, tokens_b).jaccard
 
 
 def is_fuzzy_match(tokens_a: Sequence[str], tokens_b: Sequence[str]) -> bool:

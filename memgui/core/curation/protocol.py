@@ -169,9 +169,9 @@ def parse_reply(text: str | None) -> CurationDecision | None:
         return None
     rationale = _rationale(trimmed)
     head = fold_case(trimmed[:11])
-    if head.startswith("SKIP"):
+    if head.startswith(DecisionKind.SKIP):
         return CurationDecision(DecisionKind.SKIP, reason="LLM decision: SKIP", from_llm_tier=True, rationale=rationale)
-    if head.startswith("CREATE"):
+    if head.startswith(DecisionKind.CREATE):
         return CurationDecision(
             DecisionKind.CREATE, reason="LLM decision: CREATE", from_llm_tier=True, rationale=rationale
         )

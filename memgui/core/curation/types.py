@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any, Protocol
 
+from ..strenum import StrEnum
 from ..tasks import CancelToken, Work
 
 
-class DecisionKind(str, Enum):
+class DecisionKind(StrEnum):
+    """The protocol's decision keywords (netclaw-compat §8.2), as the model writes them and the audit stores them."""
+
     SKIP = "SKIP"
     CREATE = "CREATE"
     UPDATE = "UPDATE"

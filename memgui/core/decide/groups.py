@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..merge.conflicts import value_conflicts
 from ..merge.facts.lexicon import MARKER_CLASSES
@@ -107,7 +107,12 @@ def conflict_between(a: str | None, b: str | None) -> str | None:
     return "; ".join(f"{', '.join(c.a)} vs {', '.join(c.b)}" for c in found) or None
 
 
-def conflict_partition(documents: Sequence[Any]) -> tuple[tuple[tuple[str, ...], ...], list[tuple[str, str, str]]]:
+class ConflictPartition(NamedTuple):
+    groups: tuple[tuple[str, ...], ...]  # no two members of a group disagree on a value; the largest first
+    conflicts: list[tuple[str, str, str]]  # (older id, newer id, what they disagree on) of each pair that does
+
+
+def conflict_partition(documents: Sequence[Any]) -> ConflictPartition:
     """Without a model: the groups in which no two members disagree on a value (an amount, a date), largest
     first, and the disagreeing pairs (a, b, what they disagree on). A cluster without conflicts is one group."""
     ordered = sorted(documents, key=lambda d: (d.updated_at, d.created_at, d.document_id))
@@ -118,7 +123,7 @@ def conflict_partition(documents: Sequence[Any]) -> tuple[tuple[tuple[str, ...],
         if note:
             conflicts.append((older.document_id, newer.document_id, note))
         agree.append(PairVerdict(older.document_id, newer.document_id, SAME if not note else DIFFERENT))
-    return partition([d.document_id for d in ordered], agree), conflicts
+    return ConflictPartition(partition([d.document_id for d in ordered], agree), conflicts)
 
 
 @dataclass(frozen=True)
@@ -200,6 +205,7 @@ __all__ = [
     "DIFFERENT",
     "MAX_PRESELECTED",
     "SAME",
+    "ConflictPartition",
     "FactGroups",
     "PairVerdict",
     "Preselection",

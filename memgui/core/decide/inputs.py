@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..curation.types import Candidate, Proposal
+from ..curation.types import Candidate, DecisionKind, Proposal
 from ..netfx import anchor_slug, equals_ignore_case, net_trim
 from ..store import Store
 
@@ -54,8 +54,8 @@ def merge_keyword(proposal: Proposal, targets: Sequence[Candidate]) -> str:
     """`UPDATE <id>` for one target under the proposal's own anchor, else `CONSOLIDATE <id> …`."""
     ids = [c.document_id for c in targets]
     if len(targets) == 1 and _same_name(targets[0].canonical_name, proposal.anchor_name):
-        return f"UPDATE {ids[0]}"
-    return "CONSOLIDATE " + " ".join(ids)
+        return f"{DecisionKind.UPDATE} {ids[0]}"
+    return f"{DecisionKind.CONSOLIDATE} " + " ".join(ids)
 
 
 def _same_name(a: str | None, b: str | None) -> bool:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ...config import CurationSettings, load_curation_settings
-from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
+from ..curation.types import Candidate, CurationDecision, DeciderResult, DecisionKind, Proposal
 from ..merge.keep_draft import repair
 from ..tasks import CancelToken, Progress, Work
 from . import prompts as dp
@@ -233,7 +233,7 @@ class LlamaDecider:
         extra["different_ids"] = [c.document_id for c in different]
         body = None
         if not same:
-            keyword = "CREATE"
+            keyword = str(DecisionKind.CREATE)
         else:
             keyword = merge_keyword(proposal, same)
             bodies = [proposal.content] + [c.markdown_body for c in same]

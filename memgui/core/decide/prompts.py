@@ -25,7 +25,7 @@ import json
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ...config import resources_dir
 
@@ -68,10 +68,15 @@ def few_shot_chat(system: str, shots: Iterable[tuple[str, str]], question: str) 
     return messages
 
 
-def clip(text: str | None, limit: int) -> tuple[str, bool]:
+class Clipped(NamedTuple):
+    text: str
+    cut: bool  # the text was longer than the limit
+
+
+def clip(text: str | None, limit: int) -> Clipped:
     """`text` stripped (`(empty)` when nothing is left), cut to `limit` characters with `...`; whether it was cut."""
     text = (text or "").strip() or "(empty)"
-    return (text, False) if len(text) <= limit else (text[:limit] + "...", True)
+    return Clipped(text, False) if len(text) <= limit else Clipped(text[:limit] + "...", True)
 
 
 class RendersChat(Protocol):
@@ -148,7 +153,7 @@ def prompt_version() -> str:
 
 
 def pair_text(existing: str, new: str, *, max_chars: int = CLASSIFY_MAX_CHARS) -> str:
-    return f"EXISTING: {clip(existing, max_chars)[0]}\nNEW: {clip(new, max_chars)[0]}"
+    return f"EXISTING: {clip(existing, max_chars).text}\nNEW: {clip(new, max_chars).text}"
 
 
 def classify_messages(existing: str, new: str, *, max_chars: int = CLASSIFY_MAX_CHARS) -> list[ChatMessage]:

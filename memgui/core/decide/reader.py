@@ -84,7 +84,7 @@ def reader_model_key(model_path: str | os.PathLike[str] | None, model_id: str = 
 
 
 def question_text(source: str, body: str) -> str:
-    return f"SOURCE: {clip(source, MAX_CHARS)[0]}\nMERGED: {clip(body, MAX_CHARS)[0]}"
+    return f"SOURCE: {clip(source, MAX_CHARS).text}\nMERGED: {clip(body, MAX_CHARS).text}"
 
 
 def reader_messages(source: str, body: str) -> list[ChatMessage]:
@@ -225,7 +225,7 @@ class FactReader:
     def _ask(self, source: str, body: str, cancel: CancelToken | None,
              step: Progress) -> Work[tuple[float | None, str]]:
         """Score one question (yields `step` after each prompt chunk); (p(yes), "") or (None, why unread)."""
-        if clip(source, MAX_CHARS)[1] or clip(body, MAX_CHARS)[1]:
+        if clip(source, MAX_CHARS).cut or clip(body, MAX_CHARS).cut:
             return None, f"longer than the reader reads ({MAX_CHARS} characters)"
         engine = self._engine()
         lock = getattr(engine, "lock", None)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from ..curation.types import Candidate, CurationDecision, DeciderResult, Proposal
+from ..curation.types import Candidate, CurationDecision, DeciderResult, DecisionKind, Proposal
 from ..merge.align import judge, proof_dict
 from ..merge.conflicts import likely_different
 from ..merge.guard import check_merge
@@ -127,7 +127,7 @@ def _from_result(proposal: Proposal, candidates: Sequence[Candidate], result: De
 def _all_different(proposal: Proposal, candidates: Sequence[Candidate], model_id: str) -> dict[str, Any]:
     """Every pair judged different: nothing to merge (the reviewer keeps them separate)."""
     return {
-        "decision": "CREATE", "targets": [], "rationale": "every pair was judged a different fact",
+        "decision": DecisionKind.CREATE.value, "targets": [], "rationale": "every pair was judged a different fact",
         "merged_body": None, "guard": None, "strict": None, "model_id": model_id, "seconds": None,
         "prompt_tokens": None, "completion_tokens": None, "proposal_id": proposal.memory_id,
         "candidate_ids": [c.document_id for c in candidates], "error": None, "raw_reply": None,
@@ -166,7 +166,7 @@ def review_cluster(documents: Sequence[Any], names: dict[str, str] | None = None
     extra: dict[str, Any] = {}
     if out is None:
         out = _from_result(proposal, candidates, union, titles)
-    elif out["decision"] in ("UPDATE", "CONSOLIDATE", None):
+    elif out["decision"] in (DecisionKind.UPDATE, DecisionKind.CONSOLIDATE, None):
         targets = out["targets"] or None
         draft = union_draft(proposal, candidates, targets, primary=groups.target) if targets != [] else union
         guard, strict = _checks(proposal, candidates, draft.decision, titles)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 
@@ -84,7 +84,16 @@ def _floor(value: float, decimals: int = DECIMALS) -> float:
     return float(math.floor(value * scale) / scale)
 
 
-def metrics_at(pairs: Sequence[LabelledPair], threshold: float) -> tuple[int, int, int, int]:
+class Counts(NamedTuple):
+    """The labelled pairs counted at one threshold t."""
+
+    accepted_above: int  # accepted (merged) pairs with cosine ≥ t: true positives
+    separate_above: int  # kept-separate pairs with cosine ≥ t: false positives
+    accepted: int
+    separate: int
+
+
+def metrics_at(pairs: Sequence[LabelledPair], threshold: float) -> Counts:
     """(accepted ≥ t, kept_separate ≥ t, accepted, kept_separate) over the valid pairs."""
     tp = fp = pos = neg = 0
     for p in pairs:
@@ -97,7 +106,7 @@ def metrics_at(pairs: Sequence[LabelledPair], threshold: float) -> tuple[int, in
         else:
             neg += 1
             fp += hit
-    return tp, fp, pos, neg
+    return Counts(tp, fp, pos, neg)
 
 
 def suggest_threshold(pairs: Iterable[LabelledPair], *, target_recall: float = TARGET_RECALL,
@@ -244,6 +253,7 @@ __all__ = [
     "MIN_DECISIONS",
     "TARGET_RECALL",
     "Calibration",
+    "Counts",
     "LabelledPair",
     "audit_label_requests",
     "demo_label_requests",

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from ..merge.align import Alignment, Fate, judge
+from ..merge.align import Alignment, Fate, Verdict, judge
+from ..merge.facts.report import Direction
 from ..merge.sentences import split
 from ..netfx import APPEND_SEPARATOR_RE, fold_case, is_blank
 from ..ops.append_back import append_back
@@ -46,7 +47,7 @@ from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
 ACTION_UNDO = "undo"
 ACTION_APPEND_BACK = "append-back"
 ACTION_NONE = "none"
-LOST = ("dropped", "changed")  # directions a source sentence appended back can repair
+LOST = (Direction.DROPPED, Direction.CHANGED)  # directions a source sentence appended back can repair
 _NOT_RECHECKABLE = {
     OP_DECIDE_UPDATE: "the curation protocol's merge: its audit keeps the old body but not the proposal text",
     OP_DECIDE_CONSOLIDATE: "the curation protocol's consolidation: its audit does not keep the proposal text",
@@ -65,8 +66,12 @@ class NotAMergeError(RecheckError):
 class FactAtRisk:
     token: str
     kind: str
-    direction: str  # dropped | added | changed
+    direction: Direction
     source_ids: tuple[str, ...]  # the documents (as they were before the merge) stating it
+
+    def __post_init__(self) -> None:
+        if type(self.direction) is not Direction:  # a plain string: checked and made one
+            object.__setattr__(self, "direction", Direction(self.direction))
 
     def to_dict(self) -> dict[str, Any]:
         return {"token": self.token, "kind": self.kind, "direction": self.direction, "sources": list(self.source_ids)}
@@ -86,7 +91,7 @@ class RecheckedMerge:
     why: str  # why that action (undo's refusal, a gone target, …)
     append_text: str  # what "append the lost fact back" would add ("" when nothing can be)
     target_stamp: SourceStamp | None  # the target as it was when re-checked (the append-back checks it)
-    verdict: str = ""  # memgui's verdict on the merge today: proved / loss / read (core/merge/align.py)
+    verdict: Verdict | None = None  # memgui's verdict on the merge today (core/merge/align.py)
     unproved: tuple[dict[str, Any], ...] = ()  # the source sentences it did not prove (lost or read), with why
 
     def to_dict(self) -> dict[str, Any]:
@@ -94,7 +99,8 @@ class RecheckedMerge:
             "audit_id": self.audit_id, "created_at": self.created_at, "target_id": self.target_id,
             "target_title": self.target_title, "source_ids": list(self.source_ids),
             "facts": [f.to_dict() for f in self.facts], "action": self.action, "why": self.why,
-            "append_text": self.append_text, "verdict": self.verdict, "unproved": list(self.unproved),
+            "append_text": self.append_text, "verdict": self.verdict.value if self.verdict else "",
+            "unproved": list(self.unproved),
         }
 
 
@@ -104,7 +110,7 @@ class RecheckReport:
     checked: int  # merges the lens ran over
     resolved: tuple[tuple[int, int], ...] = ()  # (merge audit id, append-back audit id)
     skipped: tuple[tuple[int, str], ...] = ()  # (audit id, why it cannot be re-checked)
-    verdicts: tuple[tuple[int, str], ...] = ()  # (audit id, proved / loss / read) of every merge re-checked
+    verdicts: tuple[tuple[int, Verdict], ...] = ()  # (audit id, memgui's verdict) of every merge re-checked
 
     @property
     def passed(self) -> bool:
@@ -115,7 +121,7 @@ class RecheckReport:
             "passed": self.passed, "checked": self.checked, "at_risk": [m.to_dict() for m in self.at_risk],
             "resolved": [{"audit_id": a, "append_back_audit_id": b} for a, b in self.resolved],
             "skipped": [{"audit_id": a, "why": why} for a, why in self.skipped],
-            "verdicts": [{"audit_id": a, "verdict": v} for a, v in self.verdicts],
+            "verdicts": [{"audit_id": a, "verdict": v.value} for a, v in self.verdicts],
         }
 
 
@@ -157,7 +163,7 @@ def _facts(images: _MergeImages) -> tuple[tuple[FactAtRisk, ...], Alignment]:
     report, proof = judge(list(images.bodies), merged, titles=list(images.titles), kept_title=images.kept_title)
     n = len(images.source_ids)
     return tuple(
-        FactAtRisk(a.token, a.kind, getattr(a, "direction", "dropped"),
+        FactAtRisk(a.token, a.kind, a.direction,
                    tuple(images.source_ids[i] for i in a.sources if 0 <= i < n))
         for a in report.at_risk
     ), proof
@@ -207,16 +213,16 @@ def recheck_entry(store: Store, entry: AuditEntry) -> RecheckedMerge | str | Non
     return _recheck(store, entry)[0]
 
 
-def _recheck(store: Store, entry: AuditEntry) -> tuple[RecheckedMerge | str | None, str]:
-    """(recheck_entry's answer, memgui's verdict on the merge today, "" when it could not be read)."""
+def _recheck(store: Store, entry: AuditEntry) -> tuple[RecheckedMerge | str | None, Verdict | None]:
+    """(recheck_entry's answer, memgui's verdict on the merge today, None when it could not be read)."""
     if entry.operation in _NOT_RECHECKABLE:
-        return _NOT_RECHECKABLE[entry.operation], ""
+        return _NOT_RECHECKABLE[entry.operation], None
     images = _images(entry)
     if isinstance(images, str):
-        return images, ""
+        return images, None
     facts, proof = _facts(images)
     if not facts:
-        return None, proof.verdict.value
+        return None, proof.verdict
     append_text = lost_fact_text(images, facts)
     target = store.document(entry.target_id or "")
     stamp = SourceStamp.of(target) if target is not None and not target.is_tombstoned else None
@@ -235,8 +241,8 @@ def _recheck(store: Store, entry: AuditEntry) -> tuple[RecheckedMerge | str | No
         audit_id=entry.audit_id, created_at=entry.created_at, target_id=entry.target_id or "",
         target_title=target.title if target is not None else images.kept_title, source_ids=images.source_ids,
         facts=facts, action=action, why=why, append_text=append_text, target_stamp=stamp,
-        verdict=proof.verdict.value, unproved=_unproved(proof),
-    ), proof.verdict.value
+        verdict=proof.verdict, unproved=_unproved(proof),
+    ), proof.verdict
 
 
 def _resolved_by(store: Store) -> dict[int, int]:
@@ -256,7 +262,7 @@ def recheck_merges_work(store: Store, *, cancel: CancelToken = NEVER_CANCELLED) 
     at_risk: list[RecheckedMerge] = []
     resolved: list[tuple[int, int]] = []
     skipped: list[tuple[int, str]] = []
-    verdicts: list[tuple[int, str]] = []
+    verdicts: list[tuple[int, Verdict]] = []
     checked = 0
     yield Progress("re-checking merges", 0, len(entries))
     for done, entry in enumerate(entries, 1):
@@ -266,7 +272,8 @@ def recheck_merges_work(store: Store, *, cancel: CancelToken = NEVER_CANCELLED) 
             skipped.append((entry.audit_id, result))
         else:
             checked += 1
-            verdicts.append((entry.audit_id, verdict))
+            if verdict is not None:  # always, for a merge that could be read
+                verdicts.append((entry.audit_id, verdict))
             if result is not None:
                 if entry.audit_id in resolved_by:
                     resolved.append((entry.audit_id, resolved_by[entry.audit_id]))

@@ -22,6 +22,7 @@ from .contrasts import contrasts
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
 from .facts.notes import Note, read_note
+from .facts.report import Direction
 from .guard import extract_tokens
 from .strict import contains_whole, facts, normalise_text
 
@@ -115,7 +116,7 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
 
 
 # What the lens reports when the second note is read as a merge of the first: every kind it knows.
-_CONTRADICTIONS = frozenset({"changed"})
+_CONTRADICTIONS = frozenset({Direction.CHANGED})
 _POLARITY_CLASSES = frozenset({"negation", "quantifier", "frequency", "restriction", "condition", "comparison",
                                "order", "direction", "modality", "hedge", "state"})
 _NEGATED_WORD = re.compile(r"(?:un|non-?)([^\W\d_]{3,})", re.IGNORECASE)
@@ -131,16 +132,16 @@ def fact_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
     for first, second, flipped in ((a, b, False), (b, a, True)):
         for item in check_facts([first or ""], second or "").at_risk:
             negated = _NEGATED_WORD.fullmatch(item.body_token or item.token or "") if item.kind == "term" else None
-            if negated and re.search(rf"\b{re.escape(negated.group(1))}\b", (first if item.direction == "added"
+            if negated and re.search(rf"\b{re.escape(negated.group(1))}\b", (first if item.direction is Direction.ADDED
                                                                               else second) or "", re.IGNORECASE):
                 item = dataclasses.replace(item, kind="negation")  # `paid` / `unpaid`: one word, one negated
             if item.direction in _CONTRADICTIONS or item.kind in _POLARITY_CLASSES:
                 mine, theirs = found.setdefault(item.kind, ([], []))
                 if flipped:
                     mine, theirs = theirs, mine
-                if item.direction != "added":
+                if item.direction is not Direction.ADDED:
                     mine.append(item.token)
-                if item.direction != "dropped":
+                if item.direction is not Direction.DROPPED:
                     theirs.append(item.body_token or item.token)
     return tuple(Conflict(kind, tuple(dict.fromkeys(x)) or ("—",), tuple(dict.fromkeys(y)) or ("—",))
                  for kind, (x, y) in found.items())
@@ -239,7 +240,7 @@ def _value_changes(a: str | None, b: str | None) -> list[Conflict]:
     a_note, b_note = read_note(a or ""), read_note(b or "")
     out = []
     for item in check_facts([a or ""], b or "").at_risk:
-        if item.direction != "changed" or item.kind not in _BINDING_KINDS:
+        if item.direction is not Direction.CHANGED or item.kind not in _BINDING_KINDS:
             continue
         if item.kind == "binding" or _neighbours(a_note, item.source_span) & _neighbours(b_note, item.body_span):
             out.append(Conflict(item.kind, (item.token,), (item.body_token or "",)))

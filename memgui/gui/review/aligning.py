@@ -59,7 +59,7 @@ class Aligning:
                 detail += f" · {len(kept_back)} kept back ({CONFIRM_KEY} confirms a restatement)"
             if confirmed:
                 detail += f" · {len(confirmed)} confirmed by you"
-            p.guard_panel.set_proof(shown.verdict.value, detail)
+            p.guard_panel.set_proof(shown.verdict, detail)
             p.alignment_view.set_rows(rows, labels, keep)
             p.alignment_changed()
             self.changed.emit()

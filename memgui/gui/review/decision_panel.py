@@ -18,10 +18,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..services.types import DeciderResult
+from ..services.types import DeciderResult, DecisionKind
 from ..style import MUTED, set_colors
 
-KIND_COLORS = {"UPDATE": "#1a7f37", "CONSOLIDATE": "#1a7f37", "CREATE": "#9a6700", "SKIP": "#57606a"}
+KIND_COLORS = {DecisionKind.UPDATE: "#1a7f37", DecisionKind.CONSOLIDATE: "#1a7f37", DecisionKind.CREATE: "#9a6700",
+               DecisionKind.SKIP: "#57606a"}
 
 
 def action_button(action: QAction, *, primary: bool = False) -> QToolButton:
@@ -216,7 +217,7 @@ class DecisionPanel(QGroupBox):
 
     def show_all_different(self) -> None:
         self.kind_label.setText("different facts")
-        set_colors(self.kind_label, KIND_COLORS["CREATE"])
+        set_colors(self.kind_label, KIND_COLORS[DecisionKind.CREATE])
         self._model_targets = []
         self._render_targets()
         self.rationale_label.setText("Every pair was judged a different fact: nothing to merge. "
@@ -282,9 +283,8 @@ class DecisionPanel(QGroupBox):
             self.show_error(f"The model gave no usable decision ({result.error or 'unparseable'}). "
                             "Use U for the union draft, or edit the merged body yourself.")
             return
-        kind = decision.kind.value
-        self.kind_label.setText(kind)
-        set_colors(self.kind_label, KIND_COLORS.get(kind, "#24292f"))
+        self.kind_label.setText(decision.kind.value)
+        set_colors(self.kind_label, KIND_COLORS.get(decision.kind, "#24292f"))
         targets: Sequence[str] = list(decision.consolidation_target_ids or ())
         if decision.target_document_id:
             targets = [decision.target_document_id, *[t for t in targets if t != decision.target_document_id]]

@@ -10,7 +10,16 @@ from datetime import datetime, timezone
 
 from PySide6.QtCore import QObject, SignalInstance
 
-from ..services.types import DeciderResult, Document, FactGroups, ProvedDraft, ReaderReport, SelfTestReport, Work
+from ..services.types import (
+    DeciderResult,
+    DecisionKind,
+    Document,
+    FactGroups,
+    ProvedDraft,
+    ReaderReport,
+    SelfTestReport,
+    Work,
+)
 from ..services.values import CancelToken, Progress
 from ..workers import one_line
 from .aligning import Aligning
@@ -136,7 +145,7 @@ class Drafting:
                 preview = bodies[0]
                 for other in bodies[1:]:
                     preview = appended(preview, other, today)
-            return report, strict, spans, risky, preview, alignment
+            return GuardResult(report, strict, spans, risky, preview, alignment)
 
         panel.set_pending(True)
         self.runner.start("guard", job, label="MergeGuard", on_done=lambda res: self._guard_done(key, docs, res),
@@ -377,12 +386,11 @@ class Drafting:
                 p.sources.set_target(groups.target)
             elif targets:
                 p.sources.set_target(targets[0])
-            kind = decision.kind.value
             if decision.merged_body and decision.merged_body.strip():
                 self.set_body(decision.merged_body, origin)
-            elif kind in ("CREATE", "SKIP"):
+            elif decision.kind in (DecisionKind.CREATE, DecisionKind.SKIP):
                 self.host.show_status(
-                    f"The model answered {kind}: it sees different facts. Keep separate (C) if you agree.", 8000,
+                    f"The model answered {decision.kind}: it sees different facts. Keep separate (C) if you agree.", 8000,
                     about=c.row)
         self.decisionFinished.emit(result)
         self.changed.emit()

@@ -58,7 +58,7 @@ class Evidence:
             _groups, conflicts = partition_of(docs)
             # a pair disagrees when it differs on an amount or date, or the evidence finds a conflicting value
             disagreeing = disagreeing_of(conflicts, pairs)
-            return mark, pairs, conflicts, disagreeing, preselect(ids, disagreeing, cosines)
+            return EvidenceResult(mark, pairs, conflicts, disagreeing, preselect(ids, disagreeing, cosines))
 
         row = c.row
         panel.set_pending()

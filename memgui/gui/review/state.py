@@ -4,7 +4,7 @@ cluster to be shown again (`LoadCluster`), and the shapes of their workers' resu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from ..dialogs import Prompter
 from ..services import Services
@@ -23,14 +23,28 @@ from .page import ReviewPage
 
 GuardKey = tuple[str, tuple[str, ...]]  # (the merged body, the included ids, target first)
 Spans = list[tuple[int, int]]  # UTF-16 ranges in a source's text
-# a guard run: the report, the strict lens, each source's missing and at-risk spans, the append preview, and
-# memgui's alignment of the sources' sentences to the body (its verdict)
-GuardResult = tuple[MergeGuardReport, StrictReport | None, dict[str, Spans], dict[str, Spans], str | None,
-                    Alignment | None]
-# a conflicts run: the likely-different mark, each pair's evidence, the value conflicts, the pairs that disagree,
-# and what to pre-select before any decision
-EvidenceResult = tuple[DifferentFactsMark, list[tuple[str, str, PairEvidence]], list[tuple[str, str, str]],
-                       list[tuple[str, str]], Preselection]
+
+
+class GuardResult(NamedTuple):
+    """A guard run (`Drafting`'s worker): Netclaw's MergeGuard, memgui's verdict beside it, and what the source
+    panes highlight."""
+
+    report: MergeGuardReport
+    strict: StrictReport | None  # the strict lens over what the alignment did not prove (None: an empty body)
+    missing: dict[str, Spans]  # each source's tokens MergeGuard finds missing, by document id
+    at_risk: dict[str, Spans]  # each included source's facts at risk, by document id
+    preview: str | None  # the append fallback's body (None: one source)
+    alignment: Alignment | None  # the sources' sentences aligned to the body, with their fates and the verdict
+
+
+class EvidenceResult(NamedTuple):
+    """A conflicts run (`Evidence`'s worker), before any decision."""
+
+    mark: DifferentFactsMark  # whether the sources look like different facts, and why
+    pairs: list[tuple[str, str, PairEvidence]]  # (first id, second id, their evidence) of each pair
+    conflicts: list[tuple[str, str, str]]  # (first id, second id, what they disagree on)
+    disagreeing: list[tuple[str, str]]  # the pairs that disagree on a value
+    preselect: Preselection  # what to include before the model or the reviewer chooses
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from memgui.core.forensics.recheck import (
     recheck_merges,
     recheck_merges_work,
 )
+from memgui.core.merge.align import Verdict
 from memgui.core.merge.strict import check_strict
 from memgui.core.netfx import APPEND_SEMANTICS, build_appended_body
 from memgui.core.ops.apply import (
@@ -213,6 +214,6 @@ def test_every_merge_rechecked_carries_memguis_verdict(pair):
     lossy = _merge(store, a, b, LOSSY)
     report = recheck_merges(store)
     [found] = report.at_risk
-    assert found.verdict in ("loss", "read") and found.unproved  # the sentences it could not prove, with why
+    assert found.verdict in (Verdict.LOSS, Verdict.READ) and found.unproved  # the sentences it could not prove, with why
     assert all(u["fate"] in ("lost", "read") and u["why"] for u in found.unproved)
     assert report.verdicts == ((lossy.audit_id, found.verdict),)

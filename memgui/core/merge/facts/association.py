@@ -21,7 +21,7 @@ from itertools import combinations
 
 from . import wordnet
 from .notes import Note
-from .report import FactAtRisk, Findings
+from .report import Direction, FactAtRisk, Findings
 from .sentences import list_matches
 
 _MAX_SENTENCES_PER_ITEM = 3  # a word in more source sentences than this is the note's topic, not one fact's partner
@@ -205,6 +205,6 @@ def _report(a: str, c: str, d: str, b: str, seen: dict[str, tuple[int, Item]],
                 return
     _, (_, body_text, body_start, body_end) = body_seen[a]
     findings.add(FactAtRisk(
-        "changed", "binding", a_text, (number,), (a_start, a_end), body_text, (body_start, body_end),
+        Direction.CHANGED, "binding", a_text, (number,), (a_start, a_end), body_text, (body_start, body_end),
         why or f"{a_text!r} was said of {c_text!r} and {b_text!r} of {d_text!r}; the body says {a_text!r} of "
         f"{d_text!r} and {b_text!r} of {c_text!r}"))

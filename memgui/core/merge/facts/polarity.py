@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from .matching import Index, aligned
 from .notes import CLAUSE_STOP, Note
-from .report import FactAtRisk, Findings
+from .report import Direction, FactAtRisk, Findings
 
 # a negation reaches to the end of its clause: punctuation and contrast words close it
 _CLAUSE_EDGE = re.compile(r"[,;:()\[\]—–\n]|\s-\s|\b(?:but|though|although|however|whereas|while|except|yet|"
@@ -61,7 +61,7 @@ def negation_moved(number: int, note: Note, index: Index, body: Note, body_index
             moved = sorted(only_plain & body_negated)
             if moved:
                 word = next(w for w in body.words_in(target) if w.lemma == moved[0])
-                findings.add(FactAtRisk("changed", "negation", moved[0], (number,), None, word.text,
+                findings.add(FactAtRisk(Direction.CHANGED, "negation", moved[0], (number,), None, word.text,
                                         (word.start, word.end),
                                         f"{word.text!r} is now denied; the source denies only something else"))
 
@@ -101,7 +101,7 @@ def _traded(number: int, note: Note, index: Index, body: Note, body_index: Index
             for relation in mine:
                 for theirs in read(body, target):
                     if traded(relation, theirs):
-                        findings.add(FactAtRisk("changed", kind(relation[0]), note.sentence_text(sentence).strip(),
+                        findings.add(FactAtRisk(Direction.CHANGED, kind(relation[0]), note.sentence_text(sentence).strip(),
                                                 (number,), note.sentences[sentence], body.sentence_text(target).strip(),
                                                 body.sentences[target], why(relation[0])))
                         return

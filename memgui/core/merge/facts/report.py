@@ -4,6 +4,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...strenum import StrEnum
+
+
+class Direction(StrEnum):
+    """Which way a fact at risk went between the sources and the merged body."""
+
+    DROPPED = "dropped"  # a source states it, the body does not
+    ADDED = "added"  # the body states it, no source does
+    CHANGED = "changed"  # one of a kind dropped and another added where the sentences restate each other
+
+
 _SLUG_GAPS = re.compile(r"[\s_]+")
 
 
@@ -14,7 +25,7 @@ def rule_id(direction: str, kind: str) -> str:
 
 @dataclass(frozen=True)
 class FactAtRisk:
-    direction: str  # "dropped" | "added" | "changed"
+    direction: Direction
     kind: str  # the value kind (date, money, …), "term", or the marker class (negation, frequency, …)
     token: str  # as the source wrote it; for "added", as the body wrote it
     sources: tuple[int, ...]  # the sources it comes from (empty for "added")
@@ -22,6 +33,10 @@ class FactAtRisk:
     body_token: str | None  # for "added" and "changed": the body's words
     body_span: tuple[int, int] | None
     why: str  # one line for the reviewer
+
+    def __post_init__(self) -> None:
+        if type(self.direction) is not Direction:  # a plain string (a test, an old caller): checked and made one
+            object.__setattr__(self, "direction", Direction(self.direction))
 
     @property
     def rule(self) -> str:
@@ -32,9 +47,9 @@ class FactAtRisk:
         """One short phrase for the reviewer: `Postgres → MySQL (term)`, `+never (negation, added)`."""
         def short(text: str) -> str:
             return text if len(text) <= width else text[: width - 1] + "…"
-        if self.direction == "changed" and self.body_token:
+        if self.direction is Direction.CHANGED and self.body_token:
             return f"{short(self.token)} → {short(self.body_token)} ({self.kind})"
-        if self.direction == "added":
+        if self.direction is Direction.ADDED:
             return f"+{short(self.body_token or self.token)} ({self.kind}, added)"
         return f"{short(self.token)} ({self.kind})"
 
@@ -79,4 +94,4 @@ class Findings:
             self.equated.setdefault((source.casefold(), body.casefold()), Equated(source, body, rule))
 
 
-__all__ = ["Equated", "FactAtRisk", "FactReport", "Findings", "rule_id"]
+__all__ = ["Direction", "Equated", "FactAtRisk", "FactReport", "Findings", "rule_id"]
