@@ -34,6 +34,7 @@ from .common import (
     open_store_or_fail,
     print_json,
     print_text,
+    shown,
     store_errors_as_cli_errors,
 )
 
@@ -68,6 +69,14 @@ def format_recheck(report: RecheckReport, store_path: object) -> str:
         lines.append("facts appended back already: " + ", ".join(f"#{a} (by #{b})" for a, b in report.resolved))
     for audit_id, why in report.skipped:
         lines.append(f"not re-checked: #{audit_id}: {why}")
+    if report.overwrites:
+        lines.append(f"{len(report.overwrites)} write(s) replaced a value without keeping the older one as history "
+                     "(“previously … as of …”):")
+    for o in report.overwrites:
+        lines.append(f"  {o.document_id}  {_time(o.when)}  by {o.by}  (memgui audit #{o.audit_id})")
+        for older, now in o.replaced:
+            lines.append(f"       was: {shown(older)}")
+            lines.append(f"       now: {shown(now)}")
     return "\n".join(lines)
 
 

@@ -40,7 +40,7 @@ def test_recheck_exits_0_when_nothing_is_at_risk(store_path, capsys):
     assert main(["audit", "--store", str(store_path), "--recheck", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     verdicts = report.pop("verdicts")
-    assert report == {"passed": True, "checked": 1, "at_risk": [], "resolved": [], "skipped": []}
+    assert report == {"passed": True, "checked": 1, "at_risk": [], "resolved": [], "skipped": [], "overwrites": []}
     assert [v["verdict"] for v in verdicts] == ["proved"]
 
 
@@ -48,7 +48,7 @@ def test_recheck_exits_1_and_lists_the_merge_then_append_back_repairs_it(store_p
     audit_id, target = _merge(store_path, LOSSY)
     assert main(["audit", "--store", str(store_path), "--recheck", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
-    assert set(report) == {"passed", "checked", "at_risk", "resolved", "skipped", "verdicts"}
+    assert set(report) == {"passed", "checked", "at_risk", "resolved", "skipped", "verdicts", "overwrites"}
     assert report["passed"] is False and report["at_risk"][0]["verdict"] in ("loss", "read")
     [merge] = report["at_risk"]
     assert set(merge) == {"audit_id", "created_at", "target_id", "target_title", "source_ids", "facts", "action",

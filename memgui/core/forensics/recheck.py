@@ -43,6 +43,7 @@ from ..store.audit_log import (
 )
 from ..store.values import RawText
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+from .overwrites import StaleOverwrite, stale_overwrites
 
 ACTION_UNDO = "undo"
 ACTION_APPEND_BACK = "append-back"
@@ -111,10 +112,12 @@ class RecheckReport:
     resolved: tuple[tuple[int, int], ...] = ()  # (merge audit id, append-back audit id)
     skipped: tuple[tuple[int, str], ...] = ()  # (audit id, why it cannot be re-checked)
     verdicts: tuple[tuple[int, Verdict], ...] = ()  # (audit id, memgui's verdict) of every merge re-checked
+    # writes that replaced a value without keeping the older one as history (overwrites.py)
+    overwrites: tuple[StaleOverwrite, ...] = ()
 
     @property
     def passed(self) -> bool:
-        return not self.at_risk
+        return not self.at_risk and not self.overwrites
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +125,7 @@ class RecheckReport:
             "resolved": [{"audit_id": a, "append_back_audit_id": b} for a, b in self.resolved],
             "skipped": [{"audit_id": a, "why": why} for a, why in self.skipped],
             "verdicts": [{"audit_id": a, "verdict": v.value} for a, v in self.verdicts],
+            "overwrites": [o.to_dict() for o in self.overwrites],
         }
 
 
@@ -280,7 +284,10 @@ def recheck_merges_work(store: Store, *, cancel: CancelToken = NEVER_CANCELLED) 
                 else:
                     at_risk.append(result)
         yield Progress("re-checking merges", done, len(entries), f"#{entry.audit_id}")
-    return RecheckReport(tuple(at_risk), checked, tuple(resolved), tuple(skipped), tuple(verdicts))
+    yield Progress("re-checking overwrites", 0, 1)
+    overwrites = tuple(stale_overwrites(store))
+    yield Progress("re-checking overwrites", 1, 1)
+    return RecheckReport(tuple(at_risk), checked, tuple(resolved), tuple(skipped), tuple(verdicts), overwrites)
 
 
 def recheck_merges(store: Store) -> RecheckReport:

@@ -355,6 +355,15 @@ def check_supersession(notes: Sequence[TimedNote], order: Order, body: str) -> S
     return SupersedeCheck(tuple(findings))
 
 
+def overwritten(before: str, after: str) -> list[tuple[str, str]]:
+    """Older values a write replaced without keeping them as history: each (older sentence, the sentence that
+    now states another value in its place) where the two are look-alikes that differ in a value, and the older
+    sentence is in no `previously … as of …` phrase of `after`."""
+    present, phrases = split_history(after)
+    return [(c.a_sentence, c.b_sentence) for c in contrasts(before, present)
+            if c.of_values and not _in_history(c.a_sentence, phrases, None)]
+
+
 def _in_history(sentence: str, phrases: list[tuple[str, str]], day: str | None) -> bool:
     texts = [old for old, d in phrases if day is None or d == day]
     if not texts:
@@ -375,6 +384,7 @@ __all__ = [
     "day_of",
     "history_phrase",
     "order_of",
+    "overwritten",
     "series_of",
     "split_history",
     "stated_days",
