@@ -140,10 +140,74 @@ def settle(app, ms: int = 400) -> None:
         time.sleep(0.01)
 
 
+def history_page(app, shots) -> None:
+    """Shot 20: the Audit tab's History page on a small store of its own (an anchor "car" of three notes: a
+    daemon append, a "previously … as of" phrase, a memgui merge undone and a merge kept that tombstoned a note)."""
+    import sqlite3
+
+    from memgui.core.netfx import anchor_id_for
+    from memgui.core.ops.apply import MergePlan, draft_stamps, merge_cluster
+    from memgui.core.ops.undo import undo
+    from memgui.core.store import Document, create_store, new_document_id, open_store
+    from memgui.gui.audit.history import HistoryPage
+
+    day, hour, t0 = 86_400_000, 3_600_000, 1_740_787_200_000  # 2025-03-01 UTC
+    path = create_store(_TMP / "history" / "netclaw.db")
+    store = open_store(path)
+    store.writes.ensure_anchor("car")
+
+    def note(title: str, body: str, created: int, semantics: str = "merge-document") -> str:
+        doc = Document(new_document_id(), anchor_id_for("car"), "durable_fact", title, body, None, None, None,
+                       semantics, "boundary:trusted-instance", "personal", "normal", "auto", 0.8, created, None,
+                       created, created)
+        return store.writes.upsert_document(doc).document_id
+
+    a = note("Car service", "Car service booked for 2025-03-04 08:00 at the Main St garage.\n\n---\n"
+             "_[merged 2025-03-04]_\nThe service is done; it cost 240 EUR.", t0 + 9 * hour, "append-document")
+    b = note("Tyres", "Winter tyres are stored at the garage (previously: in the basement, as of 2024-10-02).",
+             t0 - 120 * day)
+    c = note("Car service cost", "The March service cost 240 EUR, paid by card.", t0 + 3 * day + 16 * hour)
+    store.close()
+    with sqlite3.connect(path) as conn:  # the times the daemon would have written (an upsert stamps now)
+        conn.execute("UPDATE memory_documents SET updated_at = created_at + ? WHERE document_id = ?", (20 * day, b))
+        conn.execute("UPDATE memory_anchors SET created_at = ?", (t0 - 120 * day,))
+    store = open_store(path)
+    ids = (a, c)
+    first = merge_cluster(store, MergePlan(a, ids, merged_body="The car service is done; it cost 240 EUR.",
+                                           drafted=draft_stamps(store, ids), guard_override=True))
+    undo(store, first.audit_id)
+    merge_cluster(store, MergePlan(a, ids, merged_body="The car service is done; it cost 240 EUR, paid by card "
+                                   "(previously: booked for 2025-03-04 08:00 at the Main St garage, as of 2025-03-01).",
+                                   drafted=draft_stamps(store, ids), guard_override=True))
+    page = HistoryPage()
+    page.resize(1180, 680)
+    page.show()
+    done: list[bool] = []
+    page.subjectsLoaded.connect(lambda: done.append(True))
+    page.set_store(store)
+    wait(app, lambda: done)
+    page.shown.connect(lambda: done.append(True))
+    page.show_subject("anchor", "car")
+    wait(app, lambda: len(done) > 1)
+    page.table.selectRow(page.model.rowCount() - 2)  # the kept merge: its text before and after
+    settle(app)
+    page.grab().save(str(OUT / "20-history.png"))
+    shots.append("20-history")
+    page.shutdown()
+    page.runner.wait(10000)
+    page.close()
+    store.close()
+
+
 def main() -> int:
     app = application()
-    store = build_demo_store(_TMP / "demo" / "netclaw.db")
     shots: list[str] = []
+    if wanted("20"):
+        history_page(app, shots)
+    if ONLY and not ONLY - {"20"}:
+        print(f"{len(shots)} screenshots in {OUT}")
+        return 0
+    store = build_demo_store(_TMP / "demo" / "netclaw.db")
     old = not ONLY or any(f"{n:02d}" in ONLY for n in range(1, 11))
     if old:
         first_sequence(app, store, shots)

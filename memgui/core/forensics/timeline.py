@@ -10,7 +10,8 @@ Four sources, each entry with its date, its source and its text, oldest first:
   the date is the day the older value held;
 - `document` (and `anchor`): the rows' own created_at, updated_at and freshness_at. "created" carries the text the
   document started with (the original segment of the earliest body known), "updated" the body as stored now,
-  "fresh" the present statement (history phrases cut out) as of the note's freshness.
+  "fresh" the present statement (history phrases cut out) as of the note's freshness (the text a later memgui
+  write replaced, when there is one).
 
 Entries that only have a day (appends, history phrases) come before the timed entries of that same day; an entry with
 no date at all (a row written with created_at 0) comes first. Texts that are not valid UTF-8 (bytes kept as RawText
@@ -262,7 +263,6 @@ def document_entries(doc: Document, audit: Sequence[AuditEntry] = ()) -> list[Ti
                 out.append(TimelineEntry(date=day, time_ms=None, source=SOURCE_INLINE, kind=KIND_PREVIOUSLY,
                                          document_id=did, title=title, text=old, repaired=fixed,
                                          note=_joined("" if day else f"{date} is not a calendar day", where)))
-    present, phrases = split_history(body)
     updated = _time(doc.updated_at)
     last_audit = max(audit, key=lambda a: a.audit_id, default=None)
     same_write = (last_audit is not None and updated is not None and last_audit.state != STATE_UNDONE
@@ -275,10 +275,18 @@ def document_entries(doc: Document, audit: Sequence[AuditEntry] = ()) -> list[Ti
             note=f"last write: {clean_text(doc.update_semantics)[0]}" + ("; tombstoned" if tombstoned else "")))
     fresh = _time(doc.freshness_at)
     if fresh is not None:
+        then, then_repaired, note = body, repaired, "the note's freshness: what it stated as of then"
+        later = [a for a in sorted(audit, key=lambda a: a.audit_id)
+                 if int(a.created_at) > fresh and document_row(a.before, did) is not None]
+        if later:  # memgui rewrote it after its freshness: the text then is the one its first later write replaced
+            replaced, then_repaired = _row_body(document_row(later[0].before, did))
+            then = replaced or ""
+            note += f" (its text before audit #{later[0].audit_id}; memgui rewrote it later)"
+        then_present, then_phrases = split_history(then)
         out.append(TimelineEntry(
             date=day_of(fresh), time_ms=fresh, source=SOURCE_DOCUMENT, kind=KIND_FRESH, document_id=did,
-            title=title, text=_tidy(present) if phrases else body.strip(),
-            tombstoned=tombstoned, repaired=repaired, note="the note's freshness: what it states as of then"))
+            title=title, text=_tidy(then_present) if then_phrases else then.strip(),
+            tombstoned=tombstoned, repaired=then_repaired, note=note))
     return out
 
 

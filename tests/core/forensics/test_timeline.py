@@ -68,7 +68,7 @@ def test_a_documents_timeline_lists_every_source_oldest_first(router):
     assert rows[:4] == [
         (SOURCE_DOCUMENT, "created", "2025-01-01", ORDERED),
         (SOURCE_APPEND, "appended", "2025-01-20", ARRIVED),
-        (SOURCE_DOCUMENT, "fresh", "2025-01-20", FIRST_MERGE),  # the present statement, its history phrase cut out
+        (SOURCE_DOCUMENT, "fresh", "2025-01-20", APPENDED),  # as of its freshness: before memgui rewrote it
         (SOURCE_INLINE, "previously", "2025-01-22", "firmware 1.4"),
     ]
     audit = [e for e in t.entries if e.source == SOURCE_AUDIT]
@@ -81,6 +81,8 @@ def test_a_documents_timeline_lists_every_source_oldest_first(router):
     # the append is no longer in the body (the kept merge rewrote it): the audit's before-image still has it
     append = next(e for e in t.entries if e.source == SOURCE_APPEND)
     assert "no longer in the body" in append.note
+    fresh = next(e for e in t.entries if e.kind == "fresh")
+    assert f"its text before audit #{first}" in fresh.note
     times = [e.time_ms for e in audit]
     assert times == sorted(times) and len(t.entries) == 7
 
@@ -188,3 +190,10 @@ def test_a_history_phrase_with_an_impossible_date_keeps_its_text():
     entries = document_entries(document("Limit is 5 (previously: 3, as of 2025-13-45).", created_at=T0))
     phrase = next(e for e in entries if e.source == SOURCE_INLINE)
     assert phrase.date is None and phrase.text == "3" and "not a calendar day" in phrase.note
+
+
+def test_fresh_is_the_present_statement_without_its_history_phrases():
+    doc = document("The limit is 5 (previously: 3, as of 2025-02-01). It resets monthly.", created_at=T0,
+                   freshness_at=T0 + 40 * DAY)
+    fresh = next(e for e in document_entries(doc) if e.kind == "fresh")
+    assert fresh.text == "The limit is 5. It resets monthly." and fresh.date == "2025-02-10"
