@@ -11,6 +11,7 @@ Every other module imports these; none re-implements them.
 from __future__ import annotations
 
 import datetime as _dt
+import enum
 import functools
 import re
 from collections.abc import Iterable
@@ -247,3 +248,19 @@ LENGTH_COLLAPSE_THRESHOLD = 0.60  # merged length / longest source length must b
 MERGE_SEMANTICS = "merge-document"
 APPEND_SEMANTICS = "append-document"
 TOMBSTONE_SEMANTICS = "tombstone"
+
+
+# ---- the strings the store and the protocol hold, as enums -----------------------------------------------------
+
+
+class StrEnum(str, enum.Enum):
+    """An enum whose members are their string values, for every string that crosses a seam (a fact's direction, a
+    decision's keyword). A member is a `str`: it equals its value, is written as its value to JSON and SQLite, and
+    prints as its value (`f"{Direction.DROPPED}"` is `dropped`), as Python 3.11's `enum.StrEnum` does; memgui
+    supports 3.10, which has none."""
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(str.__str__(self), spec)

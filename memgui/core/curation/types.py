@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..strenum import StrEnum
+from ..netfx import StrEnum
 from ..tasks import CancelToken, Work
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...strenum import StrEnum
+from ...netfx import StrEnum
 
 
 class Direction(StrEnum):
