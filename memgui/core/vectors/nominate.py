@@ -7,7 +7,8 @@ two groups join only while the mean cosine between their members stays ≥ the t
 tuned one), and never beyond MAX_CLUSTER_SIZE members; what does not fit is re-queued as clusters of its own.
 Each cluster carries every pairwise cosine among its members (`Pair.nominee` marks the TopK edges). Pairs a
 person marked "not duplicates" are removed before the components are formed. Notes of one active anchor are
-nominated together too, whatever their cosine (anchored.py: the anchor edges, how they enter the linkage, and why).
+nominated together too, whatever their cosine, where the cosine is blind: its clusters form first and the anchor
+fills in the notes it left alone (anchored.py says how, and why it never pulls a duplicate out).
 When no embedder works, the degraded lexical path of netclaw-compat §5 step 3b is used and the result is
 flagged. The clustering itself (`build_clusters`) is pure.
 """
@@ -27,7 +28,7 @@ from ..curation.types import Nomination, NominatorUnavailable
 from ..store import Document, Store
 from ..store.values import embedding_text
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
-from .anchored import anchor_edges, lift, vouched
+from .anchored import fill_by_anchor
 from .embed import (
     Embedder,
     EmbedderInfo,
@@ -217,17 +218,12 @@ def _components(nodes_order: Sequence[str], edges: Iterable[tuple[str, str]]) ->
 
 
 def coherent_groups(members: Sequence[str], matrix: np.ndarray, *, floor: float,
-                    cap: int = MAX_CLUSTER_SIZE, seeds: Sequence[Sequence[str]] = (),
-                    raw: np.ndarray | None = None, anchor_only: bool = False) -> list[list[str]]:
+                    cap: int = MAX_CLUSTER_SIZE) -> list[list[str]]:
     """Pure: split one component (its cosine matrix) into groups of two or more. Average linkage: the two
     groups with the highest mean cosine between their members join while that mean is ≥ `floor` and the
     joined group fits `cap`. What does not fit a full group stays in groups of its own (re-queued as separate
-    clusters). `seeds` are groups already formed (disjoint, each within `cap`); every other member starts alone.
-    Members keep `members` order; singletons are dropped."""
-    at = {m: i for i, m in enumerate(members)}
-    seeded = [sorted(at[m] for m in seed) for seed in seeds]
-    taken = {i for seed in seeded for i in seed}
-    groups: list[list[int]] = sorted(seeded + [[i] for i in range(len(members)) if i not in taken])
+    clusters). Members keep `members` order; singletons are dropped."""
+    groups: list[list[int]] = [[i] for i in range(len(members))]
     while len(groups) > 1:
         best, pair = floor, None
         for gi in range(len(groups)):
@@ -235,10 +231,7 @@ def coherent_groups(members: Sequence[str], matrix: np.ndarray, *, floor: float,
                 a, b = groups[gi], groups[gj]
                 if len(a) + len(b) > cap:
                     continue
-                by_anchor = raw is not None and vouched(raw[np.ix_(a, b)], floor)
-                if anchor_only and not by_anchor:
-                    continue
-                mean = float((matrix if raw is None or by_anchor else raw)[np.ix_(a, b)].mean())
+                mean = float(matrix[np.ix_(a, b)].mean())
                 if mean >= best:
                     best, pair = mean, (gi, gj)
         if pair is None:
@@ -247,22 +240,6 @@ def coherent_groups(members: Sequence[str], matrix: np.ndarray, *, floor: float,
         groups[gi] = sorted(groups[gi] + groups[gj])
         del groups[gj]
     return [[members[i] for i in g] for g in sorted(groups, key=lambda g: g[0]) if len(g) > 1]
-
-
-def anchor_first(members: Sequence[str], scores: np.ndarray, raw: np.ndarray, anchors: Mapping[str, str],
-                 floor: float) -> list[list[str]]:
-    """The groups each anchor forms on its own (average linkage over its members' scores), before any cosine
-    joins two anchors: Netclaw's evaluator lists anchor matches before nominees (netclaw-compat §8.3)."""
-    by_anchor: dict[str, list[int]] = {}
-    for i, m in enumerate(members):
-        if m in anchors:
-            by_anchor.setdefault(anchors[m], []).append(i)
-    seeds: list[list[str]] = []
-    for idx in by_anchor.values():
-        if len(idx) > 1:
-            seeds += coherent_groups([members[i] for i in idx], scores[np.ix_(idx, idx)], floor=floor,
-                                     raw=raw[np.ix_(idx, idx)], anchor_only=True)
-    return seeds
 
 
 def cluster_id(member_ids: Iterable[str]) -> str:
@@ -294,31 +271,26 @@ def build_clusters(
     cosine matrix (so every pair gets its cosine, and components are split into coherent groups of at most
     MAX_CLUSTER_SIZE with `threshold` — default: the lowest edge cosine — as the linkage floor); without it
     the components are kept and only the edges listed. `anchors` maps live documents to their active anchor:
-    with `pair_cosine`, each document's `anchor_k` nearest anchor mates are edges too, scored at least the
-    floor in the linkage (anchored.py says why), and pairs under one anchor are marked. Returns the clusters
-    (best first) and notices."""
+    with `pair_cosine`, the cosine's clusters are then filled with the anchor's notes the cosine left alone
+    (`anchored.fill_by_anchor`, each note's `anchor_k` nearest free mates as edges), and pairs under one anchor
+    are marked. Returns the clusters (best first) and notices."""
     notices: list[str] = []
     kept = {key: cos for key, cos in edges.items() if frozenset(key) not in exempt}
     anchors = anchors or {}
-    anchored: set[tuple[str, str]] = set()
-    if anchors and pair_cosine is not None:
-        anchored = {key for key in anchor_edges(anchors, pair_cosine, k=anchor_k) if frozenset(key) not in exempt}
     members_list = []
-    components = _components(order, set(kept) | anchored)
-    broad = {m for c in components if len(c) > ALL_PAIRS_LIMIT for m in c} if anchored else set()
-    if broad:  # anchor edges made a component too big to split: there, the cosine edges alone, as without anchors
-        notices.append(f"{len(broad)} documents joined by anchors are too many to split; their cosines alone nominate")
-        components = [c for c in components if len(c) <= ALL_PAIRS_LIMIT] + _components(order, [e for e in kept if e[0] in broad])
-    for component in components:
+    floor = -1.0 if threshold is None else threshold
+    for component in _components(order, kept):
         if pair_cosine is None or len(component) > ALL_PAIRS_LIMIT:
             members_list.append(component)
             continue
-        floor = -1.0 if threshold is None else threshold
-        raw = np.asarray(pair_cosine(component), dtype=np.float64)
-        matrix = lift(raw, component, anchored, floor)
-        seeds = anchor_first(component, matrix, raw, anchors, floor)
-        for group in coherent_groups(component, matrix, floor=floor, seeds=seeds, raw=raw):
-            members_list.append(group)
+        members_list += coherent_groups(component, np.asarray(pair_cosine(component), dtype=np.float64), floor=floor)
+    if anchors and pair_cosine is not None:  # the cosine's clusters first, unchanged; the anchor fills its blind spots
+        members_list, more = fill_by_anchor(
+            members_list, anchors, pair_cosine, floor=floor, cap=MAX_CLUSTER_SIZE, k=anchor_k, exempt=exempt,
+            split=lambda ids, scores: coherent_groups(ids, scores, floor=floor), limit=ALL_PAIRS_LIMIT)
+        notices += more
+        rank = {d: i for i, d in enumerate(order)}
+        members_list = [sorted(g, key=lambda d: (rank.get(d, len(rank)), d)) for g in members_list]
     clusters = []
     for members in members_list:
         pairs: list[Pair] = []

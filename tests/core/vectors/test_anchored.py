@@ -99,7 +99,53 @@ def test_anchor_edges_are_each_notes_k_nearest_mates():
     assert [c.member_ids for c in clusters] == [("a", "b")] and clusters[0].pairs[0].same_anchor
 
 
-def test_only_a_note_that_looks_like_no_member_is_vouched_for():
-    assert vouched(np.array([[.3, .2]]), 0.68)
+def test_only_notes_that_look_like_no_member_are_vouched_for():
+    assert vouched(np.array([[.3, .2]]), 0.68) and vouched(np.array([[.3, .2], [.1, .2]]), 0.68)
     assert not vouched(np.array([[.3, .8]]), 0.68)  # a look-alike stands on its cosines
-    assert not vouched(np.array([[.3, .2], [.1, .2]]), 0.68)  # two groups: cosines only
+    assert not vouched(np.empty((1, 0)), 0.68)
+
+
+def test_the_cosine_clusters_first_and_the_anchor_fills_only_its_blind_spots():
+    """One matrix, four cases (anchored.py, rules 1–3); every cosine not listed is 0.2."""
+    anchors = {"d1": "A", "a2": "A", "a3": "A", "d2": "B",  # d1 and d2: one fact filed under two anchors
+               "c1": "C", "c2": "C", "c3": "C",  # c1 and c2 restate one note of C; c3 is another detail of C
+               "e1": "E", "e2": "E", "e3": "E",  # e3 looks like e1 (a sibling) but the cosine left it out
+               "p1": "P", "p2": "P", "q1": "Q", "q2": "Q"}  # p1 and q1: two trips' flights, each trip with its hotel
+    ids = list(anchors)
+    at = {x: i for i, x in enumerate(ids)}
+    m = np.full((len(ids), len(ids)), 0.2)
+    np.fill_diagonal(m, 1.0)
+    high = {("d1", "d2"): .9, ("c1", "c2"): .9, ("e1", "e2"): .9, ("e1", "e3"): .75, ("e2", "e3"): .6, ("p1", "q1"): .9}
+    for (a, b), c in high.items():
+        m[at[a], at[b]] = m[at[b], at[a]] = c
+
+    def cos(members):
+        idx = [at[x] for x in members]
+        return m[np.ix_(idx, idx)]
+
+    edges = {key: c for key, c in high.items() if c >= 0.68 and key != ("e1", "e3")}  # e3 missed by TopK
+    found = {frozenset(c.member_ids) for c in build_clusters(edges, order=ids, pair_cosine=cos, threshold=0.68)[0]}
+    assert found == {frozenset(p) for p in (("d1", "d2"), ("c1", "c2"), ("e1", "e2"), ("p1", "q1"))}
+    clusters, _ = build_clusters(edges, order=ids, pair_cosine=cos, threshold=0.68, anchors=anchors)
+    assert {frozenset(c.member_ids) for c in clusters} == {
+        frozenset(("d1", "d2")), frozenset(("a2", "a3")),  # the duplicate is never pulled out to its anchor
+        frozenset(("c1", "c2", "c3")),  # a complementary note joins a cluster of its own anchor's notes
+        frozenset(("e1", "e2")),  # a look-alike sibling stays out of a cluster of duplicates
+        frozenset(("p1", "p2")), frozenset(("q1", "q2")),  # parallel look-alikes go back to their own anchors
+    }
+    assert all(c.member_ids == tuple(sorted(c.member_ids, key=ids.index)) for c in clusters)  # store order
+
+
+def test_a_duplicate_filed_under_another_anchor_stays_with_its_copy(empty_store):
+    # the demo store's regression: anchor groups formed first took one copy of a duplicate away from the other
+    lessons = add_doc(empty_store, "Portuguese lessons", "portuguese-topic with Rita on Tuesdays", anchor="portuguese")
+    again = add_doc(empty_store, "Learning Portuguese", "portuguese-topic lessons, Tuesdays with Rita",
+                    anchor="learning-portuguese")
+    exam = add_doc(empty_store, "DIPLE result", "Passed the B2 exam in June", anchor="portuguese")
+    note = add_doc(empty_store, "Textbook", "Português XXI, book 2", anchor="portuguese")
+    result = scan(empty_store, FakeEmbedder(dims=32, topics=("portuguese-topic",)))
+    assert {frozenset(c.member_ids) for c in result.clusters} == {
+        frozenset((lessons.document_id, again.document_id)), frozenset((exam.document_id, note.document_id))}
+    marks = {frozenset((p.a, p.b)): (p.nominee, p.same_anchor) for c in result.clusters for p in c.pairs}
+    assert marks[frozenset((lessons.document_id, again.document_id))] == (True, False)
+    assert marks[frozenset((exam.document_id, note.document_id))] == (False, True)
