@@ -300,30 +300,36 @@ def test_demo_store_duplicates_recall_at_default_threshold(tmp_path, record_prop
     from memgui.core.store.demo import build_demo_store, demo_labels
 
     with open_store(build_demo_store(tmp_path / "demo" / "netclaw.db"), read_only=True) as store:
-        result = run_to_end(scan_store(store, by_anchor=False))  # the cosine's own figures; anchors: below
-        anchored = run_to_end(scan_store(store))
+        result = run_to_end(scan_store(store))  # the default scan: anchors on
+        cosine = run_to_end(scan_store(store, by_anchor=False))
         live = {d.document_id for d in store.documents()}
     labels = demo_labels()
-    # Anchors keep clusters coherent: no more clusters mix a look-alike sibling pair with a duplicate pair than the
-    # cosine alone makes (tests/perf/test_anchor_groups.py has the figures).
-    assert mixed_clusters(anchored, labels) <= mixed_clusters(result, labels)
     truth = labelled_pairs(labels, live)
     assert result.embedder.source == "default" and result.threshold == nominate.MODEL_THRESHOLDS[MODEL_ID]
     nominees = {frozenset((p.a, p.b)) for c in result.clusters for p in c.pairs if p.nominee}
     together = {frozenset(p) for c in result.clusters for p in itertools.combinations(c.member_ids, 2)}
+    # pairs only the anchor put together (complementary notes of one thing, marked, below the floor) are not
+    # duplicate candidates: the duplicate precision is over the pairs that stand on their cosine
+    by_anchor = {frozenset((p.a, p.b)) for c in result.clusters for p in c.pairs
+                 if p.same_anchor and not p.nominee and p.cosine is not None and p.cosine < result.threshold}
     recall = len(nominees & truth) / len(truth)
     precision = len(nominees & truth) / len(nominees)
     cluster_recall = len(together & truth) / len(truth)
     record_property("demo_pair_recall", round(recall, 3))
     print(f"\ndemo duplicates at threshold {result.threshold}: nominee-pair recall {recall:.3f} "
           f"precision {precision:.3f}; same-cluster recall {cluster_recall:.3f}; {len(result.clusters)} clusters")
-    cluster_precision = len(together & truth) / len(together)
-    print(f"same-cluster precision {cluster_precision:.3f}; largest cluster "
-          f"{max(len(c.member_ids) for c in result.clusters)}")
+    cluster_precision = len((together - by_anchor) & truth) / len(together - by_anchor)
+    print(f"same-cluster precision {cluster_precision:.3f} ({len(together & truth) / len(together):.3f} counting the "
+          f"{len(by_anchor)} anchor-only pairs); largest cluster {max(len(c.member_ids) for c in result.clusters)}")
     # docs/benchmarks.md has the figures (at 0.68, coherent groups: nominee recall 0.66, precision 0.76;
     # same-cluster recall 0.68, precision 0.73 — chained components gave 0.82 / 0.26); floors leave room for
     # corpus edits.
     assert recall >= 0.6 and precision >= 0.65 and cluster_recall >= 0.62 and cluster_precision >= 0.6
+    # The anchor loses no duplicate the cosine put together, and mixes no more look-alike siblings with duplicates
+    # (tests/perf/test_anchor_groups.py has the figures).
+    cosine_together = {frozenset(p) for c in cosine.clusters for p in itertools.combinations(c.member_ids, 2)}
+    assert cosine_together & truth <= together & truth
+    assert mixed_clusters(result, labels) <= mixed_clusters(cosine, labels)
     assert max(len(c.member_ids) for c in result.clusters) <= nominate.MAX_CLUSTER_SIZE
 
 
