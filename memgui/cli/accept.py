@@ -206,6 +206,19 @@ def _second_reader(args: argparse.Namespace, store: Store, rows: list[ReviewRow]
         return ReaderRun(True, f"failed ({' '.join(str(exc).split()) or type(exc).__name__}); it read no cluster")
 
 
+def _supersessions(store: Store, rows: list[ReviewRow], model: _Model) -> dict[Any, Any]:
+    """The supersede reading of the clusters no merge takes (core/ops/batch_supersede.py), on the decider's model."""
+    from ..core.decide.supersede_reader import SupersedeReader
+    from ..core.ops.batch_supersede import read_supersessions
+    from ..core.tasks import run_to_end
+
+    def reader() -> SupersedeReader | None:  # a model that cannot score answers reads nothing: a person decides
+        engine = model().engine
+        return SupersedeReader(engine) if hasattr(engine, "score_words") else None
+
+    return run_to_end(read_supersessions(store, rows, reader))
+
+
 def _read_plan(path: str) -> BatchPlan:
     """The plan file, read and validated by core/store/seams.py, then checked by the rule's shape
     (`validate_plan`); what it claims (MergeGuard, the lens) is run again when it is applied."""
@@ -249,10 +262,11 @@ def run_accept(args: argparse.Namespace) -> int:
                 model.check()
                 rows, titles, info = _reviews(args, store, model)
                 reader = _second_reader(args, store, rows, model)
+                supersessions = _supersessions(store, rows, model)
                 store_path = store.path
         finally:
             model.close()
-        plan = plan_batch(rows, titles=titles, reader=reader)
+        plan = plan_batch(rows, titles=titles, reader=reader, supersessions=supersessions)
         info["store"] = str(store_path)
     out: dict[str, Any] = {**info, "dry_run": bool(args.dry_run), **plan.to_dict()}
     result = None

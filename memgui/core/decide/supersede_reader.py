@@ -13,13 +13,12 @@ import contextlib
 import functools
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ...config import resources_dir
 from ..tasks import Cancelled, CancelToken, Progress, Work
+from .prompts import ChatMessage, StablePrefix, clip, few_shot_chat, prompt_path, prompt_text
 
 UPDATE, SERIES, OTHER = "UPDATE", "SERIES", "OTHER"
 ANSWERS = (UPDATE, SERIES, OTHER)
@@ -36,18 +35,14 @@ class PairShot:
     answer: str
 
 
-def _path(name: str) -> Path:
-    return resources_dir() / "prompts" / name
-
-
 @functools.cache
 def system_prompt() -> str:
-    return _path("supersede_system.txt").read_text(encoding="utf-8").strip()
+    return prompt_text("supersede_system.txt")
 
 
 @functools.cache
 def shots() -> tuple[PairShot, ...]:
-    data = json.loads(_path("supersede_shots.json").read_text(encoding="utf-8"))
+    data = json.loads(prompt_path("supersede_shots.json").read_text(encoding="utf-8"))
     out = tuple(PairShot(s["older"], s["older_day"], s["newer"], s["newer_day"], s["answer"]) for s in data["shots"])
     if not out or any(s.answer not in ANSWERS for s in out):
         raise ValueError(f"supersede_shots.json: every shot needs an answer among {', '.join(ANSWERS)}")
@@ -55,17 +50,13 @@ def shots() -> tuple[PairShot, ...]:
 
 
 def question(older: str, older_day: str, newer: str, newer_day: str) -> str:
-    return f"OLDER (written {older_day}): {older.strip() or '(empty)'}\nNEWER (written {newer_day}): " \
-           f"{newer.strip() or '(empty)'}"
+    return f"OLDER (written {older_day}): {clip(older, MAX_CHARS).text}\nNEWER (written {newer_day}): " \
+           f"{clip(newer, MAX_CHARS).text}"
 
 
-def messages(older: str, older_day: str, newer: str, newer_day: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = [{"role": "system", "content": system_prompt()}]
-    for s in shots():
-        out.append({"role": "user", "content": question(s.older, s.older_day, s.newer, s.newer_day)})
-        out.append({"role": "assistant", "content": s.answer})
-    out.append({"role": "user", "content": question(older, older_day, newer, newer_day)})
-    return out
+def messages(older: str, older_day: str, newer: str, newer_day: str) -> list[ChatMessage]:
+    return few_shot_chat(system_prompt(), ((question(s.older, s.older_day, s.newer, s.newer_day), s.answer)
+                                           for s in shots()), question(older, older_day, newer, newer_day))
 
 
 def softmax(logits: Mapping[str, float]) -> dict[str, float]:
@@ -93,7 +84,7 @@ class SupersedeReader:
             raise ValueError(f"{getattr(engine, 'model_id', 'the model')} cannot score answers")
         self.engine = engine
         self.model_id = str(getattr(engine, "model_id", ""))
-        self._stable: tuple[int, list[int]] | None = None
+        self._prefix = StablePrefix()
 
     def read(self, older: str, older_day: str, newer: str, newer_day: str, *,
              cancel: CancelToken | None = None) -> Work[PairReading]:
@@ -106,7 +97,7 @@ class SupersedeReader:
             tokens = engine.tokenize(engine.render(chat))
             if engine.n_ctx - len(tokens) < 2:
                 return PairReading("", {}, f"{len(tokens)} tokens do not fit the model's context ({engine.n_ctx})")
-            work = engine.score_words(tokens, stable_prefix=self._prefix(engine, chat, tokens), words=ANSWERS)
+            work = engine.score_words(tokens, stable_prefix=self._prefix(engine, STAGE, chat, tokens), words=ANSWERS)
             while True:
                 try:
                     next(work)
@@ -119,15 +110,6 @@ class SupersedeReader:
                 yield Progress(STAGE, 0, 1, "reading")
         p = softmax(logits)
         return PairReading(max(ANSWERS, key=lambda w: p[w]), p)
-
-    def _prefix(self, engine: Any, chat: list[dict[str, Any]], tokens: Sequence[int]) -> int:
-        """The tokens every question shares (system prompt + shots): llama.cpp keeps them in its KV cache."""
-        if self._stable is None:
-            a = engine.tokenize(engine.render(chat[:-1] + [{"role": "user", "content": "A"}]))
-            b = engine.tokenize(engine.render(chat[:-1] + [{"role": "user", "content": "B"}]))
-            self._stable = (next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b))), a)
-        stable, reference = self._stable
-        return next((i for i, (x, y) in enumerate(zip(tokens[:stable], reference)) if x != y), min(stable, len(tokens)))
 
 
 __all__ = ["ANSWERS", "OTHER", "SERIES", "UPDATE", "PairReading", "SupersedeReader", "messages", "shots",

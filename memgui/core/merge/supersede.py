@@ -34,8 +34,11 @@ from .sentences import Sentence, split
 DAY_MS = 86_400_000
 CLOSE_MS = 10 * 60_000  # two notes written within ten minutes are not ordered by their time stamps alone
 
-HISTORY = re.compile(r"\(?\bpreviously\b:?\s*(?P<old>.+?),?\s+as of (?P<date>\d{4}-\d{2}-\d{2})\)?",
-                     re.IGNORECASE | re.DOTALL)
+# Netclaw's form for a superseded value, as memgui writes it (`(previously: …, as of YYYY-MM-DD)`) or as a model
+# writes it inline (`previously … as of YYYY-MM-DD`): one line, so prose that says "previously" is not read across
+# paragraphs.
+HISTORY = re.compile(r"\(?\bpreviously\b:?[ \t]*(?P<old>[^\n]{1,600}?),?[ \t]+as of (?P<date>\d{4}-\d{2}-\d{2})\)?",
+                     re.IGNORECASE)
 
 
 class Reading(enum.Enum):

@@ -33,7 +33,9 @@ from typing import Any
 from ..decide.reader import ReaderReport
 from ..decide.review import ClusterReview
 from ..merge.align import Alignment, Verdict, judge
+from ..merge.guard import check_merge
 from ..merge.strict import StrictReport
+from ..merge.supersede import Reading
 from ..netfx import is_blank
 from ..store import Store, StoreError, StoreWriteFailedError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
@@ -49,10 +51,14 @@ from .policy import (  # re-exported: the rule for unattended writes lives in po
     rule_text as rule_text,
     why_not_safe as why_not_safe,
 )
+from .supersede import SupersessionPlan, prove_supersession, why_not_unattended
 from .undo import AuditError, undo
 
 NOTE_PREFIX = "accept-safe batch "
 _BATCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+SUPERSEDE = "SUPERSEDE"  # a planned write that is a supersession (issue 38), not a merge decision
 
 
 class BatchError(Exception):
@@ -142,6 +148,7 @@ class PlannedWrite:
     raw_reply: str | None = None
     titles: dict[str, str] = field(default_factory=dict)
     reader: dict[str, Any] | None = None  # the second reader's ReaderReport.to_dict(), None when it did not run
+    supersede: dict[str, Any] | None = None  # a SUPERSEDE write: its reading, order and history (issue 38)
 
     @property
     def source_ids(self) -> list[str]:
@@ -230,6 +237,27 @@ def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str],
     )
 
 
+def _supersede_write(cluster_id: Any, plan: SupersessionPlan, titles: Mapping[str, str]) -> PlannedWrite:
+    if plan.draft is None or plan.newest_id is None:  # why_not_unattended passed it: never, said plainly if so
+        raise BatchError(f"cluster {cluster_id}: a supersession without a draft")
+    ids = [d.document_id for d in plan.documents]
+    bodies = [d.markdown_body or "" for d in plan.documents]
+    guard = check_merge(bodies, plan.draft.body).to_dict()
+    record = {"reading": plan.reading.reading.value, "order": plan.order_ids, "reason": plan.reading.reason,
+              "pairs": [p.to_dict() for p in plan.reading.pairs],
+              "history": [{"document_id": ids[h.note], "text": h.text, "phrase": h.phrase}
+                          for h in plan.draft.history]}
+    return PlannedWrite(
+        cluster_id=str(cluster_id), target_id=plan.newest_id, tombstoned=[i for i in ids if i != plan.newest_id],
+        decision=SUPERSEDE, merged_body=plan.draft.body, length_ratio=guard.get("length_ratio"),
+        guard={k: guard.get(k) for k in ("passed", "reason", "retention", "length_ratio", "missing")},
+        strict={"verdict": "proved", "checked": 0, "supersede_check": plan.check.to_dict() if plan.check else None},
+        stamps={i: {"updated_at": st.updated_at, "content_hash": st.content_hash} for i, st in plan.stamps.items()},
+        model_id=plan.reading.model_id, rationale=plan.reading.reason, titles={i: titles.get(i, "") for i in ids},
+        supersede=record,
+    )
+
+
 def reader_reason(run: ReaderRun, cluster_id: Any) -> tuple[str | None, dict[str, Any] | None]:
     """(why the second reader takes this otherwise safe cluster out, or None; its report as a dict)."""
     if not run.ran:
@@ -243,10 +271,13 @@ def reader_reason(run: ReaderRun, cluster_id: Any) -> tuple[str | None, dict[str
 
 def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None]], *,
                titles: Mapping[str, str] | None = None, batch_id: str | None = None,
-               now: datetime | None = None, reader: ReaderRun = READER_NOT_RUN) -> BatchPlan:
+               now: datetime | None = None, reader: ReaderRun = READER_NOT_RUN,
+               supersessions: Mapping[Any, SupersessionPlan] | None = None) -> BatchPlan:
     """The batch over `(cluster id, member ids, review or None)`, in the given order. A cluster that shares a
     document with an earlier planned write is left out (its review saw that document before the merge).
-    `reader`: the second reader's verdicts (computed beforehand); a "no" for any source leaves the cluster out."""
+    `reader`: the second reader's verdicts (computed beforehand); a "no" for any source leaves the cluster out.
+    `supersessions`: the supersede reading of clusters (computed beforehand): a cluster no merge takes is written
+    as a supersession when `why_not_unattended` allows it, else its reason joins the cluster's."""
     titles = titles or {}
     when = now or datetime.now(timezone.utc)
     writes: list[PlannedWrite] = []
@@ -261,6 +292,18 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
             reason, read = reader_reason(reader, cluster_id)
         if reason is None and review is not None and claimed & set(merged_ids(review)):
             reason = "shares a document with an earlier write of this batch"
+        superseding = (supersessions or {}).get(cluster_id)
+        if reason is not None and superseding is not None:
+            why = why_not_unattended(superseding)
+            if why is None and claimed & {d.document_id for d in superseding.documents}:
+                why = "shares a document with an earlier write of this batch"
+            if why is None:
+                write = _supersede_write(cluster_id, superseding, titles)
+                writes.append(write)
+                claimed |= set(write.source_ids)
+                continue
+            if superseding.reading.reading is not Reading.UNDECIDED:  # read as a supersession or a dated series
+                reason = f"{reason}; supersede: {why}"
         if reason is None and review is not None:  # (why_not_safe passes only a reviewed cluster)
             write = _write_of(cluster_id, review, titles, read)
             writes.append(write)
@@ -311,6 +354,8 @@ def plan_markdown(plan: BatchPlan) -> str:
                   f" (retention {_pct(w.guard.get('retention'))}) · memgui's check: {verdict} "
                   f"({w.strict.get('checked', 0)} facts checked by the lens)",
                   f"- second reader: {_reader_verdicts(w.reader)}",
+                  *([f"- supersedes (oldest first): {' → '.join(w.supersede.get('order', []))}; the older kept as "
+                     "dated history"] if w.supersede else []),
                   f"- model: {w.model_id}" + (f" — {w.rationale}" if w.rationale else ""), "",
                   "```text", w.merged_body.replace("```", "ʼʼʼ"), "```", ""]
     lines += [f"## Left for a person ({len(plan.excluded)})", ""]
@@ -361,8 +406,9 @@ def validate_plan(plan: BatchPlan) -> None:
             raise BatchError(f"{where}: {len(members)} documents in one write (bulk accept takes 2–{MAX_MERGED})")
         if set(write.stamps) != set(members):
             raise BatchError(f"{where}: the stamps name other documents than the write merges")
-        if write.decision not in MERGE_DECISIONS:
-            raise BatchError(f"{where}: the decision is {write.decision!r}, not UPDATE/CONSOLIDATE")
+        if write.decision not in MERGE_DECISIONS and not (write.decision == SUPERSEDE and write.supersede):
+            raise BatchError(f"{where}: the decision is {write.decision!r}, not UPDATE/CONSOLIDATE (or SUPERSEDE "
+                             "with its reading)")
         if is_blank(write.merged_body):
             raise BatchError(f"{where}: no merged body")
         if write.reader is not None and write.reader.get("passed") is False:
@@ -390,7 +436,7 @@ def _merge_plan(write: PlannedWrite, batch_id: str, decided_by: str) -> MergePla
     return MergePlan(target_id=write.target_id, source_ids=tuple(write.source_ids), mode=MODE_MERGED_BODY,
                      merged_body=write.merged_body, drafted=drafted, model_id=write.model_id,
                      raw_reply=write.raw_reply, rationale=write.rationale, note=batch_note(batch_id),
-                     decided_by=decided_by)
+                     decided_by=decided_by, supersede=write.supersede)
 
 
 def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
@@ -417,7 +463,7 @@ def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
             return BatchResult(plan.batch_id, written, refused, cancelled=True, changes=changes)
         yield Progress("accepting", i, total, f"{write.target_id}")
         try:
-            entry = merge_cluster(store, merge, prove=prove_lens)
+            entry = merge_cluster(store, merge, prove=prove_supersession if write.supersede else prove_lens)
         except (ApplyError, StoreError) as exc:
             refused.append(WriteOutcome(write.cluster_id, write.target_id, error=" ".join(str(exc).split())))
             if isinstance(exc, StoreWriteFailedError):  # a full disk, an I/O error: every later write fails alike

@@ -14,12 +14,15 @@ from typing import Any
 
 from ..decide.supersede_reader import SupersedeReader
 from ..decide.supersession import SupersedeReading, read_supersession
+from ..merge.guard import check_merge
 from ..merge.supersede import (
     Reading,
     SupersedeCheck,
     SupersedeDraft,
     TimedNote,
     check_supersession,
+    order_of,
+    series_of,
     supersede_draft,
 )
 from ..store import Store
@@ -95,6 +98,40 @@ def plan_supersession(store: Store, doc_ids: Sequence[str], reader: SupersedeRea
     return SupersessionPlan(documents, reading, draft, check_supersession(notes, reading.order, draft.body), stamps)
 
 
+def why_not_unattended(plan: SupersessionPlan) -> str | None:
+    """Why accept-safe may not write this supersession (None: it may): the model read it as the newer state, the
+    dates order the notes without doubt, no dated series is involved, and the draft passes its check and
+    Netclaw's MergeGuard."""
+    reading = plan.reading
+    if reading.reading is not Reading.SUPERSEDES:
+        return f"not a supersession: {reading.reason}"
+    if not reading.model_id or not reading.pairs:
+        return "read as a supersession by a person, not by the model: a person writes it"
+    if plan.draft is None or plan.check is None or not plan.check.passed:
+        return "the superseding draft fails its check"
+    if not check_merge([d.markdown_body or "" for d in plan.documents], plan.draft.body).passed:
+        return "Netclaw's MergeGuard fails the superseding draft"
+    return None
+
+
+def prove_supersession(target: Document, others: Sequence[Document], body: str) -> None:
+    """The write-time proof of a supersession over the documents as they are now: ordered without doubt with the
+    target newest, no dated series, and the body passes the supersede check. SupersedeRefusedError otherwise."""
+    notes = [timed(d) for d in (target, *others)]
+    order = order_of(notes, int(time.time() * 1000))
+    if not order.ordered:
+        raise SupersedeRefusedError(f"not a supersession now: {order.doubt}")
+    if order.newest != 0:
+        raise SupersedeRefusedError(f"{target.document_id} is no longer the newest of the notes")
+    series = series_of(notes)
+    if series:
+        raise SupersedeRefusedError(f"a dated series is never superseded: {series}")
+    check = check_supersession(notes, order, body)
+    if not check.passed:
+        raise SupersedeRefusedError("the body fails the supersede check: "
+                                    + "; ".join(f"{f.problem}: {f.text}" for f in check.findings))
+
+
 def write_supersession(store: Store, plan: SupersessionPlan, *, note: str | None = None,
                        decided_by: str = "reviewer") -> Written:
     """Write a "supersedes" plan into its newest note (the others tombstoned), audited and undoable."""
@@ -114,4 +151,5 @@ def write_supersession(store: Store, plan: SupersessionPlan, *, note: str | None
     return merge_cluster(store, merge)
 
 
-__all__ = ["SupersedeRefusedError", "SupersessionPlan", "plan_supersession", "timed", "write_supersession"]
+__all__ = ["SupersedeRefusedError", "SupersessionPlan", "plan_supersession", "prove_supersession", "timed",
+           "why_not_unattended", "write_supersession"]

@@ -135,6 +135,17 @@ class ReaderClaim(_Base):
     verdicts: Annotated[list[ReaderVerdictClaim], msgspec.Meta(max_length=MAX_ITEMS)] = []
 
 
+class SupersedeClaim(_Base):
+    """A SUPERSEDE write's reading (issue 38): a claim like the decision; the write-time proof re-checks the order,
+    the dated-series rule and the body (core/ops/supersede.py `prove_supersession`)."""
+
+    reading: Text
+    order: Annotated[list[Id], msgspec.Meta(max_length=MAX_ITEMS)]
+    reason: Text = ""
+    pairs: Annotated[list[dict[Text, Any]], msgspec.Meta(max_length=MAX_ITEMS)] = []
+    history: Annotated[list[dict[Text, Any]], msgspec.Meta(max_length=MAX_ITEMS)] = []
+
+
 class PlannedWriteRecord(_Base, forbid_unknown_fields=True):
     cluster_id: Id
     target_id: Id
@@ -150,6 +161,7 @@ class PlannedWriteRecord(_Base, forbid_unknown_fields=True):
     raw_reply: Text | None = None
     titles: Annotated[dict[Id, Text], msgspec.Meta(max_length=MAX_ITEMS)] = {}
     reader: ReaderClaim | None = None
+    supersede: SupersedeClaim | None = None
 
 
 class ExclusionRecord(_Base, forbid_unknown_fields=True):

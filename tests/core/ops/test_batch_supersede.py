@@ -1,0 +1,118 @@
+"""accept-safe writes a supersession only with proof (issue 38, item 5): the model read it as the newer state, the
+dates order the notes without doubt, no dated series, the draft passes its check and MergeGuard; else the
+cluster is left for a person with the reason."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+
+from factories import seed_document
+from memgui.core.decide.supersede_reader import ANSWERS, SupersedeReader
+from memgui.core.ops.batch import SUPERSEDE, BatchPlan, apply_batch, plan_batch, undo_batch
+from memgui.core.ops.batch_supersede import read_supersessions
+from memgui.core.ops.supersede import SupersedeRefusedError, prove_supersession
+from memgui.core.store import create_store, open_store
+from memgui.core.store.audit_log import list_entries
+from memgui.core.store.seams import read_plan
+from memgui.core.tasks import run_to_end
+
+
+def ms(iso: str) -> int:
+    return int(dt.datetime.fromisoformat(iso + "+00:00").timestamp() * 1000)
+
+
+class ScoringEngine:
+    """A model that answers every supersede question with the same first-token logits."""
+
+    model_id = "scripted-supersede"
+    n_ctx = 4096
+
+    def __init__(self, answer: str):
+        self.answer, self.questions = answer, 0
+
+    def render(self, messages):
+        return "\n".join(m["content"] for m in messages)
+
+    def tokenize(self, text):
+        return [ord(c) for c in text]
+
+    def score_words(self, tokens, *, stable_prefix, words):
+        self.questions += 1
+        yield ""
+        return {w: (5.0 if w == self.answer else 0.0) for w in words}
+
+
+@pytest.fixture
+def store(tmp_path):
+    path = create_store(tmp_path / "netclaw.db")
+    with open_store(path) as s:
+        yield s
+
+
+def _sofa(store):
+    a = seed_document(store, "Sofa order", "Ordered the KIVIK sofa from IKEA on 3 March 2025; delivery expected in "
+                      "2–3 weeks.", anchor="sofa", freshness_at=ms("2025-03-04T09:00:00"))
+    b = seed_document(store, "Sofa", "The KIVIK sofa arrived on 18 March 2025.", anchor="sofa-2",
+                      freshness_at=ms("2025-03-18T17:00:00"))
+    return a.document_id, b.document_id
+
+
+def _shots(store):
+    a = seed_document(store, "Flu shot", "Flu shot on 2024-10-03 at the pharmacy, left arm.", anchor="flu-24",
+                      freshness_at=ms("2024-10-03T18:00:00"))
+    b = seed_document(store, "Flu shot", "Flu shot on 2025-10-10 at the pharmacy, left arm.", anchor="flu-25",
+                      freshness_at=ms("2025-10-10T18:00:00"))
+    return a.document_id, b.document_id
+
+
+def _plan(store, rows, answer="UPDATE"):
+    engine = ScoringEngine(answer)
+    supersessions = run_to_end(read_supersessions(store, rows, lambda: SupersedeReader(engine)))
+    return plan_batch(rows, supersessions=supersessions), engine
+
+
+def test_a_supersession_the_model_reads_is_planned_written_audited_and_undone(store, tmp_path):
+    old, new = _sofa(store)
+    before = {d.document_id: d for d in store.documents(include_tombstoned=True)}
+    plan, _ = _plan(store, [("c1", [old, new], None)])
+    [write] = plan.writes
+    assert write.decision == SUPERSEDE and write.target_id == new and write.tombstoned == [old]
+    assert "(previously: Ordered the KIVIK sofa" in write.merged_body
+    saved = tmp_path / "plan.json"
+    saved.write_text(json.dumps(plan.to_dict()), encoding="utf-8")
+    plan = BatchPlan.from_dict(read_plan(str(saved)))  # a plan file keeps the supersession's reading
+    assert plan.writes[0].supersede["order"] == [old, new]
+    result = run_to_end(apply_batch(store, plan))
+    assert [w.target_id for w in result.written] == [new] and not result.refused
+    [entry] = list_entries(store, operation="merge")
+    assert entry.details["supersede"]["order"] == [old, new]
+    assert store.document(old).is_tombstoned
+    undone = undo_batch(store, plan.batch_id)
+    assert len(undone.undone) == 1
+    assert {d.document_id: d for d in store.documents(include_tombstoned=True)} == before
+
+
+def test_a_dated_series_is_left_for_a_person_whatever_the_model_reads(store):
+    a, b = _shots(store)
+    plan, engine = _plan(store, [("c1", [a, b], None)])
+    assert plan.writes == [] and "dated series" in plan.excluded[0].reason
+    assert engine.questions == 0  # the veto speaks before the model
+
+
+@pytest.mark.parametrize("answer", [a for a in ANSWERS if a != "UPDATE"])
+def test_a_model_that_does_not_read_a_newer_state_writes_nothing(store, answer):
+    old, new = _sofa(store)
+    plan, _ = _plan(store, [("c1", [old, new], None)], answer=answer)
+    assert plan.writes == []
+    if answer == "SERIES":  # read as a dated series: the reason says so
+        assert "supersede: not a supersession: the model reads separate dated observations" in plan.excluded[0].reason
+
+
+def test_the_write_time_proof_refuses_a_target_that_is_not_the_newest(store):
+    old, new = _sofa(store)
+    docs = {d.document_id: d for d in store.documents()}
+    body = "Ordered the KIVIK sofa from IKEA on 3 March 2025; delivery expected in 2–3 weeks."
+    with pytest.raises(SupersedeRefusedError, match="no longer the newest"):
+        prove_supersession(docs[old], [docs[new]], body)
