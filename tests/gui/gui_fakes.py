@@ -63,11 +63,20 @@ def add_documents(review: ReviewStore, docs: dict[str, tuple[str, str, str]]) ->
     _seed(review.path, review.ids, docs, now_ms())
 
 
+def until_cancelled(cancel) -> None:
+    """A batch of work that lasts until its task is cancelled (a scan of a big store); bounded, so a test whose
+    cancel never comes fails instead of hanging."""
+    assert cancel is not None
+    assert cancel._event.wait(120), "never cancelled"
+
+
 class FakeScanner:
     """scan_store's shape: yields Progress, returns a ScanResult with the known clusters."""
 
-    def __init__(self, ids: dict[str, str], clusters=CLUSTERS, delay_s: float = 0.0):
-        self.ids, self.clusters, self.delay_s = ids, clusters, delay_s
+    def __init__(self, ids: dict[str, str], clusters=CLUSTERS, pace=None):
+        # pace(cancel), before each batch: how long a batch takes, as a condition (until_cancelled: a scan that
+        # runs until it is cancelled; test_gui_stall.py: until the GUI thread has turned its loop), never a clock
+        self.ids, self.clusters, self.pace = ids, clusters, pace
         self.calls = 0
 
     def __call__(self, store, *, embedder_choice="auto", k=None, threshold=None, cancel=None):
@@ -79,13 +88,10 @@ class FakeScanner:
         out = []
         steps = 4
         for step in range(steps):
-            deadline = time.monotonic() + self.delay_s / steps
-            while True:  # like a real embedder: the cancel token is checked between small batches
-                if cancel is not None:
-                    cancel.raise_if_cancelled()
-                if time.monotonic() >= deadline:
-                    break
-                time.sleep(0.01)
+            if self.pace is not None:
+                self.pace(cancel)
+            if cancel is not None:  # like a real embedder: the cancel token is checked between batches
+                cancel.raise_if_cancelled()
             yield Progress("embedding", step + 1, steps, f"embedding batch {step + 1}/{steps}")
         for spec in self.clusters:
             *keys, cosine = spec
@@ -117,9 +123,10 @@ class FakeDecider:
     model_id = "fake-decider-q4"
 
     def __init__(self, merged_body: str | None = None, kind=DecisionKind.UPDATE, gate: threading.Event | None = None,
-                 piece_delay_s: float = 0.0, verdicts: dict | None = None, default_verdict: str = "SAME",
+                 pace=None, verdicts: dict | None = None, default_verdict: str = "SAME",
                  judge_gate: threading.Event | None = None):
-        self.merged_body, self.kind, self.gate, self.piece_delay_s = merged_body, kind, gate, piece_delay_s
+        self.merged_body, self.kind, self.gate = merged_body, kind, gate
+        self.pace = pace  # pace(cancel) after each streamed piece: a slow model, as a condition (FakeScanner's)
         self.verdicts, self.default_verdict, self.judge_gate = dict(verdicts or {}), default_verdict, judge_gate
         self.calls = []
         self.judged: list[tuple[str, str]] = []
@@ -153,8 +160,8 @@ class FakeDecider:
             if cancel is not None and cancel.cancelled:
                 self._stop()
             yield Progress("deciding", n + 1, None, payload=piece + " ")
-            if self.piece_delay_s:
-                time.sleep(self.piece_delay_s)
+            if self.pace is not None:
+                self.pace(cancel)
             if n == 0 and self.gate is not None:
                 while not self.gate.wait(0.01):
                     if cancel is not None and cancel.cancelled:

@@ -38,8 +38,9 @@ def slow_selftest(decider, *, cancel=None):
 
 def test_event_loop_stall_probe_open_scan_model_accept(make_window, review_store, qtbot, qsettings, capsys,
                                                        record_property):
-    decider = LoadingDecider(piece_delay_s=0.02)
-    scanner = FakeScanner(review_store.ids, delay_s=0.6)
+    # The slow work is what this test is about (the loop must turn while it runs): it lasts a time, on the workers.
+    decider = LoadingDecider(pace=lambda _cancel: time.sleep(0.02))
+    scanner = FakeScanner(review_store.ids, pace=lambda _cancel: time.sleep(0.15))
     services = services_for(review_store, decider=decider, scanner=scanner)
     services.selftest = slow_selftest
     qsettings.setValue("decider/ahead", "true")
@@ -58,7 +59,8 @@ def test_event_loop_stall_probe_open_scan_model_accept(make_window, review_store
             w.open_located(str(review_store.path))
 
     def start_up_and_ahead():  # the first load and the self-test at start-up, then the next two clusters
-        qtbot.waitUntil(lambda: len(w.ahead.reviews) == 2, timeout=20000)
+        # decisions ahead run at a lowered priority: beside a CPU hog they get a sliver of a core, so be generous
+        qtbot.waitUntil(lambda: len(w.ahead.reviews) == 2, timeout=180000)
 
     def ask_model():
         with qtbot.waitSignal(w.review.decisionFinished, timeout=20000):

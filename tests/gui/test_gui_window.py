@@ -193,9 +193,9 @@ def test_no_widgets_leak_across_clusters_and_close(review_store, qsettings, qtbo
 
 
 def test_scan_progress_shows_in_the_status_bar_and_cancels(make_window, review_store, qtbot):
-    from gui_fakes import FakeScanner
+    from gui_fakes import FakeScanner, until_cancelled
 
-    scanner = FakeScanner(review_store.ids, delay_s=30.0)
+    scanner = FakeScanner(review_store.ids, pace=until_cancelled)
     w = make_window(services_for(review_store, scanner=scanner))
     w.open_located(str(review_store.path))
     qtbot.waitUntil(lambda: w.runner.busy("scan"), timeout=10000)
