@@ -24,11 +24,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..netfx import LONE_SURROGATE
 from .facts.lexicon import TITLE_ABBREVIATIONS
 from .facts.report import FactAtRisk
 from .restatement import in_order, misses_at_least, not_found
 from .rule_grades import Grade, grade
-from .sentences import LONE_SURROGATE, MAX_SENTENCE_CHARS, Sentence, Token, split, tokens
+from .sentences import MAX_SENTENCE_CHARS, Sentence, Token, split, tokens
 from .strict import StrictReport, check_strict, with_titles
 
 PROVE_UP_TO = 16_000  # characters of sentences not kept word for word that the alignment proves one by one

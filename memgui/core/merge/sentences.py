@@ -29,7 +29,6 @@ from .facts.lexicon import BOUNDS, FUNCTION_WORDS, PHRASES
 SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)"
                           r"(?<!\bNo\.)[\"”')\]]*[ \t]+(?![\sa-z\d])|(?<=[.!?])[\"”')\]]*[ \t]*\n|"
                           r"\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
-LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+•>#]+|\d+[.)])\s+")
 _RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
@@ -238,7 +237,6 @@ def _as(sentence: str, start: int, end: int, low: str, text: str) -> list[Token]
 
 __all__ = [
     "CLAUSE_BREAK",
-    "LONE_SURROGATE",
     "MAX_SENTENCE_CHARS",
     "PERSON",
     "SENTENCE_END",
