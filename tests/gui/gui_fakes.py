@@ -74,8 +74,8 @@ class FakeScanner:
     """scan_store's shape: yields Progress, returns a ScanResult with the known clusters."""
 
     def __init__(self, ids: dict[str, str], clusters=CLUSTERS, pace=None):
-        # pace(cancel), before each batch: how long a batch takes, as a condition (until_cancelled: a scan that
-        # runs until it is cancelled; test_gui_stall.py: until the GUI thread has turned its loop), never a clock
+        # pace(cancel), before each batch: how long a batch takes (until_cancelled: a scan that runs until it is
+        # cancelled; test_gui_stall.py's workload, which is what that test measures)
         self.ids, self.clusters, self.pace = ids, clusters, pace
         self.calls = 0
 
@@ -313,3 +313,42 @@ class FakeHistory:
                             ("“Car service cost” is tombstoned.",))
         raise UnknownSubjectError(f"{document_id or anchor!r}: no such {'document' if document_id else 'anchor'} "
                                   "in this store")
+
+
+class FakeSupersedeEngine:
+    """An engine the supersede reader can score answers with (issue 38): `answer` ("UPDATE", "SERIES" or "OTHER")
+    wins by a wide margin. With `gate` set, each scoring waits at it (checking the cancel the reader passes on by
+    closing the work), so a test can press Cancel mid-reading; `scored` counts the pairs read to the end."""
+
+    model_id = "fake-supersede-q4"
+    n_ctx = 8192
+    lock = None
+
+    def __init__(self, answer: str = "UPDATE", gate: threading.Event | None = None):
+        self.answer, self.gate = answer, gate
+        self.scored = 0
+        self.started = threading.Event()
+
+    def render(self, messages) -> str:
+        return "\n".join(f"{m['role']}: {m['content']}" for m in messages)
+
+    def tokenize(self, text: str) -> list[int]:
+        return [ord(ch) % 997 for ch in text[:4000]]
+
+    def score_words(self, tokens, *, stable_prefix=0, words=()):
+        self.started.set()
+        yield Progress("supersede reading", 0, 1, "scoring")
+        while self.gate is not None and not self.gate.wait(0.01):
+            yield Progress("supersede reading", 0, 1, "scoring")  # the reader checks its cancel between yields
+        self.scored += 1
+        return {w: (8.0 if w == self.answer else 0.0) for w in words}
+
+
+class LoadedDecider(FakeDecider):
+    """A FakeDecider whose model is loaded and whose engine scores supersede answers."""
+
+    loaded = True
+
+    def __init__(self, engine: FakeSupersedeEngine, **kwargs):
+        super().__init__(**kwargs)
+        self.engine = engine
