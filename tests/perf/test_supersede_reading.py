@@ -1,7 +1,7 @@
 """The supersede reading with the real model on the labelled groups (issue 38, "Done when"; `make bench` only:
 the real model, minutes).
 
-Two sets written blind by two different hands (tests/data/supersede/groups_{tune,check}.json). The doubt rules,
+Two sets written blind by two different hands (tests/data/supersede/groups_tune.json and groups_check.json). The doubt rules,
 the dated-series veto and the two thresholds of core/decide/supersession.py were chosen on the tune set; the
 goals are held on the check set and the tune set's figures are printed beside them.
 
