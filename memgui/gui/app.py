@@ -88,18 +88,18 @@ def run_gui(store_path: str | None, screenshot: str | None, *, services: Service
         def failed(message: str) -> None:
             print(f"memgui: {message}", file=sys.stderr)
             status["code"] = 1
-            QTimer.singleShot(0, shoot)
+            QTimer.singleShot(0, window, shoot)
 
         def refused(message: str) -> None:  # the store cannot be opened: bad input, nothing to show
             print(f"memgui: {message}", file=sys.stderr)
             status["code"] = 2
             QTimer.singleShot(0, window.close)
 
-        window.ready.connect(lambda: QTimer.singleShot(250, shoot))
+        window.ready.connect(lambda: QTimer.singleShot(250, window, shoot))  # the window's timers die with it
         window.storeFailed.connect(refused)
         window.scanFailed.connect(failed)
         window.prompter.exec_box = lambda box: None  # never block on a dialog in screenshot mode
-        QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: failed("timed out waiting for the cluster queue"))
+        QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, window, lambda: failed("timed out waiting for the cluster queue"))
 
     QTimer.singleShot(0, lambda: window.open_located(store_path))
     code = app.exec()
