@@ -134,6 +134,9 @@ def build_actions(w: ActionsHost) -> dict[str, QAction]:
     a("confirm", "Confirm restatement (R)", "R", r("confirm_restatement"),
       "The selected read pair of the Alignment tab is a restatement: the union draft drops that sentence, and the "
       "merge's audit records it (R on a confirmed pair withdraws it)")
+    a("supersede", "Read as a supersession (N)", "N", r("supersede"),
+      "The newer note is the newer state: read the notes' order and dates, draft the newest state with the older kept "
+      "as dated history (A accepts it)")
     a("accept", "Accept merge (A)", "A", r("accept"), "Merge with this body (needs a passing guard or an override)")
     a("append", "Append instead (P)", "P", r("append"), "Keep every source verbatim: append them to the target")
     a("keep", "Keep separate (C)", "C", r("keep_separate"), "Not duplicates: never nominate them together again")
@@ -171,7 +174,7 @@ def build_actions(w: ActionsHost) -> dict[str, QAction]:
     menu.addSeparator()
     menu.addAction(actions["quit"])
     menu = w.menuBar().addMenu("&Review")
-    for entry in ("next", "prev", None, "ask", "cancel_model", "union", "edit", "confirm", None, "accept", "append", "keep",
+    for entry in ("next", "prev", None, "ask", "cancel_model", "union", "supersede", "edit", "confirm", None, "accept", "append", "keep",
                   "skip", "split", None, "undo", "redo", None, "filter", "queue"):
         if entry is None:
             menu.addSeparator()

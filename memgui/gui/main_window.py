@@ -166,7 +166,8 @@ class MainWindow(QueueNavigation, QMainWindow):
         writable = self.can_write()
         deciding = self.runner.busy("decide")
         k["ask"].setEnabled(reviewable and included >= 2 and not deciding)
-        k["cancel_model"].setEnabled(deciding)
+        k["cancel_model"].setEnabled(deciding or self.runner.busy("supersede"))
+        k["supersede"].setEnabled(reviewable and 2 <= len(rv.superseding.notes()) <= 3)
         k["union"].setEnabled(reviewable)
         k["edit"].setEnabled(reviewable)
         aligned = self.page.alignment_view

@@ -23,6 +23,7 @@ from .fact_groups import group_labels, groups_html
 from .host import ReviewHost
 from .page import ReviewPage
 from .state import ReviewTools
+from .superseding import Superseding
 from .under_review import ClusterUnderReview
 from .writes import Writes
 
@@ -34,6 +35,7 @@ class Review(QObject):
     decisionFinished = Signal(object)  # DeciderResult | None (cancelled / failed)
     writeFinished = Signal(object)  # AuditEntry
     writeFailed = Signal(str)
+    supersessionRead = Signal(object)  # SupersessionPlan | None (cancelled / failed)
     changed = Signal()  # anything that affects which actions are enabled
 
     def __init__(self, services: Services, runner: TaskRunner, prompter: Prompter, panels: ReviewPage,
@@ -49,6 +51,11 @@ class Review(QObject):
         self.evidence = Evidence(self.cluster, tools, changed=self.changed)
         self.writes = Writes(self.cluster, tools, load=self.load, with_fresh_guard=self.drafting.with_fresh_guard,
                              changed=self.changed, written=self.writeFinished, failed=self.writeFailed)
+        self.superseding = Superseding(self.cluster, tools, slot=self.drafting.slot,
+                                       decider_key=self.drafting.decider_key, set_body=self.set_body,
+                                       writes=self.writes, evidence=self.evidence, changed=self.changed,
+                                       read=self.supersessionRead)
+        self.diffUpdated.connect(self.superseding.mark_diff)
         panels.editor.textChanged.connect(self._on_body_edited)
         panels.sources.selectionChanged.connect(self._on_selection_changed)
 
@@ -111,6 +118,11 @@ class Review(QObject):
 
     def cancel_model(self) -> None:
         self.drafting.cancel_model()
+        self.superseding.cancel()
+
+    def supersede(self) -> None:
+        """Read the cluster as a supersession (the newest state wins, the older kept as dated history)."""
+        self.superseding.read()
 
     def union_draft(self) -> None:
         self.drafting.union_draft()
@@ -119,7 +131,11 @@ class Review(QObject):
         self.drafting.aligning.confirm()
 
     def accept(self) -> None:
-        self.writes.accept()
+        """The supersession's draft as it was read: written as a supersession; any other body: a plain merge."""
+        if self.superseding.current():
+            self.superseding.accept()
+        else:
+            self.writes.accept()
 
     def append(self) -> None:
         self.writes.append()
@@ -154,6 +170,7 @@ class Review(QObject):
         p, store, c = self.panels, self.host.store, self.cluster
         self.runner.cancel("decide")
         self.runner.cancel("union")
+        self.superseding.forget()
         c.row = row
         c.forget_findings()
         self.drafting.forget_pending()

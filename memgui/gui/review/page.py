@@ -33,6 +33,7 @@ from .evidence_panel import EvidencePanel
 from .guard_panel import GuardPanel
 from .queue_view import QueueView
 from .sources_view import CLOSE_COSINE, STRONG_COSINE, SourcesView, cosine_color
+from .supersede_panel import SupersedePanel
 
 DEFAULT_SIZE = (1560, 940)
 TOKEN_ROWS = 5  # the MergeGuard token table shows at least this many rows
@@ -123,6 +124,7 @@ class ReviewPage(QWidget):
         self.editor_title.setStyleSheet("font-weight:600")
         self.editor_title.setWordWrap(True)
         self.diff_view = DiffView()
+        self.supersede_panel = SupersedePanel()  # a supersession's reading and timeline (hidden until read)
         self.evidence_panel = EvidencePanel()
         self.compare_tabs = QTabWidget()
         self.compare_tabs.setObjectName("compareTabs")
@@ -254,7 +256,13 @@ class ReviewPage(QWidget):
         lay.addWidget(self.editor, 1)
         bottom = _splitter(Qt.Orientation.Horizontal, merged, self.compare_tabs)
         bottom.setSizes([500, 500])
-        self.middle_splitter = _splitter(Qt.Orientation.Vertical, self.sources, bottom)
+        lower = QWidget()  # the supersession's timeline above the body and the diff, while one is read
+        lay = QVBoxLayout(lower)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addWidget(self.supersede_panel)
+        lay.addWidget(bottom, 1)
+        self.middle_splitter = _splitter(Qt.Orientation.Vertical, self.sources, lower)
         self.middle_splitter.setSizes([440, 440])
 
         right = QWidget()

@@ -216,6 +216,10 @@ class Writes:
             self.panels.cluster_model.set_status(c.row.cluster_id, SKIPPED)
         self.host.next_cluster(prefer_new=True)
 
+    def write(self, label: str, fn: Callable[[], Written], desc: str) -> None:
+        """A write another helper confirmed (the supersession): on the worker, then shown like every write."""
+        self._write(label, fn, desc)
+
     def _write(self, label: str, fn: Callable[[], Written], desc: str, *, still_to_merge: tuple[str, ...] = ()) -> None:
         row, store = self.cluster.row, self.host.store
         if row is None or store is None:  # a write needs the cluster on screen (the actions are disabled without one)

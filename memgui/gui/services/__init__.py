@@ -5,6 +5,7 @@ error, not a switched-off feature."""
 from .ahead import AheadServices, ahead_services
 from .audit import AuditServices, audit_services
 from .bulk import BulkServices, bulk_services
+from .supersede import SupersedeServices, supersede_services
 from .window import Services, real_services
 from .writes import WriteServices, write_services
 
@@ -13,10 +14,12 @@ __all__ = [
            "AuditServices",
            "BulkServices",
            "Services",
+           "SupersedeServices",
            "WriteServices",
            "ahead_services",
            "audit_services",
            "bulk_services",
            "real_services",
+           "supersede_services",
            "write_services",
 ]

@@ -11,6 +11,8 @@ from ...core.decide.groups import FactGroups, PairVerdict, Preselection
 from ...core.decide.reader import ReaderReport
 from ...core.decide.review import ClusterReview
 from ...core.decide.selftest import SelfTestReport
+from ...core.decide.supersede_reader import SupersedeReader
+from ...core.decide.supersession import SupersedeReading
 from ...core.forensics.calibrate import Calibration, CosineLookup, LabelledPair
 from ...core.forensics.daemon_logs import DaemonEvent, DaemonTimeline
 from ...core.forensics.history import DocumentHistory
@@ -24,11 +26,13 @@ from ...core.merge.guard import GuardToken, MergeGuardReport
 from ...core.merge.keep_draft import KeptBack, ProvedDraft
 from ...core.merge.read_pairs import ConfirmedRestatement, Mark, MarkedText, PairRow
 from ...core.merge.strict import StrictReport
+from ...core.merge.supersede import Historied, Reading
 from ...core.ops.apply import MergePlan
 from ...core.ops.batch import BatchPlan, BatchResult, BatchUndoResult, PlannedWrite
 from ...core.ops.changes import Changes, Effect, Written
 from ...core.ops.history import History, HistoryScope, HistoryStep
 from ...core.ops.stamps import SourceStamp
+from ...core.ops.supersede import SupersessionPlan
 from ...core.store.audit_log import AuditEntry
 from ...core.store.exemptions import Exemption
 from ...core.store.locate import LocatedStore
@@ -76,6 +80,7 @@ __all__ = [
     "FactGroups",
     "Fate",
     "GuardToken",
+    "Historied",
     "History",
     "HistoryScope",
     "HistoryStep",
@@ -98,6 +103,7 @@ __all__ = [
     "Proposal",
     "ProvedDraft",
     "ReaderReport",
+    "Reading",
     "RecheckReport",
     "RecheckedMerge",
     "ReviewMark",
@@ -107,6 +113,9 @@ __all__ = [
     "SourceStamp",
     "Store",
     "StrictReport",
+    "SupersedeReader",
+    "SupersedeReading",
+    "SupersessionPlan",
     "VectorSource",
     "Verdict",
     "WordDiff",

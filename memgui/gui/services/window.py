@@ -15,6 +15,7 @@ from .ahead import AheadServices, ahead_services
 from .alignment import AlignmentServices, alignment_services
 from .audit import AuditServices, audit_services
 from .bulk import BulkServices, bulk_services
+from .supersede import SupersedeServices, supersede_services
 from .types import (
     CancelToken,
     Candidate,
@@ -167,6 +168,8 @@ class Services:
     writes: WriteServices = field(default_factory=write_services)  # the undo / redo history, the merge policy
     # memgui's verdict beside Netclaw's, the alignment view, the union draft with confirmed restatements left out
     alignment: AlignmentServices = field(default_factory=alignment_services)
+    # a cluster read as a supersession (the newest state, the older as dated history): plan, write, marks
+    supersede: SupersedeServices = field(default_factory=supersede_services)
     # optional: tests leave these out
     build_demo_store: Callable[[Path], Path] | None = None
     selftest: SelfTest | None = None
