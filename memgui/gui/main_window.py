@@ -160,8 +160,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         return self.store is not None and not self.store.read_only and not self.runner.busy("write")
 
     def update_actions(self) -> None:
-        rv, k = self.review, self.actions_by_key
-        reviewable = rv.reviewable()
+        rv, k, reviewable = self.review, self.actions_by_key, self.review.reviewable()
         included = len(self.sources.included_ids()) if reviewable else 0
         writable = self.can_write()
         deciding = self.runner.busy("decide")
