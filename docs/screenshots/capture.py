@@ -199,12 +199,86 @@ def history_page(app, shots) -> None:
     store.close()
 
 
+def supersede_review(app, shots) -> None:
+    """Shot 21: a supersession in the review, on a small store of its own (a sofa ordered, its delivery moved, then
+    arrived; a car service booked, then done; two yearly flu shots). The scan is fixed (these clusters, no
+    embedder needed); the rest is the real core. N reads the first cluster as a supersession (no model loaded:
+    the reviewer's reading), the diff against the oldest note shows what became history."""
+    import datetime as dt
+
+    from memgui.core.netfx import anchor_id_for
+    from memgui.core.store import Document, create_store, new_document_id, open_store
+    from memgui.core.vectors.embed import EmbedderInfo
+    from memgui.core.vectors.nominate import ScanResult
+
+    def ms(iso: str) -> int:
+        return int(dt.datetime.fromisoformat(iso + "+00:00").timestamp() * 1000)
+
+    notes = (("sofa", "Sofa order", "Ordered the KIVIK sofa from IKEA on 3 March 2025; delivery expected in 2–3 "
+              "weeks.", "2025-03-04T09:00"),
+             ("sofa", "Sofa delivery", "IKEA moved the KIVIK sofa delivery to 18 March 2025, between 08:00 and "
+              "12:00.", "2025-03-10T12:00"),
+             ("sofa", "Sofa", "The KIVIK sofa arrived on 18 March 2025 and is in the living room.", "2025-03-18T17:00"),
+             ("car", "Car service", "Car service booked for 4 March 2025 at 08:00 at the Main St garage.",
+              "2025-02-20T09:00"),
+             ("car", "Car service done", "The car service at the Main St garage was done on 4 March 2025; it cost "
+              "240 EUR.", "2025-03-04T17:00"),
+             ("flu", "Flu shot", "Flu shot on 2024-10-03 at the Croix-Rousse pharmacy, left arm.", "2024-10-03T18:00"),
+             ("flu", "Flu shot", "Flu shot on 2025-10-10 at the Croix-Rousse pharmacy, left arm.", "2025-10-10T18:00"))
+    path = create_store(_TMP / "supersede" / "netclaw.db")
+    ids: list[str] = []
+    with open_store(path) as store:
+        for anchor, title, body, when in notes:
+            store.writes.ensure_anchor(anchor)
+            t = ms(when)
+            doc = Document(new_document_id(), anchor_id_for(anchor), "durable_fact", title, body, None, None, None,
+                           "merge-document", "boundary:trusted-instance", "personal", "normal", "auto", 0.8, t, None,
+                           t, t)
+            ids.append(store.writes.upsert_document(doc).document_id)
+
+    def cluster(members: tuple[str, ...], cosine: float) -> Cluster:
+        pairs = tuple(Pair(a, b, cosine - 0.01 * n) for n, (a, b) in enumerate(combinations(members, 2)))
+        return Cluster(cluster_id(members), members, pairs, max(p.cosine for p in pairs))
+
+    def scan(store, **kw):
+        yield Progress("embedding", 1, 1, "fixed clusters (screenshot)")
+        clusters = (cluster(tuple(ids[0:3]), 0.93), cluster(tuple(ids[3:5]), 0.91), cluster(tuple(ids[5:7]), 0.97))
+        return ScanResult(EmbedderInfo("fixed (screenshot)", 384, "default"), 5, 0.8, False, None,
+                          tuple(sorted(clusters, key=lambda c: -c.top_cosine)), documents=len(ids))
+
+    services = real_services()
+    services.scan = scan
+    settings = quiet_settings("settings-supersede.ini")
+    settings.setValue("hints/firstRunSeen", "true")
+    window = MainWindow(services, qsettings=settings)
+    window.prompter.exec_box = lambda box: None
+    fit_window(window, window.page, size=(1560, 940))
+    show_and_open(app, window, path)
+    row = next(r for r in window.cluster_model.rows() if set(r.member_ids) == set(ids[0:3]))
+    window.select_cluster(row.cluster_id)
+    wait(app, lambda: window.review.row is row)
+    wait(app, lambda: not window.runner.busy("evidence"))
+    read: list[object] = []
+    window.review.supersessionRead.connect(read.append)
+    window.actions_by_key["supersede"].trigger()
+    wait(app, lambda: read)
+    window.diff_view.choose(ids[0])  # against the oldest note: its statement is now dated history
+    wait(app, lambda: window.review.guard_is_current() and window.diff_view.shown_request == window.diff_view.request)
+    settle(app, 800)
+    window.grab().save(str(OUT / "21-supersede.png"))
+    shots.append("21-supersede")
+    print("saved 21-supersede", flush=True)
+    window.close()
+
+
 def main() -> int:
     app = application()
     shots: list[str] = []
     if wanted("20"):
         history_page(app, shots)
-    if ONLY and not ONLY - {"20"}:
+    if wanted("21"):
+        supersede_review(app, shots)
+    if ONLY and not ONLY - {"20", "21"}:
         print(f"{len(shots)} screenshots in {OUT}")
         return 0
     store = build_demo_store(_TMP / "demo" / "netclaw.db")

@@ -104,6 +104,9 @@ def test_n_reads_the_cluster_as_a_supersession_with_its_timeline_and_the_diff_ma
     body = w.editor.toPlainText()
     assert body.startswith(ARRIVED) and HISTORY in body
     assert w.sources.target_id() == ids["arrived"]  # the newest note gets the body
+    # whatever the conflicts' pre-selection unchecked (the two disagree on a date), N read and includes both
+    assert set(w.sources.included_ids()) == {ids["ordered"], ids["arrived"]}
+    assert "Pre-selected" not in w.page.decision_panel.mark_label.text()
 
     # the diff against the older note: its statement is now history, marked with the note and its day
     w.page.diff_view.choose(ids["ordered"])

@@ -79,11 +79,14 @@ class Superseding:
         self.changed.emit()
 
     def notes(self) -> list[str]:
-        """The notes N reads: the included members when two or more are, else the cluster's live members (the
-        conflicts' pre-selection may have unchecked the older state: a supersession is exactly such a change)."""
+        """The notes N reads: every live member of a cluster of two or three (the conflicts' pre-selection
+        unchecks the notes that disagree on a value, and an older state is exactly such a note), else the included
+        members."""
         c = self.cluster
-        live = [i for i in self.panels.sources.included_ids() if (d := c.doc(i)) is not None and not d.is_tombstoned]
-        return live if len(live) >= 2 else [d.document_id for d in c.members()]
+        members = [d.document_id for d in c.members()]
+        if len(members) <= MAX_NOTES:
+            return members
+        return [i for i in self.panels.sources.included_ids() if i in members]
 
     def cancel(self) -> None:
         self.runner.cancel("supersede")
@@ -120,6 +123,8 @@ class Superseding:
         if plan.draft is not None and plan.newest_id is not None:
             p.sources.set_included([d.document_id for d in plan.documents])
             self.evidence.loaded_selection = None  # the reviewer's choice now: the conflicts' pre-selection waits
+            self.evidence.preselected = ""  # its line no longer describes what is included
+            self.evidence.show_mark()
             p.sources.set_target(plan.newest_id)
             self.set_body(plan.draft.body, ORIGIN)
             if plan.check is not None and not plan.check.passed:
