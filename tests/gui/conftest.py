@@ -100,3 +100,24 @@ def opened(make_window, review_store, qtbot):
     with qtbot.waitSignal(window.ready, timeout=15000):
         window.open_located(str(review_store.path))
     return window
+
+
+@pytest.fixture
+def review_bench(qtbot, review_store):
+    """A factory of `ReviewBench`es (gui_fakes.py): the Review tab's panels and controller on fake services,
+    no MainWindow. Each is shut down (its tasks, its store) when the test ends."""
+    from gui_fakes import ReviewBench
+
+    made = []
+
+    def make(services=None, *, decider=None):
+        bench = ReviewBench(qtbot, review_store, services, decider=decider)
+        made.append(bench)
+        return bench
+
+    yield make
+    from shiboken6 import isValid
+
+    for bench in made:
+        if isValid(bench.page):
+            bench.close()

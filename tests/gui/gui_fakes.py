@@ -352,3 +352,99 @@ class LoadedDecider(FakeDecider):
     def __init__(self, engine: FakeSupersedeEngine, **kwargs):
         super().__init__(**kwargs)
         self.engine = engine
+
+
+# ---- the Review tab without the window (issue 37, item 7) ------------------------------------------------------
+
+REVIEW_ACTIONS = {"ask": "ask_model", "cancel_model": "cancel_model", "union": "union_draft",
+                  "confirm": "confirm_restatement", "supersede": "supersede", "accept": "accept", "append": "append",
+                  "keep": "keep_separate", "skip": "skip", "undo": "undo", "redo": "redo", "edit": None, "split": None}
+
+
+class FakeReviewHost:
+    """The `ReviewHost` a `Review` controller needs (gui/review/host.py), with no window: the open store, the
+    settings, and a record of the queue moves, statuses and written-store notices it was asked for."""
+
+    def __init__(self, store, settings=None):
+        from memgui.gui.settings_dialog import GuiSettings
+
+        self.store = store
+        self.settings = settings or GuiSettings(decide_ahead=False)
+        self.scan_result = None
+        self.writable = True
+        self.statuses: list[str] = []
+        self.moves: list[tuple[str, object]] = []
+        self.written = 0
+
+    def can_write(self) -> bool:
+        return self.writable and self.store is not None and not self.store.read_only
+
+    def next_cluster(self, prefer_new: bool = False) -> None:
+        self.moves.append(("next", prefer_new))
+
+    def select_cluster(self, cluster_id: str) -> None:
+        self.moves.append(("select", cluster_id))
+
+    def store_written(self) -> None:
+        self.written += 1
+
+    def split_off(self, cluster_id, member_ids):
+        self.moves.append(("split", tuple(member_ids)))
+        return None, None
+
+    def show_status(self, text: str, msecs: int = 0, *, about=None) -> None:
+        self.statuses.append(text)
+
+
+class ReviewBench:
+    """The Review tab's panels (`ReviewPage`) and their `Review` controller on a `FakeReviewHost`, with the fake
+    services (`services_for`): what a panel's test builds instead of the MainWindow. `show(*keys)` loads the
+    cluster of those documents of the review store; `actions` are the page's buttons, wired to the controller as
+    the window wires them (enabled: the window's enabling is the window's test)."""
+
+    def __init__(self, qtbot, review: ReviewStore, services=None, *, decider: FakeDecider | None = None):
+        from PySide6.QtGui import QAction
+
+        from memgui.gui.dialogs import Prompter
+        from memgui.gui.review import Review, ReviewPage
+        from memgui.gui.workers import TaskRunner
+
+        self.ids = review.ids
+        self.services = services or services_for(review, decider=decider)
+        self.actions = {key: QAction(key) for key in REVIEW_ACTIONS}
+        self.page = ReviewPage(self.actions)
+        qtbot.addWidget(self.page)
+        self.page.resize(1400, 800)
+        self.runner = TaskRunner(self.page)
+        self.answerer = Answerer()
+        self.prompter = Prompter(self.page)
+        self.prompter.exec_box = self.answerer
+        self.host = FakeReviewHost(self.services.open_store(review.path))
+        self.review = Review(self.services, self.runner, self.prompter, self.page, self.host, parent=self.page)
+        for key, slot in REVIEW_ACTIONS.items():
+            if slot is not None:
+                self.actions[key].triggered.connect(getattr(self.review, slot))
+        self.page.show()
+
+    def show(self, *keys: str, cosine: float = 0.95, cluster_id: str | None = None):
+        """Load the cluster of the review store's documents `keys` (as the queue would on selecting its row)."""
+        from memgui.core.vectors.nominate import Cluster, Pair
+        from memgui.gui.review.cluster_model import ClusterRow
+
+        members = tuple(self.ids[k] for k in keys)
+        pairs = tuple(Pair(members[i], members[j], cosine) for i in range(len(members))
+                      for j in range(i + 1, len(members)))
+        cluster = Cluster(cluster_id or "c-" + "-".join(keys), members, pairs, cosine)
+        docs = {d.document_id: d for d in self.host.store.documents_by_ids(list(members))}
+        row = ClusterRow.of(cluster, docs)
+        self.review.load(row)
+        return row
+
+    def evidence_done(self) -> bool:
+        return self.review.row is not None and not self.runner.busy("evidence")
+
+    def close(self) -> None:
+        self.runner.shutdown(15000)
+        self.review.close()
+        self.host.store.close()
+        self.page.close()

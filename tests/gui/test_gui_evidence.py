@@ -1,8 +1,9 @@
 """What the sources say against each other, shown before any model call: the "likely different facts" mark,
-the conflicts and what only one source states (Conflicts tab), and a word diff of one source against another."""
+the conflicts and what only one source states (Conflicts tab), and a word diff of one source against another.
+Each test builds the Review tab's panels on fake services (`ReviewBench`), not the window."""
 from __future__ import annotations
 
-from gui_fakes import DOCS, FakeDecider, FakeScanner, add_documents, services_for
+from gui_fakes import DOCS, FakeDecider, add_documents
 
 # Two pins of two different packages in two services: wording alike, every identifier their own.
 PINS = {
@@ -11,35 +12,33 @@ PINS = {
 }
 
 
-def _open(make_window, review_store, qtbot, clusters, decider=None):
-    w = make_window(services_for(review_store, decider=decider,
-                                 scanner=FakeScanner(review_store.ids, clusters=clusters)))
-    with qtbot.waitSignal(w.ready, timeout=15000):
-        w.open_located(str(review_store.path))
-    return w
+def _open(review_bench, *keys, decider=None):
+    bench = review_bench(decider=decider)
+    bench.show(*keys)
+    return bench
 
 
-def test_likely_different_mark_shows_on_load_before_any_model_call(make_window, review_store, qtbot):
+def test_likely_different_mark_shows_on_load_before_any_model_call(review_bench, review_store, qtbot):
     """Would fail without the mark in the window: nothing said the two pins are about different packages."""
     add_documents(review_store, PINS)
     decider = FakeDecider()
-    w = _open(make_window, review_store, qtbot, (("pin-a", "pin-b", 0.93), ("pg-1", "pg-2", 0.92)), decider)
+    w = _open(review_bench, "pin-a", "pin-b", decider=decider)
     assert set(w.review.row.member_ids) == {review_store.ids["pin-a"], review_store.ids["pin-b"]}
-    mark = w.decision_panel.mark_label
-    qtbot.waitUntil(lambda: mark.isVisibleTo(w), timeout=10000)
+    mark = w.page.decision_panel.mark_label
+    qtbot.waitUntil(lambda: mark.isVisibleTo(w.page), timeout=10000)
     assert "Likely different facts" in mark.text() and "identifiers" in mark.text()
     assert decider.calls == [] and decider.judged == []  # before any model call
     assert w.review.cluster.mark.likely_different
     # the next cluster (one fact) is not marked (a line may still point at its wording differences)
-    w.select_cluster("c-pg-1-pg-2")
+    w.show("pg-1", "pg-2")
     qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.cluster.mark is not None, timeout=10000)
     assert not w.review.cluster.mark.likely_different and "Likely different" not in mark.text()
 
 
-def test_conflicts_tab_lists_values_that_differ_and_what_only_one_states(make_window, review_store, qtbot):
+def test_conflicts_tab_lists_values_that_differ_and_what_only_one_states(review_bench, qtbot):
     """Would fail without the evidence panel: the dates, flight numbers and times that tell the two flights
     apart were only visible by reading both panes."""
-    w = _open(make_window, review_store, qtbot, (("fl-1", "fl-2", 0.93),))
+    w = _open(review_bench, "fl-1", "fl-2")
     panel = w.page.evidence_panel
     qtbot.waitUntil(lambda: bool(panel.pairs), timeout=10000)
     text = panel.plain_text()
@@ -50,27 +49,28 @@ def test_conflicts_tab_lists_values_that_differ_and_what_only_one_states(make_wi
     assert w.page.compare_tabs.tabText(1) == "Conflicts (3)"
 
 
-def test_word_diff_of_one_source_against_another_runs_without_a_merged_body(make_window, review_store, qtbot):
+def test_word_diff_of_one_source_against_another_runs_without_a_merged_body(review_bench, review_store, qtbot):
     """Would fail without the source-vs-source choice: the combo only offered the merged body against a source,
     and with no merged body there was no diff at all."""
-    w = _open(make_window, review_store, qtbot, (("pg-1", "pg-2", 0.96),))
+    w = _open(review_bench, "pg-1", "pg-2")
     pg1, pg2 = review_store.ids["pg-1"], review_store.ids["pg-2"]
-    assert w.editor.toPlainText() == ""
-    labels = [w.diff_view.combo.itemText(i) for i in range(w.diff_view.combo.count())]
+    assert w.page.editor.toPlainText() == ""
+    diff_view = w.page.diff_view
+    labels = [diff_view.combo.itemText(i) for i in range(diff_view.combo.count())]
     assert any(t.startswith("merged vs #1") for t in labels) and "source #1 vs source #2" in labels
     with qtbot.waitSignal(w.review.diffUpdated, timeout=10000) as updated:
-        w.diff_view.choose_pair(pg1, pg2)
+        diff_view.choose_pair(pg1, pg2)
     diff = updated.args[0]
     assert diff.deleted_words > 0 and diff.inserted_words > 0
-    assert w.diff_view.current_pair() is not None and w.diff_view.current_source() is None
-    assert "only in source #1" in w.diff_view.legend.text() and "only in source #2" in w.diff_view.legend.text()
-    first = next(d for d in w.review.cluster.docs if w.sources.number_of(d.document_id) == 1)
-    assert first.markdown_body.split()[0] in w.diff_view.text.toPlainText()
-    assert DOCS["pg-2"][2].split()[-1] in w.diff_view.text.toPlainText() or DOCS["pg-1"][2].split()[-1] in \
-        w.diff_view.text.toPlainText()
+    assert diff_view.current_pair() is not None and diff_view.current_source() is None
+    assert "only in source #1" in diff_view.legend.text() and "only in source #2" in diff_view.legend.text()
+    first = next(d for d in w.review.cluster.docs if w.page.sources.number_of(d.document_id) == 1)
+    assert first.markdown_body.split()[0] in diff_view.text.toPlainText()
+    assert DOCS["pg-2"][2].split()[-1] in diff_view.text.toPlainText() or DOCS["pg-1"][2].split()[-1] in \
+        diff_view.text.toPlainText()
     # back to the merged body vs a source: the old message again (no merged body yet)
-    w.diff_view.choose(pg1)
-    qtbot.waitUntil(lambda: "No merged body yet" in w.diff_view.text.toPlainText(), timeout=10000)
+    diff_view.choose(pg1)
+    qtbot.waitUntil(lambda: "No merged body yet" in diff_view.text.toPlainText(), timeout=10000)
 
 
 RENT = {
@@ -80,31 +80,31 @@ RENT = {
 }
 
 
-def test_a_member_that_disagrees_on_a_value_is_not_pre_selected_before_any_model_call(make_window, review_store,
+def test_a_member_that_disagrees_on_a_value_is_not_pre_selected_before_any_model_call(review_bench, review_store,
                                                                                       qtbot):
     """Would fail without value conflicts: the new rent was pre-selected with the two notes of the old rent,
     and one Return merged a superseded amount into the current one."""
     add_documents(review_store, RENT)
     decider = FakeDecider()
     ids = review_store.ids
-    w = _open(make_window, review_store, qtbot, (("rent-1", "rent-2", "rent-new", 0.95),), decider)
+    w = _open(review_bench, "rent-1", "rent-2", "rent-new", decider=decider)
     assert set(w.review.row.member_ids) == {ids["rent-1"], ids["rent-2"], ids["rent-new"]}
-    mark = w.decision_panel.mark_label
-    qtbot.waitUntil(lambda: mark.isVisibleTo(w), timeout=10000)
+    mark = w.page.decision_panel.mark_label
+    qtbot.waitUntil(lambda: mark.isVisibleTo(w.page), timeout=10000)
     assert "disagree on €1,150/month vs €1,173/month" in mark.text()
     assert set(w.page.sources.included_ids()) == {ids["rent-1"], ids["rent-2"]}
     assert decider.calls == [] and decider.judged == []
 
 
-def test_the_conflicts_pre_selection_line_goes_once_the_model_judged(make_window, review_store, qtbot):
+def test_the_conflicts_pre_selection_line_goes_once_the_model_judged(review_bench, review_store, qtbot):
     add_documents(review_store, RENT)
     ids = review_store.ids
     decider = FakeDecider(verdicts={frozenset((RENT["rent-1"][2], RENT["rent-new"][2])): "DIFFERENT",
                                     frozenset((RENT["rent-2"][2], RENT["rent-new"][2])): "DIFFERENT"})
-    w = _open(make_window, review_store, qtbot, (("rent-1", "rent-2", "rent-new", 0.95),), decider)
-    mark = w.decision_panel.mark_label
+    w = _open(review_bench, "rent-1", "rent-2", "rent-new", decider=decider)
+    mark = w.page.decision_panel.mark_label
     qtbot.waitUntil(lambda: "Pre-selected" in mark.text(), timeout=10000)
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
-        w.actions_by_key["ask"].trigger()
+        w.actions["ask"].trigger()
     assert "Pre-selected" not in mark.text() and "disagree on €1,150/month" in mark.text()
     assert set(w.page.sources.included_ids()) == {ids["rent-1"], ids["rent-2"]}
