@@ -65,6 +65,18 @@ def test_kept_back_sentences_say_so_and_why(view):
     assert view.confirmable_row() is not None and view.confirmable_row().fate is Fate.READ
 
 
+# ---- on the Review tab's panels (ReviewBench: fake services, no window) -----------------------------------------
+
+@pytest.fixture
+def cars(review_bench, review_store, qtbot):
+    add_documents(review_store, CARS)
+    bench = review_bench()
+    bench.show("car-1", "car-2")
+    qtbot.waitUntil(bench.evidence_done, timeout=10000)
+    bench.page.sources.set_included([review_store.ids["car-1"], review_store.ids["car-2"]])  # both, whatever the evidence
+    return bench
+
+
 # ---- in the window -----------------------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -84,8 +96,8 @@ def _proof(w) -> str:
     return label.text() if label.isVisible() else ""
 
 
-def test_memguis_verdict_sits_beside_netclaws_and_goes_with_the_body(cars_window, qtbot):
-    w = cars_window
+def test_memguis_verdict_sits_beside_netclaws_and_goes_with_the_body(cars, qtbot):
+    w = cars
     w.review.set_body("Ana purchased a new car. She lives in Porto.", "typed")
     qtbot.waitUntil(lambda: "memgui:" in _proof(w), timeout=10000)
     assert "Netclaw" in w.page.guard_panel.verdict.text()  # Netclaw's verdict stays, memgui's is beside it
@@ -99,13 +111,12 @@ def test_memguis_verdict_sits_beside_netclaws_and_goes_with_the_body(cars_window
     (("The meeting is on 2025-06-14 in Lisbon.", "Meeting in Lisbon on 2025-06-14."), "The meeting is in Lisbon.",
      "loss"),
 ])
-def test_memguis_verdict_for_real_texts(make_window, review_store, qtbot, sources, body, verdict):
+def test_memguis_verdict_for_real_texts(review_bench, review_store, qtbot, sources, body, verdict):
     add_documents(review_store, {"a": ("One", "one", sources[0]), "b": ("Two", "two", sources[1])})
-    w = make_window(services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=(("a", "b", 0.95),))))
-    with qtbot.waitSignal(w.ready, timeout=15000):
-        w.open_located(str(review_store.path))
-    qtbot.waitUntil(lambda: w.review.row is not None and not w.runner.busy("evidence"), timeout=10000)
-    w.sources.set_included([review_store.ids["a"], review_store.ids["b"]])
+    w = review_bench()
+    w.show("a", "b")
+    qtbot.waitUntil(w.evidence_done, timeout=10000)
+    w.page.sources.set_included([review_store.ids["a"], review_store.ids["b"]])
     w.review.set_body(body, "typed")
     qtbot.waitUntil(lambda: f"memgui: {verdict}" in _proof(w), timeout=10000)
     assert w.page.guard_panel.verdict.text().startswith(("✔ Netclaw", "✘ Netclaw"))
@@ -144,22 +155,23 @@ def test_r_confirms_a_read_pair_and_the_union_draft_drops_it_and_the_audit_recor
     assert recorded[0]["document_id"] in entry.source_ids and recorded[0]["body"]
 
 
-def test_r_on_a_confirmed_pair_withdraws_it(cars_window, qtbot):
-    w = cars_window
-    view = w.page.alignment_view
-    QTest.keyClick(w.queue, Qt.Key.Key_U)
+def test_r_on_a_confirmed_pair_withdraws_it(cars, qtbot):
+    """R's action on the panels (the key itself is the window's: test_r_confirms_… and the F1 list below)."""
+    w = cars
+    view, editor, confirm = w.page.alignment_view, w.page.editor, w.actions["confirm"]
+    w.actions["union"].trigger()
     qtbot.waitUntil(lambda: view.to_read() > 0, timeout=10000)
     sentence = view.confirmable_row().source_text.text
-    QTest.keyClick(w.queue, Qt.Key.Key_R)
-    qtbot.waitUntil(lambda: sentence not in w.editor.toPlainText() and any(r.confirmed for r in view.rows()),
+    confirm.trigger()
+    qtbot.waitUntil(lambda: sentence not in editor.toPlainText() and any(r.confirmed for r in view.rows()),
                     timeout=10000)
     view.select(next(r for r in view.rows() if r.confirmed).key)
-    QTest.keyClick(w.queue, Qt.Key.Key_R)
-    qtbot.waitUntil(lambda: sentence in w.editor.toPlainText() and not any(r.confirmed for r in view.rows()),
+    confirm.trigger()
+    qtbot.waitUntil(lambda: sentence in editor.toPlainText() and not any(r.confirmed for r in view.rows()),
                     timeout=10000)
 
 
-def test_the_key_is_in_the_f1_list(cars_window):
+def test_the_key_is_in_the_f1_list(make_window):
     from memgui.gui.actions import keys_help
 
-    assert ("R", "Confirm restatement") in keys_help(cars_window.actions_by_key)
+    assert ("R", "Confirm restatement") in keys_help(make_window().actions_by_key)
