@@ -432,13 +432,34 @@ class ReviewBench:
         from memgui.gui.review.cluster_model import ClusterRow
 
         members = tuple(self.ids[k] for k in keys)
-        pairs = tuple(Pair(members[i], members[j], cosine) for i in range(len(members))
-                      for j in range(i + 1, len(members)))
-        cluster = Cluster(cluster_id or "c-" + "-".join(keys), members, pairs, cosine)
+        pairs = tuple(Pair(members[i], members[j], cosine - 0.01 * (i + j - 1))  # FakeScanner's cosines
+                      for i in range(len(members)) for j in range(i + 1, len(members)))
+        cluster = Cluster(cluster_id or "c-" + "-".join(keys), members, pairs, max(p.cosine for p in pairs))
         docs = {d.document_id: d for d in self.host.store.documents_by_ids(list(members))}
         row = ClusterRow.of(cluster, docs)
         self.review.load(row)
         return row
+
+    # the panels, by the names the window gives them
+    @property
+    def editor(self):
+        return self.page.editor
+
+    @property
+    def sources(self):
+        return self.page.sources
+
+    @property
+    def guard_panel(self):
+        return self.page.guard_panel
+
+    @property
+    def decision_panel(self):
+        return self.page.decision_panel
+
+    @property
+    def diff_view(self):
+        return self.page.diff_view
 
     def evidence_done(self) -> bool:
         return self.review.row is not None and not self.runner.busy("evidence")
