@@ -1,6 +1,7 @@
 """Review safe by fact, in the window: Ask model judges every pair of the cluster on the worker (progress, Cancel),
 shows the same-fact partition on the panes and in the decision panel, pre-selects the largest group with its
-target and drafts for that group only; Keep separate records only the pairs that are apart."""
+target and drafts for that group only; Keep separate records only the pairs that are apart. The panels' tests
+build the Review tab on fake services (`ReviewBench`); the queue's test builds the window."""
 from __future__ import annotations
 
 import threading
@@ -23,6 +24,13 @@ def _mixed_decider(**kw) -> FakeDecider:
     return FakeDecider(verdicts={frozenset((_body("ed-1"), _body("ed-2"))): "SAME"}, default_verdict="DIFFERENT", **kw)
 
 
+def _bench(review_bench, decider=None):
+    """The Review tab's panels on the editor cluster; M, Esc, U and C are their actions."""
+    w = review_bench(decider=decider)
+    w.show("ed-1", "ed-2", "ed-3")
+    return w
+
+
 def _open(make_window, review_store, qtbot, decider=None, clusters=EDITOR_CLUSTER):
     services = services_for(review_store, decider=decider, scanner=FakeScanner(review_store.ids, clusters=clusters))
     w = make_window(services)
@@ -39,19 +47,19 @@ def _exempt(path, a, b) -> bool:
         store.close()
 
 
-def test_ask_model_judges_every_pair_shows_the_partition_and_drafts_for_the_largest_group(make_window, review_store,
+def test_ask_model_judges_every_pair_shows_the_partition_and_drafts_for_the_largest_group(review_bench, review_store,
                                                                                         qtbot):
     """Would fail without pair judging in the window: the decider got the whole cluster, the sibling stayed
     included and the newest member (the sibling) stayed the target."""
     ids = review_store.ids
     ed1, ed2, ed3 = ids["ed-1"], ids["ed-2"], ids["ed-3"]
     decider = _mixed_decider()
-    w = _open(make_window, review_store, qtbot, decider)
+    w = _bench(review_bench, decider)
     assert w.sources.target_id() == ed3  # before judging: Netclaw's primary rule picks the freshest, the sibling
     progress = []
     w.runner.progressed.connect(lambda task: progress.append(task.last_progress))
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000) as finished:
-        QTest.keyClick(w.queue, Qt.Key.Key_M)
+        w.actions["ask"].trigger()
     assert finished.args[0] is not None
     assert len(decider.judged) == 3  # every pair of three
     judging = [p for p in progress if p.stage == "judging pairs"]
@@ -64,28 +72,28 @@ def test_ask_model_judges_every_pair_shows_the_partition_and_drafts_for_the_larg
     assert w.sources.target_id() == groups.target  # never the member judged different
     n = w.sources.number_of
     line = w.decision_panel.groups_label.text()
-    assert w.decision_panel.groups_label.isVisibleTo(w)
+    assert w.decision_panel.groups_label.isVisibleTo(w.page)
     first, second = sorted((n(ed1), n(ed2)))
     assert f"Same fact: #{first} #{second}" in line and f"apart: #{n(ed3)}" in line
     labels = {i: w.sources.pane_for(i).group_label for i in (ed1, ed2, ed3)}
     assert "group A" in labels[ed1].text() and "group A" in labels[ed2].text() and "apart" in labels[ed3].text()
-    assert all(label.isVisibleTo(w) for label in labels.values())
+    assert all(label.isVisibleTo(w.page) for label in labels.values())
     # drafted for the group only: the decider saw ed-1 and ed-2, never ed-3
     proposal, candidates, _full = decider.calls[0]
     assert {proposal.memory_id, *(c.document_id for c in candidates)} == {ed1, ed2}
     assert _body("ed-3") not in w.editor.toPlainText()
 
 
-def test_cancel_while_judging_pairs_stops_the_worker(make_window, review_store, qtbot):
+def test_cancel_while_judging_pairs_stops_the_worker(review_bench, review_store, qtbot):
     gate = threading.Event()
     decider = _mixed_decider(judge_gate=gate)
-    w = _open(make_window, review_store, qtbot, decider)
+    w = _bench(review_bench, decider)
     before = sorted(w.sources.included_ids())
-    QTest.keyClick(w.queue, Qt.Key.Key_M)
+    w.actions["ask"].trigger()
     qtbot.waitUntil(lambda: "same fact?" in w.decision_panel.stream.toPlainText(), timeout=10000)
     assert "judging pairs 1/3" in w.decision_panel.model_label.text()
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000) as finished:
-        QTest.keyClick(w.queue, Qt.Key.Key_Escape)
+        w.actions["cancel_model"].trigger()
     assert finished.args[0] is None
     qtbot.waitUntil(lambda: decider.cancelled, timeout=10000)
     gate.set()
@@ -93,58 +101,58 @@ def test_cancel_while_judging_pairs_stops_the_worker(make_window, review_store, 
     assert sorted(w.sources.included_ids()) == before and w.decision_panel.kind_label.text() == "cancelled"
 
 
-def test_every_pair_different_drafts_nothing_and_keep_separate_records_every_pair(make_window, review_store, qtbot):
+def test_every_pair_different_drafts_nothing_and_keep_separate_records_every_pair(review_bench, review_store, qtbot):
     ids = review_store.ids
     decider = FakeDecider(default_verdict="DIFFERENT")
-    w = _open(make_window, review_store, qtbot, decider)
+    w = _bench(review_bench, decider)
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
-        QTest.keyClick(w.queue, Qt.Key.Key_M)
+        w.actions["ask"].trigger()
     assert decider.calls == [] and w.editor.toPlainText() == ""
     assert w.decision_panel.kind_label.text() == "different facts"
     assert "Every pair judged a different fact" in w.decision_panel.groups_label.text()
     w.answerer.answer("Keep separate")
     with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
-        QTest.keyClick(w.queue, Qt.Key.Key_C)
+        w.actions["keep"].trigger()
     for a, b in (("ed-1", "ed-2"), ("ed-1", "ed-3"), ("ed-2", "ed-3")):
         assert _exempt(review_store.path, ids[a], ids[b])
 
 
-def test_keep_separate_after_judging_records_only_the_pairs_across_groups(make_window, review_store, qtbot):
+def test_keep_separate_after_judging_records_only_the_pairs_across_groups(review_bench, review_store, qtbot):
     """Would fail when keep separate exempts every pair: the true duplicates ed-1/ed-2 would never be offered
     again."""
     ids = review_store.ids
-    w = _open(make_window, review_store, qtbot, _mixed_decider())
+    w = _bench(review_bench, _mixed_decider())
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
-        QTest.keyClick(w.queue, Qt.Key.Key_M)
+        w.actions["ask"].trigger()
     w.answerer.answer("Keep separate")
     with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
-        QTest.keyClick(w.queue, Qt.Key.Key_C)
+        w.actions["keep"].trigger()
     assert "2 pair(s)" in w.answerer.seen[-1]["info"] and "judged different facts" in w.answerer.seen[-1]["info"]
     assert _exempt(review_store.path, ids["ed-1"], ids["ed-3"]) and _exempt(review_store.path, ids["ed-2"], ids["ed-3"])
     assert not _exempt(review_store.path, ids["ed-1"], ids["ed-2"])  # inside the accepted group
     assert len(written.args[0].details["pairs"]) == 2
 
 
-def test_keep_separate_without_a_model_records_unchecked_against_included(make_window, review_store, qtbot):
+def test_keep_separate_without_a_model_records_unchecked_against_included(review_bench, review_store, qtbot):
     ids = review_store.ids
-    w = _open(make_window, review_store, qtbot)
+    w = _bench(review_bench)
     w.sources.pane_for(ids["ed-3"]).include_box.setChecked(False)
     w.answerer.answer("Keep separate")
     with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
-        QTest.keyClick(w.queue, Qt.Key.Key_C)
+        w.actions["keep"].trigger()
     assert "unchecked" in w.answerer.seen[-1]["info"]
     assert _exempt(review_store.path, ids["ed-1"], ids["ed-3"]) and _exempt(review_store.path, ids["ed-2"], ids["ed-3"])
     assert not _exempt(review_store.path, ids["ed-1"], ids["ed-2"])
 
 
-def test_union_draft_without_a_model_covers_the_included_members_with_the_target_first(make_window, review_store,
+def test_union_draft_without_a_model_covers_the_included_members_with_the_target_first(review_bench, review_store,
                                                                                       qtbot):
     ids = review_store.ids
-    w = _open(make_window, review_store, qtbot)
+    w = _bench(review_bench)
     w.sources.pane_for(ids["ed-3"]).include_box.setChecked(False)
     w.sources.set_target(ids["ed-2"])
     with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None):
-        QTest.keyClick(w.queue, Qt.Key.Key_U)
+        w.actions["union"].trigger()
     body = w.editor.toPlainText()
     assert body.startswith(_body("ed-2")) and "init.lua" not in body
 
@@ -166,13 +174,13 @@ def test_keep_separate_on_a_mixed_cluster_keeps_its_same_fact_group_in_the_queue
     assert ids["ed-3"] not in {m for r in w.cluster_model.rows() for m in r.member_ids}  # alone: nothing to merge
 
 
-def test_the_partition_shows_as_soon_as_every_pair_is_judged_before_the_draft(make_window, review_store, qtbot):
+def test_the_partition_shows_as_soon_as_every_pair_is_judged_before_the_draft(review_bench, review_store, qtbot):
     """Would fail when the groups wait for the merged body: the reviewer watched a stream with no partition."""
     gate = threading.Event()
-    w = _open(make_window, review_store, qtbot, _mixed_decider(gate=gate))  # the draft waits at the gate
-    QTest.keyClick(w.queue, Qt.Key.Key_M)
+    w = _bench(review_bench, _mixed_decider(gate=gate))  # the draft waits at the gate
+    w.actions["ask"].trigger()
     qtbot.waitUntil(lambda: w.review.cluster.groups is not None, timeout=10000)
-    assert w.decision_panel.groups_label.isVisibleTo(w) and "Same fact" in w.decision_panel.groups_label.text()
+    assert w.decision_panel.groups_label.isVisibleTo(w.page) and "Same fact" in w.decision_panel.groups_label.text()
     assert w.editor.toPlainText() == ""  # the body is still being drafted
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
         gate.set()
