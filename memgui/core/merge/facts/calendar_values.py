@@ -82,52 +82,91 @@ _RANGE_GLUE = re.compile(r"\s*(?:-|–|—|to|until|till)\s*$", re.IGNORECASE)
 
 
 def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
-    out: list[Value] = []
     meridiem: list[str] = []  # per clock time: "a", "p" or "" (none written)
     bare: list[int] = []  # clock times of 1-11 with no half of the day written (`6:45`)
     spoken = _spoken_times(text)  # read first: `half past 7 in the evening` is 19:30, not 19:00 and a half
-    for m in _TIME.finditer(text):
-        h, mi, ap = m.group("h"), m.group("mi"), _meridiem(m.group("ap"))
-        if any(v.start < m.end() and m.start() < v.end for v in spoken):
-            continue
-        if mi is None and not ap.startswith(("a", "p", "o")):
-            continue  # a bare number is a number, not a time (`8 o'clock` is one)
-        if m.group("sep") == "." and not ap.startswith(("a", "p")):
-            continue  # `7.30` is a number; `7.30pm` a time
-        if ap in ("h", "a", "p") and mi is None:
-            continue  # `5a` is a flat, `2:30p` a time
-        hour, minute = int(h), int(mi or 0)
-        if hour > 24:
-            continue
-        if ap.startswith("p") and hour < 12:
-            hour += 12
-        elif ap.startswith("a") and hour == 12:
-            hour = 0
-        keys = {f"time:{hour:02d}:{minute:02d}"}
-        if m.group("s") and mi is not None and not ap:  # `4:52:10` may be a time taken: 4 h 52 min 10 s
-            keys.add(f"duration:{int(h) * 3600 + int(mi) * 60 + int(m.group('s'))}")
-        if ap in ("", "o'clock") and 1 <= hour <= 11 and not h.startswith("0"):
-            keys.add(f"time:{hour + 12:02d}:{minute:02d}pm")  # `9:45` may be `9:45 pm`, not `21:45`
-        elif ap.startswith("p"):
-            keys.add(f"time:{hour:02d}:{minute:02d}pm")
-        if ap == "" and 13 <= hour <= 23:
-            keys.add(f"time:{hour:02d}:{minute:02d}{_AFTERNOON}")
-        elif ap in ("", "o'clock") and 1 <= hour <= 11 and not h.startswith("0") and mi is not None:
-            bare.append(len(out))
-        written = m.group(0).rstrip()
-        if written.endswith("m.") and not written.endswith((".m.", ". m.")):
-            written = written[:-1]  # "2:15 pm." ends a sentence; "2:15 p.m." keeps its dot
-        hour_only = fmt((hour - 1) % 12 + 1) if minute == 0 else ""  # `10 am` answers for a note's plain `10`
-        out.append(Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time",
-                         amount=hour_only))
-        meridiem.append(ap[:1] if ap[:1] in ("a", "p") else "")
+    out = _clock_times(text, spoken, meridiem, bare)
     for m in _FOUR_DIGIT_TIME.finditer(text):
         out.append(Value(frozenset({f"time:{m.group('h')}:{m.group('mi')}"}), "time", m.group(0), m.start(), m.end(),
                          "time"))
         meridiem.append("")
-    # A bare time of the afternoon's first hours (`back by 2:30`), or any bare time in a note that writes the
-    # afternoon or evening elsewhere (`concert 7:30pm … call time 6:45`), is the 24-hour clock's afternoon time
-    # too (`14:30`, `18:45`); a bare `10:40` of a morning's note is not `22:40`.
+    _afternoon_times(text, out, meridiem, bare)
+    _range_starts(text, out, meridiem)
+    out += [v for v in spoken if not inside(v.start, v.end, [(x.start, x.end) for x in out])]
+    for word, value in _TIME_WORDS.items():
+        for m in re.finditer(rf"\b(?:12\s+)?{word}\b", text, re.IGNORECASE):  # `12 noon` is noon
+            out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time",
+                             amount="12" if value == "12:00" else ""))  # `9–12` restated as `9 am to noon`
+    for m in _ZONES.finditer(text):
+        out.append(Value(frozenset({f"zone:{m.group(0).upper()}"}), "zone", m.group(0), m.start(), m.end(), "zone"))
+    return [v for v in out if not inside(v.start, v.end, taken)]
+
+
+def _clock_times(text: str, spoken: list[Value], meridiem: list[str], bare: list[int]) -> list[Value]:
+    """`9:45`, `7.30pm`, `8 o'clock` (not where a spoken time was read); each one's half of the day is appended to
+    `meridiem`, and the index of each bare time of 1-11 to `bare`."""
+    out: list[Value] = []
+    for m in _TIME.finditer(text):
+        if any(v.start < m.end() and m.start() < v.end for v in spoken):
+            continue
+        read = _clock_time(m)
+        if read is None:
+            continue
+        value, ap, is_bare = read
+        if is_bare:
+            bare.append(len(out))
+        out.append(value)
+        meridiem.append(ap[:1] if ap[:1] in ("a", "p") else "")
+    return out
+
+
+def _clock_time(m: re.Match[str]) -> tuple[Value, str, bool] | None:
+    """The time `m` writes, its half of the day as written (`_meridiem`), and whether it is a bare time of 1-11;
+    None when it is no time (`8`, `7.30`, `5a`)."""
+    h, mi, ap = m.group("h"), m.group("mi"), _meridiem(m.group("ap"))
+    if mi is None and not ap.startswith(("a", "p", "o")):
+        return None  # a bare number is a number, not a time (`8 o'clock` is one)
+    if m.group("sep") == "." and not ap.startswith(("a", "p")):
+        return None  # `7.30` is a number; `7.30pm` a time
+    if ap in ("h", "a", "p") and mi is None:
+        return None  # `5a` is a flat, `2:30p` a time
+    hour, minute = int(h), int(mi or 0)
+    if hour > 24:
+        return None
+    if ap.startswith("p") and hour < 12:
+        hour += 12
+    elif ap.startswith("a") and hour == 12:
+        hour = 0
+    keys = _clock_keys(m, ap, hour, minute)
+    is_bare = ap in ("", "o'clock") and 1 <= hour <= 11 and not h.startswith("0") and mi is not None
+    written = m.group(0).rstrip()
+    if written.endswith("m.") and not written.endswith((".m.", ". m.")):
+        written = written[:-1]  # "2:15 pm." ends a sentence; "2:15 p.m." keeps its dot
+    hour_only = fmt((hour - 1) % 12 + 1) if minute == 0 else ""  # `10 am` answers for a note's plain `10`
+    return (Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time",
+                  amount=hour_only), ap, is_bare)
+
+
+def _clock_keys(m: re.Match[str], ap: str, hour: int, minute: int) -> set[str]:
+    """The keys of a clock time: the 24-hour time, and the other readings it may have (a duration, the afternoon)."""
+    h, mi = m.group("h"), m.group("mi")
+    keys = {f"time:{hour:02d}:{minute:02d}"}
+    if m.group("s") and mi is not None and not ap:  # `4:52:10` may be a time taken: 4 h 52 min 10 s
+        keys.add(f"duration:{int(h) * 3600 + int(mi) * 60 + int(m.group('s'))}")
+    if ap in ("", "o'clock") and 1 <= hour <= 11 and not h.startswith("0"):
+        keys.add(f"time:{hour + 12:02d}:{minute:02d}pm")  # `9:45` may be `9:45 pm`, not `21:45`
+    elif ap.startswith("p"):
+        keys.add(f"time:{hour:02d}:{minute:02d}pm")
+    if ap == "" and 13 <= hour <= 23:
+        keys.add(f"time:{hour:02d}:{minute:02d}{_AFTERNOON}")
+    return keys
+
+
+def _afternoon_times(text: str, out: list[Value], meridiem: list[str], bare: list[int]) -> None:
+    """A bare time of the afternoon's first hours (`back by 2:30`), or any bare time in a note that writes the
+    afternoon or evening elsewhere (`concert 7:30pm … call time 6:45`), is the 24-hour clock's afternoon time
+    too (`14:30`, `18:45`); a bare `10:40` of a morning's note is not `22:40`. A range's bare start takes its end's
+    afternoon (`from 7:30 to 9 pm`)."""
     afternoon = "p" in meridiem or any(f"{_AFTERNOON}" in key for v in out for key in v.keys)
     for k in bare:
         clock = next(key[5:10] for key in out[k].keys if len(key) == 10)  # `06:45` of `time:06:45`
@@ -140,7 +179,11 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
             if hour_minute and 1 <= int(hour_minute[0][:2]) <= 11:
                 h, mi = int(hour_minute[0][:2]) + 12, hour_minute[0][3:]
                 out[k] = dataclasses.replace(first, keys=first.keys | {f"time:{h:02d}:{mi}"})
-    for m in _RANGE_START.finditer(text):  # `from 5 to 6 pm`: a range's bare start is a time of its end's half-day
+
+
+def _range_starts(text: str, out: list[Value], meridiem: list[str]) -> None:
+    """`from 5 to 6 pm`: a range's bare start is a time of its end's half-day."""
+    for m in _RANGE_START.finditer(text):
         hour, mm, end = int(m.group(1)), m.group(2) or "00", m.end(2) if m.group(2) else m.end(1)
         if 1 <= hour <= 12 and not inside(m.start(1), end, [(v.start, v.end) for v in out]):
             pm = m.group(3).casefold().startswith("p")
@@ -149,14 +192,6 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
                              "time", text[m.start(1):end], m.start(1), end, "time",
                              amount=str(hour) if mm == "00" else ""))
             meridiem.append(m.group(3)[:1].casefold())
-    out += [v for v in spoken if not inside(v.start, v.end, [(x.start, x.end) for x in out])]
-    for word, value in _TIME_WORDS.items():
-        for m in re.finditer(rf"\b(?:12\s+)?{word}\b", text, re.IGNORECASE):  # `12 noon` is noon
-            out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time",
-                             amount="12" if value == "12:00" else ""))  # `9–12` restated as `9 am to noon`
-    for m in _ZONES.finditer(text):
-        out.append(Value(frozenset({f"zone:{m.group(0).upper()}"}), "zone", m.group(0), m.start(), m.end(), "zone"))
-    return [v for v in out if not inside(v.start, v.end, taken)]
 
 
 def _meridiem(written: str | None) -> str:
@@ -201,44 +236,73 @@ def _spoken_times(text: str) -> list[Value]:
 
 
 def dates(text: str) -> list[Value]:
+    out, taken = _calendar_dates(text)
+    out += _weekdays(text, taken)
+    for m in _MONTH_ALONE.finditer(text):
+        word = m.group(1)
+        if inside(m.start(), m.end(), taken) or (word.casefold() in ("may", "mar", "jan") and not word[0].isupper()):
+            continue
+        if word.casefold() == "may" and not re.search(r"\b(in|of|since|until|by|from|early|late|mid)\s+$",
+                                                      text[max(0, m.start() - 8):m.start()], re.IGNORECASE):
+            continue  # "May" opening a sentence is a verb
+        out.append(Value(frozenset({f"month:{MONTHS[word.casefold()]:02d}"}), "month", word, m.start(), m.end(), "date"))
+    return out
+
+
+def _calendar_dates(text: str) -> tuple[list[Value], list[tuple[int, int]]]:
+    """The dates `_DATE_PATTERNS` find, in their order, none within or across another; and the spans they take."""
     out: list[Value] = []
     taken: list[tuple[int, int]] = []
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(text):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue  # within or across a date read before: `6 May two larvae` holds no `May 2`
-            groups = m.groupdict()
-            year = groups.get("y") or (f"20{groups['yy']}" if groups.get("yy") else None)
-            if groups.get("mn"):
-                month = MONTHS.get(groups["mn"].casefold().rstrip("."))
-            elif groups.get("m"):
-                month = int(groups["m"])
-            else:
-                month = None
-            day = int(groups["d"]) if groups.get("d") else None
-            keys: set[str] = set()
-            if groups.get("a"):  # 03/04/2026: day-first or month-first, both read
-                if year is None and not (len(groups["a"]) == len(groups["b"]) == 2 or (
-                        max(int(groups["a"]), int(groups["b"])) > 12 and m.group(0) != "24/7")):
-                    continue  # without a year: `14/09`, `31/12`, `18/5` are dates; `3/4` and `24/7` are not
-                a, b = int(groups["a"]), int(groups["b"])
-                for d, mo in ((a, b), (b, a)):
-                    if 1 <= d <= 31 and 1 <= mo <= 12:
-                        keys.add(f"date:{year or '????'}-{mo:02d}-{d:02d}")
-                if not keys:
-                    continue
-            elif month is None or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+            keys = _date_keys(m)
+            if not keys:
                 continue
-            elif groups.get("part"):
-                part = groups["part"].casefold().split()[-2 if groups["part"].casefold().endswith(" of") else -1]
-                part = {"middle": "mid", "beginning": "early", "start": "early", "end": "late"}.get(part, part)
-                keys.add(f"date:????-{month:02d}@{part}")
-            elif day is None:
-                keys.add(f"date:{year}-{month:02d}")
-            else:
-                keys.add(f"date:{year or '????'}-{month:02d}-{day:02d}")
             taken.append((m.start(), m.end()))
             out.append(Value(frozenset(keys), "date", m.group(0), m.start(), m.end(), "date"))
+    return out, taken
+
+
+def _date_keys(m: re.Match[str]) -> set[str]:
+    """The keys of the date `m` writes (a day, a month of a year, a part of a month); none when it is no date."""
+    groups = m.groupdict()
+    year = groups.get("y") or (f"20{groups['yy']}" if groups.get("yy") else None)
+    if groups.get("mn"):
+        month = MONTHS.get(groups["mn"].casefold().rstrip("."))
+    elif groups.get("m"):
+        month = int(groups["m"])
+    else:
+        month = None
+    day = int(groups["d"]) if groups.get("d") else None
+    if groups.get("a"):  # 03/04/2026: day-first or month-first, both read
+        return _numeric_date_keys(m, year)
+    if month is None or not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+        return set()
+    if groups.get("part"):
+        part = groups["part"].casefold().split()[-2 if groups["part"].casefold().endswith(" of") else -1]
+        part = {"middle": "mid", "beginning": "early", "start": "early", "end": "late"}.get(part, part)
+        return {f"date:????-{month:02d}@{part}"}
+    if day is None:
+        return {f"date:{year}-{month:02d}"}
+    return {f"date:{year or '????'}-{month:02d}-{day:02d}"}
+
+
+def _numeric_date_keys(m: re.Match[str], year: str | None) -> set[str]:
+    """`03/04/2026`: day-first and month-first, both read; none for `3/4` or `24/7` without a year."""
+    groups = m.groupdict()
+    if year is None and not (len(groups["a"]) == len(groups["b"]) == 2 or (
+            max(int(groups["a"]), int(groups["b"])) > 12 and m.group(0) != "24/7")):
+        return set()  # without a year: `14/09`, `31/12`, `18/5` are dates; `3/4` and `24/7` are not
+    a, b = int(groups["a"]), int(groups["b"])
+    return {f"date:{year or '????'}-{mo:02d}-{d:02d}" for d, mo in ((a, b), (b, a)) if 1 <= d <= 31 and 1 <= mo <= 12}
+
+
+def _weekdays(text: str, taken: list[tuple[int, int]]) -> list[Value]:
+    """`Mon-Fri`, `weekdays`, `weekends`, `on Tuesdays` (which may be every week); the spans of ranges and of
+    `weekdays` are added to `taken`."""
+    out: list[Value] = []
     for m in _WEEKDAY_RANGE.finditer(text):
         first, last = WEEKDAYS[m.group(1).casefold()], WEEKDAYS[m.group(2).casefold()]
         keys = {f"weekdays:{first}-{last}"} | ({"weekdays:0-4"} if (first, last) == (0, 4) else set())
@@ -256,14 +320,6 @@ def dates(text: str) -> list[Value]:
             out.append(Value(frozenset({f"weekday:{day}"}), "weekday", m.group(0), m.start(), m.end(), "weekday"))
             out.append(Value(frozenset({f"freq:{fmt(1 / 604800)}"}), "frequency", m.group(0), m.start(), m.end(),
                              "frequency", implied=True))  # `on Thursdays`, `on Tue`: maybe every week
-    for m in _MONTH_ALONE.finditer(text):
-        word = m.group(1)
-        if inside(m.start(), m.end(), taken) or (word.casefold() in ("may", "mar", "jan") and not word[0].isupper()):
-            continue
-        if word.casefold() == "may" and not re.search(r"\b(in|of|since|until|by|from|early|late|mid)\s+$",
-                                                      text[max(0, m.start() - 8):m.start()], re.IGNORECASE):
-            continue  # "May" opening a sentence is a verb
-        out.append(Value(frozenset({f"month:{MONTHS[word.casefold()]:02d}"}), "month", word, m.start(), m.end(), "date"))
     return out
 
 

@@ -3,6 +3,7 @@
 so every span stays where it was in the text and the value readers (values.py) read one spelling."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 
@@ -40,6 +41,17 @@ def digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
                                                    key=len, reverse=True)) + r")\b", text):
         return text, regions
     chars = list(text)
+    _put_phrases(text, chars, regions)
+    read = _Words(text, chars, regions, list(WORD.finditer("".join(chars))))
+    i = 0
+    while i < len(read.words):
+        i = _read_word(read, i)
+    return "".join(chars), regions
+
+
+def _put_phrases(text: str, chars: list[str], regions: list[tuple[int, int]]) -> None:
+    """The phrases read before the words: shares (`three-fifths`), `a pair of`, `an hour and a half`, `four and a
+    half kilos`."""
     for m in _SHARE.finditer(text):  # `three-fifths` = `60%`, `a tenth` = `10%`, `two-thirds` = `66.6667%`
         top = 1 if m.group(1).casefold() in ("a", "an", "one") else _text2num(m.group(1))
         bottom = ordinal_value(m.group(2))
@@ -57,123 +69,156 @@ def digitised(text: str) -> tuple[str, list[tuple[int, int]]]:
         if whole is not None:
             _put(chars, regions, m.start(), m.end(),
                  f"{whole + _PARTS[' '.join(m.group(2).casefold().replace('-', ' ').split())]:.3g}")
-    words = list(WORD.finditer("".join(chars)))
-    i = 0
-    while i < len(words):
-        low = words[i].group(0).casefold()
-        head = low.split("-")[0]
-        whole = _text2num(low.replace("-", " ")) if "-" in low and all(
-            part in NUMBER_WORDS for part in low.split("-")) else None
-        if whole is not None:  # `thirty-six` is one number
-            _put(chars, regions, words[i].start(), words[i].end(), str(whole))
-            i += 1
-            continue
-        parts = low.split("-")
-        last = ordinal_value(parts[-1]) if len(parts) > 1 else None
-        tens = _text2num(" ".join(parts[:-1])) if last is not None and all(p in NUMBER_WORDS for p in parts[:-1]) \
-            else None
-        if tens is not None and last is not None and last < 10:  # `thirty-first` = `31st`, `twenty-second` = `22nd`
-            n = tens + last
-            _put(chars, regions, words[i].start(), words[i].end(), f"{n}{_ORDINAL_SUFFIX.get(n % 10, 'th')}")
-            i += 1
-            continue
-        if len(parts) == 2 and parts[0] in NUMBER_WORDS and parts[1] in ("quarter", "quarters", "third", "thirds"):
-            i += 1
-            continue  # `three-quarters`, `two-thirds`: a share, read whole (shares.fractions)
-        lead = next((k for k in range(len(parts), 0, -1) if all(p in NUMBER_WORDS for p in parts[:k])), 0)
-        if "-" in low and (lead > 1 or (lead == 1 and (head != "one" or _measured(parts[1]))) or
-                          ordinal_value(head) is not None):
-            lead_text = "-".join(parts[:max(lead, 1)])
-            number = _text2num(lead_text.replace("-", " ")) if lead else None
-            if number is not None:  # `two-year-old` → `2-year-old`, `one-hundred-dollar` → `100-dollar`
-                _put(chars, regions, words[i].start(), words[i].start() + len(lead_text), str(number))
-            elif not lead and ordinal_value(head) is not None and parts[1] not in (
-                    "party", "hand", "rate", "person", "guess", "best", "nature", "string"):  # `third-party`,
-                # `second-hand`: idioms, no places
-                n = ordinal_value(head) or 0
-                _put(chars, regions, words[i].start(), words[i].start() + len(head),
+
+
+@dataclasses.dataclass
+class _Words:
+    """A note as `digitised` reads it word by word: the text as written, its characters as rewritten so far, the
+    regions rewritten, and the words (of the text after the phrases were read)."""
+
+    text: str
+    chars: list[str]
+    regions: list[tuple[int, int]]
+    words: list[re.Match[str]]
+
+    def low(self, i: int) -> str:
+        return self.words[i].group(0).casefold()
+
+    def put(self, start: int, end: int, digits: str) -> None:
+        _put(self.chars, self.regions, start, end, digits)
+
+
+def _read_word(read: _Words, i: int) -> int:
+    """Reads the word at `i` (with the words after it that belong to its number); returns the next word to read."""
+    if _hyphenated(read, i) or _multiple_or_half(read, i) or _ordinal(read, i):
+        return i + 1
+    return _number_run(read, i)
+
+
+def _hyphenated(read: _Words, i: int) -> bool:
+    """`thirty-six`, `thirty-first`, `two-year-old`, `first-class`; True when the word was read (rewritten or left
+    as a share such as `three-quarters`)."""
+    low, word = read.low(i), read.words[i]
+    head = low.split("-")[0]
+    whole = _text2num(low.replace("-", " ")) if "-" in low and all(
+        part in NUMBER_WORDS for part in low.split("-")) else None
+    if whole is not None:  # `thirty-six` is one number
+        read.put(word.start(), word.end(), str(whole))
+        return True
+    parts = low.split("-")
+    last = ordinal_value(parts[-1]) if len(parts) > 1 else None
+    tens = _text2num(" ".join(parts[:-1])) if last is not None and all(p in NUMBER_WORDS for p in parts[:-1]) \
+        else None
+    if tens is not None and last is not None and last < 10:  # `thirty-first` = `31st`, `twenty-second` = `22nd`
+        n = tens + last
+        read.put(word.start(), word.end(), f"{n}{_ORDINAL_SUFFIX.get(n % 10, 'th')}")
+        return True
+    if len(parts) == 2 and parts[0] in NUMBER_WORDS and parts[1] in ("quarter", "quarters", "third", "thirds"):
+        return True  # `three-quarters`, `two-thirds`: a share, read whole (shares.fractions)
+    lead = next((k for k in range(len(parts), 0, -1) if all(p in NUMBER_WORDS for p in parts[:k])), 0)
+    if "-" in low and (lead > 1 or (lead == 1 and (head != "one" or _measured(parts[1]))) or
+                      ordinal_value(head) is not None):
+        lead_text = "-".join(parts[:max(lead, 1)])
+        number = _text2num(lead_text.replace("-", " ")) if lead else None
+        if number is not None:  # `two-year-old` → `2-year-old`, `one-hundred-dollar` → `100-dollar`
+            read.put(word.start(), word.start() + len(lead_text), str(number))
+        elif not lead and ordinal_value(head) is not None and parts[1] not in (
+                "party", "hand", "rate", "person", "guess", "best", "nature", "string"):  # `third-party`,
+            # `second-hand`: idioms, no places
+            n = ordinal_value(head) or 0
+            read.put(word.start(), word.start() + len(head),
                      f"{n}{_ORDINAL_SUFFIX.get(n % 10 if n > 20 else n, 'th')}")  # `first-class` = `1st-class`
-            i += 1
-            continue
-        if re.fullmatch(r"minus[\s-]\d", text[words[i].start():words[i].start() + 7].casefold()):
-            _put(chars, regions, words[i].start(), words[i].start() + 6, "-")  # `minus-80`, `minus 5` = `-80`, `-5`
-            i += 1
-            continue
-        if low in ("twice", "thrice") or (low == "once" and i + 1 < len(words) and (
-                words[i + 1].group(0).casefold() in ("per", "every", "each") or (
-                    words[i + 1].group(0).casefold() in ("a", "an") and i + 2 < len(words) and
-                    _period(words[i + 2].group(0).casefold())))):  # not the `once` of `once a deposit is paid`
-            _put(chars, regions, words[i].start(), words[i].end(), {"once": "1x", "twice": "2x", "thrice": "3x"}[low])
-            i += 1
-            continue
-        if low in ("half-hour", "half-day", "half-hourly"):  # `a half-hour break` = a 0.5-hour break
-            _put(chars, regions, words[i].start(), words[i].start() + 4, "0.5")
-            i += 1
-            continue
-        if low == "half" and i + 1 < len(words) and words[i + 1].group(0).casefold() in ("hour", "day") and \
-                text[words[i].end():words[i + 1].start()] in (" ", "-"):  # `a final half hour` = `0.5 hour`
-            _put(chars, regions, words[i].start(), words[i].end(), "0.5")
-            i += 1
-            continue
-        if low == "dozen" or (low == "half" and i + 1 < len(words) and words[i + 1].group(0).casefold() in ("a", "an")):
-            start = words[i - 1].start() if i and words[i - 1].group(0).casefold() in ("a", "one") else words[i].start()
-            end = words[i + 1].end() if low == "half" else words[i].end()  # `half an hour` = `0.5 hour`
-            _put(chars, regions, start, end, "12" if low == "dozen" else "0.5")
-            i += 1
-            continue
-        ordinal = ordinal_value(low)
-        if low == "first" and re.match(r"\s+thing\b", text[words[i].end():words[i].end() + 7]):
-            i += 1
-            continue  # `first thing in the morning`: early, no 1st
-        if low == "first" and _ADVERBIAL_FIRST.match(text, words[i].end()) and not _PLACED.search(
-                text, max(0, words[i].start() - 16), words[i].start()):
-            i += 1
-            continue  # `approved by him first`, `dimple + oil first`: beforehand, an order word (lexicon), no 1st
-        if low == "third" and re.search(r"\b(?:a|one)\s+$", text[max(0, words[i].start() - 4):words[i].start()],
-                                        re.IGNORECASE) and re.match(r"\s+of\b|\s*[.,;:)!?]|\s*$", text[words[i].end():]):
-            i += 1
-            continue  # `pays a third (of it)`: a share, read whole (shares.fractions)
-        if ordinal is not None and re.search(r"\bwhichever\s+(?:\w+\s+)?$", text[max(0, words[i].start() - 30):
-                                                                               words[i].start()], re.IGNORECASE):
-            i += 1
-            continue  # `whichever comes first`: which limit counts, not a first of anything
-        if (ordinal is not None and low not in ("second",)) or (low == "second" and i + 1 < len(words) and
-                                                                  words[i + 1].group(0).casefold() not in (
-                                                                      "of", "and", "or", "to", "a", "s")):
-            ordinal = 2 if ordinal is None else ordinal  # the `second` of `second floor`
-            suffix = {1: "st", 2: "nd", 3: "rd"}.get(ordinal if ordinal < 20 else ordinal % 10, "th")
-            _put(chars, regions, words[i].start(), words[i].end(), f"{ordinal}{suffix}")
-            i += 1
-            continue
-        if low in NUMBER_WORDS and i + 1 < len(words) and words[i + 1].group(0).casefold() in (
-                "quarter", "quarters", "third", "thirds"):
-            i += 1
-            continue  # `three quarters`, `two thirds`: a fraction, read whole (shares.fractions)
-        if low in _SCALE_WORDS and re.search(r"\d\s?$", text[max(0, words[i].start() - 4):words[i].start()]):
-            i += 1
-            continue  # `$2 million`: the scale of the digits before it (values._numbers), not a number of its own
-        if (low in NUMBER_WORDS and low != "one") or (low == "one" and _counts_next(words, i)):
-            j = i
-            while j + 1 < len(words) and all(part in _NUMBER_RUN_WORDS - {"a"} for part in words[j + 1].group(0)
-                                             .casefold().split("-")) and \
-                    text[words[j].end():words[j + 1].start()].strip() in ("", "-"):
-                j += 1
-            while words[j].group(0).casefold() == "and":
-                j -= 1
-            phrase = text[words[i].start():words[j].end()].replace("-", " ")
-            number = _text2num(phrase)
-            while number is None and j > i:  # `forty and ten`: two numbers, not one
-                j -= 1
-                while j > i and words[j].group(0).casefold() == "and":
-                    j -= 1
-                phrase = text[words[i].start():words[j].end()].replace("-", " ")
-                number = _text2num(phrase)
-            if number is not None:
-                _put(chars, regions, words[i].start(), words[j].end(), str(number))
-            i = j + 1
-            continue
-        i += 1
-    return "".join(chars), regions
+        return True
+    return False
+
+
+def _multiple_or_half(read: _Words, i: int) -> bool:
+    """`minus 5`, `twice`, `once a week`, `a half-hour`, `half an hour`, `a dozen`; True when rewritten."""
+    text, words, low, word = read.text, read.words, read.low(i), read.words[i]
+    if re.fullmatch(r"minus[\s-]\d", text[word.start():word.start() + 7].casefold()):
+        read.put(word.start(), word.start() + 6, "-")  # `minus-80`, `minus 5` = `-80`, `-5`
+        return True
+    if low in ("twice", "thrice") or (low == "once" and i + 1 < len(words) and (
+            read.low(i + 1) in ("per", "every", "each") or (
+                read.low(i + 1) in ("a", "an") and i + 2 < len(words) and
+                _period(read.low(i + 2))))):  # not the `once` of `once a deposit is paid`
+        read.put(word.start(), word.end(), {"once": "1x", "twice": "2x", "thrice": "3x"}[low])
+        return True
+    if low in ("half-hour", "half-day", "half-hourly"):  # `a half-hour break` = a 0.5-hour break
+        read.put(word.start(), word.start() + 4, "0.5")
+        return True
+    if low == "half" and i + 1 < len(words) and read.low(i + 1) in ("hour", "day") and \
+            text[word.end():words[i + 1].start()] in (" ", "-"):  # `a final half hour` = `0.5 hour`
+        read.put(word.start(), word.end(), "0.5")
+        return True
+    if low == "dozen" or (low == "half" and i + 1 < len(words) and read.low(i + 1) in ("a", "an")):
+        start = words[i - 1].start() if i and read.low(i - 1) in ("a", "one") else word.start()
+        end = words[i + 1].end() if low == "half" else word.end()  # `half an hour` = `0.5 hour`
+        read.put(start, end, "12" if low == "dozen" else "0.5")
+        return True
+    return False
+
+
+def _ordinal(read: _Words, i: int) -> bool:
+    """`second floor` = `2nd floor`; True when the word was read as an ordinal, or as an ordinal word that counts no
+    place (`first thing`, `a third of it`, `whichever comes first`)."""
+    words, low, word = read.words, read.low(i), read.words[i]
+    ordinal = ordinal_value(low)
+    if _no_place(read, i, ordinal):
+        return True
+    if (ordinal is not None and low not in ("second",)) or (low == "second" and i + 1 < len(words) and
+                                                              read.low(i + 1) not in ("of", "and", "or", "to", "a", "s")):
+        ordinal = 2 if ordinal is None else ordinal  # the `second` of `second floor`
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(ordinal if ordinal < 20 else ordinal % 10, "th")
+        read.put(word.start(), word.end(), f"{ordinal}{suffix}")
+        return True
+    return False
+
+
+def _no_place(read: _Words, i: int, ordinal: int | None) -> bool:
+    """An ordinal word that is no place in an order: `first thing`, `approved first`, `a third (of it)`,
+    `whichever comes first`."""
+    text, low, word = read.text, read.low(i), read.words[i]
+    if low == "first" and re.match(r"\s+thing\b", text[word.end():word.end() + 7]):
+        return True  # `first thing in the morning`: early, no 1st
+    if low == "first" and _ADVERBIAL_FIRST.match(text, word.end()) and not _PLACED.search(
+            text, max(0, word.start() - 16), word.start()):
+        return True  # `approved by him first`, `dimple + oil first`: beforehand, an order word (lexicon), no 1st
+    if low == "third" and re.search(r"\b(?:a|one)\s+$", text[max(0, word.start() - 4):word.start()],
+                                    re.IGNORECASE) and re.match(r"\s+of\b|\s*[.,;:)!?]|\s*$", text[word.end():]):
+        return True  # `pays a third (of it)`: a share, read whole (shares.fractions)
+    return ordinal is not None and bool(re.search(r"\bwhichever\s+(?:\w+\s+)?$",
+                                                  text[max(0, word.start() - 30):word.start()], re.IGNORECASE))
+    # `whichever comes first`: which limit counts, not a first of anything
+
+
+def _number_run(read: _Words, i: int) -> int:
+    """`twenty two`, `one hundred and five`: a run of number words from `i` read as one number; returns the next
+    word to read."""
+    text, words, low = read.text, read.words, read.low(i)
+    if low in NUMBER_WORDS and i + 1 < len(words) and read.low(i + 1) in ("quarter", "quarters", "third", "thirds"):
+        return i + 1  # `three quarters`, `two thirds`: a fraction, read whole (shares.fractions)
+    if low in _SCALE_WORDS and re.search(r"\d\s?$", text[max(0, words[i].start() - 4):words[i].start()]):
+        return i + 1  # `$2 million`: the scale of the digits before it (values._numbers), not a number of its own
+    if not ((low in NUMBER_WORDS and low != "one") or (low == "one" and _counts_next(words, i))):
+        return i + 1
+    j = i
+    while j + 1 < len(words) and all(part in _NUMBER_RUN_WORDS - {"a"} for part in read.low(j + 1).split("-")) and \
+            text[words[j].end():words[j + 1].start()].strip() in ("", "-"):
+        j += 1
+    while read.low(j) == "and":
+        j -= 1
+    phrase = text[words[i].start():words[j].end()].replace("-", " ")
+    number = _text2num(phrase)
+    while number is None and j > i:  # `forty and ten`: two numbers, not one
+        j -= 1
+        while j > i and read.low(j) == "and":
+            j -= 1
+        phrase = text[words[i].start():words[j].end()].replace("-", " ")
+        number = _text2num(phrase)
+    if number is not None:
+        read.put(words[i].start(), words[j].end(), str(number))
+    return j + 1
 
 
 def _period(word: str) -> bool:

@@ -85,145 +85,222 @@ def _number(text: str) -> float:
     return float(text.replace(",", "."))
 
 
+@dataclasses.dataclass
+class _Reading:
+    """One number of `_numbers` as it is read: its value, what it was written with, and what the words around it
+    make of it (keys, kind, dimension and the span it covers)."""
+
+    value: float
+    sfx: str  # `k`, `m`, `%`, `x`…, casefolded; "" when none or when the letters are a glued unit (`10mg`)
+    cur: str | None  # the currency symbol before it (`€40`) or, once read, after it (`40€`)
+    ordinal: str | None  # `st`, `nd`, `rd`, `th`
+    end: int
+    follow: re.Match[str] | None  # the unit word after it (_UNIT_WORD)
+    begin: int = 0
+    counted_end: int = 0  # the end of the counted noun (`3 apples`), past `end`
+    keys: set[str] = dataclasses.field(default_factory=set)
+    kind: str = "number"
+    dimension: str = "number"
+
+
 def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     out = []
     for m in _NUMBER.finditer(text):
         at = m.start("n")
         if inside(at, m.end("n"), taken) or (_LIST_NUMBER.match(text, at) and _opens_line(text, at)):
             continue  # `1.` or `2)` numbering a list item
-        value = _number(m.group("n")) + (unicodedata.numeric(m.group("vf")) if m.group("vf") else 0)  # `1½`
-        sfx, cur, ordinal = (m.group("sfx") or "").casefold(), m.group("cur"), m.group("ord")
-        end = m.end()
-        glued = _LETTERS.match(text, m.start("sfx")) if sfx in ("k", "m", "bn", "mn") else None
-        if glued and glued.group(0).casefold() in GLUED_UNITS and glued.end() > m.end("sfx"):
-            sfx, end = "", m.start("sfx")  # `10mg`, `5km`, `2kb`: a unit, not a thousand or a million of grams
-        if sfx in ("k", "m", "bn", "mn"):
-            value *= _SCALES[sfx]
-        follow = _UNIT_WORD.match(text, end)
-        if follow and "-" in text[end:follow.end()] and (re.match(r"-\d", text[follow.end():follow.end() + 2]) or (
-                follow.group("u").isupper() and re.match(r"-\w", text[follow.end():follow.end() + 2]))):
-            continue  # `77-PL-3021`: a code, not 77 of a unit
-        if text[end:end + 1].isalpha() and not (follow and follow.group("u").casefold() in GLUED_UNITS):
-            continue  # glued letters that are not a unit (`7940HS`, `R2D2`): an identifier, not an amount
-        if follow is not None and follow.group("u").casefold() in ("thousand", "million", "billion", "trillion"):
-            value *= _SCALES[follow.group("u").casefold()]
-            end = follow.end()
-            follow = _UNIT_WORD.match(text, end)
-        if m.group("sign") == "−" or (m.group("sign") == "-" and not text[max(0, m.start() - 1):m.start()].strip()):
-            value = -value
+        r = _number_read(text, m)
+        if r is None:
+            continue
+        end = r.end
         if re.fullmatch(r"1[5-9]\d0|20\d0", m.group("n")) and text[end:end + 1] in "sS" and \
-                not text[end + 1:end + 2].isalnum() and not cur:  # `the 1990s`: a decade, not 1990 seconds
+                not text[end + 1:end + 2].isalnum() and not r.cur:  # `the 1990s`: a decade, not 1990 seconds
             out.append(Value(frozenset({f"decade:{m.group('n')}"}), "date", text[at:end + 1], at, end + 1, "date"))
             continue
-        keys: set[str]
-        kind, dimension = "number", "number"
-        counted_end, begin = end, m.start() if (m.group("sign") or cur) else at
-        degrees = _DEGREES.match(text, end)
-        code = _CODE_BEFORE.search(text, max(0, m.start() - 5), m.start())
-        if degrees and not (ordinal or cur or sfx):
-            scale = degrees.group("scale").casefold()[0]
-            keys, kind, dimension = {f"temp:{scale}:{fmt(value)}"}, "quantity", "temperature"
-            follow, end = None, degrees.end()
-        elif code and code.group("code").casefold() in CURRENCY_WORDS and not cur:
-            cur_code = CURRENCY_WORDS[code.group("code").casefold()]
-            keys, kind, dimension = {f"money:{cur_code}:{fmt(value)}"}, "money", f"money:{cur_code}"
-            follow, begin = None, code.start()
-        if ordinal:
-            keys, kind, dimension = {f"ordinal:{fmt(value)}"}, "ordinal", "ordinal"
-            counted = SEQUENCE_NOUNS.get(follow.group("u").casefold().rstrip(".")) if follow else None
-            if counted:  # `the 5th floor`: the one of that order, as `floor 5` says it
-                keys.add(f"ordinal:{fmt(value)}:{counted}")
-        elif kind != "number":
-            pass  # a temperature or an amount after a currency code, read above
-        elif cur or (text[end:end + 1] in CURRENCY_SYMBOLS and not text[end + 1:end + 2].isalnum()):
-            cur = cur or text[end]  # `€40` or `40€`, as much of Europe writes it
-            keys, kind, dimension = {f"money:{CURRENCY_SYMBOLS[cur]}:{fmt(value)}"}, "money", f"money:{CURRENCY_SYMBOLS[cur]}"
-            end += 0 if m.group("cur") else 1
-        elif sfx == "%":
-            keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
-        elif sfx in ("x", "×"):  # `2.5x` = `2.5×`; `2× A100` = `two A100s`
-            keys, kind, dimension = {f"times:{fmt(value)}", f"n:{fmt(value)}"}, "quantity", "times"
-        else:
-            keys = {f"n:{fmt(value)}"} | ({f"kilo:{fmt(value / 1000)}"} if sfx == "k" else set())
-            per_cent = _PER_CENT.match(text, end)
-            if per_cent:  # `10 per cent` = `10%`
-                keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
-                end = per_cent.end()
-            elif follow:
-                unit_text = follow.group("u")
-                if unit_text.casefold() in ("percent", "pct"):
-                    keys, kind, dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
-                    end = follow.end()
-                elif unit_text.casefold() in ("times", "x"):
-                    keys, kind, dimension = {f"times:{fmt(value)}"}, "quantity", "times"
-                    end = follow.end()
-                else:
-                    amount = amount_keys(value, unit_text) or amount_keys(value, unit_text.split(" ")[0])
-                    pair = _SECOND_UNIT_WORD.match(text, follow.end()) if unit_text.isalpha() else None
-                    two_words = amount_keys(value, f"{unit_text} {pair.group(1)}") if pair and (
-                        not amount or unit_text.casefold() in _UNIT_MODIFIERS) else None
-                    if two_words and pair:  # `22 nautical miles`, `40 square metres`: one unit in two words
-                        keys, kind, dimension = two_words
-                        end = pair.end()
-                    elif amount:
-                        keys, kind, dimension = amount
-                        end = follow.start() + len(unit_text if amount_keys(value, unit_text) else
-                                                   unit_text.split(" ")[0]) + (follow.start("u") - follow.start())
-                    elif unit_text.casefold() not in FUNCTION_WORDS and unit_text.casefold() not in _CONJUNCTIONS:
-                        dimension = f"count:{unit_text.casefold().rstrip('s')}"
-                        counted_end = follow.end()
-            elif text[m.start() - 1:m.start()] in CURRENCY_SYMBOLS:
-                keys = {f"money:{CURRENCY_SYMBOLS[text[m.start() - 1]]}:{fmt(value)}"}
-        named = _SEQUENCE_BEFORE.search(text, max(0, at - 12), at) if keys == {f"n:{fmt(value)}"} else None
-        counted = SEQUENCE_NOUNS.get(named.group(1).casefold()) if named else None
-        if counted and value == int(value) and 0 < value < 100:  # `day 1`, `wk 3`: the first day, the third week
-            keys |= {f"ordinal:{fmt(value)}:{counted}"}
-        age = _AGE.match(text, m.end())
-        if age and not (ordinal or cur or sfx):
-            keys = {f"n:{fmt(value)}", f"age:{fmt(value)}"}  # `18 years old`, `2-year-old` is an age
-            kind, dimension, end = "number", "age", age.end()
-        after = _BOUND_AFTER.match(text, end) or (_BOUND_AFTER.match(text, counted_end) if counted_end > end else None)
-        least = _MIN_AFTER_UNIT.match(text, end) if not after and dimension == "duration" else None
-        if least:  # `2-hr min`: a unit is written, so `min` is its minimum
-            keys, end = {f">={k}" for k in keys}, least.end()
-        if after:
-            keys = {f"{'>=' if after.group('up') or after.group('plus') or after.group('least') else '<='}{k}"
-                    for k in keys}
-            end = after.end()
-        rate = _RATE.match(text, end) or (_RATE.match(text, counted_end) if counted_end > end else None)
-        adverb = _RATE_ADVERB.match(text, end) if kind == "money" and not rate else None
-        if adverb:  # `$600 monthly` = `$600/mo`: an amount per period
-            keys = {f"{k}/{fmt(_ADVERB_SECONDS[' '.join(adverb.group(1).casefold().split())])}s" for k in keys}
-            kind, dimension, end = "rate", f"rate:{dimension}", adverb.end()
-        if rate and rate.group(0).lstrip().startswith("for") and kind != "money":
-            rate = None  # `for 3 days` rates only a price: `£28 for 30 minutes` = `£28 per half hour`
-        if rate and rate.group("u").casefold() in CALENDAR_UNITS:
-            per = CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1) * (
-                0.5 if rate.group("half") else 1)
-            times = [k for k in keys if k.startswith("times:")]
-            keys = {f"{k}/{fmt(per)}s" for k in keys}
-            if times:  # `1x/wk` = `once a week`, `2x/yr` = `twice a year`: how often
-                keys.add(f"freq:{fmt(float(times[0][6:]) / per)}")
-            kind, dimension, end = "rate", f"rate:{dimension}", rate.end()
-        elif rate and not rate.group("n") and (re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) or (
-                re.match(r"[\s-]+an?[\s-]", rate.group(0)) and (kind == "money" or unit_of(rate.group("u"))))) and \
-                rate.group("u").casefold() not in FUNCTION_WORDS:  # `45p a mile` = `45p/mile`
-            ratio = amount_keys(value, f"{follow.group('u')}/{rate.group('u')}") if kind == "quantity" and follow \
-                and unit_of(rate.group("u")) else None
-            noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
-            noun = "each" if noun in _PER_HEAD else noun  # `per person` = `each` = `per head`
-            keys = ratio[0] if ratio else {f"{k}/per:{noun}" for k in keys}
-            kind, dimension, end = (ratio[1], ratio[2], rate.end()) if ratio else ("rate", f"rate:{dimension}", rate.end())
-        each = _EACH.match(text, max(end, counted_end)) if kind != "rate" else None
-        if each:  # `two pellets each`, `£5 apiece`: an amount per item, not in all
-            keys = {f"{k}/per:each" for k in keys}
-            kind, dimension, end = "rate", f"rate:{dimension}", each.end()
-        bound = bound_before(text, m.start(), deadline=bool(ordinal))  # `by the 5th`: a day of the month
+        r.counted_end, r.begin = r.end, m.start() if (m.group("sign") or r.cur) else at
+        _read_kind(text, m, r)
+        _read_sequence_and_age(text, m, r)
+        _read_bound_after(text, r)
+        _read_rate(text, r)
+        bound = bound_before(text, m.start(), deadline=bool(r.ordinal))  # `by the 5th`: a day of the month
         if bound:
-            keys = {f"{bound}{k}" for k in keys}
-        written = fmt(value) if kind in ("quantity", "money", "rate") and not ordinal else ""
-        out.append(Value(frozenset(keys), kind, text[begin:end].strip(), begin, end, dimension, amount=written))
+            r.keys = {f"{bound}{k}" for k in r.keys}
+        written = fmt(r.value) if r.kind in ("quantity", "money", "rate") and not r.ordinal else ""
+        out.append(Value(frozenset(r.keys), r.kind, text[r.begin:r.end].strip(), r.begin, r.end, r.dimension,
+                         amount=written))
     return out
+
+
+def _number_read(text: str, m: re.Match[str]) -> _Reading | None:
+    """The number `m` found, with its suffix (`1.5k`), a glued unit (`10mg`), a scale word (`3 million`) and its
+    sign applied; None when it is part of a code (`77-PL-3021`) or an identifier (`7940HS`)."""
+    value = _number(m.group("n")) + (unicodedata.numeric(m.group("vf")) if m.group("vf") else 0)  # `1½`
+    sfx = (m.group("sfx") or "").casefold()
+    end = m.end()
+    glued = _LETTERS.match(text, m.start("sfx")) if sfx in ("k", "m", "bn", "mn") else None
+    if glued and glued.group(0).casefold() in GLUED_UNITS and glued.end() > m.end("sfx"):
+        sfx, end = "", m.start("sfx")  # `10mg`, `5km`, `2kb`: a unit, not a thousand or a million of grams
+    if sfx in ("k", "m", "bn", "mn"):
+        value *= _SCALES[sfx]
+    follow = _UNIT_WORD.match(text, end)
+    if follow and "-" in text[end:follow.end()] and (re.match(r"-\d", text[follow.end():follow.end() + 2]) or (
+            follow.group("u").isupper() and re.match(r"-\w", text[follow.end():follow.end() + 2]))):
+        return None  # `77-PL-3021`: a code, not 77 of a unit
+    if text[end:end + 1].isalpha() and not (follow and follow.group("u").casefold() in GLUED_UNITS):
+        return None  # glued letters that are not a unit (`7940HS`, `R2D2`): an identifier, not an amount
+    if follow is not None and follow.group("u").casefold() in ("thousand", "million", "billion", "trillion"):
+        value *= _SCALES[follow.group("u").casefold()]
+        end = follow.end()
+        follow = _UNIT_WORD.match(text, end)
+    if m.group("sign") == "−" or (m.group("sign") == "-" and not text[max(0, m.start() - 1):m.start()].strip()):
+        value = -value
+    return _Reading(value, sfx, m.group("cur"), m.group("ord"), end, follow)
+
+
+def _read_kind(text: str, m: re.Match[str], r: _Reading) -> None:
+    """What the number is: a temperature, money, an ordinal, a percentage, a multiple, an amount of a unit or a
+    count of a noun (keys, kind, dimension and where its span ends)."""
+    degrees = _DEGREES.match(text, r.end)
+    code = _CODE_BEFORE.search(text, max(0, m.start() - 5), m.start())
+    value = r.value
+    if degrees and not (r.ordinal or r.cur or r.sfx):
+        scale = degrees.group("scale").casefold()[0]
+        r.keys, r.kind, r.dimension = {f"temp:{scale}:{fmt(value)}"}, "quantity", "temperature"
+        r.follow, r.end = None, degrees.end()
+    elif code and code.group("code").casefold() in CURRENCY_WORDS and not r.cur:
+        cur_code = CURRENCY_WORDS[code.group("code").casefold()]
+        r.keys, r.kind, r.dimension = {f"money:{cur_code}:{fmt(value)}"}, "money", f"money:{cur_code}"
+        r.follow, r.begin = None, code.start()
+    if r.ordinal:
+        r.keys, r.kind, r.dimension = {f"ordinal:{fmt(value)}"}, "ordinal", "ordinal"
+        counted = SEQUENCE_NOUNS.get(r.follow.group("u").casefold().rstrip(".")) if r.follow else None
+        if counted:  # `the 5th floor`: the one of that order, as `floor 5` says it
+            r.keys.add(f"ordinal:{fmt(value)}:{counted}")
+    elif r.kind != "number":
+        pass  # a temperature or an amount after a currency code, read above
+    elif r.cur or (text[r.end:r.end + 1] in CURRENCY_SYMBOLS and not text[r.end + 1:r.end + 2].isalnum()):
+        r.cur = r.cur or text[r.end]  # `€40` or `40€`, as much of Europe writes it
+        r.keys, r.kind, r.dimension = ({f"money:{CURRENCY_SYMBOLS[r.cur]}:{fmt(value)}"}, "money",
+                                       f"money:{CURRENCY_SYMBOLS[r.cur]}")
+        r.end += 0 if m.group("cur") else 1
+    elif r.sfx == "%":
+        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
+    elif r.sfx in ("x", "×"):  # `2.5x` = `2.5×`; `2× A100` = `two A100s`
+        r.keys, r.kind, r.dimension = {f"times:{fmt(value)}", f"n:{fmt(value)}"}, "quantity", "times"
+    else:
+        _read_plain(text, m, r)
+
+
+def _read_plain(text: str, m: re.Match[str], r: _Reading) -> None:
+    """A number with no sign of its kind on itself: `10 per cent`, `4 GB`, `3 apples`, or a bare number."""
+    value = r.value
+    r.keys = {f"n:{fmt(value)}"} | ({f"kilo:{fmt(value / 1000)}"} if r.sfx == "k" else set())
+    per_cent = _PER_CENT.match(text, r.end)
+    if per_cent:  # `10 per cent` = `10%`
+        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
+        r.end = per_cent.end()
+    elif r.follow:
+        _read_unit(text, r.follow, r)
+    elif text[m.start() - 1:m.start()] in CURRENCY_SYMBOLS:
+        r.keys = {f"money:{CURRENCY_SYMBOLS[text[m.start() - 1]]}:{fmt(value)}"}
+
+
+def _read_unit(text: str, follow: re.Match[str], r: _Reading) -> None:
+    """The word after a plain number: `percent`, `times`, a unit in one or two words (`22 nautical miles`), or the
+    noun it counts."""
+    value, unit_text = r.value, follow.group("u")
+    if unit_text.casefold() in ("percent", "pct"):
+        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
+        r.end = follow.end()
+    elif unit_text.casefold() in ("times", "x"):
+        r.keys, r.kind, r.dimension = {f"times:{fmt(value)}"}, "quantity", "times"
+        r.end = follow.end()
+    else:
+        amount = amount_keys(value, unit_text) or amount_keys(value, unit_text.split(" ")[0])
+        pair = _SECOND_UNIT_WORD.match(text, follow.end()) if unit_text.isalpha() else None
+        two_words = amount_keys(value, f"{unit_text} {pair.group(1)}") if pair and (
+            not amount or unit_text.casefold() in _UNIT_MODIFIERS) else None
+        if two_words and pair:  # `22 nautical miles`, `40 square metres`: one unit in two words
+            r.keys, r.kind, r.dimension = two_words
+            r.end = pair.end()
+        elif amount:
+            r.keys, r.kind, r.dimension = amount
+            r.end = follow.start() + len(unit_text if amount_keys(value, unit_text) else
+                                         unit_text.split(" ")[0]) + (follow.start("u") - follow.start())
+        elif unit_text.casefold() not in FUNCTION_WORDS and unit_text.casefold() not in _CONJUNCTIONS:
+            r.dimension = f"count:{unit_text.casefold().rstrip('s')}"
+            r.counted_end = follow.end()
+
+
+def _read_sequence_and_age(text: str, m: re.Match[str], r: _Reading) -> None:
+    """`day 1`, `wk 3`: a place in a sequence; `18 years old`: an age."""
+    at, value = m.start("n"), r.value
+    named = _SEQUENCE_BEFORE.search(text, max(0, at - 12), at) if r.keys == {f"n:{fmt(value)}"} else None
+    counted = SEQUENCE_NOUNS.get(named.group(1).casefold()) if named else None
+    if counted and value == int(value) and 0 < value < 100:  # `day 1`, `wk 3`: the first day, the third week
+        r.keys |= {f"ordinal:{fmt(value)}:{counted}"}
+    age = _AGE.match(text, m.end())
+    if age and not (r.ordinal or r.cur or r.sfx):
+        r.keys = {f"n:{fmt(value)}", f"age:{fmt(value)}"}  # `18 years old`, `2-year-old` is an age
+        r.kind, r.dimension, r.end = "number", "age", age.end()
+
+
+def _read_bound_after(text: str, r: _Reading) -> None:
+    """`5 or more`, `3 at most`, `2-hr min`: a bound written after the amount."""
+    after = _BOUND_AFTER.match(text, r.end) or (
+        _BOUND_AFTER.match(text, r.counted_end) if r.counted_end > r.end else None)
+    least = _MIN_AFTER_UNIT.match(text, r.end) if not after and r.dimension == "duration" else None
+    if least:  # `2-hr min`: a unit is written, so `min` is its minimum
+        r.keys, r.end = {f">={k}" for k in r.keys}, least.end()
+    if after:
+        r.keys = {f"{'>=' if after.group('up') or after.group('plus') or after.group('least') else '<='}{k}"
+                  for k in r.keys}
+        r.end = after.end()
+
+
+def _read_rate(text: str, r: _Reading) -> None:
+    """An amount per something: per a period (`$600 monthly`, `3/wk`), per a noun (`$85 per person`), or each
+    (`£5 apiece`)."""
+    rate = _RATE.match(text, r.end) or (_RATE.match(text, r.counted_end) if r.counted_end > r.end else None)
+    adverb = _RATE_ADVERB.match(text, r.end) if r.kind == "money" and not rate else None
+    if adverb:  # `$600 monthly` = `$600/mo`: an amount per period
+        r.keys = {f"{k}/{fmt(_ADVERB_SECONDS[' '.join(adverb.group(1).casefold().split())])}s" for k in r.keys}
+        r.kind, r.dimension, r.end = "rate", f"rate:{r.dimension}", adverb.end()
+    if rate and rate.group(0).lstrip().startswith("for") and r.kind != "money":
+        rate = None  # `for 3 days` rates only a price: `£28 for 30 minutes` = `£28 per half hour`
+    if rate and rate.group("u").casefold() in CALENDAR_UNITS:
+        _per_period(rate, r)
+    elif rate and not rate.group("n") and (re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) or (
+            re.match(r"[\s-]+an?[\s-]", rate.group(0)) and (r.kind == "money" or unit_of(rate.group("u"))))) and \
+            rate.group("u").casefold() not in FUNCTION_WORDS:  # `45p a mile` = `45p/mile`
+        _per_noun(rate, r)
+    each = _EACH.match(text, max(r.end, r.counted_end)) if r.kind != "rate" else None
+    if each:  # `two pellets each`, `£5 apiece`: an amount per item, not in all
+        r.keys = {f"{k}/per:each" for k in r.keys}
+        r.kind, r.dimension, r.end = "rate", f"rate:{r.dimension}", each.end()
+
+
+def _per_period(rate: re.Match[str], r: _Reading) -> None:
+    """`3 per week`, `1x/wk`: an amount per a calendar period (and, for a multiple, how often)."""
+    per = CALENDAR_UNITS[rate.group("u").casefold()] * float(rate.group("n") or 1) * (
+        0.5 if rate.group("half") else 1)
+    times = [k for k in r.keys if k.startswith("times:")]
+    r.keys = {f"{k}/{fmt(per)}s" for k in r.keys}
+    if times:  # `1x/wk` = `once a week`, `2x/yr` = `twice a year`: how often
+        r.keys.add(f"freq:{fmt(float(times[0][6:]) / per)}")
+    r.kind, r.dimension, r.end = "rate", f"rate:{r.dimension}", rate.end()
+
+
+def _per_noun(rate: re.Match[str], r: _Reading) -> None:
+    """`$85 per person`, `€20/room`, `45p a mile`: an amount per a noun, or a unit ratio (`km/h`)."""
+    follow = r.follow
+    ratio = amount_keys(r.value, f"{follow.group('u')}/{rate.group('u')}") if r.kind == "quantity" and follow \
+        and unit_of(rate.group("u")) else None
+    noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
+    noun = "each" if noun in _PER_HEAD else noun  # `per person` = `each` = `per head`
+    r.keys = ratio[0] if ratio else {f"{k}/per:{noun}" for k in r.keys}
+    r.kind, r.dimension, r.end = (ratio[1], ratio[2], rate.end()) if ratio else (
+        "rate", f"rate:{r.dimension}", rate.end())
 
 
 
