@@ -107,6 +107,10 @@ def test_n_reads_the_cluster_as_a_supersession_with_its_timeline_and_the_diff_ma
     # whatever the conflicts' pre-selection unchecked (the two disagree on a date), N read and includes both
     assert set(w.sources.included_ids()) == {ids["ordered"], ids["arrived"]}
     assert "Pre-selected" not in w.page.decision_panel.mark_label.text()
+    # memgui's line beside Netclaw's is the supersession's own check, not the alignment's "read" of its phrases
+    proof = w.page.guard_panel.proof
+    qtbot.waitUntil(lambda: "supersession checked" in proof.text(), timeout=LONG_MS)
+    assert "1 older statement(s) kept as dated history" in proof.text()
 
     # the diff against the older note: its statement is now history, marked with the note and its day
     w.page.diff_view.choose(ids["ordered"])

@@ -24,6 +24,8 @@ class Aligning:
         self.services, self.runner, self.panels, self.host = tools.services, tools.runner, tools.panels, tools.host
         self.changed = changed
         self.draft_union = draft_union  # the union draft of these documents, confirmations left out (Drafting's)
+        # (passed, detail) while the body is a supersession's own draft, else None (set by the controller)
+        self.supersession_check: Callable[[], tuple[bool, str] | None] | None = None
 
     def show(self, keep: tuple[int, int] | None = None) -> None:
         """memgui's verdict on the guard panel and the pairs in the alignment view, for the alignment of the body
@@ -60,6 +62,9 @@ class Aligning:
             if confirmed:
                 detail += f" · {len(confirmed)} confirmed by you"
             p.guard_panel.set_proof(shown.verdict, detail)
+            superseded = self.supersession_check() if self.supersession_check is not None else None
+            if superseded is not None:  # the body is a supersession's own draft: its check speaks for memgui
+                p.guard_panel.set_supersession(*superseded)
             p.alignment_view.set_rows(rows, labels, keep)
             p.alignment_changed()
             self.changed.emit()

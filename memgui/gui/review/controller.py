@@ -56,6 +56,7 @@ class Review(QObject):
                                        writes=self.writes, evidence=self.evidence, changed=self.changed,
                                        read=self.supersessionRead)
         self.diffUpdated.connect(self.superseding.mark_diff)
+        self.drafting.aligning.supersession_check = self.superseding.check_line
         panels.editor.textChanged.connect(self._on_body_edited)
         panels.sources.selectionChanged.connect(self._on_selection_changed)
 

@@ -326,6 +326,17 @@ class GuardPanel(QWidget):
         set_colors(self.proof, fg, bg)
         self.proof.show()
 
+    def set_supersession(self, passed: bool, detail: str) -> None:
+        """memgui's line for a supersession's own draft: its check (the newest state kept as present, every older
+        statement kept or inside a dated history phrase) stands in for the alignment's verdict, which reads the
+        history phrases' dates and `previously` as words the body adds."""
+        verdict = Verdict.PROVED if passed else Verdict.LOSS
+        fg, bg = PROOF_COLOURS[verdict]
+        self.proof.setText(f"{PROOF_MARKS[verdict]} memgui: supersession {'checked' if passed else 'FAILS its check'}"
+                           f" — {detail}")
+        set_colors(self.proof, fg, bg)
+        self.proof.show()
+
     def _fill(self, bar: RatioBar, value: float, floor: float) -> None:
         bar.set_ratio(value, f"{value:.0%}")
 

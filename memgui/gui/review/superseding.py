@@ -159,6 +159,16 @@ class Superseding:
         ids = {d.document_id for d in plan.documents}
         return self.row is c.row and set(self.panels.sources.included_ids()) == ids and c.body() == plan.draft.body
 
+    def check_line(self) -> tuple[bool, str] | None:
+        """(the draft passes the supersede check, what it kept) while the body is the supersession's own draft."""
+        plan = self.plan
+        if not self.current() or plan is None or plan.check is None or plan.draft is None:
+            return None
+        if not plan.check.passed:
+            return False, "; ".join(f"{f.problem}: {f.text}" for f in plan.check.findings[:3])
+        return True, (f"{len(plan.draft.history)} older statement(s) kept as dated history, the newest state as the "
+                      "present fact")
+
     def forget(self) -> None:
         """Another cluster is shown (or this one again, from the store)."""
         self.plan, self.row = None, None
