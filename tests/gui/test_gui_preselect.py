@@ -1,5 +1,6 @@
 """Issue 24 item 4: before any decision the window never pre-selects a whole cluster whose members disagree, nor
-a whole cluster above three members, and it warns whenever conflicts exist."""
+a whole cluster above three members, and it warns whenever conflicts exist. The pre-selection and its note are
+the panels' (`ReviewBench`, fake services); the actions it enables are the window's (the first test)."""
 from __future__ import annotations
 
 from gui_fakes import FakeDecider, FakeScanner, add_documents, services_for
@@ -43,9 +44,15 @@ def test_seven_different_packages_are_not_pre_selected_whole_and_the_conflicts_a
     assert decider.calls == [] and decider.judged == []
 
 
-def test_four_members_without_conflicts_are_never_pre_selected_whole(make_window, review_store, qtbot):
+def _bench(review_bench, *keys, cosine=0.95):
+    w = review_bench(decider=FakeDecider())
+    w.show(*keys, cosine=cosine)
+    return w
+
+
+def test_four_members_without_conflicts_are_never_pre_selected_whole(review_bench, review_store, qtbot):
     add_documents(review_store, POSTGRES)
-    w, _ = _open(make_window, review_store, qtbot, (("pg-1", "pg-2", "pg-3", "pg-4", 0.96),))
+    w = _bench(review_bench, "pg-1", "pg-2", "pg-3", "pg-4", cosine=0.96)
     assert w.review.row.size == 4
     # at once, before the evidence is in (or just after it, when it came in first): never all four
     assert 2 <= len(w.sources.included_ids()) <= 3
@@ -53,14 +60,14 @@ def test_four_members_without_conflicts_are_never_pre_selected_whole(make_window
     qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
     assert 2 <= len(w.sources.included_ids()) <= 3
     assert ("Pre-selected" in mark.text() and "of 4" in mark.text()) or "disagree" in mark.text()
-    assert mark.isVisibleTo(w)
+    assert mark.isVisibleTo(w.page)
     assert w.sources.target_id() in w.sources.included_ids()
 
 
-def test_three_members_that_only_word_things_differently_stay_checked_with_a_note(make_window, review_store, qtbot):
+def test_three_members_that_only_word_things_differently_stay_checked_with_a_note(review_bench, qtbot):
     """Conflicts in the Conflicts tab are always said: here only wording (a word, a "never" one note has), so
     the three stay checked and the note is a hint, not a warning."""
-    w, _ = _open(make_window, review_store, qtbot, (("ed-1", "ed-2", "ed-3", 0.95),))
+    w = _bench(review_bench, "ed-1", "ed-2", "ed-3")
     qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
     assert len(w.sources.included_ids()) == 3
     n = w.page.evidence_panel.conflict_count()

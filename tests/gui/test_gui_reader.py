@@ -1,13 +1,13 @@
 """The second reader in the guard panel: asked by its button, it runs on a worker (never the GUI thread) with
-the one loaded decider, and shows its verdict per source; editing the body makes the verdict stale (cleared)."""
+the one loaded decider, and shows its verdict per source; editing the body makes the verdict stale (cleared). On
+the Review tab's panels with fake services (`ReviewBench`), not the window."""
 from __future__ import annotations
 
 import threading
 
 from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 
-from gui_fakes import FakeScanner, services_for
+from gui_fakes import services_for
 from memgui.core.decide.reader import ReaderReport, ReaderVerdict, verdict_line
 from memgui.core.tasks import Progress
 
@@ -25,20 +25,19 @@ def _fake_reader(calls, lost_index=2, p_lost=0.12):
     return read_merge
 
 
-def _open(make_window, review_store, qtbot, services):
-    w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
-        w.open_located(str(review_store.path))
+def _open(review_bench, qtbot, services):
+    w = review_bench(services)
+    w.show("pg-1", "pg-2", cosine=0.96)
     with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None):
-        QTest.keyClick(w.queue, Qt.Key.Key_U)  # the union draft: a body to read
+        w.actions["union"].trigger()  # the union draft: a body to read
     return w
 
 
-def test_the_reader_button_shows_each_sources_verdict_from_a_worker(make_window, review_store, qtbot, tmp_path):
+def test_the_reader_button_shows_each_sources_verdict_from_a_worker(review_bench, review_store, qtbot, tmp_path):
     calls = []
-    services = services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=(("pg-1", "pg-2", 0.96),)))
+    services = services_for(review_store)
     services.read_merge = _fake_reader(calls)
-    w = _open(make_window, review_store, qtbot, services)
+    w = _open(review_bench, qtbot, services)
     box = w.guard_panel.reader
     assert box.report is None and box.button.isEnabled() and "not asked" in box.headline.text()
     qtbot.mouseClick(box.button, Qt.MouseButton.LeftButton)
@@ -51,19 +50,19 @@ def test_the_reader_button_shows_each_sources_verdict_from_a_worker(make_window,
     lines = box.details.text().splitlines()
     assert lines[0].startswith("✔ #") and "every fact kept (p(yes) 0.91)" in lines[0]
     assert lines[1].startswith("✘ #") and "a fact changed or was dropped (p(yes) 0.12)" in lines[1]
-    assert box.details.isVisibleTo(w)
-    w.grab().save(str(tmp_path / "reader.png"))
+    assert box.details.isVisibleTo(w.page)
+    w.page.grab().save(str(tmp_path / "reader.png"))
     # the verdict is about that body: an edit clears it
     w.editor.setPlainText(w.editor.toPlainText() + " Extra.")
     qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
     assert box.report is None and "not asked" in box.headline.text()
 
 
-def test_a_reader_that_keeps_every_source_says_so(make_window, review_store, qtbot):
+def test_a_reader_that_keeps_every_source_says_so(review_bench, review_store, qtbot):
     calls = []
-    services = services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=(("pg-1", "pg-2", 0.96),)))
+    services = services_for(review_store)
     services.read_merge = _fake_reader(calls, lost_index=0)
-    w = _open(make_window, review_store, qtbot, services)
+    w = _open(review_bench, qtbot, services)
     box = w.guard_panel.reader
     qtbot.mouseClick(box.button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: box.report is not None, timeout=10000)
