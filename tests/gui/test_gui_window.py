@@ -81,14 +81,14 @@ def test_ask_model_streams_then_cancel_stops_it(make_window, review_store, qtbot
     gate.set()
 
 
-def test_model_decision_fills_body_targets_and_rationale(make_window, review_store, qtbot):
+def test_model_decision_fills_body_targets_and_rationale(review_bench, review_store, qtbot):
+    """The decision panel and the editor, on the Review tab's panels alone (ReviewBench)."""
     body = DOCS["pg-1"][2] + " " + DOCS["pg-2"][2]
     decider = FakeDecider(merged_body=body, kind=DecisionKind.UPDATE)
-    w = make_window(services_for(review_store, decider=decider))
-    with qtbot.waitSignal(w.ready, timeout=15000):
-        w.open_located(str(review_store.path))
+    w = review_bench(decider=decider)
+    w.show("pg-1", "pg-2", cosine=0.962)
     with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
-        QTest.keyClick(w.queue, Qt.Key.Key_M)
+        w.actions["ask"].trigger()
     proposal, candidates, full = decider.calls[0]
     assert full is True and proposal.content == DOCS["pg-2"][2]  # newest document is the proposal
     assert [c.document_id for c in candidates] == [review_store.ids["pg-1"]] and candidates[0].cosine is not None
@@ -118,9 +118,11 @@ def test_sorting_by_size_and_cosine(opened):
     assert [w.proxy.data(w.proxy.index(r, 1)) for r in range(3)] == ["0.915", "0.941", "0.962"]
 
 
-def test_word_diff_switches_source_and_drops_stale_results(opened, review_store, qtbot):
-    w = opened
-    pg1, pg2 = review_store.ids["pg-1"], review_store.ids["pg-2"]
+def test_word_diff_switches_source_and_drops_stale_results(review_bench, qtbot):
+    """The diff view, on the Review tab's panels alone (ReviewBench)."""
+    w = review_bench()
+    w.show("pg-1", "pg-2")
+    pg1, pg2 = w.ids["pg-1"], w.ids["pg-2"]
     with qtbot.waitSignal(w.review.diffUpdated, timeout=10000):
         w.editor.setPlainText(DOCS["pg-1"][2] + " Extra fact: port 6432 for pgbouncer.")
     assert w.diff_view.current_source() == pg1
