@@ -46,6 +46,21 @@ def window(make_window, review_store, cached, qtbot):
     return w
 
 
+def _plan(review_store, cached):
+    """The plan the window would preview for the whole queue (the fake scanner's three clusters), made without
+    the window: the preview dialog's tests build the dialog alone."""
+    from gui_fakes import FakeScanner
+
+    services = services_for(review_store)
+    bulk = services.bulk
+    with open_store(review_store.path, read_only=True) as store:
+        clusters = run_to_end(FakeScanner(review_store.ids)(store)).clusters
+        reviews = run_to_end(bulk.cached_reviews(store, clusters, cached))
+        titles = {d.document_id: d.title or "" for d in store.documents_by_ids(
+            [m for _c, members, _r in reviews for m in members])}
+    return bulk.plan_batch(reviews, titles=titles), bulk
+
+
 def _status(w, cluster_id):
     return w.cluster_model.row_at(w.cluster_model.row_of(cluster_id)).status
 
@@ -125,15 +140,12 @@ def test_a_source_changed_since_its_review_is_not_written(window, review_store, 
     assert {x.cluster_id: x.reason for x in plans[0].excluded}["c-pg-1-pg-2"] == "not reviewed yet"
 
 
-def test_the_preview_returns_cancel_on_enter(qtbot, window, review_store):
+def test_the_preview_returns_cancel_on_enter(qtbot, review_store, cached):
     from memgui.gui.review.bulk_preview import BulkPreviewDialog
 
-    plans = []
-    window.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
-    with qtbot.waitSignal(window.bulk.planned, timeout=15000):
-        window.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
-    dialog = BulkPreviewDialog(plans[0], "the whole queue", window)
+    plan, _bulk = _plan(review_store, cached)
+    assert plan.writes  # the Postgres pair
+    dialog = BulkPreviewDialog(plan, "the whole queue")
     qtbot.addWidget(dialog)
     dialog.show()
     qtbot.keyClick(dialog, Qt.Key.Key_Return)
@@ -158,23 +170,19 @@ def test_a_multi_row_selection_limits_the_batch_to_those_rows(window, qtbot):
     assert {x.cluster_id for x in plans[0].excluded} == {"c-ed-1-ed-2", "c-fl-1-fl-2"}
 
 
-def test_the_preview_shows_each_merged_body_its_length_and_flags_a_repeated_sentence(window, review_store, qtbot):
+def test_the_preview_shows_each_merged_body_its_length_and_flags_a_repeated_sentence(review_store, cached, qtbot):
     """Issue 24 item 5. Would fail without the detail pane: the merged bodies were only in a tooltip or the export,
     so a body that repeats its sentence went through unseen."""
     from dataclasses import replace
 
     from memgui.gui.review.bulk_preview import BulkPreviewDialog
 
-    plans = []
-    window.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
-    with qtbot.waitSignal(window.bulk.planned, timeout=15000):
-        window.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
-    write = plans[0].writes[0]
+    planned, bulk = _plan(review_store, cached)
+    write = planned.writes[0]
     sentence = "Backups run nightly at 02:00 UTC."
     repeated = replace(write, merged_body=f"{write.merged_body}\n\n{sentence} {sentence}")
-    plan = replace(plans[0], writes=[write, repeated])
-    dialog = BulkPreviewDialog(plan, "the whole queue", window, repeats=window.services.bulk.repeated_sentences)
+    plan = replace(planned, writes=[write, repeated])
+    dialog = BulkPreviewDialog(plan, "the whole queue", repeats=bulk.repeated_sentences)
     qtbot.addWidget(dialog)
     dialog.resize(1200, 640)
     dialog.show()
