@@ -20,6 +20,15 @@ class Index:
 
     def __init__(self, note: Note):
         self.note = note
+        self._index_values(note)
+        self._index_words(note)
+        self._index_sentences(note)
+        self._synsets: set[int] | None = None
+        self._capitals: tuple[frozenset[str], list[str]] | None = None
+        self._pairs: dict[str, list[tuple[Word, Word]]] | None = None
+
+    def _index_values(self, note: Note) -> None:
+        """The note's values by key, a rate's amount and period each alone, and values by their written amount."""
         self.keys: dict[str, list[int]] = {}
         for i, value in enumerate(note.values):
             for key in match_keys(value):
@@ -38,6 +47,9 @@ class Index:
         for i, value in enumerate(note.values):
             if value.amount:
                 self.amounts.setdefault(value.amount, []).append(i)
+
+    def _index_words(self, note: Note) -> None:
+        """The note's words by lemma, lower case, stem, first letter and a hyphenated word's parts."""
         self.lemmas: dict[str, Word] = {}
         self.lowers: set[str] = set()
         self.stems: dict[str, Word] = {}  # a word the lemmatiser does not know, by its stem (`autoscal`)
@@ -53,6 +65,9 @@ class Index:
                 for part in word.lower.split("-"):
                     if len(part) >= 4:
                         self.parts.setdefault(lemma_of(part), word)
+
+    def _index_sentences(self, note: Note) -> None:
+        """Per sentence: its markers, and its features (weighted lemmas, stems and value keys) with their postings."""
         self.lower_text = note.text.casefold()
         self.markers_by_sentence: dict[int, set[tuple[str, str]]] = {}
         for marker in (*note.markers, *note.weak_markers):
@@ -71,9 +86,6 @@ class Index:
         for index, features in enumerate(self.features):
             for feature in features:
                 self.postings.setdefault(feature, []).append(index)
-        self._synsets: set[int] | None = None
-        self._capitals: tuple[frozenset[str], list[str]] | None = None
-        self._pairs: dict[str, list[tuple[Word, Word]]] | None = None
 
     def neighbour_pairs(self, lead: str) -> list[tuple[Word, Word]]:
         """Two neighbouring words (at most two characters apart) whose first has three letters or more and starts
@@ -173,6 +185,15 @@ def _as_duration(period: str) -> str:
 
 
 def value_found(value: Value, other: Index) -> Value | None:
+    found = _found_by_key(value, other)
+    if found is not None:
+        return found
+    return value if _said_otherwise(value, other) or _spelled_otherwise(value, other) else None
+
+
+def _found_by_key(value: Value, other: Index) -> Value | None:
+    """The other's value that shares a key with `value`, holds it within a rate, or states a rate's amount and
+    period in one sentence."""
     for key in value.keys:
         if key in other.keys:
             return other.note.values[other.keys[key][0]]
@@ -188,38 +209,48 @@ def value_found(value: Value, other: Index) -> Value | None:
                 sentences = {other.note.value_sentence[i] for i in other.keys[amount]}
                 if per in other.keys and sentences & {other.note.value_sentence[i] for i in other.keys[per]}:
                     return other.note.values[other.keys[amount][0]]
+    return None
+
+
+def _said_otherwise(value: Value, other: Index) -> bool:
+    """`value` written in the other's words: a share, a whole, an identifier inside a longer one, a code's number
+    or parts."""
     if "share:equal" in value.keys and _EQUALLY.search(other.lower_text):
-        return value  # `split 50/50` where the other writes `share equally`
+        return True  # `split 50/50` where the other writes `share equally`
     if "percent:100" in value.keys and _WHOLLY.search(other.lower_text):
-        return value  # `internet 100% mine` where the other writes `entirely mine`
+        return True  # `internet 100% mine` where the other writes `entirely mine`
     if value.kind in WORDLIKE_KINDS and (whole_word_in(value.text.casefold(), other.lower_text) or (
             value.kind == "all_caps" and whole_word_in(value.text.casefold() + "s", other.lower_text))):
-        return value  # `POOL` in a note that writes `pool`, an identifier inside a longer one
+        return True  # `POOL` in a note that writes `pool`, an identifier inside a longer one
     if value.kind == "all_caps" and coded_number(value.text, other):
-        return value  # `Y12` where the other writes `Year 12`
+        return True  # `Y12` where the other writes `Year 12`
     if value.kind == "dotted_identifier" and all(whole_word_in(part, other.lower_text)
                                                   for part in value.text.casefold().split(".") if part):
-        return value  # `pg_stat_statements.track` where the other writes `pg_stat_statements … track = top`
+        return True  # `pg_stat_statements.track` where the other writes `pg_stat_statements … track = top`
     if value.kind == "kebab_case" and _parts_said_together(value.text, other.lower_text):
-        return value  # `Seattle-to-Bainbridge` where the other writes `Seattle->Bainbridge`, `km-24` `km 24`
-    if value.kind == "channel" and re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text) and \
-            whole_word_in(value.text[1:].casefold(), other.lower_text):
-        return value  # `#WSF88412` is the number WSF88412 (`confirmation number WSF88412`), not a chat channel
+        return True  # `Seattle-to-Bainbridge` where the other writes `Seattle->Bainbridge`, `km-24` `km 24`
+    # `#WSF88412` is the number WSF88412 (`confirmation number WSF88412`), not a chat channel
+    return value.kind == "channel" and bool(re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text)) and \
+        whole_word_in(value.text[1:].casefold(), other.lower_text)
+
+
+def _spelled_otherwise(value: Value, other: Index) -> bool:
+    """`value` spelled out by the other: an acronym's words, a negated word, the places of a code, `a` for one."""
     if value.kind == "all_caps" and not re.search(r"\d", value.text) and len(re.sub(r"[^a-z]", "", value.text.casefold())) >= 2 \
             and _spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):
-        return value  # `PTO` where the other writes "paid time off", `L&D` "learning and development"
+        return True  # `PTO` where the other writes "paid time off", `L&D` "learning and development"
     shouted = value.text.casefold()
     if value.kind == "all_caps" and shouted.startswith(("un", "non")) and lemma_of(
             shouted[3 if shouted.startswith("non") else 2:].lstrip("-")) in other.lemmas and any(
             m.cls == "negation" for m in other.note.markers):
-        return value  # `UNPAID` where the other writes `hasn't paid`
+        return True  # `UNPAID` where the other writes `hasn't paid`
     if value.kind in ("all_caps", "kebab_case") and _codes_named(value.text, other):
-        return value  # `LHR-SFO` where the other writes "London Heathrow … San Francisco"
+        return True  # `LHR-SFO` where the other writes "London Heathrow … San Francisco"
     if "n:1" in value.keys and value.dimension.startswith("count:"):
         noun = re.escape(value.dimension[6:])
         if re.search(rf"\b(?:a|an|one|single)\s+(?:[a-z-]+\s+)?{noun}", other.lower_text):
-            return value  # `one rabbit` = `a rabbit`
-    return None
+            return True  # `one rabbit` = `a rabbit`
+    return False
 
 
 def number_in_compound(value: Value, note: Note, other: Index) -> Value | None:
@@ -290,24 +321,41 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     synonym in a sentence that restates `word`'s (`features`: its sentence's), since a common word is a
     synonym of many (`pass` of `passport`)."""
     if len(word.text) == 1 and word.text.isupper():  # `bus 7A`, `freezer B`: the letter itself, not the article
-        if re.search(rf"(?<![^\W\d_]){word.text}(?![^\W\d_])", other.note.text):
-            return word.text, "same"
-        size = _SIZES.get(word.text)  # `size M` where the other writes `a medium`
-        return (size, "size") if size and whole_word_in(size, other.lower_text) else None
+        return _letter_found(word, other)
     if word.lower in other.lowers:
         return word.text, "same"  # (before the lemma: `the volunteer lead` must not hide a later `volunteers`)
     if _PLURAL_CODE.fullmatch(word.text) and whole_word_in(word.lower[:-1], other.lower_text):
         return word.text[:-1], "plural"  # `two A100s` where the other writes `2× A100`, `ITMs` / `ITM`
     if word.lemma in other.lemmas:
-        found = other.lemmas[word.lemma]
-        if found.lower != word.lower and wordnet.names_a_person(word.lemma) and \
-                (word.lower == word.lemma) != (found.lower == found.lemma) and \
-                _DETERMINED.search(other.note.text, max(0, found.start - 12), found.start):
-            return None  # `my daughters` / `my daughter`: how many people is the fact (`Saturdays` is one day;
-            # `guest` of `VLAN 30 guest` is a modifier)
-        return (found.text, "lemma") if found.lower != word.lower else (found.text, "same")
+        return _lemma_found(word, other)
     if whole_word_in(word.lower, other.lower_text):
         return word.text, "same"  # inside an identifier or a value: `numpy` of `numpy==1.26`
+    return _related_found(word, other, features) or _respelled_found(word, other)
+
+
+def _letter_found(word: Word, other: Index) -> tuple[str, str] | None:
+    """A capital letter alone (`bus 7A`, `size M`): the letter itself, or the size it names."""
+    if re.search(rf"(?<![^\W\d_]){word.text}(?![^\W\d_])", other.note.text):
+        return word.text, "same"
+    size = _SIZES.get(word.text)  # `size M` where the other writes `a medium`
+    return (size, "size") if size and whole_word_in(size, other.lower_text) else None
+
+
+def _lemma_found(word: Word, other: Index) -> tuple[str, str] | None:
+    """The other's word of the same lemma; None when the two count people differently (`my daughters` / `my
+    daughter`)."""
+    found = other.lemmas[word.lemma]
+    if found.lower != word.lower and wordnet.names_a_person(word.lemma) and \
+            (word.lower == word.lemma) != (found.lower == found.lemma) and \
+            _DETERMINED.search(other.note.text, max(0, found.start - 12), found.start):
+        return None  # `my daughters` / `my daughter`: how many people is the fact (`Saturdays` is one day;
+        # `guest` of `VLAN 30 guest` is a modifier)
+    return (found.text, "lemma") if found.lower != word.lower else (found.text, "same")
+
+
+def _related_found(word: Word, other: Index, features: dict[str, float] | None) -> tuple[str, str] | None:
+    """A word of the other related to `word`: a synonym in a sentence that restates it, a derived form, its
+    parts, a number it names, the same role of the other sex or in family words, a code for it."""
     synsets = wordnet.tables().synsets.get(word.lemma)
     if synsets and synsets & other.synsets() and features is not None:
         near = set(aligned(features, other, loose=True))
@@ -334,6 +382,12 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     if word.text[:1].isupper() and (codes.named_by_code(word.text, other.capitals()[1]) or
                                     _codes_named(word.text, other)):
         return word.text, "code"  # `Heathrow` where the other writes `LHR`, `Portuguese` `PT`, and the other way round
+    return None
+
+
+def _respelled_found(word: Word, other: Index) -> tuple[str, str] | None:
+    """`word` spelled otherwise by the other: `re-` as `again`, a size, a compound in two words, an abbreviation
+    or a title, an acronym spelled out, a clipped or longer spelling, a shared stem."""
     if word.lower.startswith("re") and len(word.lower) >= 6 and lemma_of(word.lower[2:].lstrip("-")) in other.lemmas \
             and re.search(r"\bagain\b", other.lower_text):
         return other.lemmas[lemma_of(word.lower[2:].lstrip("-"))].text + " again", "prefix"  # `relock` = `lock again`
@@ -349,16 +403,23 @@ def word_found(word: Word, other: Index, features: dict[str, float] | None = Non
     acronym = _ACRONYM.match(word.text)
     if acronym and _spelled_out(acronym.group(1).casefold(), other.note.text):
         return acronym.group(1), "acronym"
-    if len(word.lower) >= 4:
-        for lemma, found in other.by_initial.get(word.lemma[:1], ()):
-            short, long = sorted((lemma, word.lemma), key=len)
-            # a clipped form (`prod` = `production`, `repo` = `repository`) or a longer spelling (`Postgres`)
-            if len(short) >= 4 and long.startswith(short) and len(short) >= 0.35 * len(long) and \
-                    (len(short) >= 0.6 * len(long) or zipf_of(short) < 4.5):  # not `pass` of `passport`
-                return found.text, "spelling"
+    clipped = _clipped(word, other) if len(word.lower) >= 4 else None
+    if clipped:
+        return clipped, "spelling"
     root = stem(word.lower)
     if len(root) >= 5 and root in other.stems and other.stems[root].lower != word.lower:
         return other.stems[root].text, "stem"  # `autoscaling` = `autoscales`, `expires` = `expiry`
+    return None
+
+
+def _clipped(word: Word, other: Index) -> str | None:
+    """The other's word that `word` clips or lengthens: `prod` = `production`, `repo` = `repository`, `Postgres`."""
+    for lemma, found in other.by_initial.get(word.lemma[:1], ()):
+        short, long = sorted((lemma, word.lemma), key=len)
+        # a clipped form (`prod` = `production`, `repo` = `repository`) or a longer spelling (`Postgres`)
+        if len(short) >= 4 and long.startswith(short) and len(short) >= 0.35 * len(long) and \
+                (len(short) >= 0.6 * len(long) or zipf_of(short) < 4.5):  # not `pass` of `passport`
+            return found.text
     return None
 
 

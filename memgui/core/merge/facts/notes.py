@@ -19,6 +19,7 @@ import bisect
 import dataclasses
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -346,6 +347,26 @@ def _read(text: str) -> Note:
 
     found = values(plain)
     found = [_in_words(v, text, regions) for v in found]
+    tokens = _word_tokens(text, found)
+    lowers = [_POSSESSIVE.sub("", m.group(0)).casefold().replace("’", "'") for m in tokens]
+    markers, used = _phrase_markers(text, tokens, lowers, where)
+    words = _content_words(text, tokens, lowers, used, sentences, where, markers)
+    for plus in _PLUS_SIGN.finditer(text):  # `£1,200 + VAT`: an amount on top, the sign written for `plus`
+        s, c = where(plus.start(1))
+        markers.append(Marker(*PHRASES["plus"], "+", plus.start(1), plus.end(1), s, c))
+    markers.sort(key=lambda k: k.start)
+    is_weak = [k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES for k in markers]
+    weak = [k for k, w in zip(markers, is_weak) if w]
+    note = Note(text, found, words, [k for k, w in zip(markers, is_weak) if not w], sentences, clauses,
+                weak_markers=weak)
+    note.value_sentence = [where(v.start)[0] for v in found]
+    note.values = _years_carried(found, note.value_sentence)
+    note.value_clause = [where(v.start)[1] for v in found]
+    return note
+
+
+def _word_tokens(text: str, found: list[Value]) -> list[re.Match[str]]:
+    """The words of `text` outside its values (a shouted marker, `NOT covered`, is both)."""
     taken = [(v.start, v.end) for v in found]
     taken_starts = [s for s, _ in taken]
 
@@ -355,11 +376,15 @@ def _read(text: str) -> Note:
 
     shouted = {(v.start, v.end) for v in found if v.kind == "all_caps" and v.text.casefold() in PHRASES}
     # a shouted marker (`NOT covered`) is the identifier MergeGuard sees and the marker it says: read as both
-    tokens = [m for m in _WORD.finditer(text) if (not inside_value(m.start(), m.end()) or (m.start(), m.end()) in
-                                                  shouted) and not _SIZE_GLUE.match(text, m.start() - 1 if m.start()
-                                                                                     else 0)
-              and not _NUMBER_SIGN.match(text, m.start())]  # not `35x45mm`'s x45mm, nor `sail no. 10342`'s `no`
-    lowers = [_POSSESSIVE.sub("", m.group(0)).casefold().replace("’", "'") for m in tokens]
+    return [m for m in _WORD.finditer(text) if (not inside_value(m.start(), m.end()) or (m.start(), m.end()) in
+                                                shouted) and not _SIZE_GLUE.match(text, m.start() - 1 if m.start()
+                                                                                   else 0)
+            and not _NUMBER_SIGN.match(text, m.start())]  # not `35x45mm`'s x45mm, nor `sail no. 10342`'s `no`
+
+
+def _phrase_markers(text: str, tokens: list[re.Match[str]], lowers: list[str],
+                    where: Callable[[int], tuple[int, int]]) -> tuple[list[Marker], set[int]]:
+    """The markers the note's phrases say (the longest phrase first), and the tokens they used."""
     markers: list[Marker] = []
     used: set[int] = set()
     i = 0
@@ -370,16 +395,7 @@ def _read(text: str) -> Note:
             joined += 1
         for size in range(joined, 0, -1):
             phrase = " ".join(lowers[i:i + size])
-            hit = PHRASES.get(phrase) or (_BOUND_HIT if size > 1 and phrase in BOUNDS else None)
-            if phrase == "left" and not _LEFT_AS_SIDE.search(text, max(0, tokens[i].start() - 14), tokens[i].end() + 8):
-                hit = None  # `the food is left out`, `10 left`: the verb leave, or what remains — no side
-            if phrase == "ahead" and i and lowers[i - 1] in ("go", "goes", "going", "went", "gone"):
-                hit = None  # `the repair goes ahead`: it proceeds, no direction
-            if phrase == "out of" and re.match(r"\s*(?:[\d$€£]|(?:a|an|one|two|three|four|five|six|seven|eight|nine|"
-                                                r"ten|twenty|thirty|forty|fifty|a\s+hundred)\b)", text[tokens[i + 1].end():]):
-                hit = None  # `out of 28 days`: a share of a whole, no direction
-            if hit is None and size == 1 and phrase in ("on", "off") and _predicative(text, tokens, i):
-                hit = ("state", phrase)  # "the heating is on" / "off": a state, not a preposition
+            hit = _phrase_hit(text, tokens, lowers, i, size, phrase)
             if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):
                 hit = ("negation", "not")
                 base = _CONTRACTED.get(phrase[:-3], phrase[:-3]) if phrase.endswith("n't") else "can"
@@ -397,6 +413,31 @@ def _read(text: str) -> Note:
                 i += size - 1
                 break
         i += 1
+    return markers, used
+
+
+def _phrase_hit(text: str, tokens: list[re.Match[str]], lowers: list[str], i: int, size: int,
+                phrase: str) -> tuple[str, str] | None:
+    """The marker (class, key) the phrase of `size` tokens from `i` says, if any (`_BOUND_HIT` for a bound's
+    words); not where its words say something else (`10 left`, `goes ahead`, `out of 28 days`)."""
+    hit = PHRASES.get(phrase) or (_BOUND_HIT if size > 1 and phrase in BOUNDS else None)
+    if phrase == "left" and not _LEFT_AS_SIDE.search(text, max(0, tokens[i].start() - 14), tokens[i].end() + 8):
+        hit = None  # `the food is left out`, `10 left`: the verb leave, or what remains — no side
+    if phrase == "ahead" and i and lowers[i - 1] in ("go", "goes", "going", "went", "gone"):
+        hit = None  # `the repair goes ahead`: it proceeds, no direction
+    if phrase == "out of" and re.match(r"\s*(?:[\d$€£]|(?:a|an|one|two|three|four|five|six|seven|eight|nine|"
+                                        r"ten|twenty|thirty|forty|fifty|a\s+hundred)\b)", text[tokens[i + 1].end():]):
+        hit = None  # `out of 28 days`: a share of a whole, no direction
+    if hit is None and size == 1 and phrase in ("on", "off") and _predicative(text, tokens, i):
+        hit = ("state", phrase)  # "the heating is on" / "off": a state, not a preposition
+    return hit
+
+
+def _content_words(text: str, tokens: list[re.Match[str]], lowers: list[str], used: set[int],
+                   sentences: list[tuple[int, int]], where: Callable[[int], tuple[int, int]],
+                   markers: list[Marker]) -> list[Word]:
+    """The note's content words (not a phrase's, a function word or a number word), each with its lemma, how
+    common it is and whether it is a term; a comparative's marker is appended to `markers`."""
     words: list[Word] = []
     for i, (m, lower) in enumerate(zip(tokens, lowers)):
         if _PRONOUN_CONTRACTION.match(lower):
@@ -423,18 +464,7 @@ def _read(text: str) -> Note:
             wordnet.names_a_person(lemma)) or (  # a role or a relation names someone: `the site secretary`, `landlord`
             _asked_to_act(text, m.start(), m.end(), lower))
         words.append(Word(m.group(0), m.start(), m.end(), lower, lemma, zipf, term, s, c))
-    for plus in _PLUS_SIGN.finditer(text):  # `£1,200 + VAT`: an amount on top, the sign written for `plus`
-        s, c = where(plus.start(1))
-        markers.append(Marker(*PHRASES["plus"], "+", plus.start(1), plus.end(1), s, c))
-    markers.sort(key=lambda k: k.start)
-    is_weak = [k.key in WEAK_MARKERS or k.text.casefold() in WEAK_PHRASES for k in markers]
-    weak = [k for k, w in zip(markers, is_weak) if w]
-    note = Note(text, found, words, [k for k, w in zip(markers, is_weak) if not w], sentences, clauses,
-                weak_markers=weak)
-    note.value_sentence = [where(v.start)[0] for v in found]
-    note.values = _years_carried(found, note.value_sentence)
-    note.value_clause = [where(v.start)[1] for v in found]
-    return note
+    return words
 
 
 @functools.lru_cache(maxsize=32)

@@ -187,9 +187,9 @@ def _no_place(read: _Words, i: int, ordinal: int | None) -> bool:
     if low == "third" and re.search(r"\b(?:a|one)\s+$", text[max(0, word.start() - 4):word.start()],
                                     re.IGNORECASE) and re.match(r"\s+of\b|\s*[.,;:)!?]|\s*$", text[word.end():]):
         return True  # `pays a third (of it)`: a share, read whole (shares.fractions)
+    # `whichever comes first`: which limit counts, not a first of anything
     return ordinal is not None and bool(re.search(r"\bwhichever\s+(?:\w+\s+)?$",
                                                   text[max(0, word.start() - 30):word.start()], re.IGNORECASE))
-    # `whichever comes first`: which limit counts, not a first of anything
 
 
 def _number_run(read: _Words, i: int) -> int:
