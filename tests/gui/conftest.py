@@ -110,8 +110,8 @@ def review_bench(qtbot, review_store):
 
     made = []
 
-    def make(services=None, *, decider=None):
-        bench = ReviewBench(qtbot, review_store, services, decider=decider)
+    def make(services=None, *, decider=None, review=None):  # review: another ReviewStore than review_store
+        bench = ReviewBench(qtbot, review or review_store, services, decider=decider)
         made.append(bench)
         return bench
 

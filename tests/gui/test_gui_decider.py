@@ -1,12 +1,13 @@
-"""The window's decider: the same input as `memgui decide` for the same cluster (so the same decision), and
-one loaded model at a time (the old one closed when the settings change, the last one when the window closes)."""
+"""The window's decider: the same input as `memgui decide` for the same cluster (so the same decision: the Review
+tab's panels on ReviewBench), and one loaded model at a time (the old one closed when the settings change, the last
+one when the window closes: the window)."""
 from __future__ import annotations
 
 import json
 from dataclasses import replace
 
 from decider_fakes import ScriptedEngine
-from gui_fakes import FakeDecider, FakeScanner, services_for
+from gui_fakes import FakeDecider, ReviewStore, services_for
 from memgui.core.curation.types import DecisionKind
 from memgui.core.decide import llm as decide_mod, prompts as dp
 from memgui.core.decide.selftest import canaries
@@ -63,7 +64,7 @@ def _scripted_llama(monkeypatch, same_fact_body: str) -> list:
     return seen
 
 
-def test_window_and_cli_give_the_decider_the_same_input_and_both_get_update(make_window, tmp_path, qtbot,
+def test_window_and_cli_give_the_decider_the_same_input_and_both_get_update(review_bench, tmp_path, qtbot,
                                                                               monkeypatch, capsys):
     """Would fail on the window's old builder: its anchor name came from the anchor id and its candidates'
     canonical names from their titles, so the same cluster was CONSOLIDATE in the window, UPDATE in the CLI."""
@@ -85,14 +86,11 @@ def test_window_and_cli_give_the_decider_the_same_input_and_both_get_update(make
 
     from memgui.gui.services import real_services
 
-    services = real_services()
-    services.scan = FakeScanner(ids, clusters=(("older", "newer", COSINE),))
-    w = make_window(services)
-    w.apply_settings(replace(w.settings, decider_model=str(model)))
-    with qtbot.waitSignal(w.ready, timeout=15000):
-        w.open_located(str(path))
+    w = review_bench(real_services(), review=ReviewStore(path, ids))
+    w.host.settings = replace(w.host.settings, decider_model=str(model))
+    w.show("older", "newer", cosine=COSINE)
     with qtbot.waitSignal(w.review.decisionFinished, timeout=30000) as blocker:
-        w.actions_by_key["ask"].trigger()
+        w.actions["ask"].trigger()
     result = blocker.args[0]
     window_proposal, window_candidates = seen[-1]
     cli_proposal, cli_candidates = cli_input
