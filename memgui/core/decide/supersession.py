@@ -21,8 +21,10 @@ from ..merge.supersede import Order, Reading, TimedNote, day_of, order_of, serie
 from ..tasks import CancelToken, Progress, Work
 from .supersede_reader import SERIES, UPDATE, PairReading, SupersedeReader
 
-UPDATE_AT_LEAST = 0.9
-SERIES_AT_LEAST = 0.5
+UPDATE_AT_LEAST = 0.65
+SERIES_AT_LEAST = 0.6
+# accept-safe writes a supersession only above a wider margin than the reading shown to a person
+UNATTENDED_UPDATE_AT_LEAST = 0.75
 STAGE = "supersede reading"
 
 
@@ -75,4 +77,4 @@ def _combined(order: Order, pairs: tuple[PairReading, ...], model_id: str) -> Su
                                                       f"replaces the older (p = {weakest:.2f})", pairs, model_id)
 
 
-__all__ = ["SERIES_AT_LEAST", "UPDATE_AT_LEAST", "SupersedeReading", "read_supersession"]
+__all__ = ["SERIES_AT_LEAST", "UNATTENDED_UPDATE_AT_LEAST", "UPDATE_AT_LEAST", "SupersedeReading", "read_supersession"]

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..decide.supersede_reader import SupersedeReader
-from ..decide.supersession import SupersedeReading, read_supersession
+from ..decide.supersede_reader import UPDATE, SupersedeReader
+from ..decide.supersession import UNATTENDED_UPDATE_AT_LEAST, SupersedeReading, read_supersession
 from ..merge.guard import check_merge
 from ..merge.supersede import (
     Reading,
@@ -107,6 +107,10 @@ def why_not_unattended(plan: SupersessionPlan) -> str | None:
         return f"not a supersession: {reading.reason}"
     if not reading.model_id or not reading.pairs:
         return "read as a supersession by a person, not by the model: a person writes it"
+    weakest = min(p.p.get(UPDATE, 0.0) for p in reading.pairs)
+    if weakest < UNATTENDED_UPDATE_AT_LEAST:
+        return (f"the model reads the newer state at p = {weakest:.2f}, under the {UNATTENDED_UPDATE_AT_LEAST:.2f} an "
+                "unattended write needs: a person decides")
     if plan.draft is None or plan.check is None or not plan.check.passed:
         return "the superseding draft fails its check"
     if not check_merge([d.markdown_body or "" for d in plan.documents], plan.draft.body).passed:

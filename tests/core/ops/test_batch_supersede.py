@@ -29,8 +29,8 @@ class ScoringEngine:
     model_id = "scripted-supersede"
     n_ctx = 4096
 
-    def __init__(self, answer: str):
-        self.answer, self.questions = answer, 0
+    def __init__(self, answer: str, logit: float = 5.0):
+        self.answer, self.logit, self.questions = answer, logit, 0
 
     def render(self, messages):
         return "\n".join(m["content"] for m in messages)
@@ -41,7 +41,7 @@ class ScoringEngine:
     def score_words(self, tokens, *, stable_prefix, words):
         self.questions += 1
         yield ""
-        return {w: (5.0 if w == self.answer else 0.0) for w in words}
+        return {w: (self.logit if w == self.answer else 0.0) for w in words}
 
 
 @pytest.fixture
@@ -116,3 +116,13 @@ def test_the_write_time_proof_refuses_a_target_that_is_not_the_newest(store):
     body = "Ordered the KIVIK sofa from IKEA on 3 March 2025; delivery expected in 2–3 weeks."
     with pytest.raises(SupersedeRefusedError, match="no longer the newest"):
         prove_supersession(docs[old], [docs[new]], body)
+
+
+def test_a_reading_a_person_is_shown_is_not_enough_for_an_unattended_write(store):
+    """p(UPDATE) ≈ 0.70: read as a supersession for the reviewer (≥ 0.65), under the 0.75 accept-safe needs."""
+    old, new = _sofa(store)
+    engine = ScoringEngine("UPDATE", logit=1.54)
+    supersessions = run_to_end(read_supersessions(store, [("c1", [old, new], None)], lambda: SupersedeReader(engine)))
+    assert supersessions["c1"].reading.reading.value == "supersedes"
+    plan = plan_batch([("c1", [old, new], None)], supersessions=supersessions)
+    assert plan.writes == [] and "under the 0.75 an unattended write needs" in plan.excluded[0].reason
