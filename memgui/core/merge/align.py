@@ -323,6 +323,22 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
     if not budget.take(r.sentence.text):
         return Fate.READ, (), []
     owed = r.owed
+    ranked = _candidates(r, postings)
+    for b in ranked:  # kept inside a longer body sentence (`A. B.` written as `A; B.`)
+        if plain and f" {plain} " in f" {body_read[b].plain} ":
+            return Fate.KEPT, (b,), []
+    if r.unreadable or not owed or not ranked:
+        return Fate.READ, tuple(ranked[:1]), owed
+    best, best_missing = _best_restatement(owed, ranked, body_read, budget)
+    if best_missing or not in_order(owed, [t for b in best for t in body_read[b].tokens], r.tokens):
+        return Fate.READ, best, best_missing
+    if any(body_read[b].unreadable for b in best):
+        return Fate.READ, best, best_missing
+    return Fate.RESTATED, best, []
+
+
+def _candidates(r: _Read, postings: dict[str, list[int]]) -> list[int]:
+    """The body sentences that share the most keys with `r` (at most `_CANDIDATES`, none with far fewer)."""
     counts: dict[int, int] = defaultdict(int)
     for key in r.index_keys():
         hits = postings.get(key, ())
@@ -330,12 +346,13 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
             for b in set(hits):
                 counts[b] += 1
     ranked = sorted(counts, key=lambda b: (-counts[b], b))[:_CANDIDATES]
-    ranked = [b for b in ranked if 2 * counts[b] >= counts[ranked[0]]]  # far fewer shared keys: cannot restate it
-    for b in ranked:  # kept inside a longer body sentence (`A. B.` written as `A; B.`)
-        if plain and f" {plain} " in f" {body_read[b].plain} ":
-            return Fate.KEPT, (b,), []
-    if r.unreadable or not owed or not ranked:
-        return Fate.READ, tuple(ranked[:1]), owed
+    return [b for b in ranked if 2 * counts[b] >= counts[ranked[0]]]  # far fewer shared keys: cannot restate it
+
+
+def _best_restatement(owed: list[Token], ranked: list[int], body_read: list[_Read],
+                      budget: _Budget) -> tuple[tuple[int, ...], list[Token]]:
+    """The candidate that misses the fewest of the tokens `owed`, and what it misses (all of them when none is read
+    within the budget)."""
     best: tuple[int, ...] = ()
     best_missing = owed
     for b in ranked:
@@ -348,11 +365,7 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
             best, best_missing = (b,), missing
         if not missing:
             break
-    if best_missing or not in_order(owed, [t for b in best for t in body_read[b].tokens], r.tokens):
-        return Fate.READ, best, best_missing
-    if any(body_read[b].unreadable for b in best):
-        return Fate.READ, best, best_missing
-    return Fate.RESTATED, best, []
+    return best, best_missing
 
 
 def _body_sentences(body_read: list[_Read], source_reads: list[list[_Read]],

@@ -138,54 +138,75 @@ def crossed(sources: Sequence[Note], body: Note, findings: Findings) -> None:
     body_pairs = _pairs(body, -1, body_seen, {})
     if not body_pairs:
         return  # the body binds nothing (all of it copied, say): the sources' bindings need not be read
-    notes = [_bindings(note) for note in sources]
-
-    def count(x: str) -> int:
-        return sum(len(n.sentences.get(x, ())) for n in notes)
-
-    def distinct(x: str) -> bool:
-        return 0 < count(x) <= _MAX_SENTENCES_PER_ITEM
-
-    def in_sources(pair: frozenset[str]) -> bool:
-        return any(pair in n.pairs for n in notes)
-
+    crossing = _Crossing([_bindings(note) for note in sources], body_pairs, body_seen)
     # sorted: sets iterate in hash order, and the same notes must give the same report on every run
-    new = sorted(tuple(sorted(pair)) for pair in body_pairs if all(map(distinct, pair)) and not in_sources(pair))
+    new = sorted(tuple(sorted(pair)) for pair in body_pairs
+                 if all(map(crossing.distinct, pair)) and not crossing.in_sources(pair))
     if not new:
         return
-    seen: dict[str, tuple[int, Item]] = {}
-    for number in range(len(notes) - 1, -1, -1):
-        seen.update((k, (number, item)) for k, item in notes[number].first.items())
-
-    def partners(x: str) -> set[str]:
-        return {y for n in notes for y in n.partners.get(x, ()) if distinct(y)} if distinct(x) else set()
-
-    def sentences_of(x: str) -> set[tuple[int, int]]:
-        return {(number, s) for number, n in enumerate(notes) for s in n.sentences.get(x, ())}
-
-    new_set = {frozenset(pair) for pair in new}
+    for number in range(len(crossing.notes) - 1, -1, -1):
+        crossing.seen.update((k, (number, item)) for k, item in crossing.notes[number].first.items())
     used: set[str] = set()  # one cross is one fact at risk, however many of its words could tell it
+    _report_crosses(crossing, new, used, findings)
+    _report_half_crosses(crossing, new, used, findings)
+
+
+@dataclasses.dataclass
+class _Crossing:
+    """The sources' bindings as `crossed` asks of them (how often an item is said, its partners, its sentences),
+    the body's pairs, and each item's first occurrence in the sources (`seen`) and in the body."""
+    notes: list[_Bindings]
+    body_pairs: set[frozenset[str]]
+    body_seen: dict[str, tuple[int, Item]]
+    seen: dict[str, tuple[int, Item]] = dataclasses.field(default_factory=dict)
+
+    def count(self, x: str) -> int:
+        return sum(len(n.sentences.get(x, ())) for n in self.notes)
+
+    def distinct(self, x: str) -> bool:
+        return 0 < self.count(x) <= _MAX_SENTENCES_PER_ITEM
+
+    def in_sources(self, pair: frozenset[str]) -> bool:
+        return any(pair in n.pairs for n in self.notes)
+
+    def partners(self, x: str) -> set[str]:
+        return {y for n in self.notes for y in n.partners.get(x, ()) if self.distinct(y)} if self.distinct(x) else set()
+
+    def sentences_of(self, x: str) -> set[tuple[int, int]]:
+        return {(number, s) for number, n in enumerate(self.notes) for s in n.sentences.get(x, ())}
+
+
+def _report_crosses(crossing: _Crossing, new: list[tuple[str, ...]], used: set[str], findings: Findings) -> None:
+    """The full crosses: the sources bind a to c and b to d, the body a to d and b to c."""
+    seen, body_pairs = crossing.seen, crossing.body_pairs
+    new_set = {frozenset(pair) for pair in new}
     for x, y in new:
         for a, d in ((x, y), (y, x)):
             sort_a, sort_d = seen[a][1][0], seen[d][1][0]
-            for c in sorted(partners(a)):
+            for c in sorted(crossing.partners(a)):
                 if c == d or seen[c][1][0] != sort_d:
                     continue
-                for b in sorted(partners(d)):
+                for b in sorted(crossing.partners(d)):
                     if b in (a, c) or seen[b][1][0] != sort_a or frozenset((b, c)) not in new_set:
                         continue
                     if frozenset((a, c)) in body_pairs or frozenset((b, d)) in body_pairs or used & {a, b, c, d}:
                         continue
                     used.update((a, b, c, d))
-                    _report(a, c, d, b, seen, body_seen, findings)
-    for x, y in new:  # half a cross: a value moved next to a word only its rival was said with
+                    _report(a, c, d, b, seen, crossing.body_seen, findings)
+
+
+def _report_half_crosses(crossing: _Crossing, new: list[tuple[str, ...]], used: set[str], findings: Findings) -> None:
+    """Half a cross: a value moved next to a word only its rival was said with."""
+    seen, body_seen = crossing.seen, crossing.body_seen
+    for x, y in new:
         for v, w in ((x, y), (y, x)):
-            if v in used or seen[v][1][0] not in _AMOUNTS or seen[w][1][0] != "w" or count(w) != 1:
+            if v in used or seen[v][1][0] not in _AMOUNTS or seen[w][1][0] != "w" or crossing.count(w) != 1:
                 continue
             # across sentences only: a sentence's subject is said of all its clauses (`X has 16 GB … and a 512 GB SSD`)
-            rivals = [b for b in sorted(partners(w)) if b != v and seen[b][1][0] == seen[v][1][0]
-                      and b in body_seen and frozenset((b, w)) not in body_pairs
-                      and not in_sources(frozenset((v, w))) and not sentences_of(v) & sentences_of(b)]
+            rivals = [b for b in sorted(crossing.partners(w)) if b != v and seen[b][1][0] == seen[v][1][0]
+                      and b in body_seen and frozenset((b, w)) not in crossing.body_pairs
+                      and not crossing.in_sources(frozenset((v, w)))
+                      and not crossing.sentences_of(v) & crossing.sentences_of(b)]
             if rivals:
                 used.update((v, rivals[0]))
                 v_text, w_text, b_text = seen[v][1][1], seen[w][1][1], seen[rivals[0]][1][1]

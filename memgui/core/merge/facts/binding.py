@@ -83,25 +83,10 @@ def rebound(number: int, note: Note, body: Note, findings: Findings) -> None:
     mine = _bindables(note)
     if not mine:
         return
-    theirs = _bindables(body)
+    by_key_mine, by_key_body = _by_key(mine), _by_key(_bindables(body))
     sentence_starts = [start for start, _ in note.sentences]
     sentence_of = [bisect.bisect_right(sentence_starts, item.start) - 1 for item in mine]
-    by_key_mine: dict[str, list[_Bound]] = {}
-    for item in mine:
-        for key in item.keys:
-            by_key_mine.setdefault(key, []).append(item)
-    by_key_body: dict[str, list[_Bound]] = {}
-    for other in theirs:
-        for key in other.keys:
-            by_key_body.setdefault(key, []).append(other)
-    around_cache: dict[tuple[int, int], set[str]] = {}
-
-    def around(of: Note, item: _Bound) -> set[str]:
-        key = (id(of), item.start)
-        if key not in around_cache:
-            around_cache[key] = _around(of, item)
-        return around_cache[key]
-
+    around = _Around()
     by_sentence: dict[int, list[int]] = {}
     for j, s in enumerate(sentence_of):
         by_sentence.setdefault(s, []).append(j)
@@ -113,26 +98,53 @@ def rebound(number: int, note: Note, body: Note, findings: Findings) -> None:
         rivals = [mine[j] for j in near if j != i and mine[j].dimension == item.dimension
                   and not (mine[j].keys & item.keys) and mine[j].clause != item.clause
                   and not list_glue(note, min(mine[j].end, item.end), max(mine[j].start, item.start))]  # one list
-        if not rivals:
-            continue
-        mentions = {id(m): m for key in item.keys for m in by_key_mine.get(key, ())}.values()
-        own = set().union(*(around(note, same) for same in mentions))  # every mention of it
-        rival_context = set().union(*(around(note, r) for r in rivals))
-        shared = rival_context & own
-        rival_words = rival_context - own
-        if not rival_words:
-            continue
-        in_body = list({id(o): o for key in item.keys for o in by_key_body.get(key, ())}.values())
-        if any(around(body, other) & (own - shared) for other in in_body):
-            continue  # somewhere the body still says it of its own subject
-        for other in in_body:
-            stolen = sorted(around(body, other) & rival_words)
-            if stolen and any(around(body, o) & (own - shared)
-                              for r in rivals for key in r.keys for o in by_key_body.get(key, ())):
-                findings.add(FactAtRisk(Direction.CHANGED, "binding", item.text, (number,), (item.start, item.end),
-                                        other.text, (other.start, other.end),
-                                        f"{item.text!r} is now said of {', '.join(stolen)!s}"))
-                break
+        if rivals:
+            _report_rebound(number, note, body, item, rivals, by_key_mine, by_key_body, around, findings)
+
+
+def _by_key(items: list[_Bound]) -> dict[str, list[_Bound]]:
+    out: dict[str, list[_Bound]] = {}
+    for item in items:
+        for key in item.keys:
+            out.setdefault(key, []).append(item)
+    return out
+
+
+class _Around:
+    """`_around` of each item, read once per note and item."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, int], set[str]] = {}
+
+    def __call__(self, of: Note, item: _Bound) -> set[str]:
+        key = (id(of), item.start)
+        if key not in self._cache:
+            self._cache[key] = _around(of, item)
+        return self._cache[key]
+
+
+def _report_rebound(number: int, note: Note, body: Note, item: _Bound, rivals: list[_Bound],
+                    by_key_mine: dict[str, list[_Bound]], by_key_body: dict[str, list[_Bound]], around: _Around,
+                    findings: Findings) -> None:
+    """Reports `item` when the body says it among a rival's words, and says the rival among its own."""
+    mentions = {id(m): m for key in item.keys for m in by_key_mine.get(key, ())}.values()
+    own = set().union(*(around(note, same) for same in mentions))  # every mention of it
+    rival_context = set().union(*(around(note, r) for r in rivals))
+    shared = rival_context & own
+    rival_words = rival_context - own
+    if not rival_words:
+        return
+    in_body = list({id(o): o for key in item.keys for o in by_key_body.get(key, ())}.values())
+    if any(around(body, other) & (own - shared) for other in in_body):
+        return  # somewhere the body still says it of its own subject
+    for other in in_body:
+        stolen = sorted(around(body, other) & rival_words)
+        if stolen and any(around(body, o) & (own - shared)
+                          for r in rivals for key in r.keys for o in by_key_body.get(key, ())):
+            findings.add(FactAtRisk(Direction.CHANGED, "binding", item.text, (number,), (item.start, item.end),
+                                    other.text, (other.start, other.end),
+                                    f"{item.text!r} is now said of {', '.join(stolen)!s}"))
+            return
 
 
 def _subject(note: Note) -> str:

@@ -20,35 +20,13 @@ _PATH = re.compile(r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@.-]+/?(?![\w/]
 
 def tokens(text: str) -> list[Value]:
     """URLs, e-mail addresses, #channels, paths and Netclaw's identifier tokens, keyed case-insensitively."""
-    out = []
     spans: list[tuple[int, int]] = []
-    for kind, pattern in (("url", _URL), ("email", _EMAIL), ("channel", _CHANNEL), ("path", _PATH)):
-        for m in pattern.finditer(text):
-            token = m.group(0).rstrip(".,:;)]")
-            if kind == "path" and token.count("/") < 2 and not token.startswith(("~", ".")):
-                continue  # `and/or`, `24/7`, `km/h` are not paths
-            if inside(m.start(), m.start() + len(token), spans):
-                continue
-            spans.append((m.start(), m.start() + len(token)))
-            out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
-                             m.start() + len(token), kind))
+    out = _linked(text, spans)
     wanted: dict[str, str] = {}  # lower-cased token -> kind
     cased: dict[str, str] = {}  # a code whose case is part of it (`Blue-Heron-42`): compared as written
     for token, kind in extract_tokens(text):
-        if token.casefold().replace(".", "") in MEDICAL_FREQUENCIES:
-            continue  # `BID`, `q.d.`: how often (calendar_values)
-        if kind == "all_caps" and token.casefold() in CURRENCY_WORDS:
-            continue  # `EUR 280` is an amount
-        if kind in ("integer", "quantity", "iso_date", "written_date", "reverse_date", "slash_date"):
-            continue  # read here with their units and dates
-        if kind == "dotted_identifier" and token.casefold().replace(".", "") in _LATIN_ABBREVIATIONS:
-            continue  # `i.e.`, `e.g.`: a way of writing, not an identifier
-        if kind == "version" and re.fullmatch(r"\d+\.\d+", token):
-            continue  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
-        if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
-            continue  # `second-hand`, `check-in`: English words joined, read as words
-        if _AGE_GROUP.fullmatch(token) or _AGE_GROUP_WORDS.fullmatch(token):
-            continue  # `under-16s`, `under-nines` is an age bound (values.age_groups)
+        if _read_elsewhere(token, kind):
+            continue
         wanted.setdefault(token.lower(), kind)
         if _CASE_MATTERS.search(token):
             cased[token.lower()] = token
@@ -69,6 +47,40 @@ def tokens(text: str) -> list[Value]:
         key = f"token:{text[start:end]}" if token in cased else f"token:{token.casefold()}"
         out.append(Value(frozenset({key}), kind, text[start:end], start, end, kind))
     return out
+
+
+def _linked(text: str, spans: list[tuple[int, int]]) -> list[Value]:
+    """URLs, e-mail addresses, #channels and paths, none inside another; their spans are appended to `spans`."""
+    out = []
+    for kind, pattern in (("url", _URL), ("email", _EMAIL), ("channel", _CHANNEL), ("path", _PATH)):
+        for m in pattern.finditer(text):
+            token = m.group(0).rstrip(".,:;)]")
+            if kind == "path" and token.count("/") < 2 and not token.startswith(("~", ".")):
+                continue  # `and/or`, `24/7`, `km/h` are not paths
+            if inside(m.start(), m.start() + len(token), spans):
+                continue
+            spans.append((m.start(), m.start() + len(token)))
+            out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
+                             m.start() + len(token), kind))
+    return out
+
+
+def _read_elsewhere(token: str, kind: str) -> bool:
+    """A MergeGuard token that is no identifier here: read as a frequency, an amount, a date, a number or words."""
+    if token.casefold().replace(".", "") in MEDICAL_FREQUENCIES:
+        return True  # `BID`, `q.d.`: how often (calendar_values)
+    if kind == "all_caps" and token.casefold() in CURRENCY_WORDS:
+        return True  # `EUR 280` is an amount
+    if kind in ("integer", "quantity", "iso_date", "written_date", "reverse_date", "slash_date"):
+        return True  # read here with their units and dates
+    if kind == "dotted_identifier" and token.casefold().replace(".", "") in _LATIN_ABBREVIATIONS:
+        return True  # `i.e.`, `e.g.`: a way of writing, not an identifier
+    if kind == "version" and re.fullmatch(r"\d+\.\d+", token):
+        return True  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
+    if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
+        return True  # `second-hand`, `check-in`: English words joined, read as words
+    # `under-16s`, `under-nines` is an age bound (values.age_groups)
+    return bool(_AGE_GROUP.fullmatch(token) or _AGE_GROUP_WORDS.fullmatch(token))
 
 
 _AGE_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
