@@ -389,8 +389,40 @@ def open_index(
     if index is None:
         index = VectorIndex(_new_hnsw(info.dims, len(live_fp), threads), info.model_id, info.dims, sidecar, threads)
 
-    # Documents whose fingerprint (updated_at + lengths) is unchanged keep their vector without being read or
-    # hashed; the others are read and hashed, and embedded only when their content hash changed.
+    to_embed, fingerprints_moved = _changed_documents(store, index, live_fp, by_id)
+    embed_ids = {d.document_id for d in to_embed}
+    stale = [d for d in index.label_of if d not in live_fp or d in embed_ids]
+    removed = sum(1 for d in stale if d not in live_fp)
+    _drop(index, stale)
+    index.order = list(live_fp)
+    reused = len(live_fp) - len(to_embed)
+    yield from _embed(index, source, to_embed, live_fp, cancel, threads, batch_size)
+    cancel.raise_if_cancelled()
+    changed = rebuilt or bool(to_embed) or bool(stale)
+    if index.stale_rows > max(COMPACT_MIN_STALE, len(index)):
+        index = _compacted(index, threads)
+        changed = True
+    try:
+        if changed:
+            _save(index)
+        elif fingerprints_moved:
+            _save(index, data=False)
+    except OSError as exc:  # a full or read-only cache dir: the index still works, it just is not kept
+        notices.append(f"The {info.model_id} vector index could not be saved ({exc.strerror or exc}); "
+                       "it will be rebuilt next time.")
+        changed = False
+    index.update = IndexUpdate(
+        embedded=len(to_embed), reused=reused, removed=removed, rebuilt=rebuilt, saved=changed, notices=tuple(notices)
+    )
+    return index
+
+
+def _changed_documents(store: Store, index: VectorIndex, live_fp: dict[str, int],
+                       by_id: dict[str, Document] | None) -> tuple[list[Document], bool]:
+    """The documents to embed, and whether a kept vector's fingerprint moved. Documents whose fingerprint
+    (updated_at + lengths) is unchanged keep their vector without being read or hashed; the others are read and
+    hashed, and embedded only when their content hash changed. `live_fp` is brought up to date (a document gone
+    between the two reads is dropped from it)."""
     if index.fingerprint_of == live_fp:  # the common reopen: nothing changed (one C-level comparison)
         suspects: list[str] = []
     else:
@@ -411,18 +443,22 @@ def open_index(
             fingerprints_moved = True
         else:
             to_embed.append(doc)
-    embed_ids = {d.document_id for d in to_embed}
-    stale = [d for d in index.label_of if d not in live_fp or d in embed_ids]
-    removed = sum(1 for d in stale if d not in live_fp)
+    return to_embed, fingerprints_moved
+
+
+def _drop(index: VectorIndex, stale: list[str]) -> None:
+    """Forgets the documents' vectors (their hnswlib slots are marked deleted, to be reused)."""
     for doc_id in stale:
         label = index.label_of.pop(doc_id)
         index.hash_of.pop(doc_id)
         index.fingerprint_of.pop(doc_id, None)
         index.doc_of.pop(label, None)
         index._hnsw.mark_deleted(label)
-    index.order = list(live_fp)
-    reused = len(live_fp) - len(to_embed)
 
+
+def _embed(index: VectorIndex, source: VectorSource, to_embed: list[Document], live_fp: dict[str, int],
+           cancel: CancelToken, threads: int, batch_size: int) -> Work[None]:
+    """Embeds the documents in batches and adds their vectors, yielding Progress; cancelling raises `Cancelled`."""
     needed = index.slots_used + len(to_embed)
     if needed > index.capacity:
         index._hnsw.resize_index(max(needed, int(index.capacity * 1.5)))
@@ -452,22 +488,3 @@ def open_index(
             index.doc_of[label] = doc.document_id
         done += len(batch)
         yield Progress("indexing", done, len(to_embed))
-
-    cancel.raise_if_cancelled()
-    changed = rebuilt or bool(to_embed) or bool(stale)
-    if index.stale_rows > max(COMPACT_MIN_STALE, len(index)):
-        index = _compacted(index, threads)
-        changed = True
-    try:
-        if changed:
-            _save(index)
-        elif fingerprints_moved:
-            _save(index, data=False)
-    except OSError as exc:  # a full or read-only cache dir: the index still works, it just is not kept
-        notices.append(f"The {info.model_id} vector index could not be saved ({exc.strerror or exc}); "
-                       "it will be rebuilt next time.")
-        changed = False
-    index.update = IndexUpdate(
-        embedded=len(to_embed), reused=reused, removed=removed, rebuilt=rebuilt, saved=changed, notices=tuple(notices)
-    )
-    return index

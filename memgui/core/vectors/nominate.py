@@ -118,45 +118,59 @@ def resolve_source(
     if choice != "default":
         model_id = stored_model_id(store)
         if choice == "onnx":
-            if not model_id:
-                raise EmbedderUnavailable("no Netclaw embedding model is configured or stored in this store")
-            onnx = OnnxEmbedder(model_id)
-            try:
-                return StoredVectors(store, model_id, fill=onnx), notices
-            except StoredVectorsError:
-                onnx.close()
-                raise
-            except EmbedderUnavailable:
-                return EmbedderSource(onnx), notices
-        stored = None
-        if model_id:
-            try:
-                stored = StoredVectors(store, model_id)
-            except StoredVectorsError as exc:
-                if choice == "stored":
-                    raise
-                notices.append(f"{exc.reason}; using memgui's default embedder.")
-            except EmbedderUnavailable:
-                if choice == "stored":
-                    raise
-        elif choice == "stored":
-            raise EmbedderUnavailable("the store has no daemon vectors (memory_embeddings is empty)")
+            return _onnx_source(store, model_id), notices
+        stored = _stored_source(store, model_id, choice, docs, notices)
         if stored is not None:
-            live = list(docs) if docs is not None else store.documents()
-            missing = stored.missing(live)
-            if missing:
-                try:
-                    stored.fill = OnnxEmbedder(stored.model_id)
-                except EmbedderUnavailable as exc:
-                    notices.append(
-                        f"{len(missing)} of {len(live)} documents have no current {stored.model_id} vector and "
-                        f"{exc.reason[0].lower() + exc.reason[1:]}; the whole store uses memgui's default embedder."
-                    )
-                    stored = None
-            if stored is not None:
-                return stored, notices
+            return stored, notices
     embedder = LlamaEmbedder(model_path) if model_path is not None else LlamaEmbedder()
     return EmbedderSource(embedder), notices
+
+
+def _onnx_source(store: Store, model_id: str | None) -> VectorSource:
+    """Netclaw's ONNX model run here, over the daemon's vectors where they are current."""
+    if not model_id:
+        raise EmbedderUnavailable("no Netclaw embedding model is configured or stored in this store")
+    onnx = OnnxEmbedder(model_id)
+    try:
+        return StoredVectors(store, model_id, fill=onnx)
+    except StoredVectorsError:
+        onnx.close()
+        raise
+    except EmbedderUnavailable:
+        return EmbedderSource(onnx)
+
+
+def _stored_source(store: Store, model_id: str | None, choice: str, docs: Sequence[Document] | None,
+                   notices: list[str]) -> StoredVectors | None:
+    """The daemon's vectors when every live document has a current one (or Netclaw's ONNX model fills the gaps);
+    None (with a notice when it says why) to fall back to memgui's default embedder. `stored` refuses instead."""
+    stored = None
+    if model_id:
+        try:
+            stored = StoredVectors(store, model_id)
+        except StoredVectorsError as exc:
+            if choice == "stored":
+                raise
+            notices.append(f"{exc.reason}; using memgui's default embedder.")
+        except EmbedderUnavailable:
+            if choice == "stored":
+                raise
+    elif choice == "stored":
+        raise EmbedderUnavailable("the store has no daemon vectors (memory_embeddings is empty)")
+    if stored is None:
+        return None
+    live = list(docs) if docs is not None else store.documents()
+    missing = stored.missing(live)
+    if missing:
+        try:
+            stored.fill = OnnxEmbedder(stored.model_id)
+        except EmbedderUnavailable as exc:
+            notices.append(
+                f"{len(missing)} of {len(live)} documents have no current {stored.model_id} vector and "
+                f"{exc.reason[0].lower() + exc.reason[1:]}; the whole store uses memgui's default embedder."
+            )
+            return None
+    return stored
 
 
 # ---- nominee graph and clusters ----------------------------------------------------------------------------
