@@ -483,60 +483,79 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike[str]], *, cancel: C
         except OSError:
             sizes[f] = 0
     total = sum(sizes.values())
-    done = 0
-    events: list[tuple[str, int, DaemonEvent]] = []
-    lines = parsed = malformed = 0
+    tally = _Tally(max_samples)
     unreadable: list[str] = []
-    samples: list[str] = []
     read_files = 0
     yield Progress("reading logs", 0, total or None, f"{len(files)} file(s)")
     for file_index, path in enumerate(files):
         cancel.raise_if_cancelled()
         try:
-            fh = open(path, "rb")  # noqa: SIM115 - closed by the `with fh:` below; an unreadable file is skipped
+            fh = open(path, "rb")  # noqa: SIM115 - closed by `_read_log`'s `with fh:`; an unreadable file is skipped
         except OSError as exc:
             unreadable.append(f"{path}: {exc.strerror or exc}")
             continue
         read_files += 1
-        ctx = _Context()
-        last_key = ""  # an event without a time sorts where the previous timed line of its file did
-        with fh:
-            for line_no, (raw, complete) in enumerate(_lines(fh), start=1):
-                lines += 1
-                done += len(raw)
-                if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                    raw = raw[3:]
-                if not any(h in raw for h in _MARKER_HINTS):  # most lines: no marker, maybe a console header
-                    if any(h in raw for h in _HEADER_HINTS):
-                        parse_line(raw.decode("utf-8", errors="replace"), context=ctx)
-                    elif ctx.pending and raw.strip():
-                        ctx.pending = False
-                    if lines % PROGRESS_EVERY_LINES == 0:
-                        cancel.raise_if_cancelled()
-                        yield Progress("reading logs", done, total or None, path.name)
-                    continue
-                text = raw.decode("utf-8", errors="replace")
-                try:
-                    if not complete and _MARKER_RE.search(text):
-                        raise _Malformed(f"line longer than {MAX_LINE_BYTES} bytes")
-                    event = parse_line(text, file=str(path), line_no=line_no, context=ctx) if complete else None
-                except _Malformed as why:
-                    malformed += 1
-                    if len(samples) < max_samples:
-                        samples.append(f"{path.name}:{line_no}: {why}")
-                    event = None
-                if event is not None:
-                    parsed += 1
-                    last_key = sort_key(event) or last_key
-                    events.append((last_key, file_index, event))
-                if lines % PROGRESS_EVERY_LINES == 0:
-                    cancel.raise_if_cancelled()
-                    yield Progress("reading logs", done, total or None, path.name)
+        yield from _read_log(fh, path, file_index, tally, cancel, total)
     cancel.raise_if_cancelled()
-    events.sort(key=lambda ke: (ke[0], ke[1], ke[2].line_no))
-    stats = DaemonLogStats(read_files, lines, parsed, malformed, tuple(unreadable), tuple(samples))
-    yield Progress("reading logs", total, total or None, f"{parsed} event(s)")
+    events = sorted(tally.events, key=lambda ke: (ke[0], ke[1], ke[2].line_no))
+    stats = DaemonLogStats(read_files, tally.lines, tally.parsed, tally.malformed, tuple(unreadable),
+                           tuple(tally.samples))
+    yield Progress("reading logs", total, total or None, f"{tally.parsed} event(s)")
     return DaemonTimeline(tuple(e for _k, _f, e in events), stats, tuple(str(f) for f in files))
+
+
+@dataclass
+class _Tally:
+    """What reading the logs has found so far: bytes and lines read, events (with their sort key and file), lines
+    that were malformed and samples of why."""
+    max_samples: int
+    done: int = 0
+    lines: int = 0
+    parsed: int = 0
+    malformed: int = 0
+    samples: list[str] = field(default_factory=list)
+    events: list[tuple[str, int, DaemonEvent]] = field(default_factory=list)
+
+
+def _read_log(fh: BinaryIO, path: Path, file_index: int, tally: _Tally, cancel: CancelToken, total: int) -> Work[None]:
+    """Reads one log file (and closes it) into `tally`, yielding Progress every PROGRESS_EVERY_LINES lines."""
+    ctx = _Context()
+    last_key = ""  # an event without a time sorts where the previous timed line of its file did
+    with fh:
+        for line_no, (raw, complete) in enumerate(_lines(fh), start=1):
+            tally.lines += 1
+            tally.done += len(raw)
+            if line_no == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            if not any(h in raw for h in _MARKER_HINTS):  # most lines: no marker, maybe a console header
+                if any(h in raw for h in _HEADER_HINTS):
+                    parse_line(raw.decode("utf-8", errors="replace"), context=ctx)
+                elif ctx.pending and raw.strip():
+                    ctx.pending = False
+            else:
+                event = _read_marked_line(raw, complete, path, line_no, ctx, tally)
+                if event is not None:
+                    tally.parsed += 1
+                    last_key = sort_key(event) or last_key
+                    tally.events.append((last_key, file_index, event))
+            if tally.lines % PROGRESS_EVERY_LINES == 0:
+                cancel.raise_if_cancelled()
+                yield Progress("reading logs", tally.done, total or None, path.name)
+
+
+def _read_marked_line(raw: bytes, complete: bool, path: Path, line_no: int, ctx: _Context,
+                      tally: _Tally) -> DaemonEvent | None:
+    """The event of a line that holds a marker; None (counted, and sampled) when it is malformed."""
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        if not complete and _MARKER_RE.search(text):
+            raise _Malformed(f"line longer than {MAX_LINE_BYTES} bytes")
+        return parse_line(text, file=str(path), line_no=line_no, context=ctx) if complete else None
+    except _Malformed as why:
+        tally.malformed += 1
+        if len(tally.samples) < tally.max_samples:
+            tally.samples.append(f"{path.name}:{line_no}: {why}")
+        return None
 
 
 def parse_daemon_logs(paths: Sequence[str | os.PathLike[str]], *, cancel: CancelToken | None = None) -> DaemonTimeline:
