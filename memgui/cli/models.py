@@ -98,16 +98,22 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_text(json.dumps({**status, "lexicon": lexicon}, indent=2))
     else:
-        for name, info in status.items():
-            line = f"{name}: {info.get('path') or 'missing'}"
-            if info.get("error"):
-                line += f"  ({info['error']})"
-            elif not info["present"]:
-                line += f"  (`models install` can take it from {info['install_from']})" if info["install_from"] \
-                    else "  (nothing here to install it from)"
-            print_text(line)
-        print_text(f"lexicon: {lexicon['path']}" if lexicon["present"] else f"lexicon: missing  ({lexicon['error']})")
-        if not all(info["present"] for info in status.values()):
-            print_text(f"to install the missing models: {models_install_hint()}")
+        _print_status(status, lexicon)
     return EXIT_BAD_INPUT if (failed or not all(i["present"] for i in status.values())) and args.action == "install" \
         else EXIT_OK
+
+
+def _print_status(status: dict[str, dict[str, Any]], lexicon: dict[str, Any]) -> None:
+    """One line per model (its path, or why it is missing and where `models install` can take it from), the
+    lexicon's, and the install hint when a model is missing."""
+    for name, info in status.items():
+        line = f"{name}: {info.get('path') or 'missing'}"
+        if info.get("error"):
+            line += f"  ({info['error']})"
+        elif not info["present"]:
+            line += f"  (`models install` can take it from {info['install_from']})" if info["install_from"] \
+                else "  (nothing here to install it from)"
+        print_text(line)
+    print_text(f"lexicon: {lexicon['path']}" if lexicon["present"] else f"lexicon: missing  ({lexicon['error']})")
+    if not all(info["present"] for info in status.values()):
+        print_text(f"to install the missing models: {models_install_hint()}")
