@@ -162,7 +162,12 @@ def build_actions(w: ActionsHost) -> dict[str, QAction]:
     for key, short in (("skip", "Skip (S)"), ("split", "Split (X)"), ("undo", "Undo"), ("redo", "Redo"),
                        ("cancel_model", "Cancel")):
         actions[key].setIconText(short)  # the buttons' text (the menus keep the long one)
+    _build_menus(w, actions)
+    return actions
 
+
+def _build_menus(w: ActionsHost, actions: dict[str, QAction]) -> None:
+    """The menu bar: File, Review, View, Help, each with its actions in order."""
     menu = w.menuBar().addMenu("&File")
     for key in ("open", "demo"):
         menu.addAction(actions[key])
@@ -186,4 +191,3 @@ def build_actions(w: ActionsHost) -> dict[str, QAction]:
     menu = w.menuBar().addMenu("&Help")
     menu.addAction(actions["keys"])
     menu.addAction(actions["about"])
-    return actions

@@ -93,13 +93,23 @@ class CalibrationPlot(QWidget):
         font = QFont(self.font())
         p.setFont(font)
         self._points = []
-        row_h = rect.height() / len(ROWS)
-
         if self.threshold is not None:  # what the suggested floor would nominate
             x = self._x(self.threshold, rect, lo, hi)
             p.fillRect(QRectF(x, rect.top(), rect.right() - x, rect.height()), BAND_COLOR)
+        self._paint_axis(p, rect, lo, hi)
+        self._paint_rows(p, rect, lo, hi, font)
+        self._paint_floors(p, rect, lo, hi)
+        self._legend(p, rect)
+        p.setPen(QPen(GRID_COLOR, 1))
+        p.drawRect(rect)
+        if not self.pairs:
+            p.setPen(CURRENT_COLOR)
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                       "No labelled pairs yet — merge or keep separate a few clusters, or open the demo store.")
+        p.end()
 
-        # grid and x axis
+    def _paint_axis(self, p: QPainter, rect: QRectF, lo: float, hi: float) -> None:
+        """The grid and the x axis (cosine ticks)."""
         step = 0.05 if hi - lo <= 0.5 else 0.1
         tick = math.ceil(lo / step - 1e-9) * step
         p.setPen(QPen(GRID_COLOR, 1))
@@ -114,14 +124,14 @@ class CalibrationPlot(QWidget):
         p.drawText(QRectF(rect.left(), rect.bottom() + 20, rect.width(), 16), Qt.AlignmentFlag.AlignCenter,
                    "cosine similarity of the pair")
 
-        # rows
-        counts = {}
+    def _paint_rows(self, p: QPainter, rect: QRectF, lo: float, hi: float, font: QFont) -> None:
+        """One row per label: its title and count, and a dot per pair at its cosine (hollow for the demo's)."""
+        row_h = rect.height() / len(ROWS)
         for i, (label, title, color) in enumerate(ROWS):
             top = rect.top() + i * row_h
             p.setPen(QPen(GRID_COLOR, 1))
             p.drawLine(QPointF(rect.left(), top + row_h), QPointF(rect.right(), top + row_h))
             members = [q for q in self.pairs if q.label == label]
-            counts[label] = len(members)
             p.setPen(color)
             bold = QFont(font)
             bold.setBold(True)
@@ -148,7 +158,8 @@ class CalibrationPlot(QWidget):
                 p.drawEllipse(centre, DOT_RADIUS, DOT_RADIUS)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
-        # the floor in use now, and the suggestion
+    def _paint_floors(self, p: QPainter, rect: QRectF, lo: float, hi: float) -> None:
+        """The floor in use now, and the suggestion."""
         if self.current is not None and lo <= self.current <= hi:
             x = self._x(self.current, rect, lo, hi)
             p.setPen(QPen(CURRENT_COLOR, 1.5, Qt.PenStyle.DashLine))
@@ -159,15 +170,6 @@ class CalibrationPlot(QWidget):
             p.setPen(QPen(THRESHOLD_COLOR, 2.2))
             p.drawLine(QPointF(x, rect.top() - 4), QPointF(x, rect.bottom()))
             self._line_label(p, x, rect, f"suggested {self.threshold:.3f}", THRESHOLD_COLOR)
-
-        self._legend(p, rect)
-        p.setPen(QPen(GRID_COLOR, 1))
-        p.drawRect(rect)
-        if not self.pairs:
-            p.setPen(CURRENT_COLOR)
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
-                       "No labelled pairs yet — merge or keep separate a few clusters, or open the demo store.")
-        p.end()
 
     def _line_label(self, p: QPainter, x: float, rect: QRectF, text: str, color: QColor, below: bool = False) -> None:
         metrics = p.fontMetrics()

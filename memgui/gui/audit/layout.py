@@ -83,6 +83,20 @@ def build_entries_page(view: AuditWidgets) -> QWidget:
     page = QWidget()
     v = QVBoxLayout(page)
     v.setContentsMargins(2, 4, 2, 2)
+    v.addLayout(_entry_filters(view))
+    _audit_table(view)
+    detail = _entry_detail(view)
+    main = QSplitter(Qt.Orientation.Horizontal)
+    main.addWidget(view.audit_table)
+    main.addWidget(detail)
+    main.setSizes([600, 480])
+    v.addWidget(main, 1)
+    v.addLayout(_entry_buttons(view))
+    return page
+
+
+def _entry_filters(view: AuditWidgets) -> QHBoxLayout:
+    """The filters above the audit table (operation, guard, model, document) and the count shown."""
     bar = QHBoxLayout()
     view.op_filter = QComboBox()
     view.op_filter.setObjectName("auditOperationFilter")
@@ -105,8 +119,11 @@ def build_entries_page(view: AuditWidgets) -> QWidget:
     bar.addWidget(view.doc_filter, 1)
     view.count_label = QLabel("")
     bar.addWidget(view.count_label)
-    v.addLayout(bar)
+    return bar
 
+
+def _audit_table(view: AuditWidgets) -> None:
+    """The audit table over its model and filter proxy, newest first."""
     view.audit_model = AuditTableModel(view, view.titles)
     view.audit_proxy = AuditFilterProxy(view)
     view.audit_proxy.setSourceModel(view.audit_model)
@@ -117,6 +134,9 @@ def build_entries_page(view: AuditWidgets) -> QWidget:
     view.audit_table.sortByColumn(AuditTableModel.ID, Qt.SortOrder.DescendingOrder)
     view.audit_table.selectionModel().selectionChanged.connect(view._entry_selected)
 
+
+def _entry_detail(view: AuditWidgets) -> QWidget:
+    """The selected entry's detail above the before → after diff of one of its documents."""
     detail = QWidget()
     dv = QVBoxLayout(detail)
     dv.setContentsMargins(0, 0, 0, 0)
@@ -144,13 +164,11 @@ def build_entries_page(view: AuditWidgets) -> QWidget:
     split.addWidget(holder)
     split.setSizes([260, 240])
     dv.addWidget(split)
+    return detail
 
-    main = QSplitter(Qt.Orientation.Horizontal)
-    main.addWidget(view.audit_table)
-    main.addWidget(detail)
-    main.setSizes([600, 480])
-    v.addWidget(main, 1)
 
+def _entry_buttons(view: AuditWidgets) -> QHBoxLayout:
+    """Undo, Redo, Reload and the two exports."""
     buttons = QHBoxLayout()
     view.undo_button = QPushButton("Undo")
     view.undo_button.setObjectName("auditUndo")
@@ -171,8 +189,7 @@ def build_entries_page(view: AuditWidgets) -> QWidget:
     buttons.addStretch(1)
     buttons.addWidget(view.export_jsonl_button)
     buttons.addWidget(view.export_md_button)
-    v.addLayout(buttons)
-    return page
+    return buttons
 
 def build_exemptions_page(view: AuditWidgets) -> QWidget:
     """The "Kept separate" page: the exempt pairs and Remove."""
