@@ -141,7 +141,17 @@ class SettingsDialog(QDialog):
         self.setObjectName("settingsDialog")
         self._settings = settings
         form = QFormLayout()
+        self._add_sources(form, settings, models)
+        self._add_tuning(form, settings)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
 
+    def _add_sources(self, form: QFormLayout, settings: GuiSettings, models: Sequence[DiscoveredModel]) -> None:
+        """Where the notes, the vectors and the decisions come from: the store, the embedder, the decider model."""
         self.store_edit = QLineEdit(settings.store_path)
         self.store_edit.setPlaceholderText("located automatically ($NETCLAW_HOME, ~/.netclaw, else the demo)")
         browse = QPushButton("Browse…")
@@ -178,6 +188,8 @@ class SettingsDialog(QDialog):
         if not models:
             form.addRow("", QLabel("No other GGUF files found on this machine (Ollama, LM Studio, models folder)."))
 
+    def _add_tuning(self, form: QFormLayout, settings: GuiSettings) -> None:
+        """K, the cosine threshold, the model's timeout and threads, and decisions ahead."""
         self.k_spin = QSpinBox()
         self.k_spin.setRange(0, 50)
         self.k_spin.setSpecialValueText("default")
@@ -210,13 +222,6 @@ class SettingsDialog(QDialog):
                                     "self-test.")
         self.ahead_check.setChecked(settings.decide_ahead)
         form.addRow("Decisions ahead:", self.ahead_check)
-
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(buttons)
 
     def _browse_store(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Netclaw store", self.store_edit.text(), "SQLite (*.db);;All files (*)")

@@ -78,6 +78,23 @@ def _short(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _write_item(w: PlannedWrite, flags: list[str]) -> QTreeWidgetItem:
+    """A planned write's row: target, flags, length, what it tombstones, MergeGuard's and memgui's checks."""
+    tomb = "; ".join(_short(w.titles.get(t) or t, 40) for t in w.tombstoned)
+    guard = "passed" if w.guard.get("passed") else "FAILED"
+    verdict = w.strict.get("verdict") or "not checked"
+    item = QTreeWidgetItem([_short(w.titles.get(w.target_id) or w.target_id),
+                            ("⚠ " + "; ".join(flags)) if flags else "—", _pct(w.length_ratio), tomb,
+                            f"{guard} ({_pct(w.guard.get('retention'))} kept)",
+                            f"{verdict} ({len(w.strict.get('sentences', []))} sentences)"])
+    if flags:
+        item.setForeground(1, QBrush(QColor(FLAG_FG)))
+    item.setToolTip(0, f"{w.decision} into {w.target_id}")
+    item.setToolTip(1, "\n".join(flags) or "nothing stands out")
+    item.setToolTip(3, "\n".join(w.tombstoned))
+    return item
+
+
 class BulkPreviewDialog(QDialog):
     """Accepted (exec() == 1) only through the "Write N merges" button."""
 
@@ -104,26 +121,23 @@ class BulkPreviewDialog(QDialog):
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.summary)
+        self._add_writes(lay, writes, repeats)
+        self._add_excluded(lay, plan)
+        self._add_buttons(lay, len(writes))
+        self.cancel_button.setDefault(True)  # Return cancels: writing takes a deliberate click
+        self.cancel_button.setFocus()
+        self.resize(980, 560)
+
+    def _add_writes(self, lay: QVBoxLayout, writes: list[PlannedWrite], repeats: Callable[[str], list[str]]) -> None:
+        """The planned writes, one row each, beside the chosen one's detail."""
         lay.addWidget(QLabel(f"Writes ({len(writes)}) — choose one to read its merged body"))
         self.writes_view = self._tree("bulkWrites", ("Target (keeps its id)", "Flags", "Length", "Tombstoned",
                                                      "MergeGuard", "memgui's check"), (170, 150, 56, 150, 120))
         self._details: list[str] = []
         for w in writes:
-            tomb = "; ".join(_short(w.titles.get(t) or t, 40) for t in w.tombstoned)
-            guard = "passed" if w.guard.get("passed") else "FAILED"
-            verdict = w.strict.get("verdict") or "not checked"
             repeated = repeats(w.merged_body)
             flags = write_flags(w, repeated)
-            item = QTreeWidgetItem([_short(w.titles.get(w.target_id) or w.target_id),
-                                    ("⚠ " + "; ".join(flags)) if flags else "—", _pct(w.length_ratio), tomb,
-                                    f"{guard} ({_pct(w.guard.get('retention'))} kept)",
-                                    f"{verdict} ({len(w.strict.get('sentences', []))} sentences)"])
-            if flags:
-                item.setForeground(1, QBrush(QColor(FLAG_FG)))
-            item.setToolTip(0, f"{w.decision} into {w.target_id}")
-            item.setToolTip(1, "\n".join(flags) or "nothing stands out")
-            item.setToolTip(3, "\n".join(w.tombstoned))
-            self.writes_view.addTopLevelItem(item)
+            self.writes_view.addTopLevelItem(_write_item(w, flags))
             self._details.append(write_detail_html(w, repeated, flags))
         self.detail = QTextBrowser()
         self.detail.setObjectName("bulkWriteDetail")
@@ -139,6 +153,10 @@ class BulkPreviewDialog(QDialog):
         if first is not None:
             self.writes_view.setCurrentItem(first)
         lay.addWidget(split, 3)
+
+    def _add_excluded(self, lay: QVBoxLayout, plan: BatchPlan) -> None:
+        """The clusters left for the reviewer, each with why it is not accepted."""
+        excluded = plan.excluded
         lay.addWidget(QLabel(f"Left for you ({len(excluded)})"))
         self.excluded_view = self._tree("bulkExcluded", ("Cluster", "Size", "Why it is not accepted"))
         for x in excluded:
@@ -149,6 +167,9 @@ class BulkPreviewDialog(QDialog):
             item.setToolTip(2, x.reason)
             self.excluded_view.addTopLevelItem(item)
         lay.addWidget(self.excluded_view, 2)
+
+    def _add_buttons(self, lay: QVBoxLayout, writes: int) -> None:
+        """Export…, Cancel and Write N merges."""
         buttons = QHBoxLayout()
         self.export_button = QPushButton("Export…")
         self.export_button.setObjectName("bulkExport")
@@ -157,7 +178,7 @@ class BulkPreviewDialog(QDialog):
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("bulkCancel")
         self.cancel_button.clicked.connect(self.reject)
-        self.write_button = QPushButton(f"Write {len(writes)} merge(s)")
+        self.write_button = QPushButton(f"Write {writes} merge(s)")
         self.write_button.setObjectName("bulkWrite")
         self.write_button.setAutoDefault(False)
         self.write_button.setEnabled(bool(writes))
@@ -167,9 +188,6 @@ class BulkPreviewDialog(QDialog):
         buttons.addWidget(self.cancel_button)
         buttons.addWidget(self.write_button)
         lay.addLayout(buttons)
-        self.cancel_button.setDefault(True)  # Return cancels: writing takes a deliberate click
-        self.cancel_button.setFocus()
-        self.resize(980, 560)
 
     def _show_detail(self, item: QTreeWidgetItem | None, _previous: QTreeWidgetItem | None = None) -> None:
         row = self.writes_view.indexOfTopLevelItem(item) if item is not None else -1

@@ -47,6 +47,13 @@ class DecisionPanel(QGroupBox):
         self._ruler = QLabel(self)  # measures the wrapped labels' heights (`_wrapped_height`), never shown
         self._ruler.setWordWrap(True)
         self._ruler.hide()
+        self._add_cluster_marks(layout, ask, cancel, union)
+        self._add_model_stream(layout)
+        self._add_decision_grid(layout)
+        self._add_model_notes(layout)
+
+    def _add_cluster_marks(self, layout: QVBoxLayout, ask: QAction, cancel: QAction, union: QAction) -> None:
+        """The cluster's outcome, the model's buttons, the "likely different facts" mark and the same-fact groups."""
         # What was done to this cluster and by whom (a reviewed cluster), above everything else.
         self.outcome_label = QLabel("")
         self.outcome_label.setObjectName("clusterOutcome")
@@ -74,6 +81,9 @@ class DecisionPanel(QGroupBox):
         self.groups_label.setTextFormat(Qt.TextFormat.RichText)
         self.groups_label.hide()
         layout.addWidget(self.groups_label)
+
+    def _add_model_stream(self, layout: QVBoxLayout) -> None:
+        """The model's name and its streamed reply."""
         self.model_label = QLabel("")
         self.model_label.setObjectName("deciderModel")
         set_colors(self.model_label, MUTED)
@@ -89,6 +99,9 @@ class DecisionPanel(QGroupBox):
         self.stream.setMaximumHeight(96)
         self.stream.setMinimumHeight(36)
         layout.addWidget(self.stream)
+
+    def _add_decision_grid(self, layout: QVBoxLayout) -> None:
+        """Decision, target and rationale, each under its name."""
         grid = QGridLayout()
         grid.setColumnStretch(1, 1)
         self.kind_label = QLabel("—")
@@ -110,6 +123,9 @@ class DecisionPanel(QGroupBox):
             grid.addWidget(label, r, 0)
             grid.addWidget(widget, r, 1)
         layout.addLayout(grid)
+
+    def _add_model_notes(self, layout: QVBoxLayout) -> None:
+        """The model's measured record and the self-test's warning."""
         # The model's measured record (self-test, accuracy on the labelled demo, agreement with this reviewer):
         # about the model, not the cluster, so `clear()` keeps it.
         self.record_label = QLabel("")

@@ -183,6 +183,15 @@ class GuardPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
+        self._add_verdicts(layout)
+        self._add_ratios(layout)
+        self._add_token_table(layout)
+        self._add_fallback(layout)
+        self.set_pending(False)
+        self.show_fallback(None)
+
+    def _add_verdicts(self, layout: QVBoxLayout) -> None:
+        """Netclaw's MergeGuard verdict and its reason, memgui's verdict, the strict lens's line, the reader."""
         self.verdict = QLabel("MergeGuard: no merged body yet")
         self.verdict.setObjectName("guardVerdict")
         self.verdict.setWordWrap(True)
@@ -215,12 +224,18 @@ class GuardPanel(QWidget):
         layout.addWidget(self.strict_label)
         self.reader = ReaderBox()
         layout.addWidget(self.reader)
+
+    def _add_ratios(self, layout: QVBoxLayout) -> None:
+        """Token retention and length, each a bar with its floor."""
         self.retention_label = QLabel("Token retention (needs ≥ 95%)")
         self.retention_bar = _bar("retentionBar", RETENTION_BAR)
         self.length_label = QLabel("Length vs longest source (needs ≥ 60%)")
         self.length_bar = _bar("lengthBar", LENGTH_BAR)
         for w in (self.retention_label, self.retention_bar, self.length_label, self.length_bar):
             layout.addWidget(w)
+
+    def _add_token_table(self, layout: QVBoxLayout) -> None:
+        """The guard's tokens (all, or only the missing ones)."""
         self.missing_only = QCheckBox("show missing tokens only")
         layout.addWidget(self.missing_only)
         self.token_model = GuardTokenModel(self)
@@ -242,6 +257,9 @@ class GuardPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(20)
         layout.addWidget(self.table, 3)
         self.missing_only.toggled.connect(self._proxy.set_missing_only)
+
+    def _add_fallback(self, layout: QVBoxLayout) -> None:
+        """What the target reads if the reviewer appends instead."""
         self.fallback_label = QLabel("If you choose Append (P), the target will read:")
         set_bold(self.fallback_label)
         self.fallback = QPlainTextEdit()
@@ -250,8 +268,6 @@ class GuardPanel(QWidget):
         layout.addWidget(self.fallback_label)
         self.fallback.setMaximumHeight(110)
         layout.addWidget(self.fallback, 1)
-        self.set_pending(False)
-        self.show_fallback(None)
 
     # ---- display ------------------------------------------------------------------------------------
 
