@@ -197,85 +197,135 @@ def _mutations_for(note: Note, operator: str, sentences: list[int], rng: random.
                    others: list[Note]) -> list[tuple[str, dict[Key, str], list[int]]]:
     """(kind, slot overrides, kept sentences) for every way `operator` can change the rendered sentences."""
     slots = note.slots(sentences)
-    out: list[tuple[str, dict[Key, str], list[int]]] = []
     if operator == "drop":
-        if len(sentences) >= 2:
-            for i in sentences:
-                out.append(("drop_sentence", {}, [j for j in sentences if j != i]))
-        for key, s in slots:
-            if s.kind == "list":
-                new = forms.list_drop(s.text, rng)
-                if new:
-                    out.append(("drop_list_item", {key: new}, sentences))
-            elif s.kind in forms.DROPPABLE:
-                out.append((f"drop_{s.kind}", {key: s.alts[0] if s.alts else ""}, sentences))
-    elif operator == "alter":
-        for key, s in slots:
-            if s.subject or s.kind in ("neg", "ant", "quant", "freq", "list") or s.kind in forms.DROPPABLE:
+        return _drops(slots, sentences, rng)
+    if operator == "alter":
+        return _alterations(slots, sentences, rng)
+    if operator in ("swap", "binding"):
+        return _swaps(note, operator, slots, sentences)
+    if operator == "negate":
+        return [("negation_removed" if re.search(r"\b(not|no|never|none|nothing|nobody|cannot)\b|n't", s.text.lower())
+                 else "negation_added", {key: s.alts[0]}, sentences)
+                for key, s in slots if s.kind == "neg" and s.alts]
+    if operator == "antonym":
+        return _antonyms(slots, sentences, rng)
+    if operator == "quantifier":
+        return _quantifiers(slots, sentences, rng)
+    if operator == "unit":
+        return _units(slots, sentences, rng)
+    if operator == "add":
+        return _additions(note, sentences, rng, others)
+    return []
+
+
+Mutation = tuple[str, dict[Key, str], list[int]]  # (kind, slot overrides, kept sentences)
+
+
+def _drops(slots: list[tuple[Key, Slot]], sentences: list[int], rng: random.Random) -> list[Mutation]:
+    """A sentence, a list item or a droppable slot left out."""
+    out: list[Mutation] = []
+    if len(sentences) >= 2:
+        for i in sentences:
+            out.append(("drop_sentence", {}, [j for j in sentences if j != i]))
+    for key, s in slots:
+        if s.kind == "list":
+            new = forms.list_drop(s.text, rng)
+            if new:
+                out.append(("drop_list_item", {key: new}, sentences))
+        elif s.kind in forms.DROPPABLE:
+            out.append((f"drop_{s.kind}", {key: s.alts[0] if s.alts else ""}, sentences))
+    return out
+
+
+def _alterations(slots: list[tuple[Key, Slot]], sentences: list[int], rng: random.Random) -> list[Mutation]:
+    """A value or entity changed to another of its kind (a range narrowed)."""
+    out: list[Mutation] = []
+    for key, s in slots:
+        if s.subject or s.kind in ("neg", "ant", "quant", "freq", "list") or s.kind in forms.DROPPABLE:
+            continue
+        new = s.alts[0] if s.alts and s.kind in forms.ENTITY_TYPES else None
+        if new is None and s.kind in forms.ALTERERS:
+            new = forms.ALTERERS[s.kind](s.text, rng)
+            kind = "range_narrowed" if s.kind == "range" else f"alter_{s.kind}"
+        else:
+            new = new or forms.entity_alter(s.kind, s.text, rng)
+            kind = f"alter_{s.kind}"
+        if new and new != s.text:
+            out.append((kind, {key: new}, sentences))
+    return out
+
+
+def _swaps(note: Note, operator: str, slots: list[tuple[Key, Slot]], sentences: list[int]) -> list[Mutation]:
+    """Two values of one kind swapped (`swap`), or two subjects' values swapped or moved, or a subject dropped
+    (`binding`)."""
+    out: list[Mutation] = []
+    for a in range(len(slots)):
+        for b in range(a + 1, len(slots)):
+            (ka, sa), (kb, sb) = slots[a], slots[b]
+            if sa.kind != sb.kind or sa.text.lower() == sb.text.lower() or sa.subject != (operator == "binding"):
                 continue
-            new = s.alts[0] if s.alts and s.kind in forms.ENTITY_TYPES else None
-            if new is None and s.kind in forms.ALTERERS:
-                new = forms.ALTERERS[s.kind](s.text, rng)
-                kind = "range_narrowed" if s.kind == "range" else f"alter_{s.kind}"
-            else:
-                new = new or forms.entity_alter(s.kind, s.text, rng)
-                kind = f"alter_{s.kind}"
-            if new and new != s.text:
-                out.append((kind, {key: new}, sentences))
-    elif operator in ("swap", "binding"):
-        for a in range(len(slots)):
-            for b in range(a + 1, len(slots)):
-                (ka, sa), (kb, sb) = slots[a], slots[b]
-                if sa.kind != sb.kind or sa.text.lower() == sb.text.lower() or sa.subject != (operator == "binding"):
-                    continue
-                if sa.kind == "word" and ka[0] != kb[0]:
-                    continue   # free-form values of different sentences are not of one kind ("vegetarian", "July")
-                if _coordinated(note, ka, kb):
-                    continue   # "peanuts and sesame" → "sesame and peanuts" says the same
-                if sa.kind == "num" and _unit_of(sa.text) != _unit_of(sb.text):
-                    continue   # a weight swapped with a duration is nonsense, not a plausible merge
-                out.append((f"swap_{sa.kind}" if operator == "swap" else "binding_swap",
-                            {ka: _placed(sb.text, ka, sa.kind), kb: _placed(sa.text, kb, sa.kind)}, sentences))
-                if operator == "binding":
-                    out.append(("binding_move", {kb: _placed(sa.text, kb, sa.kind)}, sentences))
-        if operator == "binding":
-            for key, s in slots:
-                if s.subject and s.alts:
-                    out.append(("subject_dropped", {key: s.alts[0]}, sentences))
-    elif operator == "negate":
+            if sa.kind == "word" and ka[0] != kb[0]:
+                continue   # free-form values of different sentences are not of one kind ("vegetarian", "July")
+            if _coordinated(note, ka, kb):
+                continue   # "peanuts and sesame" → "sesame and peanuts" says the same
+            if sa.kind == "num" and _unit_of(sa.text) != _unit_of(sb.text):
+                continue   # a weight swapped with a duration is nonsense, not a plausible merge
+            out.append((f"swap_{sa.kind}" if operator == "swap" else "binding_swap",
+                        {ka: _placed(sb.text, ka, sa.kind), kb: _placed(sa.text, kb, sa.kind)}, sentences))
+            if operator == "binding":
+                out.append(("binding_move", {kb: _placed(sa.text, kb, sa.kind)}, sentences))
+    if operator == "binding":
         for key, s in slots:
-            if s.kind == "neg" and s.alts:
-                negative = re.search(r"\b(not|no|never|none|nothing|nobody|cannot)\b|n't", s.text.lower())
-                out.append(("negation_removed" if negative else "negation_added", {key: s.alts[0]}, sentences))
-    elif operator == "antonym":
-        for key, s in slots:
-            if s.kind == "ant":
-                new = s.alts[0] if s.alts else forms.antonym(s.text, rng)
-                if new:
-                    out.append(("antonym", {key: new}, sentences))
-    elif operator == "quantifier":
-        for key, s in slots:
-            if s.kind == "quant":
-                new = s.alts[0] if s.alts else forms.quant_alter(s.text, rng)
-                out += [("quantifier", {key: new}, sentences)] if new else []
-            elif s.kind == "freq":
-                new = s.alts[0] if s.alts else forms.freq_alter(s.text, rng)
-                out += [("frequency", {key: new}, sentences)] if new else []
-    elif operator == "unit":
-        for key, s in slots:
-            new = forms.num_unit(s.text, rng) if s.kind == "num" else (
-                forms.money_unit(s.text, rng) if s.kind == "money" else None)
-            if new and new != s.text:
-                out.append(("unit" if s.kind == "num" else "currency", {key: new}, sentences))
-    elif operator == "add":
-        i = rng.choice(sentences)
-        last = len(note.sentences[i]) - 1
-        tail = note.sentences[i][last]
-        if isinstance(tail, str) and tail.endswith("."):
-            out.append(("add_condition", {}, sentences))
-        donors = [o for o in others if o.seed_id != note.seed_id and not o.extra_refers]
-        donor = rng.choice([o for o in donors if o.domain == note.domain] or donors or others)
-        out.append(("add_sentence", {(-1, 0): donor.sentence(len(donor.sentences) - 1)}, sentences))
+            if s.subject and s.alts:
+                out.append(("subject_dropped", {key: s.alts[0]}, sentences))
+    return out
+
+
+def _antonyms(slots: list[tuple[Key, Slot]], sentences: list[int], rng: random.Random) -> list[Mutation]:
+    out: list[Mutation] = []
+    for key, s in slots:
+        if s.kind == "ant":
+            new = s.alts[0] if s.alts else forms.antonym(s.text, rng)
+            if new:
+                out.append(("antonym", {key: new}, sentences))
+    return out
+
+
+def _quantifiers(slots: list[tuple[Key, Slot]], sentences: list[int], rng: random.Random) -> list[Mutation]:
+    """A quantifier or a frequency changed."""
+    out: list[Mutation] = []
+    for key, s in slots:
+        if s.kind == "quant":
+            new = s.alts[0] if s.alts else forms.quant_alter(s.text, rng)
+            out += [("quantifier", {key: new}, sentences)] if new else []
+        elif s.kind == "freq":
+            new = s.alts[0] if s.alts else forms.freq_alter(s.text, rng)
+            out += [("frequency", {key: new}, sentences)] if new else []
+    return out
+
+
+def _units(slots: list[tuple[Key, Slot]], sentences: list[int], rng: random.Random) -> list[Mutation]:
+    """A number's unit or an amount's currency changed."""
+    out: list[Mutation] = []
+    for key, s in slots:
+        new = forms.num_unit(s.text, rng) if s.kind == "num" else (
+            forms.money_unit(s.text, rng) if s.kind == "money" else None)
+        if new and new != s.text:
+            out.append(("unit" if s.kind == "num" else "currency", {key: new}, sentences))
+    return out
+
+
+def _additions(note: Note, sentences: list[int], rng: random.Random, others: list[Note]) -> list[Mutation]:
+    """A condition added to a sentence, or a sentence of another note of the domain."""
+    out: list[Mutation] = []
+    i = rng.choice(sentences)
+    last = len(note.sentences[i]) - 1
+    tail = note.sentences[i][last]
+    if isinstance(tail, str) and tail.endswith("."):
+        out.append(("add_condition", {}, sentences))
+    donors = [o for o in others if o.seed_id != note.seed_id and not o.extra_refers]
+    donor = rng.choice([o for o in donors if o.domain == note.domain] or donors or others)
+    out.append(("add_sentence", {(-1, 0): donor.sentence(len(donor.sentences) - 1)}, sentences))
     return out
 
 

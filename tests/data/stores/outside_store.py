@@ -204,99 +204,16 @@ def build(path):
     con.executemany("INSERT INTO schema_version(version, name, applied_at) VALUES (?,?,?)",
                     [(v, n, ms(t) // 1000) for v, n, t in MIGRATIONS])
     con.executescript(SCHEMA)
-
     anchors = {}   # anchor_id -> row dict
-
-    def touch_anchor(name, atype, sens, recall, conf, fresh, created, updated, status="active"):
-        aid = anchor_id(name)
-        a = anchors.get(aid)
-        if a is None:
-            anchors[aid] = dict(anchor_id=aid, anchor_type=atype, canonical_name=name,
-                                sensitivity=sens, recall_mode=recall, confidence=conf,
-                                freshness_at=fresh, status=status, created_at=created,
-                                updated_at=updated)
-        else:
-            # EnsureAnchorAsync overwrites everything but created_at
-            a.update(anchor_type=atype, canonical_name=name, sensitivity=sens,
-                     recall_mode=recall, confidence=conf, freshness_at=fresh,
-                     status=status, updated_at=max(a["updated_at"], updated))
-        return aid
-
-    seen_ids = set()
     with con:
-        for d in DOCS:
-            did = doc_id(d["key"])
-            assert did not in seen_ids
-            seen_ids.add(did)
-            created = ms(d["when"]) + rng.randint(0, 59999)
-            updated = ms(d["updated"]) + rng.randint(0, 59999) if d["updated"] else created
-            conf = d["conf"] if d["conf"] is not None else round(rng.uniform(0.72, 0.95), 2)
-            aliases, facets, slots = sj(d["aliases"]), sj(d["facets"]), sj(d["slots"])
-            recall = d["recall"]
-            if d["path"] == "ext":
-                if created < REPAIR_ERA:
-                    recall = recall or "searchable"
-                    facets = sj(["needs_metadata_enrichment"])
-                else:
-                    recall = recall or "auto"
-                conf = round(rng.uniform(0.6, 0.8), 2)
-            recall = recall or "auto"
-            if d["klass"] == "trace":
-                recall = "never"
-            if d["sensitivity"] == "secret":
-                recall = "never"
-            semantics = d["semantics"] or "merge-document"
-            if created < BOUNDARY_ERA:
-                boundary, audience = None, None
-            else:
-                boundary, audience = "boundary:trusted-instance", "personal"
-            # anchor: extractor path makes `event` anchors only for records;
-            # documents get the proposal anchor type (observer) or `concept`.
-            atype = d["atype"] if d["path"] == "obs" else "concept"
-            anchor_recall = "auto" if recall in ("auto", "searchable") else recall
-            aid = touch_anchor(d["anchor"], atype, d["sensitivity"], anchor_recall, conf,
-                               created, created, updated)
-            con.execute(
-                "INSERT INTO memory_documents(document_id, anchor_id, memory_class, title, "
-                "markdown_body, aliases_json, facets_json, slots_json, update_semantics, boundary, "
-                "audience, sensitivity, recall_mode, confidence, freshness_at, expires_at, "
-                "created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (did, aid, d["klass"], d["title"], d["body"], aliases, facets,
-                 slots if d["klass"] == "durable_fact" else None, semantics, boundary, audience,
-                 d["sensitivity"], recall, conf, created, None, created, updated))
-            if recall in ("auto", "searchable") and semantics != "tombstone":
-                con.execute("DELETE FROM memory_documents_fts WHERE document_id = ?", (did,))
-                con.execute("INSERT INTO memory_documents_fts(document_id, title, body, aliases, "
-                            "facets) VALUES (?,?,?,?,?)",
-                            (did, d["title"], d["body"], aliases or "", facets or ""))
-
+        _write_documents(con, rng, anchors)
         # A consolidation once re-anchored the only doc of TOMBSTONED_ANCHOR (default
         # "camper", onto "vw-t3") and tombstoned it (status-flipped, never deleted).
         name, atype, when = TOMBSTONED_ANCHOR
         t = ms(when)
-        touch_anchor(name, atype, "normal", "auto", 0.8, t - 86400000 * 60,
-                     t - 86400000 * 60, t, status="tombstoned")
-
-        for key, when, anchor, rtype, env in RECORDS:
-            rid = rec_id(key)
-            created = ms(when) + rng.randint(0, 59999)
-            env = dict(env)
-            env["ExpiresAtMs"] = created + 30 * 86400000
-            env["FreshUntilMs"] = None
-            payload = json.dumps(env, ensure_ascii=False, separators=(",", ":"))
-            aid = touch_anchor(anchor, env["SubjectKind"], "normal", "searchable", 0.7,
-                               created, created, created)
-            con.execute(
-                "INSERT INTO memory_records(record_id, anchor_id, memory_class, record_type, "
-                "payload_json, aliases_json, facets_json, slots_json, supersedes_record_id, "
-                "update_semantics, boundary, audience, sensitivity, recall_mode, confidence, "
-                "freshness_at, expires_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (rid, aid, "evidence", rtype, payload, None, None, None, None,
-                 "immutable-record", "boundary:trusted-instance", "personal", "normal",
-                 "searchable", 0.7, created, created + 30 * 86400000, created))
-            con.execute("INSERT INTO memory_records_fts(record_id, title, body, aliases, facets) "
-                        "VALUES (?,?,?,?,?)", (rid, rtype, payload, "", ""))
-
+        _touch_anchor(anchors, name, atype, "normal", "auto", 0.8, t - 86400000 * 60,
+                      t - 86400000 * 60, t, status="tombstoned")
+        _write_records(con, rng, anchors)
         for aid, a in sorted(anchors.items()):
             con.execute(
                 "INSERT INTO memory_anchors(anchor_id, anchor_type, canonical_name, "
@@ -305,32 +222,129 @@ def build(path):
                 (aid, a["anchor_type"], a["canonical_name"], None, a["sensitivity"],
                  a["recall_mode"], a["confidence"], a["freshness_at"], a["status"],
                  a["created_at"], a["updated_at"]))
-
-        for key, when, trig, prio in CHECKPOINTS:
-            created = ms(when) + rng.randint(0, 59999)
-            session = "slack-dm-" + hashlib.md5((SEED_NS + key).encode()).hexdigest()[:12]
-            if trig == "observed-memory-proposals":
-                payload = {"SessionId": session, "TriggerType": trig, "Sensitivity": "normal",
-                           "Operations": []}
-            else:
-                payload = {"SessionId": session, "TriggerType": trig, "Source": "user",
-                           "Content": CHECKPOINT_CONTENT,
-                           "UserContent": None, "AssistantContent": None,
-                           "IsExplicitRequest": True, "HasVerifiedToolFinding": False,
-                           "IsCompactionBoundary": False, "HasAcceptedSubAgentFinding": False,
-                           "Sensitivity": "normal", "RecallMode": "auto", "Confidence": 0.9,
-                           "MemoryId": None, "UpdateOldText": None, "UpdateNewText": None,
-                           "Delete": False, "Kind": "document", "Title": None,
-                           "UpdateSemantics": "merge-document", "Evidence": None,
-                           "SupersedesRecordId": None, "FreshnessAtMs": created,
-                           "Boundary": "boundary:trusted-instance", "Audience": "personal"}
-            con.execute(
-                "INSERT INTO memory_checkpoints(checkpoint_id, session_id, turn_id, trigger_type, "
-                "priority, status, payload_json, retry_count, created_at, updated_at) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (cp_id(key), session, None, trig, prio, "completed",
-                 json.dumps(payload, separators=(",", ":")), 0, created, created + 1800))
+        _write_checkpoints(con, rng)
     con.close()
+
+
+def _touch_anchor(anchors, name, atype, sens, recall, conf, fresh, created, updated, status="active"):
+    aid = anchor_id(name)
+    a = anchors.get(aid)
+    if a is None:
+        anchors[aid] = dict(anchor_id=aid, anchor_type=atype, canonical_name=name,
+                            sensitivity=sens, recall_mode=recall, confidence=conf,
+                            freshness_at=fresh, status=status, created_at=created,
+                            updated_at=updated)
+    else:
+        # EnsureAnchorAsync overwrites everything but created_at
+        a.update(anchor_type=atype, canonical_name=name, sensitivity=sens,
+                 recall_mode=recall, confidence=conf, freshness_at=fresh,
+                 status=status, updated_at=max(a["updated_at"], updated))
+    return aid
+
+
+def _recall_and_facets(d, created, facets):
+    """The document's recall mode (and its facets, which the legacy repair of extractor rows marked)."""
+    recall = d["recall"]
+    if d["path"] == "ext":
+        if created < REPAIR_ERA:
+            recall = recall or "searchable"
+            facets = sj(["needs_metadata_enrichment"])
+        else:
+            recall = recall or "auto"
+    recall = recall or "auto"
+    if d["klass"] == "trace":
+        recall = "never"
+    if d["sensitivity"] == "secret":
+        recall = "never"
+    return recall, facets
+
+
+def _write_documents(con, rng, anchors):
+    seen_ids = set()
+    for d in DOCS:
+        did = doc_id(d["key"])
+        assert did not in seen_ids
+        seen_ids.add(did)
+        created = ms(d["when"]) + rng.randint(0, 59999)
+        updated = ms(d["updated"]) + rng.randint(0, 59999) if d["updated"] else created
+        conf = d["conf"] if d["conf"] is not None else round(rng.uniform(0.72, 0.95), 2)
+        aliases, facets, slots = sj(d["aliases"]), sj(d["facets"]), sj(d["slots"])
+        recall, facets = _recall_and_facets(d, created, facets)
+        if d["path"] == "ext":
+            conf = round(rng.uniform(0.6, 0.8), 2)
+        semantics = d["semantics"] or "merge-document"
+        if created < BOUNDARY_ERA:
+            boundary, audience = None, None
+        else:
+            boundary, audience = "boundary:trusted-instance", "personal"
+        # anchor: extractor path makes `event` anchors only for records;
+        # documents get the proposal anchor type (observer) or `concept`.
+        atype = d["atype"] if d["path"] == "obs" else "concept"
+        anchor_recall = "auto" if recall in ("auto", "searchable") else recall
+        aid = _touch_anchor(anchors, d["anchor"], atype, d["sensitivity"], anchor_recall, conf,
+                            created, created, updated)
+        con.execute(
+            "INSERT INTO memory_documents(document_id, anchor_id, memory_class, title, "
+            "markdown_body, aliases_json, facets_json, slots_json, update_semantics, boundary, "
+            "audience, sensitivity, recall_mode, confidence, freshness_at, expires_at, "
+            "created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (did, aid, d["klass"], d["title"], d["body"], aliases, facets,
+             slots if d["klass"] == "durable_fact" else None, semantics, boundary, audience,
+             d["sensitivity"], recall, conf, created, None, created, updated))
+        if recall in ("auto", "searchable") and semantics != "tombstone":
+            con.execute("DELETE FROM memory_documents_fts WHERE document_id = ?", (did,))
+            con.execute("INSERT INTO memory_documents_fts(document_id, title, body, aliases, "
+                        "facets) VALUES (?,?,?,?,?)",
+                        (did, d["title"], d["body"], aliases or "", facets or ""))
+
+
+def _write_records(con, rng, anchors):
+    for key, when, anchor, rtype, env in RECORDS:
+        rid = rec_id(key)
+        created = ms(when) + rng.randint(0, 59999)
+        env = dict(env)
+        env["ExpiresAtMs"] = created + 30 * 86400000
+        env["FreshUntilMs"] = None
+        payload = json.dumps(env, ensure_ascii=False, separators=(",", ":"))
+        aid = _touch_anchor(anchors, anchor, env["SubjectKind"], "normal", "searchable", 0.7,
+                            created, created, created)
+        con.execute(
+            "INSERT INTO memory_records(record_id, anchor_id, memory_class, record_type, "
+            "payload_json, aliases_json, facets_json, slots_json, supersedes_record_id, "
+            "update_semantics, boundary, audience, sensitivity, recall_mode, confidence, "
+            "freshness_at, expires_at, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (rid, aid, "evidence", rtype, payload, None, None, None, None,
+             "immutable-record", "boundary:trusted-instance", "personal", "normal",
+             "searchable", 0.7, created, created + 30 * 86400000, created))
+        con.execute("INSERT INTO memory_records_fts(record_id, title, body, aliases, facets) "
+                    "VALUES (?,?,?,?,?)", (rid, rtype, payload, "", ""))
+
+
+def _write_checkpoints(con, rng):
+    for key, when, trig, prio in CHECKPOINTS:
+        created = ms(when) + rng.randint(0, 59999)
+        session = "slack-dm-" + hashlib.md5((SEED_NS + key).encode()).hexdigest()[:12]
+        if trig == "observed-memory-proposals":
+            payload = {"SessionId": session, "TriggerType": trig, "Sensitivity": "normal",
+                       "Operations": []}
+        else:
+            payload = {"SessionId": session, "TriggerType": trig, "Source": "user",
+                       "Content": CHECKPOINT_CONTENT,
+                       "UserContent": None, "AssistantContent": None,
+                       "IsExplicitRequest": True, "HasVerifiedToolFinding": False,
+                       "IsCompactionBoundary": False, "HasAcceptedSubAgentFinding": False,
+                       "Sensitivity": "normal", "RecallMode": "auto", "Confidence": 0.9,
+                       "MemoryId": None, "UpdateOldText": None, "UpdateNewText": None,
+                       "Delete": False, "Kind": "document", "Title": None,
+                       "UpdateSemantics": "merge-document", "Evidence": None,
+                       "SupersedesRecordId": None, "FreshnessAtMs": created,
+                       "Boundary": "boundary:trusted-instance", "Audience": "personal"}
+        con.execute(
+            "INSERT INTO memory_checkpoints(checkpoint_id, session_id, turn_id, trigger_type, "
+            "priority, status, payload_json, retry_count, created_at, updated_at) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (cp_id(key), session, None, trig, prio, "completed",
+             json.dumps(payload, separators=(",", ":")), 0, created, created + 1800))
 
 
 def labels():
