@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from .align import Fate, align
 from .contrasts import contrasts
 from .facts.calendar_values import dates, times
-from .sentences import Sentence, split
+from .sentences import Sentence, TokenClass, split, tokens
 
 DAY_MS = 86_400_000
 CLOSE_MS = 10 * 60_000  # two notes written within ten minutes are not ordered by their time stamps alone
@@ -170,8 +170,11 @@ def _dated_change_not_carried(older: str, newer: str) -> str:
     for fate in align([older], newer).sentences:
         if fate.fate in (Fate.KEPT, Fate.RESTATED) or not fate.body or not stated_days(fate.text):
             continue
-        changed = [m for m in fate.missing if any(ch.isdigit() for ch in m) and not dates(m)]
-        if changed and any(any(ch.isdigit() for ch in a) for a in fate.added) and not any(
+        values = {t.text for t in tokens(fate.text) if t.cls is TokenClass.VALUE}
+        values_after = {t.text for i in fate.body if i < len(newer_sentences)
+                        for t in tokens(newer_sentences[i].text) if t.cls is TokenClass.VALUE}
+        changed = [m for m in fate.missing if m in values and not dates(m)]
+        if changed and any(a in values_after for a in fate.added) and not any(
                 stated_days(newer_sentences[i].text) for i in fate.body if i < len(newer_sentences)):
             return fate.text
     return ""

@@ -50,6 +50,7 @@ def history_spans(body: str) -> list[HistorySpan]:
     return [HistorySpan(m.start(), m.end(), m.group("old").strip(), m.group("date")) for m in HISTORY.finditer(body)]
 
 
+# Any: the decider slot's engine is duck-typed (a fake, llama.cpp, or one that cannot score answers)
 def reader_of(engine: Any) -> SupersedeReader | None:
     from ...core.decide.supersede_reader import SupersedeReader
 

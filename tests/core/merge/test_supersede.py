@@ -67,6 +67,16 @@ def test_a_newer_note_that_speaks_of_a_time_before_the_older_notes_past_is_doubt
     assert order_of([older, later], NOW).ordered
 
 
+def test_each_note_newer_on_a_different_value_is_doubted_whatever_the_values_class() -> None:
+    """The older note dates a change (an e-mail address: a value without a digit) that the newer note repeats undated,
+    while dating a change of its own: each is newer on something."""
+    older = TimedNote("Support e-mail moved to help@acme.io on 2025-02-14. Office phone: 555-0100.",
+                      ms("2025-02-15T12:00:00Z"))
+    newer = TimedNote("Office phone changed to 555-0199 on 2025-02-20. Support e-mail: info@acme.io.",
+                      ms("2025-02-20T16:00:00Z"))
+    assert "each note is newer on a different value" in order_of([older, newer], NOW).doubt
+
+
 # ---- dated series -------------------------------------------------------------------------------------------
 
 
