@@ -7,7 +7,8 @@ goals are held on the check set and the tune set's figures are printed beside th
 
 - superseding groups read as "supersedes": ≥ 90 %;
 - dated series read as "supersedes": 0;
-- groups labelled "a person decides" read as "supersedes": 0 (reported);
+- groups labelled "a person decides" read as "supersedes" (reported); none of them, and no dated series, above the
+  bar accept-safe needs (0);
 - every superseding draft keeps each replaced value inside a history phrase with the older note's day: 100 %;
 - the median superseding draft's length against the longest note (reported).
 SUPERSEDE_BENCH_LIMIT=N caps the groups of each kind per set (a quick run).
@@ -22,8 +23,8 @@ import pytest
 
 from memgui.core.decide import model_files
 from memgui.core.decide.llm import LlamaDecider
-from memgui.core.decide.supersede_reader import SupersedeReader
-from memgui.core.decide.supersession import read_supersession
+from memgui.core.decide.supersede_reader import UPDATE, SupersedeReader
+from memgui.core.decide.supersession import UNATTENDED_UPDATE_AT_LEAST, SupersedeReading, read_supersession
 from memgui.core.merge.supersede import Reading
 from memgui.core.tasks import run_to_end
 from tests.supersede_corpus.groups import NOW_MS, SETS, Group, load
@@ -56,14 +57,21 @@ def reader():
     decider.close()
 
 
-def _readings(groups: list[Group], reader: SupersedeReader) -> dict[str, Reading]:
-    return {g.id: run_to_end(read_supersession(g.notes, NOW_MS, reader)).reading for g in groups}
+def _readings(groups: list[Group], reader: SupersedeReader) -> dict[str, SupersedeReading]:
+    return {g.id: run_to_end(read_supersession(g.notes, NOW_MS, reader)) for g in groups}
+
+
+def _unattended(r: SupersedeReading) -> bool:
+    """Read as a supersession above the bar accept-safe needs (ops/supersede.py `why_not_unattended`)."""
+    return r.reading is Reading.SUPERSEDES and min(p.p.get(UPDATE, 0.0) for p in r.pairs) >= UNATTENDED_UPDATE_AT_LEAST
 
 
 @pytest.mark.parametrize("which", SETS)
 def test_supersede_reading_on_the_labelled_groups(which: str, reader, goals) -> None:
     groups = _groups(which)
-    read = _readings(groups, reader)
+    readings = _readings(groups, reader)
+    read = {gid: r.reading for gid, r in readings.items()}
+    unattended = {gid for gid, r in readings.items() if _unattended(r)}
     by_kind = {k: [g for g in groups if g.kind is k] for k in Reading}
     sup = by_kind[Reading.SUPERSEDES]
     hit = sum(read[g.id] is Reading.SUPERSEDES for g in sup)
@@ -85,6 +93,11 @@ def test_supersede_reading_on_the_labelled_groups(which: str, reader, goals) -> 
     goals.hold(f"dated series read as supersedes, {which} set", "0" if check else "report",
                f"{len(series_superseded)} of {len(by_kind[Reading.DATED_SERIES])}",
                not series_superseded or not check)
+    goals.hold(f"superseding groups accept-safe would write (p ≥ {UNATTENDED_UPDATE_AT_LEAST}), {which} set", "report",
+               f"{sum(g.id in unattended for g in sup)}/{len(sup)}", True)
+    wrong = [g.id for g in groups if g.kind is not Reading.SUPERSEDES and g.id in unattended]
+    goals.hold(f"dated series or 'a person decides' groups accept-safe would write, {which} set", "0",
+               f"{len(wrong)} {wrong[:5]}", not wrong)
     goals.hold(f"'a person decides' groups read as supersedes, {which} set", "report",
                f"{len(undecided_superseded)} of {len(by_kind[Reading.UNDECIDED])}", True)
     goals.hold(f"superseding drafts keeping every replaced value in dated history, {which} set", "100 %",
