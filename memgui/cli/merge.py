@@ -136,23 +136,38 @@ def _stamps_from(stamps: dict[str, Any]) -> dict[str, SourceStamp]:
     return {doc_id: SourceStamp(s.content_hash, s.updated_at, s.body_hash) for doc_id, s in stamps.items()}
 
 
+def _drafted_from(args: argparse.Namespace) -> tuple[dict[str, SourceStamp] | None, str | None]:
+    """The stamps the body was written from (--draft or --expect-stamps; None when neither is given) and the
+    draft's merged body (None when there is no draft or its body is blank)."""
+    if args.draft:
+        from ..core.store.seams import read_draft
+
+        draft = read_seam(read_draft, args.draft)
+        return _stamps_from(draft.stamps), None if is_blank(draft.merged_body) else draft.merged_body
+    if args.expect_stamps:
+        from ..core.store.seams import read_stamps_file
+
+        return _stamps_from(read_seam(read_stamps_file, args.expect_stamps)), None
+    return None, None
+
+
+def _guard_refused(exc: GuardRefusedError, as_json: bool) -> int:
+    """MergeGuard refused the body: say why (and the guard's report as JSON when asked); nothing was written."""
+    report = exc.report
+    if as_json:
+        print_json({"ok": False, "error": str(exc), "guard": report.to_dict()})
+    print(f"memgui: merge refused: {report.reason}", file=sys.stderr)
+    print("missing tokens: " + (", ".join(report.missing) or "none"), file=sys.stderr)
+    print("nothing was written (use --append, or --override-guard to write anyway)", file=sys.stderr)
+    return EXIT_NEGATIVE
+
+
 def run_merge(args: argparse.Namespace) -> int:
     target = document_id_arg(args.target, "--target")
     sources = document_ids_arg(args.sources, "--sources")
     if (args.note or "").startswith("accept-safe batch "):
         raise CliError("--note: a note starting 'accept-safe batch ' would put this write in a batch; nothing was written")
-    expected = None
-    draft_body = None
-    if args.draft:
-        from ..core.store.seams import read_draft
-
-        draft = read_seam(read_draft, args.draft)
-        expected = _stamps_from(draft.stamps)
-        draft_body = None if is_blank(draft.merged_body) else draft.merged_body
-    elif args.expect_stamps:
-        from ..core.store.seams import read_stamps_file
-
-        expected = _stamps_from(read_seam(read_stamps_file, args.expect_stamps))
+    expected, draft_body = _drafted_from(args)
     if not (args.body_file or args.append or args.union or draft_body):
         raise CliError("give the body: --body-file FILE, --append, --union, or --draft FILE with a merged body")
     body = _read_body(args.body_file) if args.body_file else draft_body
@@ -177,13 +192,7 @@ def run_merge(args: argparse.Namespace) -> int:
         try:
             entry = merge_cluster(store, plan)
         except GuardRefusedError as exc:
-            report = exc.report
-            if args.json:
-                print_json({"ok": False, "error": str(exc), "guard": report.to_dict()})
-            print(f"memgui: merge refused: {report.reason}", file=sys.stderr)
-            print("missing tokens: " + (", ".join(report.missing) or "none"), file=sys.stderr)
-            print("nothing was written (use --append, or --override-guard to write anyway)", file=sys.stderr)
-            return EXIT_NEGATIVE
+            return _guard_refused(exc, args.json)
         except StaleSourceError as exc:
             return _refused(str(exc), args.json, document_id=exc.document_id)
         except ApplyInputError as exc:
