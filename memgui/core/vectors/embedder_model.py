@@ -243,7 +243,6 @@ def _phantom(token: str) -> str:
 def convert_to_gguf(weights: Path, vocab: Path, config: Path, out: Path) -> None:
     """Write a llama.cpp BERT GGUF (f16 matrices, f32 vectors) from HF safetensors + vocab.txt."""
     import gguf
-    import numpy as np
     from safetensors.numpy import load_file
 
     hparams = json.loads(config.read_text(encoding="utf-8"))
@@ -259,6 +258,19 @@ def convert_to_gguf(weights: Path, vocab: Path, config: Path, out: Path) -> None
 
     tensors = load_file(str(weights))
     writer = gguf.GGUFWriter(str(out), arch="bert")
+    _add_hparams(writer, hparams)
+    _add_tokenizer(writer, tokens, index, hparams)
+    _add_tensors(writer, tensors, hparams, weights)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+
+
+def _add_hparams(writer: Any, hparams: dict[str, Any]) -> None:
+    """The BERT model's shape, attention and pooling (mean), and the file type (mostly f16)."""
+    import gguf
+
     writer.add_name("all-MiniLM-L6-v2")
     writer.add_context_length(int(hparams["max_position_embeddings"]))
     writer.add_embedding_length(int(hparams["hidden_size"]))
@@ -269,6 +281,11 @@ def convert_to_gguf(weights: Path, vocab: Path, config: Path, out: Path) -> None
     writer.add_causal_attention(False)
     writer.add_pooling_type(gguf.PoolingType.MEAN)
     writer.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
+
+
+def _add_tokenizer(writer: Any, tokens: list[str], index: dict[str, int], hparams: dict[str, Any]) -> None:
+    """The WordPiece vocabulary, its special tokens and how llama.cpp adds them."""
+    import gguf
 
     writer.add_tokenizer_model("bert")
     writer.add_tokenizer_pre("default")
@@ -284,6 +301,12 @@ def convert_to_gguf(weights: Path, vocab: Path, config: Path, out: Path) -> None
     writer.add_bos_token_id(index["[CLS]"])  # llama.cpp's WPM vocab uses BOS as [CLS]
     writer.add_add_bos_token(True)
     writer.add_add_sep_token(True)
+
+
+def _add_tensors(writer: Any, tensors: dict[str, Any], hparams: dict[str, Any], weights: Path) -> None:
+    """The weights under llama.cpp's names (matrices f16; vectors, norms and token types f32); raises
+    EmbedderModelError when one the model needs is missing."""
+    import numpy as np
 
     written = set()
     for hf_name in sorted(tensors):
@@ -302,7 +325,3 @@ def convert_to_gguf(weights: Path, vocab: Path, config: Path, out: Path) -> None
     needed |= {f"blk.{i}.attn_q.weight" for i in range(int(hparams["num_hidden_layers"]))}
     if not needed <= written:
         raise EmbedderModelError(f"{weights}: missing tensors {sorted(needed - written)[:4]}")
-    writer.write_header_to_file()
-    writer.write_kv_data_to_file()
-    writer.write_tensors_to_file()
-    writer.close()
