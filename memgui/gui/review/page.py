@@ -221,6 +221,21 @@ class ReviewPage(QWidget):
         self.compare_tabs.tabBar().setTabTextColor(at, QColor("#9a6700" if n else "#24292f"))
 
     def _lay_out(self, k: dict[str, QAction]) -> None:
+        self._lay_out_left()
+        self._lay_out_middle()
+        right = self._lay_out_right()
+        self.main_splitter = _splitter(Qt.Orientation.Horizontal, self.left_splitter, self.middle_splitter, right)
+        self.main_splitter.setStretchFactor(1, 1)
+        self.fit(DEFAULT_SIZE[0])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.notice_banner)
+        lay.addWidget(self.main_splitter, 1)
+        lay.addWidget(self._action_bar(k))
+
+    def _lay_out_left(self) -> None:
+        """The left column: the queue above the decision (which scrolls when short of height)."""
         queue = QWidget()
         lay = QVBoxLayout(queue)
         lay.setContentsMargins(4, 4, 2, 0)
@@ -248,6 +263,9 @@ class ReviewPage(QWidget):
         self.left_splitter.setStretchFactor(0, 1)
         self.left_splitter.setSizes([560, 300])
 
+    def _lay_out_middle(self) -> None:
+        """The middle column: the sources above the merged body beside the comparison tabs (and a supersession's
+        timeline above both while one is read)."""
         self.editor.setMinimumWidth(EDITOR_MIN_WIDTH)  # the narrowest window still leaves room to write
         merged = QWidget()
         lay = QVBoxLayout(merged)
@@ -265,6 +283,8 @@ class ReviewPage(QWidget):
         self.middle_splitter = _splitter(Qt.Orientation.Vertical, self.sources, lower)
         self.middle_splitter.setSizes([440, 440])
 
+    def _lay_out_right(self) -> QWidget:
+        """The right column: MergeGuard and the strict lens."""
         right = QWidget()
         lay = QVBoxLayout(right)
         lay.setContentsMargins(2, 4, 4, 4)
@@ -275,16 +295,7 @@ class ReviewPage(QWidget):
         table.setMinimumHeight(table.horizontalHeader().sizeHint().height() + 2 * table.frameWidth()
                                + TOKEN_ROWS * table.verticalHeader().defaultSectionSize())
         lay.addWidget(guard_box, 1)
-
-        self.main_splitter = _splitter(Qt.Orientation.Horizontal, self.left_splitter, self.middle_splitter, right)
-        self.main_splitter.setStretchFactor(1, 1)
-        self.fit(DEFAULT_SIZE[0])
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(0)
-        lay.addWidget(self.notice_banner)
-        lay.addWidget(self.main_splitter, 1)
-        lay.addWidget(self._action_bar(k))
+        return right
 
     @staticmethod
     def _action_bar(k: dict[str, QAction]) -> QWidget:

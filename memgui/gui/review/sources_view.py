@@ -76,7 +76,22 @@ class SourcePane(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(3)
-        # The choices on a row of their own: a narrow pane wraps its title, never clips "include".
+        layout.addLayout(self._choices())
+        self._add_labels(layout)
+        self.body = QPlainTextEdit()
+        self.body.setReadOnly(True)
+        self.body.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        layout.addWidget(self.body, 1)
+        self.missing_label = QLabel("")
+        set_colors(self.missing_label, "#7d0a0a")
+        self.missing_label.setWordWrap(True)
+        layout.addWidget(self.missing_label)
+        self.include_box.toggled.connect(self._dim)
+        self.setMinimumWidth(max(PANE_MIN_WIDTH, layout.minimumSize().width()))
+
+    def _choices(self) -> QHBoxLayout:
+        """The pane's number, include and target. The choices on a row of their own: a narrow pane wraps its
+        title, never clips "include"."""
         top = QHBoxLayout()
         top.setSpacing(8)
         self.number_label = QLabel()
@@ -88,7 +103,10 @@ class SourcePane(QFrame):
         top.addWidget(self.include_box)
         top.addWidget(self.target_radio)
         top.addStretch(1)
-        layout.addLayout(top)
+        return top
+
+    def _add_labels(self, layout: QVBoxLayout) -> None:
+        """The title, the same-fact group, the id, the metadata and the cosine badges."""
         self.title_label = QLabel()
         self.title_label.setWordWrap(True)
         self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -113,16 +131,6 @@ class SourcePane(QFrame):
         self.badges.setTextFormat(Qt.TextFormat.RichText)
         self.badges.setWordWrap(True)  # many members: the badges wrap instead of widening the pane
         layout.addWidget(self.badges)
-        self.body = QPlainTextEdit()
-        self.body.setReadOnly(True)
-        self.body.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        layout.addWidget(self.body, 1)
-        self.missing_label = QLabel("")
-        set_colors(self.missing_label, "#7d0a0a")
-        self.missing_label.setWordWrap(True)
-        layout.addWidget(self.missing_label)
-        self.include_box.toggled.connect(self._dim)
-        self.setMinimumWidth(max(PANE_MIN_WIDTH, layout.minimumSize().width()))
 
     @property
     def doc_id(self) -> str:
