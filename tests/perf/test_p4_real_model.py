@@ -22,21 +22,9 @@ from gui_fakes import Answerer, FakeScanner, build_review_store, services_for
 
 @pytest.mark.skipif(model_files.default_model_path() is None, reason="the default decider model is not installed")
 def test_p4_longest_gui_stall_with_the_real_model(tmp_path, qtbot, capsys, goals):
-    from memgui.gui.main_window import MainWindow
-    from memgui.gui.services import real_services
     from memgui.gui.status import StallProbe
 
-    review = build_review_store(tmp_path / "store" / "netclaw.db")
-    real = real_services()
-    services = services_for(review, scanner=FakeScanner(review.ids))
-    services.make_decider, services.selftest = real.make_decider, real.selftest
-    qs = QSettings(str(tmp_path / "memgui.ini"), QSettings.Format.IniFormat)
-    qs.setValue("decider/ahead", "true")
-    w = MainWindow(services, qsettings=qs)
-    qtbot.addWidget(w)
-    w.answerer = Answerer()
-    w.prompter.exec_box = w.answerer
-    w.show()
+    w, review = _window_with_the_real_model(tmp_path, qtbot)
     # The window's very first paint happens before it serves the reviewer (start-up, ≈ 185 ms offscreen here);
     # it is reported on its own, not as a stall of the work below.
     probe = StallProbe(5)
@@ -89,3 +77,23 @@ def test_p4_longest_gui_stall_with_the_real_model(tmp_path, qtbot, capsys, goals
     assert all(stages[name][1] >= 20 for name in ("first model load + self-test (background)",
                                                   "decisions ahead: the next 2 clusters",
                                                   "ask model (M; the queue paused)"))
+
+
+def _window_with_the_real_model(tmp_path, qtbot):
+    """The main window shown on a review store, with the real decider and self-test and decisions ahead on; and
+    the store."""
+    from memgui.gui.main_window import MainWindow
+    from memgui.gui.services import real_services
+
+    review = build_review_store(tmp_path / "store" / "netclaw.db")
+    real = real_services()
+    services = services_for(review, scanner=FakeScanner(review.ids))
+    services.make_decider, services.selftest = real.make_decider, real.selftest
+    qs = QSettings(str(tmp_path / "memgui.ini"), QSettings.Format.IniFormat)
+    qs.setValue("decider/ahead", "true")
+    w = MainWindow(services, qsettings=qs)
+    qtbot.addWidget(w)
+    w.answerer = Answerer()
+    w.prompter.exec_box = w.answerer
+    w.show()
+    return w, review

@@ -53,6 +53,25 @@ def test_no_update_of_a_concurrent_writer_is_lost(tmp_path):
     stop, log, written, wrote = ctx.Event(), ctx.Queue(), ctx.Value("i", 0), ctx.Event()
     daemon = ctx.Process(target=_daemon, args=(str(path), ids, stop, log, written, wrote))
     daemon.start()
+    counts = _review_beside_the_daemon(path, ids, written, wrote)
+    stop.set()
+    committed = []
+    while (item := log.get(timeout=30)) is not None:
+        committed.append(item)
+    daemon.join(timeout=30)
+    conn = sqlite3.connect(path)
+    bodies = "\n".join(r[0] for r in conn.execute("SELECT markdown_body FROM memory_documents"))
+    conn.close()
+    lost = [m for m in committed if f" {m}" not in bodies]
+    print(f"\nconcurrent daemon: {len(committed)} daemon writes, memgui {counts}, lost updates {len(lost)}")
+    assert len(committed) > 100 and counts["merged"] > 10  # both sides really worked at once
+    assert counts["refused as stale"] + counts["undo/redo refused"] > 0  # and really collided
+    assert lost == []
+
+
+def _review_beside_the_daemon(path, ids: list[str], written, wrote) -> dict[str, int]:
+    """memgui drafts, merges, undoes and redoes pairs of the documents while the daemon writes, until both sides
+    did enough; returns how often each happened (and was refused)."""
     rng = random.Random(11)
     counts = {"merged": 0, "refused as stale": 0, "undone": 0, "redone": 0, "undo/redo refused": 0}
     start = time.monotonic()
@@ -90,16 +109,4 @@ def test_no_update_of_a_concurrent_writer_is_lost(tmp_path):
                 except UndoConflictError:
                     counts["undo/redo refused"] += 1
                     break
-    stop.set()
-    committed = []
-    while (item := log.get(timeout=30)) is not None:
-        committed.append(item)
-    daemon.join(timeout=30)
-    conn = sqlite3.connect(path)
-    bodies = "\n".join(r[0] for r in conn.execute("SELECT markdown_body FROM memory_documents"))
-    conn.close()
-    lost = [m for m in committed if f" {m}" not in bodies]
-    print(f"\nconcurrent daemon: {len(committed)} daemon writes, memgui {counts}, lost updates {len(lost)}")
-    assert len(committed) > 100 and counts["merged"] > 10  # both sides really worked at once
-    assert counts["refused as stale"] + counts["undo/redo refused"] > 0  # and really collided
-    assert lost == []
+    return counts
