@@ -21,7 +21,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..netfx import APPEND_MARKER_RE
+from ..netfx import APPEND_MARKER_RE, LONE_SURROGATE
 from .facts.lexicon import BOUNDS, FUNCTION_WORDS, PHRASES
 
 # A full stop ends a sentence unless a lower-case word or a number follows (`approx. 20`, `eff. 1 Apr`) or it ends
@@ -165,6 +165,9 @@ def tokens(sentence: str) -> list[Token]:
     swallow the words they are written with), then one token per remaining word; a contraction gives two."""
     from .facts.number_words import digitised
     from .facts.values import values
+    # a lone surrogate (text that was not UTF-8) is read as U+FFFD, one character for one: spans do not move, and
+    # the alignment never proves such a sentence anyway (align.py's `_Read.read`)
+    sentence = LONE_SURROGATE.sub("\ufffd", sentence)
     text, regions = digitised(sentence.replace("’", "'"))  # `four` read as 4, in place (spans do not move)
     out: list[Token] = []
     taken: list[tuple[int, int]] = []
