@@ -206,6 +206,24 @@ def _second_reader(args: argparse.Namespace, store: Store, rows: list[ReviewRow]
         return ReaderRun(True, f"failed ({' '.join(str(exc).split()) or type(exc).__name__}); it read no cluster")
 
 
+def _plan_with_the_model(args: argparse.Namespace, store_arg: str | None) -> tuple[BatchPlan, dict[str, Any]]:
+    """Scan, review each cluster with the model, ask the second reader and read the supersessions; the plan."""
+    from ..core.ops.batch import plan_batch
+
+    model = _Model(_model_path(args), args)
+    try:
+        with open_store_or_fail(store_arg, read_only=True) as store, store_errors_as_cli_errors():
+            model.check()
+            rows, titles, info = _reviews(args, store, model)
+            reader = _second_reader(args, store, rows, model)
+            supersessions = _supersessions(store, rows, model)
+            store_path = store.path
+    finally:
+        model.close()
+    info["store"] = str(store_path)
+    return plan_batch(rows, titles=titles, reader=reader, supersessions=supersessions), info
+
+
 def _supersessions(store: Store, rows: list[ReviewRow], model: _Model) -> dict[Any, Any]:
     """The supersede reading of the clusters no merge takes (core/ops/batch_supersede.py), on the decider's model."""
     from ..core.decide.supersede_reader import SupersedeReader
@@ -243,7 +261,7 @@ def _result_text(result: BatchResult, store_path: str | os.PathLike[str]) -> str
 
 
 def run_accept(args: argparse.Namespace) -> int:
-    from ..core.ops.batch import BatchError, apply_batch, plan_batch
+    from ..core.ops.batch import BatchError, apply_batch
     from ..core.ops.changes import NO_CHANGES
     from ..core.tasks import run_to_end
 
@@ -256,18 +274,7 @@ def run_accept(args: argparse.Namespace) -> int:
     if args.plan:
         plan = _read_plan(args.plan)
     else:
-        model = _Model(_model_path(args), args)
-        try:
-            with open_store_or_fail(store_arg, read_only=True) as store, store_errors_as_cli_errors():
-                model.check()
-                rows, titles, info = _reviews(args, store, model)
-                reader = _second_reader(args, store, rows, model)
-                supersessions = _supersessions(store, rows, model)
-                store_path = store.path
-        finally:
-            model.close()
-        plan = plan_batch(rows, titles=titles, reader=reader, supersessions=supersessions)
-        info["store"] = str(store_path)
+        plan, info = _plan_with_the_model(args, store_arg)
     out: dict[str, Any] = {**info, "dry_run": bool(args.dry_run), **plan.to_dict()}
     result = None
     stopped_by: list[int] = []
