@@ -25,7 +25,7 @@ from memgui.core.decide import model_files
 from memgui.core.decide.llm import LlamaDecider
 from memgui.core.decide.supersede_reader import UPDATE, SupersedeReader
 from memgui.core.decide.supersession import UNATTENDED_UPDATE_AT_LEAST, SupersedeReading, read_supersession
-from memgui.core.merge.supersede import Reading
+from memgui.core.merge.supersede import Reading, supersede_draft
 from memgui.core.tasks import run_to_end
 from tests.supersede_corpus.groups import NOW_MS, SETS, Group, load
 from tests.supersede_corpus.measure import draft_outcome
@@ -61,9 +61,11 @@ def _readings(groups: list[Group], reader: SupersedeReader) -> dict[str, Superse
     return {g.id: run_to_end(read_supersession(g.notes, NOW_MS, reader)) for g in groups}
 
 
-def _unattended(r: SupersedeReading) -> bool:
-    """Read as a supersession above the bar accept-safe needs (ops/supersede.py `why_not_unattended`)."""
-    return r.reading is Reading.SUPERSEDES and min(p.p.get(UPDATE, 0.0) for p in r.pairs) >= UNATTENDED_UPDATE_AT_LEAST
+def _unattended(r: SupersedeReading, group: Group) -> bool:
+    """What accept-safe would write (ops/supersede.py `why_not_unattended`): read as a supersession above its bar,
+    and no older statement the newest note does not speak of."""
+    return (r.reading is Reading.SUPERSEDES and min(p.p.get(UPDATE, 0.0) for p in r.pairs) >= UNATTENDED_UPDATE_AT_LEAST
+            and not supersede_draft(group.notes, r.order).unaligned)
 
 
 @pytest.mark.parametrize("which", SETS)
@@ -71,7 +73,7 @@ def test_supersede_reading_on_the_labelled_groups(which: str, reader, goals) -> 
     groups = _groups(which)
     readings = _readings(groups, reader)
     read = {gid: r.reading for gid, r in readings.items()}
-    unattended = {gid for gid, r in readings.items() if _unattended(r)}
+    unattended = {g.id for g in groups if _unattended(readings[g.id], g)}
     by_kind = {k: [g for g in groups if g.kind is k] for k in Reading}
     sup = by_kind[Reading.SUPERSEDES]
     hit = sum(read[g.id] is Reading.SUPERSEDES for g in sup)

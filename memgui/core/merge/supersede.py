@@ -220,12 +220,16 @@ class SupersedeDraft:
     history: tuple[Historied, ...]  # older statements kept as dated history
     kept: tuple[tuple[int, int], ...]  # older sentences (note, index) kept as present statements (not touched)
     dropped: tuple[tuple[int, int], ...]  # older sentences the newer text keeps or restates
+    # older sentences the newer note shares nothing with, kept as history because no reader said they still hold:
+    # whether each is stale or untouched is a person's call (accept-safe leaves such a supersession to one)
+    unaligned: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {"merged_body": self.body, "order": self.order.to_dict(),
                 "history": [{"note": h.note, "index": h.index, "text": h.text, "phrase": h.phrase}
                             for h in self.history],
-                "kept": [list(k) for k in self.kept], "dropped": [list(d) for d in self.dropped]}
+                "kept": [list(k) for k in self.kept], "dropped": [list(d) for d in self.dropped],
+                "unaligned": [list(u) for u in self.unaligned]}
 
 
 def history_phrase(sentence: str, day: str) -> str:
@@ -258,6 +262,7 @@ def supersede_draft(notes: Sequence[TimedNote], order: Order,
     history: list[Historied] = []
     kept: list[tuple[int, int]] = []
     dropped: list[tuple[int, int]] = []
+    unaligned: list[tuple[int, int]] = []
     for ni in reversed(order.oldest_first[:-1]):  # the newest of the older notes first
         note = notes[ni]
         day = day_of(order.times[ni] or 0)
@@ -277,10 +282,12 @@ def supersede_draft(notes: Sequence[TimedNote], order: Order,
                 phrase = history_phrase(fate.text, day)
                 after.setdefault(len(new_sentences) - 1, []).append(phrase)
                 history.append(Historied(ni, fate.index, fate.text, -1, phrase))
+                if stale is None:
+                    unaligned.append((ni, fate.index))
     body = _with_history(newest, new_sentences, after)
     if tail:
         body = body.rstrip() + "\n" + "\n".join(tail)
-    return SupersedeDraft(body, order, tuple(history), tuple(kept), tuple(dropped))
+    return SupersedeDraft(body, order, tuple(history), tuple(kept), tuple(dropped), tuple(unaligned))
 
 
 def _with_history(text: str, sentences: list[Sentence], after: dict[int, list[str]]) -> str:

@@ -62,6 +62,7 @@ class SupersessionPlan:
                               for h in self.draft.history]
             out["kept_as_written"] = [{"document_id": ids[n], "sentence": i} for n, i in self.draft.kept]
             out["restated_by_newer"] = [{"document_id": ids[n], "sentence": i} for n, i in self.draft.dropped]
+            out["not_spoken_of"] = [{"document_id": ids[n], "sentence": i} for n, i in self.draft.unaligned]
         if self.check is not None:
             out["check"] = self.check.to_dict()
         return out
@@ -113,6 +114,9 @@ def why_not_unattended(plan: SupersessionPlan) -> str | None:
                 "unattended write needs: a person decides")
     if plan.draft is None or plan.check is None or not plan.check.passed:
         return "the superseding draft fails its check"
+    if plan.draft.unaligned:
+        return (f"{len(plan.draft.unaligned)} older statement(s) the newest note does not speak of: whether each "
+                "still holds or is out of date, a person decides")
     if not check_merge([d.markdown_body or "" for d in plan.documents], plan.draft.body).passed:
         return "Netclaw's MergeGuard fails the superseding draft"
     return None

@@ -126,3 +126,14 @@ def test_a_reading_a_person_is_shown_is_not_enough_for_an_unattended_write(store
     assert supersessions["c1"].reading.reading.value == "supersedes"
     plan = plan_batch([("c1", [old, new], None)], supersessions=supersessions)
     assert plan.writes == [] and "under the 0.75 an unattended write needs" in plan.excluded[0].reason
+
+
+def test_an_older_statement_the_newest_note_does_not_speak_of_leaves_the_supersession_to_a_person(store):
+    """Kept as dated history in the draft (never a stale present claim), but whether it still holds is unproved."""
+    old = seed_document(store, "Sofa order", "Ordered the KIVIK sofa from IKEA on 3 March 2025; delivery expected in "
+                        "2–3 weeks. The assembly kit was lent by Marc.", anchor="sofa",
+                        freshness_at=ms("2025-03-04T09:00:00")).document_id
+    new = seed_document(store, "Sofa", "The KIVIK sofa arrived on 18 March 2025.", anchor="sofa-2",
+                        freshness_at=ms("2025-03-18T17:00:00")).document_id
+    plan, _ = _plan(store, [("c1", [old, new], None)])
+    assert plan.writes == [] and "1 older statement(s) the newest note does not speak of" in plan.excluded[0].reason
