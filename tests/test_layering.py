@@ -206,3 +206,27 @@ def test_no_module_imports_another_modules_private_names():
 def test_the_private_import_check_catches_one():
     probe = "from __future__ import annotations\nfrom .guard_tokens import _source_scan, units\nfrom . import __version__\n"
     assert _private_imports(probe, "probe.py") == ["probe.py:2 imports _source_scan from .guard_tokens"]
+
+
+# ---- no function over 80 lines (issue 37, "Done when") ------------------------------------------------------
+
+MAX_FUNCTION_LINES = 80
+
+
+def _long_functions(source: str, where: str) -> list[str]:
+    """`where:line name (n lines)` for every function (nested ones and methods too) over MAX_FUNCTION_LINES, counted
+    from its `def` line to its last line."""
+    return [f"{where}:{node.lineno} {node.name} ({length} lines)" for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_FUNCTION_LINES]
+
+
+def test_no_function_is_over_80_lines():
+    offenders = [hit for folder in (PKG, ROOT / "tests") for p in sorted(folder.rglob("*.py"))
+                 for hit in _long_functions(p.read_text(encoding="utf-8"), str(p.relative_to(ROOT)))]
+    assert offenders == [], "split these along their seams:\n  " + "\n  ".join(offenders)
+
+
+def test_the_length_check_catches_one():
+    probe = "def short():\n    return 1\n\n\nclass K:\n    async def long(self):\n" + "        x = 1\n" * 80
+    assert _long_functions(probe, "probe.py") == ["probe.py:6 long (81 lines)"]

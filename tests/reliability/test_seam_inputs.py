@@ -77,128 +77,190 @@ def _merge(store, *extra):
     return ["merge", "--store", store, "--target", A, "--sources", B, *extra]
 
 
-# (name, argv from (base, store path, stamps, bodies)) — each must be exit 2, one stderr line, nothing changed
-def _cases():
-    s = lambda d: str(d[1])  # noqa: E731
-    draft = lambda name, text: lambda d: _merge(s(d), "--draft", _write(d[0], name, text(d[2])))  # noqa: E731
-    stamps = lambda name, text: lambda d: _merge(s(d), "--append", "--expect-stamps",  # noqa: E731
-                                                  _write(d[0], name, text(d[2])))
-    plan = lambda name, text: lambda d: ["accept-safe", "--store", s(d), "--no-reader", "--plan",  # noqa: E731
-                                         _write(d[0], name, text(d[2], d[3]))]
-    pair = lambda st: json.dumps(_pair(st))  # noqa: E731
+# (name, argv from (base, store path, stamps, bodies)) — each must be exit 2, one stderr line, nothing changed.
+# One list per seam; the argv builders below write the file a case reads (into the module's temporary folder).
+
+def _s(d) -> str:
+    return str(d[1])
+
+
+def _draft_arg(name: str, text):
+    return lambda d: _merge(_s(d), "--draft", _write(d[0], name, text(d[2])))
+
+
+def _stamps_arg(name: str, text):
+    return lambda d: _merge(_s(d), "--append", "--expect-stamps", _write(d[0], name, text(d[2])))
+
+
+def _plan_arg(name: str, text):
+    return lambda d: ["accept-safe", "--store", _s(d), "--no-reader", "--plan", _write(d[0], name, text(d[2], d[3]))]
+
+
+def _pair_json(st) -> str:
+    return json.dumps(_pair(st))
+
+
+def _draft_cases():
     return [
         # drafts (`memgui decide --json` read back by `merge --draft`)
-        ("draft: merged_body a number", draft("d1.json", lambda st: _draft(st, merged_body=5))),
-        ("draft: merged_body a list", draft("d2.json", lambda st: _draft(st, merged_body=["a", "b"]))),
-        ("draft: merged_body an object", draft("d3.json", lambda st: _draft(st, merged_body={"a": 1}))),
-        ("draft: stamps a list", draft("d4.json", lambda st: _draft(st, stamps=[1, 2]))),
-        ("draft: no stamps", draft("d5.json", lambda st: json.dumps({"merged_body": "x"}))),
-        ("draft: 100k-deep JSON", draft("d6.json", lambda st: '{"stamps": {}, "merged_body": ' + DEEP + "}")),
-        ("draft: 100k-deep in an unknown field", draft("d7.json", lambda st: _draft(st)[:-1] + ', "x": ' + DEEP + "}")),
-        ("draft: lone surrogate escape in the body", draft("d8.json", lambda st: _draft(st)[:-1] + ', "merged_body": "a\\ud800b"}')),
-        ("draft: lone low surrogate", draft("d9.json", lambda st: _draft(st)[:-1] + ', "merged_body": "\\udfff"}')),
-        ("draft: surrogate bytes (not UTF-8)", lambda d: _merge(s(d), "--draft", _write(
+        ("draft: merged_body a number", _draft_arg("d1.json", lambda st: _draft(st, merged_body=5))),
+        ("draft: merged_body a list", _draft_arg("d2.json", lambda st: _draft(st, merged_body=["a", "b"]))),
+        ("draft: merged_body an object", _draft_arg("d3.json", lambda st: _draft(st, merged_body={"a": 1}))),
+        ("draft: stamps a list", _draft_arg("d4.json", lambda st: _draft(st, stamps=[1, 2]))),
+        ("draft: no stamps", _draft_arg("d5.json", lambda st: json.dumps({"merged_body": "x"}))),
+        ("draft: 100k-deep JSON", _draft_arg("d6.json", lambda st: '{"stamps": {}, "merged_body": ' + DEEP + "}")),
+        ("draft: 100k-deep in an unknown field", _draft_arg("d7.json", lambda st: _draft(st)[:-1] + ', "x": ' + DEEP + "}")),
+        ("draft: lone surrogate escape in the body", _draft_arg("d8.json", lambda st: _draft(st)[:-1] + ', "merged_body": "a\\ud800b"}')),
+        ("draft: lone low surrogate", _draft_arg("d9.json", lambda st: _draft(st)[:-1] + ', "merged_body": "\\udfff"}')),
+        ("draft: surrogate bytes (not UTF-8)", lambda d: _merge(_s(d), "--draft", _write(
             d[0], "d10.json", _draft(d[2]).encode()[:-1] + b', "rationale": "\xed\xa0\x80"}'))),
         ("draft: updated_at beyond int64",
-         draft("d11.json", lambda st: _draft(st, stamps={A: {"updated_at": 2 ** 64, "content_hash": "x"}}))),
+         _draft_arg("d11.json", lambda st: _draft(st, stamps={A: {"updated_at": 2 ** 64, "content_hash": "x"}}))),
         ("draft: updated_at below int64",
-         draft("d12.json", lambda st: _draft(st, stamps={A: {"updated_at": -(2 ** 63) - 1, "content_hash": "x"}}))),
-        ("draft: updated_at a fraction", draft("d13.json", lambda st: _draft(st, stamps={A: {"updated_at": 1.5, "content_hash": "x"}}))),
-        ("draft: content_hash a number", draft("d14.json", lambda st: _draft(st, stamps={A: {"updated_at": 1, "content_hash": 7}}))),
-        ("draft: a stamp with an unknown field", draft("d15.json", lambda st: _draft(st, stamps={A: {**st[A], "oops": 1}}))),
-        ("draft: an empty document id", draft("d16.json", lambda st: _draft(st, stamps={"": st[A]}))),
-        ("draft: a 600-character document id", draft("d17.json", lambda st: _draft(st, stamps={"d" * 600: st[A]}))),
-        ("draft: a document id with a newline", draft("d24.json", lambda st: _draft(st, stamps={"doc\nx": st[A]}))),
-        ("merge --target with a newline", lambda d: ["merge", "--store", s(d), "--target", "doc-a\nsecond line",
+         _draft_arg("d12.json", lambda st: _draft(st, stamps={A: {"updated_at": -(2 ** 63) - 1, "content_hash": "x"}}))),
+        ("draft: updated_at a fraction",
+         _draft_arg("d13.json", lambda st: _draft(st, stamps={A: {"updated_at": 1.5, "content_hash": "x"}}))),
+        ("draft: content_hash a number", _draft_arg("d14.json", lambda st: _draft(st, stamps={A: {"updated_at": 1, "content_hash": 7}}))),
+        ("draft: a stamp with an unknown field", _draft_arg("d15.json", lambda st: _draft(st, stamps={A: {**st[A], "oops": 1}}))),
+        ("draft: an empty document id", _draft_arg("d16.json", lambda st: _draft(st, stamps={"": st[A]}))),
+        ("draft: a 600-character document id", _draft_arg("d17.json", lambda st: _draft(st, stamps={"d" * 600: st[A]}))),
+        ("draft: a document id with a newline", _draft_arg("d24.json", lambda st: _draft(st, stamps={"doc\nx": st[A]}))),
+        ("merge --target with a newline", lambda d: ["merge", "--store", _s(d), "--target", "doc-a\nsecond line",
                                                      "--sources", B, "--append"]),
-        ("draft: JSON null", draft("d18.json", lambda st: "null")),
-        ("draft: an empty file", draft("d19.json", lambda st: "")),
-        ("draft: NaN", draft("d20.json", lambda st: "NaN")),
-        ("draft: 1e400", draft("d21.json", lambda st: _draft(st)[:-1] + ', "guard": {"retention": 1e400}}')),
-        ("draft: trailing garbage", draft("d22.json", lambda st: _draft(st) + " }")),
-        ("draft: stamps of other documents", draft("d23.json", lambda st: _draft(st, stamps={FIVE[3]: st[FIVE[3]]}))),
+        ("draft: JSON null", _draft_arg("d18.json", lambda st: "null")),
+        ("draft: an empty file", _draft_arg("d19.json", lambda st: "")),
+        ("draft: NaN", _draft_arg("d20.json", lambda st: "NaN")),
+        ("draft: 1e400", _draft_arg("d21.json", lambda st: _draft(st)[:-1] + ', "guard": {"retention": 1e400}}')),
+        ("draft: trailing garbage", _draft_arg("d22.json", lambda st: _draft(st) + " }")),
+        ("draft: stamps of other documents", _draft_arg("d23.json", lambda st: _draft(st, stamps={FIVE[3]: st[FIVE[3]]}))),
+    ]
+
+
+def _stamps_cases():
+    return [
         # stamps files (`--expect-stamps`)
-        ("stamps: a list", stamps("s1.json", lambda st: "[]")),
-        ("stamps: 100k-deep", stamps("s2.json", lambda st: DEEP)),
-        ("stamps: a stamp that is null", stamps("s3.json", lambda st: json.dumps({A: None}))),
-        ("stamps: updated_at beyond int64", stamps("s4.json", lambda st: json.dumps({A: {"updated_at": 10 ** 30, "content_hash": "x"}}))),
-        ("stamps: updated_at a string", stamps("s5.json", lambda st: json.dumps({A: {"updated_at": "1", "content_hash": "x"}}))),
+        ("stamps: a list", _stamps_arg("s1.json", lambda st: "[]")),
+        ("stamps: 100k-deep", _stamps_arg("s2.json", lambda st: DEEP)),
+        ("stamps: a stamp that is null", _stamps_arg("s3.json", lambda st: json.dumps({A: None}))),
+        ("stamps: updated_at beyond int64",
+         _stamps_arg("s4.json", lambda st: json.dumps({A: {"updated_at": 10 ** 30, "content_hash": "x"}}))),
+        ("stamps: updated_at a string", _stamps_arg("s5.json", lambda st: json.dumps({A: {"updated_at": "1", "content_hash": "x"}}))),
         ("stamps: lone surrogate in a hash",
-         stamps("s6.json", lambda st: pair(st)[:-1] + ', "z": {"updated_at": 1, "content_hash": "\\ud800"}}')),
-        ("stamps: a directory", lambda d: _merge(s(d), "--append", "--expect-stamps", str(d[0]))),
-        ("stamps: an empty object", stamps("s7.json", lambda st: "{}")),
+         _stamps_arg("s6.json", lambda st: _pair_json(st)[:-1] + ', "z": {"updated_at": 1, "content_hash": "\\ud800"}}')),
+        ("stamps: a directory", lambda d: _merge(_s(d), "--append", "--expect-stamps", str(d[0]))),
+        ("stamps: an empty object", _stamps_arg("s7.json", lambda st: "{}")),
+    ]
+
+
+def _plan_cases():
+    return [
         # plans (`accept-safe --plan`)
-        ("plan: writes an object", plan("p1.json", lambda st, b: json.dumps({"batch_id": "p", "writes": {}}))),
-        ("plan: merged_body a number", plan("p2.json", lambda st, b: _plan(st, b, merged_body=12))),
-        ("plan: stamps a list", plan("p3.json", lambda st, b: _plan(st, b, stamps=[]))),
-        ("plan: five documents in one write", plan("p4.json", lambda st, b: _plan(
+        ("plan: writes an object", _plan_arg("p1.json", lambda st, b: json.dumps({"batch_id": "p", "writes": {}}))),
+        ("plan: merged_body a number", _plan_arg("p2.json", lambda st, b: _plan(st, b, merged_body=12))),
+        ("plan: stamps a list", _plan_arg("p3.json", lambda st, b: _plan(st, b, stamps=[]))),
+        ("plan: five documents in one write", _plan_arg("p4.json", lambda st, b: _plan(
             st, b, tombstoned=FIVE[1:], stamps={k: st[k] for k in FIVE}))),
-        ("plan: the target among its tombstones", plan("p5.json", lambda st, b: _plan(st, b, tombstoned=[A, B]))),
-        ("plan: no tombstones", plan("p6.json", lambda st, b: _plan(st, b, tombstoned=[], stamps={A: st[A]}))),
-        ("plan: stamps for other documents", plan("p7.json", lambda st, b: _plan(st, b, stamps={A: st[A], FIVE[2]: st[FIVE[2]]}))),
-        ("plan: a SKIP decision", plan("p8.json", lambda st, b: _plan(st, b, decision="SKIP"))),
-        ("plan: the reader said no", plan("p9.json", lambda st, b: _plan(st, b, reader={"passed": False, "verdicts": []}))),
-        ("plan: an empty batch id", plan("p10.json", lambda st, b: _plan(st, b, batch_id=""))),
-        ("plan: a batch id with spaces", plan("p11.json", lambda st, b: _plan(st, b, batch_id="my batch"))),
-        ("plan: a 200-character batch id", plan("p12.json", lambda st, b: _plan(st, b, batch_id="b" * 200))),
-        ("plan: a batch id that is a number", plan("p13.json", lambda st, b: _plan(st, b, batch_id=7))),
-        ("plan: one document in two writes", plan("p14.json", lambda st, b: json.dumps({
+        ("plan: the target among its tombstones", _plan_arg("p5.json", lambda st, b: _plan(st, b, tombstoned=[A, B]))),
+        ("plan: no tombstones", _plan_arg("p6.json", lambda st, b: _plan(st, b, tombstoned=[], stamps={A: st[A]}))),
+        ("plan: stamps for other documents", _plan_arg("p7.json", lambda st, b: _plan(st, b, stamps={A: st[A], FIVE[2]: st[FIVE[2]]}))),
+        ("plan: a SKIP decision", _plan_arg("p8.json", lambda st, b: _plan(st, b, decision="SKIP"))),
+        ("plan: the reader said no", _plan_arg("p9.json", lambda st, b: _plan(st, b, reader={"passed": False, "verdicts": []}))),
+        ("plan: an empty batch id", _plan_arg("p10.json", lambda st, b: _plan(st, b, batch_id=""))),
+        ("plan: a batch id with spaces", _plan_arg("p11.json", lambda st, b: _plan(st, b, batch_id="my batch"))),
+        ("plan: a 200-character batch id", _plan_arg("p12.json", lambda st, b: _plan(st, b, batch_id="b" * 200))),
+        ("plan: a batch id that is a number", _plan_arg("p13.json", lambda st, b: _plan(st, b, batch_id=7))),
+        ("plan: one document in two writes", _plan_arg("p14.json", lambda st, b: json.dumps({
             "batch_id": "p", "writes": [_plan_write(st, b), _plan_write(st, b, cluster_id="c2")]}))),
-        ("plan: 100k-deep", plan("p15.json", lambda st, b: '{"batch_id": "p", "writes": ' + DEEP + "}")),
-        ("plan: a lone surrogate in the body", plan("p16.json", lambda st, b: _plan(st, b).replace(
+        ("plan: 100k-deep", _plan_arg("p15.json", lambda st, b: '{"batch_id": "p", "writes": ' + DEEP + "}")),
+        ("plan: a lone surrogate in the body", _plan_arg("p16.json", lambda st, b: _plan(st, b).replace(
             '"merged_body": "', '"merged_body": "\\ud800', 1))),
-        ("plan: checked beyond int64", plan("p17.json", lambda st, b: _plan(st, b, strict={"passed": True, "checked": 2 ** 64}))),
-        ("plan: a list", plan("p18.json", lambda st, b: "[]")),
+        ("plan: checked beyond int64", _plan_arg("p17.json", lambda st, b: _plan(st, b, strict={"passed": True, "checked": 2 ** 64}))),
+        ("plan: a list", _plan_arg("p18.json", lambda st, b: "[]")),
+    ]
+
+
+def _integer_cases():
+    return [
         # integers beyond SQLite's range, and other non-integers
-        ("undo: 2^63", lambda d: ["undo", "--store", s(d), BIG]),
-        ("undo: below -2^63", lambda d: ["undo", "--store", s(d), SMALL]),
-        ("redo: 2^63", lambda d: ["redo", "--store", s(d), BIG]),
-        ("undo: 1e3", lambda d: ["undo", "--store", s(d), "1e3"]),
-        ("undo: a 5,000-digit id", lambda d: ["undo", "--store", s(d), "9" * 5000]),
-        ("audit --limit 2^64", lambda d: ["audit", "--store", s(d), "--limit", str(2 ** 64)]),
-        ("audit --append-back 2^63", lambda d: ["audit", "--store", s(d), "--append-back", BIG]),
-        ("accept-safe --limit 2^70", lambda d: ["accept-safe", "--store", s(d), "--dry-run", "--limit", str(2 ** 70)]),
-        ("decide --threads 2^63", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--threads", BIG]),
-        ("decide --timeout nan", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--timeout", "nan"]),
-        ("scan --k 0", lambda d: ["scan", "--store", s(d), "--k", "0"]),
+        ("undo: 2^63", lambda d: ["undo", "--store", _s(d), BIG]),
+        ("undo: below -2^63", lambda d: ["undo", "--store", _s(d), SMALL]),
+        ("redo: 2^63", lambda d: ["redo", "--store", _s(d), BIG]),
+        ("undo: 1e3", lambda d: ["undo", "--store", _s(d), "1e3"]),
+        ("undo: a 5,000-digit id", lambda d: ["undo", "--store", _s(d), "9" * 5000]),
+        ("audit --limit 2^64", lambda d: ["audit", "--store", _s(d), "--limit", str(2 ** 64)]),
+        ("audit --append-back 2^63", lambda d: ["audit", "--store", _s(d), "--append-back", BIG]),
+        ("accept-safe --limit 2^70", lambda d: ["accept-safe", "--store", _s(d), "--dry-run", "--limit", str(2 ** 70)]),
+        ("decide --threads 2^63", lambda d: ["decide", "--store", _s(d), "--docs", f"{A},{B}", "--threads", BIG]),
+        ("decide --timeout nan", lambda d: ["decide", "--store", _s(d), "--docs", f"{A},{B}", "--timeout", "nan"]),
+        ("scan --k 0", lambda d: ["scan", "--store", _s(d), "--k", "0"]),
+    ]
+
+
+def _path_cases():
+    return [
         # paths no file system can hold
         ("--store: a component too long", lambda d: ["info", "--store", f"{d[0]}/{LONG}/netclaw.db"]),
         ("merge --store: a component too long", lambda d: _merge(f"{d[0]}/{LONG}.db", "--append")),
-        ("--body-file: a component too long", lambda d: _merge(s(d), "--force", "--body-file", f"{d[0]}/{LONG}.md")),
-        ("--draft: a component too long", lambda d: _merge(s(d), "--draft", f"{d[0]}/{LONG}.json")),
-        ("--expect-stamps: a component too long", lambda d: _merge(s(d), "--append", "--expect-stamps", f"/{LONG}")),
-        ("--plan: a component too long", lambda d: ["accept-safe", "--store", s(d), "--plan", f"/{LONG}/p.json"]),
-        ("--model: a component too long", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--model", f"/{LONG}.gguf"]),
+        ("--body-file: a component too long", lambda d: _merge(_s(d), "--force", "--body-file", f"{d[0]}/{LONG}.md")),
+        ("--draft: a component too long", lambda d: _merge(_s(d), "--draft", f"{d[0]}/{LONG}.json")),
+        ("--expect-stamps: a component too long", lambda d: _merge(_s(d), "--append", "--expect-stamps", f"/{LONG}")),
+        ("--plan: a component too long", lambda d: ["accept-safe", "--store", _s(d), "--plan", f"/{LONG}/p.json"]),
+        ("--model: a component too long", lambda d: ["decide", "--store", _s(d), "--docs", f"{A},{B}", "--model", f"/{LONG}.gguf"]),
         ("--store: a path longer than PATH_MAX", lambda d: ["audit", "--store", "/" + "/".join(["y" * 200] * 30)]),
-        # model files that are not models (item 6)
-        ("decide --model: a text file", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--model",
-                                                   _write(d[0], "m1.gguf", "not a model\n")]),
-        ("decide --model: an empty file", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--model",
-                                                     _write(d[0], "m2.gguf", b"")]),
-        ("decide --model: a safetensors file", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--model",
-                                                          _write(d[0], "m3.safetensors", b"\x08\x00\x00\x00\x00\x00\x00\x00{}      ")]),
-        ("decide --model: GGUF magic, then junk", lambda d: ["decide", "--store", s(d), "--docs", f"{A},{B}", "--model",
-                                                             _write(d[0], "m5.gguf", b"GGUF\x03\x00\x00\x00junk" * 8)]),
-        ("accept-safe --model: a JSON file", lambda d: ["accept-safe", "--store", s(d), "--dry-run", "--model",
-                                                        _write(d[0], "m4.gguf", "{}")]),
-        # bodies and the stamps a body-file needs (item 3)
-        ("merge --body-file without stamps or --force", lambda d: _merge(s(d), "--body-file", _write(d[0], "b1.md", "A body."))),
-        ("merge --body-file: surrogate bytes",
-         lambda d: _merge(s(d), "--force", "--body-file", _write(d[0], "b2.md", b"a \xed\xa0\x80 b"))),
-        ("merge --body-file: only white space", lambda d: _merge(s(d), "--force", "--body-file", _write(d[0], "b3.md", " \n\t "))),
-        ("merge --note posing as a batch", lambda d: _merge(s(d), "--append", "--note", "accept-safe batch x1")),
-        # text arguments that are not UTF-8 (a byte a shell passed through: Python's surrogate escape)
-        ("merge --target not UTF-8", lambda d: ["merge", "--store", s(d), "--target", "doc-\udcff", "--sources", B, "--append"]),
-        ("merge --note not UTF-8", lambda d: _merge(s(d), "--append", "--note", "note \udcff")),
-        ("decide --docs not UTF-8", lambda d: ["decide", "--store", s(d), "--docs", f"{A}\udcff,{B}", "--draft", "union"]),
-        ("diff --docs not UTF-8", lambda d: ["diff", "--store", s(d), "--docs", f"{A},{B}\udcfe"]),
-        ("audit --model not UTF-8", lambda d: ["audit", "--store", s(d), "--model", "\udcff"]),
-        ("audit --document not UTF-8", lambda d: ["audit", "--store", s(d), "--document", "\udcff"]),
-        # batch ids given back
-        ("undo-batch: a batch id with spaces", lambda d: ["undo-batch", "--store", s(d), "my batch"]),
-        ("undo-batch: an empty batch id", lambda d: ["undo-batch", "--store", s(d), ""]),
-        ("undo-batch: an unknown batch", lambda d: ["undo-batch", "--store", s(d), "never-written"]),
     ]
+
+
+def _model_file_cases():
+    return [
+        # model files that are not models (item 6)
+        ("decide --model: a text file", lambda d: ["decide", "--store", _s(d), "--docs", f"{A},{B}", "--model",
+                                                   _write(d[0], "m1.gguf", "not a model\n")]),
+        ("decide --model: an empty file", lambda d: ["decide", "--store", _s(d), "--docs", f"{A},{B}", "--model",
+                                                     _write(d[0], "m2.gguf", b"")]),
+        ("decide --model: a safetensors file", lambda d: ["decide", "--store", _s(d), "--docs", f"{A},{B}", "--model",
+                                                          _write(d[0], "m3.safetensors", b"\x08\x00\x00\x00\x00\x00\x00\x00{}      ")]),
+        ("decide --model: GGUF magic, then junk", lambda d: ["decide", "--store", _s(d), "--docs", f"{A},{B}", "--model",
+                                                             _write(d[0], "m5.gguf", b"GGUF\x03\x00\x00\x00junk" * 8)]),
+        ("accept-safe --model: a JSON file", lambda d: ["accept-safe", "--store", _s(d), "--dry-run", "--model",
+                                                        _write(d[0], "m4.gguf", "{}")]),
+    ]
+
+
+def _body_cases():
+    return [
+        # bodies and the stamps a body-file needs (item 3)
+        ("merge --body-file without stamps or --force", lambda d: _merge(_s(d), "--body-file", _write(d[0], "b1.md", "A body."))),
+        ("merge --body-file: surrogate bytes",
+         lambda d: _merge(_s(d), "--force", "--body-file", _write(d[0], "b2.md", b"a \xed\xa0\x80 b"))),
+        ("merge --body-file: only white space", lambda d: _merge(_s(d), "--force", "--body-file", _write(d[0], "b3.md", " \n\t "))),
+        ("merge --note posing as a batch", lambda d: _merge(_s(d), "--append", "--note", "accept-safe batch x1")),
+    ]
+
+
+def _not_utf8_cases():
+    return [
+        # text arguments that are not UTF-8 (a byte a shell passed through: Python's surrogate escape)
+        ("merge --target not UTF-8", lambda d: ["merge", "--store", _s(d), "--target", "doc-\udcff", "--sources", B, "--append"]),
+        ("merge --note not UTF-8", lambda d: _merge(_s(d), "--append", "--note", "note \udcff")),
+        ("decide --docs not UTF-8", lambda d: ["decide", "--store", _s(d), "--docs", f"{A}\udcff,{B}", "--draft", "union"]),
+        ("diff --docs not UTF-8", lambda d: ["diff", "--store", _s(d), "--docs", f"{A},{B}\udcfe"]),
+        ("audit --model not UTF-8", lambda d: ["audit", "--store", _s(d), "--model", "\udcff"]),
+        ("audit --document not UTF-8", lambda d: ["audit", "--store", _s(d), "--document", "\udcff"]),
+    ]
+
+
+def _batch_id_cases():
+    return [
+        # batch ids given back
+        ("undo-batch: a batch id with spaces", lambda d: ["undo-batch", "--store", _s(d), "my batch"]),
+        ("undo-batch: an empty batch id", lambda d: ["undo-batch", "--store", _s(d), ""]),
+        ("undo-batch: an unknown batch", lambda d: ["undo-batch", "--store", _s(d), "never-written"]),
+    ]
+
+
+def _cases():
+    return [*_draft_cases(), *_stamps_cases(), *_plan_cases(), *_integer_cases(), *_path_cases(),
+            *_model_file_cases(), *_body_cases(), *_not_utf8_cases(), *_batch_id_cases()]
 
 
 CASES = _cases()

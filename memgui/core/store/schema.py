@@ -32,8 +32,10 @@ REQUIRED_COLUMNS = {
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 
-def _ddl(legacy: bool) -> list[str]:
-    domain = "    domain TEXT NOT NULL,\n" if legacy else ""
+# One group of statements per table (its indexes with it). `domain` is the legacy column line, or "" (see _ddl).
+
+
+def _anchors_ddl(domain: str) -> list[str]:
     return [
         f"""CREATE TABLE IF NOT EXISTS memory_anchors (
     anchor_id TEXT PRIMARY KEY,
@@ -48,6 +50,11 @@ def _ddl(legacy: bool) -> list[str]:
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
 )""",
+    ]
+
+
+def _documents_ddl(domain: str) -> list[str]:
+    return [
         f"""CREATE TABLE IF NOT EXISTS memory_documents (
     document_id TEXT PRIMARY KEY,
     anchor_id TEXT NOT NULL,
@@ -71,6 +78,11 @@ def _ddl(legacy: bool) -> list[str]:
 )""",
         "CREATE INDEX IF NOT EXISTS idx_memory_documents_anchor ON memory_documents(anchor_id, updated_at DESC)",
         "CREATE INDEX IF NOT EXISTS idx_memory_documents_policy ON memory_documents(sensitivity, recall_mode, updated_at DESC)",
+    ]
+
+
+def _records_ddl(domain: str) -> list[str]:
+    return [
         f"""CREATE TABLE IF NOT EXISTS memory_records (
     record_id TEXT PRIMARY KEY,
     anchor_id TEXT NOT NULL,
@@ -94,6 +106,11 @@ def _ddl(legacy: bool) -> list[str]:
 )""",
         "CREATE INDEX IF NOT EXISTS idx_memory_records_anchor ON memory_records(anchor_id, created_at DESC)",
         "CREATE INDEX IF NOT EXISTS idx_memory_records_policy ON memory_records(sensitivity, recall_mode, created_at DESC)",
+    ]
+
+
+def _edges_ddl(domain: str) -> list[str]:
+    return [
         f"""CREATE TABLE IF NOT EXISTS memory_edges (
     edge_id TEXT PRIMARY KEY,
     from_anchor_id TEXT NOT NULL,
@@ -108,7 +125,12 @@ def _ddl(legacy: bool) -> list[str]:
 )""",
         "CREATE INDEX IF NOT EXISTS idx_memory_edges_from ON memory_edges(from_anchor_id, relation_type)",
         "CREATE INDEX IF NOT EXISTS idx_memory_edges_to ON memory_edges(to_anchor_id, relation_type)",
-        """CREATE TABLE IF NOT EXISTS memory_checkpoints (
+    ]
+
+
+# The tables without the legacy column: the same in both variants.
+CHECKPOINTS_DDL = (
+    """CREATE TABLE IF NOT EXISTS memory_checkpoints (
     checkpoint_id TEXT PRIMARY KEY,
     session_id TEXT NOT NULL,
     turn_id TEXT NULL,
@@ -120,8 +142,11 @@ def _ddl(legacy: bool) -> list[str]:
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
 )""",
-        "CREATE INDEX IF NOT EXISTS idx_memory_checkpoints_pending ON memory_checkpoints(status, priority DESC, created_at ASC)",
-        """CREATE TABLE IF NOT EXISTS memory_embeddings (
+    "CREATE INDEX IF NOT EXISTS idx_memory_checkpoints_pending ON memory_checkpoints(status, priority DESC, created_at ASC)",
+)
+
+EMBEDDINGS_DDL = (
+    """CREATE TABLE IF NOT EXISTS memory_embeddings (
     item_id TEXT NOT NULL,
     item_kind TEXT NOT NULL,
     model_id TEXT NOT NULL,
@@ -131,14 +156,24 @@ def _ddl(legacy: bool) -> list[str]:
     created_at INTEGER NOT NULL,
     PRIMARY KEY (item_id, model_id)
 )""",
-        "CREATE INDEX IF NOT EXISTS idx_memory_embeddings_model ON memory_embeddings(model_id)",
-        f"""CREATE VIRTUAL TABLE IF NOT EXISTS memory_documents_fts USING fts5(
+    "CREATE INDEX IF NOT EXISTS idx_memory_embeddings_model ON memory_embeddings(model_id)",
+)
+
+FTS_DDL = (
+    f"""CREATE VIRTUAL TABLE IF NOT EXISTS memory_documents_fts USING fts5(
     document_id UNINDEXED, title, body, aliases, facets, tokenize = '{FTS_TOKENIZER}'
 )""",
-        f"""CREATE VIRTUAL TABLE IF NOT EXISTS memory_records_fts USING fts5(
+    f"""CREATE VIRTUAL TABLE IF NOT EXISTS memory_records_fts USING fts5(
     record_id UNINDEXED, title, body, aliases, facets, tokenize = '{FTS_TOKENIZER}'
 )""",
-    ]
+)
+
+
+def _ddl(legacy: bool) -> list[str]:
+    """Every statement of Netclaw's init, in its order; `legacy` adds the `domain` column (netclaw-compat §2.7)."""
+    domain = "    domain TEXT NOT NULL,\n" if legacy else ""
+    return [*_anchors_ddl(domain), *_documents_ddl(domain), *_records_ddl(domain), *_edges_ddl(domain),
+            *CHECKPOINTS_DDL, *EMBEDDINGS_DDL, *FTS_DDL]
 
 
 def create_store(path: str | Path, *, legacy: bool = False) -> Path:
