@@ -3,7 +3,8 @@ the reason a person sees.
 
 The deterministic parts speak first and the model only reads what they leave open:
 1. the notes must be ordered without doubt (merge/supersede.py `order_of`), else "undecided";
-2. two dated observations of one series (`series_of`) make it "dated-series", whatever the model says;
+2. two dated observations of one series (`series_of`) make it "dated-series", whatever the model says; a newest
+   note that states no value in place of an older one (`replaced_value`) is no newer state ("undecided");
 3. the model reads each consecutive (older, newer) pair; every pair read as UPDATE with p ≥ `UPDATE_AT_LEAST`
    makes it "supersedes"; a pair read as SERIES with p ≥ `SERIES_AT_LEAST` makes it "dated-series"; anything else
    is "undecided" (a person decides). Without a model the reading is "undecided".
@@ -17,7 +18,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..merge.supersede import Order, Reading, TimedNote, day_of, order_of, series_of
+from ..merge.supersede import Order, Reading, TimedNote, day_of, order_of, replaced_value, series_of
 from ..tasks import CancelToken, Progress, Work
 from .supersede_reader import SERIES, UPDATE, PairReading, SupersedeReader
 
@@ -49,6 +50,9 @@ def read_supersession(notes: Sequence[TimedNote], now_ms: int, reader: Supersede
     series = series_of(notes)
     if series:
         return SupersedeReading(Reading.DATED_SERIES, order, f"dated series, never superseded: {series}")
+    if not replaced_value(notes, order):
+        return SupersedeReading(Reading.UNDECIDED, order, "the newest note states no value in place of an older "
+                                                          "one: a restatement or another fact, not a newer state")
     if reader is None:
         return SupersedeReading(Reading.UNDECIDED, order, "no model to read whether the newer note replaces the "
                                                           "older: a person decides")

@@ -180,6 +180,24 @@ def _dated_change_not_carried(older: str, newer: str) -> str:
     return ""
 
 
+def replaced_value(notes: Sequence[TimedNote], order: Order) -> str:
+    """The evidence that the newest note replaces something (not merely restates it): an older sentence aligned to
+    a newest sentence that lacks one of its values and states another value instead. The older sentence, or "" —
+    then the notes restate each other (duplicates to merge) or speak of different things, never a newer state."""
+    newest = notes[order.newest].body or ""
+    newest_sentences = split(newest)
+    for ni in order.oldest_first[:-1]:
+        for fate in align([notes[ni].body], newest).sentences:
+            if fate.fate in (Fate.KEPT, Fate.RESTATED) or not fate.body:
+                continue
+            values = {t.text for t in tokens(fate.text) if t.cls is TokenClass.VALUE}
+            values_now = {t.text for i in fate.body if i < len(newest_sentences)
+                          for t in tokens(newest_sentences[i].text) if t.cls is TokenClass.VALUE}
+            if any(m in values for m in fate.missing) and any(a in values_now for a in fate.added):
+                return fate.text
+    return ""
+
+
 def series_of(notes: Sequence[TimedNote]) -> str:
     """Why these notes are dated observations of one series ("" when they are not): two look-alike sentences of
     two notes that differ in the dates they carry."""
@@ -398,6 +416,7 @@ __all__ = [
     "history_phrase",
     "order_of",
     "overwritten",
+    "replaced_value",
     "series_of",
     "split_history",
     "stated_days",

@@ -137,3 +137,13 @@ def test_an_older_statement_the_newest_note_does_not_speak_of_leaves_the_superse
                         freshness_at=ms("2025-03-18T17:00:00")).document_id
     plan, _ = _plan(store, [("c1", [old, new], None)])
     assert plan.writes == [] and "1 older statement(s) the newest note does not speak of" in plan.excluded[0].reason
+
+
+def test_a_restatement_is_no_newer_state_whatever_the_model_reads(store):
+    """Two notes with the same values, the newer one reworded: nothing is replaced, so nothing becomes history."""
+    old = seed_document(store, "Inhaler", "Asthma inhaler: Clenil Modulite 100mcg, 2 puffs twice daily.", anchor="a",
+                        freshness_at=ms("2024-04-15T09:00:00")).document_id
+    new = seed_document(store, "Inhaler", "Clenil Modulite 100mcg inhaler, 2 puffs twice a day, for the asthma.",
+                        anchor="b", freshness_at=ms("2025-01-10T09:00:00")).document_id
+    plan, engine = _plan(store, [("c1", [old, new], None)])
+    assert plan.writes == [] and engine.questions == 0
