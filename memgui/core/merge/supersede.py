@@ -182,20 +182,40 @@ def _dated_change_not_carried(older: str, newer: str) -> str:
 
 def replaced_value(notes: Sequence[TimedNote], order: Order) -> str:
     """The evidence that the newest note replaces something (not merely restates it): an older sentence aligned to
-    a newest sentence that lacks one of its values and states another value instead. The older sentence, or "" —
-    then the notes restate each other (duplicates to merge) or speak of different things, never a newer state."""
+    a newest sentence that lacks one of its values and states, in its place, another value of the same kind that
+    contradicts it (not a looser spelling of it: `early Feb` does not replace `2 February`, `£110 a year` does not
+    replace `£110`). The older sentence, or "" — then the notes restate each other or speak of different things."""
     newest = notes[order.newest].body or ""
     newest_sentences = split(newest)
     for ni in order.oldest_first[:-1]:
         for fate in align([notes[ni].body], newest).sentences:
             if fate.fate in (Fate.KEPT, Fate.RESTATED) or not fate.body:
                 continue
-            values = {t.text for t in tokens(fate.text) if t.cls is TokenClass.VALUE}
-            values_now = {t.text for i in fate.body if i < len(newest_sentences)
-                          for t in tokens(newest_sentences[i].text) if t.cls is TokenClass.VALUE}
-            if any(m in values for m in fate.missing) and any(a in values_now for a in fate.added):
+            missing = {t.text: t.keys for t in tokens(fate.text) if t.cls is TokenClass.VALUE and t.text in fate.missing}
+            added = {t.text: t.keys for i in fate.body if i < len(newest_sentences)
+                     for t in tokens(newest_sentences[i].text) if t.cls is TokenClass.VALUE and t.text in fate.added}
+            if any(_contradicts(a, b) for a in missing.values() for b in added.values()):
                 return fate.text
     return ""
+
+
+def _contradicts(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two values of one kind that cannot both hold: no key shared, none a prefix of the other (an amount and its
+    rate), and two dates of different months (a day and the looser `early Feb` of its month agree)."""
+    for x in a:
+        for y in b:
+            kind = x.split(":", 1)[0]
+            if kind != y.split(":", 1)[0] or x == y or x.startswith(y) or y.startswith(x):
+                continue
+            if kind == "date" and _month_of(x) == _month_of(y) and "????" in x + y:
+                continue
+            return True
+    return False
+
+
+def _month_of(key: str) -> str:
+    m = re.match(r"date:(?:\d{4}|\?{4})-(\d{2})", key)
+    return m.group(1) if m else key
 
 
 def series_of(notes: Sequence[TimedNote]) -> str:
