@@ -22,7 +22,7 @@ from datetime import date
 from typing import Any
 
 from ..merge.align import Alignment, Fate, Verdict, judge
-from ..merge.facts.report import Direction
+from ..merge.facts.report import Direction, FactKind
 from ..merge.sentences import split
 from ..netfx import APPEND_SEPARATOR_RE, fold_case, is_blank
 from ..ops.append_back import append_back
@@ -66,13 +66,15 @@ class NotAMergeError(RecheckError):
 @dataclass(frozen=True)
 class FactAtRisk:
     token: str
-    kind: str
+    kind: FactKind
     direction: Direction
     source_ids: tuple[str, ...]  # the documents (as they were before the merge) stating it
 
     def __post_init__(self) -> None:
         if type(self.direction) is not Direction:  # a plain string: checked and made one
             object.__setattr__(self, "direction", Direction(self.direction))
+        if type(self.kind) is not FactKind:
+            object.__setattr__(self, "kind", FactKind(self.kind))
 
     def to_dict(self) -> dict[str, Any]:
         return {"token": self.token, "kind": self.kind, "direction": self.direction, "sources": list(self.source_ids)}

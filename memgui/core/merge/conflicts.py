@@ -22,7 +22,7 @@ from .contrasts import contrasts
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
 from .facts.notes import Note, read_note
-from .facts.report import Direction
+from .facts.report import Direction, FactKind
 from .guard import extract_tokens
 from .strict import contains_whole, facts, normalise_text
 
@@ -117,8 +117,9 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
 
 # What the lens reports when the second note is read as a merge of the first: every kind it knows.
 _CONTRADICTIONS = frozenset({Direction.CHANGED})
-_POLARITY_CLASSES = frozenset({"negation", "quantifier", "frequency", "restriction", "condition", "comparison",
-                               "order", "direction", "modality", "hedge", "state"})
+_POLARITY_CLASSES = frozenset({
+    FactKind.NEGATION, FactKind.QUANTIFIER, FactKind.FREQUENCY, FactKind.RESTRICTION, FactKind.CONDITION,
+    FactKind.COMPARISON, FactKind.ORDER, FactKind.DIRECTION, FactKind.MODALITY, FactKind.HEDGE, FactKind.STATE})
 _NEGATED_WORD = re.compile(r"(?:un|non-?)([^\W\d_]{3,})", re.IGNORECASE)
 
 
@@ -131,10 +132,10 @@ def fact_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
     # both ways round: a changed fact is seen from either note, but a marker only from the note that has it
     for first, second, flipped in ((a, b, False), (b, a, True)):
         for item in check_facts([first or ""], second or "").at_risk:
-            negated = _NEGATED_WORD.fullmatch(item.body_token or item.token or "") if item.kind == "term" else None
+            negated = _NEGATED_WORD.fullmatch(item.body_token or item.token or "") if item.kind is FactKind.TERM else None
             if negated and re.search(rf"\b{re.escape(negated.group(1))}\b", (first if item.direction is Direction.ADDED
                                                                               else second) or "", re.IGNORECASE):
-                item = dataclasses.replace(item, kind="negation")  # `paid` / `unpaid`: one word, one negated
+                item = dataclasses.replace(item, kind=FactKind.NEGATION)  # `paid` / `unpaid`: one word, one negated
             if item.direction in _CONTRADICTIONS or item.kind in _POLARITY_CLASSES:
                 mine, theirs = found.setdefault(item.kind, ([], []))
                 if flipped:
@@ -229,8 +230,10 @@ def value_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
 
 # Changes that bind another value to the same subject: a value of one kind where the other note's sentence
 # that restates it has another, two subjects that traded values, a word turned into its opposite.
-_BINDING_KINDS = frozenset({"number", "quantity", "money", "rate", "date", "time", "weekday", "month", "frequency",
-                            "version", "url", "email", "phone", "ordinal", "path", "binding", "antonym"})
+_BINDING_KINDS = frozenset({
+    FactKind.NUMBER, FactKind.QUANTITY, FactKind.MONEY, FactKind.RATE, FactKind.DATE, FactKind.TIME, FactKind.WEEKDAY,
+    FactKind.MONTH, FactKind.FREQUENCY, FactKind.VERSION, FactKind.URL, FactKind.EMAIL, FactKind.PHONE,
+    FactKind.ORDINAL, FactKind.PATH, FactKind.BINDING, FactKind.ANTONYM})
 
 
 def _value_changes(a: str | None, b: str | None) -> list[Conflict]:
@@ -242,7 +245,7 @@ def _value_changes(a: str | None, b: str | None) -> list[Conflict]:
     for item in check_facts([a or ""], b or "").at_risk:
         if item.direction is not Direction.CHANGED or item.kind not in _BINDING_KINDS:
             continue
-        if item.kind == "binding" or _neighbours(a_note, item.source_span) & _neighbours(b_note, item.body_span):
+        if item.kind is FactKind.BINDING or _neighbours(a_note, item.source_span) & _neighbours(b_note, item.body_span):
             out.append(Conflict(item.kind, (item.token,), (item.body_token or "",)))
     return out
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .facts.lens import Equated, FactAtRisk, check_facts
-from .facts.report import Direction
+from .facts.report import Direction, FactKind
 from .guard import extract_tokens
 
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -366,7 +366,7 @@ def with_titles(at_risk: Sequence[FactAtRisk], checked: int, equated: Sequence[E
                     years = _date_years(merged_body or "")
                 if key in years:
                     continue  # `… 2025` of a title, `renewed on 18/05/25` in the body
-            lost_titles[key] = FactAtRisk(Direction.DROPPED, "title_identifier", m.group(0), (index,), None, None, None,
+            lost_titles[key] = FactAtRisk(Direction.DROPPED, FactKind.TITLE_IDENTIFIER, m.group(0), (index,), None, None, None,
                                           f"{m.group(0)!r} of source {index + 1}'s title is in neither the body "
                                           "nor the kept title")
     titled = normalise_text("\n".join(t or "" for t in (*titles, kept_title)))

@@ -9,7 +9,7 @@ import re
 
 from . import wordnet
 from .notes import CLAUSE_STOP, Note, Word, lemma_of
-from .report import Direction, FactAtRisk, Findings
+from .report import Direction, FactAtRisk, FactKind, Findings
 
 _ACTS = re.compile(r"(['’]s\b)?\s*([a-z]+(?:s|ed))?\b")  # `Dana's`, `Dana rents`, `Dana lent`
 _WRITER = re.compile(r"\b(?:I|me|my|mine|we|us|our|ours)\b")
@@ -100,7 +100,7 @@ def agent_changed(notes: list[Note], body: Note, findings: Findings) -> None:
             if any(agents.get(lemma) == other for agents in said):
                 continue  # another source says it of that person too
             word = next(w for w in body.words if w.lemma == lemma)
-            findings.add(FactAtRisk(Direction.CHANGED, "binding", lemma, (number,), None, word.text, (word.start, word.end),
+            findings.add(FactAtRisk(Direction.CHANGED, FactKind.BINDING, lemma, (number,), None, word.text, (word.start, word.end),
                                     f"{word.text!r} was said of {_shown(who)}; the body says it of {_shown(other)}"))
             return
 

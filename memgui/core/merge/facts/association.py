@@ -21,7 +21,7 @@ from itertools import combinations
 
 from . import wordnet
 from .notes import Note
-from .report import Direction, FactAtRisk, Findings
+from .report import Direction, FactAtRisk, FactKind, Findings
 from .sentences import list_matches
 
 _MAX_SENTENCES_PER_ITEM = 3  # a word in more source sentences than this is the note's topic, not one fact's partner
@@ -221,11 +221,11 @@ def _report(a: str, c: str, d: str, b: str, seen: dict[str, tuple[int, Item]],
     for x in (a, b, c, d):
         n, (_, _, s, e) = seen[x]
         for item in findings.items:  # the swap is already told (two names that traded places, a value rebound)
-            if item.kind in ("binding", "word_order") and item.source_span and n in item.sources and \
+            if item.kind in (FactKind.BINDING, FactKind.WORD_ORDER) and item.source_span and n in item.sources and \
                     s < item.source_span[1] and item.source_span[0] < e:
                 return
     _, (_, body_text, body_start, body_end) = body_seen[a]
     findings.add(FactAtRisk(
-        Direction.CHANGED, "binding", a_text, (number,), (a_start, a_end), body_text, (body_start, body_end),
+        Direction.CHANGED, FactKind.BINDING, a_text, (number,), (a_start, a_end), body_text, (body_start, body_end),
         why or f"{a_text!r} was said of {c_text!r} and {b_text!r} of {d_text!r}; the body says {a_text!r} of "
         f"{d_text!r} and {b_text!r} of {c_text!r}"))

@@ -10,7 +10,7 @@ from collections import Counter
 from . import wordnet
 from .matching import Index, aligned
 from .notes import Note, Word, lemma_of
-from .report import Direction, FactAtRisk, Findings
+from .report import Direction, FactAtRisk, FactKind, Findings
 from .sentences import list_matches, verb_use
 from .values import Value
 
@@ -141,7 +141,7 @@ def _report_rebound(number: int, note: Note, body: Note, item: _Bound, rivals: l
         stolen = sorted(around(body, other) & rival_words)
         if stolen and any(around(body, o) & (own - shared)
                           for r in rivals for key in r.keys for o in by_key_body.get(key, ())):
-            findings.add(FactAtRisk(Direction.CHANGED, "binding", item.text, (number,), (item.start, item.end),
+            findings.add(FactAtRisk(Direction.CHANGED, FactKind.BINDING, item.text, (number,), (item.start, item.end),
                                     other.text, (other.start, other.end),
                                     f"{item.text!r} is now said of {', '.join(stolen)!s}"))
             return
@@ -189,7 +189,7 @@ def reattached(sources: list[Note], body: Note, findings: Findings) -> None:
             said_with = {w.lemma for w in note.words_in(word.sentence)}
             if sentence & others - said_with and own not in sentence:  # (not when the source says it beside them)
                 moved_to = sorted(sentence & others - said_with)[0]
-                findings.add(FactAtRisk(Direction.CHANGED, "binding", word.text, (number,), (word.start, word.end),
+                findings.add(FactAtRisk(Direction.CHANGED, FactKind.BINDING, word.text, (number,), (word.start, word.end),
                                         first_in_body[word.lemma].text, None,
                                         f"{word.text!r} was said in the note about {own.title()}; the body says it "
                                         f"in a sentence about {moved_to.title()}"))
@@ -224,7 +224,7 @@ def swapped(number: int, note: Note, index: Index, body: Note, body_index: Index
                     # (Sam)`: a copula or a bracket says it both ways
                 if between and between == _between(body.text, ye, xs, body) and not list_glue(note, x[2], y[1]):
                     x_text, y_text = note.text[x[1]:x[2]], note.text[y[1]:y[2]]
-                    kind = "binding" if (x[3] and y[3]) or "p:writer" in (x[0], y[0]) else "word_order"
+                    kind = FactKind.BINDING if (x[3] and y[3]) or "p:writer" in (x[0], y[0]) else FactKind.WORD_ORDER
                     findings.add(FactAtRisk(Direction.CHANGED, kind, f"{x_text} … {y_text}", (number,), (x[1], y[2]),
                                             f"{body.text[ys:ye]} … {body.text[xs:xe]}", (ys, xe),
                                             f"{x_text!r} and {y_text!r} traded places"))
@@ -336,7 +336,7 @@ def attribute_moved(number: int, note: Note, body: Note, findings: Findings) -> 
                 if re.search(rf"\b{re.escape(word.text)}\s*\(\s*{re.escape(name)}\b", body.text, re.IGNORECASE):
                     continue  # `Lisbon (Sam)`: the bracket turned round still says it of Sam
                 if near and near[0][1] != name and any(n == name for _, n in near):
-                    findings.add(FactAtRisk(Direction.CHANGED, "binding", f"{name} ({word.text})", (number,), (start, end),
+                    findings.add(FactAtRisk(Direction.CHANGED, FactKind.BINDING, f"{name} ({word.text})", (number,), (start, end),
                                             f"{near[0][1]} … {word.text}", (word.start, word.end),
                                             f"{word.text!r} was said of {name}; the body puts it by {near[0][1]}"))
                     return

@@ -40,7 +40,7 @@ from .matching import (
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .order import states_same_order
 from .polarity import cause_reversed, ends_swapped, negation_moved
-from .report import Direction, Equated, FactAtRisk, FactReport, Findings
+from .report import Direction, Equated, FactAtRisk, FactKind, FactReport, Findings
 from .restated import body_value_in, number_in_a_name, source_value_in
 from .scope import moved_focus
 from .sentences import list_items, list_matches, modifiers, substituted, uncovered, uncovered_clauses
@@ -155,7 +155,7 @@ def _contrast_swapped(number: int, note: Note, index: Index, body: Note, body_in
                     whole_word_in(now_ruled_out, text[:mine.start()].casefold()) and \
                     whole_word_in(ruled_out, body_text[:theirs.start()].casefold()):
                 start = note.sentences[sentence][0] + mine.start(1)
-                findings.add(FactAtRisk(Direction.CHANGED, "contrast", mine.group(1), (number,), (start, start + len(
+                findings.add(FactAtRisk(Direction.CHANGED, FactKind.CONTRAST, mine.group(1), (number,), (start, start + len(
                     mine.group(1))), theirs.group(1), None,
                     f"{mine.group(1)!r} was ruled out; the body rules out {theirs.group(1)!r} instead"))
 
@@ -203,12 +203,12 @@ def _unique(items: Iterable[FactAtRisk]) -> list[FactAtRisk]:
             seen[key] = item
     items = list(seen.values())
     # one fact counted once: a changed fact is not also dropped by another source, nor a changed word again
-    changed = {i.token.casefold() for i in items if i.direction is Direction.CHANGED and i.kind not in ("word", "sentence")}
+    changed = {i.token.casefold() for i in items if i.direction is Direction.CHANGED and i.kind not in (FactKind.WORD, FactKind.SENTENCE)}
     named = changed
     return [i for i in items
-            if not (i.direction is Direction.DROPPED and i.kind != "sentence" and i.token.casefold() in changed)
-            and not (i.kind == "sentence" and any(whole_word_in(c, i.token.casefold()) for c in changed))
-            and not (i.kind == "word" and any(lemma_of(t) in {lemma_of(n) for n in named}
+            if not (i.direction is Direction.DROPPED and i.kind is not FactKind.SENTENCE and i.token.casefold() in changed)
+            and not (i.kind is FactKind.SENTENCE and any(whole_word_in(c, i.token.casefold()) for c in changed))
+            and not (i.kind is FactKind.WORD and any(lemma_of(t) in {lemma_of(n) for n in named}
                                               for t in i.token.casefold().split()))]
 
 
@@ -223,10 +223,10 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         if loose is not None and (_within(value, loose) or _same_direction(value, loose)):
             found, loose = loose, None  # `response 15 min` = `a response within a quarter of an hour`
         if found is None and loose is not None:
-            findings.add(FactAtRisk(Direction.CHANGED, "bound", value.text, (number,), (value.start, value.end), loose.text,
+            findings.add(FactAtRisk(Direction.CHANGED, FactKind.BOUND, value.text, (number,), (value.start, value.end), loose.text,
                                     (loose.start, loose.end), f"{value.text!r} became {loose.text!r}: its bound changed"))
         elif found is None:
-            findings.add(FactAtRisk(Direction.DROPPED, value.kind, value.text, (number,), (value.start, value.end), None, None,
+            findings.add(FactAtRisk(Direction.DROPPED, FactKind(value.kind), value.text, (number,), (value.start, value.end), None, None,
                                     f"{value.text!r} of source {number + 1} is not in the body"))
         else:
             findings.equate(value.text, found.text, "same value")
@@ -236,7 +236,7 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         checked += 1
         hit = word_found(word, body_index, index.features[word.sentence])
         if hit is None:
-            findings.add(FactAtRisk(Direction.DROPPED, "term", word.text, (number,), (word.start, word.end), None, None,
+            findings.add(FactAtRisk(Direction.DROPPED, FactKind.TERM, word.text, (number,), (word.start, word.end), None, None,
                                     f"{word.text!r} of source {number + 1} is not in the body"))
         else:
             findings.equate(word.text, *hit)
@@ -308,9 +308,9 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
         text = f"{marker.text!r} ({marker.cls}) of {where} is not in " + (
             "the body's sentence that restates it" if number is not None else "the sources' sentences it restates")
         if number is not None:
-            findings.add(FactAtRisk(direction, marker.cls, marker.text, (number,), span, None, None, text))
+            findings.add(FactAtRisk(direction, FactKind(marker.cls), marker.text, (number,), span, None, None, text))
         else:
-            findings.add(FactAtRisk(direction, marker.cls, marker.text, (), None, marker.text, span, text))
+            findings.add(FactAtRisk(direction, FactKind(marker.cls), marker.text, (), None, marker.text, span, text))
     return checked
 
 
@@ -324,7 +324,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if not any(body_value_in(value, body, index) for index in source_indexes) \
                 and not number_in_a_name(body, value, sources) \
                 and not _counts_a_list(body, value):
-            findings.add(FactAtRisk(Direction.ADDED, value.kind, value.text, (), None, value.text, (value.start, value.end),
+            findings.add(FactAtRisk(Direction.ADDED, FactKind(value.kind), value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))
     for word in body.words:
         if not word.term:
@@ -332,7 +332,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         checked += 1
         if not any(word_found(word, index, body_index.features[word.sentence]) for index in source_indexes) and \
                 not any(spells_an_acronym(body, word, index) for index in source_indexes):
-            findings.add(FactAtRisk(Direction.ADDED, "term", word.text, (), None, word.text, (word.start, word.end),
+            findings.add(FactAtRisk(Direction.ADDED, FactKind.TERM, word.text, (), None, word.text, (word.start, word.end),
                                     f"{word.text!r} of the body is in no source"))
     merged_sources = _MergedIndex(source_indexes)
     for marker in body.markers:
@@ -348,7 +348,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
                 not (marker.cls == "order" and any(states_same_order(body, marker, index.note, aligned(
                     features, index, loose=True)) for index in source_indexes)) and \
                 not _delay(body, marker, source_indexes):
-            findings.add(FactAtRisk(Direction.ADDED, marker.cls, marker.text, (), None, marker.text,
+            findings.add(FactAtRisk(Direction.ADDED, FactKind(marker.cls), marker.text, (), None, marker.text,
                                     (marker.start, marker.end),
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
                                     "sentences it restates"))
@@ -465,13 +465,13 @@ def _imperative(note: Note, sentence: int) -> bool:
 _CLOCK_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?")
 
 
-_CONVERSE_KINDS = frozenset({"order", "comparison", "antonym", "direction"})
+_CONVERSE_KINDS = frozenset({FactKind.ORDER, FactKind.COMPARISON, FactKind.ANTONYM, FactKind.DIRECTION})
 
 
 def _converse(item: FactAtRisk, sources: list[Note], body: Note) -> bool:
     """`A before B` = `B after A`, `Jake is older than Amy` = `Amy is younger than Jake`: an order or comparison
     turned into its opposite while what stood on its two sides traded places states the same fact."""
-    opposite_terms = item.kind == "term" and "(opposite meaning)" in item.why  # `sister` / `brother`
+    opposite_terms = item.kind is FactKind.TERM and "(opposite meaning)" in item.why  # `sister` / `brother`
     if item.direction is not Direction.CHANGED or (item.kind not in _CONVERSE_KINDS and not opposite_terms) or not item.sources or \
             item.source_span is None or item.body_span is None or not 0 <= item.sources[0] < len(sources):
         return False
@@ -517,7 +517,7 @@ def _pair_changes(findings: Findings, sources: list[Note], source_indexes: list[
             used.add(a)
             used.add(d)
             why = f"{old.token!r} became {new.body_token!r}"
-            if old.kind == "term" and wordnet.antonyms(_lemma(old.token), _lemma(new.body_token or "")):
+            if old.kind is FactKind.TERM and wordnet.antonyms(_lemma(old.token), _lemma(new.body_token or "")):
                 why += " (opposite meaning)"
             merged.append(FactAtRisk(Direction.CHANGED, old.kind, old.token, old.sources, old.source_span, new.body_token,
                                      new.body_span, why))
@@ -558,7 +558,7 @@ def _antonyms(findings: Findings, sources: list[Note], source_indexes: list[Inde
                         continue  # kept in another word (`closed` = `shut`): the opposite is another fact's
                     for other, new in theirs.items():
                         if other not in mine and wordnet.antonyms(lemma, other):
-                            findings.add(FactAtRisk(Direction.CHANGED, "antonym", word.text, (number,), (word.start, word.end),
+                            findings.add(FactAtRisk(Direction.CHANGED, FactKind.ANTONYM, word.text, (number,), (word.start, word.end),
                                                     new.text, (new.start, new.end),
                                                     f"{word.text!r} became its opposite {new.text!r}"))
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from .matching import Index, aligned
 from .notes import CLAUSE_STOP, Note
-from .report import Direction, FactAtRisk, Findings
+from .report import Direction, FactAtRisk, FactKind, Findings
 
 # a negation reaches to the end of its clause: punctuation and contrast words close it
 _CLAUSE_EDGE = re.compile(r"[,;:()\[\]—–\n]|\s-\s|\b(?:but|though|although|however|whereas|while|except|yet|"
@@ -61,7 +61,7 @@ def negation_moved(number: int, note: Note, index: Index, body: Note, body_index
             moved = sorted(only_plain & body_negated)
             if moved:
                 word = next(w for w in body.words_in(target) if w.lemma == moved[0])
-                findings.add(FactAtRisk(Direction.CHANGED, "negation", moved[0], (number,), None, word.text,
+                findings.add(FactAtRisk(Direction.CHANGED, FactKind.NEGATION, moved[0], (number,), None, word.text,
                                         (word.start, word.end),
                                         f"{word.text!r} is now denied; the source denies only something else"))
 
@@ -91,7 +91,7 @@ def _causes(note: Note, sentence: int) -> list[Relation]:
 
 def _traded(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings,
             read: Callable[[Note, int], list[Relation]], traded: Callable[[Relation, Relation], bool],
-            kind: Callable[[str], str], why: Callable[[str], str]) -> None:
+            kind: Callable[[str], FactKind], why: Callable[[str], str]) -> None:
     """A relation of a source sentence that the body sentence restating it states the other way round."""
     for sentence, features in enumerate(index.features):
         mine = read(note, sentence)
@@ -117,7 +117,7 @@ def _cause_traded(mine: Relation, theirs: Relation) -> bool:
 
 def cause_reversed(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
     """The source's cause is the body's effect and its effect the body's cause."""
-    _traded(number, note, index, body, body_index, findings, _causes, _cause_traded, lambda _: "cause",
+    _traded(number, note, index, body, body_index, findings, _causes, _cause_traded, lambda _: FactKind.CAUSE,
             lambda _: "cause and effect traded places")
 
 
@@ -151,7 +151,7 @@ def ends_swapped(number: int, note: Note, index: Index, body: Note, body_index: 
     """The two ends of one relation trade places: `from savings into the current account` → `from the current
     account into savings`, `ours is cheaper than Octopus's` → `Octopus's is cheaper than ours`."""
     _traded(number, note, index, body, body_index, findings, _ends, _ends_traded,
-            lambda relation: "direction" if relation == "from-to" else "comparison",
+            lambda relation: FactKind.DIRECTION if relation == "from-to" else FactKind.COMPARISON,
             lambda relation: f"the two ends of '{relation}' traded places")
 
 

@@ -15,6 +15,73 @@ class Direction(StrEnum):
     CHANGED = "changed"  # one of a kind dropped and another added where the sentences restate each other
 
 
+class FactKind(StrEnum):
+    """What kind of fact a fact at risk is: the rule id's second half (`dropped.date`, `changed.word-order`). A
+    closed set: a kind no reader makes is refused when the finding is built, so a typo fails a test."""
+
+    # values (value_types.Value.kind: values.py, calendar_values.py, identifiers.py, shares.py, worded_values.py)
+    NUMBER = "number"
+    QUANTITY = "quantity"
+    MONEY = "money"
+    RATE = "rate"
+    ORDINAL = "ordinal"
+    DATE = "date"
+    MONTH = "month"
+    WEEKDAY = "weekday"
+    TIME = "time"
+    ZONE = "zone"
+    FREQUENCY = "frequency"  # also a marker class
+    PHONE = "phone"
+    URL = "url"  # also a MergeGuard token class
+    EMAIL = "email"
+    CHANNEL = "channel"
+    PATH = "path"
+    VERSION = "version"  # also a MergeGuard token class
+    CODE = "code"
+    TERM = "term"  # a value (`1:1`) and a content word the body lost or added
+    # MergeGuard's token classes (guard_tokens.KINDS), read as values by identifiers.tokens
+    ISO_DATE = "iso_date"
+    WRITTEN_DATE = "written_date"
+    REVERSE_DATE = "reverse_date"
+    SLASH_DATE = "slash_date"
+    FILE_PATH = "file_path"
+    DOTTED_IDENTIFIER = "dotted_identifier"
+    CAMEL_CASE = "camel_case"
+    SNAKE_CASE = "snake_case"
+    KEBAB_CASE = "kebab_case"
+    ALL_CAPS = "all_caps"
+    INTEGER = "integer"
+    # marker classes (lexicon.MARKER_CLASSES, and `bound`)
+    NEGATION = "negation"
+    QUANTIFIER = "quantifier"
+    DEGREE = "degree"
+    RESTRICTION = "restriction"
+    CONDITION = "condition"
+    COMPARISON = "comparison"
+    ORDER = "order"
+    DIRECTION = "direction"
+    STATE = "state"
+    MODALITY = "modality"
+    HEDGE = "hedge"
+    BOUND = "bound"
+    # what the lens's other readers find changed, dropped or added
+    SCOPE = "scope"
+    BINDING = "binding"
+    WORD_ORDER = "word_order"
+    GRAMMATICAL_NUMBER = "grammatical number"
+    WORD = "word"
+    PHRASE = "phrase"
+    LIST_ITEM = "list item"
+    MODIFIER = "modifier"
+    SENTENCE = "sentence"
+    CLAUSE = "clause"
+    CONTRAST = "contrast"
+    ANTONYM = "antonym"
+    CAUSE = "cause"
+    TENSE = "tense"
+    TITLE_IDENTIFIER = "title_identifier"  # strict.py: an identifier in a source's title the merge lost
+
+
 _SLUG_GAPS = re.compile(r"[\s_]+")
 
 
@@ -26,7 +93,7 @@ def rule_id(direction: str, kind: str) -> str:
 @dataclass(frozen=True)
 class FactAtRisk:
     direction: Direction
-    kind: str  # the value kind (date, money, …), "term", or the marker class (negation, frequency, …)
+    kind: FactKind  # the value kind (date, money, …), "term", or the marker class (negation, frequency, …)
     token: str  # as the source wrote it; for "added", as the body wrote it
     sources: tuple[int, ...]  # the sources it comes from (empty for "added")
     source_span: tuple[int, int] | None  # in the first of `sources`
@@ -37,6 +104,8 @@ class FactAtRisk:
     def __post_init__(self) -> None:
         if type(self.direction) is not Direction:  # a plain string (a test, an old caller): checked and made one
             object.__setattr__(self, "direction", Direction(self.direction))
+        if type(self.kind) is not FactKind:  # likewise a kind: an unknown one raises here, not in a reader's table
+            object.__setattr__(self, "kind", FactKind(self.kind))
 
     @property
     def rule(self) -> str:
@@ -94,4 +163,4 @@ class Findings:
             self.equated.setdefault((source.casefold(), body.casefold()), Equated(source, body, rule))
 
 
-__all__ = ["Direction", "Equated", "FactAtRisk", "FactReport", "Findings", "rule_id"]
+__all__ = ["Direction", "Equated", "FactAtRisk", "FactKind", "FactReport", "Findings", "rule_id"]

@@ -9,7 +9,7 @@ import re
 from .lexicon import FUNCTION_WORDS
 from .matching import Index, aligned
 from .notes import Marker, Note, lemma_of
-from .report import Direction, FactAtRisk, Findings
+from .report import Direction, FactAtRisk, FactKind, Findings
 
 _FOCUS = frozenset({("restriction", "only")})  # `only`, `solely`, `exclusively`, `merely`; `even` is too weak
 _TOKEN = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
@@ -53,6 +53,6 @@ def moved_focus(number: int, note: Note, index: Index, body: Note, body_index: I
         if any(scope in _neighbours(body.text, m, sentence) for m in theirs):
             continue
         other = theirs[0]
-        findings.add(FactAtRisk(Direction.CHANGED, "scope", marker.text, (number,), (marker.start, marker.end), other.text,
+        findings.add(FactAtRisk(Direction.CHANGED, FactKind.SCOPE, marker.text, (number,), (marker.start, marker.end), other.text,
                                 (other.start, other.end),
                                 f"{marker.text!r} narrowed {scope!r}; in the body it narrows another word"))

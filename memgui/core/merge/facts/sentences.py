@@ -22,7 +22,7 @@ from .matching import (
     word_found,
 )
 from .notes import Note, Word, zipf_of
-from .report import Direction, FactAtRisk, Findings
+from .report import Direction, FactAtRisk, FactKind, Findings
 from .restated import body_value_in
 from .values import NUMBER_WORDS, ordinal_value
 
@@ -55,7 +55,7 @@ def grammatical_number(number: int, note: Note, sentence: int, body: Note, targe
             if word.lemma in verbs or word.term or not (_determined(word, note.text) and _determined(other, body.text)):
                 continue  # only a noun its determiner marks as one or many (`my daughters`), not `VLAN 30 guest`
             if _plural(word) != _plural(other) and word.lower != other.lower:
-                findings.add(FactAtRisk(Direction.CHANGED, "grammatical number", word.text, (number,),
+                findings.add(FactAtRisk(Direction.CHANGED, FactKind.GRAMMATICAL_NUMBER, word.text, (number,),
                                         (word.start, word.end), other.text, (other.start, other.end),
                                         f"{word.text!r} became {other.text!r}"))
 
@@ -149,7 +149,7 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
                 if local_old and local_new and not reworded and not any(
                         _one_word(a, b) for a in local_old for b in local_new) and not any(
                         "-" in a and whole_word_in(a.replace("-", " "), body_index.lower_text) for a in local_old):
-                    findings.add(FactAtRisk(Direction.CHANGED, "word", " ".join(local_old), (number,), None,
+                    findings.add(FactAtRisk(Direction.CHANGED, FactKind.WORD, " ".join(local_old), (number,), None,
                                             " ".join(local_new), None,
                                             f"{' '.join(local_old)!r} became {' '.join(local_new)!r} in a sentence "
                                             "otherwise the same"))
@@ -174,7 +174,7 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
                 continue  # the word put in place of one the body still has elsewhere: a reordering
             old_text, new_text = " ".join(old), " ".join(new)
             direction = Direction.CHANGED if old and new else Direction.DROPPED if old else Direction.ADDED
-            findings.add(FactAtRisk(direction, "word", old_text or new_text, (number,) if old else (), None,
+            findings.add(FactAtRisk(direction, FactKind.WORD, old_text or new_text, (number,) if old else (), None,
                                     new_text or None, None,
                                     f"{old_text!r} became {new_text!r} in a sentence otherwise the same" if old and new
                                     else f"{(old_text or new_text)!r} {'left out of' if old else 'put in'} a sentence "
@@ -193,7 +193,7 @@ def _dropped_phrase(number: int, note: Note, sentence: int, lemmas: list[str], b
     lost = [lemma for lemma in lemmas if lemma not in verbs and lemma in words and words[lemma].zipf < 5.0
             and lemma not in body_index.lemmas and not whole_word_in(lemma, body_index.lower_text)]
     if len(lost) >= 2:
-        findings.add(FactAtRisk(Direction.DROPPED, "phrase", " ".join(lost), (number,), None, None, None,
+        findings.add(FactAtRisk(Direction.DROPPED, FactKind.PHRASE, " ".join(lost), (number,), None, None, None,
                                 f"{' '.join(lost)!r} left out of a sentence the body otherwise keeps"))
 
 
@@ -226,7 +226,7 @@ def list_items(number: int, note: Note, body_index: Index, findings: Findings) -
             words = [w for w in note.words_between(m.start(), m.end()) if w.text in item.split()]
             if words and not any(word_found(w, body_index) for w in words):
                 start = note.text.find(item, m.start())
-                findings.add(FactAtRisk(Direction.DROPPED, "list item", item, (number,), (start, start + len(item)), None,
+                findings.add(FactAtRisk(Direction.DROPPED, FactKind.LIST_ITEM, item, (number,), (start, start + len(item)), None,
                                         None, f"{item!r}, an item of a list in source {number + 1}, is not in the body"))
 
 
@@ -257,7 +257,7 @@ def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Ind
                     note_lemmas = {w.lemma for w in note.words}  # (once per note: a long note asks it per word)
                 _replaced_noun_modifier(number, note_lemmas, word, head, body, restating, findings)
                 continue  # a noun before a noun (`hall cupboard`) counts only when another noun takes its place
-            findings.add(FactAtRisk(Direction.DROPPED, "modifier", f"{word.text} {head.text}", (number,),
+            findings.add(FactAtRisk(Direction.DROPPED, FactKind.MODIFIER, f"{word.text} {head.text}", (number,),
                                     (word.start, head.end), None, None,
                                     f"{word.text!r} of {word.text + ' ' + head.text!r} is not in the body"))
 
@@ -272,7 +272,7 @@ def _replaced_noun_modifier(number: int, mine: set[str], word: Word, head: Word,
             if other_head.lemma == head.lemma and not body.text[other.end:other_head.start].strip(" -") and \
                     other.lemma not in mine and (other.lower.endswith("ing") or not verb_use(other, body.text)) and not (
                         other.lower == other.lemma and wordnet.has_verb_sense(other.lemma)):  # `, add fertiliser`
-                findings.add(FactAtRisk(Direction.CHANGED, "modifier", f"{word.text} {head.text}", (number,),
+                findings.add(FactAtRisk(Direction.CHANGED, FactKind.MODIFIER, f"{word.text} {head.text}", (number,),
                                         (word.start, head.end), f"{other.text} {other_head.text}",
                                         (other.start, other_head.end),
                                         f"{word.text + ' ' + head.text!r} became {other.text + ' ' + other_head.text!r}"))
@@ -307,7 +307,7 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
             value_found(unbound(v), other) for other in others))
         if kept / total < 0.5:
             text = note.sentence_text(sentence).strip()
-            findings.add(FactAtRisk(direction, "sentence", text, (number,) if direction is Direction.DROPPED else (),
+            findings.add(FactAtRisk(direction, FactKind.SENTENCE, text, (number,) if direction is Direction.DROPPED else (),
                                     note.sentences[sentence] if direction is Direction.DROPPED else None,
                                     text if direction is Direction.ADDED else None,
                                     note.sentences[sentence] if direction is Direction.ADDED else None,
@@ -333,7 +333,7 @@ def uncovered_clauses(number: int, note: Note, index: Index, body: Index, findin
                 (item.source_span and item.source_span[0] < end and start < item.source_span[1]) or
                 set(item.token.casefold().split()) <= set(text.casefold().split())) for item in findings.items):
             continue  # told already, as a phrase, a sentence or a fact of it
-        findings.add(FactAtRisk(Direction.DROPPED, "clause", text, (number,), (start, end), None, None,
+        findings.add(FactAtRisk(Direction.DROPPED, FactKind.CLAUSE, text, (number,), (start, end), None, None,
                                 f"no word of {text[:60]!r} is in the body"))
 
 

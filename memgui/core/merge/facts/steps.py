@@ -7,7 +7,7 @@ import itertools
 import re
 
 from .notes import Note
-from .report import Direction, FactAtRisk, Findings
+from .report import Direction, FactAtRisk, FactKind, Findings
 
 _THEN = re.compile(r"\b(?:then|after\s+that|afterwards)\b[ \t]*[,:]?", re.IGNORECASE)
 _GLUE_BEFORE = re.compile(r"(?:[\s,;.→>-]|\band\b)*$", re.IGNORECASE)  # `, then` `; and then` `. Then` `→ then`
@@ -71,7 +71,7 @@ def reordered_steps(number: int, note: Note, body: Note, findings: Findings) -> 
             if _ORDER_WORDS.search(body.text, max(0, at_later - 60), at_first + 60):
                 continue  # the body says the order in words: `add the vanilla after the cold crash`
             early, late = note.text[first[0]:first[1]].strip(), note.text[later[0]:later[1]].strip()
-            findings.add(FactAtRisk(Direction.CHANGED, "order", f"{early} … {late}", (number,), (first[0], later[1]),
+            findings.add(FactAtRisk(Direction.CHANGED, FactKind.ORDER, f"{early} … {late}", (number,), (first[0], later[1]),
                                     None, (at_later, at_first),
                                     f"{late!r} came after {early!r}; the body puts it before"))
             break

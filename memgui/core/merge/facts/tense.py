@@ -15,7 +15,7 @@ import re
 from . import wordnet
 from .matching import Index, aligned
 from .notes import Note, Word
-from .report import Direction, FactAtRisk, Findings
+from .report import Direction, FactAtRisk, FactKind, Findings
 
 _PREVIOUS = re.compile(r"([^\W\d_]+(?:['’][a-z]+)?)[^\w]*$")
 _FUTURE = frozenset("will shall 'll going".split())
@@ -98,6 +98,6 @@ def changed_tense(number: int, note: Note, index: Index, body: Note, body_index:
                 continue
             other, other_tense = body_verbs[word.lemma]
             if "done" in (tense, other_tense) and tense != other_tense:
-                findings.add(FactAtRisk(Direction.CHANGED, "tense", word.text, (number,), (word.start, word.end), other.text,
+                findings.add(FactAtRisk(Direction.CHANGED, FactKind.TENSE, word.text, (number,), (word.start, word.end), other.text,
                                         (other.start, other.end),
                                         f"{word.text!r} ({tense}) is {other.text!r} ({other_tense}) in the body"))
