@@ -12,6 +12,7 @@ from memgui.core.merge.supersede import (
     check_supersession,
     history_phrase,
     order_of,
+    replaced_value,
     series_of,
     split_history,
     supersede_draft,
@@ -191,3 +192,30 @@ def test_the_newest_state_must_be_kept_as_present() -> None:
     body = ("(previously: Mira lives at 40 Rua do Ouro, Lisbon, as of 2025-06-01) (previously: Mira lives at "
             "12 Rua Augusta, Lisbon, as of 2024-05-01) She works at Fernhill.")
     assert [f.problem for f in check_supersession(notes, order, body).findings] == ["newest state not kept"]
+
+
+# ---- what the newest note replaces ----------------------------------------------------------------------------
+
+
+def _replaced(older: str, newer: str) -> str:
+    notes = [TimedNote(older, ms("2024-06-01T09:00:00Z")), TimedNote(newer, ms("2025-06-01T09:00:00Z"))]
+    return replaced_value(notes, order_of(notes, NOW))
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The flat's rent is €1,100 a month, paid on the 5th.", "The flat's rent is €1,180 a month, paid on the 5th."),
+    ("Dr. Ames sees us on Tuesday 3 March at the Leith clinic.", "Dr. Ames sees us on Tuesday 14 April at the Leith clinic."),
+    ("The backup server's address is 10.0.4.21.", "The backup server's address is 10.0.4.37."),
+])
+def test_a_value_of_one_kind_contradicted_is_a_replacement(older: str, newer: str) -> None:
+    assert _replaced(older, newer) == older
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("The policy renews on 2 February.", "The policy's renewal is in early February."),  # looser, same month
+    ("Membership costs £110.", "Membership costs £110 a year."),  # the amount and its rate
+    ("The rent is €1,100 a month.", "The rent is €1,100 a month; the landlord is Ms Duval."),  # restated, one added
+    ("The rent is €1,100 a month.", "The boiler was serviced for €95."),  # another fact, no aligned value
+])
+def test_a_looser_spelling_a_rate_or_another_fact_is_no_replacement(older: str, newer: str) -> None:
+    assert _replaced(older, newer) == ""
