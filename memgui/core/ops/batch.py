@@ -243,10 +243,6 @@ def _supersede_write(cluster_id: Any, plan: SupersessionPlan, titles: Mapping[st
     ids = [d.document_id for d in plan.documents]
     bodies = [d.markdown_body or "" for d in plan.documents]
     guard = check_merge(bodies, plan.draft.body).to_dict()
-    record = {"reading": plan.reading.reading.value, "order": plan.order_ids, "reason": plan.reading.reason,
-              "pairs": [p.to_dict() for p in plan.reading.pairs],
-              "history": [{"document_id": ids[h.note], "text": h.text, "phrase": h.phrase}
-                          for h in plan.draft.history]}
     return PlannedWrite(
         cluster_id=str(cluster_id), target_id=plan.newest_id, tombstoned=[i for i in ids if i != plan.newest_id],
         decision=SUPERSEDE, merged_body=plan.draft.body, length_ratio=guard.get("length_ratio"),
@@ -254,7 +250,7 @@ def _supersede_write(cluster_id: Any, plan: SupersessionPlan, titles: Mapping[st
         strict={"verdict": "proved", "checked": 0, "supersede_check": plan.check.to_dict() if plan.check else None},
         stamps={i: {"updated_at": st.updated_at, "content_hash": st.content_hash} for i, st in plan.stamps.items()},
         model_id=plan.reading.model_id, rationale=plan.reading.reason, titles={i: titles.get(i, "") for i in ids},
-        supersede=record,
+        supersede=plan.record(),
     )
 
 

@@ -53,6 +53,14 @@ class SupersessionPlan:
         order = self.reading.order
         return self.documents[order.newest].document_id if order.ordered else None
 
+    def record(self) -> dict[str, Any]:
+        """What a write of this supersession records (audit `details.supersede`, a plan file's `supersede`)."""
+        ids = [d.document_id for d in self.documents]
+        history = self.draft.history if self.draft is not None else ()
+        return {"reading": self.reading.reading.value, "order": self.order_ids, "reason": self.reading.reason,
+                "pairs": [p.to_dict() for p in self.reading.pairs],
+                "history": [{"document_id": ids[h.note], "text": h.text, "phrase": h.phrase} for h in history]}
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {**self.reading.to_dict(), "order": self.order_ids, "order_doubt": self.reading.order.doubt,
                                "newest": self.newest_id, "merged_body": self.draft.body if self.draft else None}
@@ -150,12 +158,9 @@ def write_supersession(store: Store, plan: SupersessionPlan, *, note: str | None
         problems = "; ".join(f"{f.problem}: {f.text}" for f in (plan.check.findings if plan.check else ()))
         raise SupersedeRefusedError(f"not written: the draft fails the supersede check ({problems})")
     ids = tuple(d.document_id for d in plan.documents)
-    record = {"reading": plan.reading.reading.value, "order": plan.order_ids, "reason": plan.reading.reason,
-              "model_id": plan.reading.model_id,
-              "history": [{"document_id": ids[h.note], "text": h.text, "phrase": h.phrase} for h in plan.draft.history]}
     merge = MergePlan(target_id=plan.newest_id, source_ids=ids, mode=MODE_MERGED_BODY, merged_body=plan.draft.body,
                       drafted=plan.stamps, note=note or "supersede: the newest state, the older kept as dated history",
-                      decided_by=decided_by, model_id=plan.reading.model_id or None, supersede=record)
+                      decided_by=decided_by, model_id=plan.reading.model_id or None, supersede=plan.record())
     return merge_cluster(store, merge)
 
 
