@@ -160,23 +160,41 @@ def _clock_disagrees(older: str, newer: str) -> bool:
     return a is not None and b is not None and b < a
 
 
+@dataclass(frozen=True)
+class _ValueChange:
+    older: str  # an older sentence aligned to, and not proved by, newer sentences
+    missing: dict[str, frozenset[str]]  # its values those sentences lack: text -> keys
+    added: dict[str, frozenset[str]]  # their values it lacks
+    newer: tuple[str, ...]  # the newer sentences it is aligned to
+
+
+def _value_changes(older: str, newer: str) -> list[_ValueChange]:
+    """Each older sentence the newer text speaks of without restating it, with the values each side holds alone."""
+    newer_sentences = split(newer)
+    out: list[_ValueChange] = []
+    for fate in align([older], newer).sentences:
+        if fate.fate in (Fate.KEPT, Fate.RESTATED) or not fate.body:
+            continue
+        aligned = tuple(newer_sentences[i].text for i in fate.body if i < len(newer_sentences))
+        out.append(_ValueChange(
+            fate.text,
+            {t.text: t.keys for t in tokens(fate.text) if t.cls is TokenClass.VALUE and t.text in fate.missing},
+            {t.text: t.keys for text in aligned for t in tokens(text) if t.cls is TokenClass.VALUE
+             and t.text in fate.added},
+            aligned))
+    return out
+
+
 def _dated_change_not_carried(older: str, newer: str) -> str:
     """An older sentence that dates a change of a value, aligned to a newer sentence that states another value
     without a date, while the newer note dates changes of its own: each note is newer on something (the newer
     note may repeat a value it did not update). The older sentence, or ""."""
     if not stated_days(newer):
         return ""
-    newer_sentences = split(newer)
-    for fate in align([older], newer).sentences:
-        if fate.fate in (Fate.KEPT, Fate.RESTATED) or not fate.body or not stated_days(fate.text):
-            continue
-        values = {t.text for t in tokens(fate.text) if t.cls is TokenClass.VALUE}
-        values_after = {t.text for i in fate.body if i < len(newer_sentences)
-                        for t in tokens(newer_sentences[i].text) if t.cls is TokenClass.VALUE}
-        changed = [m for m in fate.missing if m in values and not dates(m)]
-        if changed and any(a in values_after for a in fate.added) and not any(
-                stated_days(newer_sentences[i].text) for i in fate.body if i < len(newer_sentences)):
-            return fate.text
+    for c in _value_changes(older, newer):
+        if (stated_days(c.older) and any(not dates(m) for m in c.missing) and c.added
+                and not any(stated_days(text) for text in c.newer)):
+            return c.older
     return ""
 
 
@@ -186,16 +204,10 @@ def replaced_value(notes: Sequence[TimedNote], order: Order) -> str:
     contradicts it (not a looser spelling of it: `early Feb` does not replace `2 February`, `£110 a year` does not
     replace `£110`). The older sentence, or "" — then the notes restate each other or speak of different things."""
     newest = notes[order.newest].body or ""
-    newest_sentences = split(newest)
     for ni in order.oldest_first[:-1]:
-        for fate in align([notes[ni].body], newest).sentences:
-            if fate.fate in (Fate.KEPT, Fate.RESTATED) or not fate.body:
-                continue
-            missing = {t.text: t.keys for t in tokens(fate.text) if t.cls is TokenClass.VALUE and t.text in fate.missing}
-            added = {t.text: t.keys for i in fate.body if i < len(newest_sentences)
-                     for t in tokens(newest_sentences[i].text) if t.cls is TokenClass.VALUE and t.text in fate.added}
-            if any(_contradicts(a, b) for a in missing.values() for b in added.values()):
-                return fate.text
+        for c in _value_changes(notes[ni].body, newest):
+            if any(_contradicts(a, b) for a in c.missing.values() for b in c.added.values()):
+                return c.older
     return ""
 
 
