@@ -29,7 +29,7 @@ from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
 from .review.split import Splits, split_checked
 from .services import Services
-from .services.types import CancelToken, Document, LocatedStore, ReviewMark, ScanResult, Store, Work
+from .services.types import CancelToken, Changes, Document, LocatedStore, ReviewMark, ScanResult, Store, Work
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from .status import MessageLog, StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
@@ -346,15 +346,15 @@ class MainWindow(QueueNavigation, QMainWindow):
     def cosine_of(self, a: str, b: str) -> float | None:
         return self._cosines.get(frozenset((a, b)))
 
-    def store_written(self) -> None:
-        """A write from the review tab: the audit tab re-reads its lists."""
+    def store_written(self, documents: frozenset[str], marked: frozenset[str]) -> None:
+        """A write (either tab): the audit lists, and the rows holding `documents` but `marked`, read again."""
         self.audit_view.reload()
-
-    def store_changed_elsewhere(self, documents: frozenset[str]) -> None:
-        """The audit tab wrote: its clusters and Undo / Redo read again, or all found again if none is queued."""
-        self.review.refresh_history()
-        if not self.refresher.refresh(self.store, self.marks, documents):
+        if documents and not self.refresher.refresh(self.store, self.marks, documents, skip=marked):
             self.start_scan()
+
+    def store_changed_elsewhere(self, changes: Changes) -> None:
+        """The audit tab wrote: shown like every write, from its change descriptor."""
+        self.review.show_changes(changes)
 
     def threshold_chosen(self, value: float) -> None:
         self.apply_settings(replace(self.settings, threshold=float(value)))

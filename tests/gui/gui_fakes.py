@@ -385,7 +385,7 @@ class FakeReviewHost:
     def select_cluster(self, cluster_id: str) -> None:
         self.moves.append(("select", cluster_id))
 
-    def store_written(self) -> None:
+    def store_written(self, documents: frozenset[str], marked: frozenset[str]) -> None:
         self.written += 1
 
     def split_off(self, cluster_id, member_ids):

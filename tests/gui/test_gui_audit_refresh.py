@@ -4,8 +4,10 @@ row shows its status as it is now."""
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from memgui.core.ops.changes import Changes
 from memgui.core.store import open_store
 from memgui.gui.review.cluster_model import MERGED, NEW, SKIPPED
+from waits import LONG_MS
 
 
 def _row(window, cluster_id):
@@ -22,11 +24,15 @@ def _tombstoned(path, doc_id):
 
 
 def _audit_write(window, qtbot, button, answer):
-    """Click Undo or Redo in the Audit tab's list (the Ctrl+Z question answered) and wait for its banner."""
+    """Click Undo or Redo in the Audit tab's list (the Ctrl+Z question answered); wait for its banner and for the
+    list read again (the queue may show the write before the list does)."""
     window.answerer.answer(answer)
-    with qtbot.waitSignal(window.audit_view.actionFinished, timeout=10000) as finished:
+    finished: list[str] = []
+    window.audit_view.actionFinished.connect(finished.append)
+    with qtbot.waitSignals([window.audit_view.actionFinished, window.audit_view.loaded], timeout=LONG_MS):
         QTest.mouseClick(button, Qt.MouseButton.LeftButton)
-    return finished.args[0]
+    window.audit_view.actionFinished.disconnect(finished.append)
+    return finished[0]
 
 
 def test_an_audit_tab_undo_and_redo_refresh_only_the_written_cluster(opened, review_store, qtbot):
@@ -80,5 +86,31 @@ def test_a_write_on_documents_no_queued_cluster_holds_finds_clusters_again(opene
     w = opened
     scans = w.services.scan.calls
     with qtbot.waitSignal(w.scanFinished, timeout=10000):
-        w.store_changed_elsewhere(frozenset({"a-document-in-no-cluster"}))
+        w.store_changed_elsewhere(Changes(documents_written=frozenset({"a-document-in-no-cluster"})))
     assert w.services.scan.calls == scans + 1
+
+
+def test_a_review_write_reads_again_the_other_queued_cluster_that_holds_a_written_document(make_window, review_store,
+                                                                                            qtbot):
+    """One refresh path for every write: the merge of (pg-1, pg-2) tombstones a note another queued cluster holds
+    too, and that row is read again (no scan, the untouched row left as it was)."""
+    from gui_fakes import FakeScanner, services_for
+
+    clusters = (("pg-1", "pg-2", 0.962), ("pg-2", "ed-1", 0.93), ("fl-1", "fl-2", 0.915))
+    scanner = FakeScanner(review_store.ids, clusters=clusters)
+    w = make_window(services_for(review_store, scanner=scanner))
+    with qtbot.waitSignal(w.ready, timeout=15000):
+        w.open_located(str(review_store.path))
+    merged = w.review.row
+    assert set(merged.member_ids) == {review_store.ids["pg-1"], review_store.ids["pg-2"]}
+    overlapping, untouched = _row(w, "c-pg-2-ed-1"), _row(w, "c-fl-1-fl-2")
+    with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and r.passed):
+        QTest.keyClick(w.queue, Qt.Key.Key_U)
+    w.answerer.answer("Merge")
+    with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
+        QTest.keyClick(w.queue, Qt.Key.Key_A)
+    changes = written.args[0].changes
+    assert review_store.ids["pg-2"] in changes.documents
+    qtbot.waitUntil(lambda: _row(w, "c-pg-2-ed-1") is not overlapping, timeout=10000)  # read again
+    assert _row(w, merged.cluster_id).status == MERGED
+    assert _row(w, "c-fl-1-fl-2") is untouched and scanner.calls == 1

@@ -20,6 +20,7 @@ from ..services.types import (
     AuditEntry,
     Calibration,
     CancelToken,
+    Changes,
     DaemonTimeline,
     DocumentHistory,
     Exemption,
@@ -47,7 +48,7 @@ BANNER_STYLES = {"info": "background:#ddf4ff;color:#0a3069", "ok": "background:#
 
 
 class AuditView(AuditWidgets):
-    storeChanged = Signal(object)  # undo / redo / remove / append wrote: the ids of the documents (a frozenset)
+    storeChanged = Signal(object)  # undo / redo / remove / append wrote: what it changed (Changes)
     thresholdChosen = Signal(float)
     loaded = Signal()  # audit entries, histories and exemptions are shown
     logsLoaded = Signal()
@@ -293,12 +294,12 @@ class AuditView(AuditWidgets):
     def remove_selected_exemptions(self) -> None:
         self.writes.remove_exemptions(selected_rows(self.exemption_table, Exemption))
 
-    def _written(self, text: str, reselect: int | None, documents: frozenset[str]) -> None:
+    def _written(self, text: str, reselect: int | None, changes: Changes) -> None:
         self._reselect = reselect
         self._calibrated_for = None
         self.show_banner(text, "ok")
         self.reload()
-        self.storeChanged.emit(documents)
+        self.storeChanged.emit(changes)
         self.actionFinished.emit(text)
 
     def _write_failed(self, text: str) -> None:

@@ -1,6 +1,6 @@
 """The Audit tab's writes: undo and redo of an audited write, removing kept-separate pairs, and appending a merge's
 lost facts back. Each is one core call on the task runner; the result comes back as `written` (the banner text,
-the audit row to select, the documents its change descriptor names) or `failed` (the core's message, one line).
+the audit row to select, its change descriptor) or `failed` (the core's message, one line).
 
 Holds only what a write needs: the audit services, the runner, the open store and the question Ctrl+Z asks
 (`confirm_revert`); the `AuditView` shows what comes back."""
@@ -11,20 +11,15 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QObject, Signal
 
 from ..services import AuditServices
-from ..services.types import AuditEntry, Exemption, RecheckedMerge, Store, Written
+from ..services.types import Exemption, RecheckedMerge, Store, Written
 from ..services.values import combine
 from ..workers import TaskRunner, one_line
 
 ConfirmRevert = Callable[[str, str, int], bool]  # (action, what, audit id) -> go ahead
 
 
-def documents_of(entries: Sequence[AuditEntry]) -> frozenset[str]:
-    """The documents audited writes concern: their target, their sources and every document their images hold."""
-    return frozenset(i for e in entries for i in (e.target_id, *e.source_ids, *e.touched_documents) if i)
-
-
 class AuditWrites(QObject):
-    written = Signal(str, object, object)  # banner text, audit id to select (int | None), frozenset of document ids
+    written = Signal(str, object, object)  # banner text, audit id to select (int | None), the write's Changes
     failed = Signal(str)  # the core's message
 
     def __init__(self, services: AuditServices, runner: TaskRunner, parent: QObject | None = None):
@@ -44,7 +39,7 @@ class AuditWrites(QObject):
         def done(new_entry: Written) -> None:
             verb = "Undid" if action == "undo" else "Redid"
             self.written.emit(f"{verb} #{audit_id} (recorded as #{new_entry.audit_id}).", audit_id,
-                              new_entry.changes.documents)
+                              new_entry.changes)
 
         self.runner.start(f"audit-{action}", lambda cancel: revert(store, audit_id),
                           label=f"{action.capitalize()} #{audit_id}", on_done=done, on_error=self._failed)
@@ -62,7 +57,7 @@ class AuditWrites(QObject):
             ids = ", ".join(f"#{e.audit_id}" for e in entries)
             self.written.emit(f"Removed {len(entries)} kept-separate pair(s); they may be nominated again ({ids}, "
                               "undoable).", entries[-1].audit_id if entries else None,
-                              combine(e.changes for e in entries).documents)
+                              combine(e.changes for e in entries))
 
         self.runner.start("audit-remove-exemption", work, label="Removing kept-separate pairs", on_done=done,
                           on_error=self._failed)
@@ -76,7 +71,7 @@ class AuditWrites(QObject):
 
         def done(entry: Written) -> None:
             self.written.emit(f"Appended the facts merge #{merge.audit_id} lost back to its target "
-                              f"(recorded as #{entry.audit_id}, undoable).", entry.audit_id, entry.changes.documents)
+                              f"(recorded as #{entry.audit_id}, undoable).", entry.audit_id, entry.changes)
 
         self.runner.start("audit-append-back", lambda cancel: append(store, merge.audit_id, drafted=stamp),
                           label=f"Appending back #{merge.audit_id}", on_done=done, on_error=self._failed)
@@ -85,4 +80,4 @@ class AuditWrites(QObject):
         self.failed.emit(one_line(exc))
 
 
-__all__ = ["AuditWrites", "ConfirmRevert", "documents_of"]
+__all__ = ["AuditWrites", "ConfirmRevert"]

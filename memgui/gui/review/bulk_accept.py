@@ -150,10 +150,8 @@ class BulkAccept(QObject):
                 continue
             self._batch_rows[done.audit_id] = cluster_id
             writes.rows_of_audit[done.audit_id] = cluster_id  # the row each write reviewed
-        writes.show_changes(result.changes)
-        writes.refresh_history()  # Ctrl+Z undoes the last write alone, as after a single accept
+        writes.show_changes(result.changes)  # Ctrl+Z then undoes the last write alone, as after a single accept
         self.applied.emit(result)
-        self._reload_current()
         self.update_actions()
         ids = ", ".join(f"#{d.audit_id}" for d in result.written)
         w.show_status(f"Accept all safe: {len(result.written)} merge(s) written as batch {result.batch_id}"
@@ -163,12 +161,6 @@ class BulkAccept(QObject):
             w.prompter.info("Accept all safe", f"{len(result.written)} merge(s) written, {len(result.refused)} "
                             "refused (nothing was written for those)", lines)
         self.update_actions()
-
-    def _reload_current(self) -> None:
-        review, model = self.w.review, self.w.cluster_model
-        if review.row is not None:
-            i = model.row_of(review.row.cluster_id)
-            review.load(model.row_at(i) if i >= 0 else None)
 
     def _failed(self, exc: BaseException) -> None:
         message = one_line(exc)
@@ -202,9 +194,7 @@ class BulkAccept(QObject):
             self._batch_rows.pop(audit_id, None)
         # an entry undone before (from the Audit tab, say) leaves its row unreviewed as well
         writes.show_changes(result.changes | Changes(undone=tuple(result.already_undone)))
-        writes.refresh_history()
         self.undone.emit(result)
-        self._reload_current()
         w.show_status(f"Undo this batch: {len(result.undone)} merge(s) undone", 8000)
         if result.refused:
             w.prompter.info("Undo this batch", f"{len(result.refused)} write(s) could not be undone",

@@ -12,7 +12,7 @@ kept apart before now free to be nominated) can the queue not show it without fi
 `refresh` then says so, and the caller scans."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Protocol
 
 from ..services.types import Store
@@ -63,15 +63,19 @@ class ClusterRefresh:
         self.model, self.runner, self.shown, self._failed = model, runner, shown, failed
         self.pending: set[str] = set()  # documents written whose rows are being read again
 
-    def refresh(self, store: Store | None, marks: QueueMarks | None, documents: Iterable[str]) -> bool:
-        """Read again the rows that hold `documents`. False when the queue cannot show the write by itself (a
-        document in no queued cluster, or no store): then only a scan can."""
+    def refresh(self, store: Store | None, marks: QueueMarks | None, documents: Iterable[str],
+                skip: Collection[str] = frozenset()) -> bool:
+        """Read again the rows that hold `documents`, but the rows in `skip` (cluster ids the write itself showed).
+        False when the queue cannot show the write by itself (a document in no queued cluster, or no store): then
+        only a scan can."""
         documents = set(documents)
         held = {i for r in self.model.rows() for i in r.member_ids}
         if store is None or marks is None or not documents or not documents <= held:
             return False
+        if not any(r.cluster_id not in skip for r in rows_holding(self.model.rows(), documents)):
+            return True  # every row that holds them shows the write already
         self.pending |= documents
-        rows = rows_holding(self.model.rows(), self.pending)
+        rows = [r for r in rows_holding(self.model.rows(), self.pending) if r.cluster_id not in skip]
         self.runner.start("refresh-clusters", lambda cancel: rows_read_again(store, marks, rows),
                           label="Refreshing the written clusters", on_done=self._read, on_error=self._error)
         return True

@@ -14,7 +14,7 @@ from PySide6.QtGui import QTextCursor
 
 from ..dialogs import Prompter
 from ..services import Services
-from ..services.types import DifferentFactsMark, Document, FactGroups, StrictReport
+from ..services.types import Changes, DifferentFactsMark, Document, FactGroups, StrictReport
 from ..workers import TaskRunner
 from .cluster_model import ClusterRow
 from .drafting import Drafting
@@ -157,9 +157,9 @@ class Review(QObject):
         """Another store was opened: its undo / redo history starts now."""
         self.writes.new_session()
 
-    def refresh_history(self) -> None:
-        """The store was written elsewhere (the Audit tab): what Undo / Redo would revert is read again."""
-        self.writes.refresh_history()
+    def show_changes(self, changes: Changes) -> None:
+        """The store was written elsewhere (the Audit tab): shown from the write's change descriptor, as every write."""
+        self.writes.show_changes(changes)
 
     def close(self) -> None:
         """The window closes: free the loaded decider model."""

@@ -22,7 +22,9 @@ class ReviewHost(Protocol):
 
     def select_cluster(self, cluster_id: str) -> None: ...
 
-    def store_written(self) -> None: ...
+    def store_written(self, documents: frozenset[str], marked: frozenset[str]) -> None:
+        """A write: the audit lists and the queued rows holding `documents` (but the rows in `marked`) read again."""
+        ...
 
     def split_off(self, cluster_id: str, member_ids: Sequence[str]) -> tuple[str | None, str | None]:
         """Move `member_ids` of the cluster into a queue entry of their own: (its id, the rest's id or None)."""

@@ -58,22 +58,42 @@ class Writes:
             self.history = history
             self.changed.emit()
 
-    def show_changes(self, changes: Changes) -> None:
-        """The queue after a write, from its descriptor alone: each write that stands marks the row it reviewed
-        with its effect, each write undone leaves its row unreviewed; the Audit tab reads its lists again."""
-        c, model = self.cluster, self.panels.cluster_model
+    def show_changes(self, changes: Changes, history: History | None = None, *,
+                     move: Callable[[], None] | None = None) -> None:
+        """Everything the window shows after a write, whichever tab or command made it, from its descriptor alone:
+        each write that stands marks the row it reviewed with its effect and each write undone leaves its row
+        unreviewed; Undo / Redo show `history` (read again when not given); the Audit tab reads its lists again;
+        then, after `move` (the caller's step in the queue, once the rows show their status), the cluster on show is
+        loaded again if this write set its status, and the other rows that hold a written document are read again."""
+        marked = self._mark_rows(changes)
+        if history is not None:
+            self.history = history
+        else:
+            self.refresh_history()
+        if move is not None:
+            move()
+        shown, model = self.cluster.row, self.panels.cluster_model
+        if shown is not None and shown.cluster_id in marked and model.row_of(shown.cluster_id) >= 0:
+            self.load(model.row_at(model.row_of(shown.cluster_id)))  # shown as it is now: written, or back to review
+        if changes.audit_ids or changes.documents:
+            self.host.store_written(changes.documents, frozenset(marked))
+
+    def _mark_rows(self, changes: Changes) -> set[str]:
+        """The queue rows whose status this change sets (their cluster ids)."""
+        c, model, marked = self.cluster, self.panels.cluster_model, set()
         for audit_id in changes.undone:
             cluster_id = self.rows_of_audit.get(audit_id)
             if cluster_id is not None:
                 model.set_status(cluster_id, NEW, None)
                 c.decided_by.pop(cluster_id, None)
+                marked.add(cluster_id)
         for audit_id, effect in changes.standing:
             cluster_id, status = self.rows_of_audit.get(audit_id), STATUS_OF_EFFECT.get(effect)
             if cluster_id is not None and status is not None:
                 c.decided_by.setdefault(cluster_id, YOU)
                 model.set_status(cluster_id, status, audit_id)
-        if changes.audit_ids:
-            self.host.store_written()
+                marked.add(cluster_id)
+        return marked
 
     @property
     def can_undo(self) -> bool:
@@ -239,18 +259,20 @@ class Writes:
             cluster_id = rest_id or cluster_id
         c.decided_by[cluster_id] = YOU
         self.rows_of_audit[audit_id] = cluster_id
-        self.history = history
-        self.show_changes(entry.changes)
         if still_to_merge:
             self.host.show_status(f"Done: {desc} (audit #{audit_id}); the same-fact group stays in the queue as its "
                                   "own entry. Ctrl+Z undoes the keep-separate.", 8000)
         else:
             self.host.show_status(f"Done: {desc} (audit #{audit_id}). Ctrl+Z undoes it.", 8000)
+        self.show_changes(entry.changes, history, move=lambda: self._move_on(row, group_id, bool(still_to_merge)))
         self.writeFinished.emit(entry)
         self.changed.emit()
+
+    def _move_on(self, row: ClusterRow, group_id: str | None, split: bool) -> None:
+        """After a write: the same-fact group split off, else the next cluster to review (if this one is on show)."""
         if group_id is not None:
             self.host.select_cluster(group_id)
-        elif not still_to_merge and c.row is row:
+        elif not split and self.cluster.row is row:
             self.host.next_cluster(prefer_new=True)
 
     def _write_error(self, exc: BaseException) -> None:
@@ -287,13 +309,8 @@ class Writes:
         self.changed.emit()
 
     def _reverted(self, action: str, step: HistoryStep, entry: Written, history: History) -> None:
-        c, model = self.cluster, self.panels.cluster_model
-        self.history = history
-        self.show_changes(entry.changes)
         cluster_id = self.rows_of_audit.get(step.audit_id)  # None: a write this session's queue does not show
         self.host.show_status(f"{action.capitalize()} done: {step.description} (audit #{step.audit_id})", 8000)
-        if cluster_id is not None:
-            self.host.select_cluster(cluster_id)
-        if c.row is not None and c.row.cluster_id == cluster_id:
-            self.load(model.row_at(model.row_of(cluster_id)))
+        self.show_changes(entry.changes, history,
+                          move=None if cluster_id is None else lambda: self.host.select_cluster(cluster_id))
         self.changed.emit()
