@@ -46,7 +46,7 @@ from .scope import moved_focus
 from .sentences import list_items, list_matches, modifiers, substituted, uncovered, uncovered_clauses
 from .steps import reordered_steps
 from .tense import changed_tense
-from .value_types import Value
+from .value_types import Value, ValueKind
 
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
@@ -118,7 +118,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
 def _counts_a_list(note: Note, value: Value) -> bool:
     """`the four confirmed players are Sam, Priya, Ben and Asha`: a count of the items listed beside it says
     nothing the list does not."""
-    if value.kind != "number":
+    if value.kind != ValueKind.NUMBER:
         return False
     count = next((float(k[2:]) for k in value.keys if re.fullmatch(r"n:\d{1,2}", k)), None)
     if count is None or not 2 <= count <= 20:
@@ -248,7 +248,7 @@ def _same_direction(value: Value, found: Value) -> bool:
     """A moment bounded the same way, one strictly (`after 23:00` = `from 11 pm onwards`): notes do not keep a
     moment's edge apart (an amount's they do: `4.0 or below` is not `below 4.0`); a rewording may not turn the
     bound round."""
-    if value.kind not in ("time", "date") or found.kind not in ("time", "date"):
+    if value.kind not in (ValueKind.TIME, ValueKind.DATE) or found.kind not in (ValueKind.TIME, ValueKind.DATE):
         return False
     mine = {_DIRECTION.get(bound_of(k)) for k in value.keys} - {None}
     theirs = {_DIRECTION.get(bound_of(k)) for k in found.keys} - {None}
@@ -294,7 +294,7 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
         if marker.cls == "modality" and marker.value in _PERMISSION and _negated(note, marker) and any(
                 ("negation", "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue  # `isn't allowed` where the other writes `is not allowed` or `don't`: one prohibition
-        if marker.cls == "frequency" and any(v.kind == "frequency" and s in restating for v, s in zip(
+        if marker.cls == "frequency" and any(v.kind == ValueKind.FREQUENCY and s in restating for v, s in zip(
                 other_index.note.values, other_index.note.value_sentence)):
             continue  # "every so often" where the other says how often: "roughly once a week"
         if marker.value in _AS_FRACTION and any(_AS_FRACTION[marker.value] in v.keys and s in restating for v, s in zip(
@@ -396,7 +396,7 @@ class _MergedIndex:
             for sentence in aligned(features, index, loose=True):
                 words = index.note.words_in(sentence)
                 shouted = [v.text.casefold() for v, at in zip(index.note.values, index.note.value_sentence)
-                           if at == sentence and v.kind == "all_caps"]  # `UNPAID` is a token, not a word
+                           if at == sentence and v.kind == ValueKind.ALL_CAPS]  # `UNPAID` is a token, not a word
                 if marker.cls == "negation" and any(
                         lower.startswith(prefix) and lemma_of(lower[len(prefix):].lstrip("-")) in body_lemmas
                         for lower in [w.lower for w in words] + shouted for prefix in _NEGATIVE_PREFIXES):

@@ -9,6 +9,7 @@ from collections.abc import Collection
 
 from . import wordnet
 from .notes import Marker, Note
+from .value_types import ValueKind
 from .values import NUMBER_WORDS
 
 
@@ -54,7 +55,7 @@ def bounds_a_moment(note: Note, marker: Marker) -> bool:
     (`from 11 pm onwards` says it so): the value's check judges it."""
     if marker.value not in ("after", "before"):
         return False
-    return any(v.kind in ("time", "date") and 0 <= v.start - marker.end <= 2 and
+    return any(v.kind in (ValueKind.TIME, ValueKind.DATE) and 0 <= v.start - marker.end <= 2 and
                any(k[:1] in "<>" for k in v.keys) for v in note.values)
 
 
@@ -65,7 +66,7 @@ def glues_a_range(note: Note, marker: Marker) -> bool:
         return False
     before = [v for v in note.values if v.end <= marker.start and marker.start - v.end <= 3]
     after = [v for v in note.values if v.start >= marker.end and v.start - marker.end <= 3]
-    return any(a.kind == b.kind or {a.kind, b.kind} <= {"time", "number"} for a in before for b in after)
+    return any(a.kind == b.kind or {a.kind, b.kind} <= {ValueKind.TIME, ValueKind.NUMBER} for a in before for b in after)
 
 
 _PAIR = re.compile(r"\b(?:and|plus)\b|[&+]")

@@ -28,6 +28,7 @@ from ..sentences import SENTENCE_END
 from . import wordnet
 from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
 from .number_words import WORD as _WORD, digitised
+from .value_types import ValueKind
 from .values import NUMBER_WORDS, Value, values
 
 RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on the corpus's tune half)
@@ -374,7 +375,7 @@ def _word_tokens(text: str, found: list[Value]) -> list[re.Match[str]]:
         k = bisect.bisect_right(taken_starts, start) - 1
         return k >= 0 and taken[k][0] <= start and end <= taken[k][1]
 
-    shouted = {(v.start, v.end) for v in found if v.kind == "all_caps" and v.text.casefold() in PHRASES}
+    shouted = {(v.start, v.end) for v in found if v.kind == ValueKind.ALL_CAPS and v.text.casefold() in PHRASES}
     # a shouted marker (`NOT covered`) is the identifier MergeGuard sees and the marker it says: read as both
     return [m for m in _WORD.finditer(text) if (not inside_value(m.start(), m.end()) or (m.start(), m.end()) in
                                                 shouted) and not _SIZE_GLUE.match(text, m.start() - 1 if m.start()
