@@ -8,7 +8,7 @@ import re
 
 from . import codes, wordnet
 from .bounds import strip_bound
-from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS
+from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, MarkerClass
 from .notes import Note, Word, lemma_of, zipf_of
 from .respellings import (
     CODES,
@@ -255,7 +255,7 @@ def _spelled_otherwise(value: Value, other: Index) -> bool:
     shouted = value.text.casefold()
     if value.kind == ValueKind.ALL_CAPS and shouted.startswith(("un", "non")) and lemma_of(
             shouted[3 if shouted.startswith("non") else 2:].lstrip("-")) in other.lemmas and any(
-            m.cls == "negation" for m in other.note.markers):
+            m.cls == MarkerClass.NEGATION for m in other.note.markers):
         return True  # `UNPAID` where the other writes `hasn't paid`
     if value.kind in (ValueKind.ALL_CAPS, ValueKind.KEBAB_CASE) and _codes_named(value.text, other):
         return True  # `LHR-SFO` where the other writes "London Heathrow … San Francisco"
