@@ -23,7 +23,7 @@ from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
 from .facts.notes import Note, read_note
 from .facts.report import Direction, FactKind
-from .guard import extract_tokens
+from .guard import TokenKind, extract_tokens
 from .strict import contains_whole, facts, normalise_text
 
 # Fact kinds grouped into the classes a conflict is reported in.
@@ -172,12 +172,12 @@ def _cleaned_date(token: str) -> str:
     return " ".join(_SEPT.sub("Sep", _ORDINAL_OR_PUNCT.sub(" ", token)).split())
 
 
-def calendar_date(token: str, kind: str) -> str | None:
+def calendar_date(token: str, kind: TokenKind) -> str | None:
     """A MergeGuard date token as YYYY-MM-DD however it was written (`2 Sep 2025`, `September 2nd, 2025`,
     `2025-09-02T10:00Z`); None for a token that is not a full date."""
-    if kind == "iso_date":
+    if kind is TokenKind.ISO_DATE:
         return token[:10]
-    if kind in ("written_date", "reverse_date"):
+    if kind in (TokenKind.WRITTEN_DATE, TokenKind.REVERSE_DATE):
         cleaned = _cleaned_date(token)
         for fmt in _DATE_FORMATS:
             try:

@@ -33,6 +33,7 @@ from ..netfx import (
 from .guard_tokens import (
     CHUNK_CLASSES,
     TOKEN_KINDS,
+    TokenKind,
     Units,
     extract_tokens,
     fold_all,
@@ -47,7 +48,7 @@ NO_SOURCES_REASON = "no source bodies to validate against"
 
 class GuardToken(NamedTuple):  # a tuple: a 1 MB source yields tens of thousands
     token: str  # as first seen (union keeps the first spelling)
-    kind: str  # one of TOKEN_KINDS
+    kind: TokenKind
     sources: tuple[int, ...]  # indices into the source list the guard was given
     retained: bool
 
@@ -275,6 +276,7 @@ __all__ = [
     "TOKEN_KINDS",
     "GuardToken",
     "MergeGuardReport",
+    "TokenKind",
     "check_merge",
     "extract_tokens",
     "missing_spans",

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from itertools import chain, pairwise, repeat
 from typing import Any, NamedTuple
 
-from ..netfx import NET_WS_CLASS, fold_case
+from ..netfx import NET_WS_CLASS, StrEnum, fold_case
 
 # --------------------------------------------------------------------------------------------------
 # .NET character classes as Python regex class bodies (BMP only; see the module docstring). For pure
@@ -72,10 +72,28 @@ def _month_after_initial() -> tuple[str, str]:
 
 
 _ORDINAL = "|".join(_ci(x) for x in ("st", "nd", "rd", "th"))
-KINDS = (
-    "url", "iso_date", "written_date", "reverse_date", "slash_date", "version", "quantity", "file_path",
-    "dotted_identifier", "camel_case", "snake_case", "kebab_case", "all_caps", "integer",
-)
+
+
+class TokenKind(StrEnum):
+    """Netclaw's 14 token classes, in its order (a class's index is its pattern's): a GuardToken's kind."""
+
+    URL = "url"
+    ISO_DATE = "iso_date"
+    WRITTEN_DATE = "written_date"
+    REVERSE_DATE = "reverse_date"
+    SLASH_DATE = "slash_date"
+    VERSION = "version"
+    QUANTITY = "quantity"
+    FILE_PATH = "file_path"
+    DOTTED_IDENTIFIER = "dotted_identifier"
+    CAMEL_CASE = "camel_case"
+    SNAKE_CASE = "snake_case"
+    KEBAB_CASE = "kebab_case"
+    ALL_CAPS = "all_caps"
+    INTEGER = "integer"
+
+
+KINDS = tuple(TokenKind)
 
 
 def _class_body(predicate: Callable[[int], bool]) -> str:
@@ -181,7 +199,7 @@ def warm_up() -> None:
     _patterns_for("\u00e9")
 
 
-TOKEN_KINDS: tuple[str, ...] = KINDS
+TOKEN_KINDS: tuple[TokenKind, ...] = KINDS
 _TRAILING = ".,:;)]"
 
 
@@ -495,7 +513,7 @@ def units(text: str, parts: list[str] | None = None) -> Units | None:
     return Units(frozenset(short), frozenset(chunks), frozenset(long))
 
 
-def extract_tokens(text: str | None) -> list[tuple[str, str]]:
+def extract_tokens(text: str | None) -> list[tuple[str, TokenKind]]:
     """The load-bearing tokens of one text as (token, kind), de-duplicated case-insensitively, in the
     order Netclaw collects them (class by class); a token found by several classes gets the first."""
     if not text:
@@ -529,4 +547,4 @@ def source_scan(source: str) -> _SourceScan:
 CHUNK_CLASSES = frozenset(range(len(KINDS))) - _DATE_CLASSES
 
 
-__all__ = ["TOKEN_KINDS", "Units", "extract_tokens", "units", "warm_up"]
+__all__ = ["TOKEN_KINDS", "TokenKind", "Units", "extract_tokens", "units", "warm_up"]

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from . import lexical
-from .facts.lexicon import EQUIVALENT_MARKERS, TITLE_ABBREVIATIONS
+from .facts.lexicon import EQUIVALENT_MARKERS, TITLE_ABBREVIATIONS, MarkerClass
 from .facts.matching import abbreviates
 from .sentences import Token, TokenClass
 
@@ -47,6 +47,9 @@ def _plural_of(a: str, b: str) -> bool:
     return long in (short + "s", short + "es")
 
 
+_MARKER_CLASS = {c.value: c for c in MarkerClass}  # a marker token's key is `class:value`
+
+
 def found(token: Token, among: Sequence[Token]) -> bool:
     """`token` is stated by one of `among`, in its own class's way (module docstring of sentences.py)."""
     if token.cls is TokenClass.VALUE:
@@ -55,7 +58,8 @@ def found(token: Token, among: Sequence[Token]) -> bool:
         allowed = set(token.keys)
         for key in token.keys:
             cls, _, value = key.partition(":")
-            allowed.update(f"{c}:{v}" for c, v in EQUIVALENT_MARKERS.get((cls, value), ()))
+            if cls in _MARKER_CLASS:  # (`tense:past`, `person:…` have no equivalents)
+                allowed.update(f"{c}:{v}" for c, v in EQUIVALENT_MARKERS.get((_MARKER_CLASS[cls], value), ()))
         return any(t.cls is TokenClass.MARKER and t.keys & allowed for t in among)
     if token.cls is TokenClass.NAME:
         low = token.text.casefold()

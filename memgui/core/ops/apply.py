@@ -29,6 +29,7 @@ from ..merge.read_pairs import ConfirmedRestatement
 from ..netfx import (
     APPEND_SEMANTICS,
     MERGE_SEMANTICS,
+    StrEnum,
     anchor_id_for,
     build_appended_body,
     equals_ignore_case,
@@ -56,7 +57,7 @@ from ..store.audit_log import (
     written_entry,
 )
 from ..store.values import new_record_id
-from .changes import Written, written
+from .changes import NO_CHANGES, Changes, Written, changes_of, written
 from .policy import (  # re-exported: the merge modes are named where the rules that read them live
     MODE_APPEND as MODE_APPEND,
     MODE_MERGED_BODY as MODE_MERGED_BODY,
@@ -78,9 +79,20 @@ from .stamps import (  # re-exported (`X as X`): the errors and stamps every wri
 )
 
 
+class Outcome(StrEnum):
+    """What `apply_decision` did with a proposal (ApplyResult.outcome, the audit's details.outcome)."""
+
+    SKIPPED = "skipped"
+    CREATED = "created"
+    MERGED = "merged"
+    APPENDED = "appended"
+    OVERWRITTEN = "overwritten"  # an explicit id that already existed: the proposal replaced it
+    DUPLICATE_SKIPPED = "duplicate-skipped"
+
+
 @dataclass(frozen=True)
 class ApplyResult:
-    outcome: str  # skipped | created | merged | appended | overwritten | duplicate-skipped
+    outcome: Outcome
     document_id: str | None = None
     record_id: str | None = None
     update_semantics: str | None = None
@@ -88,6 +100,7 @@ class ApplyResult:
     audit_id: int | None = None
     markers: tuple[Any, ...] = ()  # markers.MarkerEvent values, in order
     document: Document | None = None  # the written (or duplicate) document as stored, for embed-on-write
+    changes: Changes = NO_CHANGES  # what the write changed (from its audit row); none when nothing was written
 
     @property
     def wrote(self) -> bool:
@@ -234,7 +247,8 @@ class _DecisionRun:
             confidence=p.confidence, freshness_at=p.freshness_at, status="active",
         )
 
-    def write(self, *, memory_id: str | None, body: str, semantics: str, anchor_name: str) -> tuple[str, Document | None]:
+    def write(self, *, memory_id: str | None, body: str, semantics: str,
+              anchor_name: str) -> tuple[Outcome, Document | None]:
         """The batch write (STORE ApplyCurationOperationsAsync) of the proposal with `body`/`semantics`."""
         store, p = self.store, self.p
         anchor_id = anchor_id_for(anchor_name)
@@ -243,14 +257,14 @@ class _DecisionRun:
             self.change.touch(documents=[memory_id])
             self._ensure_anchor(anchor_name)
             doc = store.writes.upsert_document(self._proposal_doc(memory_id, anchor_name, body, semantics, existing))
-            return ("created" if existing is None else "written"), doc
+            return (Outcome.CREATED if existing is None else Outcome.OVERWRITTEN), doc
         if semantics == MERGE_SEMANTICS:
             latest = store.documents_by_anchor(anchor_id, include_tombstoned=True)
             if latest:  # dedup collision: the anchor's most recently updated doc, in ANY state
                 existing = latest[0]
                 if p.content in existing.markdown_body:
                     self.emit("curation_dedup_duplicate_skipped", anchor=anchor_name, targetDoc=existing.document_id)
-                    return "duplicate-skipped", existing
+                    return Outcome.DUPLICATE_SKIPPED, existing
                 self.change.touch(documents=[existing.document_id])
                 self._ensure_anchor(anchor_name)
                 appended = build_appended_body(existing.markdown_body, p.content, self.when)
@@ -260,11 +274,11 @@ class _DecisionRun:
                     sensitivity=existing.sensitivity,
                 )
                 self.emit("curation_dedup_append", anchor=anchor_name, targetDoc=existing.document_id)
-                return "appended", store.writes.upsert_document(doc)
+                return Outcome.APPENDED, store.writes.upsert_document(doc)
         doc_id = new_document_id()
         self.change.touch(documents=[doc_id])
         self._ensure_anchor(anchor_name)
-        return "created", store.writes.upsert_document(self._proposal_doc(doc_id, anchor_name, body, semantics, None))
+        return Outcome.CREATED, store.writes.upsert_document(self._proposal_doc(doc_id, anchor_name, body, semantics, None))
 
     def write_record(self) -> str:
         store, p = self.store, self.p
@@ -284,7 +298,7 @@ class _DecisionRun:
         return record_id
 
     # -- ApplyGuardedMergeOrAppend
-    def guarded(self, target: Candidate, sources: list[str], anchor_name: str) -> tuple[str, Document | None]:
+    def guarded(self, target: Candidate, sources: list[str], anchor_name: str) -> tuple[Outcome, Document | None]:
         merged = self.decision.merged_body
         if not is_blank(merged):
             proved = self.proved.get((tuple(sources), merged))
@@ -294,7 +308,7 @@ class _DecisionRun:
                           reason=report.reason)
                 _, doc = self.write(memory_id=target.document_id, body=merged or "", semantics=MERGE_SEMANTICS,
                                     anchor_name=anchor_name)
-                return "merged", doc
+                return Outcome.MERGED, doc
             self.emit("curation_merge_guard_failed", anchor=anchor_name, targetDoc=target.document_id,
                       missingTokens=list(report.missing), reason=report.reason)
         self.emit("curation_append_fallback", anchor=anchor_name, targetDoc=target.document_id,
@@ -302,7 +316,7 @@ class _DecisionRun:
         appended = build_appended_body(target.markdown_body, self.p.content, self.when)
         _, doc = self.write(memory_id=target.document_id, body=appended, semantics=APPEND_SEMANTICS,
                             anchor_name=anchor_name)
-        return "appended", doc
+        return Outcome.APPENDED, doc
 
     def check_candidates(self, candidates: Iterable[Candidate]) -> None:
         """Candidates carry the bodies the decision was made against; refuse if a target changed since."""
@@ -320,7 +334,7 @@ class _DecisionRun:
         wanted, proposed = anchor_id_for(anchor_name), tokenize(anchor_name)
         return [aid for aid, name in rows if equals_ignore_case(aid, wanted) or is_fuzzy_match(proposed, tokenize(name))]
 
-    def consolidate(self, candidates: Sequence[Candidate]) -> tuple[str, Document | None, list[str]]:
+    def consolidate(self, candidates: Sequence[Candidate]) -> tuple[Outcome, Document | None, list[str]]:
         store, d = self.store, self.decision
         canonical = net_trim(d.canonical_anchor_name or "") or self.anchor_name
         canonical_id = anchor_id_for(canonical)
@@ -372,13 +386,13 @@ def apply_decision(
                                        rationale=decision.rationale)
     markers.emit_decision_applied(run.events, run.anchor_name, decision)
     if kind == DecisionKind.SKIP:
-        return ApplyResult("skipped", document_id=decision.target_document_id, markers=tuple(run.events))
+        return ApplyResult(Outcome.SKIPPED, document_id=decision.target_document_id, markers=tuple(run.events))
     operation, sources = OP_DECIDE_CREATE, []
     record_id = None
     with store.transaction():
         if is_record(proposal):
             record_id = run.write_record()
-            outcome, doc = "created", None
+            outcome, doc = Outcome.CREATED, None
         elif kind in (DecisionKind.CREATE, DecisionKind.AMBIGUOUS):
             outcome, doc = run.write(memory_id=proposal.memory_id, body=proposal.content,
                                      semantics=proposal.update_semantics, anchor_name=run.anchor_name)
@@ -403,8 +417,6 @@ def apply_decision(
             outcome, doc, sources = run.consolidate(candidates)
         else:  # pragma: no cover - DecisionKind is closed
             raise ApplyInputError(f"unknown decision kind {kind!r}")
-        if outcome == "written":  # an explicit id that already existed: the proposal replaced it
-            outcome = "overwritten"
         audit_id = None
         if not run.change.empty:
             audit_id = run.change.commit(
@@ -428,6 +440,7 @@ def apply_decision(
         outcome, document_id=doc.document_id if doc else None, record_id=record_id,
         update_semantics=doc.update_semantics if doc else None, guard=_guard_dict(run.report), audit_id=audit_id,
         markers=tuple(run.events), document=doc,
+        changes=NO_CHANGES if audit_id is None else changes_of(written_entry(store, audit_id)),
     )
 
 

@@ -1,10 +1,16 @@
 """A fact at risk's kind is a `FactKind`: a plain string is checked and made one, an unknown one raises at once."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from memgui.core.forensics import recheck
+from memgui.core.merge.facts.lexicon import MarkerClass
 from memgui.core.merge.facts.report import Direction, FactAtRisk, FactKind, rule_id
+from memgui.core.merge.facts.value_types import ValueKind
+from memgui.core.merge.facts.values import values
+from memgui.core.merge.guard import TokenKind
 from memgui.core.merge.rule_measured import MEASURED
 
 
@@ -22,3 +28,13 @@ def test_a_plain_kind_is_made_a_member_and_an_unknown_one_raises() -> None:
 def test_every_measured_rule_is_a_direction_and_a_kind() -> None:
     ids = {rule_id(d, k) for d in Direction for k in FactKind}
     assert set(MEASURED) <= ids, sorted(set(MEASURED) - ids)
+
+
+def test_every_value_kind_token_kind_and_marker_class_is_a_fact_kind() -> None:
+    """A value, a MergeGuard token or a marker at risk is reported under its own kind: each is a FactKind."""
+    for kind in (*ValueKind, *TokenKind, *MarkerClass):
+        assert FactKind(kind) == kind
+    found = values("Pay €40 by 5 March; see https://x.org/a and MAX_RETRIES, never on Fridays.")
+    assert {v.kind for v in found} >= {ValueKind.MONEY, ValueKind.DATE, ValueKind.URL, ValueKind.SNAKE_CASE}
+    assert all(type(v.kind) is ValueKind for v in found)
+    assert json.dumps({"kind": ValueKind.MONEY}) == '{"kind": "money"}'  # written as its value

@@ -11,6 +11,7 @@ import pytest
 
 from factories import seed_document, seed_embedding
 from memgui.core.curation.types import Candidate, CurationDecision, DecisionKind, Proposal
+from memgui.core.netfx import TOMBSTONE_SEMANTICS
 from memgui.core.ops.apply import (
     APPEND_SEMANTICS,
     MERGE_SEMANTICS,
@@ -19,6 +20,7 @@ from memgui.core.ops.apply import (
     ApplyInputError,
     GuardRefusedError,
     MergePlan,
+    Outcome,
     SourceStamp,
     StaleSourceError,
     apply_decision,
@@ -286,6 +288,31 @@ def test_audit_context_is_recorded(store):
     assert entry.cosines == [[target.document_id, "proposal", 0.93]]
     assert entry.details["decision"]["kind"] == "UPDATE" and entry.guard_report["passed"] is True
     assert list_entries(store, model_id="qwen-1.5b")[0].audit_id == entry.audit_id
+
+
+def test_the_change_descriptor_of_an_applied_decision_names_its_documents_and_audit_row(store):
+    a = seed(store, "Repo", "Repo URL https://github.com/netclaw-dev/netclaw.", anchor="netclaw-repo", confidence=0.9)
+    b = seed(store, "Repo 2", "Default branch is main since 2026-01-05.", anchor="netclaw-repository", confidence=0.5)
+    merged = "Repo URL https://github.com/netclaw-dev/netclaw; default branch is main since 2026-01-05; CI is green."
+    decision = CurationDecision(DecisionKind.CONSOLIDATE, a.document_id, (a.document_id, b.document_id),
+                                canonical_anchor_name="netclaw-repo", merged_body=merged, from_llm_tier=True)
+    result = apply_decision(store, proposal("CI is green.", anchor="netclaw-repository", title="Repo CI"), decision,
+                            [cand(store, a), cand(store, b)], when=WHEN)
+    assert result.outcome is Outcome.MERGED
+    # the primary merged, the other re-anchored: both rows rewritten, none tombstoned
+    assert result.changes.documents_written == {a.document_id, b.document_id}
+    assert result.changes.documents_tombstoned == frozenset()
+    assert result.changes.audit_ids == (result.audit_id,) and result.audit_id is not None
+    # a deterministic Update whose proposal tombstones its target (Netclaw's `tombstone` semantics)
+    target = seed(store, "Build server", TARGET_BODY)
+    update = CurationDecision(DecisionKind.UPDATE, target.document_id, reason="exact anchor match")
+    gone = apply_decision(store, proposal(update_semantics=TOMBSTONE_SEMANTICS), update,
+                          [cand(store, target, exact=True)], when=WHEN)
+    assert gone.outcome is Outcome.OVERWRITTEN
+    assert gone.changes.documents_tombstoned == {target.document_id} and not gone.changes.documents_written
+    assert gone.changes.to_dict()["audit_ids"] == [gone.audit_id]
+    skipped = apply_decision(store, proposal(), CurationDecision(DecisionKind.SKIP, target.document_id), [], when=WHEN)
+    assert skipped.changes.empty and not skipped.wrote
 
 
 # ---- reviewer operations ------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from .matching import Index, aligned
 from .notes import Note, Word, lemma_of
 from .report import Direction, FactAtRisk, FactKind, Findings
 from .sentences import list_matches, verb_use
+from .value_types import ValueKind
 from .values import Value
 
 
@@ -178,7 +179,7 @@ def reattached(sources: list[Note], body: Note, findings: Findings) -> None:
                                   for j, other in enumerate(sources) if j != number))
         shouted = [(Word(v.text, v.start, v.end, v.text.casefold(), lemma_of(v.text.casefold()), 0.0, True,
                          note.value_sentence[k], note.value_clause[k]))
-                   for k, v in enumerate(note.values) if v.kind == "all_caps" and v.text.isalpha()]  # `HOME`, `AWAY`
+                   for k, v in enumerate(note.values) if v.kind == ValueKind.ALL_CAPS and v.text.isalpha()]  # `HOME`, `AWAY`
         for word in [*note.words, *shouted]:
             if not word.term or word.lemma in elsewhere or word.lemma == own or word.lemma not in first_in_body:
                 continue

@@ -7,7 +7,7 @@ import calendar
 import dataclasses
 import re
 
-from .value_types import Value, fmt, inside
+from .value_types import Value, ValueKind, fmt, inside
 
 
 def _month_numbers() -> dict[str, int]:
@@ -87,7 +87,7 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     spoken = _spoken_times(text)  # read first: `half past 7 in the evening` is 19:30, not 19:00 and a half
     out = _clock_times(text, spoken, meridiem, bare)
     for m in _FOUR_DIGIT_TIME.finditer(text):
-        out.append(Value(frozenset({f"time:{m.group('h')}:{m.group('mi')}"}), "time", m.group(0), m.start(), m.end(),
+        out.append(Value(frozenset({f"time:{m.group('h')}:{m.group('mi')}"}), ValueKind.TIME, m.group(0), m.start(), m.end(),
                          "time"))
         meridiem.append("")
     _afternoon_times(text, out, meridiem, bare)
@@ -95,10 +95,10 @@ def times(text: str, taken: list[tuple[int, int]]) -> list[Value]:
     out += [v for v in spoken if not inside(v.start, v.end, [(x.start, x.end) for x in out])]
     for word, value in _TIME_WORDS.items():
         for m in re.finditer(rf"\b(?:12\s+)?{word}\b", text, re.IGNORECASE):  # `12 noon` is noon
-            out.append(Value(frozenset({f"time:{value}"}), "time", m.group(0), m.start(), m.end(), "time",
+            out.append(Value(frozenset({f"time:{value}"}), ValueKind.TIME, m.group(0), m.start(), m.end(), "time",
                              amount="12" if value == "12:00" else ""))  # `9–12` restated as `9 am to noon`
     for m in _ZONES.finditer(text):
-        out.append(Value(frozenset({f"zone:{m.group(0).upper()}"}), "zone", m.group(0), m.start(), m.end(), "zone"))
+        out.append(Value(frozenset({f"zone:{m.group(0).upper()}"}), ValueKind.ZONE, m.group(0), m.start(), m.end(), "zone"))
     return [v for v in out if not inside(v.start, v.end, taken)]
 
 
@@ -143,7 +143,7 @@ def _clock_time(m: re.Match[str]) -> tuple[Value, str, bool] | None:
     if written.endswith("m.") and not written.endswith((".m.", ". m.")):
         written = written[:-1]  # "2:15 pm." ends a sentence; "2:15 p.m." keeps its dot
     hour_only = fmt((hour - 1) % 12 + 1) if minute == 0 else ""  # `10 am` answers for a note's plain `10`
-    return (Value(frozenset(keys), "time", written.strip(), m.start(), m.start() + len(written), "time",
+    return (Value(frozenset(keys), ValueKind.TIME, written.strip(), m.start(), m.start() + len(written), "time",
                   amount=hour_only), ap, is_bare)
 
 
@@ -189,7 +189,7 @@ def _range_starts(text: str, out: list[Value], meridiem: list[str]) -> None:
             pm = m.group(3).casefold().startswith("p")
             h24 = hour + 12 if pm and hour < 12 else hour
             out.append(Value(frozenset({f"time:{h24:02d}:{mm}"} | ({f"time:{h24:02d}:{mm}pm"} if pm else set())),
-                             "time", text[m.start(1):end], m.start(1), end, "time",
+                             ValueKind.TIME, text[m.start(1):end], m.start(1), end, "time",
                              amount=str(hour) if mm == "00" else ""))
             meridiem.append(m.group(3)[:1].casefold())
 
@@ -218,7 +218,7 @@ def _spoken_times(text: str) -> list[Value]:
         if named:  # `twenty to midnight` = 23:40, `quarter past noon` = 12:15: no other half of the day
             h = hour - 1 if (groups.get("dir") or "").casefold() == "to" else hour % 24
             m2 = 60 - minutes if (groups.get("dir") or "").casefold() == "to" else minutes
-            out.append(Value(frozenset({f"time:{h:02d}:{m2:02d}"}), "time", m.group(0).strip(), m.start(),
+            out.append(Value(frozenset({f"time:{h:02d}:{m2:02d}"}), ValueKind.TIME, m.group(0).strip(), m.start(),
                              m.start() + len(m.group(0).rstrip()), "time"))
             continue
         if (groups.get("dir") or "").casefold() == "to":
@@ -230,7 +230,7 @@ def _spoken_times(text: str) -> list[Value]:
             keys = {f"time:{hour % 12:02d}:{minutes:02d}"}
         else:
             keys = {f"time:{hour:02d}:{minutes:02d}"} | ({f"time:{hour + 12:02d}:{minutes:02d}pm"} if hour < 12 else set())
-        out.append(Value(frozenset(keys), "time", m.group(0).strip(), m.start(), m.start() + len(m.group(0).rstrip()),
+        out.append(Value(frozenset(keys), ValueKind.TIME, m.group(0).strip(), m.start(), m.start() + len(m.group(0).rstrip()),
                          "time"))
     return out
 
@@ -245,7 +245,7 @@ def dates(text: str) -> list[Value]:
         if word.casefold() == "may" and not re.search(r"\b(in|of|since|until|by|from|early|late|mid)\s+$",
                                                       text[max(0, m.start() - 8):m.start()], re.IGNORECASE):
             continue  # "May" opening a sentence is a verb
-        out.append(Value(frozenset({f"month:{MONTHS[word.casefold()]:02d}"}), "month", word, m.start(), m.end(), "date"))
+        out.append(Value(frozenset({f"month:{MONTHS[word.casefold()]:02d}"}), ValueKind.MONTH, word, m.start(), m.end(), "date"))
     return out
 
 
@@ -261,7 +261,7 @@ def _calendar_dates(text: str) -> tuple[list[Value], list[tuple[int, int]]]:
             if not keys:
                 continue
             taken.append((m.start(), m.end()))
-            out.append(Value(frozenset(keys), "date", m.group(0), m.start(), m.end(), "date"))
+            out.append(Value(frozenset(keys), ValueKind.DATE, m.group(0), m.start(), m.end(), "date"))
     return out, taken
 
 
@@ -307,18 +307,18 @@ def _weekdays(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         first, last = WEEKDAYS[m.group(1).casefold()], WEEKDAYS[m.group(2).casefold()]
         keys = {f"weekdays:{first}-{last}"} | ({"weekdays:0-4"} if (first, last) == (0, 4) else set())
         taken.append((m.start(), m.end()))
-        out.append(Value(frozenset(keys), "weekday", m.group(0), m.start(), m.end(), "weekday"))
+        out.append(Value(frozenset(keys), ValueKind.WEEKDAY, m.group(0), m.start(), m.end(), "weekday"))
     for m in _WEEKDAYS_WORD.finditer(text):
         if not inside(m.start(), m.end(), taken):
             key = "weekdays:5-6" if m.group(1).casefold().startswith("weekend") else "weekdays:0-4"
             taken.append((m.start(), m.end()))
-            out.append(Value(frozenset({key}), "weekday", m.group(0), m.start(), m.end(), "weekday"))
+            out.append(Value(frozenset({key}), ValueKind.WEEKDAY, m.group(0), m.start(), m.end(), "weekday"))
     for m in _WEEKDAY_RE.finditer(text):
         if not inside(m.start(), m.end(), taken) and not (m.group(1).casefold() in ("sat", "sun", "wed", "mon")
                                                           and m.group(1).islower()):
             day = WEEKDAYS[m.group(1).casefold()]
-            out.append(Value(frozenset({f"weekday:{day}"}), "weekday", m.group(0), m.start(), m.end(), "weekday"))
-            out.append(Value(frozenset({f"freq:{fmt(1 / 604800)}"}), "frequency", m.group(0), m.start(), m.end(),
+            out.append(Value(frozenset({f"weekday:{day}"}), ValueKind.WEEKDAY, m.group(0), m.start(), m.end(), "weekday"))
+            out.append(Value(frozenset({f"freq:{fmt(1 / 604800)}"}), ValueKind.FREQUENCY, m.group(0), m.start(), m.end(),
                              "frequency", implied=True))  # `on Thursdays`, `on Tue`: maybe every week
     return out
 
@@ -372,12 +372,12 @@ def frequencies(text: str) -> list[Value]:
     for m in _MEDICAL.finditer(text):
         word = m.group(1).casefold().replace(".", "")
         per_day, seconds = MEDICAL_FREQUENCIES[word]
-        out.append(Value(frozenset({f"freq:{fmt(per_day / seconds)}{_MEDICAL_PART.get(word, '')}"}), "frequency",
+        out.append(Value(frozenset({f"freq:{fmt(per_day / seconds)}{_MEDICAL_PART.get(word, '')}"}), ValueKind.FREQUENCY,
                          m.group(0), m.start(), m.end(), "frequency"))
     for m in _EVERY_N.finditer(text):  # `q4h`, `q3mo`: the prescriber's every N hours / days / weeks / months
         every = _Q_UNITS[m.group(2).casefold()] * int(m.group(1))
         if every and not any(v.start <= m.start() < v.end for v in out):
-            out.append(Value(frozenset({f"freq:{fmt(1 / every)}"}), "frequency", m.group(0), m.start(), m.end(),
+            out.append(Value(frozenset({f"freq:{fmt(1 / every)}"}), ValueKind.FREQUENCY, m.group(0), m.start(), m.end(),
                              "frequency"))
     for pattern in _FREQUENCIES:
         for m in pattern.finditer(text):
@@ -398,15 +398,15 @@ def frequencies(text: str) -> list[Value]:
                 continue  # `every 0 days` is no frequency
             unit = (groups.get("unit") or "").casefold()
             if unit in _WEEKDAY_NAMES:  # two facts: which day, and how often (`every other Thursday`)
-                out.append(Value(frozenset({f"weekday:{_WEEKDAY_NAMES[unit]}"}), "weekday", m.group(0), m.start(),
+                out.append(Value(frozenset({f"weekday:{_WEEKDAY_NAMES[unit]}"}), ValueKind.WEEKDAY, m.group(0), m.start(),
                                  m.end(), "weekday"))
-                out.append(Value(frozenset({f"freq:{fmt(times / period)}"}), "frequency", m.group(0), m.start(),
+                out.append(Value(frozenset({f"freq:{fmt(times / period)}"}), ValueKind.FREQUENCY, m.group(0), m.start(),
                                  m.end(), "frequency"))
                 continue
             if (groups.get("adverb") or "").casefold() == "nightly":
                 unit = "night"
             part = f"@{unit}" if unit in ("morning", "evening", "night", "afternoon", "weekend") else ""
-            out.append(Value(frozenset({f"freq:{fmt(times / period)}{part}"}), "frequency", m.group(0), m.start(),
+            out.append(Value(frozenset({f"freq:{fmt(times / period)}{part}"}), ValueKind.FREQUENCY, m.group(0), m.start(),
                              m.end(), "frequency"))
     return out
 
@@ -427,21 +427,21 @@ def cron_values(text: str) -> list[Value]:
         if minute > 59 or hour > 23:
             continue
         span = (m.start(), m.end(), m.group(0))
-        out.append(Value(frozenset({f"time:{hour:02d}:{minute:02d}"}), "time", span[2], span[0], span[1], "time"))
+        out.append(Value(frozenset({f"time:{hour:02d}:{minute:02d}"}), ValueKind.TIME, span[2], span[0], span[1], "time"))
         dom, dow = m.group("dom"), m.group("dow")
         if dow != "*":
             first, _, last = dow.partition("-")
             days = [(int(d) + 6) % 7 for d in (first, last or first)]  # cron: 0 and 7 are Sunday; here Monday is 0
             key = f"weekday:{days[0]}" if days[0] == days[1] else f"weekdays:{days[0]}-{days[1]}"
-            out.append(Value(frozenset({key}), "weekday", span[2], span[0], span[1], "weekday"))
+            out.append(Value(frozenset({key}), ValueKind.WEEKDAY, span[2], span[0], span[1], "weekday"))
             if days[0] == days[1]:
-                out.append(Value(frozenset({f"freq:{fmt(1 / 604800)}"}), "frequency", span[2], span[0], span[1],
+                out.append(Value(frozenset({f"freq:{fmt(1 / 604800)}"}), ValueKind.FREQUENCY, span[2], span[0], span[1],
                                  "frequency"))
         elif dom == "*":
-            out.append(Value(frozenset({f"freq:{fmt(1 / 86400)}"}), "frequency", span[2], span[0], span[1],
+            out.append(Value(frozenset({f"freq:{fmt(1 / 86400)}"}), ValueKind.FREQUENCY, span[2], span[0], span[1],
                              "frequency"))
         else:
-            out.append(Value(frozenset({f"ordinal:{int(dom)}"}), "ordinal", span[2], span[0], span[1], "ordinal"))
+            out.append(Value(frozenset({f"ordinal:{int(dom)}"}), ValueKind.ORDINAL, span[2], span[0], span[1], "ordinal"))
     return out
 
 
@@ -460,7 +460,7 @@ def quarters(text: str) -> list[Value]:
             part, n = m.group("part"), m.group("ord")
             if part == "half" and n not in "12":
                 continue
-        out.append(Value(frozenset({f"{part}:{n}"}), "date", m.group(0), m.start(), m.end(), "date"))
+        out.append(Value(frozenset({f"{part}:{n}"}), ValueKind.DATE, m.group(0), m.start(), m.end(), "date"))
     return out
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..guard import extract_tokens
+from ..guard import TokenKind, extract_tokens
 from .calendar_values import MEDICAL_FREQUENCIES
 from .currencies import CURRENCY_WORDS
-from .value_types import Value, fmt, inside
+from .value_types import Value, ValueKind, fmt, inside
 
 _PHONE_HINT = re.compile(r"(?:\+?\d[\d ().-]{6,}\d)")
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
@@ -22,40 +22,41 @@ def tokens(text: str) -> list[Value]:
     """URLs, e-mail addresses, #channels, paths and Netclaw's identifier tokens, keyed case-insensitively."""
     spans: list[tuple[int, int]] = []
     out = _linked(text, spans)
-    wanted: dict[str, str] = {}  # lower-cased token -> kind
+    wanted: dict[str, ValueKind] = {}  # lower-cased token -> kind
     cased: dict[str, str] = {}  # a code whose case is part of it (`Blue-Heron-42`): compared as written
     for token, kind in extract_tokens(text):
         if _read_elsewhere(token, kind):
             continue
-        wanted.setdefault(token.lower(), kind)
+        wanted.setdefault(token.lower(), ValueKind(kind))  # an identifier class (the others are read elsewhere)
         if _CASE_MATTERS.search(token):
             cased[token.lower()] = token
     for m in _AMPERSAND_ACRONYM.finditer(text):  # `L&D`, `R&D`, `P&L`: one acronym, not two letters
-        wanted.setdefault(m.group(0).lower(), "all_caps")
+        wanted.setdefault(m.group(0).lower(), ValueKind.ALL_CAPS)
     for m in _V_VERSION.finditer(text):  # `v1.4.2` = `version 1.4.2` (MergeGuard's own classes read `4.2`)
         spans.append((m.start(), m.end()))
         decimal = {f"n:{fmt(float(m.group(1)))}"} if m.group(1).count(".") == 1 else set()  # `version 2.0`
-        out.append(Value(frozenset({f"token:{m.group(1)}"} | decimal), "version", m.group(0), m.start(), m.end(),
-                         "version"))
+        out.append(Value(frozenset({f"token:{m.group(1)}"} | decimal), ValueKind.VERSION, m.group(0), m.start(),
+                         m.end(), "version"))
     taken = sorted(spans)
     for start, end, token in _occurrences(text, list(wanted)):
         if any(a < end and start < b for a, b in taken[max(0, bisect.bisect_left(taken, (start, start)) - 2):
                                                           bisect.bisect_right(taken, (end, end)) + 1]):
             continue
         bisect.insort(taken, (start, end))
-        kind = wanted[token]
+        found = wanted[token]
         key = f"token:{text[start:end]}" if token in cased else f"token:{token.casefold()}"
-        out.append(Value(frozenset({key}), kind, text[start:end], start, end, kind))
+        out.append(Value(frozenset({key}), found, text[start:end], start, end, found))
     return out
 
 
 def _linked(text: str, spans: list[tuple[int, int]]) -> list[Value]:
     """URLs, e-mail addresses, #channels and paths, none inside another; their spans are appended to `spans`."""
     out = []
-    for kind, pattern in (("url", _URL), ("email", _EMAIL), ("channel", _CHANNEL), ("path", _PATH)):
+    for kind, pattern in ((ValueKind.URL, _URL), (ValueKind.EMAIL, _EMAIL), (ValueKind.CHANNEL, _CHANNEL),
+                          (ValueKind.PATH, _PATH)):
         for m in pattern.finditer(text):
             token = m.group(0).rstrip(".,:;)]")
-            if kind == "path" and token.count("/") < 2 and not token.startswith(("~", ".")):
+            if kind == ValueKind.PATH and token.count("/") < 2 and not token.startswith(("~", ".")):
                 continue  # `and/or`, `24/7`, `km/h` are not paths
             if inside(m.start(), m.start() + len(token), spans):
                 continue
@@ -65,19 +66,23 @@ def _linked(text: str, spans: list[tuple[int, int]]) -> list[Value]:
     return out
 
 
-def _read_elsewhere(token: str, kind: str) -> bool:
+_READ_AS_AMOUNTS_OR_DATES = frozenset({TokenKind.INTEGER, TokenKind.QUANTITY, TokenKind.ISO_DATE,
+                                       TokenKind.WRITTEN_DATE, TokenKind.REVERSE_DATE, TokenKind.SLASH_DATE})
+
+
+def _read_elsewhere(token: str, kind: TokenKind) -> bool:
     """A MergeGuard token that is no identifier here: read as a frequency, an amount, a date, a number or words."""
     if token.casefold().replace(".", "") in MEDICAL_FREQUENCIES:
         return True  # `BID`, `q.d.`: how often (calendar_values)
-    if kind == "all_caps" and token.casefold() in CURRENCY_WORDS:
+    if kind is TokenKind.ALL_CAPS and token.casefold() in CURRENCY_WORDS:
         return True  # `EUR 280` is an amount
-    if kind in ("integer", "quantity", "iso_date", "written_date", "reverse_date", "slash_date"):
+    if kind in _READ_AS_AMOUNTS_OR_DATES:
         return True  # read here with their units and dates
-    if kind == "dotted_identifier" and token.casefold().replace(".", "") in _LATIN_ABBREVIATIONS:
+    if kind is TokenKind.DOTTED_IDENTIFIER and token.casefold().replace(".", "") in _LATIN_ABBREVIATIONS:
         return True  # `i.e.`, `e.g.`: a way of writing, not an identifier
-    if kind == "version" and re.fullmatch(r"\d+\.\d+", token):
+    if kind is TokenKind.VERSION and re.fullmatch(r"\d+\.\d+", token):
         return True  # `1.5 hours`, `37.5 °C`: a decimal number, read with its unit
-    if kind == "kebab_case" and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
+    if kind is TokenKind.KEBAB_CASE and re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", token) and _plain_words(token):
         return True  # `second-hand`, `check-in`: English words joined, read as words
     # `under-16s`, `under-nines` is an age bound (values.age_groups)
     return bool(_AGE_GROUP.fullmatch(token) or _AGE_GROUP_WORDS.fullmatch(token))
@@ -100,13 +105,13 @@ def age_groups(text: str) -> list[Value]:
         g = _AGE_GROUP.fullmatch(m.group(0))
         if g:
             sign = ">" if g.group("bound").casefold() == "over" else "<"
-            out.append(Value(frozenset({f"{sign}n:{int(g.group('n'))}"}), "number", m.group(0), m.start(), m.end(),
+            out.append(Value(frozenset({f"{sign}n:{int(g.group('n'))}"}), ValueKind.NUMBER, m.group(0), m.start(), m.end(),
                              "number"))
     for m in _AGE_GROUP_WORDS.finditer(text):  # `under-nines`, `over-sixties`
         age = _AGE_FORMS.get(m.group(2).casefold())
         if age:
             sign = ">" if m.group(1).casefold() == "over" else "<"
-            out.append(Value(frozenset({f"{sign}n:{age}"}), "number", m.group(0), m.start(), m.end(), "number"))
+            out.append(Value(frozenset({f"{sign}n:{age}"}), ValueKind.NUMBER, m.group(0), m.start(), m.end(), "number"))
     return out
 
 
@@ -165,7 +170,7 @@ def phones(text: str) -> list[Value]:
         if any(s <= start < e for s, e in taken):
             continue
         taken.append((start, end))
-        out.append(Value(frozenset(keys), "phone", raw[(start, end)], start, end, "phone"))
+        out.append(Value(frozenset(keys), ValueKind.PHONE, raw[(start, end)], start, end, "phone"))
     return out
 
 

@@ -27,6 +27,7 @@ from .agents import agent_changed
 from .association import crossed
 from .binding import attribute_moved, reattached, rebound, swapped
 from .bounds import bound_of
+from .lexicon import MarkerClass
 from .matching import (
     Index,
     aligned,
@@ -46,7 +47,7 @@ from .scope import moved_focus
 from .sentences import list_items, list_matches, modifiers, substituted, uncovered, uncovered_clauses
 from .steps import reordered_steps
 from .tense import changed_tense
-from .value_types import Value
+from .value_types import Value, ValueKind
 
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
@@ -118,7 +119,7 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
 def _counts_a_list(note: Note, value: Value) -> bool:
     """`the four confirmed players are Sam, Priya, Ben and Asha`: a count of the items listed beside it says
     nothing the list does not."""
-    if value.kind != "number":
+    if value.kind != ValueKind.NUMBER:
         return False
     count = next((float(k[2:]) for k in value.keys if re.fullmatch(r"n:\d{1,2}", k)), None)
     if count is None or not 2 <= count <= 20:
@@ -248,7 +249,7 @@ def _same_direction(value: Value, found: Value) -> bool:
     """A moment bounded the same way, one strictly (`after 23:00` = `from 11 pm onwards`): notes do not keep a
     moment's edge apart (an amount's they do: `4.0 or below` is not `below 4.0`); a rewording may not turn the
     bound round."""
-    if value.kind not in ("time", "date") or found.kind not in ("time", "date"):
+    if value.kind not in (ValueKind.TIME, ValueKind.DATE) or found.kind not in (ValueKind.TIME, ValueKind.DATE):
         return False
     mine = {_DIRECTION.get(bound_of(k)) for k in value.keys} - {None}
     theirs = {_DIRECTION.get(bound_of(k)) for k in found.keys} - {None}
@@ -286,15 +287,15 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
                                                     rf"{re.escape(marker.text)}\b", other_index.note.sentence_text(s))
                                           for s in restating):
             continue  # `a ride after work` = `an after-work ride`: the word inside a compound
-        if marker.cls == "order" and states_same_order(note, marker, other_index.note, restating):
+        if marker.cls == MarkerClass.ORDER and states_same_order(note, marker, other_index.note, restating):
             continue  # `prime the wall, then tile` = `prime the wall before tiling`
         if marker.text.casefold() == "but not" and any(
-                ("negation", "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
+                (MarkerClass.NEGATION, "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue  # `fish but not shellfish` = `shellfish is off the menu, fish is fine`
-        if marker.cls == "modality" and marker.value in _PERMISSION and _negated(note, marker) and any(
-                ("negation", "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
+        if marker.cls == MarkerClass.MODALITY and marker.value in _PERMISSION and _negated(note, marker) and any(
+                (MarkerClass.NEGATION, "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue  # `isn't allowed` where the other writes `is not allowed` or `don't`: one prohibition
-        if marker.cls == "frequency" and any(v.kind == "frequency" and s in restating for v, s in zip(
+        if marker.cls == MarkerClass.FREQUENCY and any(v.kind == ValueKind.FREQUENCY and s in restating for v, s in zip(
                 other_index.note.values, other_index.note.value_sentence)):
             continue  # "every so often" where the other says how often: "roughly once a week"
         if marker.value in _AS_FRACTION and any(_AS_FRACTION[marker.value] in v.keys and s in restating for v, s in zip(
@@ -345,7 +346,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
                 merged_sources.aligned_any(features) and \
                 not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)},
                                            _negated(body, marker)) and \
-                not (marker.cls == "order" and any(states_same_order(body, marker, index.note, aligned(
+                not (marker.cls == MarkerClass.ORDER and any(states_same_order(body, marker, index.note, aligned(
                     features, index, loose=True)) for index in source_indexes)) and \
                 not _delay(body, marker, source_indexes):
             findings.add(FactAtRisk(Direction.ADDED, FactKind(marker.cls), marker.text, (), None, marker.text,
@@ -358,7 +359,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
 def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:
     """`expire after one hour` where a source says `TTL: 3600s`: `after` a duration the sources state says how long,
     not which of two events comes first."""
-    if marker.cls != "order" or marker.text.casefold() not in ("after", "within"):
+    if marker.cls != MarkerClass.ORDER or marker.text.casefold() not in ("after", "within"):
         return False
     for value in body.values:  # `after 30 minutes`, `ten days after the visit`
         if value.dimension == "duration" and (0 <= value.start - marker.end <= 2 or 0 <= marker.start - value.end <= 2):
@@ -396,24 +397,24 @@ class _MergedIndex:
             for sentence in aligned(features, index, loose=True):
                 words = index.note.words_in(sentence)
                 shouted = [v.text.casefold() for v, at in zip(index.note.values, index.note.value_sentence)
-                           if at == sentence and v.kind == "all_caps"]  # `UNPAID` is a token, not a word
-                if marker.cls == "negation" and any(
+                           if at == sentence and v.kind == ValueKind.ALL_CAPS]  # `UNPAID` is a token, not a word
+                if marker.cls == MarkerClass.NEGATION and any(
                         lower.startswith(prefix) and lemma_of(lower[len(prefix):].lstrip("-")) in body_lemmas
                         for lower in [w.lower for w in words] + shouted for prefix in _NEGATIVE_PREFIXES):
                     return True
-                if marker.cls == "modality" and marker.value in _OBLIGATION and (
+                if marker.cls == MarkerClass.MODALITY and marker.value in _OBLIGATION and (
                         not _has_verb(index.note, sentence) or _imperative(index.note, sentence)):
                     return True  # `Bring a dish` = `we should bring a dish`
                 if markers_said.pair_restated(marker, [index.note.sentence_text(sentence)]):
                     return True
-                if negated and marker.cls == "modality" and marker.value in _PERMISSION and any(
-                        m.cls == "negation" and m.sentence == sentence for m in index.note.markers):
+                if negated and marker.cls == MarkerClass.MODALITY and marker.value in _PERMISSION and any(
+                        m.cls == MarkerClass.NEGATION and m.sentence == sentence for m in index.note.markers):
                     return True  # `isn't allowed` restates a source's `don't`: one prohibition
                 if marker.value == "plus" and re.search(r"\+|\band\b|\balso\b|\bwith\b",
                                                         index.note.sentence_text(sentence)) and \
                         not re.search(r"\bof (?:that|it|this|which)\b|\bincl", index.note.sentence_text(sentence)):
                     return True  # `Sam + both kids` = `Sam plus both kids`; not `$80 of that` → `plus $80`
-                if (marker.cls, marker.value) == ("direction", "out") and \
+                if (marker.cls, marker.value) == (MarkerClass.DIRECTION, "out") and \
                         re.search(r"\bfrom\b", index.note.sentence_text(sentence), re.IGNORECASE):
                     return True  # `out of the joint account` restates `from the joint account`
         return False
@@ -431,7 +432,7 @@ _PERMISSION = frozenset({"may", "can"})
 def _negated(note: Note, marker: Marker) -> bool:
     """A negation of the marker: before it in its clause (`isn't allowed`) or right after it (`may not`); not the
     `without` of `allowed without a fee`, which negates the fee."""
-    return any(m.cls == "negation" and m.clause == marker.clause and
+    return any(m.cls == MarkerClass.NEGATION and m.clause == marker.clause and
                (m.end <= marker.start or (m.start >= marker.end and m.start - marker.end <= 1 and m.text != "without"))
                for m in note.markers)
 _NEGATIVE_PREFIXES = ("un", "non")  # not `in`, `dis`: `income`, `discount` are no negation

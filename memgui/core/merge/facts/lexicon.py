@@ -11,6 +11,26 @@ so they are written here once, by class.
 """
 from __future__ import annotations
 
+from ...netfx import StrEnum
+
+
+class MarkerClass(StrEnum):
+    """A marker's class (notes.Marker.cls): the lexicon's classes below, each also a report.FactKind."""
+
+    NEGATION = "negation"
+    QUANTIFIER = "quantifier"
+    DEGREE = "degree"
+    FREQUENCY = "frequency"
+    RESTRICTION = "restriction"
+    CONDITION = "condition"
+    COMPARISON = "comparison"
+    ORDER = "order"
+    DIRECTION = "direction"
+    STATE = "state"
+    MODALITY = "modality"
+    HEDGE = "hedge"
+    BOUND = "bound"  # `at least`, `up to`: read with the amount it bounds (values.py), never a marker
+
 # Contractions expand before anything else ("doesn't" → "does not"), so polarity is read once. The list is
 # the closed set of English negative and auxiliary contractions.
 CONTRACTIONS = {
@@ -201,10 +221,9 @@ _CLASSES: dict[str, dict[str, str]] = {
 
 # Classes a rewording is free to move inside a sentence but not to drop or add; "bound" words like
 # "from"/"to" only count next to a value (values.py reads them there), so they are not phrase markers.
-MARKER_CLASSES = ("negation", "quantifier", "degree", "frequency", "restriction", "condition", "comparison", "order",
-                  "direction", "state", "modality", "hedge")
+MARKER_CLASSES = tuple(c for c in MarkerClass if c is not MarkerClass.BOUND)
 # Phrases read as markers: every class except `bound` (which binds to an amount, values.py).
-PHRASES: dict[str, tuple[str, str]] = {}
+PHRASES: dict[str, tuple[MarkerClass, str]] = {}
 for _cls in MARKER_CLASSES:
     for _phrase, _value in _CLASSES[_cls].items():
         PHRASES.setdefault(_phrase, (_cls, _value))
@@ -212,7 +231,7 @@ BOUNDS: dict[str, str] = dict(_CLASSES["bound"])
 LONGEST_PHRASE = max(len(p.split()) for p in (*PHRASES, *BOUNDS))
 
 # Markers too common to mean anything alone: they count only as part of a longer phrase or beside a value.
-WEAK_MARKERS = frozenset({
+WEAK_MARKERS = frozenset((MarkerClass(c), v) for c, v in {
     ("restriction", "also"), ("restriction", "even"), ("order", "now"), ("modality", "will"),
     ("modality", "would"), ("modality", "can"), ("modality", "could"), ("condition", "when"),
     ("condition", "while"), ("condition", "because"), ("condition", "since"), ("order", "by"),
@@ -228,7 +247,7 @@ WEAK_MARKERS = frozenset({
 
 # Markers of one meaning across classes: either answers for the other (`If it rains` = `whenever it rains`,
 # `After each backup` = `Once a backup finishes`).
-EQUIVALENT_MARKERS: dict[tuple[str, str], frozenset[tuple[str, str]]] = {}
+EQUIVALENT_MARKERS: dict[tuple[MarkerClass, str], frozenset[tuple[MarkerClass, str]]] = {}
 for _group in (
     {("condition", "if"), ("condition", "when")},
     {("restriction", "only"), ("condition", "only if")},  # `only kicks in after the 5th` = `only if … after the 5th`
@@ -241,8 +260,9 @@ for _group in (
     {("hedge", "expected"), ("hedge", "probably"), ("hedge", "estimate")},  # `(expected May)` = `probably in May`,
     # `Est. 3 hrs` = `expected to take about three hours`
 ):
-    for _key in _group:  # a key in two groups answers for both
-        EQUIVALENT_MARKERS[_key] = EQUIVALENT_MARKERS.get(_key, frozenset()) | frozenset(_group - {_key})
+    _typed = {(MarkerClass(c), v) for c, v in _group}
+    for _key in _typed:  # a key in two groups answers for both
+        EQUIVALENT_MARKERS[_key] = EQUIVALENT_MARKERS.get(_key, frozenset()) | frozenset(_typed - {_key})
 
 # Words that answer for a marker but are too common to be checked themselves ("then" answers for "afterwards").
 WEAK_PHRASES = frozenset({"then", "by", "first", "next", "last", "firstly", "finally", "just"})  # `just a heads up`

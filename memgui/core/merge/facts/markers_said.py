@@ -8,14 +8,16 @@ import re
 from collections.abc import Collection
 
 from . import wordnet
+from .lexicon import MarkerClass
 from .notes import Marker, Note
+from .value_types import ValueKind
 from .values import NUMBER_WORDS
 
 
 def among(marker: Marker, keys: Collection[tuple[str, str]]) -> bool:
     """The marker is one of these marker keys, or a comparison of the same degree of a synonym."""
-    return marker.key in keys or (marker.cls == "comparison" and "+" in marker.value and any(
-        cls == "comparison" and same_degree(marker.value, value) for cls, value in keys))
+    return marker.key in keys or (marker.cls == MarkerClass.COMPARISON and "+" in marker.value and any(
+        cls == MarkerClass.COMPARISON and same_degree(marker.value, value) for cls, value in keys))
 
 
 def same_degree(mine: str, theirs: str) -> bool:
@@ -33,7 +35,7 @@ _NEGATED_BOUND = re.compile(r"\s+(?:\w+\s+)?(?:below|under|above|over|more\s+tha
 def negates_a_bound(note: Note, marker: Marker) -> bool:
     """`never going below three`: the negation turns the bound round (values read it as `at least three`), and says
     nothing more."""
-    return marker.cls == "negation" and bool(_NEGATED_BOUND.match(note.text, marker.end))
+    return marker.cls == MarkerClass.NEGATION and bool(_NEGATED_BOUND.match(note.text, marker.end))
 
 
 _BOTH_AND = re.compile(r"both\b[^.;:!?\n]{1,80}?\band\b", re.IGNORECASE)
@@ -43,7 +45,7 @@ def both_and(note: Note, marker: Marker) -> bool:
     """`both the nut … and the saddle`: `both` before its `and` counts the two things the pair names, which the
     pair says already — when a body drops it. Added, it may claim for both what a source said of one
     (`keep brand names in German; translate units` → `both brand names and units stay in German`)."""
-    return marker.key == ("quantifier", "both") and bool(_BOTH_AND.match(note.text, marker.start))
+    return marker.key == (MarkerClass.QUANTIFIER, "both") and bool(_BOTH_AND.match(note.text, marker.start))
 
 
 _RANGE_WORDS = frozenset({"until", "till", "til", "through", "thru", "to"})
@@ -54,7 +56,7 @@ def bounds_a_moment(note: Note, marker: Marker) -> bool:
     (`from 11 pm onwards` says it so): the value's check judges it."""
     if marker.value not in ("after", "before"):
         return False
-    return any(v.kind in ("time", "date") and 0 <= v.start - marker.end <= 2 and
+    return any(v.kind in (ValueKind.TIME, ValueKind.DATE) and 0 <= v.start - marker.end <= 2 and
                any(k[:1] in "<>" for k in v.keys) for v in note.values)
 
 
@@ -65,7 +67,7 @@ def glues_a_range(note: Note, marker: Marker) -> bool:
         return False
     before = [v for v in note.values if v.end <= marker.start and marker.start - v.end <= 3]
     after = [v for v in note.values if v.start >= marker.end and v.start - marker.end <= 3]
-    return any(a.kind == b.kind or {a.kind, b.kind} <= {"time", "number"} for a in before for b in after)
+    return any(a.kind == b.kind or {a.kind, b.kind} <= {ValueKind.TIME, ValueKind.NUMBER} for a in before for b in after)
 
 
 _PAIR = re.compile(r"\b(?:and|plus)\b|[&+]")

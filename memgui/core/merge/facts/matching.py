@@ -8,7 +8,7 @@ import re
 
 from . import codes, wordnet
 from .bounds import strip_bound
-from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS
+from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, MarkerClass
 from .notes import Note, Word, lemma_of, zipf_of
 from .respellings import (
     CODES,
@@ -23,7 +23,7 @@ from .respellings import (
     stem,
     whole_word_in,
 )
-from .value_types import fmt
+from .value_types import ValueKind, fmt
 from .values import Value
 
 
@@ -48,7 +48,7 @@ class Index:
         # a rate is an amount and a period: each found alone too (`£240 a month` holds `£240` and `monthly`)
         self.rate_parts: dict[str, list[int]] = {}
         for i, value in enumerate(note.values):
-            if value.kind == "rate":
+            if value.kind == ValueKind.RATE:
                 for key in value.keys:
                     amount, period = _rate_parts(key)
                     if period:
@@ -139,8 +139,9 @@ def match_keys(value: Value) -> set[str]:
     return keys
 
 
-WORDLIKE_KINDS = frozenset({"all_caps", "camel_case", "snake_case", "kebab_case", "dotted_identifier", "url", "path",
-                             "email", "channel", "file_path", "version"})
+WORDLIKE_KINDS = frozenset({ValueKind.ALL_CAPS, ValueKind.CAMEL_CASE, ValueKind.SNAKE_CASE, ValueKind.KEBAB_CASE,
+                            ValueKind.DOTTED_IDENTIFIER, ValueKind.URL, ValueKind.PATH, ValueKind.EMAIL,
+                            ValueKind.CHANNEL, ValueKind.FILE_PATH, ValueKind.VERSION})
 
 
 def spells_an_acronym(note: Note, word: Word, other: Index) -> bool:
@@ -209,11 +210,11 @@ def _found_by_key(value: Value, other: Index) -> Value | None:
     for key in value.keys:
         if key in other.keys:
             return other.note.values[other.keys[key][0]]
-    if value.kind in ("money", "quantity", "frequency"):
+    if value.kind in (ValueKind.MONEY, ValueKind.QUANTITY, ValueKind.FREQUENCY):
         for key in value.keys:  # `£240` or `monthly` said within the other's `£240 a month`
             if key in other.rate_parts:
                 return other.note.values[other.rate_parts[key][0]]
-    if value.kind == "rate":
+    if value.kind == ValueKind.RATE:
         for key in value.keys:  # `£180 a year` said as `the annual … is £180`: amount and period in one sentence,
             # `$40 per half hour` as `a 30-minute lesson costs $40`
             amount, period = _rate_parts(key)
@@ -232,31 +233,31 @@ def _said_otherwise(value: Value, other: Index) -> bool:
     if "percent:100" in value.keys and _WHOLLY.search(other.lower_text):
         return True  # `internet 100% mine` where the other writes `entirely mine`
     if value.kind in WORDLIKE_KINDS and (whole_word_in(value.text.casefold(), other.lower_text) or (
-            value.kind == "all_caps" and whole_word_in(value.text.casefold() + "s", other.lower_text))):
+            value.kind == ValueKind.ALL_CAPS and whole_word_in(value.text.casefold() + "s", other.lower_text))):
         return True  # `POOL` in a note that writes `pool`, an identifier inside a longer one
-    if value.kind == "all_caps" and coded_number(value.text, other):
+    if value.kind == ValueKind.ALL_CAPS and coded_number(value.text, other):
         return True  # `Y12` where the other writes `Year 12`
-    if value.kind == "dotted_identifier" and all(whole_word_in(part, other.lower_text)
+    if value.kind == ValueKind.DOTTED_IDENTIFIER and all(whole_word_in(part, other.lower_text)
                                                   for part in value.text.casefold().split(".") if part):
         return True  # `pg_stat_statements.track` where the other writes `pg_stat_statements … track = top`
-    if value.kind == "kebab_case" and _parts_said_together(value.text, other.lower_text):
+    if value.kind == ValueKind.KEBAB_CASE and _parts_said_together(value.text, other.lower_text):
         return True  # `Seattle-to-Bainbridge` where the other writes `Seattle->Bainbridge`, `km-24` `km 24`
     # `#WSF88412` is the number WSF88412 (`confirmation number WSF88412`), not a chat channel
-    return value.kind == "channel" and bool(re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text)) and \
+    return value.kind == ValueKind.CHANNEL and bool(re.fullmatch(r"#[A-Za-z]*\d[\w-]*", value.text)) and \
         whole_word_in(value.text[1:].casefold(), other.lower_text)
 
 
 def _spelled_otherwise(value: Value, other: Index) -> bool:
     """`value` spelled out by the other: an acronym's words, a negated word, the places of a code, `a` for one."""
-    if value.kind == "all_caps" and not re.search(r"\d", value.text) and len(re.sub(r"[^a-z]", "", value.text.casefold())) >= 2 \
+    if value.kind == ValueKind.ALL_CAPS and not re.search(r"\d", value.text) and len(re.sub(r"[^a-z]", "", value.text.casefold())) >= 2 \
             and spelled_out(re.sub(r"[^a-z]", "", value.text.casefold()), other.note.text):
         return True  # `PTO` where the other writes "paid time off", `L&D` "learning and development"
     shouted = value.text.casefold()
-    if value.kind == "all_caps" and shouted.startswith(("un", "non")) and lemma_of(
+    if value.kind == ValueKind.ALL_CAPS and shouted.startswith(("un", "non")) and lemma_of(
             shouted[3 if shouted.startswith("non") else 2:].lstrip("-")) in other.lemmas and any(
-            m.cls == "negation" for m in other.note.markers):
+            m.cls == MarkerClass.NEGATION for m in other.note.markers):
         return True  # `UNPAID` where the other writes `hasn't paid`
-    if value.kind in ("all_caps", "kebab_case") and _codes_named(value.text, other):
+    if value.kind in (ValueKind.ALL_CAPS, ValueKind.KEBAB_CASE) and _codes_named(value.text, other):
         return True  # `LHR-SFO` where the other writes "London Heathrow … San Francisco"
     if "n:1" in value.keys and value.dimension.startswith("count:"):
         noun = re.escape(value.dimension[6:])
@@ -271,7 +272,7 @@ def number_in_compound(value: Value, note: Note, other: Index) -> Value | None:
     if value.dimension != "number":
         return None
     for compound in other.note.values:
-        parts = compound.text.split("-") if compound.kind == "kebab_case" else []
+        parts = compound.text.split("-") if compound.kind == ValueKind.KEBAB_CASE else []
         if value.text in parts and _parts_said_together(compound.text, note.text[max(0, value.start - 40):
                                                                                      value.end + 40].casefold()):
             return compound
@@ -304,7 +305,7 @@ def number_coded(value: Value, note: Note, source: Index) -> bool:
     `version 2.0`, `ch. 15` for `chapter 15`)."""
     before = _WORD_BEFORE.search(note.text, max(0, value.start - 24), value.start)
     number = next((strip_bound(k)[2:] for k in value.keys if strip_bound(k).startswith("n:")), "")
-    if value.kind != "number" or not before or not number:
+    if value.kind != ValueKind.NUMBER or not before or not number:
         return False
     word = before.group(1).casefold()
     return any(re.search(rf"(?<![a-z\d]){re.escape(word[:k])}\.?\s?{re.escape(number)}(?!\d)", source.lower_text)

@@ -26,8 +26,9 @@ from typing import Any
 from ...netfx import LONE_SURROGATE
 from ..sentences import SENTENCE_END
 from . import wordnet
-from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES
+from .lexicon import BOUNDS, FUNCTION_WORDS, LONGEST_PHRASE, PHRASES, WEAK_MARKERS, WEAK_PHRASES, MarkerClass
 from .number_words import WORD as _WORD, digitised
+from .value_types import ValueKind
 from .values import NUMBER_WORDS, Value, values
 
 RARE_ZIPF = 3.3  # below this a word is rare enough to name something (tuned on the corpus's tune half)
@@ -45,7 +46,7 @@ _SIZE_GLUE = re.compile(r"\d[xX]\d")
 _POSSESSIVE = re.compile(r"['’]s$")
 _AMOUNT_BEFORE = re.compile(r"(?:[\d%]|\b(?:" + "|".join(sorted(NUMBER_WORDS)) + r"|half|quarter|third|cent|percent))\s*$",
                             re.IGNORECASE)
-_BOUND_HIT = ("bound", "")
+_BOUND_HIT = (MarkerClass.BOUND, "")
 _PLUS_SIGN = re.compile(r"(?<=[\d%])\s+(\+)\s+(?=[A-Za-z])")
 # who is asked to act is who acts: `ask host to spotlight Mags` → `spotlight Mags` gives the act to the writer
 _DELEGATE = re.compile(r"\b(?:ask|asks|asked|tell|tells|told|remind|reminds|reminded|get|gets|got|invite|invites|"
@@ -90,7 +91,7 @@ class Word:
 
 @dataclass(frozen=True)
 class Marker:
-    cls: str
+    cls: MarkerClass
     value: str
     text: str
     start: int
@@ -99,7 +100,7 @@ class Marker:
     clause: int
 
     @property
-    def key(self) -> tuple[str, str]:
+    def key(self) -> tuple[MarkerClass, str]:
         return (self.cls, self.value)
 
 
@@ -374,7 +375,7 @@ def _word_tokens(text: str, found: list[Value]) -> list[re.Match[str]]:
         k = bisect.bisect_right(taken_starts, start) - 1
         return k >= 0 and taken[k][0] <= start and end <= taken[k][1]
 
-    shouted = {(v.start, v.end) for v in found if v.kind == "all_caps" and v.text.casefold() in PHRASES}
+    shouted = {(v.start, v.end) for v in found if v.kind == ValueKind.ALL_CAPS and v.text.casefold() in PHRASES}
     # a shouted marker (`NOT covered`) is the identifier MergeGuard sees and the marker it says: read as both
     return [m for m in _WORD.finditer(text) if (not inside_value(m.start(), m.end()) or (m.start(), m.end()) in
                                                 shouted) and not _SIZE_GLUE.match(text, m.start() - 1 if m.start()
@@ -397,7 +398,7 @@ def _phrase_markers(text: str, tokens: list[re.Match[str]], lowers: list[str],
             phrase = " ".join(lowers[i:i + size])
             hit = _phrase_hit(text, tokens, lowers, i, size, phrase)
             if hit is None and size == 1 and (phrase.endswith("n't") or phrase == "cannot"):
-                hit = ("negation", "not")
+                hit = (MarkerClass.NEGATION, "not")
                 base = _CONTRACTED.get(phrase[:-3], phrase[:-3]) if phrase.endswith("n't") else "can"
                 if base in PHRASES:  # "mustn't" is "must" and "not"
                     s, c = where(tokens[i].start())
@@ -408,7 +409,7 @@ def _phrase_markers(text: str, tokens: list[re.Match[str]], lowers: list[str],
                 if hit is not _BOUND_HIT:  # "at least", "up to": read with the amount they bound (values.py)
                     markers.append(Marker(hit[0], hit[1], text[start:end], start, end, s, c))
                 if phrase == "but not":  # `fish but not shellfish` also denies the shellfish (`off the menu`)
-                    markers.append(Marker("negation", "not", text[start:end], start, end, s, c))
+                    markers.append(Marker(MarkerClass.NEGATION, "not", text[start:end], start, end, s, c))
                 used.update(range(i, i + size))
                 i += size - 1
                 break
@@ -417,7 +418,7 @@ def _phrase_markers(text: str, tokens: list[re.Match[str]], lowers: list[str],
 
 
 def _phrase_hit(text: str, tokens: list[re.Match[str]], lowers: list[str], i: int, size: int,
-                phrase: str) -> tuple[str, str] | None:
+                phrase: str) -> tuple[MarkerClass, str] | None:
     """The marker (class, key) the phrase of `size` tokens from `i` says, if any (`_BOUND_HIT` for a bound's
     words); not where its words say something else (`10 left`, `goes ahead`, `out of 28 days`)."""
     hit = PHRASES.get(phrase) or (_BOUND_HIT if size > 1 and phrase in BOUNDS else None)
@@ -429,7 +430,7 @@ def _phrase_hit(text: str, tokens: list[re.Match[str]], lowers: list[str], i: in
                                         r"ten|twenty|thirty|forty|fifty|a\s+hundred)\b)", text[tokens[i + 1].end():]):
         hit = None  # `out of 28 days`: a share of a whole, no direction
     if hit is None and size == 1 and phrase in ("on", "off") and _predicative(text, tokens, i):
-        hit = ("state", phrase)  # "the heating is on" / "off": a state, not a preposition
+        hit = (MarkerClass.STATE, phrase)  # "the heating is on" / "off": a state, not a preposition
     return hit
 
 
@@ -454,7 +455,7 @@ def _content_words(text: str, tokens: list[re.Match[str]], lowers: list[str], us
         if comparative and not re.match(r"\s+than\s+(?:[\d$€£]|(?:" + "|".join(sorted(NUMBER_WORDS)) + r")\b)",
                                         text[m.end():m.end() + 20]):  # `younger than 18` (or `eight`) is
             # the amount's bound (bounds._COMPARED)
-            markers.append(Marker("comparison", comparative, m.group(0), m.start(), m.end(), s, c))
+            markers.append(Marker(MarkerClass.COMPARISON, comparative, m.group(0), m.start(), m.end(), s, c))
         zipf = zipf_of(lower) if lemma == lower else min(zipf_of(lower), zipf_of(lemma))
         capital = m.group(0)[0].isupper()
         sentence_start = m.start() == sentences[s][0] or not text[sentences[s][0]:m.start()].strip(" \t-*+•>#\"“(")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .lexicon import MarkerClass
 from .notes import Marker, Note
 
 # the event written after these words comes later, or earlier, than the other one
@@ -47,7 +48,7 @@ def states_same_order(note: Note, marker: Marker, other: Note, sentences: list[i
         return False
     earlier, later = mine
     for candidate in (*other.markers, *other.weak_markers):
-        if candidate.cls != "order" or candidate.sentence not in sentences:
+        if candidate.cls != MarkerClass.ORDER or candidate.sentence not in sentences:
             continue
         theirs = events(other, candidate)
         if theirs is None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .lexicon import MarkerClass
 from .matching import Index, aligned
 from .notes import CLAUSE_STOP, Note
 from .report import Direction, FactAtRisk, FactKind, Findings
@@ -32,7 +33,7 @@ def _said(note: Note, sentence: int, after_only: bool = False) -> tuple[set[str]
     denies the fish, not Pete nor eating)."""
     negated: set[str] = set()
     plain: set[str] = set()
-    negations = [m for m in note.markers if m.cls == "negation" and m.sentence == sentence]
+    negations = [m for m in note.markers if m.cls == MarkerClass.NEGATION and m.sentence == sentence]
     for a, b in _clauses(note, sentence):
         inside = [m for m in negations if a <= m.start < b]
         if inside and after_only:

@@ -10,6 +10,7 @@ import re
 from .bounds import bound_of, strip_bound
 from .matching import Index, number_coded, number_in_compound, unbound, value_found, whole_word_in
 from .notes import Note
+from .value_types import ValueKind
 from .values import Value
 
 
@@ -25,7 +26,7 @@ def unit_named(bare: Value, body: Index) -> Value | None:
     `30 days`, `pick up by 10` → `by 10 am`): the body names what the number counts and changes no amount, nor
     its bound. Never the other way round (see `unit_added`): a body that drops a unit has lost what its number
     meant."""
-    if bare.kind != "number" or len(bare.keys) != 1:
+    if bare.kind != ValueKind.NUMBER or len(bare.keys) != 1:
         return None
     key = next(iter(bare.keys))
     plain = strip_bound(key)
@@ -48,7 +49,7 @@ def unit_added(with_unit: Value, source: Index) -> Value | None:
         bounds.add("")  # `by 10 am` restates `by 10`, `within 15 days` `net 15`
     for bound in bounds:
         for i in source.keys.get(f"{bound}n:{with_unit.amount}", []):
-            if source.note.values[i].kind == "number":
+            if source.note.values[i].kind == ValueKind.NUMBER:
                 return source.note.values[i]
     return None
 
@@ -58,7 +59,7 @@ def unit_elided(value: Value, other: Index, source: Index) -> Value | None:
     as `thirty-eight pounds for a full plot and twenty for a half`. The plain number counts as the amount only
     where it is coordinated with another amount of the same unit that the source states as it is (`25 days …
     used 11` → `11 days … used 25` lends no unit: the source's `11` had none)."""
-    if not value.amount or value.kind not in ("money", "quantity"):
+    if not value.amount or value.kind not in (ValueKind.MONEY, ValueKind.QUANTITY):
         return None
     bounds = {bound_of(k) for k in value.keys}
     if len(bounds) != 1:
@@ -96,7 +97,7 @@ def _units_beside(note: Note, i: int, source: Index) -> set[str]:
     return {v.dimension for j, v in enumerate(note.values) if j != i and v.amount and
             note.value_sentence[j] == sentence and _COORDINATED.search(note.text[slice(*between(v))]) and
             not any(between(v)[0] <= w.start and w.end <= between(v)[1] and w.dimension not in ("number", "ordinal")
-                    and (w.amount or w.kind in ("time", "date")) for w in note.values) and  # (a list of plain numbers
+                    and (w.amount or w.kind in (ValueKind.TIME, ValueKind.DATE)) for w in note.values) and  # (a list of plain numbers
             # between takes the same unit; a name between, `the iOS app 48`, is no amount)
             any(key in source.keys for key in v.keys)}
 
@@ -109,7 +110,7 @@ _CLOCK_LEAD = re.compile(r"(?:\b(?:at|from|to|until|till|til|between|and|by|arou
 def hour_said_plainly(time: Value, other: Index) -> Value | None:
     """The other's plain number that says a time's hour where its sentence says the half of the day: `7–10pm`
     restated as `Wednesday evenings from seven to ten`."""
-    if time.kind != "time" or not time.amount:
+    if time.kind != ValueKind.TIME or not time.amount:
         return None
     halves = _halves_of(time)
     for i in other.keys.get(f"n:{time.amount}", []):
@@ -131,7 +132,7 @@ def time_of_plain_hour(bare: Value, note: Note, source: Index) -> Value | None:
     said = _halves_said(note, note.value_sentence[note.values.index(bare)])
     for i in source.amounts.get(key[2:], []):
         time = source.note.values[i]
-        if time.kind == "time" and said & _halves_of(time):
+        if time.kind == ValueKind.TIME and said & _halves_of(time):
             return time
     return None
 
@@ -160,7 +161,7 @@ def _halves_said(note: Note, sentence: int) -> set[str]:
 
 def number_in_a_name(body: Note, value: Value, sources: list[Note]) -> bool:
     """`Mazda 3` where a source writes `Mazda3` (or `Mazda-3`): the number is part of a name the source has."""
-    if value.kind != "number":
+    if value.kind != ValueKind.NUMBER:
         return False
     name = re.search(r"([^\W\d_]+)[ -]?$", body.text[max(0, value.start - 30):value.start])
     if not name:

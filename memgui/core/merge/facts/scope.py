@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import FUNCTION_WORDS
+from .lexicon import FUNCTION_WORDS, MarkerClass
 from .matching import Index, aligned
 from .notes import Marker, Note, lemma_of
 from .report import Direction, FactAtRisk, FactKind, Findings
 
-_FOCUS = frozenset({("restriction", "only")})  # `only`, `solely`, `exclusively`, `merely`; `even` is too weak
+_FOCUS = frozenset({(MarkerClass.RESTRICTION, "only")})  # `only`, `solely`, `exclusively`, `merely`; `even` is too weak
 _TOKEN = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
 
 

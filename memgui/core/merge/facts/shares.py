@@ -6,7 +6,7 @@ import re
 
 from .currencies import CURRENCY_WORDS
 from .units import CALENDAR_UNITS, amount_keys
-from .value_types import Value, fmt
+from .value_types import Value, ValueKind, fmt
 
 _FRACTION = re.compile(r"\b(half|a[\s-]quarter|one[\s-]quarter|a[\s-]third|one[\s-]third|two[\s-]thirds|"
                        r"three[\s-]quarters)(?![-\w])(?!\s+(?:an?|past|to)\b)|\b(quarter)(?=-)", re.IGNORECASE)  # `quarter-strength`
@@ -23,7 +23,7 @@ _EVEN_SPLIT = re.compile(r"(?<![\w.])(?:50\s?[/-]\s?50|fifty[\s-]fifty)(?![\w.]|
 
 def even_splits(text: str) -> list[Value]:
     """`split 50/50` = `shared equally` (matching.value_found finds it in words too)."""
-    return [Value(frozenset({"share:equal"}), "quantity", m.group(0), m.start(), m.end(), "share")
+    return [Value(frozenset({"share:equal"}), ValueKind.QUANTITY, m.group(0), m.start(), m.end(), "share")
             for m in _EVEN_SPLIT.finditer(text)]
 
 
@@ -40,11 +40,11 @@ def ratios(text: str) -> list[Value]:
         later = m.group(2).split(":")[1:]
         if any(len(part) == 1 for part in later):
             terms = [m.group(1), *later]
-            out.append(Value(frozenset({"ratio:" + ":".join(str(int(t)) for t in terms)}), "quantity", m.group(0),
+            out.append(Value(frozenset({"ratio:" + ":".join(str(int(t)) for t in terms)}), ValueKind.QUANTITY, m.group(0),
                              m.start(), m.end(), "ratio"))
     for m in _PARTS_RATIO.finditer(text):
         terms = ["1" if t.casefold() in ("one", "a") else t for t in m.groups() if t]
-        out.append(Value(frozenset({"ratio:" + ":".join(str(int(t)) for t in terms)}), "quantity", m.group(0),
+        out.append(Value(frozenset({"ratio:" + ":".join(str(int(t)) for t in terms)}), ValueKind.QUANTITY, m.group(0),
                          m.start(), m.end(), "ratio"))
     return out
 
@@ -57,17 +57,17 @@ def fractions(text: str) -> list[Value]:
         unit = _OF_A_UNIT.match(text, m.end())
         if unit:
             seconds = share * CALENDAR_UNITS[unit.group(1).casefold()]
-            out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", text[m.start():unit.end()],
+            out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), ValueKind.QUANTITY, text[m.start():unit.end()],
                              m.start(), unit.end(), "duration"))
             continue
         measure = _OF_A_MEASURE.match(text, m.end())
         amount = amount_keys(share, measure.group(1)) if measure and measure.group(1).casefold() not in \
             CURRENCY_WORDS else None
         if measure and amount and amount[1] == "quantity":
-            out.append(Value(frozenset(amount[0]), "quantity", text[m.start():measure.end()], m.start(), measure.end(),
+            out.append(Value(frozenset(amount[0]), ValueKind.QUANTITY, text[m.start():measure.end()], m.start(), measure.end(),
                              amount[2]))
         else:
-            out.append(Value(frozenset({f"frac:{fmt(share)}"}), "quantity", m.group(0), m.start(), m.end(), "percent"))
+            out.append(Value(frozenset({f"frac:{fmt(share)}"}), ValueKind.QUANTITY, m.group(0), m.start(), m.end(), "percent"))
     return out
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from .currencies import CURRENCY_WORDS
 from .lexicon import FUNCTION_WORDS
-from .value_types import fmt
+from .value_types import ValueKind, fmt
 
 
 @functools.lru_cache(maxsize=4096)
@@ -63,41 +63,41 @@ GLUED_UNITS = frozenset(
     "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk p y".split())
 
 
-def amount_keys(value: float, unit_text: str) -> tuple[set[str], str, str] | None:
+def amount_keys(value: float, unit_text: str) -> tuple[set[str], ValueKind, str] | None:
     """Keys, kind and dimension of `value unit_text` when `unit_text` is a unit or a currency."""
     word = unit_text.strip().rstrip(".")
     low = word.casefold()
     if low in ("pound", "pounds"):  # `2 pounds`: sterling or weight, whichever the other note says
         mass = amount_keys(value, "lb")
         assert mass is not None
-        return {f"money:GBP:{fmt(value)}"} | mass[0], "money", "money:GBP"
+        return {f"money:GBP:{fmt(value)}"} | mass[0], ValueKind.MONEY, "money:GBP"
     if low in CURRENCY_WORDS:
         code = CURRENCY_WORDS[low]
         if code.endswith("/100"):
-            return {f"money:{code[:3]}:{fmt(value / 100)}"}, "money", f"money:{code[:3]}"
-        return {f"money:{code}:{fmt(value)}"}, "money", f"money:{code}"
+            return {f"money:{code[:3]}:{fmt(value / 100)}"}, ValueKind.MONEY, f"money:{code[:3]}"
+        return {f"money:{code}:{fmt(value)}"}, ValueKind.MONEY, f"money:{code}"
     time_unit = low.split("/")[0].split(" ")[0]
     if time_unit in CALENDAR_UNITS and "/" not in low and " " not in low:
         seconds = value * CALENDAR_UNITS[time_unit]
-        return {f"duration:{fmt(seconds)}"}, "quantity", "duration"
+        return {f"duration:{fmt(seconds)}"}, ValueKind.QUANTITY, "duration"
     if low == "c":  # a recipe's cups or a temperature, never the speed of light: `1½ c flour`, `bake at 180c`
         cups = amount_keys(value, "cup")
         assert cups is not None
-        return cups[0] | {f"temp:c:{fmt(value)}"}, "quantity", cups[2] if value <= 10 else "temperature"
+        return cups[0] | {f"temp:c:{fmt(value)}"}, ValueKind.QUANTITY, cups[2] if value <= 10 else "temperature"
     unit = unit_of(word)
     if unit is None:
         return None
     dimension, factor = unit
     if "kelvin" in dimension and "/" not in dimension and low in ("°c", "c", "degc", "celsius", "°f", "f",
                                                                      "fahrenheit", "degf"):
-        return {f"temp:{low.lstrip('°')[0]}:{fmt(value)}"}, "quantity", "temperature"
+        return {f"temp:{low.lstrip('°')[0]}:{fmt(value)}"}, ValueKind.QUANTITY, "temperature"
     if dimension == "second":  # `90d`, `2 fortnights`: a duration like `90 days`, whichever reader found it
-        return {f"duration:{fmt(value * factor)}"}, "quantity", "duration"
+        return {f"duration:{fmt(value * factor)}"}, ValueKind.QUANTITY, "duration"
     keys = {f"q:{dimension}:{fmt(value * factor)}"}
     base = unit_of(word[1:]) if low[:1] == "k" and len(low) > 1 else None
     if base and base[0] == dimension and abs(factor / base[1] - 1000) < 1e-9:
         keys.add(f"kilo:{fmt(value)}")  # `128 kbps`, `5 km`: what `128k`, `5k` say where the unit goes unwritten
-    return keys, "quantity", f"quantity:{dimension}"
+    return keys, ValueKind.QUANTITY, f"quantity:{dimension}"
 
 
 __all__ = ["CALENDAR_UNITS", "GLUED_UNITS", "amount_keys", "unit_of"]

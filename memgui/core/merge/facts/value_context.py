@@ -9,7 +9,7 @@ import re
 
 from .bounds import bound_of
 from .units import amount_keys
-from .value_types import Value, fmt
+from .value_types import Value, ValueKind, fmt
 
 _DAY_RANGE_GLUE = re.compile(r"\s*(?:-|–|—|to|and|&|through|thru|until|till|or)\s+(?:the\s+)?|\s*[-–—&]\s*",
                              re.IGNORECASE)
@@ -20,7 +20,7 @@ def range_days(text: str, found: list[Value]) -> list[Value]:
     a date is a day of the same month."""
     out = list(found)
     for i, value in enumerate(found):
-        if value.kind not in ("number", "ordinal") or any(k[:1] in "<>=~" for k in value.keys):
+        if value.kind not in (ValueKind.NUMBER, ValueKind.ORDINAL) or any(k[:1] in "<>=~" for k in value.keys):
             continue
         day = next((int(float(k.split(":")[1])) for k in value.keys if re.fullmatch(r"(?:n|ordinal):\d{1,2}", k)), 0)
         if not 1 <= day <= 31:
@@ -29,13 +29,13 @@ def range_days(text: str, found: list[Value]) -> list[Value]:
         neighbours += [(found[i - 1], found[i - 1].end, value.start)] if i else []
         for date, gap_start, gap_end in neighbours:
             days = [k for k in date.keys if re.fullmatch(r"date:[\d?]{4}-\d\d-\d\d", k)]
-            if date.kind == "date" and days and _DAY_RANGE_GLUE.fullmatch(text[gap_start:gap_end]):
+            if date.kind == ValueKind.DATE and days and _DAY_RANGE_GLUE.fullmatch(text[gap_start:gap_end]):
                 out[i] = dataclasses.replace(value, keys=value.keys | {f"{k[:-2]}{day:02d}" for k in days})
                 break
     return out
 
 
-MOMENT_KINDS = ("time", "weekday", "date")
+MOMENT_KINDS = (ValueKind.TIME, ValueKind.WEEKDAY, ValueKind.DATE)
 MOMENT_BOUND_AFTER = re.compile(r"\s*,?\s*(?:at\s+the\s+(latest|earliest)|or\s+(earlier|before|sooner|later|after)|"
                                  r"(onwards|onward))\b", re.IGNORECASE)  # `from 11 pm onwards` = `after 23:00`
 # `Deadline for ep 7: Fri 23:59` = `due by 23:59 on Friday`: a moment labelled as a deadline is its latest
@@ -88,7 +88,7 @@ def compound_durations(text: str, found: list[Value]) -> list[Value]:
         if previous is not None and _seconds(previous) and _seconds(value) and \
                 _seconds(previous) > _seconds(value) and _DURATION_GLUE.match(text[previous.end:value.start]):
             total = _seconds(previous) + _seconds(value)
-            out[-1] = Value(frozenset({f"duration:{fmt(total)}"}), "quantity", text[previous.start:value.end],
+            out[-1] = Value(frozenset({f"duration:{fmt(total)}"}), ValueKind.QUANTITY, text[previous.start:value.end],
                             previous.start, value.end, "duration")
             continue
         out.append(value)
@@ -111,7 +111,7 @@ _LIMIT_LABEL = re.compile(r"\b(?:(limit|cap|ceiling)|(minimum))\b[^.;:!?\n\d]{0,
 def limited(text: str, value: Value) -> Value:
     """An amount a limit is named for is that amount and at most it (at least it, for a minimum): `limit: 50 lux`
     = `no more than fifty lux` = `the limit is 50 lux`."""
-    if value.kind not in ("number", "quantity", "money") or any(k[:1] in "<>=~" for k in value.keys):
+    if value.kind not in (ValueKind.NUMBER, ValueKind.QUANTITY, ValueKind.MONEY) or any(k[:1] in "<>=~" for k in value.keys):
         return value
     label = _LIMIT_LABEL.search(text, max(0, value.start - 50), value.start)
     if not label:
@@ -122,7 +122,7 @@ def limited(text: str, value: Value) -> Value:
 
 def labelled_amount(text: str, value: Value) -> Value:
     """A number under a unit's label (`days: 90`, `timeout_seconds = 30`) is that amount as well: `90 days`."""
-    if value.kind != "number" or len(value.keys) != 1 or not next(iter(value.keys)).startswith("n:"):
+    if value.kind != ValueKind.NUMBER or len(value.keys) != 1 or not next(iter(value.keys)).startswith("n:"):
         return value
     label = _UNIT_LABEL.search(text, max(0, value.start - 40), value.start)
     if not label:

@@ -4,11 +4,44 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from ...netfx import StrEnum
+
+
+class ValueKind(StrEnum):
+    """What a value is: the fact kind of a value at risk (report.FactKind has each)."""
+
+    NUMBER = "number"
+    QUANTITY = "quantity"
+    MONEY = "money"
+    RATE = "rate"
+    ORDINAL = "ordinal"
+    DATE = "date"
+    MONTH = "month"
+    WEEKDAY = "weekday"
+    TIME = "time"
+    ZONE = "zone"
+    FREQUENCY = "frequency"
+    PHONE = "phone"
+    URL = "url"
+    EMAIL = "email"
+    CHANNEL = "channel"
+    PATH = "path"
+    CODE = "code"
+    TERM = "term"  # `1:1`, a meeting
+    # MergeGuard's identifier classes (guard.TokenKind), kept as they are by identifiers.tokens
+    VERSION = "version"
+    FILE_PATH = "file_path"
+    DOTTED_IDENTIFIER = "dotted_identifier"
+    CAMEL_CASE = "camel_case"
+    SNAKE_CASE = "snake_case"
+    KEBAB_CASE = "kebab_case"
+    ALL_CAPS = "all_caps"
+
 
 @dataclass(frozen=True)
 class Value:
     keys: frozenset[str]  # any shared key is the same fact
-    kind: str  # number, quantity, money, ordinal, date, month, weekday, time, rate, phone, url, version, ...
+    kind: ValueKind
     text: str
     start: int
     end: int
@@ -43,4 +76,4 @@ def inside(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
 _SORTED_SPANS: dict[int, tuple[int, list[int], list[int], list[tuple[int, int]]]] = {}  # length, starts, reach, list
 
 
-__all__ = ["Value", "fmt", "inside"]
+__all__ = ["Value", "ValueKind", "fmt", "inside"]

@@ -34,7 +34,7 @@ from .value_context import (
     one_moment_bound,
     range_days,
 )
-from .value_types import Value, fmt, inside
+from .value_types import Value, ValueKind, fmt, inside
 
 _ONES = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
          "sixteen seventeen eighteen nineteen").split()
@@ -109,7 +109,7 @@ class _Reading:
     begin: int = 0
     counted_end: int = 0  # the end of the counted noun (`3 apples`), past `end`
     keys: set[str] = dataclasses.field(default_factory=set)
-    kind: str = "number"
+    kind: ValueKind = ValueKind.NUMBER
     dimension: str = "number"
 
 
@@ -125,7 +125,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         end = r.end
         if re.fullmatch(r"1[5-9]\d0|20\d0", m.group("n")) and text[end:end + 1] in "sS" and \
                 not text[end + 1:end + 2].isalnum() and not r.cur:  # `the 1990s`: a decade, not 1990 seconds
-            out.append(Value(frozenset({f"decade:{m.group('n')}"}), "date", text[at:end + 1], at, end + 1, "date"))
+            out.append(Value(frozenset({f"decade:{m.group('n')}"}), ValueKind.DATE, text[at:end + 1], at, end + 1, "date"))
             continue
         r.counted_end, r.begin = r.end, m.start() if (m.group("sign") or r.cur) else at
         _read_kind(text, m, r)
@@ -135,7 +135,7 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Value]:
         bound = bound_before(text, m.start(), deadline=bool(r.ordinal))  # `by the 5th`: a day of the month
         if bound:
             r.keys = {f"{bound}{k}" for k in r.keys}
-        written = fmt(r.value) if r.kind in ("quantity", "money", "rate") and not r.ordinal else ""
+        written = fmt(r.value) if r.kind in (ValueKind.QUANTITY, ValueKind.MONEY, ValueKind.RATE) and not r.ordinal else ""
         out.append(Value(frozenset(r.keys), r.kind, text[r.begin:r.end].strip(), r.begin, r.end, r.dimension,
                          amount=written))
     return out
@@ -175,28 +175,28 @@ def _read_kind(text: str, m: re.Match[str], r: _Reading) -> None:
     value = r.value
     if degrees and not (r.ordinal or r.cur or r.sfx):
         scale = degrees.group("scale").casefold()[0]
-        r.keys, r.kind, r.dimension = {f"temp:{scale}:{fmt(value)}"}, "quantity", "temperature"
+        r.keys, r.kind, r.dimension = {f"temp:{scale}:{fmt(value)}"}, ValueKind.QUANTITY, "temperature"
         r.follow, r.end = None, degrees.end()
     elif code and code.group("code").casefold() in CURRENCY_WORDS and not r.cur:
         cur_code = CURRENCY_WORDS[code.group("code").casefold()]
-        r.keys, r.kind, r.dimension = {f"money:{cur_code}:{fmt(value)}"}, "money", f"money:{cur_code}"
+        r.keys, r.kind, r.dimension = {f"money:{cur_code}:{fmt(value)}"}, ValueKind.MONEY, f"money:{cur_code}"
         r.follow, r.begin = None, code.start()
     if r.ordinal:
-        r.keys, r.kind, r.dimension = {f"ordinal:{fmt(value)}"}, "ordinal", "ordinal"
+        r.keys, r.kind, r.dimension = {f"ordinal:{fmt(value)}"}, ValueKind.ORDINAL, "ordinal"
         counted = SEQUENCE_NOUNS.get(r.follow.group("u").casefold().rstrip(".")) if r.follow else None
         if counted:  # `the 5th floor`: the one of that order, as `floor 5` says it
             r.keys.add(f"ordinal:{fmt(value)}:{counted}")
-    elif r.kind != "number":
+    elif r.kind != ValueKind.NUMBER:
         pass  # a temperature or an amount after a currency code, read above
     elif r.cur or (text[r.end:r.end + 1] in CURRENCY_SYMBOLS and not text[r.end + 1:r.end + 2].isalnum()):
         r.cur = r.cur or text[r.end]  # `€40` or `40€`, as much of Europe writes it
-        r.keys, r.kind, r.dimension = ({f"money:{CURRENCY_SYMBOLS[r.cur]}:{fmt(value)}"}, "money",
+        r.keys, r.kind, r.dimension = ({f"money:{CURRENCY_SYMBOLS[r.cur]}:{fmt(value)}"}, ValueKind.MONEY,
                                        f"money:{CURRENCY_SYMBOLS[r.cur]}")
         r.end += 0 if m.group("cur") else 1
     elif r.sfx == "%":
-        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
+        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, ValueKind.QUANTITY, "percent"
     elif r.sfx in ("x", "×"):  # `2.5x` = `2.5×`; `2× A100` = `two A100s`
-        r.keys, r.kind, r.dimension = {f"times:{fmt(value)}", f"n:{fmt(value)}"}, "quantity", "times"
+        r.keys, r.kind, r.dimension = {f"times:{fmt(value)}", f"n:{fmt(value)}"}, ValueKind.QUANTITY, "times"
     else:
         _read_plain(text, m, r)
 
@@ -207,7 +207,7 @@ def _read_plain(text: str, m: re.Match[str], r: _Reading) -> None:
     r.keys = {f"n:{fmt(value)}"} | ({f"kilo:{fmt(value / 1000)}"} if r.sfx == "k" else set())
     per_cent = _PER_CENT.match(text, r.end)
     if per_cent:  # `10 per cent` = `10%`
-        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
+        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, ValueKind.QUANTITY, "percent"
         r.end = per_cent.end()
     elif r.follow:
         _read_unit(text, r.follow, r)
@@ -220,10 +220,10 @@ def _read_unit(text: str, follow: re.Match[str], r: _Reading) -> None:
     noun it counts."""
     value, unit_text = r.value, follow.group("u")
     if unit_text.casefold() in ("percent", "pct"):
-        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, "quantity", "percent"
+        r.keys, r.kind, r.dimension = {f"percent:{fmt(value)}", f"frac:{fmt(value / 100)}"}, ValueKind.QUANTITY, "percent"
         r.end = follow.end()
     elif unit_text.casefold() in ("times", "x"):
-        r.keys, r.kind, r.dimension = {f"times:{fmt(value)}"}, "quantity", "times"
+        r.keys, r.kind, r.dimension = {f"times:{fmt(value)}"}, ValueKind.QUANTITY, "times"
         r.end = follow.end()
     else:
         amount = amount_keys(value, unit_text) or amount_keys(value, unit_text.split(" ")[0])
@@ -252,7 +252,7 @@ def _read_sequence_and_age(text: str, m: re.Match[str], r: _Reading) -> None:
     age = _AGE.match(text, m.end())
     if age and not (r.ordinal or r.cur or r.sfx):
         r.keys = {f"n:{fmt(value)}", f"age:{fmt(value)}"}  # `18 years old`, `2-year-old` is an age
-        r.kind, r.dimension, r.end = "number", "age", age.end()
+        r.kind, r.dimension, r.end = ValueKind.NUMBER, "age", age.end()
 
 
 def _read_bound_after(text: str, r: _Reading) -> None:
@@ -272,22 +272,22 @@ def _read_rate(text: str, r: _Reading) -> None:
     """An amount per something: per a period (`$600 monthly`, `3/wk`), per a noun (`$85 per person`), or each
     (`£5 apiece`)."""
     rate = _RATE.match(text, r.end) or (_RATE.match(text, r.counted_end) if r.counted_end > r.end else None)
-    adverb = _RATE_ADVERB.match(text, r.end) if r.kind == "money" and not rate else None
+    adverb = _RATE_ADVERB.match(text, r.end) if r.kind == ValueKind.MONEY and not rate else None
     if adverb:  # `$600 monthly` = `$600/mo`: an amount per period
         r.keys = {f"{k}/{fmt(_ADVERB_SECONDS[' '.join(adverb.group(1).casefold().split())])}s" for k in r.keys}
-        r.kind, r.dimension, r.end = "rate", f"rate:{r.dimension}", adverb.end()
-    if rate and rate.group(0).lstrip().startswith("for") and r.kind != "money":
+        r.kind, r.dimension, r.end = ValueKind.RATE, f"rate:{r.dimension}", adverb.end()
+    if rate and rate.group(0).lstrip().startswith("for") and r.kind != ValueKind.MONEY:
         rate = None  # `for 3 days` rates only a price: `£28 for 30 minutes` = `£28 per half hour`
     if rate and rate.group("u").casefold() in CALENDAR_UNITS:
         _per_period(rate, r)
     elif rate and not rate.group("n") and (re.match(r"\s+per\s|/\S|.*\beach\s", rate.group(0)) or (
-            re.match(r"[\s-]+an?[\s-]", rate.group(0)) and (r.kind == "money" or unit_of(rate.group("u"))))) and \
+            re.match(r"[\s-]+an?[\s-]", rate.group(0)) and (r.kind == ValueKind.MONEY or unit_of(rate.group("u"))))) and \
             rate.group("u").casefold() not in FUNCTION_WORDS:  # `45p a mile` = `45p/mile`
         _per_noun(rate, r)
-    each = _EACH.match(text, max(r.end, r.counted_end)) if r.kind != "rate" else None
+    each = _EACH.match(text, max(r.end, r.counted_end)) if r.kind != ValueKind.RATE else None
     if each:  # `two pellets each`, `£5 apiece`: an amount per item, not in all
         r.keys = {f"{k}/per:each" for k in r.keys}
-        r.kind, r.dimension, r.end = "rate", f"rate:{r.dimension}", each.end()
+        r.kind, r.dimension, r.end = ValueKind.RATE, f"rate:{r.dimension}", each.end()
 
 
 def _per_period(rate: re.Match[str], r: _Reading) -> None:
@@ -298,19 +298,19 @@ def _per_period(rate: re.Match[str], r: _Reading) -> None:
     r.keys = {f"{k}/{fmt(per)}s" for k in r.keys}
     if times:  # `1x/wk` = `once a week`, `2x/yr` = `twice a year`: how often
         r.keys.add(f"freq:{fmt(float(times[0][6:]) / per)}")
-    r.kind, r.dimension, r.end = "rate", f"rate:{r.dimension}", rate.end()
+    r.kind, r.dimension, r.end = ValueKind.RATE, f"rate:{r.dimension}", rate.end()
 
 
 def _per_noun(rate: re.Match[str], r: _Reading) -> None:
     """`$85 per person`, `€20/room`, `45p a mile`: an amount per a noun, or a unit ratio (`km/h`)."""
     follow = r.follow
-    ratio = amount_keys(r.value, f"{follow.group('u')}/{rate.group('u')}") if r.kind == "quantity" and follow \
+    ratio = amount_keys(r.value, f"{follow.group('u')}/{rate.group('u')}") if r.kind == ValueKind.QUANTITY and follow \
         and unit_of(rate.group("u")) else None
     noun = rate.group("u").casefold().rstrip("s")  # `$85 per person`, `€20/room`
     noun = "each" if noun in _PER_HEAD else noun  # `per person` = `each` = `per head`
     r.keys = ratio[0] if ratio else {f"{k}/per:{noun}" for k in r.keys}
     r.kind, r.dimension, r.end = (ratio[1], ratio[2], rate.end()) if ratio else (
-        "rate", f"rate:{r.dimension}", rate.end())
+        ValueKind.RATE, f"rate:{r.dimension}", rate.end())
 
 
 
@@ -346,7 +346,7 @@ def _courses(text: str) -> list[Value]:
         unit = m.group(2).casefold()
         seconds = _COURSE_UNITS.get(unit[:2] if unit.startswith(("wk", "mo")) else unit[:1], 0) * int(m.group(1))
         if seconds:
-            out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), "quantity", m.group(0), m.start(), m.end(),
+            out.append(Value(frozenset({f"duration:{fmt(seconds)}"}), ValueKind.QUANTITY, m.group(0), m.start(), m.end(),
                              "duration", amount=m.group(1)))
     return out
 
@@ -357,7 +357,7 @@ _COUNT_X = re.compile(r"(?<=[^\W\d_])\s*(?P<count>(?<=\s)[x×]\s?(?P<n>\d{1,4})|
 
 def _counts(text: str) -> list[Value]:
     """`oat milk x2`, `eggs × 12`: how many of what the list names — `two cartons of oat milk`."""
-    return [Value(frozenset({f"n:{int(m.group('n') or m.group('m'))}"}), "number", m.group("count"), m.start("count"),
+    return [Value(frozenset({f"n:{int(m.group('n') or m.group('m'))}"}), ValueKind.NUMBER, m.group("count"), m.start("count"),
                   m.end("count"), "number") for m in _COUNT_X.finditer(text)]
 
 
@@ -407,29 +407,29 @@ def _dimensions(text: str, found: list[Value]) -> list[Value]:
     out = list(found)
     for k in range(1, len(out)):  # `90×108 in`: `in` after a size is inches (alone it is the preposition)
         inches = re.match(r'\s?(?:in\b\.?|")', text[out[k].end:out[k].end + 4])
-        if out[k].kind == "number" and out[k - 1].kind == "number" and inches and \
+        if out[k].kind == ValueKind.NUMBER and out[k - 1].kind == ValueKind.NUMBER and inches and \
                 _DIMENSION_GLUE.match(text[out[k - 1].end:out[k].start]):
             amount = amount_keys(_number(out[k].text), "inch")
             if amount:
-                out[k] = Value(frozenset(amount[0]), "quantity", text[out[k].start:out[k].end + inches.end()],
+                out[k] = Value(frozenset(amount[0]), ValueKind.QUANTITY, text[out[k].start:out[k].end + inches.end()],
                                out[k].start, out[k].end + inches.end(), amount[2])
     for k in range(len(found) - 1, 0, -1):
         unit_side = out[k]
-        if unit_side.kind != "quantity" or not any(strip_bound(key).startswith("q:meter:") for key in unit_side.keys):
+        if unit_side.kind != ValueKind.QUANTITY or not any(strip_bound(key).startswith("q:meter:") for key in unit_side.keys):
             continue  # a size is lengths (`4× 14TB` is four drives)
         j = k - 1
         while j >= 0:
             side = out[j]
-            glue = text[side.end:out[j + 1].start] if side.kind != "quantity" or "times:" in min(side.keys) else ""
+            glue = text[side.end:out[j + 1].start] if side.kind != ValueKind.QUANTITY or "times:" in min(side.keys) else ""
             written = text[side.start:side.end]
-            if side.kind == "quantity" and "times:" in min(side.keys):  # `28 x` read as a multiple
+            if side.kind == ValueKind.QUANTITY and "times:" in min(side.keys):  # `28 x` read as a multiple
                 glue, written = " x", written.rstrip(" x×X")
             if not (_DIMENSION_GLUE.match(glue) or glue == " x") or not re.fullmatch(r"\d+(?:\.\d+)?", written.strip()):
                 break
             amount = amount_keys(_number(written.strip()), _unit_word(unit_side))
             if not amount:
                 break
-            out[j] = Value(frozenset(amount[0]), "quantity", side.text, side.start, side.end, amount[2])
+            out[j] = Value(frozenset(amount[0]), ValueKind.QUANTITY, side.text, side.start, side.end, amount[2])
             out[j + 1] = dataclasses.replace(out[j + 1], keys=frozenset(strip_bound(key) for key in out[j + 1].keys))
             j -= 1
     return out
@@ -441,7 +441,7 @@ def _unit_word(value: Value) -> str:
 
 
 def _digit_codes(text: str) -> list[Value]:
-    return [Value(frozenset({f"token:{m.group(0)}"}), "code", m.group(0), m.start(), m.end(), "code")
+    return [Value(frozenset({f"token:{m.group(0)}"}), ValueKind.CODE, m.group(0), m.start(), m.end(), "code")
             for m in _DIGIT_CODE.finditer(text)]
 
 
@@ -452,12 +452,13 @@ def _range_ends(text: str, found: list[Value]) -> list[Value]:
     out = []
     for m in _NUMBER_RANGE.finditer(text):
         if m.start(1) in starts and not inside(m.start(2), m.end(2), ends):
-            out.append(Value(frozenset({f"n:{fmt(_number(m.group(2)))}"}), "number", m.group(2), m.start(2), m.end(2),
+            out.append(Value(frozenset({f"n:{fmt(_number(m.group(2)))}"}), ValueKind.NUMBER, m.group(2), m.start(2), m.end(2),
                              "number"))
     return out
 
 
 _SIZE_X = re.compile(r"(?<=\d)[xX](?=\d)")
+_CALENDAR_KINDS = (ValueKind.TIME, ValueKind.DATE, ValueKind.MONTH, ValueKind.WEEKDAY)  # `by Friday` is a deadline
 
 
 def values(text: str) -> list[Value]:
@@ -488,7 +489,7 @@ def values(text: str) -> list[Value]:
     found = _dimensions(text, found)
     taken = [(v.start, v.end) for v in found]
     shares = fractions(text)
-    found = [v for v in found if not any(f.start <= v.start and v.end <= f.end and f.kind == "quantity" and
+    found = [v for v in found if not any(f.start <= v.start and v.end <= f.end and f.kind == ValueKind.QUANTITY and
                                          f.dimension == "duration" for f in shares)]
     taken = [(v.start, v.end) for v in found]
     found += [v for v in shares + worded.article_durations(text) + worded.article_amounts(text)
@@ -498,9 +499,9 @@ def values(text: str) -> list[Value]:
     for v in found:
         if kept and v.start < kept[-1].end and (v.start, v.end) != (kept[-1].start, kept[-1].end):
             continue  # overlaps an earlier, longer value (one span may state two facts: day and frequency)
-        if v.kind in ("time", "date", "month", "weekday", "frequency") or (
+        if v.kind in _CALENDAR_KINDS or v.kind == ValueKind.FREQUENCY or (
                 v.dimension in ("duration", "percent") and not any(k[:1] in "<>=~" for k in v.keys)):
-            bound = bound_before(text, v.start, deadline=v.kind in ("time", "date", "month", "weekday")) or (
+            bound = bound_before(text, v.start, deadline=v.kind in _CALENDAR_KINDS) or (
                 "<=" if v.kind in MOMENT_KINDS and DEADLINE_LABEL.search(text, max(0, v.start - 60), v.start) else "")
             after = MOMENT_BOUND_AFTER.match(text, v.end) if v.kind in MOMENT_KINDS and not bound else None
             if after:  # `ends 23:45 at the latest` = `by 23:45`

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .units import CALENDAR_UNITS, amount_keys
-from .value_types import Value, fmt
+from .value_types import Value, ValueKind, fmt
 
 _ARTICLE_DURATION = re.compile(r"(?<![\w.])(?:an?|one)\s+(?P<unit>" + "|".join(
     ["second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade"]) + r")\b(?!\s*(?:ago\b)|-)",
@@ -24,7 +24,7 @@ _FREE = re.compile(r"\b(?:free\s+of\s+charge|at\s+no\s+(?:cost|charge)|no\s+char
 def free(text: str) -> list[Value]:
     """`free`, `no charge`, `pays nothing`: a price of nothing, as much a price as `£5` (not `gluten-free`,
     `free time`)."""
-    return [Value(frozenset({"money:free"}), "money", m.group(0), m.start(), m.end(), "money:free")
+    return [Value(frozenset({"money:free"}), ValueKind.MONEY, m.group(0), m.start(), m.end(), "money:free")
             for m in _FREE.finditer(text) if text[max(0, m.start() - 1):m.start()] != "-"
             and not re.search(r"\b(?:kept|keep|keeps|keeping|leave|leaves|left|stay|stays|remain|remains)\s+$",
                               text[max(0, m.start() - 10):m.start()], re.IGNORECASE)  # `Wednesdays kept free`: open
@@ -37,7 +37,7 @@ _ONE_TO_ONE = re.compile(r"(?<![\w:])(?:1\s?:\s?1|1-(?:on|to)-1|(?:1|one)[\s-](?
 
 def one_to_ones(text: str) -> list[Value]:
     """`1:1`, `one-to-one`, `1-on-1`: a meeting of two, not the number one."""
-    return [Value(frozenset({"meeting:1:1"}), "term", m.group(0), m.start(), m.end(), "meeting")
+    return [Value(frozenset({"meeting:1:1"}), ValueKind.TERM, m.group(0), m.start(), m.end(), "meeting")
             for m in _ONE_TO_ONE.finditer(text)]
 
 
@@ -52,7 +52,7 @@ def article_durations(text: str) -> list[Value]:
         keys = {f"duration:{fmt(seconds)}"}
         if m.group(0)[:1].casefold() == "a" and _COUNTED_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             keys.add(f"freq:{fmt(1 / seconds)}")  # `2 jars of honey a year`: how often, as `each year` says
-        out.append(Value(frozenset(keys), "quantity", m.group(0), m.start(), m.end(), "duration"))
+        out.append(Value(frozenset(keys), ValueKind.QUANTITY, m.group(0), m.start(), m.end(), "duration"))
     return out
 
 
@@ -70,7 +70,7 @@ _ROUND_THE_CLOCK = re.compile(r"(?<![\w/])24\s?/\s?7(?![\w/])|\b(?:a)?round[\s-]
 
 def round_the_clock(text: str) -> list[Value]:
     """`24/7` = `around the clock` = `24 hours a day, 7 days a week`: always open, always on."""
-    return [Value(frozenset({"always:24/7"}), "frequency", m.group(0), m.start(), m.end(), "frequency")
+    return [Value(frozenset({"always:24/7"}), ValueKind.FREQUENCY, m.group(0), m.start(), m.end(), "frequency")
             for m in _ROUND_THE_CLOCK.finditer(text)]
 
 
