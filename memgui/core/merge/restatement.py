@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from . import lexical
 from .facts.lexicon import EQUIVALENT_MARKERS, TITLE_ABBREVIATIONS
 from .facts.matching import abbreviates
-from .sentences import Token, TokenClass
+from .sentences import OWED_FUNCTION, Token, TokenClass
 
 
 def _word_matches(word: str, other: Token) -> bool:
@@ -129,9 +129,11 @@ def not_found(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
 
 def in_order(owed: Sequence[Token], among: Sequence[Token], everything: Sequence[Token] = ()) -> bool:
     """Who does what to whom: inside each clause of the source sentence, what it states keeps its order where the
-    body restates it (a restatement may move whole clauses, not swap the words of one: `Ana manages Ben` is not
-    `Ben manages Ana`, `Only Karen can` is not `Karen can only`), and all inside one clause of the body (a clause's
-    facts spread over two clauses there are bound to other things: `18 g in and 36 g out` swapped)."""
+    body restates it wherever order carries meaning (`_in_order_within`: `Ana manages Ben` is not `Ben manages Ana`,
+    `Only Karen can` is not `Karen can only`), and all inside one clause of the body (a clause's facts spread over
+    two clauses there are bound to other things: `18 g in and 36 g out` swapped). An equative may name its sides in
+    either order, and an attribute may be said after a copula (`Rheem water heater` = `the water heater is a
+    Rheem`). `everything` is the source sentence's every token (the prepositions that bind its names and values)."""
     clauses: dict[int, list[Token]] = defaultdict(list)
     for t in owed:
         clauses[t.clause].append(t)
@@ -140,7 +142,10 @@ def in_order(owed: Sequence[Token], among: Sequence[Token], everything: Sequence
         by_clause[other.clause].append((i, other))
     copulas = {t.clause: t.start for t in reversed(everything)
                if t.cls is TokenClass.FUNCTION and t.text.casefold() in _COPULAS}
-    return all(any(_in_order_within(words, there) or _sides_swapped(words, there, copulas.get(clause))
+    source = _Sentence(everything)
+    body = _Sentence(among)
+    return all(any(_in_order_within(words, there, source, body) or _sides_swapped(words, there, copulas.get(clause))
+                   or (clause not in copulas and _attribute_said_after(words, there))
                    for there in by_clause.values())
                for clause, words in clauses.items())
 
@@ -159,19 +164,120 @@ def _sides_swapped(words: Sequence[Token], there: Sequence[tuple[int, Token]], c
     return all(side and _whole_phrase(side, owed_there) for side in sides)
 
 
+def _attribute_said_after(words: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
+    """A clause with no copula that the body says with one, its first words moved after it: `Rheem water heater` =
+    `the water heater is a Rheem`, `Cat Miso` = `Miso is a cat` (a noun's attribute said as its predicate). Each part
+    a phrase kept whole, in order and together, and no marker in the clause (its scope would move with it)."""
+    copula = next((i for i, t in there if t.cls is TokenClass.FUNCTION and t.text.casefold() in _COPULAS), None)
+    if copula is None or any(t.cls is TokenClass.MARKER for t in words):
+        return False
+    before = [(i, t) for i, t in there if t.owed and i < copula]
+    after = [(i, t) for i, t in there if t.owed and i > copula]
+    return any(_whole_phrase(words[k:], before) and _whole_phrase(words[:k], after) for k in range(1, len(words)))
+
+
 def _whole_phrase(side: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
     return any(all(found(t, [there[start + k][1]]) for k, t in enumerate(side))
                for start in range(len(there) - len(side) + 1))
 
 
-def _in_order_within(words: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
-    """Every word found in this one clause of the body, in the order the source clause states them."""
-    at = -1
+# ---- where order carries meaning ----------------------------------------------------------------------------------
+# A preposition binds the name or value it introduces (`at 7 am`, `on Mondays`, `at Kwik Fit`): with it, the phrase
+# is an adjunct and may move as a whole (`At 7 am the dog gets a walk`).
+_PREPOSITIONS = frozenset(("at on in for with by to of from into onto upon about via per until till since before "
+                           "after during over under near behind beside between through across toward towards").split())
+_ARTICLES = frozenset("a an the".split())
+_ANY_VALUE = "value:*"  # a bare number may count, price or time anything: it keeps its order among every value
+_VALUE_KINDS = {"n": _ANY_VALUE, "number": _ANY_VALUE, "ordinal": _ANY_VALUE, "times": _ANY_VALUE,
+                "ratio": _ANY_VALUE, "age": _ANY_VALUE, "percent": "value:frac", "kilo": "value:q:kilogram"}
+_NAME, _CONTENT = frozenset({"name"}), frozenset({"content"})
+
+
+class _Sentence:
+    """A sentence's tokens and where each stands (to find the preposition that binds one)."""
+
+    def __init__(self, tokens: Sequence[Token]) -> None:
+        self.tokens = tokens
+        self.at = {id(t): k for k, t in enumerate(tokens)}
+
+    def binder(self, k: int | None) -> str | None:
+        """The preposition that introduces the name or value at `k` (over the names, values and articles before it
+        in its phrase), if one does."""
+        if k is None:
+            return None
+        for t in reversed(self.tokens[:k]):
+            low = t.text.casefold()
+            if t.cls in (TokenClass.NAME, TokenClass.VALUE) or low in _ARTICLES:
+                continue
+            return low if low in _PREPOSITIONS else None
+        return None
+
+
+def _swap_class(t: Token) -> frozenset[str] | None:
+    """The words a token may not trade places with (module docstring): None for a marker or a role word (`from`,
+    `per`, `before`), which keeps its place among every word of its clause (its scope, its object)."""
+    if t.cls is TokenClass.MARKER or t.text.casefold() in OWED_FUNCTION:
+        return None
+    if t.cls is TokenClass.VALUE:
+        return frozenset(_value_kind(key) for key in t.keys)
+    if t.cls is TokenClass.NAME:
+        return _NAME
+    return _NAME | _CONTENT if t.text[:1].isupper() else _CONTENT  # a sentence's first word may be a name
+
+
+def _value_kind(key: str) -> str:
+    head, _, rest = key.lstrip("~^<>=≤≥±").partition(":")
+    if head == "q":
+        return "value:q:" + rest.partition(":")[0]  # a quantity of one dimension (`18 g` and `36 g`)
+    return _VALUE_KINDS.get(head, "value:" + head)
+
+
+def _trade(a: frozenset[str] | None, b: frozenset[str] | None) -> bool:
+    """Two tokens of these classes keep their order (one a marker or a role word, or both of one class)."""
+    if a is None or b is None or a & b:
+        return True
+    return (_ANY_VALUE in a and any(x.startswith("value:") for x in b)) or \
+        (_ANY_VALUE in b and any(x.startswith("value:") for x in a))
+
+
+def _argument(t: Token) -> bool:
+    return t.cls in (TokenClass.NAME, TokenClass.VALUE)
+
+
+def _verbal(t: Token) -> bool:
+    """A content word that may be a verb (WordNet says it can be, or does not know it): a name or a value is its
+    subject on one side and its object on the other (`Paid Ana £50` is not `Ana paid £50`)."""
+    return t.cls is TokenClass.CONTENT and t.text.casefold() not in OWED_FUNCTION and (
+        "v" in lexical.parts_of_speech(t.text) or not lexical.is_word(t.text))
+
+
+def _in_order_within(words: Sequence[Token], there: Sequence[tuple[int, Token]], source: _Sentence,
+                     body: _Sentence) -> bool:
+    """Every word found in this one clause of the body, in the order the source clause states them wherever order
+    carries meaning: among words of one class (names, content words, values of one kind: `the dog bit the man`,
+    `Ana manages Ben`, `Reno to Boise`, `24 on / 48 off`); a marker or a role word (`only`, `not`, `from`, `per`)
+    against every word (its scope, its object: `Only Karen can` is not `Karen can only`); a name or a value against
+    every word that may be a verb (its role), unless its preposition comes with it (`at 7 am`). A name and a noun, or
+    a date and a time, may trade places (`cat Miso` = `Miso the cat`). Each body word answers for one word."""
+    placed: list[tuple[Token, int, bool]] = []  # a word, where it was found, whether its preposition came with it
+    used: set[int] = set()
     for t in words:
-        later = [i for i, other in there if i > at and found(t, [other])]
-        if not later:
+        mine = _swap_class(t)
+        floor = max((at for p, at, anchored in placed if _trade(_swap_class(p), mine)
+                     or (_verbal(t) and _argument(p) and not anchored)), default=-1)
+        verbs = max((at for p, at, _ in placed if _verbal(p)), default=-1) if _argument(t) else -1
+        binder = source.binder(source.at.get(id(t))) if _argument(t) else None
+        pick = None
+        for i, other in there:
+            if i > floor and i not in used and found(t, [other]):
+                anchored = binder is not None and body.binder(i) == binder
+                if i > verbs or anchored:
+                    pick = (i, anchored)
+                    break
+        if pick is None:
             return False
-        at = later[0]
+        placed.append((t, *pick))
+        used.add(pick[0])
     return True
 
 
