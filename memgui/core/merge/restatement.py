@@ -1,7 +1,9 @@
 """Whether one sentence restates another, token by token (the proof behind align.py's `restated`): every token a
 source sentence owes is found in its body sentence in its own class's way (sentences.py), a marker once per
-marker, a word said twice said twice, and in order inside each clause of the source and within one clause of the
-body (an equative may name its sides in either order)."""
+marker, a word said twice said twice, and each clause of the source within one clause of the body, in its order
+wherever order carries meaning (`in_order`: a date and a time may trade places, a phrase may move with its
+preposition, an equative may name its sides in either order; who does what to whom, a marker's scope, a role
+word's object and the order of names, of content words and of values of one kind stay as written)."""
 from __future__ import annotations
 
 import functools
@@ -189,8 +191,10 @@ _PREPOSITIONS = frozenset(("at on in for with by to of from into onto upon about
 _ARTICLES = frozenset("a an the".split())
 _ANY_VALUE = "value:*"  # a bare number may count, price or time anything: it keeps its order among every value
 _VALUE_KINDS = {"n": _ANY_VALUE, "number": _ANY_VALUE, "ordinal": _ANY_VALUE, "times": _ANY_VALUE,
-                "ratio": _ANY_VALUE, "age": _ANY_VALUE, "percent": "value:frac", "kilo": "value:q:kilogram"}
+                "ratio": _ANY_VALUE, "age": _ANY_VALUE, "percent": "value:frac",
+                "kilo": "value:q:kilogram"}  # `7 kilos`; `5 km` is read as `kilo` too: kept in order among kg
 _NAME, _CONTENT = frozenset({"name"}), frozenset({"content"})
+_Class = frozenset[str] | None  # a token's class for order: its kinds, or None for a marker or a role word
 
 
 class _Sentence:
@@ -202,20 +206,23 @@ class _Sentence:
 
     def binder(self, k: int | None) -> str | None:
         """The preposition that introduces the name or value at `k` (over the names, values and articles before it
-        in its phrase), if one does."""
+        in its phrase and its clause), if one does."""
         if k is None:
             return None
-        for t in reversed(self.tokens[:k]):
+        for j in range(k - 1, -1, -1):
+            t = self.tokens[j]
             low = t.text.casefold()
+            if t.clause != self.tokens[k].clause:
+                return None
             if t.cls in (TokenClass.NAME, TokenClass.VALUE) or low in _ARTICLES:
                 continue
             return low if low in _PREPOSITIONS else None
         return None
 
 
-def _swap_class(t: Token) -> frozenset[str] | None:
-    """The words a token may not trade places with (module docstring): None for a marker or a role word (`from`,
-    `per`, `before`), which keeps its place among every word of its clause (its scope, its object)."""
+def _swap_class(t: Token) -> _Class:
+    """A token's class for order (`_in_order_within`): None for a marker or a role word (`from`, `per`, `before`),
+    which keeps its place among every word of its clause (its scope, its object)."""
     if t.cls is TokenClass.MARKER or t.text.casefold() in OWED_FUNCTION:
         return None
     if t.cls is TokenClass.VALUE:
@@ -232,51 +239,58 @@ def _value_kind(key: str) -> str:
     return _VALUE_KINDS.get(head, "value:" + head)
 
 
-def _trade(a: frozenset[str] | None, b: frozenset[str] | None) -> bool:
-    """Two tokens of these classes keep their order (one a marker or a role word, or both of one class)."""
+def _same_class(a: _Class, b: _Class) -> bool:
+    """Two tokens of these classes keep their order whatever else holds (one a marker or a role word, or both of one
+    class: names, content words, values of one kind)."""
     if a is None or b is None or a & b:
         return True
-    return (_ANY_VALUE in a and any(x.startswith("value:") for x in b)) or \
-        (_ANY_VALUE in b and any(x.startswith("value:") for x in a))
+    return (_ANY_VALUE in a and _values(b)) or (_ANY_VALUE in b and _values(a))
 
 
-def _argument(t: Token) -> bool:
-    return t.cls in (TokenClass.NAME, TokenClass.VALUE)
+def _values(kinds: frozenset[str]) -> bool:
+    return any(k.startswith("value:") for k in kinds)
 
 
-def _verbal(t: Token) -> bool:
-    """A content word that may be a verb (WordNet says it can be, or does not know it): a name or a value is its
-    subject on one side and its object on the other (`Paid Ana £50` is not `Ana paid £50`)."""
-    return t.cls is TokenClass.CONTENT and t.text.casefold() not in OWED_FUNCTION and (
-        "v" in lexical.parts_of_speech(t.text) or not lexical.is_word(t.text))
+def _keep_order(mine: _Class, p_anchored: bool, theirs: _Class, t_anchored: bool) -> bool:
+    """A word of class `mine`, stated before one of class `theirs` in one clause, must stay before it there
+    (`_in_order_within`); `anchored`: it came with its preposition."""
+    if _same_class(mine, theirs):
+        return True
+    if mine is not None and theirs is not None and _values(mine) and _values(theirs):
+        return False  # a date and a time, an amount and a weekday
+    return not (p_anchored or t_anchored)  # a name or a value that moves with its preposition: an adjunct
 
 
 def _in_order_within(words: Sequence[Token], there: Sequence[tuple[int, Token]], source: _Sentence,
                      body: _Sentence) -> bool:
-    """Every word found in this one clause of the body, in the order the source clause states them wherever order
-    carries meaning: among words of one class (names, content words, values of one kind: `the dog bit the man`,
-    `Ana manages Ben`, `Reno to Boise`, `24 on / 48 off`); a marker or a role word (`only`, `not`, `from`, `per`)
-    against every word (its scope, its object: `Only Karen can` is not `Karen can only`); a name or a value against
-    every word that may be a verb (its role), unless its preposition comes with it (`at 7 am`). A name and a noun, or
-    a date and a time, may trade places (`cat Miso` = `Miso the cat`). Each body word answers for one word."""
-    placed: list[tuple[Token, int, bool]] = []  # a word, where it was found, whether its preposition came with it
+    """Every word found in this one clause of the body, in the order the source clause states them, except where
+    order carries no meaning: two values of different kinds may trade places (`on Monday at 9am` = `at 9am on
+    Monday`), and a name or a value that comes with its preposition (the same in both: `at 7 am`, `at Kwik Fit`)
+    may move past words of other classes (`The dog gets a walk at 7 am` = `At 7 am the dog gets a walk`). Never
+    among words of one class (names, content words, values of one kind: `Ana manages Ben`, `Reno to Boise`, `24 on
+    / 48 off`), never past a marker or a role word (`Only Karen can` is not `Karen can only`, `2 kg per 5 m` is not
+    `5 m per 2 kg`), and a name or a value with no preposition stays on its side of every other word (`paid Ana
+    £50` is not `Ana paid £50`, `Ana's manager Ben` is not `Ana is Ben's manager`). Each body word answers for one
+    word of the source; the first place that fits is taken (a proof, never a search: a miss leaves it for a
+    person)."""
+    placed: list[tuple[_Class, int, bool]] = []  # a word's class, where it was found, whether its preposition came
     used: set[int] = set()
     for t in words:
         mine = _swap_class(t)
-        floor = max((at for p, at, anchored in placed if _trade(_swap_class(p), mine)
-                     or (_verbal(t) and _argument(p) and not anchored)), default=-1)
-        verbs = max((at for p, at, _ in placed if _verbal(p)), default=-1) if _argument(t) else -1
-        binder = source.binder(source.at.get(id(t))) if _argument(t) else None
+        floor = max((at for cls, at, anchored in placed if _keep_order(cls, anchored, mine, False)), default=-1)
+        binder = source.binder(source.at.get(id(t))) if t.cls in (TokenClass.NAME, TokenClass.VALUE) else None
+        floor_anchored = floor if binder is None else \
+            max((at for cls, at, anchored in placed if _keep_order(cls, anchored, mine, True)), default=-1)
         pick = None
         for i, other in there:
-            if i > floor and i not in used and found(t, [other]):
+            if i > floor_anchored and i not in used and found(t, [other]):
                 anchored = binder is not None and body.binder(i) == binder
-                if i > verbs or anchored:
+                if i > floor or anchored:
                     pick = (i, anchored)
                     break
         if pick is None:
             return False
-        placed.append((t, *pick))
+        placed.append((mine, *pick))
         used.add(pick[0])
     return True
 
