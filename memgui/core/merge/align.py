@@ -5,8 +5,9 @@ A source sentence is
 - **kept** when the body has it word for word (up to case, spacing and punctuation);
 - **restated** when its aligned body sentence(s) hold every token it owes (sentences.py: values by normal form,
   markers by class and value, names by spelling, content words by lemma, main-sense synonym of the same part of
-  speech or derivational form), its names keep their order, and the body sentence(s) add no token that the source
-  sentences aligned to them do not hold;
+  speech or derivational form), each of its clauses inside one clause there in its order wherever order carries
+  meaning (restatement.py's `in_order`), and the body sentence(s) add no token that the source sentences aligned
+  to them do not hold;
 - **lost** when a rule that earned the word (rule_grades.py: precision ≥ 0.9 on cases it was not written for)
   names a fact of it that the body dropped or changed;
 - **read** otherwise: a person compares the pair.

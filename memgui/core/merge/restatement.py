@@ -1,7 +1,9 @@
 """Whether one sentence restates another, token by token (the proof behind align.py's `restated`): every token a
 source sentence owes is found in its body sentence in its own class's way (sentences.py), a marker once per
-marker, a word said twice said twice, and in order inside each clause of the source and within one clause of the
-body (an equative may name its sides in either order)."""
+marker, a word said twice said twice, and each clause of the source within one clause of the body, in its order
+wherever order carries meaning (`in_order`: a date and a time may trade places, a phrase may move with its
+preposition, an equative may name its sides in either order; who does what to whom, a marker's scope, a role
+word's object and the order of names, of content words and of values of one kind stay as written)."""
 from __future__ import annotations
 
 import functools
@@ -12,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from . import lexical
 from .facts.lexicon import EQUIVALENT_MARKERS, TITLE_ABBREVIATIONS, MarkerClass
 from .facts.matching import abbreviates
-from .sentences import Token, TokenClass
+from .sentences import OWED_FUNCTION, Token, TokenClass
 
 
 def _word_matches(word: str, other: Token) -> bool:
@@ -133,9 +135,11 @@ def not_found(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
 
 def in_order(owed: Sequence[Token], among: Sequence[Token], everything: Sequence[Token] = ()) -> bool:
     """Who does what to whom: inside each clause of the source sentence, what it states keeps its order where the
-    body restates it (a restatement may move whole clauses, not swap the words of one: `Ana manages Ben` is not
-    `Ben manages Ana`, `Only Karen can` is not `Karen can only`), and all inside one clause of the body (a clause's
-    facts spread over two clauses there are bound to other things: `18 g in and 36 g out` swapped)."""
+    body restates it wherever order carries meaning (`_in_order_within`: `Ana manages Ben` is not `Ben manages Ana`,
+    `Only Karen can` is not `Karen can only`), and all inside one clause of the body (a clause's facts spread over
+    two clauses there are bound to other things: `18 g in and 36 g out` swapped). An equative may name its sides in
+    either order, and an attribute may be said after a copula (`Rheem water heater` = `the water heater is a
+    Rheem`). `everything` is the source sentence's every token (the prepositions that bind its names and values)."""
     clauses: dict[int, list[Token]] = defaultdict(list)
     for t in owed:
         clauses[t.clause].append(t)
@@ -144,7 +148,10 @@ def in_order(owed: Sequence[Token], among: Sequence[Token], everything: Sequence
         by_clause[other.clause].append((i, other))
     copulas = {t.clause: t.start for t in reversed(everything)
                if t.cls is TokenClass.FUNCTION and t.text.casefold() in _COPULAS}
-    return all(any(_in_order_within(words, there) or _sides_swapped(words, there, copulas.get(clause))
+    source = _Sentence(everything)
+    body = _Sentence(among)
+    return all(any(_in_order_within(words, there, source, body) or _sides_swapped(words, there, copulas.get(clause))
+                   or (clause not in copulas and _attribute_said_after(words, there))
                    for there in by_clause.values())
                for clause, words in clauses.items())
 
@@ -163,19 +170,132 @@ def _sides_swapped(words: Sequence[Token], there: Sequence[tuple[int, Token]], c
     return all(side and _whole_phrase(side, owed_there) for side in sides)
 
 
+def _attribute_said_after(words: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
+    """A clause with no copula that the body says with one, its first words moved after it: `Rheem water heater` =
+    `the water heater is a Rheem`, `Cat Miso` = `Miso is a cat` (a noun's attribute said as its predicate). Each part
+    a phrase kept whole, in order and together, and no marker in the clause (its scope would move with it)."""
+    copula = next((i for i, t in there if t.cls is TokenClass.FUNCTION and t.text.casefold() in _COPULAS), None)
+    if copula is None or any(t.cls is TokenClass.MARKER for t in words):
+        return False
+    before = [(i, t) for i, t in there if t.owed and i < copula]
+    after = [(i, t) for i, t in there if t.owed and i > copula]
+    return any(_whole_phrase(words[k:], before) and _whole_phrase(words[:k], after) for k in range(1, len(words)))
+
+
 def _whole_phrase(side: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
     return any(all(found(t, [there[start + k][1]]) for k, t in enumerate(side))
                for start in range(len(there) - len(side) + 1))
 
 
-def _in_order_within(words: Sequence[Token], there: Sequence[tuple[int, Token]]) -> bool:
-    """Every word found in this one clause of the body, in the order the source clause states them."""
-    at = -1
+# ---- where order carries meaning ----------------------------------------------------------------------------------
+# A preposition binds the name or value it introduces (`at 7 am`, `on Mondays`, `at Kwik Fit`): with it, the phrase
+# is an adjunct and may move as a whole (`At 7 am the dog gets a walk`).
+_PREPOSITIONS = frozenset(("at on in for with by to of from into onto upon about via per until till since before "
+                           "after during over under near behind beside between through across toward towards").split())
+_ARTICLES = frozenset("a an the".split())
+_ANY_VALUE = "value:*"  # a bare number may count, price or time anything: it keeps its order among every value
+_VALUE_KINDS = {"n": _ANY_VALUE, "number": _ANY_VALUE, "ordinal": _ANY_VALUE, "times": _ANY_VALUE,
+                "ratio": _ANY_VALUE, "age": _ANY_VALUE, "percent": "value:frac",
+                "kilo": "value:q:kilogram"}  # `7 kilos`; `5 km` is read as `kilo` too: kept in order among kg
+_NAME, _CONTENT = frozenset({"name"}), frozenset({"content"})
+_Class = frozenset[str] | None  # a token's class for order: its kinds, or None for a marker or a role word
+
+
+class _Sentence:
+    """A sentence's tokens and where each stands (to find the preposition that binds one)."""
+
+    def __init__(self, tokens: Sequence[Token]) -> None:
+        self.tokens = tokens
+        self.at = {id(t): k for k, t in enumerate(tokens)}
+
+    def binder(self, k: int | None) -> str | None:
+        """The preposition that introduces the name or value at `k` (over the names, values and articles before it
+        in its phrase and its clause), if one does."""
+        if k is None:
+            return None
+        for j in range(k - 1, -1, -1):
+            t = self.tokens[j]
+            low = t.text.casefold()
+            if t.clause != self.tokens[k].clause:
+                return None
+            if t.cls in (TokenClass.NAME, TokenClass.VALUE) or low in _ARTICLES:
+                continue
+            return low if low in _PREPOSITIONS else None
+        return None
+
+
+def _swap_class(t: Token) -> _Class:
+    """A token's class for order (`_in_order_within`): None for a marker or a role word (`from`, `per`, `before`),
+    which keeps its place among every word of its clause (its scope, its object)."""
+    if t.cls is TokenClass.MARKER or t.text.casefold() in OWED_FUNCTION:
+        return None
+    if t.cls is TokenClass.VALUE:
+        return frozenset(_value_kind(key) for key in t.keys)
+    if t.cls is TokenClass.NAME:
+        return _NAME
+    return _NAME | _CONTENT if t.text[:1].isupper() else _CONTENT  # a sentence's first word may be a name
+
+
+def _value_kind(key: str) -> str:
+    head, _, rest = key.lstrip("~^<>=≤≥±").partition(":")
+    if head == "q":
+        return "value:q:" + rest.partition(":")[0]  # a quantity of one dimension (`18 g` and `36 g`)
+    return _VALUE_KINDS.get(head, "value:" + head)
+
+
+def _same_class(a: _Class, b: _Class) -> bool:
+    """Two tokens of these classes keep their order whatever else holds (one a marker or a role word, or both of one
+    class: names, content words, values of one kind)."""
+    if a is None or b is None or a & b:
+        return True
+    return (_ANY_VALUE in a and _values(b)) or (_ANY_VALUE in b and _values(a))
+
+
+def _values(kinds: frozenset[str]) -> bool:
+    return any(k.startswith("value:") for k in kinds)
+
+
+def _keep_order(mine: _Class, p_anchored: bool, theirs: _Class, t_anchored: bool) -> bool:
+    """A word of class `mine`, stated before one of class `theirs` in one clause, must stay before it there
+    (`_in_order_within`); `anchored`: it came with its preposition."""
+    if _same_class(mine, theirs):
+        return True
+    if mine is not None and theirs is not None and _values(mine) and _values(theirs):
+        return False  # a date and a time, an amount and a weekday
+    return not (p_anchored or t_anchored)  # a name or a value that moves with its preposition: an adjunct
+
+
+def _in_order_within(words: Sequence[Token], there: Sequence[tuple[int, Token]], source: _Sentence,
+                     body: _Sentence) -> bool:
+    """Every word found in this one clause of the body, in the order the source clause states them, except where
+    order carries no meaning: two values of different kinds may trade places (`on Monday at 9am` = `at 9am on
+    Monday`), and a name or a value that comes with its preposition (the same in both: `at 7 am`, `at Kwik Fit`)
+    may move past words of other classes (`The dog gets a walk at 7 am` = `At 7 am the dog gets a walk`). Never
+    among words of one class (names, content words, values of one kind: `Ana manages Ben`, `Reno to Boise`, `24 on
+    / 48 off`), never past a marker or a role word (`Only Karen can` is not `Karen can only`, `2 kg per 5 m` is not
+    `5 m per 2 kg`), and a name or a value with no preposition stays on its side of every other word (`paid Ana
+    £50` is not `Ana paid £50`, `Ana's manager Ben` is not `Ana is Ben's manager`). Each body word answers for one
+    word of the source; the first place that fits is taken (a proof, never a search: a miss leaves it for a
+    person)."""
+    placed: list[tuple[_Class, int, bool]] = []  # a word's class, where it was found, whether its preposition came
+    used: set[int] = set()
     for t in words:
-        later = [i for i, other in there if i > at and found(t, [other])]
-        if not later:
+        mine = _swap_class(t)
+        floor = max((at for cls, at, anchored in placed if _keep_order(cls, anchored, mine, False)), default=-1)
+        binder = source.binder(source.at.get(id(t))) if t.cls in (TokenClass.NAME, TokenClass.VALUE) else None
+        floor_anchored = floor if binder is None else \
+            max((at for cls, at, anchored in placed if _keep_order(cls, anchored, mine, True)), default=-1)
+        pick = None
+        for i, other in there:
+            if i > floor_anchored and i not in used and found(t, [other]):
+                anchored = binder is not None and body.binder(i) == binder
+                if i > floor or anchored:
+                    pick = (i, anchored)
+                    break
+        if pick is None:
             return False
-        at = later[0]
+        placed.append((mine, *pick))
+        used.add(pick[0])
     return True
 
 

@@ -34,7 +34,7 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•>#]+|\d+[.)])\s+")
 _RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 # Function words that still carry a fact: markers are read before function words, and these few are owed too.
-_OWED_FUNCTION = frozenset("from until till before after since without between per vs other another".split())
+OWED_FUNCTION = frozenset("from until till before after since without between per vs other another".split())
 # Whose a thing is, or who acts, is a fact (`my car` is not `her car`): the personal pronouns and determiners, by
 # person and number.
 PERSON = {**dict.fromkeys("i me my mine myself".split(), "1s"), **dict.fromkeys("we us our ours ourselves".split(), "1p"),
@@ -230,7 +230,7 @@ def _as(sentence: str, start: int, end: int, low: str, text: str) -> list[Token]
                f"bound:{BOUNDS[low]}" if low in BOUNDS else "tense:past" if low in PAST_AUXILIARIES else
                f"person:{PERSON[low]}")
         return [Token(word, start, end, TokenClass.MARKER, frozenset({key}))]
-    if low in FUNCTION_WORDS and low not in _OWED_FUNCTION and not (word.isupper() and _is_name(word, start, text)):
+    if low in FUNCTION_WORDS and low not in OWED_FUNCTION and not (word.isupper() and _is_name(word, start, text)):
         # (a capital inside a sentence is no article: the `A` of `A+`, the `IT` of `IT desk`)
         return [Token(word, start, end, TokenClass.FUNCTION, frozenset({low}))]
     if _is_name(word, start, text):
@@ -241,6 +241,7 @@ def _as(sentence: str, start: int, end: int, low: str, text: str) -> list[Token]
 __all__ = [
     "CLAUSE_BREAK",
     "MAX_SENTENCE_CHARS",
+    "OWED_FUNCTION",
     "PERSON",
     "SENTENCE_END",
     "Sentence",
