@@ -228,11 +228,12 @@ def _supersessions(store: Store, rows: list[ReviewRow], model: _Model) -> dict[A
     """The supersede reading of the clusters no merge takes (core/ops/batch_supersede.py), on the decider's model."""
     from ..core.decide.supersede_reader import SupersedeReader
     from ..core.ops.batch_supersede import read_supersessions
+    from ..core.store.reader_cache import ReaderCache
     from ..core.tasks import run_to_end
 
     def reader() -> SupersedeReader | None:  # a model that cannot score answers reads nothing: a person decides
         engine = model().engine
-        return SupersedeReader(engine) if hasattr(engine, "score_words") else None
+        return SupersedeReader(engine, cache=ReaderCache()) if hasattr(engine, "score_words") else None
 
     return run_to_end(read_supersessions(store, rows, reader))
 

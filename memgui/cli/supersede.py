@@ -68,10 +68,11 @@ def _reader(args: argparse.Namespace) -> Any:
         return None
     from ..core.decide.llm import LlamaDecider
     from ..core.decide.supersede_reader import SupersedeReader
+    from ..core.store.reader_cache import ReaderCache
 
     decider = LlamaDecider(path)
     run_to_end(decider.load())
-    return SupersedeReader(decider.engine)
+    return SupersedeReader(decider.engine, cache=ReaderCache())
 
 
 def _text(plan: SupersessionPlan) -> str:

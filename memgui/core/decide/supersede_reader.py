@@ -17,8 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..store.reader_cache import ReaderCache
 from ..tasks import Cancelled, CancelToken, Progress, Work
 from .prompts import ChatMessage, StablePrefix, clip, few_shot_chat, prompt_path, prompt_text
+from .reader import reader_model_key
 
 UPDATE, SERIES, OTHER = "UPDATE", "SERIES", "OTHER"
 ANSWERS = (UPDATE, SERIES, OTHER)
@@ -77,14 +79,30 @@ class PairReading:
 
 
 class SupersedeReader:
-    """Reads ordered pairs with an engine that can score answer words (the decider's own engine)."""
+    """Reads ordered pairs with an engine that can score answer words (the decider's own engine). With a `cache`
+    (the second reader's file), each answer's p is kept per (model file, whole prompt): a pair read once, by the
+    window or a command, costs nothing the next time."""
 
-    def __init__(self, engine: Any):
+    def __init__(self, engine: Any, *, cache: ReaderCache | None = None):
         if not hasattr(engine, "score_words"):
             raise ValueError(f"{getattr(engine, 'model_id', 'the model')} cannot score answers")
         self.engine = engine
         self.model_id = str(getattr(engine, "model_id", ""))
         self._prefix = StablePrefix()
+        path = getattr(engine, "model_path", None)
+        self.cache = cache if path is not None else None  # an engine with no model file (a fake): nothing kept
+        self.model_key = f"supersede|{reader_model_key(path, self.model_id)}"
+
+    def _cached(self, prompt: str) -> dict[str, float] | None:
+        if self.cache is None:
+            return None
+        p = {w: self.cache.get(self.model_key, prompt, w) for w in ANSWERS}
+        return {w: v for w, v in p.items() if v is not None} if all(v is not None for v in p.values()) else None
+
+    def _keep(self, prompt: str, p: Mapping[str, float]) -> None:
+        if self.cache is not None:
+            for w, v in p.items():
+                self.cache.put(self.model_key, prompt, w, v)
 
     def read(self, older: str, older_day: str, newer: str, newer_day: str, *,
              cancel: CancelToken | None = None) -> Work[PairReading]:
@@ -94,7 +112,11 @@ class SupersedeReader:
         lock = getattr(engine, "lock", None)
         with lock if lock is not None else contextlib.nullcontext():
             chat = messages(older, older_day, newer, newer_day)
-            tokens = engine.tokenize(engine.render(chat))
+            prompt = engine.render(chat)
+            kept = self._cached(prompt)
+            if kept is not None:
+                return PairReading(max(ANSWERS, key=lambda w: kept[w]), kept)
+            tokens = engine.tokenize(prompt)
             if engine.n_ctx - len(tokens) < 2:
                 return PairReading("", {}, f"{len(tokens)} tokens do not fit the model's context ({engine.n_ctx})")
             work = engine.score_words(tokens, stable_prefix=self._prefix(engine, STAGE, chat, tokens), words=ANSWERS)
@@ -109,6 +131,7 @@ class SupersedeReader:
                     raise Cancelled()
                 yield Progress(STAGE, 0, 1, "reading")
         p = softmax(logits)
+        self._keep(prompt, p)
         return PairReading(max(ANSWERS, key=lambda w: p[w]), p)
 
 

@@ -53,10 +53,11 @@ def history_spans(body: str) -> list[HistorySpan]:
 # Any: the decider slot's engine is duck-typed (a fake, llama.cpp, or one that cannot score answers)
 def reader_of(engine: Any) -> SupersedeReader | None:
     from ...core.decide.supersede_reader import SupersedeReader
+    from ...core.store.reader_cache import ReaderCache
 
     if engine is None or not hasattr(engine, "score_words"):
         return None
-    return SupersedeReader(engine)
+    return SupersedeReader(engine, cache=ReaderCache())
 
 
 def supersede_services() -> SupersedeServices:

@@ -147,3 +147,28 @@ def test_a_restatement_is_no_newer_state_whatever_the_model_reads(store):
                         anchor="b", freshness_at=ms("2025-01-10T09:00:00")).document_id
     plan, engine = _plan(store, [("c1", [old, new], None)])
     assert plan.writes == [] and engine.questions == 0
+
+
+def test_a_pair_read_once_is_read_from_the_cache_the_next_run(store, tmp_path):
+    """A second accept-safe run (or N in the window) asks the model nothing it asked before: the reading comes
+    back from the reader's cache with the same answer and p; another model file is asked again."""
+    from memgui.core.store.reader_cache import ReaderCache
+
+    old, new = _sofa(store)
+    model = tmp_path / "decider.gguf"
+    model.write_bytes(b"weights")
+    cache = ReaderCache(tmp_path / "cache.sqlite3")
+
+    def read(engine):
+        engine.model_path = model
+        return run_to_end(read_supersessions(store, [("c1", [old, new], None)],
+                                             lambda: SupersedeReader(engine, cache=cache)))["c1"]
+
+    first_engine, again_engine = ScoringEngine("UPDATE"), ScoringEngine("OTHER")
+    first = read(first_engine)
+    again = read(again_engine)
+    assert first_engine.questions == 1 and again_engine.questions == 0
+    assert again.to_dict()["reading"] == first.to_dict()["reading"] == "supersedes"
+    model.write_bytes(b"other weights")  # another model file: its own answers
+    third_engine = ScoringEngine("OTHER")
+    assert read(third_engine).to_dict()["reading"] != "supersedes" and third_engine.questions == 1
