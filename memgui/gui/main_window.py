@@ -29,7 +29,7 @@ from .review.page import banner, fit_window
 from .review.queue_marks import QueueMarks
 from .review.split import Splits, split_checked
 from .services import Services
-from .services.types import CancelToken, Changes, Document, LocatedStore, ReviewMark, ScanResult, Store, Work
+from .services.types import CancelToken, Document, LocatedStore, ReviewMark, ScanResult, Store, Work
 from .settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from .status import MessageLog, StatusNotes, TaskStatus
 from .workers import TaskRunner, one_line
@@ -115,7 +115,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(page, "Review")
         self.audit_view = audit_tab(self.services.audit, self.runner, cosine_lookup=self.cosine_of,
-                                    store_changed=self.store_changed_elsewhere, threshold_chosen=self.threshold_chosen,
+                                    store_changed=lambda changes: self.review.show_changes(changes), threshold_chosen=self.threshold_chosen,
                                     confirm_revert=self.prompter.confirm_revert)
         self.tabs.addTab(self.audit_view, "Audit")
         central = QWidget()
@@ -172,6 +172,7 @@ class MainWindow(QueueNavigation, QMainWindow):
         aligned = self.page.alignment_view
         k["confirm"].setEnabled(reviewable and (aligned.to_read() > 0 or any(r.confirmed for r in aligned.rows())))
         k["accept"].setEnabled(reviewable and writable and included >= 2 and bool(rv.cluster.body().strip()))
+        k["accept"].setText("Accept supersession (A)" if rv.superseding.current() else "Accept merge (A)")
         k["append"].setEnabled(reviewable and writable and included >= 2)
         # one member checked, the others left out: keep separate records each of them against it
         k["keep"].setEnabled(reviewable and writable and included >= 1 and len(rv.cluster.members()) >= 2)
@@ -351,10 +352,6 @@ class MainWindow(QueueNavigation, QMainWindow):
         self.audit_view.reload()
         if documents and not self.refresher.refresh(self.store, self.marks, documents, skip=marked):
             self.start_scan()
-
-    def store_changed_elsewhere(self, changes: Changes) -> None:
-        """The audit tab wrote: shown like every write, from its change descriptor."""
-        self.review.show_changes(changes)
 
     def threshold_chosen(self, value: float) -> None:
         self.apply_settings(replace(self.settings, threshold=float(value)))

@@ -86,7 +86,7 @@ def test_a_write_on_documents_no_queued_cluster_holds_finds_clusters_again(opene
     w = opened
     scans = w.services.scan.calls
     with qtbot.waitSignal(w.scanFinished, timeout=10000):
-        w.store_changed_elsewhere(Changes(documents_written=frozenset({"a-document-in-no-cluster"})))
+        w.review.show_changes(Changes(documents_written=frozenset({"a-document-in-no-cluster"})))
     assert w.services.scan.calls == scans + 1
 
 

@@ -111,6 +111,10 @@ def test_n_reads_the_cluster_as_a_supersession_with_its_timeline_and_the_diff_ma
     proof = w.page.guard_panel.proof
     qtbot.waitUntil(lambda: "supersession checked" in proof.text(), timeout=LONG_MS)
     assert "1 older statement(s) kept as dated history" in proof.text()
+    # the fact lens reads each history phrase as the statement it keeps: its day and "previously" are no new facts
+    strict = w.review.cluster.strict
+    assert strict is not None and not {a.token for a in strict.at_risk} & {"2025-03-04", "previously"}
+    assert w.actions_by_key["accept"].text() == "Accept supersession (A)"
 
     # the diff against the older note: its statement is now history, marked with the note and its day
     w.page.diff_view.choose(ids["ordered"])
@@ -165,6 +169,7 @@ def test_u_then_a_turns_it_into_a_plain_merge(window, review_store, qtbot):
                     timeout=LONG_MS)
     assert not w.review.superseding.current()
     assert "plain merge" in w.page.supersede_panel.hint.text()
+    qtbot.waitUntil(lambda: w.actions_by_key["accept"].text() == "Accept merge (A)", timeout=LONG_MS)
     w.answerer.answer("Cancel")
     _key(w, Qt.Key.Key_A)
     qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=LONG_MS)

@@ -57,6 +57,7 @@ class Review(QObject):
                                        read=self.supersessionRead)
         self.diffUpdated.connect(self.superseding.mark_diff)
         self.drafting.aligning.supersession_check = self.superseding.check_line
+        self.drafting.lens_body = self.superseding.lens_body
         panels.editor.textChanged.connect(self._on_body_edited)
         panels.sources.selectionChanged.connect(self._on_selection_changed)
 

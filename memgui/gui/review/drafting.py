@@ -56,6 +56,8 @@ class Drafting:
         tools.panels.guard_panel.reader.requested.connect(self.read_body)
         # memgui's verdict and the alignment view, after each guard run; R's confirmations
         self.aligning = Aligning(cluster, tools, changed=changed, draft_union=self._draft_union)
+        # the body memgui's lens reads: a supersession's history phrases read as the statements they keep
+        self.lens_body: Callable[[str], str] = lambda body: body
 
     def schedule(self, *, guard_ms: int | None = None, diff_ms: int | None = None) -> None:
         if guard_ms is not None:
@@ -125,12 +127,13 @@ class Drafting:
         check, spans_of, appended = s.check_merge, s.missing_spans, s.build_appended_body
         judge, token_spans = s.alignment.judge, s.token_spans
         today = datetime.now(timezone.utc).date()
+        lens_body = self.lens_body(body)
 
         def job(cancel: CancelToken) -> GuardResult:
             report = check(bodies, body)
             # memgui's verdict beside Netclaw's (which alone decides), judged as accept-safe judges it: every source
             # sentence aligned to the body, the strict lens reading only what the alignment did not prove
-            strict, alignment = (judge(bodies, body, titles=titles, kept_title=kept_title) if body.strip()
+            strict, alignment = (judge(bodies, lens_body, titles=titles, kept_title=kept_title) if body.strip()
                                  else (None, None))
             at_risk = [a.token for a in strict.at_risk] if strict is not None else []
             spans: dict[str, Spans] = {}

@@ -159,6 +159,18 @@ class Superseding:
         ids = {d.document_id for d in plan.documents}
         return self.row is c.row and set(self.panels.sources.included_ids()) == ids and c.body() == plan.draft.body
 
+    def lens_body(self, body: str) -> str:
+        """What memgui's lens reads of the supersession's draft: each history phrase as the older statement it keeps
+        word for word; its day and its "previously" are the supersession check's to prove, not new facts."""
+        if not self.current():
+            return body
+        out, at = [], 0
+        for span in self.services.supersede.history_spans(body):
+            statement = span.statement.rstrip()
+            out += [body[at:span.start], statement if statement.endswith((".", "!", "?")) else statement + "."]
+            at = span.end
+        return "".join(out) + body[at:]
+
     def check_line(self) -> tuple[bool, str] | None:
         """(the draft passes the supersede check, what it kept) while the body is the supersession's own draft."""
         plan = self.plan
