@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from ..merge.conflicts import value_conflicts
+from ..merge.conflicts import ConflictClass, FactClass, value_conflicts
 from ..merge.facts.lexicon import MARKER_CLASSES
+from ..merge.facts.report import FactKind
 from ..merge.strict import facts
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
@@ -30,7 +31,8 @@ MAX_PRESELECTED = 3  # without a decision, a cluster above this many members is 
 # Evidence conflicts that are wording, not values (a different word, "never" in one note only, an identifier only
 # one note names — `WAL` vs `db-02`): they do not keep two members apart before a decision; versions, numbers,
 # amounts, dates, times, hosts, URLs … do.
-WORDING_CLASSES = frozenset({"term", "identifier", "wording", *MARKER_CLASSES})
+WORDING_CLASSES: frozenset[FactClass] = frozenset({
+    FactKind.TERM, ConflictClass.IDENTIFIER, ConflictClass.WORDING, *(FactKind(c) for c in MARKER_CLASSES)})
 
 
 @dataclass(frozen=True)
