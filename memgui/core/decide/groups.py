@@ -20,24 +20,41 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from ..merge.conflicts import value_conflicts
+from ..merge.conflicts import ConflictClass, FactClass, value_conflicts
 from ..merge.facts.lexicon import MARKER_CLASSES
+from ..merge.facts.report import FactKind
 from ..merge.strict import facts
+from ..netfx import StrEnum
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
 
-SAME, DIFFERENT = "same", "different"
+
+class Judgement(StrEnum):
+    """The judge's answer on one pair (`PairVerdict.verdict`), as `to_dict` and the JSON output write it."""
+
+    SAME = "same"
+    DIFFERENT = "different"
+
+    @classmethod
+    def of_reply(cls, call: Any) -> Judgement | None:
+        """The answer of a StageCall-like reply (its first line SAME or DIFFERENT); None for none (timeout)."""
+        word = call.reply.split("\n", 1)[0].strip().upper() if call is not None else ""
+        return cls.SAME if word == "SAME" else cls.DIFFERENT if word == "DIFFERENT" else None
+
+
+SAME, DIFFERENT = Judgement.SAME, Judgement.DIFFERENT
 MAX_PRESELECTED = 3  # without a decision, a cluster above this many members is never pre-selected whole
 # Evidence conflicts that are wording, not values (a different word, "never" in one note only, an identifier only
 # one note names — `WAL` vs `db-02`): they do not keep two members apart before a decision; versions, numbers,
 # amounts, dates, times, hosts, URLs … do.
-WORDING_CLASSES = frozenset({"term", "identifier", "wording", *MARKER_CLASSES})
+WORDING_CLASSES: frozenset[FactClass] = frozenset({
+    FactKind.TERM, ConflictClass.IDENTIFIER, ConflictClass.WORDING, *(FactKind(c) for c in MARKER_CLASSES)})
 
 
 @dataclass(frozen=True)
 class PairVerdict:
     a: str  # the older document (the "existing" side of the judge's prompt)
     b: str
-    verdict: str | None  # SAME, DIFFERENT, or None (no answer: timeout)
+    verdict: Judgement | None  # None: no answer (timeout)
     margin: float | None = None
     seconds: float | None = None
     conflict: str | None = None  # values the two disagree on (amounts, dates): kept apart whatever the verdict
@@ -189,9 +206,7 @@ def judge_pairs(documents: Sequence[Any], judge: Callable[..., Work[Any]], *,
         cancel.raise_if_cancelled()
         yield Progress("judging pairs", done, len(pairs), f"{older.document_id} vs {newer.document_id}")
         call = yield from judge(older.markdown_body, newer.markdown_body, cancel=cancel)
-        word = (call.reply.split("\n", 1)[0].strip().upper() if call is not None else "")
-        verdict = SAME if word == "SAME" else DIFFERENT if word == "DIFFERENT" else None
-        verdicts.append(PairVerdict(older.document_id, newer.document_id, verdict,
+        verdicts.append(PairVerdict(older.document_id, newer.document_id, Judgement.of_reply(call),
                                     getattr(call, "margin", None), getattr(call, "seconds", None),
                                     conflict_between(older.markdown_body, newer.markdown_body)))
     yield Progress("judging pairs", len(pairs), len(pairs), "done")
@@ -207,6 +222,7 @@ __all__ = [
     "SAME",
     "ConflictPartition",
     "FactGroups",
+    "Judgement",
     "PairVerdict",
     "Preselection",
     "choose_target",

@@ -19,13 +19,22 @@ from ..curation.types import Candidate, CurationDecision, DeciderResult, Decisio
 from ..merge.align import judge, proof_dict
 from ..merge.conflicts import likely_different
 from ..merge.guard import check_merge
-from ..netfx import is_blank
+from ..netfx import StrEnum, is_blank
 from ..tasks import CancelToken, Work
 from .drafts import union_draft
 from .groups import FactGroups, choose_target, conflict_partition, judge_pairs
 from .inputs import cluster_inputs
 
-PENDING, SAME_FACT, DIFFERENT_FACTS, MIXED = "pending", "same", "different", "mixed"
+
+class Badge(StrEnum):
+    """A cluster's queue badge (`ClusterReview.verdict`): what the model's review found."""
+
+    PENDING = "pending"  # not judged by a model
+    SAME_FACT = "same"  # one group holds every member
+    DIFFERENT_FACTS = "different"  # no two members the same fact
+    MIXED = "mixed"
+
+
 # Bumped whenever what a review contains or how its groups are made changes (2: value conflicts keep pairs
 # apart), so a cached review made by older rules is made again.
 REVIEW_RULES = 2
@@ -67,14 +76,14 @@ class ClusterReview:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Badge:
         """The queue badge: pending (not judged by a model), same (one group holds every member), different
         (no two members the same fact) or mixed."""
         if not self.groups_judged:
-            return PENDING
+            return Badge.PENDING
         if len(self.groups) == 1:
-            return SAME_FACT
-        return DIFFERENT_FACTS if max(len(g) for g in self.groups) == 1 else MIXED
+            return Badge.SAME_FACT
+        return Badge.DIFFERENT_FACTS if max(len(g) for g in self.groups) == 1 else Badge.MIXED
 
     @property
     def member_ids(self) -> list[str]:
@@ -203,5 +212,5 @@ def rechecked(review: ClusterReview, documents: Sequence[Any]) -> ClusterReview:
     return replace(review, guard=guard, strict=strict, likely_different=marked, union_draft=union or None)
 
 
-__all__ = ["DIFFERENT_FACTS", "MIXED", "PENDING", "REVIEW_RULES", "SAME_FACT", "ClusterReview", "rechecked",
+__all__ = ["REVIEW_RULES", "Badge", "ClusterReview", "rechecked",
            "review_cluster", "stamps_of"]

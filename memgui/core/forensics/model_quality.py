@@ -28,7 +28,7 @@ from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from ...config import user_cache_dir
-from ..decide.groups import DIFFERENT, SAME, judge_pairs
+from ..decide.groups import DIFFERENT, SAME, Judgement, judge_pairs
 from ..decide.review import ClusterReview
 from ..netfx import format_timestamp
 from ..store import open_store
@@ -84,7 +84,7 @@ class MergeStats:
     duplicates_apart: int = 0  # labelled duplicate pairs put in different groups
     mixed: int = 0  # clusters holding a labelled duplicate pair and a labelled sibling pair
     mixed_split: int = 0  # ... whose pre-selected group leaves the sibling out
-    verdicts: dict[frozenset[Any], str | None] = field(default_factory=dict)  # every judged pair
+    verdicts: dict[frozenset[Any], Judgement | None] = field(default_factory=dict)  # every judged pair
     mixed_misses: list[Any] = field(default_factory=list)  # (members, groups) of mixed clusters not split
 
     @property
@@ -205,11 +205,6 @@ class _MemoJudge:
         return self.memo[key]
 
 
-def _verdict(call: Any) -> str | None:  # a StageCall, or None when the model gave no answer
-    word = call.reply.split("\n", 1)[0].strip().upper() if call is not None else ""
-    return SAME if word == "SAME" else DIFFERENT if word == "DIFFERENT" else None
-
-
 def evaluate_model(decider: Any, *, limit: int | None = None, source: VectorSource | None = None, workdir: Path | None = None,
                    cancel: CancelToken = NEVER_CANCELLED) -> Work[ModelQuality]:
     """Measure `decider` (its `judge_pair`) on a fresh demo store: the first `limit` nominee clusters (None:
@@ -233,7 +228,7 @@ def evaluate_model(decider: Any, *, limit: int | None = None, source: VectorSour
             cancel.raise_if_cancelled()
             yield Progress("judging labelled pairs", n, len(extra), f"{a} vs {b}")
             older, newer = sorted((docs[a], docs[b]), key=lambda d: (d.updated_at, d.created_at, d.document_id))
-            verdicts[frozenset((a, b))] = _verdict((yield from judge(older.markdown_body, newer.markdown_body,
+            verdicts[frozenset((a, b))] = Judgement.of_reply((yield from judge(older.markdown_body, newer.markdown_body,
                                                                      cancel=cancel)))
     dup = [v for p, v in verdicts.items() if p in truth and v is not None]
     sib = [v for p, v in verdicts.items() if p in siblings and v is not None]

@@ -18,35 +18,55 @@ from datetime import datetime
 from itertools import combinations
 from typing import Any
 
+from ..netfx import StrEnum
 from .contrasts import contrasts
 from .diff import DiffSpan, word_diff
 from .facts.lens import check_facts
 from .facts.notes import Note, read_note
 from .facts.report import Direction, FactKind
 from .guard import TokenKind, extract_tokens
-from .strict import contains_whole, facts, normalise_text
+from .strict import ScanKind, StrictKind, contains_whole, facts, normalise_text
 
-# Fact kinds grouped into the classes a conflict is reported in.
-CLASS_OF_KIND = {
-    "version": "version",
-    "iso_date": "date", "written_date": "date", "reverse_date": "date", "slash_date": "date", "day_month": "date",
-    "month": "date", "weekday": "weekday", "time": "time",
-    "integer": "number", "number": "number", "quantity": "number", "money": "number",
-    "name": "name", "email": "email", "channel": "channel", "url": "url",
-    "file_path": "path", "path": "path",
-    "dotted_identifier": "identifier", "camel_case": "identifier", "snake_case": "identifier",
-    "kebab_case": "identifier", "all_caps": "identifier", "title_identifier": "identifier",
-    "negation": "negation",
+
+class ConflictClass(StrEnum):
+    """The classes a conflict is reported in that are no fact kind of the lens (report.FactKind has the rest)."""
+
+    NAME = "name"
+    IDENTIFIER = "identifier"
+    AMOUNT = "amount"  # `value_conflicts`: amounts of one unit (the conflict's `unit`)
+    ALIGNED_VALUE = "aligned value"  # the alignment: two aligned sentences that differ in a value
+    WORDING = "wording"  # … or in other words
+
+
+FactClass = FactKind | ConflictClass  # a conflict's class: a lens fact kind, or one of ConflictClass
+
+_IDENTIFIER, _NAME = ConflictClass.IDENTIFIER, ConflictClass.NAME
+# Fact kinds (strict.facts) grouped into the classes a conflict is reported in.
+CLASS_OF_KIND: dict[StrictKind, FactClass] = {
+    TokenKind.VERSION: FactKind.VERSION, TokenKind.URL: FactKind.URL, ScanKind.URL: FactKind.URL,
+    **dict.fromkeys((TokenKind.ISO_DATE, TokenKind.WRITTEN_DATE, TokenKind.REVERSE_DATE, TokenKind.SLASH_DATE,
+                     ScanKind.DAY_MONTH, ScanKind.MONTH), FactKind.DATE),
+    ScanKind.WEEKDAY: FactKind.WEEKDAY, ScanKind.TIME: FactKind.TIME,
+    **dict.fromkeys((TokenKind.INTEGER, ScanKind.NUMBER, TokenKind.QUANTITY, ScanKind.QUANTITY, ScanKind.MONEY),
+                    FactKind.NUMBER),
+    ScanKind.NAME: _NAME, ScanKind.EMAIL: FactKind.EMAIL, ScanKind.CHANNEL: FactKind.CHANNEL,
+    TokenKind.FILE_PATH: FactKind.PATH, ScanKind.PATH: FactKind.PATH,
+    **dict.fromkeys((TokenKind.DOTTED_IDENTIFIER, TokenKind.CAMEL_CASE, TokenKind.SNAKE_CASE, TokenKind.KEBAB_CASE,
+                     TokenKind.ALL_CAPS), _IDENTIFIER),
+    ScanKind.NEGATION: FactKind.NEGATION,
 }
+assert set(CLASS_OF_KIND) == {*TokenKind, *ScanKind}
 # Classes that name a thing: a cluster whose members share none of these is "likely different facts".
-NAMING_CLASSES = frozenset({"identifier", "version", "url", "path", "email", "channel", "name"})
+NAMING_CLASSES: frozenset[FactClass] = frozenset({
+    _IDENTIFIER, FactKind.VERSION, FactKind.URL, FactKind.PATH, FactKind.EMAIL, FactKind.CHANNEL, _NAME})
 
 
 @dataclass(frozen=True)
 class Conflict:
-    fact_class: str
+    fact_class: FactClass
     a: tuple[str, ...]  # values only the first source states
     b: tuple[str, ...]  # values only the second source states
+    unit: str = ""  # an AMOUNT's unit, as `value_conflicts` groups amounts (`€#/month`, `# ng/ml`)
 
     def to_dict(self, a_id: str = "A", b_id: str = "B") -> dict[str, Any]:
         return {"class": self.fact_class, a_id: list(self.a), b_id: list(self.b)}
@@ -54,9 +74,9 @@ class Conflict:
 
 @dataclass(frozen=True)
 class PairEvidence:
-    only_in_a: tuple[tuple[str, str], ...]  # (fact, class) the second source lacks
-    only_in_b: tuple[tuple[str, str], ...]
-    shared: tuple[tuple[str, str], ...]
+    only_in_a: tuple[tuple[str, FactClass], ...]  # (fact, class) the second source lacks
+    only_in_b: tuple[tuple[str, FactClass], ...]
+    shared: tuple[tuple[str, FactClass], ...]
     conflicts: tuple[Conflict, ...]
     spans: tuple[DiffSpan, ...]  # word diff of the first source against the second (empty unless asked)
 
@@ -72,11 +92,11 @@ class PairEvidence:
         }
 
 
-def _classified(text: str) -> list[tuple[str, str]]:
+def _classified(text: str) -> list[tuple[str, FactClass]]:
     """The facts of `text` with their class, each a whole token there and not a piece of a longer fact
     (the `06` of `2025-06-11`, the `CVE` of `CVE-2024-35195` say nothing on their own)."""
     own = normalise_text(text)
-    found = [(token, CLASS_OF_KIND.get(kind, kind)) for token, kind in facts(text)
+    found = [(token, CLASS_OF_KIND[kind]) for token, kind in facts(text)
              if contains_whole(own, normalise_text(token))]
     keys = [normalise_text(t) for t, _ in found]
     return [f for f, key in zip(found, keys) if not any(key != other and key in other for other in keys)]
@@ -108,7 +128,7 @@ def pair_evidence(a: str | None, b: str | None, *, a_title: str = "", b_title: s
         if not any(value.casefold() in words or any(w in value.casefold().split() for w in words)
                    for _, value in named):
             # a value that differs keeps two notes apart before any decision; other words are wording (groups.py)
-            fact_class = "aligned value" if contrast.of_values else "wording"
+            fact_class = ConflictClass.ALIGNED_VALUE if contrast.of_values else ConflictClass.WORDING
             conflicts.append(Conflict(fact_class, contrast.a_words, contrast.b_words))
             named |= {(fact_class, value) for value in (*contrast.a_words, *contrast.b_words)}
     spans = word_diff(a, b).spans if with_diff else ()
@@ -128,7 +148,7 @@ def fact_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
     name changed in a sentence both state (`Sunflower42` / `Sunflower24`, `sister` / `wife`, `east` / `west`),
     a marker one states and the other's restatement lacks (`not`, `all` / `some`, `must` / `may`), or two
     names that trade places. Facts only one note states are not conflicts (see `only_in`)."""
-    found: dict[str, tuple[list[str], list[str]]] = {}
+    found: dict[FactKind, tuple[list[str], list[str]]] = {}
     # both ways round: a changed fact is seen from either note, but a marker only from the note that has it
     for first, second, flipped in ((a, b, False), (b, a, True)):
         for item in check_facts([first or ""], second or "").at_risk:
@@ -152,9 +172,12 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _AMOUNT = re.compile(r"\d.*[^\W\d_]|[€$£¥]\s?\d")  # a number with a unit or a currency
 
 
+_AMOUNT_KINDS = frozenset({ScanKind.MONEY, ScanKind.QUANTITY, TokenKind.QUANTITY})
+
+
 def _amounts(text: str) -> dict[str, set[str]]:
     """Amounts with a unit (money, rates, quantities) by their unit: `€1,150/month` -> {"€#/month": …}."""
-    values = {normalise_text(token) for token, kind in facts(text) if kind in ("money", "quantity")}
+    values = {normalise_text(token) for token, kind in facts(text) if kind in _AMOUNT_KINDS}
     out: dict[str, set[str]] = {}
     for value in values:
         if not any(value != other and value in other for other in values):  # not the `1,150/month` of `€1,150/month`
@@ -221,10 +244,10 @@ def value_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
         mine = tuple(sorted(v for v in a_amounts[unit] if not contains_whole(b_norm, v)))
         theirs = tuple(sorted(v for v in b_amounts[unit] if not contains_whole(a_norm, v)))
         if mine and theirs:
-            found.append(Conflict(unit, mine, theirs))
+            found.append(Conflict(ConflictClass.AMOUNT, mine, theirs, unit))
     a_dates, b_dates = _calendar_dates(a), _calendar_dates(b)
     if a_dates - b_dates and b_dates - a_dates:  # `1 May 2026` and `2026-05-01` are the same date
-        found.append(Conflict("date", tuple(sorted(a_dates - b_dates)), tuple(sorted(b_dates - a_dates))))
+        found.append(Conflict(FactKind.DATE, tuple(sorted(a_dates - b_dates)), tuple(sorted(b_dates - a_dates))))
     return tuple(found)
 
 
@@ -298,11 +321,11 @@ def likely_different(bodies: Sequence[str | None], titles: Sequence[str | None] 
         own_i = [f for f, c in ev.only_in_a if c in NAMING_CLASSES]
         own_j = [f for f, c in ev.only_in_b if c in NAMING_CLASSES]
         # a shared name, or a shared amount with its unit (`18 ng/mL`, `€1,150/month`): the same thing
-        shares = [f for f, c in ev.shared if c in NAMING_CLASSES or (c == "number" and _AMOUNT.search(f))]
+        shares = [f for f, c in ev.shared if c in NAMING_CLASSES or (c is FactKind.NUMBER and _AMOUNT.search(f))]
         if shares or not own_i or not own_j:
             return DifferentFactsMark(False, "")
     return DifferentFactsMark(True, "each member names its own identifiers and none are shared")
 
 
-__all__ = ["CLASS_OF_KIND", "Conflict", "DifferentFactsMark", "PairEvidence", "fact_conflicts", "likely_different",
-           "pair_evidence", "value_conflicts"]
+__all__ = ["CLASS_OF_KIND", "NAMING_CLASSES", "Conflict", "ConflictClass", "DifferentFactsMark", "FactClass",
+           "PairEvidence", "fact_conflicts", "likely_different", "pair_evidence", "value_conflicts"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .align import Fate, align
 from .restatement import found
-from .sentences import Token, TokenClass, split, tokens
+from .sentences import Feature, Token, TokenClass, split, tokens
 
 LOOKALIKE_SHARE = 0.5  # of a sentence's owed tokens found in the other, both ways
 
@@ -35,7 +35,7 @@ def _states_a_fact(token: Token) -> bool:
     """A word one sentence has and its look-alike lacks is a conflict by itself when it is a value, a name or a
     marker of meaning (`and falling` is a condition; `I see my` is a rewording)."""
     if token.cls is TokenClass.MARKER:
-        return not any(k.startswith("person:") for k in token.keys)
+        return token.marker is None or token.marker.cls is not Feature.PERSON
     return token.cls in (TokenClass.VALUE, TokenClass.NAME)
 
 

@@ -49,20 +49,15 @@ def _plural_of(a: str, b: str) -> bool:
     return long in (short + "s", short + "es")
 
 
-_MARKER_CLASS = {c.value: c for c in MarkerClass}  # a marker token's key is `class:value`
-
-
 def found(token: Token, among: Sequence[Token]) -> bool:
     """`token` is stated by one of `among`, in its own class's way (module docstring of sentences.py)."""
     if token.cls is TokenClass.VALUE:
         return any(_same_value(token, t) for t in among)
     if token.cls is TokenClass.MARKER:
-        allowed = set(token.keys)
-        for key in token.keys:
-            cls, _, value = key.partition(":")
-            if cls in _MARKER_CLASS:  # (`tense:past`, `person:…` have no equivalents)
-                allowed.update(f"{c}:{v}" for c, v in EQUIVALENT_MARKERS.get((_MARKER_CLASS[cls], value), ()))
-        return any(t.cls is TokenClass.MARKER and t.keys & allowed for t in among)
+        marker = token.marker
+        equivalent = EQUIVALENT_MARKERS.get((marker.cls, marker.value), ()) if marker and isinstance(
+            marker.cls, MarkerClass) else ()  # (a tense, a person have no equivalents)
+        return any(t.cls is TokenClass.MARKER and (t.marker == marker or t.marker in equivalent) for t in among)
     if token.cls is TokenClass.NAME:
         low = token.text.casefold()
         return any(t.text.casefold() == low or low in t.keys or _plural_of(low, t.text) for t in among) or (
@@ -117,13 +112,12 @@ def not_found(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
     (`avoids red meat` does not hold the `not` of `does not eat fish`)."""
     owed = list(owed)
     missing = [t for t in owed if not found(t, among)]
-    spare = Counter(k for t in among if t.cls is TokenClass.MARKER for k in t.keys)
-    wanted = Counter(k for t in owed if t.cls is TokenClass.MARKER for k in t.keys)
+    spare = Counter(t.marker for t in among if t.cls is TokenClass.MARKER)
+    wanted = Counter(t.marker for t in owed if t.cls is TokenClass.MARKER)
     for t in owed:
-        if t.cls is TokenClass.MARKER and t not in missing and any(wanted[k] > spare[k] for k in t.keys):
+        if t.cls is TokenClass.MARKER and t not in missing and wanted[t.marker] > spare[t.marker]:
             missing.append(t)
-            for k in t.keys:
-                wanted[k] -= 1
+            wanted[t.marker] -= 1
     # a word said twice is said twice (`Tomorrow, and Tomorrow, and Tomorrow` is a title, not `Tomorrow, and Tomorrow`)
     said = Counter(t.text.casefold() for t in owed if t.cls in (TokenClass.NAME, TokenClass.CONTENT))
     there = Counter(t.text.casefold() for t in among)

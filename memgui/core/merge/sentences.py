@@ -6,7 +6,8 @@ it must be found in another sentence:
 - **value**: a number, amount, date, time, money, URL, version, identifier… (facts/values.py, one normal form);
   found by a shared normal-form key;
 - **marker**: a closed-class word that carries meaning (negation, modality, quantity, condition, order,
-  frequency…: facts/lexicon.py); found by the same (class, value) only, never by a synonym;
+  frequency…: facts/lexicon.py; a past auxiliary's tense, a pronoun's person); found by the same `MarkerKey` (class,
+  value) or an equivalent one only, never by a synonym;
 - **name**: a capitalised word inside a sentence, or a word with digits or inner capitals; found by its spelling;
 - **content**: any other open-class word; found by lemma, a main-sense synonym of the same part of speech, or a
   derivational form (lexical.py);
@@ -15,14 +16,14 @@ it must be found in another sentence:
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import enum
 import functools
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from ..netfx import APPEND_MARKER_RE, LONE_SURROGATE
-from .facts.lexicon import BOUNDS, FUNCTION_WORDS, PHRASES
+from ..netfx import APPEND_MARKER_RE, LONE_SURROGATE, StrEnum
+from .facts.lexicon import BOUNDS, FUNCTION_WORDS, PHRASES, MarkerClass
 
 # A full stop ends a sentence unless a lower-case word or a number follows (`approx. 20`, `eff. 1 Apr`) or it ends
 # a title (`Dr. Varga`); a line break, a blank line and a list item always do.
@@ -53,6 +54,31 @@ CLAUSE_BREAK = re.compile(r"[,;:()\[\]]|\s[—–-]\s|\b(?:and|but|or|then|becau
                           r"after|before|once|until|since)\b", re.IGNORECASE)
 
 
+class Feature(StrEnum):
+    """What a marker token states beside the lexicon's classes (MarkerClass)."""
+
+    TENSE = "tense"  # a past auxiliary: `past`
+    PERSON = "person"  # a personal pronoun or determiner: `1s`, `1p`, `2`, `3m`, `3f`, `3p` (PERSON)
+
+
+class MarkerKey(NamedTuple):
+    """How a marker token is found: its class and value (`negation`, `not`). A tuple: lexicon.EQUIVALENT_MARKERS's
+    (class, value) pairs are keys of the same shape."""
+
+    cls: MarkerClass | Feature
+    value: str
+
+
+NEGATED = MarkerKey(MarkerClass.NEGATION, "not")
+# The marker each marker word is (the lexicon's phrases first, then bounds, a past auxiliary, a pronoun's person).
+_MARKER_OF: dict[str, MarkerKey] = {
+    **{w: MarkerKey(Feature.PERSON, p) for w, p in PERSON.items()},
+    **dict.fromkeys(PAST_AUXILIARIES, MarkerKey(Feature.TENSE, "past")),
+    **{w: MarkerKey(MarkerClass.BOUND, b) for w, b in BOUNDS.items()},
+    **{w: MarkerKey(*cv) for w, cv in PHRASES.items()},
+}
+
+
 class TokenClass(enum.Enum):
     VALUE = "value"
     MARKER = "marker"
@@ -67,8 +93,9 @@ class Token:
     start: int  # in the sentence's text
     end: int
     cls: TokenClass
-    keys: frozenset[str]  # how it is found: value keys, the marker's "class:value", or the word in lower case
+    keys: frozenset[str]  # how it is found: value keys, or the word in lower case (none for a marker)
     clause: int = 0  # which clause of its sentence it stands in (CLAUSE_BREAK)
+    marker: MarkerKey | None = None  # how a marker is found
 
     @property
     def owed(self) -> bool:
@@ -194,7 +221,7 @@ def tokens(sentence: str) -> list[Token]:
         out += _word_tokens(sentence, text, m.start(), m.end())
     out.sort(key=lambda t: t.start)
     breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
-    return [dataclasses.replace(t, clause=bisect.bisect_right(breaks, t.start)) for t in out]
+    return [Token(t.text, t.start, t.end, t.cls, t.keys, bisect.bisect_right(breaks, t.start), t.marker) for t in out]
 
 
 def _word_tokens(sentence: str, text: str, start: int, end: int) -> list[Token]:
@@ -204,10 +231,10 @@ def _word_tokens(sentence: str, text: str, start: int, end: int) -> list[Token]:
     if low.endswith("n't") and len(low) > 3:
         stem = low[:-3]
         return [*_as(sentence, start, end - 3, _NEGATED_STEMS.get(stem, stem), text),
-                Token(sentence[end - 3:end], end - 3, end, TokenClass.MARKER, frozenset({"negation:not"}))]
+                Token(sentence[end - 3:end], end - 3, end, TokenClass.MARKER, frozenset(), marker=NEGATED)]
     if low == "cannot":
         return [*_as(sentence, start, start + 3, "can", text),
-                Token(sentence[start + 3:end], start + 3, end, TokenClass.MARKER, frozenset({"negation:not"}))]
+                Token(sentence[start + 3:end], start + 3, end, TokenClass.MARKER, frozenset(), marker=NEGATED)]
     for clitic, meaning in _CLITICS.items():
         if low.endswith(clitic) and len(low) > len(clitic):
             cut = end - len(clitic)
@@ -224,12 +251,9 @@ def _as(sentence: str, start: int, end: int, low: str, text: str) -> list[Token]
         return []
     if low == "one":  # a number however it is used (`Declan is one on alternate weeks`)
         return [Token(word, start, end, TokenClass.VALUE, frozenset({"number:1"}))]
-    if low in PHRASES or low in BOUNDS or low in PAST_AUXILIARIES or (
-            low in PERSON and not (word.isupper() and len(word) > 1)):
-        key = (f"{PHRASES[low][0]}:{PHRASES[low][1]}" if low in PHRASES else
-               f"bound:{BOUNDS[low]}" if low in BOUNDS else "tense:past" if low in PAST_AUXILIARIES else
-               f"person:{PERSON[low]}")
-        return [Token(word, start, end, TokenClass.MARKER, frozenset({key}))]
+    marker = _MARKER_OF.get(low)
+    if marker is not None and (marker.cls is not Feature.PERSON or not (word.isupper() and len(word) > 1)):
+        return [Token(word, start, end, TokenClass.MARKER, frozenset(), marker=marker)]
     if low in FUNCTION_WORDS and low not in OWED_FUNCTION and not (word.isupper() and _is_name(word, start, text)):
         # (a capital inside a sentence is no article: the `A` of `A+`, the `IT` of `IT desk`)
         return [Token(word, start, end, TokenClass.FUNCTION, frozenset({low}))]
@@ -241,9 +265,12 @@ def _as(sentence: str, start: int, end: int, low: str, text: str) -> list[Token]
 __all__ = [
     "CLAUSE_BREAK",
     "MAX_SENTENCE_CHARS",
+    "NEGATED",
     "OWED_FUNCTION",
     "PERSON",
     "SENTENCE_END",
+    "Feature",
+    "MarkerKey",
     "Sentence",
     "Token",
     "TokenClass",

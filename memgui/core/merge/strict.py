@@ -28,9 +28,10 @@ from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..netfx import StrEnum
 from .facts.lens import Equated, FactAtRisk, check_facts
 from .facts.report import Direction, FactKind
-from .guard import extract_tokens
+from .guard import TokenKind, extract_tokens
 
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
            "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
@@ -73,28 +74,47 @@ def _words_lead(words: str, rest: str) -> str:
     return _lead(first, r"\w") + f"(?i:(?:{branches}){rest})"
 
 
-_KIND_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+class ScanKind(StrEnum):
+    """The kind of a fact the lens's patterns read (`facts`, `fact_scans`) beside MergeGuard's TokenKind: conflicts.py
+    groups both into the classes a conflict is reported in (`CLASS_OF_KIND`)."""
+
+    URL = "url"
+    TIME = "time"
+    PATH = "path"
+    EMAIL = "email"
+    CHANNEL = "channel"
+    DAY_MONTH = "day_month"
+    MONTH = "month"
+    WEEKDAY = "weekday"
+    QUANTITY = "quantity"
+    MONEY = "money"
+    NUMBER = "number"
+    NEGATION = "negation"
+    NAME = "name"  # a capitalised word `is_name` tells a proper name (`NAME_PATTERN`)
+
+
+_KIND_PATTERNS: tuple[tuple[ScanKind, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, flags))
     for kind, pattern, flags in (
         # any scheme: s3://, ssh://, postgres://; a URL holds no backtick or curly quote (`shopapp://` in code marks)
-        ("url", r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]`\u2018\u2019\u201c\u201d]+", re.I),
-        ("time", _lead(r"\d", r"\w:") + r"\d?:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])", re.I),
+        (ScanKind.URL, r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]`\u2018\u2019\u201c\u201d]+", re.I),
+        (ScanKind.TIME, _lead(r"\d", r"\w:") + r"\d?:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])", re.I),
         # `(?<![\w/~.])(?:~|\.{1,2})?/`: each way in led by its first character, in the same order
-        ("path", r"(?:~(?<![\w/~.]~)/|\.(?<![\w/~.]\.)\.?/|/(?<![\w/~.]/))(?:[\w.@-]+/)*[\w@-]+/?(?![\w/])", re.I),
-        ("email", r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])", re.I),
-        ("channel", _lead("#", r"\w#&") + r"[a-z][\w-]*", re.I),
-        ("day_month", _lead(r"\d", r"\w") + rf"\d?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b\.?", re.I),
-        ("day_month", _words_lead(_MONTHS, r"\.?\s+\d{1,2}(?:st|nd|rd|th)?(?!\w)"), 0),
-        ("month", _words_lead(_MONTH_NAMES, r"\b"), 0),
-        ("weekday", _words_lead(_WEEKDAYS, r"s?\b"), 0),
-        ("quantity", _lead(r"\d", r"\w.") + rf"\d*(?:[.,]\d+)?\s?(?:{_UNITS})(?![\w]){_PER}", re.I),
-        ("quantity", _lead(r"\d", r"\w.") + r"\d*(?:[.,]\d+)?\s+[a-z]+\s+per\s+[a-z]+", re.I),
+        (ScanKind.PATH, r"(?:~(?<![\w/~.]~)/|\.(?<![\w/~.]\.)\.?/|/(?<![\w/~.]/))(?:[\w.@-]+/)*[\w@-]+/?(?![\w/])", re.I),
+        (ScanKind.EMAIL, r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])", re.I),
+        (ScanKind.CHANNEL, _lead("#", r"\w#&") + r"[a-z][\w-]*", re.I),
+        (ScanKind.DAY_MONTH, _lead(r"\d", r"\w") + rf"\d?(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b\.?", re.I),
+        (ScanKind.DAY_MONTH, _words_lead(_MONTHS, r"\.?\s+\d{1,2}(?:st|nd|rd|th)?(?!\w)"), 0),
+        (ScanKind.MONTH, _words_lead(_MONTH_NAMES, r"\b"), 0),
+        (ScanKind.WEEKDAY, _words_lead(_WEEKDAYS, r"s?\b"), 0),
+        (ScanKind.QUANTITY, _lead(r"\d", r"\w.") + rf"\d*(?:[.,]\d+)?\s?(?:{_UNITS})(?![\w]){_PER}", re.I),
+        (ScanKind.QUANTITY, _lead(r"\d", r"\w.") + r"\d*(?:[.,]\d+)?\s+[a-z]+\s+per\s+[a-z]+", re.I),
         # money and rates: €1,150/month, $12.50 per seat, 600/min
-        ("money", _lead("[€$£¥]", r"\w.,") + rf"\s?\d+(?:[.,]\d+)*(?![\w]|[.,]\d){_PER}", re.I),
-        ("quantity", _lead(r"\d", r"\w.,") + r"\d*(?:[.,]\d+)*\s?/\s?[a-z]+(?![\w/])", re.I),
-        ("quantity", _lead(r"\d", r"\w.,") + r"\d*(?:[.,]\d+)?\s?[a-zµ]+/[a-z]+(?![\w/])", re.I),  # 18 ng/mL, 90 km/h
-        ("number", _lead(r"\d", r"\w.,:/-") + r"\d*(?:[.,]\d+)*(?![\w:/-]|[.,]\d)", re.I),
-        ("negation", _words_lead("no|not|never|without|don't|doesn't|isn't|won't|can't|cannot", r"\s+[\w'-]+"), 0),
+        (ScanKind.MONEY, _lead("[€$£¥]", r"\w.,") + rf"\s?\d+(?:[.,]\d+)*(?![\w]|[.,]\d){_PER}", re.I),
+        (ScanKind.QUANTITY, _lead(r"\d", r"\w.,") + r"\d*(?:[.,]\d+)*\s?/\s?[a-z]+(?![\w/])", re.I),
+        (ScanKind.QUANTITY, _lead(r"\d", r"\w.,") + r"\d*(?:[.,]\d+)?\s?[a-zµ]+/[a-z]+(?![\w/])", re.I),  # 18 ng/mL, 90 km/h
+        (ScanKind.NUMBER, _lead(r"\d", r"\w.,:/-") + r"\d*(?:[.,]\d+)*(?![\w:/-]|[.,]\d)", re.I),
+        (ScanKind.NEGATION, _words_lead("no|not|never|without|don't|doesn't|isn't|won't|can't|cannot", r"\s+[\w'-]+"), 0),
     )
 )
 # What each pattern cannot match without (None: no such test): a short text skips most patterns at once. The
@@ -115,7 +135,8 @@ _WORDS_NEEDED: dict[int, tuple[str, ...]] = {
     15: ("no", "never", "without", "n't"),  # negation: no, not, cannot; never; without; don't, isn't, can't…
 }
 assert [kind for kind, _ in (_KIND_PATTERNS[i] for i in _WORDS_NEEDED)] == [
-    "day_month", "day_month", "month", "weekday", "quantity", "quantity", "quantity", "negation"]
+    ScanKind.DAY_MONTH, ScanKind.DAY_MONTH, ScanKind.MONTH, ScanKind.WEEKDAY, ScanKind.QUANTITY, ScanKind.QUANTITY,
+    ScanKind.QUANTITY, ScanKind.NEGATION]
 _DIGIT = re.compile(r"\d")
 # A capitalised word not at a sentence start (after `.`, `!`, `?`, `:`, a line start or a list marker, the
 # text's first included). Titles such as "Dr." do not end a sentence.
@@ -258,11 +279,14 @@ def _after_abbreviation(text: str, at: int) -> bool:
     return text[start:last - 1].casefold() in ABBREVIATIONS
 
 
-def facts(text: str) -> list[tuple[str, str]]:
-    """(token, kind) of every fact the lens looks for in `text`, first spelling kept, in order found."""
-    found: dict[str, tuple[str, str]] = {}
+StrictKind = TokenKind | ScanKind  # the kind `facts` gives a fact: MergeGuard's token class or a lens pattern's
 
-    def add(token: str, kind: str) -> None:
+
+def facts(text: str) -> list[tuple[str, StrictKind]]:
+    """(token, kind) of every fact the lens looks for in `text`, first spelling kept, in order found."""
+    found: dict[str, tuple[str, StrictKind]] = {}
+
+    def add(token: str, kind: StrictKind) -> None:
         token = token.strip().rstrip(".,:;)]")
         key = _normalised_token(token)
         if key and key not in found:
@@ -274,7 +298,7 @@ def facts(text: str) -> list[tuple[str, str]]:
         if number == NAME_PATTERN:
             for m in matches:
                 if is_name(text, m.start(), m.group(0)):
-                    add(m.group(0), "name")
+                    add(m.group(0), ScanKind.NAME)
         else:
             for m in matches:
                 add(m.group(0), FACT_KINDS[number])
@@ -285,7 +309,7 @@ FACT_KINDS = tuple(kind for kind, _ in _KIND_PATTERNS)  # the kind of each patte
 NAME_PATTERN = len(FACT_KINDS)  # the number `fact_scans` gives the capitalised words (`is_name` tells a name)
 
 
-def fact_scans(text: str, kinds: Container[str] | None = None) -> Iterator[tuple[int, Iterator[re.Match[str]]]]:
+def fact_scans(text: str, kinds: Container[ScanKind] | None = None) -> Iterator[tuple[int, Iterator[re.Match[str]]]]:
     """The lens's raw matches in `text`, pattern by pattern in the lens's order: (the pattern's number, its
     matches in text order); a pattern the text cannot hold (its pre-tests) is skipped. Last, the capitalised
     words (`NAME_PATTERN`). `kinds`: only the patterns of these kinds, and no names. What `facts` keeps of a match
@@ -377,5 +401,5 @@ def with_titles(at_risk: Sequence[FactAtRisk], checked: int, equated: Sequence[E
     return StrictReport(not found, found, checked + len(lost_titles), tuple(equated))
 
 
-__all__ = ["FACT_KINDS", "NAME_PATTERN", "AtRisk", "StrictReport", "check_strict", "contains_whole", "fact_scans",
-           "facts", "is_name", "normalise_text", "with_titles"]
+__all__ = ["FACT_KINDS", "NAME_PATTERN", "AtRisk", "ScanKind", "StrictKind", "StrictReport", "check_strict",
+           "contains_whole", "fact_scans", "facts", "is_name", "normalise_text", "with_titles"]

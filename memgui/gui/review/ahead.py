@@ -15,7 +15,7 @@ from collections.abc import Generator
 
 from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
-from ..services.types import CancelToken, ClusterReview, ModelTurns, SelfTestReport, Work, YieldingToken
+from ..services.types import Badge, CancelToken, ClusterReview, ModelTurns, SelfTestReport, Work, YieldingToken
 from ..services.values import Progress
 from ..settings_dialog import GuiSettings
 from ..workers import TaskRunner, one_line
@@ -241,7 +241,7 @@ class DecisionsAhead(QObject):
         order = self.s.ahead_order(keys, current, skip)
         badges = {k: v.verdict for k, v in self.reviews.items()}
         if self.active():  # not decided yet: queued, or the cluster the reviewer is on
-            badges.update({k: "pending" for k, r in zip(keys, rows)
+            badges.update({k: Badge.PENDING for k, r in zip(keys, rows)
                            if r.status in REVIEWABLE and k not in badges and k not in self.failed})
         self.w.cluster_model.set_badges(badges)
         if self.active() and self.running is None and order:

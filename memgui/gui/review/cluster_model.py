@@ -13,11 +13,28 @@ from typing import TypedDict, Unpack
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPen, QPixmap
 
-from ..services.types import Cluster, Document, ReviewMark
+from ..services.types import Badge, Cluster, Document, ReviewMark, StrEnum
 from ..services.values import anchor_slug
 from ..table_model import SORT_ROLE, VALUE_ROLE, SortKey, TableModel
 
-NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = "new", "skipped", "merged", "appended", "kept separate"
+
+class QueueStatus(StrEnum):
+    """A queue row's review status, as the queue shows it and its lasting mark stores it (ReviewMark.status)."""
+
+    NEW = "new"  # not reviewed (no mark)
+    SKIPPED = "skipped"
+    MERGED = "merged"
+    APPENDED = "appended"
+    KEPT_SEPARATE = "kept separate"
+
+    @classmethod
+    def of_mark(cls, status: str | None) -> QueueStatus:
+        """The status a stored mark holds; NEW for none, or for a status this version does not know."""
+        return cls(status) if status in cls._value2member_map_ else cls.NEW
+
+
+NEW, SKIPPED, MERGED, APPENDED, KEPT_SEPARATE = (
+    QueueStatus.NEW, QueueStatus.SKIPPED, QueueStatus.MERGED, QueueStatus.APPENDED, QueueStatus.KEPT_SEPARATE)
 REVIEWED_HINT = {MERGED: "reviewed: merged", APPENDED: "reviewed: appended (guard fallback)",
                  KEPT_SEPARATE: "reviewed: not duplicates", SKIPPED: "skipped for now", NEW: "not reviewed yet"}
 STATUS_COLORS = {
@@ -31,17 +48,17 @@ CLUSTER_ROLE = VALUE_ROLE  # the row (ClusterRow) itself
 BADGE_ROLE = Qt.ItemDataRole.UserRole + 2  # the model's verdict decided ahead: pending / same / different / mixed
 # (glyph, colour, hint) of each badge, drawn before the status text
 BADGES = {
-    "pending": ("…", "#8c959f", "model: queued, not decided yet"),
-    "same": ("=", "#1a7f37", "model: every member states the same fact"),
-    "different": ("≠", "#cf222e", "model: no two members state the same fact"),
-    "mixed": ("±", "#9a6700", "model: some members are the same fact, others differ"),
+    Badge.PENDING: ("…", "#8c959f", "model: queued, not decided yet"),
+    Badge.SAME_FACT: ("=", "#1a7f37", "model: every member states the same fact"),
+    Badge.DIFFERENT_FACTS: ("≠", "#cf222e", "model: no two members state the same fact"),
+    Badge.MIXED: ("±", "#9a6700", "model: some members are the same fact, others differ"),
 }
-_ICONS: dict[str, QIcon] = {}
+_ICONS: dict[Badge, QIcon] = {}
 
 
-def badge_icon(verdict: str) -> QIcon | None:
+def badge_icon(verdict: Badge | None) -> QIcon | None:
     """A small round badge with the verdict's glyph (pending: a hollow ring)."""
-    if verdict not in BADGES:
+    if verdict is None:
         return None
     if verdict not in _ICONS:
         glyph, colour, _ = BADGES[verdict]
@@ -49,7 +66,7 @@ def badge_icon(verdict: str) -> QIcon | None:
         pixmap.fill(Qt.GlobalColor.transparent)
         painter = QPainter(pixmap)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        if verdict == "pending":
+        if verdict is Badge.PENDING:
             painter.setPen(QPen(QColor(colour), 2.5))
             painter.drawEllipse(3, 3, 22, 22)
         else:
@@ -60,7 +77,7 @@ def badge_icon(verdict: str) -> QIcon | None:
         font.setPixelSize(20)
         font.setBold(True)
         painter.setFont(font)
-        painter.setPen(QColor(colour if verdict == "pending" else "#ffffff"))
+        painter.setPen(QColor(colour if verdict is Badge.PENDING else "#ffffff"))
         painter.drawText(pixmap.rect(), Qt.AlignmentFlag.AlignCenter, glyph)
         painter.end()
         _ICONS[verdict] = QIcon(pixmap)
@@ -72,7 +89,7 @@ class ClusterRow:
     cluster: Cluster
     titles: tuple[str, ...]
     anchors: tuple[str, ...]
-    status: str = NEW
+    status: QueueStatus = NEW
     audit_id: int | None = None  # the write that reviewed it (for undo)
     mark_key: str | None = None  # the cluster's members + content stamps (its mark's key); None: not kept
     marked_at: int | None = None  # ms when the status was set (the queue resumes after the newest mark)
@@ -85,9 +102,10 @@ class ClusterRow:
         members = [docs.get(i) for i in cluster.member_ids]
         titles = tuple(d.title if d else i for d, i in zip(members, cluster.member_ids))
         anchors = tuple(d.anchor_id if d else "" for d in members)
-        if mark is None or not mark.status:
+        status = QueueStatus.of_mark(mark.status if mark else None)
+        if mark is None or status is NEW:
             return cls(cluster, titles, anchors, mark_key=mark_key)
-        return cls(cluster, titles, anchors, mark.status, mark.audit_id, mark_key, mark.marked_at or None)
+        return cls(cluster, titles, anchors, status, mark.audit_id, mark_key, mark.marked_at or None)
 
     @property
     def cluster_id(self) -> str:
@@ -124,7 +142,7 @@ class ClusterRow:
 class RowChanges(TypedDict, total=False):
     """The fields of a ClusterRow that change after the scan (`update_row`)."""
 
-    status: str
+    status: QueueStatus
     audit_id: int | None
     mark_key: str | None
     marked_at: int | None
@@ -141,7 +159,7 @@ class ClusterTableModel(TableModel[ClusterRow]):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._badges: dict[frozenset[str], str] = {}  # member ids -> the model's verdict (decisions ahead)
+        self._badges: dict[frozenset[str], Badge] = {}  # member ids -> the model's verdict (decisions ahead)
 
     # ---- how a row shows (TableModel) ---------------------------------------------------------------
 
@@ -154,16 +172,17 @@ class ClusterTableModel(TableModel[ClusterRow]):
 
     def tooltip(self, row: ClusterRow, col: int) -> str:
         lines = [f"{t}  ({i})" for t, i in zip(row.titles, row.member_ids)]
-        hint = REVIEWED_HINT.get(row.status, row.status)
+        hint = REVIEWED_HINT[row.status]
         head = f"Cluster {row.cluster_id}: {row.size} documents, top cosine {row.cosine_text} — {hint}"
-        badge = BADGES.get(self.badge(row) or "")
+        verdict = self.badge(row)
+        badge = BADGES[verdict] if verdict else None
         return "\n".join([head] + ([badge[2]] if badge else []) + lines)
 
     def color(self, row: ClusterRow, col: int) -> str | None:
-        return STATUS_COLORS.get(row.status, "#000000") if col == self.STATUS else None
+        return STATUS_COLORS[row.status] if col == self.STATUS else None
 
     def decoration(self, row: ClusterRow, col: int) -> QIcon | None:
-        return badge_icon(self.badge(row) or "") if col == self.STATUS else None
+        return badge_icon(self.badge(row)) if col == self.STATUS else None
 
     def alignment(self, row: ClusterRow, col: int) -> Qt.AlignmentFlag | None:
         return Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter if col in (self.COSINE, self.SIZE) else None
@@ -198,16 +217,16 @@ class ClusterTableModel(TableModel[ClusterRow]):
         self.dataChanged.emit(self.index(i, 0), self.index(i, self.columnCount() - 1))
         return True
 
-    def set_status(self, cluster_id: str, status: str, audit_id: int | None = None) -> None:
+    def set_status(self, cluster_id: str, status: QueueStatus, audit_id: int | None = None) -> None:
         marked_at = None if status == NEW else int(time.time() * 1000)
         row = self.update_row(cluster_id, status=status, audit_id=audit_id, marked_at=marked_at)
         if row is not None:
             self.statusChanged.emit(row)
 
-    def badge(self, row: ClusterRow) -> str | None:
+    def badge(self, row: ClusterRow) -> Badge | None:
         return self._badges.get(frozenset(row.member_ids))
 
-    def set_badges(self, badges: dict[frozenset[str], str]) -> None:
+    def set_badges(self, badges: dict[frozenset[str], Badge]) -> None:
         """The decisions-ahead verdicts by member ids (a cluster left out shows no badge)."""
         if badges == self._badges:
             return

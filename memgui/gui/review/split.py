@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from ..services.types import Cluster
-from .cluster_model import NEW, ClusterRow, ClusterTableModel
+from .cluster_model import NEW, ClusterRow, ClusterTableModel, QueueStatus
 from .controller import Review
 
 
@@ -44,7 +44,7 @@ class Splits:
             out = cut
         return out
 
-    def _part_row(self, row: ClusterRow, ids: Iterable[str], *, status: str, audit_id: int | None) -> ClusterRow:
+    def _part_row(self, row: ClusterRow, ids: Iterable[str], *, status: QueueStatus, audit_id: int | None) -> ClusterRow:
         keep = set(ids)
         at = [i for i, m in enumerate(row.member_ids) if m in keep]
         return replace(row, cluster=self._sub(row.cluster, [row.member_ids[i] for i in at]),

@@ -9,7 +9,7 @@ from ...core.decide.cache import DecisionCache
 from ...core.decide.discovery import DiscoveredModel
 from ...core.decide.groups import FactGroups, PairVerdict, Preselection
 from ...core.decide.reader import ReaderReport
-from ...core.decide.review import ClusterReview
+from ...core.decide.review import Badge, ClusterReview
 from ...core.decide.selftest import SelfTestReport
 from ...core.decide.supersede_reader import SupersedeReader
 from ...core.decide.supersession import SupersedeReading
@@ -27,6 +27,7 @@ from ...core.merge.keep_draft import KeptBack, ProvedDraft
 from ...core.merge.read_pairs import ConfirmedRestatement, Mark, MarkedText, PairRow
 from ...core.merge.strict import StrictReport
 from ...core.merge.supersede import Historied, Reading
+from ...core.netfx import StrEnum
 from ...core.ops.apply import MergePlan
 from ...core.ops.batch import BatchPlan, BatchResult, BatchUndoResult, PlannedWrite
 from ...core.ops.changes import Changes, Effect, Written
@@ -47,6 +48,7 @@ __all__ = [
     "Agreement",
     "Alignment",
     "AuditEntry",
+    "Badge",
     "BatchPlan",
     "BatchResult",
     "BatchUndoResult",
@@ -112,6 +114,7 @@ __all__ = [
     "SentenceFate",
     "SourceStamp",
     "Store",
+    "StrEnum",
     "StrictReport",
     "SupersedeReader",
     "SupersedeReading",

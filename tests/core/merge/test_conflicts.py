@@ -58,8 +58,8 @@ def test_no_labelled_duplicate_cluster_of_the_demo_is_marked_different():
 
 def test_amounts_of_one_unit_that_differ_are_a_value_conflict_and_a_reworded_amount_is_not():
     rent = "Rent for the flat is €1,150/month, paid on the 1st."
-    assert [(c.fact_class, c.a, c.b) for c in value_conflicts(rent, "From May the rent is €1,173/month.")] == [
-        ("€#/month", ("€1,150/month",), ("€1,173/month",))]
+    assert [(c.fact_class, c.unit, c.a, c.b) for c in value_conflicts(rent, "From May the rent is €1,173/month.")] == [
+        ("amount", "€#/month", ("€1,150/month",), ("€1,173/month",))]
     assert value_conflicts(rent, "Flat rent: €1,150/month, due on the 1st.") == ()
     # an upgrade note that states both values is no conflict: it mentions the old amount too
     assert value_conflicts("Writes were paused for 11 minutes.", "Paused 11 minutes, not 7 minutes.") == ()
@@ -69,7 +69,7 @@ def test_amounts_of_one_unit_that_differ_are_a_value_conflict_and_a_reworded_amo
 def test_different_calendar_dates_are_a_value_conflict_however_they_are_written():
     first = "Blood test on 2025-11-18: ferritin low at 18 ng/mL."
     follow_up = "Follow-up blood test on 2026-02-20: ferritin 41 ng/mL, back in range."
-    conflicts = {c.fact_class: (c.a, c.b) for c in value_conflicts(first, follow_up)}
+    conflicts = {c.unit or c.fact_class: (c.a, c.b) for c in value_conflicts(first, follow_up)}
     assert conflicts == {"date": (("2025-11-18",), ("2026-02-20",)), "# ng/ml": (("18 ng/ml",), ("41 ng/ml",))}
     assert value_conflicts("The lease renews on 1 May 2026.", "Lease renewal: 2026-05-01.") == ()
     assert value_conflicts("Renews on March 14th, 2026.", "Renewal 2026-03-14, by e-mail.") == ()
