@@ -76,6 +76,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--no-reader", action="store_true",
                    help="skip the second reader (the model asked per source whether the merge keeps its facts); "
                         "MergeGuard and the strict lens alone decide")
+    p.add_argument("--no-supersede", action="store_true",
+                   help="skip the supersede reading (a newer note as the newer state of an older one): merges only; "
+                        "those clusters are left for a person")
     p.add_argument("--threads", type=small_count_arg, default=None, help="CPU threads for llama.cpp")
     p.add_argument("--timeout", type=seconds_arg, default=None, metavar="SECONDS",
                    help="limit for each model answer (default: the interactive limit, 120 s)")
@@ -216,7 +219,7 @@ def _plan_with_the_model(args: argparse.Namespace, store_arg: str | None) -> tup
             model.check()
             rows, titles, info = _reviews(args, store, model)
             reader = _second_reader(args, store, rows, model)
-            supersessions = _supersessions(store, rows, model)
+            supersessions = {} if args.no_supersede else _supersessions(store, rows, model)
             store_path = store.path
     finally:
         model.close()

@@ -105,3 +105,28 @@ def test_no_reader_says_so_in_the_plan_and_the_lens_alone_decides(store, engines
     assert sum(len(e.questions) for e in made) == 0
     code, out, _ = run(capsys, "accept-safe", "--store", str(path), "--model", model, "--dry-run", "--no-reader")
     assert "Second reader: not run (--no-reader); MergeGuard and the strict lens alone decided." in out
+
+
+def test_no_supersede_asks_no_supersede_reading(store, engines, capsys, monkeypatch):
+    """`--no-supersede`: merges only, the supersede reading (tens of seconds of model time on first use) is never
+    started; without it, it runs on the clusters no merge takes."""
+    from memgui.core.ops import batch_supersede
+
+    path, _ids = store
+    model, _made = engines
+    started = []
+
+    def reading(store, rows, make_reader, **_kw):
+        started.append([cid for cid, _members, _review in rows])
+        return {}
+        yield  # a generator, as read_supersessions is
+
+    monkeypatch.setattr(batch_supersede, "read_supersessions", reading)
+    code, out, err = run(capsys, "accept-safe", "--store", str(path), "--model", model, "--dry-run", "--json",
+                         "--no-reader", "--no-supersede")
+    assert code == 0, err
+    assert started == [] and [w["cluster_id"] for w in json.loads(out)["writes"]] == ["c-deploy", "c-backup"]
+    code, out, err = run(capsys, "accept-safe", "--store", str(path), "--model", model, "--dry-run", "--json",
+                         "--no-reader")
+    assert code == 0, err
+    assert started == [["c-deploy", "c-backup"]]

@@ -18,7 +18,9 @@ def test_a_dry_run_on_a_demo_subset_plans_only_labelled_duplicates(tmp_path, cap
     truth = {frozenset(p) for c in labels["duplicate_clusters"] for p in itertools.combinations(c, 2)}
     store = build_demo_store(tmp_path / "netclaw.db")
     before = hashlib.sha256(store.read_bytes()).hexdigest()
-    argv = ["accept-safe", "--store", str(store), "--dry-run", "--json", "--limit", "2", "--threads", "2"]
+    # merges only: the real supersede reading has its own real-model test (test_cli_supersede.py)
+    argv = ["accept-safe", "--store", str(store), "--dry-run", "--json", "--limit", "2", "--threads", "2",
+            "--no-supersede"]
     code = main(argv)
     plan = json.loads(capsys.readouterr().out)
     assert code == 0 and plan["reviewed"] == 2 and plan["computed"] == 2

@@ -285,7 +285,7 @@ def test_an_answer_that_cannot_be_printed_is_not_exit_0(store, redirect):
 
 def test_a_closed_stderr_is_no_crash(store, tmp_path):
     """accept-safe's progress went to a closed stderr: AttributeError, exit 1, the plan never printed."""
-    proc = _memgui_shell("2>&-", "accept-safe", "--store", store, "--dry-run", "--limit", "1")
+    proc = _memgui_shell("2>&-", "accept-safe", "--store", store, "--dry-run", "--limit", "1", "--no-supersede")
     assert proc.returncode == 0 and "dry run: nothing was written" in proc.stdout, proc.stdout[-500:]
     refused = _memgui_shell("2>&-", "diff", "--store", store, "--docs", f"{A},doc-nope")
     assert refused.returncode == 2 and refused.stdout == ""  # the refusal is not printed on stdout instead
