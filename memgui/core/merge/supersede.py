@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from .align import Fate, align
 from .contrasts import contrasts
 from .facts.calendar_values import dates, times
-from .sentences import Sentence, TokenClass, split, tokens
+from .sentences import Sentence, Token, TokenClass, split, tokens
 
 DAY_MS = 86_400_000
 CLOSE_MS = 10 * 60_000  # two notes written within ten minutes are not ordered by their time stamps alone
@@ -166,6 +166,8 @@ class _ValueChange:
     missing: dict[str, frozenset[str]]  # its values those sentences lack: text -> keys
     added: dict[str, frozenset[str]]  # their values it lacks
     newer: tuple[str, ...]  # the newer sentences it is aligned to
+    names_missing: tuple[str, ...] = ()  # its names those sentences lack
+    names_added: tuple[str, ...] = ()  # their names it lacks
 
 
 def _value_changes(older: str, newer: str) -> list[_ValueChange]:
@@ -181,8 +183,16 @@ def _value_changes(older: str, newer: str) -> list[_ValueChange]:
             {t.text: t.keys for t in tokens(fate.text) if t.cls is TokenClass.VALUE and t.text in fate.missing},
             {t.text: t.keys for text in aligned for t in tokens(text) if t.cls is TokenClass.VALUE
              and t.text in fate.added},
-            aligned))
+            aligned,
+            tuple(t.text for t in tokens(fate.text) if _proper(t) and t.text in fate.missing),
+            tuple(t.text for text in aligned for t in tokens(text) if _proper(t) and t.text in fate.added)))
     return out
+
+
+def _proper(token: Token) -> bool:
+    """A name, or a capitalised word inside its sentence (`Dr. Morel`: `morel` is also a word of the lexicon)."""
+    return token.cls is TokenClass.NAME or (token.start > 0 and token.text[:1].isupper()
+                                            and token.cls is TokenClass.CONTENT)
 
 
 def _dated_change_not_carried(older: str, newer: str) -> str:
@@ -208,7 +218,18 @@ def replaced_value(notes: Sequence[TimedNote], order: Order) -> str:
         for c in _value_changes(notes[ni].body, newest):
             if any(_contradicts(a, b) for a in c.missing.values() for b in c.added.values()):
                 return c.older
+            if _another_name(c.names_missing, c.names_added):
+                return c.older
     return ""
+
+
+def _another_name(missing: Sequence[str], added: Sequence[str]) -> bool:
+    """A name of the older sentence gone from its aligned newer sentence, and there a name that shares no word
+    with it: another one in its place (`Dr. Morel` → `Dr. Perrin`), not a fuller spelling (`Morel` → `Anne Morel`)."""
+    def words(name: str) -> set[str]:
+        return {w for w in re.findall(r"\w+", name.casefold()) if len(w) > 2}
+
+    return any(words(a) and words(b) and not words(a) & words(b) for a in missing for b in added)
 
 
 def _contradicts(a: frozenset[str], b: frozenset[str]) -> bool:

@@ -219,3 +219,20 @@ def test_a_value_of_one_kind_contradicted_is_a_replacement(older: str, newer: st
 ])
 def test_a_looser_spelling_a_rate_or_another_fact_is_no_replacement(older: str, newer: str) -> None:
     assert _replaced(older, newer) == ""
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    ("Biscuit is followed by Dr. Morel at the Brotteaux clinic.", "Biscuit is followed by Dr. Perrin at the Brotteaux clinic."),
+    ("Spare keys are with our neighbour Mme Roux.", "Spare keys are now with Émilie Moreau."),
+])
+def test_another_name_in_its_place_is_a_replacement(older: str, newer: str) -> None:
+    assert _replaced(older, newer) == older
+
+
+@pytest.mark.parametrize(("older", "newer"), [
+    # a fuller spelling of the same name
+    ("Biscuit is followed by Dr. Morel at the Brotteaux clinic.", "Biscuit is followed by Dr. Anne Morel at the Brotteaux clinic."),
+    ("Spare keys are with our neighbour Mme Roux.", "Our neighbour Mme Roux keeps the spare keys."),  # restated
+])
+def test_a_fuller_spelling_of_the_name_or_the_same_name_is_no_replacement(older: str, newer: str) -> None:
+    assert _replaced(older, newer) == ""
