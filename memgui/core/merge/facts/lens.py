@@ -40,11 +40,10 @@ from .matching import (
 )
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .order import states_same_order
-from .polarity import cause_reversed, ends_swapped, negation_moved
+from .polarity import negation_moved
 from .report import Direction, Equated, FactAtRisk, FactKind, FactReport, Findings
 from .restated import body_value_in, number_in_a_name, source_value_in
-from .scope import moved_focus
-from .sentences import list_items, list_matches, modifiers, substituted, uncovered, uncovered_clauses
+from .sentences import list_matches, modifiers, substituted, uncovered
 from .steps import reordered_steps
 from .tense import changed_tense
 from .value_types import Value, ValueKind
@@ -94,24 +93,16 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     uncovered(-1, changed_body, changed_body_index, full_indexes, findings, Direction.ADDED)
     for number, note in enumerate(sources):
         substituted(number, note, source_indexes[number], body, body_index, full_indexes, findings)
-        list_items(number, note, body_index, findings)
         modifiers(number, note, source_indexes[number], body, body_index, findings)
         rebound(number, note, body, findings)
         attribute_moved(number, note, body, findings)
         swapped(number, note, source_indexes[number], body, body_index, findings)
         changed_tense(number, note, source_indexes[number], body, body_index, findings)
-        moved_focus(number, note, source_indexes[number], body, body_index, findings)
         reordered_steps(number, note, body, findings)
         negation_moved(number, note, source_indexes[number], body, body_index, findings)
-        cause_reversed(number, note, source_indexes[number], body, body_index, findings)
-        ends_swapped(number, note, source_indexes[number], body, body_index, findings)
-    for number, note in enumerate(sources):  # after the phrases and sentences: a clause is told once
-        uncovered_clauses(number, note, source_indexes[number], body_index, findings)
     crossed(full_sources, changed_body, findings)
     reattached(full_sources, body, findings)
     agent_changed(full_sources, body, findings)
-    for number, (note, index) in enumerate(zip(sources, source_indexes)):
-        _contrast_swapped(number, note, index, body, body_index, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
 
@@ -133,34 +124,6 @@ def _counts_a_list(note: Note, value: Value) -> bool:
 
 
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
-_CONTRAST = re.compile(r"\b(?:not|rather than|instead of)\s+(?:(?:the|a|an|by|my|our|from|on|in|at)\s+)*`?"
-                       r"([^\W_][\w/.\-]*)", re.IGNORECASE)
-
-
-def _contrast_swapped(number: int, note: Note, index: Index, body: Note, body_index: Index,
-                      findings: Findings) -> None:
-    """`X, not Y` restated as `Y, not X` (`the back porch, not the front one` → `the front porch, not the back
-    one`): what is ruled out traded places with what is said."""
-    for sentence, features in enumerate(index.features):
-        text = note.sentence_text(sentence)
-        mine = _CONTRAST.search(text)
-        if mine is None:
-            continue
-        for target in aligned(features, body_index)[:1]:
-            body_text = body.sentence_text(target)
-            theirs = _CONTRAST.search(body_text)
-            if theirs is None:
-                continue
-            ruled_out, now_ruled_out = mine.group(1).casefold().rstrip("."), theirs.group(1).casefold().rstrip(".")
-            if lemma_of(ruled_out) != lemma_of(now_ruled_out) and \
-                    whole_word_in(now_ruled_out, text[:mine.start()].casefold()) and \
-                    whole_word_in(ruled_out, body_text[:theirs.start()].casefold()):
-                start = note.sentences[sentence][0] + mine.start(1)
-                findings.add(FactAtRisk(Direction.CHANGED, FactKind.CONTRAST, mine.group(1), (number,), (start, start + len(
-                    mine.group(1))), theirs.group(1), None,
-                    f"{mine.group(1)!r} was ruled out; the body rules out {theirs.group(1)!r} instead"))
-
-
 def _states_something(note: Note) -> bool:
     return bool(note.words or note.values or note.markers)
 
@@ -524,7 +487,6 @@ def _pair_changes(findings: Findings, sources: list[Note], source_indexes: list[
                                      new.body_span, why))
             break
     findings.items = [f for i, f in enumerate(findings.items) if i not in used] + merged
-    _antonyms(findings, sources, source_indexes, body, body_index)
 
 
 def _dimension(notes: list[Note], item: FactAtRisk, body_side: bool = False) -> str:
@@ -543,25 +505,6 @@ def _dimension(notes: list[Note], item: FactAtRisk, body_side: bool = False) -> 
 def _lemma(text: str) -> str:
     from .notes import lemma_of
     return lemma_of(text.casefold())
-
-
-def _antonyms(findings: Findings, sources: list[Note], source_indexes: list[Index], body: Note,
-              body_index: Index) -> None:
-    """A common word replaced by its opposite in a sentence that restates it (`enabled` → `disabled`)."""
-    for number, (note, index) in enumerate(zip(sources, source_indexes)):
-        for sentence, features in enumerate(index.features):
-            for target in aligned(features, body_index)[:1]:
-                mine = {w.lemma: w for w in note.words_in(sentence)}
-                theirs = {w.lemma: w for w in body.words_in(target)}
-                for lemma, word in mine.items():
-                    if lemma in theirs or not wordnet.has_antonym(lemma) or any(
-                            wordnet.synonyms(lemma, t) for t in theirs if t != lemma):
-                        continue  # kept in another word (`closed` = `shut`): the opposite is another fact's
-                    for other, new in theirs.items():
-                        if other not in mine and wordnet.antonyms(lemma, other):
-                            findings.add(FactAtRisk(Direction.CHANGED, FactKind.ANTONYM, word.text, (number,), (word.start, word.end),
-                                                    new.text, (new.start, new.end),
-                                                    f"{word.text!r} became its opposite {new.text!r}"))
 
 
 __all__ = ["Equated", "FactAtRisk", "FactReport", "check_facts"]

@@ -215,21 +215,6 @@ def list_matches(note: Note) -> list[re.Match[str]]:
     return cached
 
 
-def list_items(number: int, note: Note, body_index: Index, findings: Findings) -> None:
-    """Each item of an enumeration is a fact (`penicillin, latex and shellfish`): one the body lacks is dropped,
-    however common its word."""
-    for m in list_matches(note):
-        items = re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group(0))
-        if len(items) < 3:
-            continue
-        for item in items[1:]:  # the first may carry the words before the list ("allergic to penicillin")
-            words = [w for w in note.words_between(m.start(), m.end()) if w.text in item.split()]
-            if words and not any(word_found(w, body_index) for w in words):
-                start = note.text.find(item, m.start())
-                findings.add(FactAtRisk(Direction.DROPPED, FactKind.LIST_ITEM, item, (number,), (start, start + len(item)), None,
-                                        None, f"{item!r}, an item of a list in source {number + 1}, is not in the body"))
-
-
 def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
     """A word that qualifies the next one (`late father`, `severely allergic`, `acting manager`), left out where
     the body keeps the word it qualified, in the sentence that restates it."""
@@ -315,28 +300,5 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
                                                                     else "in no source")))
 
 
-def uncovered_clauses(number: int, note: Note, index: Index, body: Index, findings: Findings) -> None:
-    """A clause of a source none of whose words (three or more, by weight) and none of whose values the body has:
-    dropped whole inside a sentence the body otherwise keeps (`tree nuts (peanuts are fine)` → `a nut
-    allergy`)."""
-    for clause, (start, end) in enumerate(note.clauses):
-        words = note.words_in_clause(clause)
-        if sum(weight(w) for w in words) < 3:
-            continue
-        if any(word_found(w, body, index.features[w.sentence]) for w in words):
-            continue
-        if any(value_found(v, body) or value_found(unbound(v), body)
-               for v, where in zip(note.values, note.value_clause) if where == clause and not v.implied):
-            continue
-        text = note.text[start:end].strip()
-        if any(item.direction is Direction.DROPPED and number in item.sources and (
-                (item.source_span and item.source_span[0] < end and start < item.source_span[1]) or
-                set(item.token.casefold().split()) <= set(text.casefold().split())) for item in findings.items):
-            continue  # told already, as a phrase, a sentence or a fact of it
-        findings.add(FactAtRisk(Direction.DROPPED, FactKind.CLAUSE, text, (number,), (start, end), None, None,
-                                f"no word of {text[:60]!r} is in the body"))
-
-
-__all__ = ["LAST_TOKEN", "LIST", "grammatical_number", "list_items", "list_matches", "modifiers", "substituted", "uncovered",
-           "uncovered_clauses",
+__all__ = ["LAST_TOKEN", "LIST", "grammatical_number", "list_matches", "modifiers", "substituted", "uncovered",
            "verb_use"]
