@@ -39,7 +39,6 @@ from .matching import (
     word_found,
 )
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
-from .order import states_same_order
 from .polarity import negation_moved
 from .report import Direction, Equated, FactAtRisk, FactKind, FactReport, Findings
 from .restated import body_value_in, number_in_a_name, source_value_in
@@ -87,7 +86,6 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         checked += _dropped(number, note, index, body, body_index, findings)
     checked += _added(changed_body, changed_body_index, full_sources, full_indexes, findings)
     _pair_changes(findings, sources, source_indexes, body, body_index)
-    findings.items = [item for item in findings.items if not _converse(item, full_sources, body)]
     for number, note in enumerate(sources):
         uncovered(number, note, source_indexes[number], [body_index], findings, Direction.DROPPED)
     uncovered(-1, changed_body, changed_body_index, full_indexes, findings, Direction.ADDED)
@@ -250,8 +248,6 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
                                                     rf"{re.escape(marker.text)}\b", other_index.note.sentence_text(s))
                                           for s in restating):
             continue  # `a ride after work` = `an after-work ride`: the word inside a compound
-        if marker.cls == MarkerClass.ORDER and states_same_order(note, marker, other_index.note, restating):
-            continue  # `prime the wall, then tile` = `prime the wall before tiling`
         if marker.text.casefold() == "but not" and any(
                 (MarkerClass.NEGATION, "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue  # `fish but not shellfish` = `shellfish is off the menu, fish is fine`
@@ -307,27 +303,12 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if not merged_sources.has_marker_near(features, marker) and \
                 not merged_sources.has_marker_near(_clause_features(body, body_index, marker.clause), marker) and \
                 merged_sources.aligned_any(features) and \
-                not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)},
-                                           _negated(body, marker)) and \
-                not (marker.cls == MarkerClass.ORDER and any(states_same_order(body, marker, index.note, aligned(
-                    features, index, loose=True)) for index in source_indexes)) and \
-                not _delay(body, marker, source_indexes):
+                not merged_sources.implies(features, marker):
             findings.add(FactAtRisk(Direction.ADDED, FactKind(marker.cls), marker.text, (), None, marker.text,
                                     (marker.start, marker.end),
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
                                     "sentences it restates"))
     return checked
-
-
-def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:
-    """`expire after one hour` where a source says `TTL: 3600s`: `after` a duration the sources state says how long,
-    not which of two events comes first."""
-    if marker.cls != MarkerClass.ORDER or marker.text.casefold() not in ("after", "within"):
-        return False
-    for value in body.values:  # `after 30 minutes`, `ten days after the visit`
-        if value.dimension == "duration" and (0 <= value.start - marker.end <= 2 or 0 <= marker.start - value.end <= 2):
-            return any(value_found(value, index) or value_found(unbound(value), index) for index in sources)
-    return False
 
 
 def _clause_features(note: Note, index: Index, clause: int) -> dict[str, float]:
@@ -352,34 +333,20 @@ class _MergedIndex:
     def aligned_any(self, features: dict[str, float]) -> bool:
         return any(aligned(features, index) for index in self.indexes)
 
-    def implies(self, features: dict[str, float], marker: Marker, body_lemmas: set[str], negated: bool) -> bool:
-        """The sources' restated sentences say it without the word: a negative prefix (`UNPAID` → `hasn't paid`,
-        `non-refundable` → `not refundable`), an obligation a verbless note leaves implied (`Tyre pressures:
-        32 psi` → `should be at 32 psi`, `Rent due 1st` → `has to be paid by the 1st`), `out of` for `from`."""
+    def implies(self, features: dict[str, float], marker: Marker) -> bool:
+        """The sources' restated sentences say it without the word: an obligation a verbless note leaves implied
+        (`Tyre pressures: 32 psi` → `should be at 32 psi`, `Rent due 1st` → `has to be paid by the 1st`), a pair."""
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
-                words = index.note.words_in(sentence)
-                shouted = [v.text.casefold() for v, at in zip(index.note.values, index.note.value_sentence)
-                           if at == sentence and v.kind == ValueKind.ALL_CAPS]  # `UNPAID` is a token, not a word
-                if marker.cls == MarkerClass.NEGATION and any(
-                        lower.startswith(prefix) and lemma_of(lower[len(prefix):].lstrip("-")) in body_lemmas
-                        for lower in [w.lower for w in words] + shouted for prefix in _NEGATIVE_PREFIXES):
-                    return True
                 if marker.cls == MarkerClass.MODALITY and marker.value in _OBLIGATION and (
                         not _has_verb(index.note, sentence) or _imperative(index.note, sentence)):
                     return True  # `Bring a dish` = `we should bring a dish`
                 if markers_said.pair_restated(marker, [index.note.sentence_text(sentence)]):
                     return True
-                if negated and marker.cls == MarkerClass.MODALITY and marker.value in _PERMISSION and any(
-                        m.cls == MarkerClass.NEGATION and m.sentence == sentence for m in index.note.markers):
-                    return True  # `isn't allowed` restates a source's `don't`: one prohibition
                 if marker.value == "plus" and re.search(r"\+|\band\b|\balso\b|\bwith\b",
                                                         index.note.sentence_text(sentence)) and \
                         not re.search(r"\bof (?:that|it|this|which)\b|\bincl", index.note.sentence_text(sentence)):
                     return True  # `Sam + both kids` = `Sam plus both kids`; not `$80 of that` → `plus $80`
-                if (marker.cls, marker.value) == (MarkerClass.DIRECTION, "out") and \
-                        re.search(r"\bfrom\b", index.note.sentence_text(sentence), re.IGNORECASE):
-                    return True  # `out of the joint account` restates `from the joint account`
         return False
 
     def has_marker_near(self, features: dict[str, float], marker: Marker) -> bool:
@@ -398,7 +365,8 @@ def _negated(note: Note, marker: Marker) -> bool:
     return any(m.cls == MarkerClass.NEGATION and m.clause == marker.clause and
                (m.end <= marker.start or (m.start >= marker.end and m.start - marker.end <= 1 and m.text != "without"))
                for m in note.markers)
-_NEGATIVE_PREFIXES = ("un", "non")  # not `in`, `dis`: `income`, `discount` are no negation
+
+
 _OBLIGATION = frozenset({"must", "should"})
 _FINITE = frozenset("is are was were am be been has have had do does did will would can could shall may might "
                     "must should need needs".split())
@@ -427,29 +395,6 @@ def _imperative(note: Note, sentence: int) -> bool:
 
 
 _CLOCK_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?")
-
-
-_CONVERSE_KINDS = frozenset({FactKind.ORDER, FactKind.COMPARISON, FactKind.ANTONYM, FactKind.DIRECTION})
-
-
-def _converse(item: FactAtRisk, sources: list[Note], body: Note) -> bool:
-    """`A before B` = `B after A`, `Jake is older than Amy` = `Amy is younger than Jake`: an order or comparison
-    turned into its opposite while what stood on its two sides traded places states the same fact."""
-    opposite_terms = item.kind is FactKind.TERM and "(opposite meaning)" in item.why  # `sister` / `brother`
-    if item.direction is not Direction.CHANGED or (item.kind not in _CONVERSE_KINDS and not opposite_terms) or not item.sources or \
-            item.source_span is None or item.body_span is None or not 0 <= item.sources[0] < len(sources):
-        return False
-    note = sources[item.sources[0]]
-    mine, theirs = _sides(note, item.source_span), _sides(body, item.body_span)
-    return all(a and b and len(a & b) >= 0.5 * max(len(a), len(b)) for a, b in ((mine[0], theirs[1]),
-                                                                               (mine[1], theirs[0])))
-
-
-def _sides(note: Note, span: tuple[int, int]) -> tuple[set[str], set[str]]:
-    """The words of a span's sentence before it and after it."""
-    sentence = _sentence_at(note, span)
-    words = note.words_in(sentence) if sentence is not None else []
-    return ({w.lemma for w in words if w.end <= span[0]}, {w.lemma for w in words if w.start >= span[1]})
 
 
 def _sentence_at(note: Note, span: tuple[int, int] | None) -> int | None:
