@@ -26,7 +26,6 @@ from . import markers_said, wordnet
 from .agents import agent_changed
 from .association import crossed
 from .binding import attribute_moved, reattached, rebound, swapped
-from .bounds import bound_of
 from .lexicon import MarkerClass
 from .matching import (
     Index,
@@ -42,10 +41,10 @@ from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cach
 from .polarity import negation_moved
 from .report import Direction, Equated, FactAtRisk, FactKind, FactReport, Findings
 from .restated import body_value_in, number_in_a_name, source_value_in
-from .sentences import list_matches, modifiers, substituted, uncovered
+from .sentences import modifiers, substituted, uncovered
 from .steps import reordered_steps
 from .tense import changed_tense
-from .value_types import Value, ValueKind
+from .value_types import ValueKind
 
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
@@ -105,23 +104,6 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
 
 
-def _counts_a_list(note: Note, value: Value) -> bool:
-    """`the four confirmed players are Sam, Priya, Ben and Asha`: a count of the items listed beside it says
-    nothing the list does not."""
-    if value.kind != ValueKind.NUMBER:
-        return False
-    count = next((float(k[2:]) for k in value.keys if re.fullmatch(r"n:\d{1,2}", k)), None)
-    if count is None or not 2 <= count <= 20:
-        return False
-    sentence = note.value_sentence[note.values.index(value)] if value in note.values else None
-    if sentence is None:
-        return False
-    start, end = note.sentences[sentence]
-    return any(start <= m.start() and m.end() <= end and len(_LIST_SPLIT.split(m.group(0))) == count
-               for m in list_matches(note))
-
-
-_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
 def _states_something(note: Note) -> bool:
     return bool(note.words or note.values or note.markers)
 
@@ -182,8 +164,6 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         checked += 1
         found = source_value_in(value, note, body_index, index)
         loose = value_found(unbound(value), body_index) if found is None else None
-        if loose is not None and (_within(value, loose) or _same_direction(value, loose)):
-            found, loose = loose, None  # `response 15 min` = `a response within a quarter of an hour`
         if found is None and loose is not None:
             findings.add(FactAtRisk(Direction.CHANGED, FactKind.BOUND, value.text, (number,), (value.start, value.end), loose.text,
                                     (loose.start, loose.end), f"{value.text!r} became {loose.text!r}: its bound changed"))
@@ -206,26 +186,6 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
     return checked
 
 
-def _same_direction(value: Value, found: Value) -> bool:
-    """A moment bounded the same way, one strictly (`after 23:00` = `from 11 pm onwards`): notes do not keep a
-    moment's edge apart (an amount's they do: `4.0 or below` is not `below 4.0`); a rewording may not turn the
-    bound round."""
-    if value.kind not in (ValueKind.TIME, ValueKind.DATE) or found.kind not in (ValueKind.TIME, ValueKind.DATE):
-        return False
-    mine = {_DIRECTION.get(bound_of(k)) for k in value.keys} - {None}
-    theirs = {_DIRECTION.get(bound_of(k)) for k in found.keys} - {None}
-    return len(mine) == 1 and mine == theirs
-
-
-_DIRECTION = {"<": "<", "<=": "<", ">": ">", ">=": ">"}
-
-
-def _within(value: Value, found: Value) -> bool:
-    """A plain duration the other writes as `within` it: how long something may take is its longest."""
-    return value.dimension == "duration" and not any(k[:1] in "<>=~" for k in value.keys) and any(
-        k.startswith("<=") for k in found.keys)
-
-
 def _markers(note: Note, index: Index, other: Note, other_index: Index, findings: Findings,
              number: int | None) -> int:
     """Markers of `note` (a source when `number` is set, else the body) missing from the sentences of
@@ -234,15 +194,13 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
     for marker in note.markers:
         checked += 1
         if any(said(note, marker) for said in (markers_said.glues_a_range, markers_said.both_and,
-                                                markers_said.negates_a_bound, markers_said.bounds_a_moment)):
+                                                markers_said.negates_a_bound)):
             continue
         features = index.features[marker.sentence]
         # a sentence of markers only ("No.") restates whatever the other says: look in all of it
         restating = aligned(features, other_index, loose=True) if features else list(
             other_index.markers_by_sentence)
-        if any(markers_said.among(marker, other_index.markers_by_sentence.get(s, ())) for s in restating):
-            continue  # (or `biggest` where the other says `largest`: one degree of synonyms)
-        if markers_said.pair_restated(marker, [other_index.note.sentence_text(s) for s in restating]):
+        if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue
         if " " not in marker.text and any(re.search(rf"(?i)\b{re.escape(marker.text)}-[^\W\d_]|[^\W\d_]-"
                                                     rf"{re.escape(marker.text)}\b", other_index.note.sentence_text(s))
@@ -257,9 +215,6 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
         if marker.cls == MarkerClass.FREQUENCY and any(v.kind == ValueKind.FREQUENCY and s in restating for v, s in zip(
                 other_index.note.values, other_index.note.value_sentence)):
             continue  # "every so often" where the other says how often: "roughly once a week"
-        if marker.value in _AS_FRACTION and any(_AS_FRACTION[marker.value] in v.keys and s in restating for v, s in zip(
-                other_index.note.values, other_index.note.value_sentence)):
-            continue  # `half of the bonus` where the other writes `50%`
         if not restating and number is None:
             continue  # a body sentence that restates nothing: its terms and values say what it adds
         where = f"source {number + 1}" if number is not None else "the body"
@@ -282,8 +237,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
             continue
         checked += 1
         if not any(body_value_in(value, body, index) for index in source_indexes) \
-                and not number_in_a_name(body, value, sources) \
-                and not _counts_a_list(body, value):
+                and not number_in_a_name(body, value, sources):
             findings.add(FactAtRisk(Direction.ADDED, FactKind(value.kind), value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))
     for word in body.words:
@@ -352,12 +306,11 @@ class _MergedIndex:
     def has_marker_near(self, features: dict[str, float], marker: Marker) -> bool:
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
-                if markers_said.among(marker, index.markers_by_sentence.get(sentence, ())):
+                if marker.key in index.markers_by_sentence.get(sentence, ()):
                     return True
         return False
 
 
-_AS_FRACTION = {"half": "frac:0.5"}
 _PERMISSION = frozenset({"may", "can"})
 def _negated(note: Note, marker: Marker) -> bool:
     """A negation of the marker: before it in its clause (`isn't allowed`) or right after it (`may not`); not the
