@@ -379,7 +379,8 @@ def _pair_changes(findings: Findings, sources: list[Note], source_indexes: list[
             used.add(a)
             used.add(d)
             why = f"{old.token!r} became {new.body_token!r}"
-            if old.kind is FactKind.TERM and wordnet.antonyms(_lemma(old.token), _lemma(new.body_token or "")):
+            if old.kind is FactKind.TERM and wordnet.antonyms(lemma_of(old.token.casefold()),
+                                                              lemma_of((new.body_token or "").casefold())):
                 why += " (opposite meaning)"
             merged.append(FactAtRisk(Direction.CHANGED, old.kind, old.token, old.sources, old.source_span, new.body_token,
                                      new.body_span, why))
@@ -398,11 +399,6 @@ def _dimension(notes: list[Note], item: FactAtRisk, body_side: bool = False) -> 
         if value.start == span[0]:
             return value.dimension.split(":")[0] if value.dimension.startswith("count") else value.dimension
     return ""
-
-
-def _lemma(text: str) -> str:
-    from .notes import lemma_of
-    return lemma_of(text.casefold())
 
 
 __all__ = ["Equated", "FactAtRisk", "FactReport", "check_facts"]

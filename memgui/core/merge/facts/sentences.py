@@ -1,5 +1,5 @@
-"""Judgements of whole sentences that restate each other: a word swapped, dropped or put in, a noun made singular,
-a list item or a modifier left out, a sentence dropped or added whole."""
+"""Judgements of whole sentences that restate each other: a word swapped, dropped or put in, a modifier left out,
+a sentence dropped or added whole."""
 from __future__ import annotations
 
 import difflib
@@ -40,37 +40,6 @@ def _best_restatement(note: Note, sentence: int, features: dict[str, float], bod
         if best is None or matcher.ratio() > best[2].ratio():
             best = (mine, theirs, matcher, target)
     return best
-
-
-def grammatical_number(number: int, note: Note, sentence: int, body: Note, target: int,
-                        matcher: difflib.SequenceMatcher[str], verbs: set[str], findings: Findings) -> None:
-    """A noun made singular or plural in a sentence that is otherwise the same (`my daughters` → `my daughter`):
-    how many is a fact."""
-    my_words = note.words_in(sentence)
-    their_words = body.words_in(target)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op != "equal":
-            continue
-        for word, other in zip(my_words[i1:i2], their_words[j1:j2]):
-            if word.lemma in verbs or word.term or not (_determined(word, note.text) and _determined(other, body.text)):
-                continue  # only a noun its determiner marks as one or many (`my daughters`), not `VLAN 30 guest`
-            if _plural(word) != _plural(other) and word.lower != other.lower:
-                findings.add(FactAtRisk(Direction.CHANGED, FactKind.GRAMMATICAL_NUMBER, word.text, (number,),
-                                        (word.start, word.end), other.text, (other.start, other.end),
-                                        f"{word.text!r} became {other.text!r}"))
-
-
-_DETERMINERS = frozenset("my your his her our their the these those this that its both all some several many few "
-                         "each every no any".split())
-
-
-def _determined(word: Word, text: str) -> bool:
-    previous = LAST_TOKEN.search(text[max(0, word.start - 30):word.start])
-    return previous is not None and previous.group(1).casefold() in _DETERMINERS
-
-
-def _plural(word: Word) -> bool:
-    return word.lower != word.lemma and word.lower.endswith("s") and not word.lemma.endswith("s")
 
 
 _VERB_BEFORE = frozenset("to will would can could should must may might do does did i we you they not".split())
@@ -131,7 +100,6 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
         mine, theirs, matcher, target = best
         verbs = {w.lemma for w in note.words_in(sentence) if verb_use(w, note.text)} | \
             {w.lemma for w in body.words_in(target) if verb_use(w, body.text)}
-        grammatical_number(number, note, sentence, body, target, matcher, verbs, findings)
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op == "delete" and 2 < i2 - i1 <= 4:
                 _dropped_phrase(number, note, sentence, mine[i1:i2], body_index, verbs, findings)
@@ -300,5 +268,5 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
                                                                     else "in no source")))
 
 
-__all__ = ["LAST_TOKEN", "LIST", "grammatical_number", "list_matches", "modifiers", "substituted", "uncovered",
+__all__ = ["LAST_TOKEN", "LIST", "list_matches", "modifiers", "substituted", "uncovered",
            "verb_use"]
