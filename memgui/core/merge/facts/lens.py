@@ -187,9 +187,8 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
 
 
 def _markers(note: Note, index: Index, other: Note, other_index: Index, findings: Findings,
-             number: int | None) -> int:
-    """Markers of `note` (a source when `number` is set, else the body) missing from the sentences of
-    `other` that restate theirs."""
+             number: int) -> int:
+    """Markers of source `number` missing from the body's sentences that restate theirs."""
     checked = 0
     for marker in note.markers:
         checked += 1
@@ -215,17 +214,10 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
         if marker.cls == MarkerClass.FREQUENCY and any(v.kind == ValueKind.FREQUENCY and s in restating for v, s in zip(
                 other_index.note.values, other_index.note.value_sentence)):
             continue  # "every so often" where the other says how often: "roughly once a week"
-        if not restating and number is None:
-            continue  # a body sentence that restates nothing: its terms and values say what it adds
-        where = f"source {number + 1}" if number is not None else "the body"
-        direction = Direction.DROPPED if number is not None else Direction.ADDED
-        span = (marker.start, marker.end)
-        text = f"{marker.text!r} ({marker.cls}) of {where} is not in " + (
-            "the body's sentence that restates it" if number is not None else "the sources' sentences it restates")
-        if number is not None:
-            findings.add(FactAtRisk(direction, FactKind(marker.cls), marker.text, (number,), span, None, None, text))
-        else:
-            findings.add(FactAtRisk(direction, FactKind(marker.cls), marker.text, (), None, marker.text, span, text))
+        findings.add(FactAtRisk(Direction.DROPPED, FactKind(marker.cls), marker.text, (number,),
+                                (marker.start, marker.end), None, None,
+                                f"{marker.text!r} ({marker.cls}) of source {number + 1} is not in the body's "
+                                "sentence that restates it"))
     return checked
 
 
