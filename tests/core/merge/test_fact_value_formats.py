@@ -106,10 +106,9 @@ FORMATS = [
     ("Rack: 4× H100 GPUs.", "The rack holds four H100s as its GPUs.", "The rack holds four A100s as its GPUs."),
     ("Logger samples the DHT22 every 10 s over UART2.", "The logger reads the DHT22 over UART2 six times a minute.",
      "The logger reads the DHT22 over UART2 four times a minute."),
-    # a moment before or after a time is its bound; a plain duration is the longest it takes
+    # a moment before or after a time is its bound
     ("No deploys after 16:00 on Fridays.", "No deploys later than 4pm on a Friday.",
      "No deploys later than 5pm on a Friday."),
-    ("Refunds: paid back 10 days.", "Refunds are paid back within ten days.", "Refunds are paid back within twelve days."),
     # `at the latest` after a time; a comparative of loudness; an age group in words; pence per mile; `of month`
     ("Music stops 23:30 at the latest.", "The music stops by half past eleven at night.",
      "The music stops by midnight."),
@@ -152,8 +151,6 @@ FORMATS = [
     # a name between a deadline word and a date is no unit of it: `paid by BACS` says how, not when
     ("Deposit paid by Paypal 3 Mar.", "The deposit was paid through Paypal on 3 March.",
      "The deposit was paid through Paypal on 4 March."),
-    # a moment bounded strictly or not is one bound (`after` = `from … onwards`); the direction still counts
-    ("Quiet hours after 22:00.", "Quiet hours run from 10 pm onwards.", "Quiet hours run until 10 pm."),
     # a limit named for an amount is its most (a minimum its least)
     ("Weight limit on the bridge: 7.5 t.", "Bridge: weight up to 7.5 tonnes.", "Bridge: weight up to 3.5 tonnes."),
     ("Minimum for free delivery: £40.", "Delivery is free on orders of at least £40.",

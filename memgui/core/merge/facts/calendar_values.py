@@ -328,7 +328,7 @@ _PERIODS = {"s": 1, "h": 3600, "d": 86400,  # after a count: `every 15 s`
             "wk": 604800, "mo": 2629800, "mth": 2629800, "yr": 31557600,
             "evening": 86400, "night": 86400, "afternoon": 86400, "week": 604800, "weekend": 604800,
             "fortnight": 1209600, "month": 2629800, "quarter": 7889400, "year": 31557600, "decade": 315576000}
-_ADVERB_PERIODS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
+ADVERB_PERIODS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
                    "biweekly": 1209600, "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600,
                    "annually": 31557600, "annual": 31557600}
 # Latin dosing abbreviations, a closed class of medicine: times a day (qod every other day)
@@ -338,18 +338,16 @@ MEDICAL_FREQUENCIES = {"qd": (1, 86400), "od": (1, 86400), "bid": (2, 86400), "b
 _MEDICAL = re.compile(r"(?<![\w.])(" + "|".join(MEDICAL_FREQUENCIES) + r"|b\.i\.d\.|t\.i\.d\.|q\.i\.d\.|q\.d\.)(?![\w])",
                       re.IGNORECASE)
 _MEDICAL_PART = {"qam": "@morning", "qpm": "@evening", "qhs": "@night"}
-_WEEKDAY_NAMES = {name.casefold(): i for i, name in enumerate(calendar.day_name)} | {
-    name.casefold(): i for i, name in enumerate(calendar.day_abbr)} | {"tues": 1, "weds": 2, "thur": 3, "thurs": 3}
-_PERIOD = r"(?P<unit>" + "|".join([*_PERIODS, *_WEEKDAY_NAMES]) + r")s?"
+_PERIOD = r"(?P<unit>" + "|".join([*_PERIODS, *WEEKDAYS]) + r")s?"
 _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
     r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?:a|an|per|every|each|in\s+a)\s+(?:(?P<other>other|second|2nd)\s+)?"
     r"(?:(?P<k>\d+)\s+)?" + _PERIOD + r"\b",
-    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b",
+    r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:x|times)\s+(?P<adverb>" + "|".join(ADVERB_PERIODS) + r")\b",
     r"\b(?:every|each|once\s+(?:a|an|per|every))\s+(?:(?P<other>other|second|2nd)\s+)?(?:(?P<k>\d+)(?:st|nd|rd|th)?\s+)?"
     + _PERIOD + r"\b"  # `every 4th week` = `every four weeks`
     r"(?!\.?\s*(?:-|–|—|to|through|thru|until|till)\s*(?:" + _DAY_NAME + r")\b)",  # not `every Monday to Friday`
     r"\b(?:on\s+)?(?P<other>alternate|alt\.?)\s+" + _PERIOD + r"\b",  # `alternate Wednesdays` = `every other Wednesday`
-    r"\b(?P<adverb>" + "|".join(_ADVERB_PERIODS) + r")\b(?!\s+leave\b)",  # `annual leave` is time off
+    r"\b(?P<adverb>" + "|".join(ADVERB_PERIODS) + r")\b(?!\s+leave\b)",  # `annual leave` is time off
     r"(?<![\d%€$£¥]\s)(?<![\d%€$£¥])\bper\s+(?P<unit>" + "|".join(_PERIODS) + r")\b",  # `(per year)` = `annual`
     r"\bby\s+(?:the\s+)?(?P<unit>hour|day|week|month|year)\b",  # `partitioned by day` = `daily`
     r"\b(?:at\s+)?(?P<k>\d+)[\s-](?P<unit>second|minute|min|hour|day|week|month)s?\s+intervals?\b",  # `at 12-minute
@@ -361,7 +359,7 @@ _FREQUENCIES = [re.compile(p, re.IGNORECASE) for p in (
 _Q_UNITS = {"h": 3600, "hr": 3600, "hrs": 3600, "d": 86400, "w": 604800, "wk": 604800, "wks": 604800,
             "mo": 2629800, "mos": 2629800, "mth": 2629800, "m": 2629800}
 _EVERY_N = re.compile(r"(?<![\w.])q\.?(\d{1,2})\s?(hrs|hr|h|d|wks|wk|w|mos|mo|mth|m)\b", re.IGNORECASE)
-_DAY_OF_MONTH = re.compile(r"(?:\d(?:st|nd|rd|th)|\b(?:first|second|third|fourth|last|" + "|".join(_WEEKDAY_NAMES)
+_DAY_OF_MONTH = re.compile(r"(?:\d(?:st|nd|rd|th)|\b(?:first|second|third|fourth|last|" + "|".join(WEEKDAYS)
                            + r")s?\.?)$", re.IGNORECASE)
 
 
@@ -388,7 +386,7 @@ def frequencies(text: str) -> list[Value]:
                 continue  # `the end of the month` says when, not how often; `the 1st Tues of the month` is monthly
             times = float(groups.get("n") or 1)
             if groups.get("adverb"):
-                period = float(_ADVERB_PERIODS[groups["adverb"].casefold()])
+                period = float(ADVERB_PERIODS[groups["adverb"].casefold()])
             else:
                 unit = groups["unit"].casefold()
                 period = _PERIODS.get(unit, 604800) * float(groups.get("k") or 1)  # a weekday: once a week
@@ -397,8 +395,8 @@ def frequencies(text: str) -> list[Value]:
             if period <= 0:
                 continue  # `every 0 days` is no frequency
             unit = (groups.get("unit") or "").casefold()
-            if unit in _WEEKDAY_NAMES:  # two facts: which day, and how often (`every other Thursday`)
-                out.append(Value(frozenset({f"weekday:{_WEEKDAY_NAMES[unit]}"}), ValueKind.WEEKDAY, m.group(0), m.start(),
+            if unit in WEEKDAYS:  # two facts: which day, and how often (`every other Thursday`)
+                out.append(Value(frozenset({f"weekday:{WEEKDAYS[unit]}"}), ValueKind.WEEKDAY, m.group(0), m.start(),
                                  m.end(), "weekday"))
                 out.append(Value(frozenset({f"freq:{fmt(times / period)}"}), ValueKind.FREQUENCY, m.group(0), m.start(),
                                  m.end(), "frequency"))
@@ -464,4 +462,4 @@ def quarters(text: str) -> list[Value]:
     return out
 
 
-__all__ = ["MEDICAL_FREQUENCIES", "MONTHS", "WEEKDAYS", "cron_values", "dates", "frequencies", "quarters", "times"]
+__all__ = ["ADVERB_PERIODS", "MEDICAL_FREQUENCIES", "MONTHS", "WEEKDAYS", "cron_values", "dates", "frequencies", "quarters", "times"]

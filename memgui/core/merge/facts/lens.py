@@ -26,7 +26,6 @@ from . import markers_said, wordnet
 from .agents import agent_changed
 from .association import crossed
 from .binding import attribute_moved, reattached, rebound, swapped
-from .bounds import bound_of
 from .lexicon import MarkerClass
 from .matching import (
     Index,
@@ -39,15 +38,13 @@ from .matching import (
     word_found,
 )
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
-from .order import states_same_order
-from .polarity import cause_reversed, ends_swapped, negation_moved
+from .polarity import negation_moved
 from .report import Direction, Equated, FactAtRisk, FactKind, FactReport, Findings
 from .restated import body_value_in, number_in_a_name, source_value_in
-from .scope import moved_focus
-from .sentences import list_items, list_matches, modifiers, substituted, uncovered, uncovered_clauses
+from .sentences import modifiers, substituted, uncovered
 from .steps import reordered_steps
 from .tense import changed_tense
-from .value_types import Value, ValueKind
+from .value_types import ValueKind
 
 
 def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) -> FactReport:
@@ -88,77 +85,23 @@ def check_facts(source_bodies: Sequence[str | None], merged_body: str | None) ->
         checked += _dropped(number, note, index, body, body_index, findings)
     checked += _added(changed_body, changed_body_index, full_sources, full_indexes, findings)
     _pair_changes(findings, sources, source_indexes, body, body_index)
-    findings.items = [item for item in findings.items if not _converse(item, full_sources, body)]
     for number, note in enumerate(sources):
         uncovered(number, note, source_indexes[number], [body_index], findings, Direction.DROPPED)
     uncovered(-1, changed_body, changed_body_index, full_indexes, findings, Direction.ADDED)
     for number, note in enumerate(sources):
         substituted(number, note, source_indexes[number], body, body_index, full_indexes, findings)
-        list_items(number, note, body_index, findings)
         modifiers(number, note, source_indexes[number], body, body_index, findings)
         rebound(number, note, body, findings)
         attribute_moved(number, note, body, findings)
         swapped(number, note, source_indexes[number], body, body_index, findings)
         changed_tense(number, note, source_indexes[number], body, body_index, findings)
-        moved_focus(number, note, source_indexes[number], body, body_index, findings)
         reordered_steps(number, note, body, findings)
         negation_moved(number, note, source_indexes[number], body, body_index, findings)
-        cause_reversed(number, note, source_indexes[number], body, body_index, findings)
-        ends_swapped(number, note, source_indexes[number], body, body_index, findings)
-    for number, note in enumerate(sources):  # after the phrases and sentences: a clause is told once
-        uncovered_clauses(number, note, source_indexes[number], body_index, findings)
     crossed(full_sources, changed_body, findings)
     reattached(full_sources, body, findings)
     agent_changed(full_sources, body, findings)
-    for number, (note, index) in enumerate(zip(sources, source_indexes)):
-        _contrast_swapped(number, note, index, body, body_index, findings)
     items = _unique(findings.items)
     return FactReport(not items, tuple(items), checked, tuple(findings.equated.values()))
-
-
-def _counts_a_list(note: Note, value: Value) -> bool:
-    """`the four confirmed players are Sam, Priya, Ben and Asha`: a count of the items listed beside it says
-    nothing the list does not."""
-    if value.kind != ValueKind.NUMBER:
-        return False
-    count = next((float(k[2:]) for k in value.keys if re.fullmatch(r"n:\d{1,2}", k)), None)
-    if count is None or not 2 <= count <= 20:
-        return False
-    sentence = note.value_sentence[note.values.index(value)] if value in note.values else None
-    if sentence is None:
-        return False
-    start, end = note.sentences[sentence]
-    return any(start <= m.start() and m.end() <= end and len(_LIST_SPLIT.split(m.group(0))) == count
-               for m in list_matches(note))
-
-
-_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
-_CONTRAST = re.compile(r"\b(?:not|rather than|instead of)\s+(?:(?:the|a|an|by|my|our|from|on|in|at)\s+)*`?"
-                       r"([^\W_][\w/.\-]*)", re.IGNORECASE)
-
-
-def _contrast_swapped(number: int, note: Note, index: Index, body: Note, body_index: Index,
-                      findings: Findings) -> None:
-    """`X, not Y` restated as `Y, not X` (`the back porch, not the front one` → `the front porch, not the back
-    one`): what is ruled out traded places with what is said."""
-    for sentence, features in enumerate(index.features):
-        text = note.sentence_text(sentence)
-        mine = _CONTRAST.search(text)
-        if mine is None:
-            continue
-        for target in aligned(features, body_index)[:1]:
-            body_text = body.sentence_text(target)
-            theirs = _CONTRAST.search(body_text)
-            if theirs is None:
-                continue
-            ruled_out, now_ruled_out = mine.group(1).casefold().rstrip("."), theirs.group(1).casefold().rstrip(".")
-            if lemma_of(ruled_out) != lemma_of(now_ruled_out) and \
-                    whole_word_in(now_ruled_out, text[:mine.start()].casefold()) and \
-                    whole_word_in(ruled_out, body_text[:theirs.start()].casefold()):
-                start = note.sentences[sentence][0] + mine.start(1)
-                findings.add(FactAtRisk(Direction.CHANGED, FactKind.CONTRAST, mine.group(1), (number,), (start, start + len(
-                    mine.group(1))), theirs.group(1), None,
-                    f"{mine.group(1)!r} was ruled out; the body rules out {theirs.group(1)!r} instead"))
 
 
 def _states_something(note: Note) -> bool:
@@ -221,8 +164,6 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
         checked += 1
         found = source_value_in(value, note, body_index, index)
         loose = value_found(unbound(value), body_index) if found is None else None
-        if loose is not None and (_within(value, loose) or _same_direction(value, loose)):
-            found, loose = loose, None  # `response 15 min` = `a response within a quarter of an hour`
         if found is None and loose is not None:
             findings.add(FactAtRisk(Direction.CHANGED, FactKind.BOUND, value.text, (number,), (value.start, value.end), loose.text,
                                     (loose.start, loose.end), f"{value.text!r} became {loose.text!r}: its bound changed"))
@@ -245,50 +186,25 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
     return checked
 
 
-def _same_direction(value: Value, found: Value) -> bool:
-    """A moment bounded the same way, one strictly (`after 23:00` = `from 11 pm onwards`): notes do not keep a
-    moment's edge apart (an amount's they do: `4.0 or below` is not `below 4.0`); a rewording may not turn the
-    bound round."""
-    if value.kind not in (ValueKind.TIME, ValueKind.DATE) or found.kind not in (ValueKind.TIME, ValueKind.DATE):
-        return False
-    mine = {_DIRECTION.get(bound_of(k)) for k in value.keys} - {None}
-    theirs = {_DIRECTION.get(bound_of(k)) for k in found.keys} - {None}
-    return len(mine) == 1 and mine == theirs
-
-
-_DIRECTION = {"<": "<", "<=": "<", ">": ">", ">=": ">"}
-
-
-def _within(value: Value, found: Value) -> bool:
-    """A plain duration the other writes as `within` it: how long something may take is its longest."""
-    return value.dimension == "duration" and not any(k[:1] in "<>=~" for k in value.keys) and any(
-        k.startswith("<=") for k in found.keys)
-
-
 def _markers(note: Note, index: Index, other: Note, other_index: Index, findings: Findings,
-             number: int | None) -> int:
-    """Markers of `note` (a source when `number` is set, else the body) missing from the sentences of
-    `other` that restate theirs."""
+             number: int) -> int:
+    """Markers of source `number` missing from the body's sentences that restate theirs."""
     checked = 0
     for marker in note.markers:
         checked += 1
         if any(said(note, marker) for said in (markers_said.glues_a_range, markers_said.both_and,
-                                                markers_said.negates_a_bound, markers_said.bounds_a_moment)):
+                                                markers_said.negates_a_bound)):
             continue
         features = index.features[marker.sentence]
         # a sentence of markers only ("No.") restates whatever the other says: look in all of it
         restating = aligned(features, other_index, loose=True) if features else list(
             other_index.markers_by_sentence)
-        if any(markers_said.among(marker, other_index.markers_by_sentence.get(s, ())) for s in restating):
-            continue  # (or `biggest` where the other says `largest`: one degree of synonyms)
-        if markers_said.pair_restated(marker, [other_index.note.sentence_text(s) for s in restating]):
+        if any(marker.key in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue
         if " " not in marker.text and any(re.search(rf"(?i)\b{re.escape(marker.text)}-[^\W\d_]|[^\W\d_]-"
                                                     rf"{re.escape(marker.text)}\b", other_index.note.sentence_text(s))
                                           for s in restating):
             continue  # `a ride after work` = `an after-work ride`: the word inside a compound
-        if marker.cls == MarkerClass.ORDER and states_same_order(note, marker, other_index.note, restating):
-            continue  # `prime the wall, then tile` = `prime the wall before tiling`
         if marker.text.casefold() == "but not" and any(
                 (MarkerClass.NEGATION, "not") in other_index.markers_by_sentence.get(s, ()) for s in restating):
             continue  # `fish but not shellfish` = `shellfish is off the menu, fish is fine`
@@ -298,20 +214,10 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
         if marker.cls == MarkerClass.FREQUENCY and any(v.kind == ValueKind.FREQUENCY and s in restating for v, s in zip(
                 other_index.note.values, other_index.note.value_sentence)):
             continue  # "every so often" where the other says how often: "roughly once a week"
-        if marker.value in _AS_FRACTION and any(_AS_FRACTION[marker.value] in v.keys and s in restating for v, s in zip(
-                other_index.note.values, other_index.note.value_sentence)):
-            continue  # `half of the bonus` where the other writes `50%`
-        if not restating and number is None:
-            continue  # a body sentence that restates nothing: its terms and values say what it adds
-        where = f"source {number + 1}" if number is not None else "the body"
-        direction = Direction.DROPPED if number is not None else Direction.ADDED
-        span = (marker.start, marker.end)
-        text = f"{marker.text!r} ({marker.cls}) of {where} is not in " + (
-            "the body's sentence that restates it" if number is not None else "the sources' sentences it restates")
-        if number is not None:
-            findings.add(FactAtRisk(direction, FactKind(marker.cls), marker.text, (number,), span, None, None, text))
-        else:
-            findings.add(FactAtRisk(direction, FactKind(marker.cls), marker.text, (), None, marker.text, span, text))
+        findings.add(FactAtRisk(Direction.DROPPED, FactKind(marker.cls), marker.text, (number,),
+                                (marker.start, marker.end), None, None,
+                                f"{marker.text!r} ({marker.cls}) of source {number + 1} is not in the body's "
+                                "sentence that restates it"))
     return checked
 
 
@@ -323,8 +229,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
             continue
         checked += 1
         if not any(body_value_in(value, body, index) for index in source_indexes) \
-                and not number_in_a_name(body, value, sources) \
-                and not _counts_a_list(body, value):
+                and not number_in_a_name(body, value, sources):
             findings.add(FactAtRisk(Direction.ADDED, FactKind(value.kind), value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))
     for word in body.words:
@@ -344,27 +249,12 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
         if not merged_sources.has_marker_near(features, marker) and \
                 not merged_sources.has_marker_near(_clause_features(body, body_index, marker.clause), marker) and \
                 merged_sources.aligned_any(features) and \
-                not merged_sources.implies(features, marker, {w.lemma for w in body.words_in(marker.sentence)},
-                                           _negated(body, marker)) and \
-                not (marker.cls == MarkerClass.ORDER and any(states_same_order(body, marker, index.note, aligned(
-                    features, index, loose=True)) for index in source_indexes)) and \
-                not _delay(body, marker, source_indexes):
+                not merged_sources.implies(features, marker):
             findings.add(FactAtRisk(Direction.ADDED, FactKind(marker.cls), marker.text, (), None, marker.text,
                                     (marker.start, marker.end),
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
                                     "sentences it restates"))
     return checked
-
-
-def _delay(body: Note, marker: Marker, sources: list[Index]) -> bool:
-    """`expire after one hour` where a source says `TTL: 3600s`: `after` a duration the sources state says how long,
-    not which of two events comes first."""
-    if marker.cls != MarkerClass.ORDER or marker.text.casefold() not in ("after", "within"):
-        return False
-    for value in body.values:  # `after 30 minutes`, `ten days after the visit`
-        if value.dimension == "duration" and (0 <= value.start - marker.end <= 2 or 0 <= marker.start - value.end <= 2):
-            return any(value_found(value, index) or value_found(unbound(value), index) for index in sources)
-    return False
 
 
 def _clause_features(note: Note, index: Index, clause: int) -> dict[str, float]:
@@ -389,45 +279,30 @@ class _MergedIndex:
     def aligned_any(self, features: dict[str, float]) -> bool:
         return any(aligned(features, index) for index in self.indexes)
 
-    def implies(self, features: dict[str, float], marker: Marker, body_lemmas: set[str], negated: bool) -> bool:
-        """The sources' restated sentences say it without the word: a negative prefix (`UNPAID` → `hasn't paid`,
-        `non-refundable` → `not refundable`), an obligation a verbless note leaves implied (`Tyre pressures:
-        32 psi` → `should be at 32 psi`, `Rent due 1st` → `has to be paid by the 1st`), `out of` for `from`."""
+    def implies(self, features: dict[str, float], marker: Marker) -> bool:
+        """The sources' restated sentences say it without the word: an obligation a verbless note leaves implied
+        (`Tyre pressures: 32 psi` → `should be at 32 psi`, `Rent due 1st` → `has to be paid by the 1st`), a pair."""
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
-                words = index.note.words_in(sentence)
-                shouted = [v.text.casefold() for v, at in zip(index.note.values, index.note.value_sentence)
-                           if at == sentence and v.kind == ValueKind.ALL_CAPS]  # `UNPAID` is a token, not a word
-                if marker.cls == MarkerClass.NEGATION and any(
-                        lower.startswith(prefix) and lemma_of(lower[len(prefix):].lstrip("-")) in body_lemmas
-                        for lower in [w.lower for w in words] + shouted for prefix in _NEGATIVE_PREFIXES):
-                    return True
                 if marker.cls == MarkerClass.MODALITY and marker.value in _OBLIGATION and (
                         not _has_verb(index.note, sentence) or _imperative(index.note, sentence)):
                     return True  # `Bring a dish` = `we should bring a dish`
                 if markers_said.pair_restated(marker, [index.note.sentence_text(sentence)]):
                     return True
-                if negated and marker.cls == MarkerClass.MODALITY and marker.value in _PERMISSION and any(
-                        m.cls == MarkerClass.NEGATION and m.sentence == sentence for m in index.note.markers):
-                    return True  # `isn't allowed` restates a source's `don't`: one prohibition
                 if marker.value == "plus" and re.search(r"\+|\band\b|\balso\b|\bwith\b",
                                                         index.note.sentence_text(sentence)) and \
                         not re.search(r"\bof (?:that|it|this|which)\b|\bincl", index.note.sentence_text(sentence)):
                     return True  # `Sam + both kids` = `Sam plus both kids`; not `$80 of that` → `plus $80`
-                if (marker.cls, marker.value) == (MarkerClass.DIRECTION, "out") and \
-                        re.search(r"\bfrom\b", index.note.sentence_text(sentence), re.IGNORECASE):
-                    return True  # `out of the joint account` restates `from the joint account`
         return False
 
     def has_marker_near(self, features: dict[str, float], marker: Marker) -> bool:
         for index in self.indexes:
             for sentence in aligned(features, index, loose=True):
-                if markers_said.among(marker, index.markers_by_sentence.get(sentence, ())):
+                if marker.key in index.markers_by_sentence.get(sentence, ()):
                     return True
         return False
 
 
-_AS_FRACTION = {"half": "frac:0.5"}
 _PERMISSION = frozenset({"may", "can"})
 def _negated(note: Note, marker: Marker) -> bool:
     """A negation of the marker: before it in its clause (`isn't allowed`) or right after it (`may not`); not the
@@ -435,7 +310,8 @@ def _negated(note: Note, marker: Marker) -> bool:
     return any(m.cls == MarkerClass.NEGATION and m.clause == marker.clause and
                (m.end <= marker.start or (m.start >= marker.end and m.start - marker.end <= 1 and m.text != "without"))
                for m in note.markers)
-_NEGATIVE_PREFIXES = ("un", "non")  # not `in`, `dis`: `income`, `discount` are no negation
+
+
 _OBLIGATION = frozenset({"must", "should"})
 _FINITE = frozenset("is are was were am be been has have had do does did will would can could shall may might "
                     "must should need needs".split())
@@ -464,29 +340,6 @@ def _imperative(note: Note, sentence: int) -> bool:
 
 
 _CLOCK_AM = re.compile(r"(?<=\d)\s*a\.?m\b\.?")
-
-
-_CONVERSE_KINDS = frozenset({FactKind.ORDER, FactKind.COMPARISON, FactKind.ANTONYM, FactKind.DIRECTION})
-
-
-def _converse(item: FactAtRisk, sources: list[Note], body: Note) -> bool:
-    """`A before B` = `B after A`, `Jake is older than Amy` = `Amy is younger than Jake`: an order or comparison
-    turned into its opposite while what stood on its two sides traded places states the same fact."""
-    opposite_terms = item.kind is FactKind.TERM and "(opposite meaning)" in item.why  # `sister` / `brother`
-    if item.direction is not Direction.CHANGED or (item.kind not in _CONVERSE_KINDS and not opposite_terms) or not item.sources or \
-            item.source_span is None or item.body_span is None or not 0 <= item.sources[0] < len(sources):
-        return False
-    note = sources[item.sources[0]]
-    mine, theirs = _sides(note, item.source_span), _sides(body, item.body_span)
-    return all(a and b and len(a & b) >= 0.5 * max(len(a), len(b)) for a, b in ((mine[0], theirs[1]),
-                                                                               (mine[1], theirs[0])))
-
-
-def _sides(note: Note, span: tuple[int, int]) -> tuple[set[str], set[str]]:
-    """The words of a span's sentence before it and after it."""
-    sentence = _sentence_at(note, span)
-    words = note.words_in(sentence) if sentence is not None else []
-    return ({w.lemma for w in words if w.end <= span[0]}, {w.lemma for w in words if w.start >= span[1]})
 
 
 def _sentence_at(note: Note, span: tuple[int, int] | None) -> int | None:
@@ -518,13 +371,13 @@ def _pair_changes(findings: Findings, sources: list[Note], source_indexes: list[
             used.add(a)
             used.add(d)
             why = f"{old.token!r} became {new.body_token!r}"
-            if old.kind is FactKind.TERM and wordnet.antonyms(_lemma(old.token), _lemma(new.body_token or "")):
+            if old.kind is FactKind.TERM and wordnet.antonyms(lemma_of(old.token.casefold()),
+                                                              lemma_of((new.body_token or "").casefold())):
                 why += " (opposite meaning)"
             merged.append(FactAtRisk(Direction.CHANGED, old.kind, old.token, old.sources, old.source_span, new.body_token,
                                      new.body_span, why))
             break
     findings.items = [f for i, f in enumerate(findings.items) if i not in used] + merged
-    _antonyms(findings, sources, source_indexes, body, body_index)
 
 
 def _dimension(notes: list[Note], item: FactAtRisk, body_side: bool = False) -> str:
@@ -538,30 +391,6 @@ def _dimension(notes: list[Note], item: FactAtRisk, body_side: bool = False) -> 
         if value.start == span[0]:
             return value.dimension.split(":")[0] if value.dimension.startswith("count") else value.dimension
     return ""
-
-
-def _lemma(text: str) -> str:
-    from .notes import lemma_of
-    return lemma_of(text.casefold())
-
-
-def _antonyms(findings: Findings, sources: list[Note], source_indexes: list[Index], body: Note,
-              body_index: Index) -> None:
-    """A common word replaced by its opposite in a sentence that restates it (`enabled` → `disabled`)."""
-    for number, (note, index) in enumerate(zip(sources, source_indexes)):
-        for sentence, features in enumerate(index.features):
-            for target in aligned(features, body_index)[:1]:
-                mine = {w.lemma: w for w in note.words_in(sentence)}
-                theirs = {w.lemma: w for w in body.words_in(target)}
-                for lemma, word in mine.items():
-                    if lemma in theirs or not wordnet.has_antonym(lemma) or any(
-                            wordnet.synonyms(lemma, t) for t in theirs if t != lemma):
-                        continue  # kept in another word (`closed` = `shut`): the opposite is another fact's
-                    for other, new in theirs.items():
-                        if other not in mine and wordnet.antonyms(lemma, other):
-                            findings.add(FactAtRisk(Direction.CHANGED, FactKind.ANTONYM, word.text, (number,), (word.start, word.end),
-                                                    new.text, (new.start, new.end),
-                                                    f"{word.text!r} became its opposite {new.text!r}"))
 
 
 __all__ = ["Equated", "FactAtRisk", "FactReport", "check_facts"]

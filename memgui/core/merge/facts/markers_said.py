@@ -1,31 +1,14 @@
-"""When a marker of one note need not stand word for word in the other: a value carries it (`after 23:00` is the
-moment's bound), a range or a pair writes it (`from 8 until 1`, `both … and`), a negation only turns a bound round,
-or a synonym's same degree restates it (`biggest` = `largest`). lens.py asks these before it reports a marker
+"""When a marker of one note need not stand word for word in the other: a range or a pair writes it (`from 8
+until 1`, `both … and`), or a negation only turns a bound round. lens.py asks these before it reports a marker
 dropped or added."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 
-from . import wordnet
 from .lexicon import MarkerClass
 from .notes import Marker, Note
 from .value_types import ValueKind
 from .values import NUMBER_WORDS
-
-
-def among(marker: Marker, keys: Collection[tuple[str, str]]) -> bool:
-    """The marker is one of these marker keys, or a comparison of the same degree of a synonym."""
-    return marker.key in keys or (marker.cls == MarkerClass.COMPARISON and "+" in marker.value and any(
-        cls == MarkerClass.COMPARISON and same_degree(marker.value, value) for cls, value in keys))
-
-
-def same_degree(mine: str, theirs: str) -> bool:
-    """`big+est` and `large+est`: the same degree (comparative, superlative) of two synonyms."""
-    base, _, degree = mine.partition("+")
-    other, _, other_degree = theirs.partition("+")
-    return degree == other_degree and base != other and wordnet.synonyms(base, other)
-
 
 _NEGATED_BOUND = re.compile(r"\s+(?:\w+\s+)?(?:below|under|above|over|more\s+than|less\s+than|fewer\s+than|"
                             r"earlier\s+than|later\s+than)\s+(?:[\d$€£¥]|(?:" + "|".join(sorted(NUMBER_WORDS)) +
@@ -51,15 +34,6 @@ def both_and(note: Note, marker: Marker) -> bool:
 _RANGE_WORDS = frozenset({"until", "till", "til", "through", "thru", "to"})
 
 
-def bounds_a_moment(note: Note, marker: Marker) -> bool:
-    """`after 23:00`, `before 9 May`: the word is the bound of the moment it stands before, which the value carries
-    (`from 11 pm onwards` says it so): the value's check judges it."""
-    if marker.value not in ("after", "before"):
-        return False
-    return any(v.kind in (ValueKind.TIME, ValueKind.DATE) and 0 <= v.start - marker.end <= 2 and
-               any(k[:1] in "<>" for k in v.keys) for v in note.values)
-
-
 def glues_a_range(note: Note, marker: Marker) -> bool:
     """`from 8 in the morning until 1` is the range `8am–1pm`: the word between its two ends is how the range is
     written, and the two values say it."""
@@ -79,4 +53,4 @@ def pair_restated(marker: Marker, sentences: list[str]) -> bool:
     return marker.text.casefold() == "both" and any(_PAIR.search(text) for text in sentences)
 
 
-__all__ = ["among", "both_and", "bounds_a_moment", "glues_a_range", "negates_a_bound", "pair_restated", "same_degree"]
+__all__ = ["both_and", "glues_a_range", "negates_a_bound", "pair_restated"]

@@ -1,5 +1,5 @@
-"""Judgements of whole sentences that restate each other: a word swapped, dropped or put in, a noun made singular,
-a list item or a modifier left out, a sentence dropped or added whole."""
+"""Judgements of whole sentences that restate each other: a word swapped, dropped or put in, a modifier left out,
+a sentence dropped or added whole."""
 from __future__ import annotations
 
 import difflib
@@ -40,37 +40,6 @@ def _best_restatement(note: Note, sentence: int, features: dict[str, float], bod
         if best is None or matcher.ratio() > best[2].ratio():
             best = (mine, theirs, matcher, target)
     return best
-
-
-def grammatical_number(number: int, note: Note, sentence: int, body: Note, target: int,
-                        matcher: difflib.SequenceMatcher[str], verbs: set[str], findings: Findings) -> None:
-    """A noun made singular or plural in a sentence that is otherwise the same (`my daughters` → `my daughter`):
-    how many is a fact."""
-    my_words = note.words_in(sentence)
-    their_words = body.words_in(target)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op != "equal":
-            continue
-        for word, other in zip(my_words[i1:i2], their_words[j1:j2]):
-            if word.lemma in verbs or word.term or not (_determined(word, note.text) and _determined(other, body.text)):
-                continue  # only a noun its determiner marks as one or many (`my daughters`), not `VLAN 30 guest`
-            if _plural(word) != _plural(other) and word.lower != other.lower:
-                findings.add(FactAtRisk(Direction.CHANGED, FactKind.GRAMMATICAL_NUMBER, word.text, (number,),
-                                        (word.start, word.end), other.text, (other.start, other.end),
-                                        f"{word.text!r} became {other.text!r}"))
-
-
-_DETERMINERS = frozenset("my your his her our their the these those this that its both all some several many few "
-                         "each every no any".split())
-
-
-def _determined(word: Word, text: str) -> bool:
-    previous = LAST_TOKEN.search(text[max(0, word.start - 30):word.start])
-    return previous is not None and previous.group(1).casefold() in _DETERMINERS
-
-
-def _plural(word: Word) -> bool:
-    return word.lower != word.lemma and word.lower.endswith("s") and not word.lemma.endswith("s")
 
 
 _VERB_BEFORE = frozenset("to will would can could should must may might do does did i we you they not".split())
@@ -131,7 +100,6 @@ def substituted(number: int, note: Note, index: Index, body: Note, body_index: I
         mine, theirs, matcher, target = best
         verbs = {w.lemma for w in note.words_in(sentence) if verb_use(w, note.text)} | \
             {w.lemma for w in body.words_in(target) if verb_use(w, body.text)}
-        grammatical_number(number, note, sentence, body, target, matcher, verbs, findings)
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op == "delete" and 2 < i2 - i1 <= 4:
                 _dropped_phrase(number, note, sentence, mine[i1:i2], body_index, verbs, findings)
@@ -213,21 +181,6 @@ def list_matches(note: Note) -> list[re.Match[str]]:
             at = text.find(",", end)
         note._lists = cached  # type: ignore[attr-defined]
     return cached
-
-
-def list_items(number: int, note: Note, body_index: Index, findings: Findings) -> None:
-    """Each item of an enumeration is a fact (`penicillin, latex and shellfish`): one the body lacks is dropped,
-    however common its word."""
-    for m in list_matches(note):
-        items = re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group(0))
-        if len(items) < 3:
-            continue
-        for item in items[1:]:  # the first may carry the words before the list ("allergic to penicillin")
-            words = [w for w in note.words_between(m.start(), m.end()) if w.text in item.split()]
-            if words and not any(word_found(w, body_index) for w in words):
-                start = note.text.find(item, m.start())
-                findings.add(FactAtRisk(Direction.DROPPED, FactKind.LIST_ITEM, item, (number,), (start, start + len(item)), None,
-                                        None, f"{item!r}, an item of a list in source {number + 1}, is not in the body"))
 
 
 def modifiers(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> None:
@@ -315,28 +268,5 @@ def uncovered(number: int, note: Note, index: Index, others: list[Index], findin
                                                                     else "in no source")))
 
 
-def uncovered_clauses(number: int, note: Note, index: Index, body: Index, findings: Findings) -> None:
-    """A clause of a source none of whose words (three or more, by weight) and none of whose values the body has:
-    dropped whole inside a sentence the body otherwise keeps (`tree nuts (peanuts are fine)` → `a nut
-    allergy`)."""
-    for clause, (start, end) in enumerate(note.clauses):
-        words = note.words_in_clause(clause)
-        if sum(weight(w) for w in words) < 3:
-            continue
-        if any(word_found(w, body, index.features[w.sentence]) for w in words):
-            continue
-        if any(value_found(v, body) or value_found(unbound(v), body)
-               for v, where in zip(note.values, note.value_clause) if where == clause and not v.implied):
-            continue
-        text = note.text[start:end].strip()
-        if any(item.direction is Direction.DROPPED and number in item.sources and (
-                (item.source_span and item.source_span[0] < end and start < item.source_span[1]) or
-                set(item.token.casefold().split()) <= set(text.casefold().split())) for item in findings.items):
-            continue  # told already, as a phrase, a sentence or a fact of it
-        findings.add(FactAtRisk(Direction.DROPPED, FactKind.CLAUSE, text, (number,), (start, end), None, None,
-                                f"no word of {text[:60]!r} is in the body"))
-
-
-__all__ = ["LAST_TOKEN", "LIST", "grammatical_number", "list_items", "list_matches", "modifiers", "substituted", "uncovered",
-           "uncovered_clauses",
+__all__ = ["LAST_TOKEN", "LIST", "list_matches", "modifiers", "substituted", "uncovered",
            "verb_use"]

@@ -17,7 +17,7 @@ import unicodedata
 
 from . import worded_values as worded
 from .bounds import COMPARED_GREATER, COMPARED_LESSER, bound_before, strip_bound
-from .calendar_values import MONTHS, WEEKDAYS, cron_values, dates, frequencies, quarters, times
+from .calendar_values import ADVERB_PERIODS, MONTHS, WEEKDAYS, cron_values, dates, frequencies, quarters, times
 from .currencies import CURRENCY_SYMBOLS, CURRENCY_WORDS
 from .identifiers import age_groups, phones, tokens
 from .lexicon import FUNCTION_WORDS
@@ -385,11 +385,10 @@ _CODE_BEFORE = re.compile(r"\b(?P<code>[A-Z]{3})\s?$")
 
 
 _PER_HEAD = frozenset({"person", "people", "head", "individual", "pax", "capita"})
-_ADVERB_SECONDS = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
-                   "monthly": 2629800, "quarterly": 7889400, "yearly": 31557600, "annually": 31557600}
-_ADVERB_SECONDS |= {"annual": 31557600, "each year": 31557600, "every year": 31557600, "each month": 2629800,
-                    "every month": 2629800, "each week": 604800, "every week": 604800, "each day": 86400,
-                    "every day": 86400, "nightly": 86400}  # `£35 annual rent`, `£35 each year`: an amount per period
+# `£35 annual rent`, `£35 each year`: an amount per period
+_ADVERB_SECONDS = {k: v for k, v in ADVERB_PERIODS.items() if k != "biweekly"} | {
+    "each year": 31557600, "every year": 31557600, "each month": 2629800, "every month": 2629800, "each week": 604800,
+    "every week": 604800, "each day": 86400, "every day": 86400}
 _RATE_ADVERB = re.compile(r"\s+(" + "|".join(sorted(_ADVERB_SECONDS, key=len, reverse=True)).replace(" ", r"\s+")
                           + r")\b", re.IGNORECASE)
 _EACH = re.compile(r"\s*(?:each|apiece|a head|per head)\b(?!\s*[^\W\d_])", re.IGNORECASE)  # not `each evening`

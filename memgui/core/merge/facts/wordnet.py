@@ -190,8 +190,4 @@ def can_modify(word: str) -> bool:
     return any(sid % 4 >= 2 for sid in tables().synsets.get(word, ()))
 
 
-def has_antonym(word: str) -> bool:
-    return word in tables().antonyms
-
-
-__all__ = ["WordNetTables", "antonyms", "can_modify", "derived_forms", "has_antonym", "has_verb_sense", "synonyms", "tables"]
+__all__ = ["WordNetTables", "antonyms", "can_modify", "derived_forms", "has_verb_sense", "synonyms", "tables"]
