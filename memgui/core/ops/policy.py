@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from ..curation.types import DecisionKind
 from ..decide.review import ClusterReview
 from ..merge.align import Verdict
 from ..merge.conflicts import DifferentFactsMark
@@ -27,7 +28,7 @@ RISKY_DOCUMENTS = 2  # more documents than this in one write is a risk
 RISKY_LENGTH_RATIO = 2.0  # a merged body longer than this times the longest source may hold more than one fact
 AT_RISK_SHOWN = 8  # facts at risk named in the confirmation; the rest counted
 MAX_MERGED = 3  # more members than this is never accepted in bulk: a person reads big merges
-MERGE_DECISIONS = ("UPDATE", "CONSOLIDATE")
+MERGE_DECISIONS = (DecisionKind.UPDATE, DecisionKind.CONSOLIDATE)
 
 
 # ---- refused --------------------------------------------------------------------------------------------
