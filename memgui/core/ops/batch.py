@@ -32,7 +32,7 @@ from typing import Any
 
 from ..curation.types import DecisionKind
 from ..decide.reader import ReaderReport
-from ..decide.review import ClusterReview
+from ..decide.review import Badge, ClusterReview
 from ..merge.align import Alignment, Verdict, judge
 from ..merge.guard import check_merge
 from ..merge.strict import StrictReport
@@ -66,6 +66,12 @@ class WriteKind(StrEnum):
 
 
 SUPERSEDE = WriteKind.SUPERSEDE
+
+
+class Unreviewed(StrEnum):
+    """An excluded cluster's verdict when no review of it was at hand (a reviewed one shows the review's Badge)."""
+
+    NOT_REVIEWED = "not reviewed"
 
 
 def decision_of(value: Any, where: str) -> DecisionKind | WriteKind:
@@ -180,7 +186,7 @@ class Exclusion:
     cluster_id: str
     member_ids: list[str]
     reason: str
-    verdict: str  # the queue badge: pending / same / different / mixed, or "not reviewed"
+    verdict: Badge | Unreviewed  # the queue badge: pending / same / different / mixed, or "not reviewed"
     titles: dict[str, str] = field(default_factory=dict)
     reader: dict[str, Any] | None = None  # the second reader's verdicts, when it read this cluster
 
@@ -227,7 +233,7 @@ class BatchPlan:
         try:
             plan = cls(str(data["batch_id"]), str(data.get("created_at", "")),
                        [_planned_write(w) for w in data.get("writes", [])],
-                       [Exclusion(**x) for x in data.get("excluded", [])],
+                       [_exclusion(x) for x in data.get("excluded", [])],
                        dict(data.get("reader") or READER_NOT_RUN.to_dict()))
         except (KeyError, TypeError) as exc:
             raise BatchError(f"not an accept-safe plan ({type(exc).__name__}: {exc})") from None
@@ -244,6 +250,21 @@ def _planned_write(data: Mapping[str, Any]) -> PlannedWrite:
         raise TypeError(f"a planned write is an object, not {type(data).__name__}")
     where = f"cluster {data.get('cluster_id')}"
     return PlannedWrite(**{**data, "decision": decision_of(data["decision"], where)})
+
+
+def _exclusion(data: Mapping[str, Any]) -> Exclusion:
+    """One exclusion from plain values, its verdict typed: BatchError for a verdict this memgui does not show."""
+    if not isinstance(data, Mapping):
+        raise TypeError(f"an exclusion is an object, not {type(data).__name__}")
+    value = data["verdict"]
+    if value in Badge.__members__.values():
+        verdict: Badge | Unreviewed = Badge(value)
+    elif value in Unreviewed.__members__.values():
+        verdict = Unreviewed(value)
+    else:
+        raise BatchError(f"cluster {data.get('cluster_id')}: the verdict {value!r} is not one memgui knows "
+                         f"({', '.join([*Badge, *Unreviewed])})")
+    return Exclusion(**{**data, "verdict": verdict})
 
 
 def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str],
@@ -332,7 +353,7 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
             claimed |= set(write.source_ids)
         else:
             excluded.append(Exclusion(str(cluster_id), members, reason or "not reviewed",
-                                      review.verdict if review is not None else "not reviewed",
+                                      review.verdict if review is not None else Unreviewed.NOT_REVIEWED,
                                       {m: titles.get(m, "") for m in members}, read))
     bid = check_batch_id(batch_id or new_batch_id(when))
     return BatchPlan(bid, when.isoformat(timespec="seconds"), writes, excluded, reader.to_dict())
