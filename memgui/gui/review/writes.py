@@ -12,7 +12,7 @@ from collections.abc import Callable
 from PySide6.QtCore import SignalInstance
 
 from ..services.types import Changes, Effect, History, HistoryScope, HistoryStep, MergePlan, Store, Written
-from ..services.values import MODE_APPEND, MODE_MERGED_BODY
+from ..services.values import MODE_APPEND, MODE_MERGED_BODY, MergeMode
 from ..workers import one_line
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
 from .state import LoadCluster, ReviewTools
@@ -103,7 +103,7 @@ class Writes:
     def can_redo(self) -> bool:
         return self.history.redo is not None
 
-    def _plan(self, mode: str, *, guard_override: bool = False) -> MergePlan:
+    def _plan(self, mode: MergeMode, *, guard_override: bool = False) -> MergePlan:
         c = self.cluster
         docs = c.ordered_included()
         ids = tuple(d.document_id for d in docs)
@@ -125,7 +125,7 @@ class Writes:
             confirmed=tuple(c.confirmed(docs)) if mode == MODE_MERGED_BODY else (),
         )
 
-    def _impact(self, mode: str) -> str:
+    def _impact(self, mode: MergeMode) -> str:
         c = self.cluster
         docs = c.ordered_included()
         excluded = [d for d in c.docs if d.document_id not in {x.document_id for x in docs}]
@@ -147,7 +147,7 @@ class Writes:
         lines.append("The write is one transaction with its audit row; Ctrl+Z undoes it.")
         return "\n".join(lines)
 
-    def _risks(self, mode: str, n: int) -> list[str]:
+    def _risks(self, mode: MergeMode, n: int) -> list[str]:
         """Why this write is risky (empty: it is not), by the core's merge policy: the confirmation then says so and
         defaults to Cancel."""
         c = self.cluster
@@ -182,7 +182,7 @@ class Writes:
             return
         self._confirm_merge(MODE_APPEND, override=False)
 
-    def _confirm_merge(self, mode: str, *, override: bool) -> None:
+    def _confirm_merge(self, mode: MergeMode, *, override: bool) -> None:
         c = self.cluster
         plan = self._plan(mode, guard_override=override)
         appending = mode == MODE_APPEND
