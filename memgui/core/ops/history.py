@@ -37,6 +37,7 @@ from ..store.audit_log import (
     STATE_UNDONE,
     AuditEntry,
     AuditHead,
+    Operation,
     audit_heads,
     document_row,
     entry_state,
@@ -75,7 +76,7 @@ class HistoryStep:
     """What Undo (or Redo) would revert now: the audited write and how a person names it."""
 
     audit_id: int
-    operation: str
+    operation: Operation
     description: str
 
 

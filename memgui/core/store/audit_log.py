@@ -19,6 +19,7 @@ from typing import Any
 
 from peewee import Value, fn
 
+from ..netfx import StrEnum
 from . import audit_texts, exemptions as exemptions_mod, seams
 from .audit_texts import TextPack
 from .errors import StoreError
@@ -26,18 +27,45 @@ from .models import TableModel
 from .store import Store
 from .values import RawText, now_ms
 
-# Operations (the `operation` column).
-OP_DECIDE_CREATE = "decide-create"  # apply_decision wrote a proposal (new row, or appended on an anchor collision)
-OP_DECIDE_UPDATE = "decide-update"  # apply_decision: Update (guarded merge-or-append, or deterministic overwrite)
-OP_DECIDE_CONSOLIDATE = "decide-consolidate"
-OP_MERGE = "merge"  # a reviewer merged a cluster into a target
-OP_DROP = "drop"  # a reviewer tombstoned a redundant document
-OP_EDIT = "edit"  # a reviewer edited a document's body
-OP_KEEP_SEPARATE = "keep-separate"  # exemptions added
-OP_ALLOW_NOMINATION = "allow-nomination"  # exemptions removed
-OP_APPEND_BACK = "append-back"  # facts a past merge lost, appended back to its target (forensics/recheck.py)
-OP_UNDO = "undo"
-OP_REDO = "redo"
+
+class Operation(StrEnum):
+    """What an audit row records (the `operation` column, written as the value)."""
+
+    DECIDE_CREATE = "decide-create"  # apply_decision wrote a proposal (new row, or appended on an anchor collision)
+    DECIDE_UPDATE = "decide-update"  # apply_decision: Update (guarded merge-or-append, or deterministic overwrite)
+    DECIDE_CONSOLIDATE = "decide-consolidate"
+    MERGE = "merge"  # a reviewer merged a cluster into a target
+    DROP = "drop"  # a reviewer tombstoned a redundant document
+    EDIT = "edit"  # a reviewer edited a document's body
+    KEEP_SEPARATE = "keep-separate"  # exemptions added
+    ALLOW_NOMINATION = "allow-nomination"  # exemptions removed
+    APPEND_BACK = "append-back"  # facts a past merge lost, appended back to its target (forensics/recheck.py)
+    UNDO = "undo"
+    REDO = "redo"
+
+    @classmethod
+    def read(cls, value: str) -> Operation:
+        """A stored (or asked-for) operation. One this version does not know — a newer memgui wrote it — is not
+        an error: it reads as an unnamed Operation (`known` False) carrying the raw value, so the row still
+        lists, prints and exports exactly as written, and nothing of this version treats it as one of its own
+        (it equals no member: no undo rule, no effect, no recheck applies). `Operation(value)` stays strict."""
+        try:
+            return cls(value)
+        except ValueError:
+            unknown = str.__new__(cls, value)
+            unknown._name_, unknown._value_ = "UNKNOWN", value
+            return unknown
+
+    @property
+    def known(self) -> bool:
+        return self._name_ != "UNKNOWN"
+
+
+# The members' former names (the `operation` column's values).
+OP_DECIDE_CREATE, OP_DECIDE_UPDATE = Operation.DECIDE_CREATE, Operation.DECIDE_UPDATE
+OP_DECIDE_CONSOLIDATE, OP_MERGE, OP_DROP = Operation.DECIDE_CONSOLIDATE, Operation.MERGE, Operation.DROP
+OP_EDIT, OP_KEEP_SEPARATE, OP_ALLOW_NOMINATION = Operation.EDIT, Operation.KEEP_SEPARATE, Operation.ALLOW_NOMINATION
+OP_APPEND_BACK, OP_UNDO, OP_REDO = Operation.APPEND_BACK, Operation.UNDO, Operation.REDO
 
 STATE_APPLIED = "applied"
 STATE_UNDONE = "undone"
@@ -100,7 +128,7 @@ class Touched:
 class AuditEntry:
     audit_id: int
     created_at: int
-    operation: str
+    operation: Operation  # Operation.read of the stored column
     target_id: str | None
     source_ids: tuple[str, ...]
     decided_by: str | None
@@ -242,7 +270,7 @@ def restore(store: Store, image: Mapping[str, Any]) -> None:
 def record_entry(
     store: Store,
     *,
-    operation: str,
+    operation: Operation,
     target_id: str | None,
     source_ids: Iterable[str],
     before: Mapping[str, Any],
@@ -367,7 +395,7 @@ def _entry(row: tuple[Any, ...]) -> AuditEntry:
             return seams.audit_details(text, f"{where}: details_json is not valid")
 
         return AuditEntry(
-            audit_id=int(audit_id), created_at=int(r["created_at"] or 0), operation=str(r["operation"]),
+            audit_id=int(audit_id), created_at=int(r["created_at"] or 0), operation=Operation.read(str(r["operation"])),
             target_id=_text(r["target_id"], f"{where}: target_id"),
             source_ids=tuple(column("source_ids_json", seams.audit_source_ids)),
             decided_by=_text(r["decided_by"], f"{where}: decided_by"), model_id=_text(r["model_id"], f"{where}: model_id"),
@@ -412,7 +440,7 @@ def written_entry(store: Store, audit_id: int) -> AuditEntry:
 def list_entries(
     store: Store,
     *,
-    operation: str | Iterable[str] | None = None,
+    operation: Operation | Iterable[Operation] | None = None,
     document_id: str | None = None,
     guard_passed: bool | None = None,
     model_id: str | None = None,
@@ -451,7 +479,7 @@ class AuditHead:
 
     audit_id: int
     created_at: int
-    operation: str
+    operation: Operation  # Operation.read of the stored column
     decided_by: str | None
     state: str
     reverts_audit_id: int | None
@@ -465,7 +493,7 @@ def audit_heads(store: Store, *, since_ms: int = 0, limit: int = 200) -> list[Au
     query = (_checked(store, Au).select(Au.audit_id, Au.created_at, Au.operation, Au.decided_by, Au.state,
                                         Au.reverts_audit_id)
              .where(Au.created_at >= int(since_ms)).order_by(Au.audit_id.desc()).limit(max(0, int(limit))))
-    return [AuditHead(int(a), int(c or 0), str(o), None if d is None else str(d), str(s), None if r is None else int(r))
+    return [AuditHead(int(a), int(c or 0), Operation.read(str(o)), None if d is None else str(d), str(s), None if r is None else int(r))
             for a, c, o, d, s, r in store._tuples(query)]
 
 
@@ -479,6 +507,7 @@ __all__ = [
     "AuditEntry",
     "AuditHead",
     "AuditRowError",
+    "Operation",
     "Provenance",
     "TextPack",
     "Touched",

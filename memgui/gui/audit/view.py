@@ -25,6 +25,7 @@ from ..services.types import (
     DocumentHistory,
     Exemption,
     LabelledPair,
+    Operation,
     Store,
     VectorSource,
     WordDiff,
@@ -254,9 +255,10 @@ class AuditView(AuditWidgets):
         store, e = self.store, self.selected_entry() if hasattr(self, "audit_table") else None
         writable = store is not None and not getattr(store, "read_only", True)
         why = "" if writable else "The store is open read-only; nothing can be written."
-        undo_ok = e is not None and ((e.state == "applied" and e.operation not in ("undo", "redo"))
-                                     or (e.operation == "redo" and self._state_of(e.reverts_audit_id) == "applied"))
-        redo_ok = e is not None and (e.state == "undone" or (e.operation == "undo" and self._state_of(e.reverts_audit_id) == "undone"))
+        undo_ok = e is not None and ((e.state == "applied" and e.operation not in (Operation.UNDO, Operation.REDO))
+                                     or (e.operation == Operation.REDO and self._state_of(e.reverts_audit_id) == "applied"))
+        redo_ok = e is not None and (e.state == "undone" or (e.operation == Operation.UNDO
+                                                             and self._state_of(e.reverts_audit_id) == "undone"))
         self.undo_button.setEnabled(writable and undo_ok)
         self.redo_button.setEnabled(writable and redo_ok)
         self.undo_button.setToolTip(why or "Put back the rows as they were before this write (refused if they changed since)")
@@ -276,7 +278,7 @@ class AuditView(AuditWidgets):
     def undo_selected(self) -> None:
         e = self.selected_entry()
         if e is not None:
-            target = e.reverts_audit_id if e.operation == "redo" else e.audit_id
+            target = e.reverts_audit_id if e.operation == Operation.REDO else e.audit_id
             if target is not None:
                 self.revert("undo", target)
 
