@@ -20,6 +20,7 @@ from ..store.audit_log import (
     STATE_APPLIED,
     STATE_UNDONE,
     AuditEntry,
+    AuditState,
     Provenance,
     TextPack,
     Touched,
@@ -136,7 +137,7 @@ def _texts_of(entry: AuditEntry | None) -> TextPack:
 
 
 def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], target: Mapping[str, Any], action: str,
-            note: str | None, new_state: str, texts: TextPack | None = None) -> int:
+            note: str | None, new_state: AuditState, texts: TextPack | None = None) -> int:
     diff = first_difference(store, expected)
     if diff is not None:
         raise UndoConflictError(entry.audit_id, diff[0], diff[1], action)
