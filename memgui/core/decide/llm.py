@@ -42,12 +42,12 @@ from ..tasks import CancelToken, Progress, Work
 from . import prompts as dp
 from .engine import Engine, LlamaEngine
 from .inputs import merge_keyword
+from .prompts import Pipeline
 
 log = logging.getLogger("memgui.decide")
 
-PIPELINE_TWO_STAGE = "two-stage"
-PIPELINE_SINGLE = "single"
-PIPELINES = (PIPELINE_TWO_STAGE, PIPELINE_SINGLE)
+PIPELINE_TWO_STAGE, PIPELINE_SINGLE = Pipeline.TWO_STAGE, Pipeline.SINGLE
+PIPELINES = tuple(Pipeline)
 # The classifier answers SAME only when SAME's first-token logit beats DIFFERENT's by this much (nats); a
 # near tie is DIFFERENT. Merging is destructive, so "genuinely unsure" means CREATE (netclaw-compat §8.2 bias), and a
 # near tie flips with the batch layout of the prompt (measured), so it must not decide a merge.
@@ -99,7 +99,7 @@ class LlamaDecider:
         n_ctx: int | None = None,
         max_output_tokens: int | None = None,
         timeout_s: float | None = None,
-        pipeline: str = PIPELINE_TWO_STAGE,
+        pipeline: Pipeline | str = PIPELINE_TWO_STAGE,  # a string (the CLI's --pipeline) is read here
         explain: bool = False,
         same_margin: float = DEFAULT_SAME_MARGIN,
         settings: CurationSettings | None = None,
@@ -112,7 +112,7 @@ class LlamaDecider:
         self.settings = settings
         self.max_output_tokens = max_output_tokens or settings.llm_max_output_tokens
         self.timeout_s = timeout_s if timeout_s is not None else settings.llm_timeout_seconds
-        self.pipeline = pipeline
+        self.pipeline = Pipeline(pipeline)
         self.explain = explain
         self.same_margin = same_margin
         if engine is None:
@@ -413,4 +413,4 @@ def _num(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-__all__ = ["PIPELINES", "PIPELINE_SINGLE", "PIPELINE_TWO_STAGE", "LlamaDecider", "PromptTooLong", "StageCall"]
+__all__ = ["PIPELINES", "PIPELINE_SINGLE", "PIPELINE_TWO_STAGE", "LlamaDecider", "Pipeline", "PromptTooLong", "StageCall"]

@@ -150,7 +150,8 @@ def _save_cache(key: str, report: SelfTestReport) -> None:
     os.replace(tmp, path)
 
 
-def cached_selftest(model_path: str | os.PathLike[str], *, pipeline: str = "two-stage") -> SelfTestReport | None:
+def cached_selftest(model_path: str | os.PathLike[str], *,
+                    pipeline: str = dp.Pipeline.TWO_STAGE) -> SelfTestReport | None:
     """The cached verdict for this exact model file, without loading the model; None when not tested yet."""
     key = cache_key(model_path, pipeline=pipeline)
     if key is None:
