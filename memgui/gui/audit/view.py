@@ -282,14 +282,14 @@ class AuditView(AuditWidgets):
         if e is not None:
             target = e.reverts_audit_id if e.operation == Operation.REDO else e.audit_id
             if target is not None:
-                self.revert("undo", target)
+                self.revert(Operation.UNDO, target)
 
     def redo_selected(self) -> None:
         e = self.selected_entry()
         if e is not None:
-            self.revert("redo", e.audit_id)
+            self.revert(Operation.REDO, e.audit_id)
 
-    def revert(self, action: str, audit_id: int) -> None:
+    def revert(self, action: Operation, audit_id: int) -> None:
         """Undo or redo audit row `audit_id`, asked about as the selected entry ("write" when none is)."""
         e = self.selected_entry()
         desc = f"{e.operation} into {self.titles.get(e.target_id or '') or e.target_id}" if e is not None else "write"

@@ -11,7 +11,17 @@ from collections.abc import Callable
 
 from PySide6.QtCore import SignalInstance
 
-from ..services.types import Changes, Effect, History, HistoryScope, HistoryStep, MergePlan, Store, Written
+from ..services.types import (
+    Changes,
+    Effect,
+    History,
+    HistoryScope,
+    HistoryStep,
+    MergePlan,
+    Operation,
+    Store,
+    Written,
+)
 from ..services.values import MODE_APPEND, MODE_MERGED_BODY, MergeMode
 from ..workers import one_line
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
@@ -289,8 +299,8 @@ class Writes:
 
     # ---- undo / redo ------------------------------------------------------------------------------------
 
-    def revert(self, action: str) -> None:
-        step = self.history.undo if action == "undo" else self.history.redo
+    def revert(self, action: Operation) -> None:
+        step = self.history.undo if action == Operation.UNDO else self.history.redo
         if step is None:
             self.host.show_status(f"Nothing to {action} in this session", 4000)
             return
@@ -299,7 +309,7 @@ class Writes:
         if not self.prompter.confirm_revert(action, step.description, step.audit_id):
             return
         store, scope = self.host.store, self.session
-        fn = self.services.writes.undo_last if action == "undo" else self.services.writes.redo_last
+        fn = self.services.writes.undo_last if action == Operation.UNDO else self.services.writes.redo_last
         if store is None:
             return
         self.runner.start("write", lambda cancel: self._with_history(store, fn(store, scope, expected=step.audit_id)),
@@ -308,7 +318,7 @@ class Writes:
                           on_error=self._write_error)
         self.changed.emit()
 
-    def _reverted(self, action: str, step: HistoryStep, entry: Written, history: History) -> None:
+    def _reverted(self, action: Operation, step: HistoryStep, entry: Written, history: History) -> None:
         cluster_id = self.rows_of_audit.get(step.audit_id)  # None: a write this session's queue does not show
         self.host.show_status(f"{action.capitalize()} done: {step.description} (audit #{step.audit_id})", 8000)
         self.show_changes(entry.changes, history,
