@@ -111,17 +111,19 @@ class _Model:
 
     def _make(self) -> LlamaDecider:
         from ..core.decide.llm import LlamaDecider
+        from ..core.decide.prompts import Pipeline
 
         s, a = self.settings, self.args
         return LlamaDecider(self.path, n_threads=a.threads or s.llm_threads, n_ctx=s.llm_context,
                             timeout_s=a.timeout if a.timeout is not None else s.interactive_llm_timeout_seconds,
-                            pipeline="two-stage", settings=s)
+                            pipeline=Pipeline.TWO_STAGE, settings=s)
 
     def check(self) -> None:
         """Refuse (exit 2) unless the model is capable: the cached self-test verdict, else run it now."""
+        from ..core.decide.prompts import Pipeline
         from ..core.decide.selftest import cached_selftest, run_selftest
 
-        report = cached_selftest(self.path, pipeline="two-stage")
+        report = cached_selftest(self.path, pipeline=Pipeline.TWO_STAGE)
         if report is None:
             print("memgui: self-testing the decider model (once per model file)…", file=sys.stderr)
             self.decider = self._make()
@@ -161,6 +163,7 @@ def _writable(store_arg: str | None) -> None:
 def _reviews(args: argparse.Namespace, store: Store,
              model: _Model) -> tuple[list[ReviewRow], dict[str, str], dict[str, Any]]:
     from ..core.decide.cache import DecisionCache
+    from ..core.decide.prompts import Pipeline
     from ..core.decide.selftest import cache_key
     from ..core.ops.batch_inputs import cluster_reviews
     from ..core.tasks import run_to_end
@@ -173,7 +176,7 @@ def _reviews(args: argparse.Namespace, store: Store,
     except EmbedderUnavailable as exc:
         raise CliError(exc.reason) from None
     clusters = list(scan.clusters)[: args.limit] if args.limit is not None else list(scan.clusters)
-    key = cache_key(model.path, pipeline="two-stage")
+    key = cache_key(model.path, pipeline=Pipeline.TWO_STAGE)
     cache = DecisionCache(store.path, key) if key is not None else None  # a model file gone since: no cache
     stats: dict[str, Any] = {}
     rows = run_to_end(cluster_reviews(store, clusters, cache, decider=model, selftest=model.selftest, stats=stats),

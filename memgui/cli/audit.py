@@ -13,7 +13,7 @@ import argparse
 from ..core.forensics.audit_report import build_audit_report, format_audit_report
 from ..core.forensics.daemon_logs import DaemonLogError
 from ..core.netfx import format_timestamp
-from ..core.store.audit_log import AuditEntry, list_entries
+from ..core.store.audit_log import AuditEntry, Operation, list_entries
 from . import recheck
 from .common import (
     EXIT_OK,
@@ -91,11 +91,13 @@ def _run(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 0:
         raise CliError("--limit: must be ≥ 0")
     guard = None if args.guard is None else args.guard == "passed"
+    # an operation this memgui does not name still filters (a newer memgui's rows), as it is read from the table
+    operation = None if args.operation is None else [Operation.read(o) for o in args.operation]
     with open_store_or_fail(args.store, read_only=True) as store:
-        entries = list_entries(store, operation=args.operation, document_id=args.document, guard_passed=guard,
+        entries = list_entries(store, operation=operation, document_id=args.document, guard_passed=guard,
                                model_id=args.model, limit=args.limit)
         try:
-            report = build_audit_report(store, daemon_logs=args.daemon_logs or (), operation=args.operation,
+            report = build_audit_report(store, daemon_logs=args.daemon_logs or (), operation=operation,
                                         document_id=args.document, guard_passed=guard, model_id=args.model,
                                         limit=args.limit, images=args.images)
         except DaemonLogError as exc:

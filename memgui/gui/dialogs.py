@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
 
+from .services.types import Operation
+
 ButtonRole = QMessageBox.ButtonRole
 
 
@@ -56,11 +58,11 @@ class Prompter:
         box.setEscapeButton(cancel)
         return self._run(box) is ok
 
-    def confirm_revert(self, action: str, desc: str, audit_id: int) -> bool:
+    def confirm_revert(self, action: Operation, desc: str, audit_id: int) -> bool:
         """Undo / redo of one audited write, asked the same way from Ctrl+Z and from the Audit tab."""
         verb = action.capitalize()
         impact = (f"{verb} the {desc} (audit #{audit_id}): every document it touched gets back the text it had "
-                  f"{'before' if action == 'undo' else 'after'} it. The core refuses if any of them changed since. "
+                  f"{'before' if action == Operation.UNDO else 'after'} it. The core refuses if any of them changed since. "
                   f"The {action} itself is recorded in the audit.")
         return self.confirm(verb, f"{verb} the {desc}?", impact, verb)
 

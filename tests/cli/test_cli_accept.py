@@ -155,6 +155,21 @@ def test_a_saved_plan_whose_source_changed_refuses_that_write_and_the_others_lan
         assert not any(d.is_tombstoned for d in s.documents_by_ids(ids["deploy"]))
 
 
+def test_a_saved_plan_with_a_decision_memgui_does_not_know_is_refused_whole_in_one_line(store, model, capsys,
+                                                                                        tmp_path):
+    path, _ids = store
+    code, out, _ = run(capsys, "accept-safe", "--store", str(path), "--model", model[0], "--dry-run", "--json")
+    plan = json.loads(out)
+    assert plan["writes"]
+    plan["writes"][0]["decision"] = "MERGE_EVERYTHING"
+    saved = tmp_path / "plan.json"
+    saved.write_text(json.dumps(plan), encoding="utf-8")
+    before = sha(path)
+    code, out, err = run(capsys, "accept-safe", "--store", str(path), "--plan", str(saved))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and sha(path) == before
+    assert "the decision is 'MERGE_EVERYTHING', not one memgui knows" in err
+
+
 def test_without_a_model_it_refuses_in_one_line_and_writes_nothing(store, capsys, monkeypatch):
     path, _ = store
     before = sha(path)

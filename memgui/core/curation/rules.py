@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from ..netfx import equals_ignore_case, format_f2, format_p0, normalize_for_containment
 from .anchors import anchor_jaccard, content_overlap, tokenize
-from .types import Candidate, CurationDecision, DecisionKind, Proposal
+from .types import Candidate, CurationDecision, DecisionKind, MemoryKind, Proposal
 
 HIGH_OVERLAP_THRESHOLD = 0.80
 AMBIGUOUS_LOWER_THRESHOLD = 0.40
@@ -28,8 +28,8 @@ REASON_NO_CANDIDATES = "no existing candidates"
 
 
 def is_record(proposal: Proposal) -> bool:
-    """MemoryKind parsed case-insensitively from the wire value."""
-    return equals_ignore_case(proposal.kind or "", "record")
+    """MemoryKind parsed case-insensitively from the wire value (a proposal built from one keeps its spelling)."""
+    return equals_ignore_case(proposal.kind or "", MemoryKind.RECORD)
 
 
 def _best_by_freshness(candidates: Sequence[Candidate]) -> Candidate:

@@ -20,6 +20,13 @@ class DecisionKind(StrEnum):
     AMBIGUOUS = "AMBIGUOUS"  # rules tier only; never returned by the LLM parser
 
 
+class MemoryKind(StrEnum):
+    """What a proposal writes (Netclaw's MemoryKind, as the wire and the audit details spell it)."""
+
+    DOCUMENT = "document"
+    RECORD = "record"  # an immutable record: never merged (rules.is_record)
+
+
 @dataclass(frozen=True)
 class Proposal:
     """A typed curation operation (Netclaw's SQLiteMemoryCurationOperation)."""
@@ -28,7 +35,7 @@ class Proposal:
     content: str
     anchor_name: str = ""
     anchor_type: str = "concept"
-    kind: str = "document"  # "document" | "record"
+    kind: MemoryKind = MemoryKind.DOCUMENT
     memory_class: str = "durable_fact"
     memory_id: str | None = None
     aliases_json: str | None = None

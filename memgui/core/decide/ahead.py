@@ -163,11 +163,11 @@ def fact_groups_of(review: ClusterReview) -> FactGroups | None:
 def decider_result_of(review: ClusterReview) -> DeciderResult | None:
     """The model's decision of a review as a DeciderResult (None when every pair was judged a different fact:
     nothing was drafted)."""
-    if review.decision == DecisionKind.CREATE.value and not review.merged_body and not review.raw_reply:
+    if review.decision == DecisionKind.CREATE and not review.merged_body and not review.raw_reply:
         return None
     decision = None
     if review.decision:
-        kind = DecisionKind(review.decision)
+        kind = review.decision
         targets = list(review.targets)
         decision = CurationDecision(
             kind, target_document_id=targets[0] if targets and kind != DecisionKind.CONSOLIDATE else None,

@@ -64,7 +64,7 @@ class DecisionCache:
             return None
         try:
             review = ClusterReview.from_dict(entry)
-        except TypeError:
+        except (TypeError, ValueError):  # a review this memgui cannot read is not reused
             return None
         return rechecked(review, documents) if review.stamps == stamps_of(documents) else None
 
@@ -77,7 +77,7 @@ class DecisionCache:
         for entry in entries.values() if isinstance(entries, dict) else ():
             try:
                 out.append(ClusterReview.from_dict(entry))
-            except TypeError:
+            except (TypeError, ValueError):  # a review this memgui cannot read is not reused
                 continue
         return out
 

@@ -37,27 +37,39 @@ from typing import Any
 from ...config import CurationSettings, load_curation_settings
 from ..curation.types import Candidate, CurationDecision, DeciderResult, DecisionKind, Proposal
 from ..merge.keep_draft import repair
+from ..netfx import StrEnum
 from ..tasks import CancelToken, Progress, Work
 from . import prompts as dp
 from .engine import Engine, LlamaEngine
 from .inputs import merge_keyword
+from .prompts import Pipeline
 
 log = logging.getLogger("memgui.decide")
 
-PIPELINE_TWO_STAGE = "two-stage"
-PIPELINE_SINGLE = "single"
-PIPELINES = (PIPELINE_TWO_STAGE, PIPELINE_SINGLE)
+PIPELINE_TWO_STAGE, PIPELINE_SINGLE = Pipeline.TWO_STAGE, Pipeline.SINGLE
+PIPELINES = tuple(Pipeline)
 # The classifier answers SAME only when SAME's first-token logit beats DIFFERENT's by this much (nats); a
 # near tie is DIFFERENT. Merging is destructive, so "genuinely unsure" means CREATE (netclaw-compat §8.2 bias), and a
 # near tie flips with the batch layout of the prompt (measured), so it must not decide a merge.
 DEFAULT_SAME_MARGIN = 0.3  # chosen on the dev set (resources/prompts/decider_devset.json), docs/decider.md
 
 
+class Stage(StrEnum):
+    """Which prompt a model call ran (`StageCall.stage`, kept as its value in `DeciderResult.extra["calls"]`)."""
+
+    CLASSIFY = "classify"  # stage 1: SAME / DIFFERENT of one pair
+    MERGE = "merge"  # stage 2: the merged body
+    PROTOCOL = "protocol"  # the single-prompt pipeline: Netclaw's whole decision protocol
+
+
+_PROGRESS_LABEL = {Stage.CLASSIFY: "classifying", Stage.MERGE: "merging", Stage.PROTOCOL: "deciding"}
+
+
 @dataclass(frozen=True)
 class StageCall:
     """One model call of a decision, as it happened."""
 
-    stage: str  # "classify" | "merge" | "protocol"
+    stage: Stage
     candidate_id: str | None
     reply: str
     prompt_tokens: int
@@ -87,7 +99,7 @@ class LlamaDecider:
         n_ctx: int | None = None,
         max_output_tokens: int | None = None,
         timeout_s: float | None = None,
-        pipeline: str = PIPELINE_TWO_STAGE,
+        pipeline: Pipeline | str = PIPELINE_TWO_STAGE,  # a string (the CLI's --pipeline) is read here
         explain: bool = False,
         same_margin: float = DEFAULT_SAME_MARGIN,
         settings: CurationSettings | None = None,
@@ -100,7 +112,7 @@ class LlamaDecider:
         self.settings = settings
         self.max_output_tokens = max_output_tokens or settings.llm_max_output_tokens
         self.timeout_s = timeout_s if timeout_s is not None else settings.llm_timeout_seconds
-        self.pipeline = pipeline
+        self.pipeline = Pipeline(pipeline)
         self.explain = explain
         self.same_margin = same_margin
         if engine is None:
@@ -240,7 +252,7 @@ class LlamaDecider:
             messages = dp.editor_messages(bodies)
             user_texts.append(messages[-1]["content"])
             try:
-                call = yield from self._call("merge", None, messages, None, self.max_output_tokens,
+                call = yield from self._call(Stage.MERGE, None, messages, None, self.max_output_tokens,
                                              calls, deadline, cancel, done=len(candidates), total=len(candidates))
                 body = call.reply.strip() or None
             except PromptTooLong as exc:
@@ -271,7 +283,7 @@ class LlamaDecider:
             extra["prompt"] = f"{system}\n\n{user}"
         grammar = dp.protocol_grammar([c.document_id for c in candidates])
         messages = dp.chat(system, user)
-        call = yield from self._call("protocol", None, messages, grammar, self.max_output_tokens, calls,
+        call = yield from self._call(Stage.PROTOCOL, None, messages, grammar, self.max_output_tokens, calls,
                                      deadline, cancel)
         return call.reply, prompt_hash(system, user)
 
@@ -281,7 +293,7 @@ class LlamaDecider:
         if self.explain or not hasattr(self.engine, "score_words"):
             grammar = dp.CLASSIFY_WITH_REASON_GRAMMAR if self.explain else dp.CLASSIFY_GRAMMAR
             max_tokens = 80 if self.explain else dp.CLASSIFY_MAX_TOKENS
-            call: StageCall = yield from self._call("classify", candidate_id, messages, grammar, max_tokens, calls,
+            call: StageCall = yield from self._call(Stage.CLASSIFY, candidate_id, messages, grammar, max_tokens, calls,
                                                     deadline, cancel, done=done, total=total)
             return call
         # Score the two answers from the logits after the prompt: the same choice a two-word grammar makes
@@ -290,7 +302,7 @@ class LlamaDecider:
         started = time.monotonic()
         tokens = self._fit(self.engine.tokenize(self.engine.render(messages)))
         yield Progress("classifying", done, total, candidate_id or "")
-        work = self.engine.score_words(tokens, stable_prefix=self._stable_prefix("classify", messages, tokens),
+        work = self.engine.score_words(tokens, stable_prefix=self._stable_prefix(Stage.CLASSIFY, messages, tokens),
                                        words=(dp.SAME, dp.DIFFERENT))
         while True:
             try:
@@ -302,7 +314,7 @@ class LlamaDecider:
         margin = scores[dp.SAME] - scores[dp.DIFFERENT]
         reply = dp.SAME if margin > self.same_margin else dp.DIFFERENT
         yield Progress("classifying", done, total, candidate_id or "", payload=reply)
-        call = StageCall("classify", candidate_id, reply, len(tokens), 1, round(time.monotonic() - started, 3),
+        call = StageCall(Stage.CLASSIFY, candidate_id, reply, len(tokens), 1, round(time.monotonic() - started, 3),
                          margin=round(margin, 3))
         calls.append(call)
         return call
@@ -312,7 +324,7 @@ class LlamaDecider:
             raise PromptTooLong(f"prompt of {len(tokens)} tokens does not fit the model context ({self.engine.n_ctx})")
         return tokens
 
-    def _call(self, stage: str, candidate_id: str | None, messages: list[dict[str, Any]], grammar: str | None,
+    def _call(self, stage: Stage, candidate_id: str | None, messages: list[dict[str, Any]], grammar: str | None,
               max_tokens: int, calls: list[StageCall], deadline: float | None, cancel: CancelToken | None,
               done: int = 0, total: int = 1) -> Work[StageCall]:
         """One streamed, grammar-constrained model call; raises _Stop between pieces on cancel/timeout."""
@@ -320,7 +332,7 @@ class LlamaDecider:
         started = time.monotonic()
         tokens = self._fit(self.engine.tokenize(self.engine.render(messages)))
         room = self.engine.n_ctx - len(tokens)
-        label = {"classify": "classifying", "merge": "merging"}.get(stage, "deciding")
+        label = _PROGRESS_LABEL[stage]
         yield Progress(label, done, total, candidate_id or "")
         pieces: list[str] = []
         stream = self.engine.generate(tokens, stable_prefix=self._stable_prefix(stage, messages, tokens),
@@ -341,7 +353,7 @@ class LlamaDecider:
         calls.append(call)
         return call
 
-    def _stable_prefix(self, stage: str, messages: list[dict[str, Any]], tokens: list[int]) -> int:
+    def _stable_prefix(self, stage: Stage, messages: list[dict[str, Any]], tokens: list[int]) -> int:
         """Tokens every prompt of this kind shares (system prompt, shots): compare with a reference prompt
         whose last user turn differs; cached per kind and fixed part."""
         key = (stage, tuple((m["role"], m["content"]) for m in messages[:-1]))
@@ -401,4 +413,4 @@ def _num(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-__all__ = ["PIPELINES", "PIPELINE_SINGLE", "PIPELINE_TWO_STAGE", "LlamaDecider", "PromptTooLong", "StageCall"]
+__all__ = ["PIPELINES", "PIPELINE_SINGLE", "PIPELINE_TWO_STAGE", "LlamaDecider", "Pipeline", "PromptTooLong", "StageCall"]

@@ -28,8 +28,17 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from ...config import resources_dir
+from ..netfx import StrEnum
 
 SAME, DIFFERENT = "SAME", "DIFFERENT"  # the classifier's two answers
+
+
+class Pipeline(StrEnum):
+    """Which prompts the decider asks (`llm.LlamaDecider.pipeline`; part of the self-test's cache key)."""
+
+    TWO_STAGE = "two-stage"  # the classifier, then the editor (the default)
+    SINGLE = "single"  # Netclaw's curator prompt in one call
+
 CLASSIFY_GRAMMAR = 'root ::= "SAME" | "DIFFERENT"\n'
 CLASSIFY_WITH_REASON_GRAMMAR = 'root ::= ("SAME" | "DIFFERENT") "\\nREASON: " [^\\n]{1,240}\n'
 CLASSIFY_MAX_TOKENS = 4

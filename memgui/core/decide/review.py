@@ -49,7 +49,7 @@ def stamps_of(documents: Sequence[Any]) -> dict[str, dict[str, Any]]:
 class ClusterReview:
     """The proposal for one cluster (the fields of `memgui decide --json`)."""
 
-    decision: str | None  # SKIP / CREATE / UPDATE / CONSOLIDATE, None when the model gave none
+    decision: DecisionKind | None  # SKIP / CREATE / UPDATE / CONSOLIDATE, None when the model gave none
     targets: list[str]
     rationale: str | None
     merged_body: str | None
@@ -94,8 +94,13 @@ class ClusterReview:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClusterReview:
+        """A review from plain values (a cached one): ValueError when its decision is not a DecisionKind (a
+        cache written by another memgui), TypeError when a field is missing."""
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        values = {k: v for k, v in data.items() if k in names}
+        if values.get("decision") is not None:
+            values["decision"] = DecisionKind(values["decision"])
+        return cls(**values)
 
 
 def _targets(decision: CurationDecision | None) -> list[str]:
@@ -125,7 +130,7 @@ def _from_result(proposal: Proposal, candidates: Sequence[Candidate], result: De
     d = result.decision
     guard, strict = _checks(proposal, candidates, d, titles)
     return {
-        "decision": d.kind.value if d else None, "targets": _targets(d), "rationale": result.rationale,
+        "decision": d.kind if d else None, "targets": _targets(d), "rationale": result.rationale,
         "merged_body": d.merged_body if d else None, "guard": guard, "strict": strict,
         "model_id": result.model_id, "seconds": result.seconds, "prompt_tokens": result.prompt_tokens,
         "completion_tokens": result.completion_tokens, "proposal_id": proposal.memory_id,
@@ -136,7 +141,7 @@ def _from_result(proposal: Proposal, candidates: Sequence[Candidate], result: De
 def _all_different(proposal: Proposal, candidates: Sequence[Candidate], model_id: str) -> dict[str, Any]:
     """Every pair judged different: nothing to merge (the reviewer keeps them separate)."""
     return {
-        "decision": DecisionKind.CREATE.value, "targets": [], "rationale": "every pair was judged a different fact",
+        "decision": DecisionKind.CREATE, "targets": [], "rationale": "every pair was judged a different fact",
         "merged_body": None, "guard": None, "strict": None, "model_id": model_id, "seconds": None,
         "prompt_tokens": None, "completion_tokens": None, "proposal_id": proposal.memory_id,
         "candidate_ids": [c.document_id for c in candidates], "error": None, "raw_reply": None,

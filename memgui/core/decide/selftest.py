@@ -23,6 +23,7 @@ from typing import Any
 
 from ...config import resources_dir, user_cache_dir
 from ..curation.types import Candidate, DecisionKind, Proposal
+from ..netfx import StrEnum
 from ..store.seams import read_cache
 from ..tasks import Cancelled, CancelToken, Progress, Work, run_to_end
 from . import prompts as dp
@@ -31,22 +32,51 @@ CACHE_FILE = "decider_selftest.json"
 _SAME_KINDS = {DecisionKind.SKIP, DecisionKind.UPDATE, DecisionKind.CONSOLIDATE}  # judged "same fact"
 
 
+class CanaryKind(StrEnum):
+    """What a canary pair tests (`decider_canaries.json`)."""
+
+    PARAPHRASE = "paraphrase"  # one fact said twice: SAME
+    NEAR_MISS = "near-miss"  # one fact apart: DIFFERENT
+    UNRELATED = "unrelated"  # nothing shared: DIFFERENT
+
+
+class Answer(StrEnum):
+    """The classifier's two answers (prompts.SAME / prompts.DIFFERENT): what a canary expects."""
+
+    SAME = dp.SAME
+    DIFFERENT = dp.DIFFERENT
+
+
 @dataclass(frozen=True)
 class Canary:
-    kind: str  # "paraphrase" | "near-miss" | "unrelated"
+    kind: CanaryKind
     existing: str
     new: str
-    expected: str  # "SAME" | "DIFFERENT"
+    expected: Answer
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Canary:
+        """A canary from plain values (the resource file, a cached outcome): ValueError for a kind or an
+        expected answer this memgui does not know."""
+        return cls(CanaryKind(data["kind"]), data["existing"], data["new"], Answer(data["expected"]))
 
 
 @dataclass(frozen=True)
 class CanaryOutcome:
-    kind: str
+    kind: CanaryKind
     existing: str
     new: str
-    expected: str
-    answer: str | None  # None: no answer (timeout, error)
+    expected: Answer
+    answer: str | None  # the model's reply as given (None: no answer — timeout, error); right when it is `expected`
     ok: bool
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> CanaryOutcome:
+        """An outcome from a cached report: ValueError for a kind or an expected answer this memgui does not know
+        (the cached verdict is then not used), TypeError for a missing or extra field."""
+        if not isinstance(data, dict):
+            raise TypeError(f"a canary outcome is an object, not {type(data).__name__}")
+        return cls(**{**data, "kind": CanaryKind(data.get("kind")), "expected": Answer(data.get("expected"))})
 
 
 @dataclass(frozen=True)
@@ -74,7 +104,7 @@ class SelfTestReport:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SelfTestReport:
-        details = tuple(CanaryOutcome(**d) for d in data.get("details", ()))
+        details = tuple(CanaryOutcome.from_dict(d) for d in data.get("details", ()))
         fields = {k: data[k] for k in ("capable", "passed", "total", "model_id", "seconds", "error", "prompt_version")
                   if k in data}
         return cls(details=details, **fields)
@@ -83,7 +113,7 @@ class SelfTestReport:
 @functools.cache
 def canaries() -> tuple[Canary, ...]:
     data = json.loads((resources_dir() / "prompts" / "decider_canaries.json").read_text(encoding="utf-8"))
-    return tuple(Canary(**c) for c in data["canaries"])
+    return tuple(Canary.from_dict(c) for c in data["canaries"])
 
 
 def _version() -> str:
@@ -120,7 +150,8 @@ def _save_cache(key: str, report: SelfTestReport) -> None:
     os.replace(tmp, path)
 
 
-def cached_selftest(model_path: str | os.PathLike[str], *, pipeline: str = "two-stage") -> SelfTestReport | None:
+def cached_selftest(model_path: str | os.PathLike[str], *,
+                    pipeline: str = dp.Pipeline.TWO_STAGE) -> SelfTestReport | None:
     """The cached verdict for this exact model file, without loading the model; None when not tested yet."""
     key = cache_key(model_path, pipeline=pipeline)
     if key is None:
@@ -130,7 +161,7 @@ def cached_selftest(model_path: str | os.PathLike[str], *, pipeline: str = "two-
         return None
     try:
         report = SelfTestReport.from_dict(data)
-    except TypeError:
+    except (TypeError, ValueError):  # a verdict this memgui cannot read is made again
         return None
     return SelfTestReport(**{**asdict(report), "details": report.details, "cached": True})
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ..store import Store
-from ..store.audit_log import list_entries
+from ..store.audit_log import Operation, list_entries
 from ..tasks import CancelToken, Progress, Work, run_to_end
 from .daemon_logs import (
     EMPTY_TIMELINE,
@@ -59,7 +59,7 @@ def build_audit_report_work(
     *,
     daemon_logs: Sequence[str | os.PathLike[str]] = (),
     default_logs: bool = True,
-    operation: str | Iterable[str] | None = None,
+    operation: Operation | Iterable[Operation] | None = None,
     document_id: str | None = None,
     guard_passed: bool | None = None,
     model_id: str | None = None,

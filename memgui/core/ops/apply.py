@@ -63,6 +63,7 @@ from .policy import (  # re-exported: the merge modes are named where the rules 
     MODE_MERGED_BODY as MODE_MERGED_BODY,
     MODE_UNION as MODE_UNION,
     MODES as MODES,
+    MergeMode as MergeMode,
     guard_refuses,
     merge_refusal,
 )
@@ -117,7 +118,7 @@ class MergePlan:
 
     target_id: str
     source_ids: tuple[str, ...]  # the cluster; may include the target
-    mode: str = MODE_MERGED_BODY  # merged_body | append | union
+    mode: MergeMode = MODE_MERGED_BODY  # merged_body | append | union
     merged_body: str | None = None
     drafted: Mapping[str, SourceStamp] = field(default_factory=dict)
     model_id: str | None = None

@@ -30,13 +30,14 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
+from ..curation.types import DecisionKind
 from ..decide.reader import ReaderReport
-from ..decide.review import ClusterReview
+from ..decide.review import Badge, ClusterReview
 from ..merge.align import Alignment, Verdict, judge
 from ..merge.guard import check_merge
 from ..merge.strict import StrictReport
 from ..merge.supersede import Reading
-from ..netfx import is_blank
+from ..netfx import StrEnum, is_blank
 from ..store import Store, StoreError, StoreWriteFailedError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
 from ..store.values import Document
@@ -58,7 +59,30 @@ NOTE_PREFIX = "accept-safe batch "
 _BATCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
-SUPERSEDE = "SUPERSEDE"  # a planned write that is a supersession (issue 38), not a merge decision
+class WriteKind(StrEnum):
+    """A planned write that is not a model's merge decision (those are DecisionKind UPDATE / CONSOLIDATE)."""
+
+    SUPERSEDE = "SUPERSEDE"  # a supersession (issue 38)
+
+
+SUPERSEDE = WriteKind.SUPERSEDE
+
+
+class Unreviewed(StrEnum):
+    """An excluded cluster's verdict when no review of it was at hand (a reviewed one shows the review's Badge)."""
+
+    NOT_REVIEWED = "not reviewed"
+
+
+def decision_of(value: Any, where: str) -> DecisionKind | WriteKind:
+    """A plan's decision as read from a file: a DecisionKind or SUPERSEDE, else BatchError (the plan is refused
+    whole, as `validate_plan` refuses a decision it does not allow)."""
+    if value in DecisionKind.__members__.values():
+        return DecisionKind(value)
+    if value in WriteKind.__members__.values():
+        return WriteKind(value)
+    raise BatchError(f"{where}: the decision is {value!r}, not one memgui knows (UPDATE/CONSOLIDATE, or SUPERSEDE "
+                     "with its reading)")
 
 
 class BatchError(Exception):
@@ -137,7 +161,7 @@ class PlannedWrite:
     cluster_id: str
     target_id: str
     tombstoned: list[str]
-    decision: str
+    decision: DecisionKind | WriteKind
     merged_body: str
     length_ratio: float | None
     guard: dict[str, Any]  # {passed, reason, retention, length_ratio, missing}
@@ -162,7 +186,7 @@ class Exclusion:
     cluster_id: str
     member_ids: list[str]
     reason: str
-    verdict: str  # the queue badge: pending / same / different / mixed, or "not reviewed"
+    verdict: Badge | Unreviewed  # the queue badge: pending / same / different / mixed, or "not reviewed"
     titles: dict[str, str] = field(default_factory=dict)
     reader: dict[str, Any] | None = None  # the second reader's verdicts, when it read this cluster
 
@@ -208,8 +232,8 @@ class BatchPlan:
         `validate_plan`: a plan is a claim, and one that breaks the rule's shape is refused whole."""
         try:
             plan = cls(str(data["batch_id"]), str(data.get("created_at", "")),
-                       [PlannedWrite(**w) for w in data.get("writes", [])],
-                       [Exclusion(**x) for x in data.get("excluded", [])],
+                       [_planned_write(w) for w in data.get("writes", [])],
+                       [_exclusion(x) for x in data.get("excluded", [])],
                        dict(data.get("reader") or READER_NOT_RUN.to_dict()))
         except (KeyError, TypeError) as exc:
             raise BatchError(f"not an accept-safe plan ({type(exc).__name__}: {exc})") from None
@@ -218,6 +242,29 @@ class BatchPlan:
 
     def to_markdown(self) -> str:
         return plan_markdown(self)
+
+
+def _planned_write(data: Mapping[str, Any]) -> PlannedWrite:
+    """One planned write from plain values, its decision typed (KeyError / TypeError when a field is missing)."""
+    if not isinstance(data, Mapping):
+        raise TypeError(f"a planned write is an object, not {type(data).__name__}")
+    where = f"cluster {data.get('cluster_id')}"
+    return PlannedWrite(**{**data, "decision": decision_of(data["decision"], where)})
+
+
+def _exclusion(data: Mapping[str, Any]) -> Exclusion:
+    """One exclusion from plain values, its verdict typed: BatchError for a verdict this memgui does not show."""
+    if not isinstance(data, Mapping):
+        raise TypeError(f"an exclusion is an object, not {type(data).__name__}")
+    value = data["verdict"]
+    if value in Badge.__members__.values():
+        verdict: Badge | Unreviewed = Badge(value)
+    elif value in Unreviewed.__members__.values():
+        verdict = Unreviewed(value)
+    else:
+        raise BatchError(f"cluster {data.get('cluster_id')}: the verdict {value!r} is not one memgui knows "
+                         f"({', '.join([*Badge, *Unreviewed])})")
+    return Exclusion(**{**data, "verdict": verdict})
 
 
 def _write_of(cluster_id: str, review: ClusterReview, titles: Mapping[str, str],
@@ -306,7 +353,7 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
             claimed |= set(write.source_ids)
         else:
             excluded.append(Exclusion(str(cluster_id), members, reason or "not reviewed",
-                                      review.verdict if review is not None else "not reviewed",
+                                      review.verdict if review is not None else Unreviewed.NOT_REVIEWED,
                                       {m: titles.get(m, "") for m in members}, read))
     bid = check_batch_id(batch_id or new_batch_id(when))
     return BatchPlan(bid, when.isoformat(timespec="seconds"), writes, excluded, reader.to_dict())
@@ -403,7 +450,7 @@ def validate_plan(plan: BatchPlan) -> None:
         if set(write.stamps) != set(members):
             raise BatchError(f"{where}: the stamps name other documents than the write merges")
         if write.decision not in MERGE_DECISIONS and not (write.decision == SUPERSEDE and write.supersede):
-            raise BatchError(f"{where}: the decision is {write.decision!r}, not UPDATE/CONSOLIDATE (or SUPERSEDE "
+            raise BatchError(f"{where}: the decision is '{write.decision}', not UPDATE/CONSOLIDATE (or SUPERSEDE "
                              "with its reading)")
         if is_blank(write.merged_body):
             raise BatchError(f"{where}: no merged body")

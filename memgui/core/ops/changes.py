@@ -35,8 +35,9 @@ from ..store.audit_log import (
     AuditEntry,
     document_row,
 )
+from .policy import MergeMode
 
-MODE_APPEND = "append"  # apply.MODE_APPEND (apply imports this module, so the value is repeated here once)
+MODE_APPEND = MergeMode.APPEND
 
 
 class Effect(Enum):

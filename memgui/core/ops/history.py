@@ -37,12 +37,13 @@ from ..store.audit_log import (
     STATE_UNDONE,
     AuditEntry,
     AuditHead,
+    Operation,
     audit_heads,
     document_row,
     entry_state,
     get_entry,
 )
-from .changes import Written
+from .changes import MODE_APPEND, Written
 from .undo import AuditError, redo, undo
 
 REVIEWER_OPERATIONS = frozenset({OP_MERGE, OP_KEEP_SEPARATE, OP_ALLOW_NOMINATION, OP_APPEND_BACK, OP_EDIT, OP_DROP})
@@ -75,7 +76,7 @@ class HistoryStep:
     """What Undo (or Redo) would revert now: the audited write and how a person names it."""
 
     audit_id: int
-    operation: str
+    operation: Operation
     description: str
 
 
@@ -123,7 +124,7 @@ def describe(entry: AuditEntry) -> str:
     """How the window and the CLI name a reviewer write (the Ctrl+Z question, the status bar)."""
     n, into = len(entry.source_ids), _title(entry, entry.target_id)
     if entry.operation == OP_MERGE:
-        verb = "append" if entry.details.get("mode") == "append" else "merge"
+        verb = "append" if entry.details.get("mode") == MODE_APPEND else "merge"
         return f"{verb} of {n} documents into {into}"
     if entry.operation in (OP_KEEP_SEPARATE, OP_ALLOW_NOMINATION):
         pairs = len(entry.details.get("pairs") or ())

@@ -14,25 +14,35 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from ..curation.types import DecisionKind
 from ..decide.review import ClusterReview
 from ..merge.align import Verdict
 from ..merge.conflicts import DifferentFactsMark
 from ..merge.strict import StrictReport
-from ..netfx import is_blank
+from ..netfx import StrEnum, is_blank
 
-MODE_MERGED_BODY, MODE_APPEND, MODE_UNION = "merged_body", "append", "union"
-MODES = (MODE_MERGED_BODY, MODE_APPEND, MODE_UNION)
+
+class MergeMode(StrEnum):
+    """How a merge writes its target (`apply.MergePlan.mode`, the audit details' "mode")."""
+
+    MERGED_BODY = "merged_body"  # the reviewed merged body (merge-document)
+    APPEND = "append"  # the sources appended below the target's body
+    UNION = "union"  # the deterministic sentence-union draft
+
+
+MODE_MERGED_BODY, MODE_APPEND, MODE_UNION = MergeMode.MERGED_BODY, MergeMode.APPEND, MergeMode.UNION
+MODES = tuple(MergeMode)
 
 RISKY_DOCUMENTS = 2  # more documents than this in one write is a risk
 RISKY_LENGTH_RATIO = 2.0  # a merged body longer than this times the longest source may hold more than one fact
 AT_RISK_SHOWN = 8  # facts at risk named in the confirmation; the rest counted
 MAX_MERGED = 3  # more members than this is never accepted in bulk: a person reads big merges
-MERGE_DECISIONS = ("UPDATE", "CONSOLIDATE")
+MERGE_DECISIONS = (DecisionKind.UPDATE, DecisionKind.CONSOLIDATE)
 
 
 # ---- refused --------------------------------------------------------------------------------------------
 
-def merge_refusal(mode: str, target_id: str | None, other_ids: Sequence[str], merged_body: str | None) -> str | None:
+def merge_refusal(mode: MergeMode, target_id: str | None, other_ids: Sequence[str], merged_body: str | None) -> str | None:
     """Why a merge is refused before anything is read (one line), or None."""
     if mode not in MODES:
         return f"unknown merge mode {mode!r} (use one of: {', '.join(MODES)})"
@@ -87,7 +97,7 @@ def _low_pair(cosines: Mapping[frozenset[str], float], included: Collection[str]
             f"{threshold:.3f}.")
 
 
-def merge_risks(*, mode: str, documents: int, length_ratio: float | None, strict: StrictReport | None,
+def merge_risks(*, mode: MergeMode, documents: int, length_ratio: float | None, strict: StrictReport | None,
                 mark: DifferentFactsMark | None, cosines: Mapping[frozenset[str], float], included: Collection[str],
                 threshold: float | None, number_of: Callable[[str], int]) -> list[str]:
     """Why this write needs a warned confirmation (empty: it does not). `length_ratio` is MergeGuard's on the body;
@@ -185,7 +195,19 @@ def rule_text() -> str:
 
 
 __all__ = [
-    "AT_RISK_SHOWN", "MAX_MERGED", "MERGE_DECISIONS", "MODES", "RISKY_DOCUMENTS", "RISKY_LENGTH_RATIO",
-    "facts_at_risk", "guard_refuses", "merge_refusal", "merge_risks", "merged_ids", "proved", "rule_text",
+    "AT_RISK_SHOWN",
+    "MAX_MERGED",
+    "MERGE_DECISIONS",
+    "MODES",
+    "RISKY_DOCUMENTS",
+    "RISKY_LENGTH_RATIO",
+    "MergeMode",
+    "facts_at_risk",
+    "guard_refuses",
+    "merge_refusal",
+    "merge_risks",
+    "merged_ids",
+    "proved",
+    "rule_text",
     "why_not_safe",
 ]

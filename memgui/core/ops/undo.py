@@ -20,6 +20,8 @@ from ..store.audit_log import (
     STATE_APPLIED,
     STATE_UNDONE,
     AuditEntry,
+    AuditState,
+    Operation,
     Provenance,
     TextPack,
     Touched,
@@ -46,7 +48,7 @@ class AuditNotFoundError(AuditError):
 class UndoConflictError(AuditError):
     """A touched row changed after the entry was applied (or undone); restoring would lose that change."""
 
-    def __init__(self, audit_id: int, kind: str, key: str, action: str = "undo"):
+    def __init__(self, audit_id: int, kind: str, key: str, action: Operation = OP_UNDO):
         self.audit_id, self.kind, self.key, self.action = audit_id, kind, key, action
         what = {"documents": "document", "anchors": "anchor", "records": "record", "exemptions": "exemption"}.get(kind, kind)
         super().__init__(
@@ -135,8 +137,8 @@ def _texts_of(entry: AuditEntry | None) -> TextPack:
     return texts
 
 
-def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], target: Mapping[str, Any], action: str,
-            note: str | None, new_state: str, texts: TextPack | None = None) -> int:
+def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], target: Mapping[str, Any], action: Operation,
+            note: str | None, new_state: AuditState, texts: TextPack | None = None) -> int:
     diff = first_difference(store, expected)
     if diff is not None:
         raise UndoConflictError(entry.audit_id, diff[0], diff[1], action)
@@ -145,7 +147,7 @@ def _revert(store: Store, entry: AuditEntry, *, expected: Mapping[str, Any], tar
     restore(store, _changed(target, expected))
     restored = capture(store, touched)
     new_id = record_entry(
-        store, operation=OP_UNDO if action == "undo" else OP_REDO, target_id=entry.target_id,
+        store, operation=action, target_id=entry.target_id,
         source_ids=entry.source_ids, before=current, after=restored,
         details={"reverted_operation": entry.operation}, provenance=Provenance(decided_by="reviewer", note=note),
         reverts_audit_id=entry.audit_id, texts=texts,
@@ -168,7 +170,7 @@ def check_undo(store: Store, entry: AuditEntry) -> None:
     _check_undo_state(entry)
     diff = first_difference(store, entry.after)
     if diff is not None:
-        raise UndoConflictError(entry.audit_id, diff[0], diff[1], "undo")
+        raise UndoConflictError(entry.audit_id, diff[0], diff[1], OP_UNDO)
 
 
 def undo(store: Store, audit_id: int, *, note: str | None = None) -> Written:
@@ -182,7 +184,7 @@ def undo(store: Store, audit_id: int, *, note: str | None = None) -> Written:
     with store.transaction():
         entry = _entry_now(store, audit_id, ahead)
         _check_undo_state(entry)
-        new_id = _revert(store, entry, expected=entry.after, target=entry.before, action="undo", note=note,
+        new_id = _revert(store, entry, expected=entry.after, target=entry.before, action=OP_UNDO, note=note,
                          new_state=STATE_UNDONE, texts=texts)
     return written(written_entry(store, new_id), reverted=entry)
 
@@ -202,7 +204,7 @@ def redo(store: Store, audit_id: int, *, note: str | None = None) -> Written:
             raise AuditError(f"audit {entry.audit_id} is itself a redo; use `undo {entry.reverts_audit_id}`")
         if entry.state != STATE_UNDONE:
             raise AuditError(f"audit {entry.audit_id} is not undone; nothing to redo")
-        new_id = _revert(store, entry, expected=entry.before, target=entry.after, action="redo", note=note,
+        new_id = _revert(store, entry, expected=entry.before, target=entry.after, action=OP_REDO, note=note,
                          new_state=STATE_APPLIED, texts=texts)
     return written(written_entry(store, new_id), reverted=entry)
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from peewee import Value, fn
 
+from ..netfx import StrEnum
 from . import audit_texts, exemptions as exemptions_mod, seams
 from .audit_texts import TextPack
 from .errors import StoreError
@@ -26,21 +27,73 @@ from .models import TableModel
 from .store import Store
 from .values import RawText, now_ms
 
-# Operations (the `operation` column).
-OP_DECIDE_CREATE = "decide-create"  # apply_decision wrote a proposal (new row, or appended on an anchor collision)
-OP_DECIDE_UPDATE = "decide-update"  # apply_decision: Update (guarded merge-or-append, or deterministic overwrite)
-OP_DECIDE_CONSOLIDATE = "decide-consolidate"
-OP_MERGE = "merge"  # a reviewer merged a cluster into a target
-OP_DROP = "drop"  # a reviewer tombstoned a redundant document
-OP_EDIT = "edit"  # a reviewer edited a document's body
-OP_KEEP_SEPARATE = "keep-separate"  # exemptions added
-OP_ALLOW_NOMINATION = "allow-nomination"  # exemptions removed
-OP_APPEND_BACK = "append-back"  # facts a past merge lost, appended back to its target (forensics/recheck.py)
-OP_UNDO = "undo"
-OP_REDO = "redo"
 
-STATE_APPLIED = "applied"
-STATE_UNDONE = "undone"
+class Operation(StrEnum):
+    """What an audit row records (the `operation` column, written as the value)."""
+
+    DECIDE_CREATE = "decide-create"  # apply_decision wrote a proposal (new row, or appended on an anchor collision)
+    DECIDE_UPDATE = "decide-update"  # apply_decision: Update (guarded merge-or-append, or deterministic overwrite)
+    DECIDE_CONSOLIDATE = "decide-consolidate"
+    MERGE = "merge"  # a reviewer merged a cluster into a target
+    DROP = "drop"  # a reviewer tombstoned a redundant document
+    EDIT = "edit"  # a reviewer edited a document's body
+    KEEP_SEPARATE = "keep-separate"  # exemptions added
+    ALLOW_NOMINATION = "allow-nomination"  # exemptions removed
+    APPEND_BACK = "append-back"  # facts a past merge lost, appended back to its target (forensics/recheck.py)
+    UNDO = "undo"
+    REDO = "redo"
+
+    @classmethod
+    def read(cls, value: str) -> Operation:
+        """A stored (or asked-for) operation. One this version does not know — a newer memgui wrote it — is not
+        an error: it reads as an unnamed Operation (`known` False) carrying the raw value, so the row still
+        lists, prints and exports exactly as written, and nothing of this version treats it as one of its own
+        (it equals no member: no undo rule, no effect, no recheck applies). `Operation(value)` stays strict."""
+        return _read(cls, value)
+
+    @property
+    def known(self) -> bool:
+        return self._name_ != _UNKNOWN
+
+
+class AuditState(StrEnum):
+    """Whether an audited write stands (the `state` column, written as the value)."""
+
+    APPLIED = "applied"
+    UNDONE = "undone"
+
+    @classmethod
+    def read(cls, value: str) -> AuditState:
+        """A stored state; one this version does not know reads as an unnamed AuditState carrying the raw value
+        (as `Operation.read`): the row lists as written, and neither undo nor redo takes it."""
+        return _read(cls, value)
+
+    @property
+    def known(self) -> bool:
+        return self._name_ != _UNKNOWN
+
+
+_UNKNOWN = "UNKNOWN"
+_E = TypeVar("_E", Operation, AuditState)
+
+
+def _read(cls: type[_E], value: str) -> _E:
+    """The member of `value`, else an unnamed instance of `cls` carrying it (never added to the members)."""
+    try:
+        return cls(value)
+    except ValueError:
+        unknown = str.__new__(cls, value)
+        unknown._name_, unknown._value_ = _UNKNOWN, value
+        return unknown
+
+
+# The members' former names (the `operation` column's values).
+OP_DECIDE_CREATE, OP_DECIDE_UPDATE = Operation.DECIDE_CREATE, Operation.DECIDE_UPDATE
+OP_DECIDE_CONSOLIDATE, OP_MERGE, OP_DROP = Operation.DECIDE_CONSOLIDATE, Operation.MERGE, Operation.DROP
+OP_EDIT, OP_KEEP_SEPARATE, OP_ALLOW_NOMINATION = Operation.EDIT, Operation.KEEP_SEPARATE, Operation.ALLOW_NOMINATION
+OP_APPEND_BACK, OP_UNDO, OP_REDO = Operation.APPEND_BACK, Operation.UNDO, Operation.REDO
+
+STATE_APPLIED, STATE_UNDONE = AuditState.APPLIED, AuditState.UNDONE
 
 _COLUMNS = (
     "audit_id", "created_at", "operation", "target_id", "source_ids_json", "decided_by", "model_id",
@@ -100,14 +153,14 @@ class Touched:
 class AuditEntry:
     audit_id: int
     created_at: int
-    operation: str
+    operation: Operation  # Operation.read of the stored column
     target_id: str | None
     source_ids: tuple[str, ...]
     decided_by: str | None
     model_id: str | None
     prompt_hash: str | None
     guard_passed: bool | None
-    state: str
+    state: AuditState  # AuditState.read of the stored column
     reverts_audit_id: int | None
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
     before: Mapping[str, Any] = field(default_factory=dict, hash=False, repr=False)
@@ -242,7 +295,7 @@ def restore(store: Store, image: Mapping[str, Any]) -> None:
 def record_entry(
     store: Store,
     *,
-    operation: str,
+    operation: Operation,
     target_id: str | None,
     source_ids: Iterable[str],
     before: Mapping[str, Any],
@@ -251,7 +304,7 @@ def record_entry(
     provenance: Provenance | None = None,
     guard_passed: bool | None = None,
     reverts_audit_id: int | None = None,
-    state: str = STATE_APPLIED,
+    state: AuditState = STATE_APPLIED,
     texts: TextPack | None = None,
     details_json: str | None = None,
 ) -> int:
@@ -367,12 +420,12 @@ def _entry(row: tuple[Any, ...]) -> AuditEntry:
             return seams.audit_details(text, f"{where}: details_json is not valid")
 
         return AuditEntry(
-            audit_id=int(audit_id), created_at=int(r["created_at"] or 0), operation=str(r["operation"]),
+            audit_id=int(audit_id), created_at=int(r["created_at"] or 0), operation=Operation.read(str(r["operation"])),
             target_id=_text(r["target_id"], f"{where}: target_id"),
             source_ids=tuple(column("source_ids_json", seams.audit_source_ids)),
             decided_by=_text(r["decided_by"], f"{where}: decided_by"), model_id=_text(r["model_id"], f"{where}: model_id"),
             prompt_hash=_text(r["prompt_hash"], f"{where}: prompt_hash"),
-            guard_passed=None if r["guard_passed"] is None else bool(r["guard_passed"]), state=str(r["state"]),
+            guard_passed=None if r["guard_passed"] is None else bool(r["guard_passed"]), state=AuditState.read(str(r["state"])),
             reverts_audit_id=None if r["reverts_audit_id"] is None else int(r["reverts_audit_id"]),
             details=details(),
             before=image("before_json"), after=image("after_json"),
@@ -391,14 +444,14 @@ def get_entry(store: Store, audit_id: int) -> AuditEntry | None:
     return _entry(row) if row else None
 
 
-def entry_state(store: Store, audit_id: int) -> str | None:
+def entry_state(store: Store, audit_id: int) -> AuditState | None:
     """An entry's state alone (applied | undone), or None when there is no such entry: what undo and redo read
     again inside their lock about an entry they read whole before it (its images never change)."""
     Au = store.m.audit
     if Au is None:
         return None
     row = store._first(_checked(store, Au).select(Au.state).where(Au.audit_id == int(audit_id)))
-    return None if row is None else str(row[0])
+    return None if row is None else AuditState.read(str(row[0]))
 
 
 def written_entry(store: Store, audit_id: int) -> AuditEntry:
@@ -412,11 +465,11 @@ def written_entry(store: Store, audit_id: int) -> AuditEntry:
 def list_entries(
     store: Store,
     *,
-    operation: str | Iterable[str] | None = None,
+    operation: Operation | Iterable[Operation] | None = None,
     document_id: str | None = None,
     guard_passed: bool | None = None,
     model_id: str | None = None,
-    state: str | None = None,
+    state: AuditState | None = None,
     limit: int | None = None,
 ) -> list[AuditEntry]:
     """Audit entries, newest first, filtered. `document_id` matches the target, a source or any touched
@@ -451,9 +504,9 @@ class AuditHead:
 
     audit_id: int
     created_at: int
-    operation: str
+    operation: Operation  # Operation.read of the stored column
     decided_by: str | None
-    state: str
+    state: AuditState  # AuditState.read of the stored column
     reverts_audit_id: int | None
 
 
@@ -465,11 +518,12 @@ def audit_heads(store: Store, *, since_ms: int = 0, limit: int = 200) -> list[Au
     query = (_checked(store, Au).select(Au.audit_id, Au.created_at, Au.operation, Au.decided_by, Au.state,
                                         Au.reverts_audit_id)
              .where(Au.created_at >= int(since_ms)).order_by(Au.audit_id.desc()).limit(max(0, int(limit))))
-    return [AuditHead(int(a), int(c or 0), str(o), None if d is None else str(d), str(s), None if r is None else int(r))
+    return [AuditHead(int(a), int(c or 0), Operation.read(str(o)), None if d is None else str(d),
+                      AuditState.read(str(s)), None if r is None else int(r))
             for a, c, o, d, s, r in store._tuples(query)]
 
 
-def set_state(store: Store, audit_id: int, state: str) -> None:
+def set_state(store: Store, audit_id: int, state: AuditState) -> None:
     """Flip an entry between applied and undone (the caller holds the transaction)."""
     Au = _model(store)
     store._run(Au.update({Au.state: state}).where(Au.audit_id == audit_id))
@@ -479,6 +533,8 @@ __all__ = [
     "AuditEntry",
     "AuditHead",
     "AuditRowError",
+    "AuditState",
+    "Operation",
     "Provenance",
     "TextPack",
     "Touched",

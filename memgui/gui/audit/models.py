@@ -8,7 +8,7 @@ from typing import TypeVar
 from PySide6.QtCore import QAbstractItemModel, QObject, QSortFilterProxyModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from ..services.types import AuditEntry, DaemonEvent, DocumentHistory, Exemption
+from ..services.types import AuditEntry, AuditState, DaemonEvent, DocumentHistory, Exemption, Operation
 from ..services.values import MODE_APPEND, format_timestamp
 from ..table_model import (
     SORT_ROLE as SORT_ROLE,
@@ -31,9 +31,9 @@ def operation_label(entry: AuditEntry) -> str:
     """The operation as the audit tab names it: a merge written as an append (the guard's structural fallback,
     `append-document`) is an "append", and so is a curation update that fell back to appending."""
     details = entry.details or {}
-    if entry.operation == "merge" and details.get("mode") == MODE_APPEND:
+    if entry.operation == Operation.MERGE and details.get("mode") == MODE_APPEND:
         return "append"
-    if entry.operation == "decide-update" and details.get("outcome") == "appended":
+    if entry.operation == Operation.DECIDE_UPDATE and details.get("outcome") == "appended":
         return "decide-append"
     return entry.operation
 
@@ -94,7 +94,7 @@ class AuditTableModel(TableModel[AuditEntry]):
     def color(self, e: AuditEntry, col: int) -> str | None:
         if col == self.GUARD and e.guard_passed is not None:
             return PASSED_COLOR if e.guard_passed else FAILED_COLOR
-        if e.state == "undone":
+        if e.state == AuditState.UNDONE:
             return MUTED_COLOR
         return None
 

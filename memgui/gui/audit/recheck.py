@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..dialogs import Prompter
 from ..services import AuditServices
-from ..services.types import RecheckedMerge, RecheckReport, Store
+from ..services.types import Operation, RecheckedMerge, RecheckReport, Store
 from ..services.values import ACTION_APPEND_BACK, ACTION_UNDO, Progress
 from ..workers import TaskRunner, one_line
 from .models import WARN_COLOR, SortKey, TableModel, selected_rows, short_id, table_view, when_text
@@ -56,7 +56,7 @@ class RecheckHost(Protocol):
     @property
     def writes(self) -> AuditWrites: ...  # its writes: what they say comes back through the view
 
-    def revert(self, action: str, audit_id: int) -> None: ...
+    def revert(self, action: Operation, audit_id: int) -> None: ...
 
 
 class RecheckModel(TableModel[RecheckedMerge]):
@@ -236,7 +236,7 @@ class RecheckPage(QWidget):
         impact = (f"Undo the {desc} (audit #{m.audit_id}): every document it touched gets back the text it had before "
                   "it. The core refuses if any of them changed since. The undo itself is recorded in the audit.")
         if self.prompter.confirm("Undo", f"Undo the {desc}?", impact, "Undo"):
-            self.view.revert("undo", m.audit_id)
+            self.view.revert(Operation.UNDO, m.audit_id)
 
     def append_back_selected(self) -> None:
         m = self.selected()

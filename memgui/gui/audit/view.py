@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QTabWidget, QVBoxLayout, QWid
 from ..services import AuditServices, audit_services
 from ..services.types import (
     AuditEntry,
+    AuditState,
     Calibration,
     CancelToken,
     Changes,
@@ -25,6 +26,7 @@ from ..services.types import (
     DocumentHistory,
     Exemption,
     LabelledPair,
+    Operation,
     Store,
     VectorSource,
     WordDiff,
@@ -254,9 +256,11 @@ class AuditView(AuditWidgets):
         store, e = self.store, self.selected_entry() if hasattr(self, "audit_table") else None
         writable = store is not None and not getattr(store, "read_only", True)
         why = "" if writable else "The store is open read-only; nothing can be written."
-        undo_ok = e is not None and ((e.state == "applied" and e.operation not in ("undo", "redo"))
-                                     or (e.operation == "redo" and self._state_of(e.reverts_audit_id) == "applied"))
-        redo_ok = e is not None and (e.state == "undone" or (e.operation == "undo" and self._state_of(e.reverts_audit_id) == "undone"))
+        reverted = self._state_of(e.reverts_audit_id) if e is not None else None
+        undo_ok = e is not None and ((e.state == AuditState.APPLIED and e.operation not in (Operation.UNDO, Operation.REDO))
+                                     or (e.operation == Operation.REDO and reverted == AuditState.APPLIED))
+        redo_ok = e is not None and (e.state == AuditState.UNDONE
+                                     or (e.operation == Operation.UNDO and reverted == AuditState.UNDONE))
         self.undo_button.setEnabled(writable and undo_ok)
         self.redo_button.setEnabled(writable and redo_ok)
         self.undo_button.setToolTip(why or "Put back the rows as they were before this write (refused if they changed since)")
@@ -267,7 +271,7 @@ class AuditView(AuditWidgets):
         for b in (self.reload_button, self.export_jsonl_button, self.export_md_button):
             b.setEnabled(store is not None)
 
-    def _state_of(self, audit_id: int | None) -> str | None:
+    def _state_of(self, audit_id: int | None) -> AuditState | None:
         entry = self.audit_model.row_at(self.audit_model.row_of(audit_id)) if audit_id is not None else None
         return entry.state if entry is not None else None
 
@@ -276,16 +280,16 @@ class AuditView(AuditWidgets):
     def undo_selected(self) -> None:
         e = self.selected_entry()
         if e is not None:
-            target = e.reverts_audit_id if e.operation == "redo" else e.audit_id
+            target = e.reverts_audit_id if e.operation == Operation.REDO else e.audit_id
             if target is not None:
-                self.revert("undo", target)
+                self.revert(Operation.UNDO, target)
 
     def redo_selected(self) -> None:
         e = self.selected_entry()
         if e is not None:
-            self.revert("redo", e.audit_id)
+            self.revert(Operation.REDO, e.audit_id)
 
-    def revert(self, action: str, audit_id: int) -> None:
+    def revert(self, action: Operation, audit_id: int) -> None:
         """Undo or redo audit row `audit_id`, asked about as the selected entry ("write" when none is)."""
         e = self.selected_entry()
         desc = f"{e.operation} into {self.titles.get(e.target_id or '') or e.target_id}" if e is not None else "write"

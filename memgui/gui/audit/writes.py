@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import QObject, Signal
 
 from ..services import AuditServices
-from ..services.types import Exemption, RecheckedMerge, Store, Written
+from ..services.types import Exemption, Operation, RecheckedMerge, Store, Written
 from ..services.values import combine
 from ..workers import TaskRunner, one_line
 
-ConfirmRevert = Callable[[str, str, int], bool]  # (action, what, audit id) -> go ahead
+ConfirmRevert = Callable[[Operation, str, int], bool]  # (action, what, audit id) -> go ahead
 
 
 class AuditWrites(QObject):
@@ -28,16 +28,16 @@ class AuditWrites(QObject):
         self.store: Store | None = None
         self.confirm_revert: ConfirmRevert | None = None  # None: a bare view asks nothing
 
-    def revert(self, action: str, audit_id: int, desc: str) -> None:
-        """Undo (`action` "undo") or redo audit row `audit_id` after the Ctrl+Z question, when one is set."""
+    def revert(self, action: Operation, audit_id: int, desc: str) -> None:
+        """Undo (`action` Operation.UNDO) or redo audit row `audit_id` after the Ctrl+Z question, when one is set."""
         if self.confirm_revert is not None and not self.confirm_revert(action, desc, audit_id):
             return
-        store, revert = self.store, (self.services.undo if action == "undo" else self.services.redo)
+        store, revert = self.store, (self.services.undo if action == Operation.UNDO else self.services.redo)
         if store is None:
             return
 
         def done(new_entry: Written) -> None:
-            verb = "Undid" if action == "undo" else "Redid"
+            verb = "Undid" if action == Operation.UNDO else "Redid"
             self.written.emit(f"{verb} #{audit_id} (recorded as #{new_entry.audit_id}).", audit_id,
                               new_entry.changes)
 

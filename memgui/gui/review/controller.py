@@ -14,7 +14,7 @@ from PySide6.QtGui import QTextCursor
 
 from ..dialogs import Prompter
 from ..services import Services
-from ..services.types import Changes, DifferentFactsMark, Document, FactGroups, StrictReport
+from ..services.types import Changes, DifferentFactsMark, Document, FactGroups, Operation, StrictReport
 from ..workers import TaskRunner
 from .cluster_model import ClusterRow
 from .drafting import Drafting
@@ -149,10 +149,10 @@ class Review(QObject):
         self.writes.skip()
 
     def undo(self) -> None:
-        self.writes.revert("undo")
+        self.writes.revert(Operation.UNDO)
 
     def redo(self) -> None:
-        self.writes.revert("redo")
+        self.writes.revert(Operation.REDO)
 
     def forget_history(self) -> None:
         """Another store was opened: its undo / redo history starts now."""

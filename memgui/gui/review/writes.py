@@ -11,8 +11,18 @@ from collections.abc import Callable
 
 from PySide6.QtCore import SignalInstance
 
-from ..services.types import Changes, Effect, History, HistoryScope, HistoryStep, MergePlan, Store, Written
-from ..services.values import MODE_APPEND, MODE_MERGED_BODY
+from ..services.types import (
+    Changes,
+    Effect,
+    History,
+    HistoryScope,
+    HistoryStep,
+    MergePlan,
+    Operation,
+    Store,
+    Written,
+)
+from ..services.values import MODE_APPEND, MODE_MERGED_BODY, MergeMode
 from ..workers import one_line
 from .cluster_model import APPENDED, KEPT_SEPARATE, MERGED, NEW, SKIPPED, ClusterRow
 from .state import LoadCluster, ReviewTools
@@ -103,7 +113,7 @@ class Writes:
     def can_redo(self) -> bool:
         return self.history.redo is not None
 
-    def _plan(self, mode: str, *, guard_override: bool = False) -> MergePlan:
+    def _plan(self, mode: MergeMode, *, guard_override: bool = False) -> MergePlan:
         c = self.cluster
         docs = c.ordered_included()
         ids = tuple(d.document_id for d in docs)
@@ -125,7 +135,7 @@ class Writes:
             confirmed=tuple(c.confirmed(docs)) if mode == MODE_MERGED_BODY else (),
         )
 
-    def _impact(self, mode: str) -> str:
+    def _impact(self, mode: MergeMode) -> str:
         c = self.cluster
         docs = c.ordered_included()
         excluded = [d for d in c.docs if d.document_id not in {x.document_id for x in docs}]
@@ -147,7 +157,7 @@ class Writes:
         lines.append("The write is one transaction with its audit row; Ctrl+Z undoes it.")
         return "\n".join(lines)
 
-    def _risks(self, mode: str, n: int) -> list[str]:
+    def _risks(self, mode: MergeMode, n: int) -> list[str]:
         """Why this write is risky (empty: it is not), by the core's merge policy: the confirmation then says so and
         defaults to Cancel."""
         c = self.cluster
@@ -182,7 +192,7 @@ class Writes:
             return
         self._confirm_merge(MODE_APPEND, override=False)
 
-    def _confirm_merge(self, mode: str, *, override: bool) -> None:
+    def _confirm_merge(self, mode: MergeMode, *, override: bool) -> None:
         c = self.cluster
         plan = self._plan(mode, guard_override=override)
         appending = mode == MODE_APPEND
@@ -289,8 +299,8 @@ class Writes:
 
     # ---- undo / redo ------------------------------------------------------------------------------------
 
-    def revert(self, action: str) -> None:
-        step = self.history.undo if action == "undo" else self.history.redo
+    def revert(self, action: Operation) -> None:
+        step = self.history.undo if action == Operation.UNDO else self.history.redo
         if step is None:
             self.host.show_status(f"Nothing to {action} in this session", 4000)
             return
@@ -299,7 +309,7 @@ class Writes:
         if not self.prompter.confirm_revert(action, step.description, step.audit_id):
             return
         store, scope = self.host.store, self.session
-        fn = self.services.writes.undo_last if action == "undo" else self.services.writes.redo_last
+        fn = self.services.writes.undo_last if action == Operation.UNDO else self.services.writes.redo_last
         if store is None:
             return
         self.runner.start("write", lambda cancel: self._with_history(store, fn(store, scope, expected=step.audit_id)),
@@ -308,7 +318,7 @@ class Writes:
                           on_error=self._write_error)
         self.changed.emit()
 
-    def _reverted(self, action: str, step: HistoryStep, entry: Written, history: History) -> None:
+    def _reverted(self, action: Operation, step: HistoryStep, entry: Written, history: History) -> None:
         cluster_id = self.rows_of_audit.get(step.audit_id)  # None: a write this session's queue does not show
         self.host.show_status(f"{action.capitalize()} done: {step.description} (audit #{step.audit_id})", 8000)
         self.show_changes(entry.changes, history,

@@ -64,10 +64,11 @@ def _cache_for(store_path: Path, model_path: str | None) -> DecisionCache | None
     """The decision cache for this store and model file, keyed exactly as the background queue keys it."""
     from ...core.decide.cache import DecisionCache
     from ...core.decide.model_files import default_model_path
+    from ...core.decide.prompts import Pipeline
     from ...core.decide.selftest import cache_key
 
     path = model_path or default_model_path()
-    key = cache_key(Path(path), pipeline="two-stage") if path else None
+    key = cache_key(Path(path), pipeline=Pipeline.TWO_STAGE) if path else None
     return DecisionCache(store_path, key) if key else None
 
 

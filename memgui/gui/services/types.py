@@ -34,7 +34,7 @@ from ...core.ops.changes import Changes, Effect, Written
 from ...core.ops.history import History, HistoryScope, HistoryStep
 from ...core.ops.stamps import SourceStamp
 from ...core.ops.supersede import SupersessionPlan
-from ...core.store.audit_log import AuditEntry
+from ...core.store.audit_log import AuditEntry, AuditState, Operation
 from ...core.store.exemptions import Exemption
 from ...core.store.locate import LocatedStore
 from ...core.store.review_marks import ReviewMark
@@ -48,6 +48,7 @@ __all__ = [
     "Agreement",
     "Alignment",
     "AuditEntry",
+    "AuditState",
     "Badge",
     "BatchPlan",
     "BatchResult",
@@ -95,6 +96,7 @@ __all__ = [
     "MergePlan",
     "ModelQuality",
     "ModelTurns",
+    "Operation",
     "Pair",
     "PairEvidence",
     "PairRow",

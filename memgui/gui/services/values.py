@@ -11,7 +11,7 @@ from ...core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
 from ...core.merge.read_pairs import DIFFERS, OWED
 from ...core.merge.strict import StrictReport
 from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, anchor_slug, format_timestamp
-from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY
+from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY, MergeMode
 from ...core.ops.batch import PlannedWrite
 from ...core.ops.changes import NO_CHANGES, combine
 from ...core.ops.policy import facts_at_risk
@@ -34,6 +34,7 @@ __all__ = [
     "RETENTION_THRESHOLD",
     "CancelToken",
     "Cancelled",
+    "MergeMode",
     "PlannedWrite",
     "Preselection",
     "Progress",

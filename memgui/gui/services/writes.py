@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .types import DifferentFactsMark, History, HistoryScope, Store, StrictReport, Written
+from .values import MergeMode
 
 
 class RevertLast(Protocol):
@@ -19,7 +20,7 @@ class RevertLast(Protocol):
 class MergeRisks(Protocol):
     """Why a merge needs a warned confirmation (empty: it does not), in the words the confirmation shows."""
 
-    def __call__(self, *, mode: str, documents: int, length_ratio: float | None, strict: StrictReport | None,
+    def __call__(self, *, mode: MergeMode, documents: int, length_ratio: float | None, strict: StrictReport | None,
                  mark: DifferentFactsMark | None, cosines: Mapping[frozenset[str], float], included: Collection[str],
                  threshold: float | None, number_of: Callable[[str], int]) -> list[str]: ...
 

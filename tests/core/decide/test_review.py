@@ -38,6 +38,25 @@ def test_a_cached_review_is_reused_until_a_member_changes(tmp_path):
     assert cache.get([OLD, NEW]) is None
 
 
+def test_a_cached_decision_reads_back_typed_and_one_this_memgui_does_not_know_is_not_reused(tmp_path):
+    import json
+
+    from memgui.core.curation.types import DecisionKind
+
+    cache = DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache")
+    review = replace(run_to_end(review_cluster([OLD, SAME])), groups_judged=True)
+    cache.put(review)
+    assert type(DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache").get([OLD, SAME])
+                .decision) is DecisionKind
+    data = json.loads(cache.path.read_text(encoding="utf-8"))
+    entry = next(iter(data[cache.model_key].values()))
+    assert entry["decision"] == review.decision  # written as its keyword
+    entry["decision"] = "MERGE_EVERYTHING"  # a newer memgui's keyword
+    cache.path.write_text(json.dumps(data), encoding="utf-8")
+    again = DecisionCache(tmp_path / "netclaw.db", "model-key", root=tmp_path / "cache")
+    assert again.get([OLD, SAME]) is None and again.reviews() == []
+
+
 def test_a_review_cached_by_older_review_rules_is_not_reused(tmp_path, monkeypatch):
     import memgui.core.decide.cache as cache_mod
 

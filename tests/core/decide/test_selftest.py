@@ -88,6 +88,27 @@ def test_verdict_is_cached_per_model_file_and_redone_when_the_file_changes(model
     assert not report.capable and again.calls == 6 and not report.cached
 
 
+def test_a_cached_verdict_reads_back_typed_and_one_with_a_canary_this_memgui_does_not_know_is_redone(model_file):
+    import json
+
+    from memgui.core.decide import selftest
+    from memgui.core.decide.selftest import Answer, CanaryKind
+
+    run_selftest(PairDecider(model_file))
+    details = cached_selftest(model_file).details
+    assert {type(d.kind) for d in details} == {CanaryKind} and {type(d.expected) for d in details} == {Answer}
+    path = selftest._cache_path()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    (entry,) = data.values()
+    assert entry["details"][0]["kind"] == "paraphrase" and entry["details"][0]["expected"] == "SAME"  # as before
+    entry["details"][0]["expected"] = "MAYBE"  # a newer memgui's answer
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert cached_selftest(model_file) is None
+    entry["details"][0] = ["not", "an", "object"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert cached_selftest(model_file) is None
+
+
 def test_an_erroring_model_is_not_capable_and_not_cached(model_file):
     def boom(e, n):
         raise RuntimeError("llama_decode returned -3")

@@ -241,6 +241,42 @@ def test_list_entries_filters(seeded):
     assert get_entry(store, 4242) is None
 
 
+def test_an_operation_a_newer_memgui_wrote_still_lists_as_written(seeded):
+    """The `operation` column is read into an Operation; one this version does not know is kept with its raw
+    value (not refused, not renamed), so the audit still lists, filters and exports it."""
+    from memgui.core.store.audit_log import Operation, audit_heads
+
+    store, a, b, c = seeded
+    m = _merge(store, a, b, c)
+    (known,) = list_entries(store)
+    assert known.operation is Operation.MERGE and known.operation.known
+    store.execute("UPDATE memgui_audit SET operation = 'split' WHERE audit_id = ?", (m.audit_id,))
+    (entry,) = list_entries(store)
+    assert isinstance(entry.operation, Operation) and not entry.operation.known
+    assert entry.operation == "split" and f"{entry.operation:<6}|" == "split |" and entry.operation not in Operation
+    assert entry.to_dict()["operation"] == "split" and audit_heads(store)[0].operation == "split"
+    assert [e.audit_id for e in list_entries(store, operation=Operation.read("split"))] == [m.audit_id]
+    assert list_entries(store, operation=Operation.MERGE) == []
+    with pytest.raises(ValueError):
+        Operation("split")  # only the read is lenient
+
+
+def test_a_state_a_newer_memgui_wrote_still_lists_and_is_neither_undone_nor_redone(seeded):
+    from memgui.core.store.audit_log import AuditState, audit_heads, entry_state
+
+    store, a, b, c = seeded
+    m = _merge(store, a, b, c)
+    assert list_entries(store)[0].state is AuditState.APPLIED
+    store.execute("UPDATE memgui_audit SET state = 'archived' WHERE audit_id = ?", (m.audit_id,))
+    (entry,) = list_entries(store)
+    assert isinstance(entry.state, AuditState) and not entry.state.known and entry.state == "archived"
+    assert entry.to_dict()["state"] == "archived" and audit_heads(store)[0].state == entry_state(store, m.audit_id)
+    with pytest.raises(AuditError):
+        undo(store, m.audit_id)
+    with pytest.raises(AuditError):
+        redo(store, m.audit_id)
+
+
 def test_read_only_store_without_memgui_tables_lists_nothing(tmp_path):
     path = create_store(tmp_path / "fresh.db")
     with open_store(path, read_only=True) as ro:

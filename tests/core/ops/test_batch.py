@@ -107,6 +107,30 @@ def test_only_the_safe_clusters_are_planned_and_each_exclusion_says_why(seeded):
     assert "length ratio" in text and "memgui's check: proved" in text
 
 
+def test_a_plan_reads_back_typed_and_an_unknown_decision_or_verdict_refuses_it_whole(seeded):
+    from memgui.core.curation.types import DecisionKind
+    from memgui.core.decide.review import Badge
+    from memgui.core.ops.batch import Unreviewed
+
+    store, clusters = seeded
+    data = json.loads(json.dumps(plan_batch(_reviews(store, clusters)).to_dict()))
+    data["excluded"].append({**data["excluded"][0], "cluster_id": "unseen", "member_ids": ["x1", "x2"],
+                             "verdict": "not reviewed"})
+    plan = BatchPlan.from_dict(data)
+    assert all(type(w.decision) is DecisionKind for w in plan.writes)
+    assert [type(x.verdict) for x in plan.excluded][-2:] == [Badge, Unreviewed]
+    again = json.loads(json.dumps(plan.to_dict()))
+    assert again["writes"] == data["writes"] and again["excluded"] == data["excluded"]  # the same keywords
+    bad = json.loads(json.dumps(data))
+    bad["writes"][0]["decision"] = "MERGE_EVERYTHING"
+    with pytest.raises(BatchError, match="the decision is 'MERGE_EVERYTHING', not one memgui knows"):
+        BatchPlan.from_dict(bad)
+    bad = json.loads(json.dumps(data))
+    bad["excluded"][0]["verdict"] = "maybe"
+    with pytest.raises(BatchError, match="the verdict 'maybe' is not one memgui knows"):
+        BatchPlan.from_dict(bad)
+
+
 def test_a_sibling_pair_wrongly_judged_same_is_still_not_merged(seeded):
     store, clusters = seeded
     rows = _reviews(store, {"go": clusters["go"]}, go_verdict="SAME")
