@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gui_fakes import Answerer, build_review_store, services_for
+from waits import LONG_MS
 
 
 def _top_levels() -> set:
@@ -97,7 +98,7 @@ def make_window(qtbot, qsettings, review_store):
 def opened(make_window, review_store, qtbot):
     """A window on the review store with the queue filled and the first cluster selected."""
     window = make_window()
-    with qtbot.waitSignal(window.ready, timeout=15000):
+    with qtbot.waitSignal(window.ready, timeout=LONG_MS):
         window.open_located(str(review_store.path))
     return window
 

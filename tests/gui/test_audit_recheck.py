@@ -15,6 +15,7 @@ from memgui.core.store import create_store, open_store
 from memgui.core.store.audit_log import get_entry
 from memgui.gui.audit.recheck import RecheckModel
 from memgui.gui.audit.view import AuditView
+from waits import LONG_MS
 
 A_BODY = "The backup job runs nightly at 02:30 and keeps 14 snapshots."
 B_BODY = "Backups go to s3://backups/pg. Restores are tested every Friday."
@@ -54,7 +55,7 @@ def view(qtbot):
         qtbot.addWidget(v)
         v.resize(1100, 700)
         v.show()
-        with qtbot.waitSignal(v.loaded, timeout=15000):
+        with qtbot.waitSignal(v.loaded, timeout=LONG_MS):
             v.set_store(store)
         v.recheck_page.prompter.exec_box = v.answers = Answers()
         made.append(v)
@@ -68,7 +69,7 @@ def view(qtbot):
 def _recheck(qtbot, v):
     page = v.recheck_page
     v.tabs.setCurrentWidget(page)
-    with qtbot.waitSignal(page.rechecked, timeout=15000):
+    with qtbot.waitSignal(page.rechecked, timeout=LONG_MS):
         qtbot.mouseClick(page.recheck_button, Qt.MouseButton.LeftButton)
     return page
 
@@ -98,8 +99,8 @@ def test_click_recheck_lists_the_lossy_merge_and_undo_acts(lossy, qtbot, view):
     assert v.answers.seen[-1][0] == "Undo" and get_entry(store, merge.audit_id).state == "applied"
 
     v.answers.ok = True
-    with (qtbot.waitSignal(page.rechecked, timeout=15000),  # the list is re-checked after the write
-          qtbot.waitSignal(v.actionFinished, timeout=15000) as done):
+    with (qtbot.waitSignal(page.rechecked, timeout=LONG_MS),  # the list is re-checked after the write
+          qtbot.waitSignal(v.actionFinished, timeout=LONG_MS) as done):
         qtbot.mouseClick(page.undo_button, Qt.MouseButton.LeftButton)
     assert f"Undid #{merge.audit_id}" in done.args[0]
     assert get_entry(store, merge.audit_id).state == "undone"
@@ -115,7 +116,7 @@ def test_append_lost_fact_back_when_undo_is_no_longer_possible(lossy, qtbot, vie
     assert page.append_button.isEnabled() and not page.undo_button.isEnabled()
     if os.environ.get("MEMGUI_SHOTS"):
         v.grab().save(os.path.join(os.environ["MEMGUI_SHOTS"], "audit-recheck.png"))
-    with qtbot.waitSignal(page.rechecked, timeout=15000), qtbot.waitSignal(v.actionFinished, timeout=15000) as done:
+    with qtbot.waitSignal(page.rechecked, timeout=LONG_MS), qtbot.waitSignal(v.actionFinished, timeout=LONG_MS) as done:
         qtbot.mouseClick(page.append_button, Qt.MouseButton.LeftButton)
     title, _text, info = v.answers.seen[-1]
     assert title == "Append lost fact back" and "Restores are tested every Friday." in info

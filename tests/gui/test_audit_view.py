@@ -18,6 +18,7 @@ from memgui.core.store.demo import build_demo_store, demo_labels
 from memgui.core.store.exemptions import exempt_pairs
 from memgui.gui.audit.models import AuditFilterProxy, AuditTableModel, DaemonEventModel, ExemptionModel, HistoryModel
 from memgui.gui.audit.view import AuditView
+from waits import LONG_MS
 
 LOG = ("2026-06-01 09:00:02.341 +00:00 [INF] curation_update anchor=atlas targetDoc={d} reason=LLM decision: UPDATE {d}\n"
        "2026-06-01 09:00:02.360 +00:00 [INF] curation_merge_guard_passed anchor=atlas targetDoc={d} reason=retention 1.00\n"
@@ -52,7 +53,7 @@ def view(qtbot):
         qtbot.addWidget(v)
         v.resize(1100, 700)
         v.show()
-        with qtbot.waitSignals([v.loaded, v.logsLoaded], timeout=15000):
+        with qtbot.waitSignals([v.loaded, v.logsLoaded], timeout=LONG_MS):
             v.set_store(store)
         made.append(v)
         return v
@@ -63,7 +64,7 @@ def view(qtbot):
 
 
 def _wait_finished(qtbot, v, click):
-    with qtbot.waitSignal(v.loaded, timeout=15000), qtbot.waitSignal(v.actionFinished, timeout=15000) as blocker:
+    with qtbot.waitSignal(v.loaded, timeout=LONG_MS), qtbot.waitSignal(v.actionFinished, timeout=LONG_MS) as blocker:
         click()
     return blocker.args[0]
 
@@ -201,13 +202,13 @@ def test_exports_write_the_shown_entries(trail, view, tmp_path):
 def test_calibration_tab_suggests_and_uses_a_threshold(trail, qtbot, view):
     store = trail[0]
     v = view(store, cosine_lookup=lambda a, b: 0.9, current_threshold=0.8)
-    with qtbot.waitSignal(v.calibrated, timeout=15000):
+    with qtbot.waitSignal(v.calibrated, timeout=LONG_MS):
         v.tabs.setCurrentWidget(v.calibration_panel)
     assert v.calibration.threshold == pytest.approx(0.9)
     assert {p.source for p in v.pairs} == {"audit", "demo"}
     button = v.calibration_panel.use_button
     assert button.isEnabled() and "0.900" in button.text()
-    with qtbot.waitSignal(v.thresholdChosen, timeout=2000) as blocker:
+    with qtbot.waitSignal(v.thresholdChosen, timeout=LONG_MS) as blocker:
         QTest.mouseClick(button, Qt.MouseButton.LeftButton)
     assert blocker.args == [pytest.approx(0.9)]
 
@@ -216,7 +217,7 @@ def test_no_widgets_leak(trail, qtbot):
     QApplication.sendPostedEvents(None, 0)
     baseline = len(QApplication.allWidgets())
     v = AuditView()
-    with qtbot.waitSignals([v.loaded, v.logsLoaded], timeout=15000):
+    with qtbot.waitSignals([v.loaded, v.logsLoaded], timeout=LONG_MS):
         v.set_store(trail[0])
     v.select_entry(trail[1].audit_id)
     v.tabs.setCurrentIndex(1)
@@ -224,7 +225,7 @@ def test_no_widgets_leak(trail, qtbot):
     v.shutdown()
     v.set_store(None)
     v.deleteLater()
-    qtbot.waitUntil(lambda: len(QApplication.allWidgets()) <= baseline, timeout=5000)
+    qtbot.waitUntil(lambda: len(QApplication.allWidgets()) <= baseline, timeout=LONG_MS)
 
 
 def test_calibration_without_an_embedder_uses_the_cosines_it_has_and_says_so(trail, qtbot, view):
@@ -234,7 +235,7 @@ def test_calibration_without_an_embedder_uses_the_cosines_it_has_and_says_so(tra
         raise RuntimeError("no embedder in this test")
 
     v = view(store, source_factory=no_embedder)
-    with qtbot.waitSignal(v.calibrated, timeout=15000):
+    with qtbot.waitSignal(v.calibrated, timeout=LONG_MS):
         v.tabs.setCurrentWidget(v.calibration_panel)
     assert [(p.label, p.cosine, p.audit_id) for p in v.pairs] == [("accepted", pytest.approx(0.93), merge.audit_id)]
     assert "no embedder in this test" in v.calibration_panel.message.text()

@@ -9,6 +9,7 @@ from PySide6.QtTest import QTest
 
 from memgui.core.forensics.calibrate import ACCEPTED, KEPT_SEPARATE, LabelledPair, suggest_threshold
 from memgui.gui.audit.calibration_chart import THRESHOLD_COLOR, CalibrationPanel
+from waits import LONG_MS
 
 PAIRS = ([LabelledPair(0.99 - 0.01 * i, ACCEPTED, "audit", f"a{i}", f"b{i}", i) for i in range(20)]
          + [LabelledPair(c, KEPT_SEPARATE, "demo", f"c{c}", f"d{c}") for c in (0.95, 0.85, 0.82, 0.70, 0.60)])
@@ -55,7 +56,7 @@ def test_use_this_threshold_emits_the_suggestion(panel, qtbot):
     cal = suggest_threshold(PAIRS)
     panel.set_calibration(PAIRS, cal, current=0.80)
     assert panel.use_button.isEnabled() and panel.use_button.text() == f"Use this threshold ({cal.threshold:.3f})"
-    with qtbot.waitSignal(panel.thresholdChosen, timeout=2000) as blocker:
+    with qtbot.waitSignal(panel.thresholdChosen, timeout=LONG_MS) as blocker:
         QTest.mouseClick(panel.use_button, Qt.MouseButton.LeftButton)
     assert blocker.args == [pytest.approx(cal.threshold)]
     panel.set_calibration(PAIRS, cal, current=cal.threshold)  # already in use: nothing to do
@@ -68,7 +69,7 @@ def test_no_pairs_no_button_and_a_clear_message(panel, qtbot):
     assert panel.message.text().startswith("No decisions yet")
     image = panel.plot.grab().toImage()
     assert not image.isNull()
-    with qtbot.waitSignal(panel.recomputeRequested, timeout=2000):
+    with qtbot.waitSignal(panel.recomputeRequested, timeout=LONG_MS):
         QTest.mouseClick(panel.recompute_button, Qt.MouseButton.LeftButton)
 
 

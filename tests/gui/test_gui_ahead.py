@@ -20,7 +20,7 @@ from gui_fakes import (
 )
 from memgui.core.decide.selftest import SelfTestReport
 from memgui.gui.review.cluster_model import BADGE_ROLE
-from waits import flush
+from waits import LONG_MS, flush
 
 TZ = {
     "tz-1": ("Team time zone", "timezone", "The Atlas team works in Europe/Berlin (CET, UTC+1)."),
@@ -57,7 +57,7 @@ def _open(make_window, qsettings, review_store, qtbot, decider, selftest=None):
     services.selftest = selftest
     qsettings.setValue("decider/ahead", "true")
     w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
 
@@ -83,17 +83,17 @@ def test_the_queue_decides_the_next_three_clusters_and_navigating_never_cancels_
     w = _open(make_window, qsettings, review_store, qtbot, decider, selftest)
     first = w.review.row
     assert first.member_ids == tuple(review_store.ids[k] for k in ("pg-1", "pg-2"))
-    qtbot.waitUntil(lambda: w.ahead.running is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.ahead.running is not None, timeout=LONG_MS)
     assert w.ahead.running == _key(review_store, "pg-1", "pg-2")  # the cluster on screen first (issue 24)
     assert _badges(w)["Editor preference"] == "pending"
     for key in (Qt.Key.Key_J, Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_K):
         with qtbot.waitSignal(w.review.clusterLoaded, timeout=20000):  # each cluster on show while the queue works
             QTest.keyClick(w.queue, key)
-    qtbot.waitUntil(lambda: w.review.row is first, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row is first, timeout=LONG_MS)
     gate.set()
     ready = [_key(review_store, "pg-1", "pg-2"), _key(review_store, "ed-1", "ed-2"),
              _key(review_store, "fl-1", "fl-2"), _key(review_store, "tz-1", "tz-2", "tz-3")]
-    qtbot.waitUntil(lambda: all(k in w.ahead.reviews for k in ready), timeout=15000)
+    qtbot.waitUntil(lambda: all(k in w.ahead.reviews for k in ready), timeout=LONG_MS)
     assert decider.cancellations == 0  # J/K cancelled nothing
     assert w.review.row is first
     assert "decided ahead" in w.decision_panel.model_label.text()  # the cluster on screen shows its decision
@@ -113,7 +113,7 @@ def test_the_queue_decides_the_next_three_clusters_and_navigating_never_cancels_
     before = tz_calls()
     assert before == (1, 3)
     _select(w, review_store, "tz-1", "tz-2", "tz-3")
-    qtbot.waitUntil(lambda: w.review.row is not None and "tz-1" in w.review.row.cluster_id, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row is not None and "tz-1" in w.review.row.cluster_id, timeout=LONG_MS)
     ids = review_store.ids
     assert set(w.review.cluster.groups.largest) == {ids["tz-1"], ids["tz-2"]}
     assert sorted(w.sources.included_ids()) == sorted([ids["tz-1"], ids["tz-2"]])  # the sibling unchecked
@@ -126,7 +126,7 @@ def test_the_queue_decides_the_next_three_clusters_and_navigating_never_cancels_
     assert w.review.cluster.decider_result is not None and w.review.cluster.decider_result.model_id == decider.model_id
 
     # M still asks the model now (and the self-test is not run again)
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_M)
     assert tz_calls() == (2, 6) and selftest.calls == 1
 
@@ -135,19 +135,19 @@ def test_a_changed_source_is_decided_again(make_window, qsettings, review_store,
     decider = _decider()
     w = _open(make_window, qsettings, review_store, qtbot, decider)
     ed = _key(review_store, "ed-1", "ed-2")
-    qtbot.waitUntil(lambda: ed in w.ahead.reviews, timeout=15000)
+    qtbot.waitUntil(lambda: ed in w.ahead.reviews, timeout=LONG_MS)
     edit_document_behind_the_back(review_store.path, review_store.ids["ed-2"],
                                   "Her editor is Neovim 0.10 (lazy.nvim for plugins), 4-space indent.")
     judged = len(decider.judged)
     _select(w, review_store, "ed-1", "ed-2")
-    qtbot.waitUntil(lambda: w.review.row is not None and "ed-1" in w.review.row.cluster_id, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row is not None and "ed-1" in w.review.row.cluster_id, timeout=LONG_MS)
     assert w.editor.toPlainText() == "" and ed not in w.ahead.reviews  # the old body is never shown
     assert _badges(w)["Editor preference"] == "pending"
     QTest.keyClick(w.queue, Qt.Key.Key_J)  # leave it: it is queued again and decided on the new text
-    qtbot.waitUntil(lambda: ed in w.ahead.reviews, timeout=15000)
+    qtbot.waitUntil(lambda: ed in w.ahead.reviews, timeout=LONG_MS)
     assert len(decider.judged) > judged and "4-space indent" in w.ahead.reviews[ed].merged_body
     QTest.keyClick(w.queue, Qt.Key.Key_K)
-    qtbot.waitUntil(lambda: "4-space indent" in w.editor.toPlainText(), timeout=5000)
+    qtbot.waitUntil(lambda: "4-space indent" in w.editor.toPlainText(), timeout=LONG_MS)
 
 
 def test_the_reviewers_call_pauses_the_queue_and_its_cancel_leaves_the_queue_running(make_window, qsettings,
@@ -155,11 +155,11 @@ def test_the_reviewers_call_pauses_the_queue_and_its_cancel_leaves_the_queue_run
     gate = threading.Event()
     decider = _decider(gate=gate)  # every merged body waits here (the reviewer's and the queue's)
     w = _open(make_window, qsettings, review_store, qtbot, decider)
-    qtbot.waitUntil(lambda: w.ahead.running is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.ahead.running is not None, timeout=LONG_MS)
     QTest.keyClick(w.queue, Qt.Key.Key_M)
     qtbot.waitUntil(lambda: "paused while your model call runs" in w.ahead.status.label.text(), timeout=20000)
     assert w.ahead.runner.busy("ahead")
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_Escape)  # cancels the reviewer's call only
     assert w.decision_panel.kind_label.text() == "cancelled"
     gate.set()
@@ -171,7 +171,7 @@ def test_the_reviewers_call_pauses_the_queue_and_its_cancel_leaves_the_queue_run
     w.ahead.stop()
     assert not w.ahead.runner.busy("ahead") and "stopped" in w.ahead.status.label.text()
     w.ahead.resume()
-    qtbot.waitUntil(lambda: "ready" in w.ahead.status.label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: "ready" in w.ahead.status.label.text(), timeout=LONG_MS)
 
 
 def test_the_setting_turns_the_queue_off(make_window, qsettings, review_store, qtbot):
@@ -180,7 +180,7 @@ def test_the_setting_turns_the_queue_off(make_window, qsettings, review_store, q
     services = services_for(review_store, decider=decider, scanner=FakeScanner(review_store.ids, clusters=FOUR))
     qsettings.setValue("decider/ahead", "false")
     w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     qtbot.waitUntil(lambda: w.ahead.ready and w.ahead.primed, timeout=20000)
     flush()  # ready and primed refreshed the queue: a queue that were on would have started by now
@@ -215,29 +215,29 @@ def test_the_decision_panel_shows_the_models_record(make_window, qsettings, revi
     services.selftest = selftest
     qsettings.setValue("decider/ahead", "true")
     w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     record = w.decision_panel.record_label
-    qtbot.waitUntil(lambda: "self-test passed (6/6" in record.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "self-test passed (6/6" in record.text(), timeout=LONG_MS)
     assert "not measured yet" in record.text() and "memgui evaluate-model" in record.text()
     assert "shown after 20 of your decisions" in record.text() and "(0 so far)" in record.text()
 
     # the reviewer keeps the flights separate (the model judged them different): one judged decision
     fl = _key(review_store, "fl-1", "fl-2")
-    qtbot.waitUntil(lambda: fl in w.ahead.reviews, timeout=15000)
+    qtbot.waitUntil(lambda: fl in w.ahead.reviews, timeout=LONG_MS)
     _select(w, review_store, "fl-1", "fl-2")
-    qtbot.waitUntil(lambda: w.review.row is not None and "fl-1" in w.review.row.cluster_id, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row is not None and "fl-1" in w.review.row.cluster_id, timeout=LONG_MS)
     w.answerer.answer("Keep separate")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_C)
-    qtbot.waitUntil(lambda: "(1 so far)" in record.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "(1 so far)" in record.text(), timeout=LONG_MS)
 
     # measured by `memgui evaluate-model` (cached per model file), and enough decisions to say how often it agrees
     save_quality(model_key(decider), ModelQuality(decider.model_id, 10, 60, 10, "all-MiniLM-L6-v2", 30, 16, 14, 4,
                                                   3, 7, 1, 2, 1, 40.0, labels_version=labels_version(demo_labels())))
     w.ahead.s.min_agreement = 1
     w.ahead.update_record()
-    qtbot.waitUntil(lambda: "same-fact recall 88%" in record.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "same-fact recall 88%" in record.text(), timeout=LONG_MS)
     assert "sibling rejection 75%" in record.text() and "10.0 false merges per 100 clusters" in record.text()
     assert "Agrees with you on 1 of 1 decisions (100%" in record.text()
     assert "first 10 of 60" in record.toolTip()

@@ -12,6 +12,7 @@ from memgui.core.merge.align import Fate, judge
 from memgui.core.merge.keep_draft import prove_or_keep
 from memgui.core.merge.read_pairs import kept_back_alignment, pair_rows
 from memgui.gui.review.alignment_view import MARKED_ROLE, ROW_ROLE, AlignmentView
+from waits import LONG_MS
 
 CARS = {"car-1": ("Ana's car", "ana-car", "Ana bought a car. She lives in Porto."),
         "car-2": ("Ana's new car", "ana-new-car", "Ana purchased a new car. Her flat is in Porto.")}
@@ -72,7 +73,7 @@ def cars(review_bench, review_store, qtbot):
     add_documents(review_store, CARS)
     bench = review_bench()
     bench.show("car-1", "car-2")
-    qtbot.waitUntil(bench.evidence_done, timeout=10000)
+    qtbot.waitUntil(bench.evidence_done, timeout=LONG_MS)
     bench.page.sources.set_included([review_store.ids["car-1"], review_store.ids["car-2"]])  # both, whatever the evidence
     return bench
 
@@ -84,9 +85,9 @@ def cars_window(make_window, review_store, qtbot):
     add_documents(review_store, CARS)
     scanner = FakeScanner(review_store.ids, clusters=(("car-1", "car-2", 0.95),))
     w = make_window(services_for(review_store, scanner=scanner))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
-    qtbot.waitUntil(lambda: w.review.row is not None and not w.runner.busy("evidence"), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.row is not None and not w.runner.busy("evidence"), timeout=LONG_MS)
     w.sources.set_included([review_store.ids["car-1"], review_store.ids["car-2"]])  # both, whatever the evidence
     return w
 
@@ -99,10 +100,10 @@ def _proof(w) -> str:
 def test_memguis_verdict_sits_beside_netclaws_and_goes_with_the_body(cars, qtbot):
     w = cars
     w.review.set_body("Ana purchased a new car. She lives in Porto.", "typed")
-    qtbot.waitUntil(lambda: "memgui:" in _proof(w), timeout=10000)
+    qtbot.waitUntil(lambda: "memgui:" in _proof(w), timeout=LONG_MS)
     assert "Netclaw" in w.page.guard_panel.verdict.text()  # Netclaw's verdict stays, memgui's is beside it
     w.review.set_body("", "")
-    qtbot.waitUntil(lambda: _proof(w) == "" and w.page.alignment_view.rows() == [], timeout=10000)
+    qtbot.waitUntil(lambda: _proof(w) == "" and w.page.alignment_view.rows() == [], timeout=LONG_MS)
 
 
 @pytest.mark.parametrize(("sources", "body", "verdict"), [
@@ -115,10 +116,10 @@ def test_memguis_verdict_for_real_texts(review_bench, review_store, qtbot, sourc
     add_documents(review_store, {"a": ("One", "one", sources[0]), "b": ("Two", "two", sources[1])})
     w = review_bench()
     w.show("a", "b")
-    qtbot.waitUntil(w.evidence_done, timeout=10000)
+    qtbot.waitUntil(w.evidence_done, timeout=LONG_MS)
     w.page.sources.set_included([review_store.ids["a"], review_store.ids["b"]])
     w.review.set_body(body, "typed")
-    qtbot.waitUntil(lambda: f"memgui: {verdict}" in _proof(w), timeout=10000)
+    qtbot.waitUntil(lambda: f"memgui: {verdict}" in _proof(w), timeout=LONG_MS)
     assert w.page.guard_panel.verdict.text().startswith(("✔ Netclaw", "✘ Netclaw"))
     counted = _proof(w).split("—", 1)[1]
     assert any(f" {fate}" in counted for fate in ("kept", "restated", "read", "lost"))
@@ -128,7 +129,7 @@ def test_r_confirms_a_read_pair_and_the_union_draft_drops_it_and_the_audit_recor
     w = cars_window
     view = w.page.alignment_view
     QTest.keyClick(w.queue, Qt.Key.Key_U)
-    qtbot.waitUntil(lambda: view.to_read() > 0, timeout=10000)
+    qtbot.waitUntil(lambda: view.to_read() > 0, timeout=LONG_MS)
     assert "kept back" in _proof(w) and "memgui: proved" in _proof(w)
     assert w.page.compare_tabs.tabText(2).startswith("Alignment (")
     assert w.actions_by_key["confirm"].isEnabled()
@@ -138,15 +139,15 @@ def test_r_confirms_a_read_pair_and_the_union_draft_drops_it_and_the_audit_recor
     assert sentence in w.editor.toPlainText()
 
     QTest.keyClick(w.queue, Qt.Key.Key_R)
-    qtbot.waitUntil(lambda: sentence not in w.editor.toPlainText() and view.to_read() == to_read - 1, timeout=10000)
+    qtbot.waitUntil(lambda: sentence not in w.editor.toPlainText() and view.to_read() == to_read - 1, timeout=LONG_MS)
     assert w.review.origin == "union"
     confirmed = next(r for r in view.rows() if r.confirmed)
     assert confirmed.source_text.text == sentence and view.model.index(
         view.rows().index(confirmed), 1).data() == "confirmed"
-    qtbot.waitUntil(lambda: "1 confirmed by you" in _proof(w), timeout=10000)
+    qtbot.waitUntil(lambda: "1 confirmed by you" in _proof(w), timeout=LONG_MS)
 
     w.answerer.answer("Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS) as written:
         QTest.keyClick(w.queue, Qt.Key.Key_A)
     assert "1 restatement(s) you confirmed" in w.answerer.seen[-1]["info"]
     entry = written.args[0]
@@ -160,15 +161,15 @@ def test_r_on_a_confirmed_pair_withdraws_it(cars, qtbot):
     w = cars
     view, editor, confirm = w.page.alignment_view, w.page.editor, w.actions["confirm"]
     w.actions["union"].trigger()
-    qtbot.waitUntil(lambda: view.to_read() > 0, timeout=10000)
+    qtbot.waitUntil(lambda: view.to_read() > 0, timeout=LONG_MS)
     sentence = view.confirmable_row().source_text.text
     confirm.trigger()
     qtbot.waitUntil(lambda: sentence not in editor.toPlainText() and any(r.confirmed for r in view.rows()),
-                    timeout=10000)
+                    timeout=LONG_MS)
     view.select(next(r for r in view.rows() if r.confirmed).key)
     confirm.trigger()
     qtbot.waitUntil(lambda: sentence in editor.toPlainText() and not any(r.confirmed for r in view.rows()),
-                    timeout=10000)
+                    timeout=LONG_MS)
 
 
 def test_the_key_is_in_the_f1_list(make_window):

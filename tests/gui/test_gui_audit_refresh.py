@@ -44,10 +44,10 @@ def test_an_audit_tab_undo_and_redo_refresh_only_the_written_cluster(opened, rev
     with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and r.passed):
         QTest.keyClick(w.queue, Qt.Key.Key_U)
     w.answerer.answer("Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS) as written:
         QTest.keyClick(w.queue, Qt.Key.Key_A)
     entry = written.args[0]
-    qtbot.waitUntil(lambda: w.review.row.cluster_id != merged.cluster_id, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row.cluster_id != merged.cluster_id, timeout=LONG_MS)
     shown = w.review.row  # the review moved on to the next cluster
     w.cluster_model.set_status(shown.cluster_id, SKIPPED)  # a status only this session's queue holds
     others = {r.cluster_id: r for r in w.cluster_model.rows() if r.cluster_id != merged.cluster_id}
@@ -55,10 +55,10 @@ def test_an_audit_tab_undo_and_redo_refresh_only_the_written_cluster(opened, rev
     w.review.clusterLoaded.connect(loads.append)
 
     w.tabs.setCurrentWidget(view)
-    qtbot.waitUntil(lambda: view.select_entry(entry.audit_id), timeout=5000)  # the audit list shows the merge
+    qtbot.waitUntil(lambda: view.select_entry(entry.audit_id), timeout=LONG_MS)  # the audit list shows the merge
     text = _audit_write(w, qtbot, view.undo_button, "Undo")
     assert text.startswith(f"Undid #{entry.audit_id}") and not _tombstoned(review_store.path, pg1)
-    qtbot.waitUntil(lambda: _row(w, merged.cluster_id).status == NEW, timeout=5000)  # the undone merge: to review
+    qtbot.waitUntil(lambda: _row(w, merged.cluster_id).status == NEW, timeout=LONG_MS)  # the undone merge: to review
     assert _row(w, merged.cluster_id).audit_id is None
     assert scanner.calls == scans  # no scan: only the written cluster was read again
     assert {r.cluster_id: r for r in w.cluster_model.rows() if r.cluster_id != merged.cluster_id} == others
@@ -67,16 +67,16 @@ def test_an_audit_tab_undo_and_redo_refresh_only_the_written_cluster(opened, rev
     assert loads == [] and w.review.row is shown  # the cluster on show was not written: not reloaded
 
     w.select_cluster(merged.cluster_id)  # the written cluster on show: a redo reloads it
-    qtbot.waitUntil(lambda: w.review.row is not None and w.review.row.cluster_id == merged.cluster_id, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row is not None and w.review.row.cluster_id == merged.cluster_id, timeout=LONG_MS)
     w.tabs.setCurrentWidget(view)
     assert view.select_entry(entry.audit_id)
     loads.clear()
     text = _audit_write(w, qtbot, view.redo_button, "Redo")
     assert text.startswith(f"Redid #{entry.audit_id}") and _tombstoned(review_store.path, pg1)
     # the merge stands again: its row says so (a scan would have dropped the cluster, its source tombstoned)
-    qtbot.waitUntil(lambda: _row(w, merged.cluster_id).status == MERGED, timeout=5000)
+    qtbot.waitUntil(lambda: _row(w, merged.cluster_id).status == MERGED, timeout=LONG_MS)
     assert _row(w, merged.cluster_id).audit_id == entry.audit_id
-    qtbot.waitUntil(lambda: bool(loads), timeout=5000)
+    qtbot.waitUntil(lambda: bool(loads), timeout=LONG_MS)
     assert w.review.row.status == MERGED and not w.review.reviewable()
     assert scanner.calls == scans
     assert all(_row(w, cid) is row for cid, row in others.items())
@@ -85,7 +85,7 @@ def test_an_audit_tab_undo_and_redo_refresh_only_the_written_cluster(opened, rev
 def test_a_write_on_documents_no_queued_cluster_holds_finds_clusters_again(opened, qtbot):
     w = opened
     scans = w.services.scan.calls
-    with qtbot.waitSignal(w.scanFinished, timeout=10000):
+    with qtbot.waitSignal(w.scanFinished, timeout=LONG_MS):
         w.review.show_changes(Changes(documents_written=frozenset({"a-document-in-no-cluster"})))
     assert w.services.scan.calls == scans + 1
 
@@ -99,7 +99,7 @@ def test_a_review_write_reads_again_the_other_queued_cluster_that_holds_a_writte
     clusters = (("pg-1", "pg-2", 0.962), ("pg-2", "ed-1", 0.93), ("fl-1", "fl-2", 0.915))
     scanner = FakeScanner(review_store.ids, clusters=clusters)
     w = make_window(services_for(review_store, scanner=scanner))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     merged = w.review.row
     assert set(merged.member_ids) == {review_store.ids["pg-1"], review_store.ids["pg-2"]}
@@ -107,10 +107,10 @@ def test_a_review_write_reads_again_the_other_queued_cluster_that_holds_a_writte
     with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and r.passed):
         QTest.keyClick(w.queue, Qt.Key.Key_U)
     w.answerer.answer("Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS) as written:
         QTest.keyClick(w.queue, Qt.Key.Key_A)
     changes = written.args[0].changes
     assert review_store.ids["pg-2"] in changes.documents
-    qtbot.waitUntil(lambda: _row(w, "c-pg-2-ed-1") is not overlapping, timeout=10000)  # read again
+    qtbot.waitUntil(lambda: _row(w, "c-pg-2-ed-1") is not overlapping, timeout=LONG_MS)  # read again
     assert _row(w, merged.cluster_id).status == MERGED
     assert _row(w, "c-fl-1-fl-2") is untouched and scanner.calls == 1

@@ -14,6 +14,7 @@ from memgui.core.decide.inputs import anchor_names
 from memgui.core.decide.review import review_cluster
 from memgui.core.store import open_store
 from memgui.core.tasks import run_to_end
+from waits import LONG_MS
 
 
 def _rows(path) -> list:
@@ -41,7 +42,7 @@ def window(make_window, review_store, cached, qtbot):
     services = services_for(review_store)
     services.bulk.cache_for = lambda store_path, model_path: cached
     w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
 
@@ -83,7 +84,7 @@ def test_accept_all_safe_writes_only_the_safe_cluster_and_undo_this_batch_restor
 
     w.bulk.exec_preview = answer
     assert w.bulk.actions["accept_safe"].isEnabled() and not w.bulk.actions["undo_batch"].isEnabled()
-    with qtbot.waitSignal(w.bulk.applied, timeout=15000) as applied:
+    with qtbot.waitSignal(w.bulk.applied, timeout=LONG_MS) as applied:
         w.bulk.actions["accept_safe"].trigger()
     result = applied.args[0]
     assert seen["default"] is True
@@ -98,15 +99,15 @@ def test_accept_all_safe_writes_only_the_safe_cluster_and_undo_this_batch_restor
         assert sum(d.is_tombstoned for d in pg) == 1
         assert not any(d.is_tombstoned for d in s.documents_by_ids([ids[k] for k in ("fl-1", "fl-2", "ed-1", "ed-2")]))
     assert _status(w, "c-pg-1-pg-2") == "merged" and _status(w, "c-fl-1-fl-2") == "new"
-    qtbot.waitUntil(lambda: w.bulk.actions["undo_batch"].isEnabled(), timeout=5000)
+    qtbot.waitUntil(lambda: w.bulk.actions["undo_batch"].isEnabled(), timeout=LONG_MS)
 
     w.answerer.answer("Undo batch")
-    with qtbot.waitSignal(w.bulk.undone, timeout=15000) as undone:
+    with qtbot.waitSignal(w.bulk.undone, timeout=LONG_MS) as undone:
         w.bulk.actions["undo_batch"].trigger()
     assert len(undone.args[0].undone) == 1 and undone.args[0].refused == []
     assert _rows(review_store.path) == before
     assert _status(w, "c-pg-1-pg-2") == "new"
-    qtbot.waitUntil(lambda: not w.bulk.actions["undo_batch"].isEnabled(), timeout=5000)
+    qtbot.waitUntil(lambda: not w.bulk.actions["undo_batch"].isEnabled(), timeout=LONG_MS)
 
 
 def test_cancel_in_the_preview_writes_nothing(window, review_store, qtbot):
@@ -119,9 +120,9 @@ def test_cancel_in_the_preview_writes_nothing(window, review_store, qtbot):
         return False
 
     w.bulk.exec_preview = cancel
-    with qtbot.waitSignal(w.bulk.planned, timeout=15000):
+    with qtbot.waitSignal(w.bulk.planned, timeout=LONG_MS):
         w.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(lambda: bool(shown), timeout=5000)
+    qtbot.waitUntil(lambda: bool(shown), timeout=LONG_MS)
     assert shown == [1] and _rows(review_store.path) == before
     assert not w.bulk.actions["undo_batch"].isEnabled()
 
@@ -133,9 +134,9 @@ def test_a_source_changed_since_its_review_is_not_written(window, review_store, 
     edit_document_behind_the_back(review_store.path, ids["pg-2"], "Prod DB moved to Postgres 16.1 on db-03.")
     plans = []
     w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
-    with qtbot.waitSignal(w.bulk.planned, timeout=15000):
+    with qtbot.waitSignal(w.bulk.planned, timeout=LONG_MS):
         w.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
+    qtbot.waitUntil(lambda: bool(plans), timeout=LONG_MS)
     assert plans[0].writes == []
     assert {x.cluster_id: x.reason for x in plans[0].excluded}["c-pg-1-pg-2"] == "not reviewed yet"
 
@@ -163,9 +164,9 @@ def test_a_multi_row_selection_limits_the_batch_to_those_rows(window, qtbot):
         w.queue.selectionModel().select(index, flags)
     plans = []
     w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
-    with qtbot.waitSignal(w.bulk.planned, timeout=15000):
+    with qtbot.waitSignal(w.bulk.planned, timeout=LONG_MS):
         w.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(lambda: bool(plans), timeout=5000)
+    qtbot.waitUntil(lambda: bool(plans), timeout=LONG_MS)
     assert plans[0].writes == []  # the safe Postgres pair was not selected
     assert {x.cluster_id for x in plans[0].excluded} == {"c-ed-1-ed-2", "c-fl-1-fl-2"}
 
@@ -206,14 +207,14 @@ def test_undo_this_batch_stays_in_view_as_a_button_after_a_batch(window, qtbot):
     button = w.page.findChild(type(w.bulk.undo_button), "undoBatchButton")
     assert button is not None and not button.isVisible()
     w.bulk.exec_preview = lambda dialog: True
-    with qtbot.waitSignal(w.bulk.applied, timeout=15000):
+    with qtbot.waitSignal(w.bulk.applied, timeout=LONG_MS):
         w.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(button.isVisible, timeout=5000)
+    qtbot.waitUntil(button.isVisible, timeout=LONG_MS)
     assert button.isEnabled() and button.text() == "Undo this batch (1 merge)"
     w.select_cluster("c-pg-1-pg-2")  # the merged cluster says what was done and by whom (issue 24 item 2)
-    qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.row.status == "merged", timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.row.status == "merged", timeout=LONG_MS)
     assert "Reviewed: merged" in w.editor_title.text() and "with Accept all safe" in w.editor_title.text()
     w.answerer.answer("Undo batch")
-    with qtbot.waitSignal(w.bulk.undone, timeout=15000):
+    with qtbot.waitSignal(w.bulk.undone, timeout=LONG_MS):
         QTest.mouseClick(button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not button.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: not button.isVisible(), timeout=LONG_MS)

@@ -13,6 +13,7 @@ from memgui.core.decide import llm as decide_mod, prompts as dp
 from memgui.core.decide.selftest import canaries
 from memgui.core.netfx import anchor_id_for
 from memgui.core.store import Document, create_store, new_document_id, now_ms, open_store
+from waits import LONG_MS
 
 # One fact, two documents, one anchor. The anchor's canonical name is neither the documents' titles nor its
 # id with "-" read as " " — what the window made of it before it used the CLI's builder.
@@ -130,11 +131,11 @@ def test_a_replaced_model_is_closed_and_the_last_one_when_the_window_closes(make
     services = services_for(review_store)
     services.make_decider = lambda settings: CountingDecider()
     w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
 
     def ask():
-        with qtbot.waitSignal(w.review.decisionFinished, timeout=15000) as blocker:
+        with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS) as blocker:
             w.review.ask_model()
         assert blocker.args[0] is not None and blocker.args[0].decision is not None
 

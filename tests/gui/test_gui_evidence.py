@@ -4,6 +4,7 @@ Each test builds the Review tab's panels on fake services (`ReviewBench`), not t
 from __future__ import annotations
 
 from gui_fakes import DOCS, FakeDecider, add_documents
+from waits import LONG_MS
 
 # Two pins of two different packages in two services: wording alike, every identifier their own.
 PINS = {
@@ -25,13 +26,13 @@ def test_likely_different_mark_shows_on_load_before_any_model_call(review_bench,
     w = _open(review_bench, "pin-a", "pin-b", decider=decider)
     assert set(w.review.row.member_ids) == {review_store.ids["pin-a"], review_store.ids["pin-b"]}
     mark = w.page.decision_panel.mark_label
-    qtbot.waitUntil(lambda: mark.isVisibleTo(w.page), timeout=10000)
+    qtbot.waitUntil(lambda: mark.isVisibleTo(w.page), timeout=LONG_MS)
     assert "Likely different facts" in mark.text() and "identifiers" in mark.text()
     assert decider.calls == [] and decider.judged == []  # before any model call
     assert w.review.cluster.mark.likely_different
     # the next cluster (one fact) is not marked (a line may still point at its wording differences)
     w.show("pg-1", "pg-2")
-    qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.cluster.mark is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.review.row.cluster_id == "c-pg-1-pg-2" and w.review.cluster.mark is not None, timeout=LONG_MS)
     assert not w.review.cluster.mark.likely_different and "Likely different" not in mark.text()
 
 
@@ -40,7 +41,7 @@ def test_conflicts_tab_lists_values_that_differ_and_what_only_one_states(review_
     apart were only visible by reading both panes."""
     w = _open(review_bench, "fl-1", "fl-2")
     panel = w.page.evidence_panel
-    qtbot.waitUntil(lambda: bool(panel.pairs), timeout=10000)
+    qtbot.waitUntil(lambda: bool(panel.pairs), timeout=LONG_MS)
     text = panel.plain_text()
     assert "#1 vs #2" in text
     assert "≠ date: 2025-06-14 in #1 vs 2025-06-21 in #2" in text or "≠ date: 2025-06-21 in #1 vs 2025-06-14 in #2" in text
@@ -58,7 +59,7 @@ def test_word_diff_of_one_source_against_another_runs_without_a_merged_body(revi
     diff_view = w.page.diff_view
     labels = [diff_view.combo.itemText(i) for i in range(diff_view.combo.count())]
     assert any(t.startswith("merged vs #1") for t in labels) and "source #1 vs source #2" in labels
-    with qtbot.waitSignal(w.review.diffUpdated, timeout=10000) as updated:
+    with qtbot.waitSignal(w.review.diffUpdated, timeout=LONG_MS) as updated:
         diff_view.choose_pair(pg1, pg2)
     diff = updated.args[0]
     assert diff.deleted_words > 0 and diff.inserted_words > 0
@@ -70,7 +71,7 @@ def test_word_diff_of_one_source_against_another_runs_without_a_merged_body(revi
         diff_view.text.toPlainText()
     # back to the merged body vs a source: the old message again (no merged body yet)
     diff_view.choose(pg1)
-    qtbot.waitUntil(lambda: "No merged body yet" in diff_view.text.toPlainText(), timeout=10000)
+    qtbot.waitUntil(lambda: "No merged body yet" in diff_view.text.toPlainText(), timeout=LONG_MS)
 
 
 RENT = {
@@ -90,7 +91,7 @@ def test_a_member_that_disagrees_on_a_value_is_not_pre_selected_before_any_model
     w = _open(review_bench, "rent-1", "rent-2", "rent-new", decider=decider)
     assert set(w.review.row.member_ids) == {ids["rent-1"], ids["rent-2"], ids["rent-new"]}
     mark = w.page.decision_panel.mark_label
-    qtbot.waitUntil(lambda: mark.isVisibleTo(w.page), timeout=10000)
+    qtbot.waitUntil(lambda: mark.isVisibleTo(w.page), timeout=LONG_MS)
     assert "disagree on €1,150/month vs €1,173/month" in mark.text()
     assert set(w.page.sources.included_ids()) == {ids["rent-1"], ids["rent-2"]}
     assert decider.calls == [] and decider.judged == []
@@ -103,8 +104,8 @@ def test_the_conflicts_pre_selection_line_goes_once_the_model_judged(review_benc
                                     frozenset((RENT["rent-2"][2], RENT["rent-new"][2])): "DIFFERENT"})
     w = _open(review_bench, "rent-1", "rent-2", "rent-new", decider=decider)
     mark = w.page.decision_panel.mark_label
-    qtbot.waitUntil(lambda: "Pre-selected" in mark.text(), timeout=10000)
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    qtbot.waitUntil(lambda: "Pre-selected" in mark.text(), timeout=LONG_MS)
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         w.actions["ask"].trigger()
     assert "Pre-selected" not in mark.text() and "disagree on €1,150/month" in mark.text()
     assert set(w.page.sources.included_ids()) == {ids["rent-1"], ids["rent-2"]}

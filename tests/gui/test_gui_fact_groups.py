@@ -11,6 +11,7 @@ from PySide6.QtTest import QTest
 
 from gui_fakes import DOCS, FakeDecider, FakeScanner, services_for
 from memgui.core.store import exemptions, open_store
+from waits import LONG_MS
 
 EDITOR_CLUSTER = (("ed-1", "ed-2", "ed-3", 0.95),)
 
@@ -34,7 +35,7 @@ def _bench(review_bench, decider=None):
 def _open(make_window, review_store, qtbot, decider=None, clusters=EDITOR_CLUSTER):
     services = services_for(review_store, decider=decider, scanner=FakeScanner(review_store.ids, clusters=clusters))
     w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
 
@@ -58,7 +59,7 @@ def test_ask_model_judges_every_pair_shows_the_partition_and_drafts_for_the_larg
     assert w.sources.target_id() == ed3  # before judging: Netclaw's primary rule picks the freshest, the sibling
     progress = []
     w.runner.progressed.connect(lambda task: progress.append(task.last_progress))
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000) as finished:
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS) as finished:
         w.actions["ask"].trigger()
     assert finished.args[0] is not None
     assert len(decider.judged) == 3  # every pair of three
@@ -90,12 +91,12 @@ def test_cancel_while_judging_pairs_stops_the_worker(review_bench, review_store,
     w = _bench(review_bench, decider)
     before = sorted(w.sources.included_ids())
     w.actions["ask"].trigger()
-    qtbot.waitUntil(lambda: "same fact?" in w.decision_panel.stream.toPlainText(), timeout=10000)
+    qtbot.waitUntil(lambda: "same fact?" in w.decision_panel.stream.toPlainText(), timeout=LONG_MS)
     assert "judging pairs 1/3" in w.decision_panel.model_label.text()
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000) as finished:
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS) as finished:
         w.actions["cancel_model"].trigger()
     assert finished.args[0] is None
-    qtbot.waitUntil(lambda: decider.cancelled, timeout=10000)
+    qtbot.waitUntil(lambda: decider.cancelled, timeout=LONG_MS)
     gate.set()
     assert decider.calls == [] and w.review.cluster.groups is None
     assert sorted(w.sources.included_ids()) == before and w.decision_panel.kind_label.text() == "cancelled"
@@ -105,13 +106,13 @@ def test_every_pair_different_drafts_nothing_and_keep_separate_records_every_pai
     ids = review_store.ids
     decider = FakeDecider(default_verdict="DIFFERENT")
     w = _bench(review_bench, decider)
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         w.actions["ask"].trigger()
     assert decider.calls == [] and w.editor.toPlainText() == ""
     assert w.decision_panel.kind_label.text() == "different facts"
     assert "Every pair judged a different fact" in w.decision_panel.groups_label.text()
     w.answerer.answer("Keep separate")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         w.actions["keep"].trigger()
     for a, b in (("ed-1", "ed-2"), ("ed-1", "ed-3"), ("ed-2", "ed-3")):
         assert _exempt(review_store.path, ids[a], ids[b])
@@ -122,10 +123,10 @@ def test_keep_separate_after_judging_records_only_the_pairs_across_groups(review
     again."""
     ids = review_store.ids
     w = _bench(review_bench, _mixed_decider())
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         w.actions["ask"].trigger()
     w.answerer.answer("Keep separate")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS) as written:
         w.actions["keep"].trigger()
     assert "2 pair(s)" in w.answerer.seen[-1]["info"] and "judged different facts" in w.answerer.seen[-1]["info"]
     assert _exempt(review_store.path, ids["ed-1"], ids["ed-3"]) and _exempt(review_store.path, ids["ed-2"], ids["ed-3"])
@@ -138,7 +139,7 @@ def test_keep_separate_without_a_model_records_unchecked_against_included(review
     w = _bench(review_bench)
     w.sources.pane_for(ids["ed-3"]).include_box.setChecked(False)
     w.answerer.answer("Keep separate")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         w.actions["keep"].trigger()
     assert "unchecked" in w.answerer.seen[-1]["info"]
     assert _exempt(review_store.path, ids["ed-1"], ids["ed-3"]) and _exempt(review_store.path, ids["ed-2"], ids["ed-3"])
@@ -162,15 +163,15 @@ def test_keep_separate_on_a_mixed_cluster_keeps_its_same_fact_group_in_the_queue
     and left the review."""
     ids = review_store.ids
     w = _open(make_window, review_store, qtbot, _mixed_decider())
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_M)
     w.answerer.answer("Keep separate")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_C)
     pair = {ids["ed-1"], ids["ed-2"]}
     rows = {frozenset(r.member_ids): r for r in w.cluster_model.rows()}
     assert frozenset(pair) in rows and rows[frozenset(pair)].status == "new"
-    qtbot.waitUntil(lambda: w.review.row is not None and set(w.review.row.member_ids) == pair, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row is not None and set(w.review.row.member_ids) == pair, timeout=LONG_MS)
     assert ids["ed-3"] not in {m for r in w.cluster_model.rows() for m in r.member_ids}  # alone: nothing to merge
 
 
@@ -179,8 +180,8 @@ def test_the_partition_shows_as_soon_as_every_pair_is_judged_before_the_draft(re
     gate = threading.Event()
     w = _bench(review_bench, _mixed_decider(gate=gate))  # the draft waits at the gate
     w.actions["ask"].trigger()
-    qtbot.waitUntil(lambda: w.review.cluster.groups is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.review.cluster.groups is not None, timeout=LONG_MS)
     assert w.decision_panel.groups_label.isVisibleTo(w.page) and "Same fact" in w.decision_panel.groups_label.text()
     assert w.editor.toPlainText() == ""  # the body is still being drafted
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         gate.set()

@@ -9,6 +9,7 @@ from gui_fakes import FakeScanner, add_documents, services_for
 from memgui.core.decide.selftest import SelfTestReport
 from memgui.core.tasks import Progress
 from test_gui_ahead import FOUR, TZ, _badges, _decider, _key
+from waits import LONG_MS
 
 
 class SlowLoading:
@@ -49,7 +50,7 @@ def _window(make_window, qsettings, review_store, qtbot, decider, selftest=None)
     services.selftest = selftest
     qsettings.setValue("decider/ahead", "true")
     w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
 
@@ -67,17 +68,17 @@ def test_a_reopened_store_shows_its_cached_decisions_before_the_model_loads(make
     slow = SlowLoading(_decider(), gate)
     w = _window(make_window, qsettings, review_store, qtbot, slow)
     try:
-        qtbot.waitUntil(lambda: _badges(w)["Editor preference"] == "same", timeout=3000)
+        qtbot.waitUntil(lambda: _badges(w)["Editor preference"] == "same", timeout=LONG_MS)
         assert not slow.loaded  # the model is still loading
         badges = _badges(w)
         assert badges["Flight to Lisbon"] == "different" and badges["Team time zone"] == "mixed"
         # the cluster on screen shows its cached decision at once
-        qtbot.waitUntil(lambda: "decided ahead" in w.decision_panel.model_label.text(), timeout=3000)
+        qtbot.waitUntil(lambda: "decided ahead" in w.decision_panel.model_label.text(), timeout=LONG_MS)
         assert w.editor.toPlainText().strip() and not slow.loaded
         assert "cached" in w.ahead.status.label.text()
     finally:
         gate.set()
-    qtbot.waitUntil(lambda: w.ahead.ready, timeout=10000)
+    qtbot.waitUntil(lambda: w.ahead.ready, timeout=LONG_MS)
 
 
 def test_the_self_test_shows_which_canary_it_is_on(make_window, qsettings, review_store, qtbot):
@@ -85,11 +86,11 @@ def test_the_self_test_shows_which_canary_it_is_on(make_window, qsettings, revie
     gate = threading.Event()
     w = _window(make_window, qsettings, review_store, qtbot, _decider(), GatedSelfTest(gate))
     try:
-        qtbot.waitUntil(lambda: "self-test 3/6 (near-miss)" in w.ahead.status.label.text(), timeout=5000)
+        qtbot.waitUntil(lambda: "self-test 3/6 (near-miss)" in w.ahead.status.label.text(), timeout=LONG_MS)
         assert w.ahead.status.isVisible()
     finally:
         gate.set()
-    qtbot.waitUntil(lambda: w.ahead.ready and "ready" in w.ahead.status.label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: w.ahead.ready and "ready" in w.ahead.status.label.text(), timeout=LONG_MS)
 
 
 def test_the_cluster_on_screen_is_decided_first(make_window, qsettings, review_store, qtbot):
@@ -97,11 +98,11 @@ def test_the_cluster_on_screen_is_decided_first(make_window, qsettings, review_s
     gate = threading.Event()
     w = _window(make_window, qsettings, review_store, qtbot, _decider(judge_gate=gate))
     on_screen = frozenset(w.review.row.member_ids)
-    qtbot.waitUntil(lambda: w.ahead.running is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.ahead.running is not None, timeout=LONG_MS)
     assert w.ahead.running == on_screen
     gate.set()
-    qtbot.waitUntil(lambda: on_screen in w.ahead.reviews, timeout=10000)
-    qtbot.waitUntil(lambda: "decided ahead" in w.decision_panel.model_label.text(), timeout=5000)
+    qtbot.waitUntil(lambda: on_screen in w.ahead.reviews, timeout=LONG_MS)
+    qtbot.waitUntil(lambda: "decided ahead" in w.decision_panel.model_label.text(), timeout=LONG_MS)
 
 
 def test_a_background_decision_says_which_cluster_and_pair(make_window, qsettings, review_store, qtbot):
@@ -112,10 +113,10 @@ def test_a_background_decision_says_which_cluster_and_pair(make_window, qsetting
     w = make_window(services)
     lines: list[str] = []
     w.ahead.stateChanged.connect(lines.append)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     tz = _key(review_store, "tz-1", "tz-2", "tz-3")
-    qtbot.waitUntil(lambda: tz in w.ahead.reviews, timeout=15000)
+    qtbot.waitUntil(lambda: tz in w.ahead.reviews, timeout=LONG_MS)
     said = [line for line in lines if line.startswith("Deciding ahead (Team time zone")]
     assert any(", pair 1/3)" in line for line in said) and any(", pair 3/3)" in line for line in said), said
 
@@ -139,11 +140,11 @@ def test_the_reviewers_own_call_on_the_cluster_on_screen_takes_it_from_the_queue
     gate = threading.Event()
     w = _window(make_window, qsettings, review_store, qtbot, _decider(gate=gate))  # merged bodies wait here
     on_screen = frozenset(w.review.row.member_ids)
-    qtbot.waitUntil(lambda: w.ahead.running == on_screen, timeout=10000)
+    qtbot.waitUntil(lambda: w.ahead.running == on_screen, timeout=LONG_MS)
     QTest.keyClick(w.queue, Qt.Key.Key_M)  # the reviewer asks the model on the same cluster
-    qtbot.waitUntil(lambda: w.ahead.running is not None and w.ahead.running != on_screen, timeout=10000)
+    qtbot.waitUntil(lambda: w.ahead.running is not None and w.ahead.running != on_screen, timeout=LONG_MS)
     gate.set()
-    qtbot.waitUntil(lambda: w.review.cluster.decider_result is not None and not w.runner.busy("decide"), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.cluster.decider_result is not None and not w.runner.busy("decide"), timeout=LONG_MS)
     others = [_key(review_store, "ed-1", "ed-2"), _key(review_store, "fl-1", "fl-2")]
-    qtbot.waitUntil(lambda: all(k in w.ahead.reviews for k in others), timeout=15000)
+    qtbot.waitUntil(lambda: all(k in w.ahead.reviews for k in others), timeout=LONG_MS)
     assert on_screen not in w.ahead.reviews  # decided once, by the reviewer's call

@@ -44,7 +44,7 @@ def test_whole_keyboard_flow_union_accept_undo_redo(opened, review_store, qtbot)
     assert w.actions_by_key["accept"].isEnabled()
 
     w.answerer.answer("Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS) as written:
         _key(w, Qt.Key.Key_A)
     confirm = w.answerer.seen[-1]
     assert confirm["title"] == "Accept merge"
@@ -57,10 +57,10 @@ def test_whole_keyboard_flow_union_accept_undo_redo(opened, review_store, qtbot)
     store = open_store(review_store.path, read_only=True)
     assert list_entries(store)[0].audit_id == entry.audit_id and list_entries(store)[0].operation == "merge"
     store.close()
-    qtbot.waitUntil(lambda: w.review.row.cluster_id != row.cluster_id, timeout=5000)  # on to the next new cluster
+    qtbot.waitUntil(lambda: w.review.row.cluster_id != row.cluster_id, timeout=LONG_MS)  # on to the next new cluster
 
     w.answerer.answer("Undo")
-    with qtbot.waitSignals([w.review.clusterLoaded], timeout=10000):
+    with qtbot.waitSignals([w.review.clusterLoaded], timeout=LONG_MS):
         _key(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     restored = _docs(review_store.path, pg1, pg2)
     for doc_id in (pg1, pg2):
@@ -71,7 +71,7 @@ def test_whole_keyboard_flow_union_accept_undo_redo(opened, review_store, qtbot)
     assert w.sources.pane_for(pg1).body.toPlainText() == DOCS["pg-1"][2]
 
     w.answerer.answer("Redo")
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=10000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _key(w, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert _docs(review_store.path, pg2)[pg2].markdown_body == union_text
     assert _status(w, row.cluster_id) == MERGED
@@ -94,7 +94,7 @@ def test_guard_failure_path_ends_in_an_append(opened, review_store, qtbot):
     assert preview.startswith(DOCS["pg-2"][2])  # the target's body first, then the other source
 
     w.answerer.answer("Append instead", "Append")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         w.queue.setFocus()
         _key(w, Qt.Key.Key_A)
     assert w.answerer.titles() == ["MergeGuard failed", "Append instead"]
@@ -111,7 +111,7 @@ def test_guard_override_is_recorded(opened, review_store, qtbot):
     QTest.keyClicks(w.editor, "Prod database is Postgres on db-01.")
     wait_for_guard(qtbot, w, passed=False)
     w.answerer.answer("Override and merge", "Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS) as written:
         w.queue.setFocus()
         _key(w, Qt.Key.Key_A)
     assert "override is recorded" in w.answerer.seen[-1]["info"]
@@ -128,7 +128,7 @@ def test_stale_source_dialog_offers_reload_and_keeps_the_body(opened, review_sto
     edit_document_behind_the_back(review_store.path, pg1, changed)
 
     w.answerer.answer("Merge", "Reload cluster")
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=10000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _key(w, Qt.Key.Key_A)
     stale = w.answerer.seen[-1]
     assert stale["title"] == "A source changed" and pg1 in stale["info"]
@@ -142,7 +142,7 @@ def test_stale_source_dialog_offers_reload_and_keeps_the_body(opened, review_sto
     with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and r.passed):
         _key(w, Qt.Key.Key_U)
     w.answerer.answer("Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         _key(w, Qt.Key.Key_A)
     assert "WAL archiving" in _docs(review_store.path, pg2)[pg2].markdown_body
 
@@ -150,20 +150,20 @@ def test_stale_source_dialog_offers_reload_and_keeps_the_body(opened, review_sto
 def test_keep_separate_skip_and_navigation(opened, review_store, qtbot):
     w = opened
     first = w.review.row.cluster_id
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _key(w, Qt.Key.Key_J)
     second = w.review.row.cluster_id
     assert second != first
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _key(w, Qt.Key.Key_K)
     assert w.review.row.cluster_id == first
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _key(w, Qt.Key.Key_S)
     assert _status(w, first) == SKIPPED and w.review.row.cluster_id == second
 
     ids = list(w.review.row.member_ids)
     w.answerer.answer("Keep separate")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         _key(w, Qt.Key.Key_C)
     assert "No document changes" in w.answerer.seen[-1]["info"]
     store = open_store(review_store.path, read_only=True)

@@ -20,9 +20,9 @@ THREE = (("ed-1", "ed-2", "ed-3", 0.95), ("pg-1", "pg-2", 0.93))
 
 def _open(make_window, review_store, qtbot, clusters=THREE):
     w = make_window(services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=clusters)))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
-    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=5000)
+    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=LONG_MS)
     return w
 
 
@@ -98,7 +98,7 @@ def test_x_splits_the_checked_members_into_their_own_queue_entry(make_window, re
     assert w.actions_by_key["split"].isEnabled()
     checked = set(w.sources.included_ids())
     assert checked == {ids["ed-1"], ids["ed-2"]}
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _press(w, Qt.Key.Key_X)
     rows = w.cluster_model.rows()
     assert first.cluster_id not in {r.cluster_id for r in rows}
@@ -112,7 +112,7 @@ def test_x_splits_the_checked_members_into_their_own_queue_entry(make_window, re
     assert len(rows) == 2 and "left the queue" in w.statusBar().currentMessage()
     assert w.queue.hasFocus()
     # a rescan would put the three together again: the split is made again
-    with qtbot.waitSignal(w.scanFinished, timeout=10000):
+    with qtbot.waitSignal(w.scanFinished, timeout=LONG_MS):
         w.start_scan()
     assert {frozenset(r.member_ids) for r in w.cluster_model.rows()} == {
         frozenset(checked), frozenset((ids["pg-1"], ids["pg-2"]))}
@@ -125,7 +125,7 @@ def test_x_keeps_a_rest_of_two_as_its_own_row(make_window, review_store, qtbot):
         if (n in _included(w)) != (n >= 3):
             _press(w, Qt.Key.Key_0 + n)
     assert _included(w) == [3, 4]
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _press(w, Qt.Key.Key_X)
     members = sorted(sorted(r.member_ids) for r in w.cluster_model.rows())
     numbered = [w.review.cluster.docs[i].document_id for i in range(len(w.review.cluster.docs))]
@@ -157,22 +157,22 @@ def test_clicks_on_checkboxes_and_buttons_leave_the_focus_on_the_queue(make_wind
     pane = w.sources.panes()[1]
     QTest.mouseClick(pane.include_box, Qt.MouseButton.LeftButton)
     assert _included(w) == [1, 3]
-    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=2000)
+    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=LONG_MS)
     QTest.mouseClick(pane.include_box, Qt.MouseButton.LeftButton)
     QTest.mouseClick(pane.target_radio, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=2000)
+    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=LONG_MS)
     assert _target(w) == 2 and _included(w) == [1, 2, 3]
     # U after the click: the union draft replaces the body (the hand edit asked about first: issue 24), and no
     # "u" is typed into it
     w.answerer.answer("Replace")
     _press(w, Qt.Key.Key_U)
-    qtbot.waitUntil(lambda: w.review.cluster.origin == "union" and w.review.guard_is_current(), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.cluster.origin == "union" and w.review.guard_is_current(), timeout=LONG_MS)
     body = w.editor.toPlainText()
     assert "typed" not in body and not body.endswith("u")
     assert w.editor.isReadOnly() and w.queue.hasFocus()
     # a button (Skip) clicked with the mouse: the focus is back on the queue
     QTest.mouseClick(_button(w, "skip"), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=2000)
+    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=LONG_MS)
 
 
 def test_the_edit_button_enters_the_editor_and_keeps_the_focus_there(make_window, review_store, qtbot):
@@ -193,14 +193,14 @@ def test_focus_returns_to_the_queue_after_a_dialog(make_window, review_store, qt
     def shown(box):  # the dialog really opens, takes the focus, and is answered
         box.show()
         box.activateWindow()
-        qtbot.waitUntil(lambda: box.isActiveWindow(), timeout=2000)
+        qtbot.waitUntil(lambda: box.isActiveWindow(), timeout=LONG_MS)
         box.hide()
         return box.buttons()[0]
 
     w.prompter.exec_box = shown
     w.prompter.info("Keyboard shortcuts", "…")
     w.activateWindow()
-    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=2000)
+    qtbot.waitUntil(lambda: w.queue.hasFocus(), timeout=LONG_MS)
     assert w.editor.isReadOnly()
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_A)  # A is the accept action, never a typed "a"
     assert "a" not in w.editor.toPlainText()
@@ -209,10 +209,10 @@ def test_focus_returns_to_the_queue_after_a_dialog(make_window, review_store, qt
 def test_existing_single_keys_still_work(make_window, review_store, qtbot):
     w = _open(make_window, review_store, qtbot)
     first = w.review.row
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _press(w, Qt.Key.Key_J)
     assert w.review.row.cluster_id != first.cluster_id
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         _press(w, Qt.Key.Key_K)
     assert w.review.row.cluster_id == first.cluster_id
     w.tabs.setCurrentIndex(1)  # on the Audit tab the digits do nothing to the review

@@ -20,7 +20,7 @@ def _open(make_window, review_store, qtbot, size, clusters=SEVEN):
     w = make_window(services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=clusters)))
     if size is not None:
         fit_window(w, w.page, size=size)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
 
@@ -33,13 +33,13 @@ def test_at_1280x720_the_target_pane_of_a_seven_member_cluster_is_in_view(make_w
     assert scroll.horizontalScrollBar().maximum() > 0  # seven panes do not fit: they scroll
     for number in (7, 1, 5):
         w.sources.set_target(panes[number - 1].doc.document_id)
-        qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
+        qtbot.waitUntil(w.sources.target_in_view, timeout=LONG_MS)
         assert w.sources.target_id() == panes[number - 1].doc.document_id
     # The next cluster shown: its target in view too, starting from the far right of the last one.
     w.sources.set_target(panes[-1].doc.document_id)
-    qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
+    qtbot.waitUntil(w.sources.target_in_view, timeout=LONG_MS)
     w.review.load(w.review.row)
-    qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
+    qtbot.waitUntil(w.sources.target_in_view, timeout=LONG_MS)
 
 
 def test_shift_n_moves_the_target_into_view(make_window, review_store, qtbot):
@@ -50,7 +50,7 @@ def test_shift_n_moves_the_target_into_view(make_window, review_store, qtbot):
     if w.sources.target_id() != panes[6].doc.document_id:
         qtbot.keyClick(w.queue, Qt.Key.Key_7, Qt.KeyboardModifier.ShiftModifier)
     assert w.sources.target_id() == panes[6].doc.document_id
-    qtbot.waitUntil(w.sources.target_in_view, timeout=3000)
+    qtbot.waitUntil(w.sources.target_in_view, timeout=LONG_MS)
 
 
 def test_the_queue_is_resizable_and_its_width_remembered(make_window, review_store, qtbot, qsettings):
@@ -84,9 +84,9 @@ def test_a_status_message_cut_at_1280_is_read_whole_in_the_messages_log(make_win
     button = w.message_log
     assert button.isVisible() and w.rect().contains(button.mapTo(w, button.rect().bottomRight()))
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(button.view.isVisible, timeout=2000)
+    qtbot.waitUntil(button.view.isVisible, timeout=LONG_MS)
     assert text in button.log_text.toPlainText()
-    qtbot.waitUntil(lambda: bar.currentMessage() == "", timeout=4000)  # gone from the bar, still in the log
+    qtbot.waitUntil(lambda: bar.currentMessage() == "", timeout=LONG_MS)  # gone from the bar, still in the log
     assert button.entries()[-1] == text
     button.view.close()
 
@@ -124,9 +124,9 @@ def test_at_1280x720_the_guard_token_table_shows_every_column_and_the_token(make
 
 def test_at_laptop_sizes_the_decision_panel_scrolls_rather_than_clips(make_window, review_store, qtbot):
     w = _open(make_window, review_store, qtbot, (1280, 720), clusters=THREE)
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         w.actions_by_key["ask"].trigger()
-    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
     panel, scroll = w.decision_panel, w.page.decision_scroll
     for size in ((1280, 720), (1366, 768)):
         fit_window(w, w.page, size=size)
@@ -191,7 +191,7 @@ def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_c
                                                                                    qtbot):
     w = _open(make_window, review_store, qtbot, (1280, 720), clusters=THREE)
     # the cluster's own conflicts run first (it sets the note when it ends): the notes below are the last word
-    qtbot.waitUntil(lambda: not w.review.runner.busy("evidence"), timeout=10000)
+    qtbot.waitUntil(lambda: not w.review.runner.busy("evidence"), timeout=LONG_MS)
     panel = w.decision_panel
     panel.set_mark("⚠ Likely different facts: notes 1 and 2 state the same thing differently: number 27 vs 33. "
                    "Check the conflicts before merging.\n⚠ #1 and #2 disagree on $340/month vs $410/month; "
@@ -206,7 +206,7 @@ def test_at_1280x720_a_long_note_and_the_models_groups_are_never_drawn_over_or_c
         return all(upper.geometry().bottom() < lower.geometry().top() for upper, lower in pairwise(shown)) and all(
             label.height() >= label.heightForWidth(label.width()) for label in shown[:-1])
     with contextlib.suppress(Exception):  # the layout settles on the event loop: on a busy machine, later
-        qtbot.waitUntil(laid_out, timeout=3000)
+        qtbot.waitUntil(laid_out, timeout=LONG_MS)
     for upper, lower in pairwise(shown):
         assert upper.geometry().bottom() < lower.geometry().top(), (upper.objectName(), lower.objectName())
     for label in shown[:-1]:
@@ -394,9 +394,9 @@ def test_at_1280x720_the_word_diff_picker_shows_its_choice_whole(make_window, re
     w = _open_demo_titles(make_window, review_store, qtbot, (1280, 720))
     row = next(r for r in w.cluster_model.rows() if r.titles[0] == "Offsite backups with restic")
     w.select_cluster(row.cluster_id)
-    qtbot.waitUntil(lambda: w.review.row is row, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row is row, timeout=LONG_MS)
     w.actions_by_key["union"].trigger()
-    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
     combo = w.diff_view.combo
     for i in range(combo.count()):
         combo.setCurrentIndex(i)

@@ -18,14 +18,14 @@ def _open(make_window, review_store, qtbot, size=None, clusters=THREE):
     w = make_window(services_for(review_store, scanner=FakeScanner(review_store.ids, clusters=clusters)))
     if size is not None:
         fit_window(w, w.page, size=size)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
 
 
 def _with_a_decision(w, qtbot):
     """The model's decision on the cluster: body, guard report (tokens, strict lens), rationale."""
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         w.actions_by_key["ask"].trigger()
     qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
 

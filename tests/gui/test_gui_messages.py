@@ -41,7 +41,7 @@ class DeafDecider(FakeDecider):
 
 def _open(make_window, review_store, qtbot, **services):
     w = make_window(services_for(review_store, **services))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
 
@@ -52,7 +52,7 @@ def test_a_cancelled_call_that_stops_late_does_not_speak_over_the_next_call(make
     finished = []
     w.review.decisionFinished.connect(finished.append)
     QTest.keyClick(w.queue, Qt.Key.Key_M)
-    qtbot.waitUntil(lambda: decider.started == 1, timeout=10000)
+    qtbot.waitUntil(lambda: decider.started == 1, timeout=LONG_MS)
     QTest.keyClick(w.queue, Qt.Key.Key_Escape)
     assert finished == [None] and w.decision_panel.kind_label.text() == "cancelled"
     QTest.keyClick(w.queue, Qt.Key.Key_M)  # a new call, while the cancelled one is still winding down
@@ -73,12 +73,12 @@ def test_a_cancelled_call_that_stops_late_does_not_speak_over_the_next_call(make
 
 def test_a_failed_open_leaves_the_open_store_its_queue_and_state_as_they_were(opened, tmp_path, qtbot):
     w = opened
-    with qtbot.waitSignal(w.review.guardUpdated, timeout=10000):
+    with qtbot.waitSignal(w.review.guardUpdated, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_U)
     store, row, label, title = w.store, w.review.row, w.queue_label.text(), w.windowTitle()
     assert w.actions_by_key["accept"].isEnabled()
     w.answerer.answer("OK")
-    with qtbot.waitSignal(w.storeFailed, timeout=10000):
+    with qtbot.waitSignal(w.storeFailed, timeout=LONG_MS):
         w.open_located(str(tmp_path / "missing.db"))
     assert w.answerer.seen[-1]["title"] == "Cannot open the store"
     assert w.store is store and w.review.row is row and w.cluster_model.rowCount() == 3
@@ -88,14 +88,14 @@ def test_a_failed_open_leaves_the_open_store_its_queue_and_state_as_they_were(op
 
 def test_a_status_message_about_one_cluster_goes_when_another_is_shown(make_window, review_store, qtbot):
     w = _open(make_window, review_store, qtbot, decider=FakeDecider(default_verdict="DIFFERENT"))
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_M)
     assert "different fact" in w.statusBar().currentMessage()
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_J)
     assert w.statusBar().currentMessage() == ""
     w.show_status("Nominee threshold set to 0.900; finding clusters again", 6000)  # about no cluster: it stays
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_K)
     assert w.statusBar().currentMessage().startswith("Nominee threshold set")
 
@@ -169,7 +169,7 @@ def test_closing_the_window_during_a_model_call_is_a_cancel_not_a_timeout(make_w
     w = _open(make_window, review_store, qtbot, decider=LlamaDecider(engine=engine, timeout_s=120))
     with caplog.at_level(logging.INFO, logger="memgui.decide"):
         QTest.keyClick(w.queue, Qt.Key.Key_M)
-        qtbot.waitUntil(engine.reading_merge_prompt.is_set, timeout=15000)
+        qtbot.waitUntil(engine.reading_merge_prompt.is_set, timeout=LONG_MS)
         started = time.monotonic()
         w.close()
     qtbot.waitUntil(lambda: engine.stopped_reading, timeout=60000)  # it stopped reading the prompt: a cancel

@@ -3,6 +3,7 @@ that costs and the line that installs them (`make bundle-test` checks it in the 
 from gui_fakes import services_for
 from memgui.config import models_install_hint
 from memgui.gui.services.window import missing_models
+from waits import LONG_MS
 
 
 def test_nothing_missing_no_message(monkeypatch, tmp_path):
@@ -36,7 +37,7 @@ def test_the_window_shows_the_banner_and_still_opens_the_store(make_window, revi
     services.missing_models = lambda decider: "Offline models not installed (decider): … To install them: X"
     window = make_window(services)
     assert window.models_banner.isVisible() and window.models_banner.text().endswith("To install them: X")
-    with qtbot.waitSignal(window.ready, timeout=15000):
+    with qtbot.waitSignal(window.ready, timeout=LONG_MS):
         window.open_located(str(review_store.path))
     assert window.cluster_model.rowCount() > 0 and window.actions_by_key["union"].isEnabled()
 

@@ -4,6 +4,7 @@ the panels' (`ReviewBench`, fake services); the actions it enables are the windo
 from __future__ import annotations
 
 from gui_fakes import FakeDecider, FakeScanner, add_documents, services_for
+from waits import LONG_MS
 
 PACKAGES = {f"pkg-{n}": (f"{name} pin", "dependency-pins", f"Pin {name} to {version} in svc-{n}.")
             for n, (name, version) in enumerate((("requests", "2.32.3"), ("urllib3", "2.2.2"), ("idna", "3.7"),
@@ -19,7 +20,7 @@ def _open(make_window, review_store, qtbot, clusters):
     decider = FakeDecider()
     w = make_window(services_for(review_store, decider=decider,
                                  scanner=FakeScanner(review_store.ids, clusters=clusters)))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w, decider
 
@@ -33,7 +34,7 @@ def test_seven_different_packages_are_not_pre_selected_whole_and_the_conflicts_a
     mark = w.decision_panel.mark_label
     # at once: never all seven, even before the evidence is in (three, or one when the evidence came in first)
     assert 1 <= len(w.sources.included_ids()) <= 3
-    qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
+    qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=LONG_MS)
     assert "Pre-selected" in mark.text()
     included = w.sources.included_ids()
     assert len(included) == 1  # every pair names another package at another version
@@ -57,7 +58,7 @@ def test_four_members_without_conflicts_are_never_pre_selected_whole(review_benc
     # at once, before the evidence is in (or just after it, when it came in first): never all four
     assert 2 <= len(w.sources.included_ids()) <= 3
     mark = w.decision_panel.mark_label
-    qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
+    qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=LONG_MS)
     assert 2 <= len(w.sources.included_ids()) <= 3
     assert ("Pre-selected" in mark.text() and "of 4" in mark.text()) or "disagree" in mark.text()
     assert mark.isVisibleTo(w.page)
@@ -68,7 +69,7 @@ def test_three_members_that_only_word_things_differently_stay_checked_with_a_not
     """Conflicts in the Conflicts tab are always said: here only wording (a word, a "never" one note has), so
     the three stay checked and the note is a hint, not a warning."""
     w = _bench(review_bench, "ed-1", "ed-2", "ed-3")
-    qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=15000)
+    qtbot.waitUntil(lambda: w.page.evidence_panel.pairs != [], timeout=LONG_MS)
     assert len(w.sources.included_ids()) == 3
     n = w.page.evidence_panel.conflict_count()
     assert n > 0 and f"Note: {n} differences in wording" in w.decision_panel.mark_label.text()

@@ -14,12 +14,12 @@ from PySide6.QtTest import QTest
 from gui_fakes import edit_document_behind_the_back
 from memgui.gui.review.cluster_model import KEPT_SEPARATE, MERGED, NEW, SKIPPED
 from memgui.gui.review.queue_marks import READ_ONLY_NOTE
-from waits import flush
+from waits import LONG_MS, flush
 
 
 def _open(make_window, path, qtbot):
     w = make_window()
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(path))
     return w
 
@@ -35,12 +35,12 @@ def _queue(w) -> list:
 
 
 def _press(w, qtbot, key, signal=None):
-    with qtbot.waitSignal(signal or w.review.clusterLoaded, timeout=10000):
+    with qtbot.waitSignal(signal or w.review.clusterLoaded, timeout=LONG_MS):
         QTest.keyClick(w.queue, key)
 
 
 def _saved(w, qtbot) -> None:
-    qtbot.waitUntil(lambda: not w.runner.busy("marks"), timeout=10000)
+    qtbot.waitUntil(lambda: not w.runner.busy("marks"), timeout=LONG_MS)
 
 
 def _stored_marks(path) -> dict:
@@ -85,7 +85,7 @@ def test_a_changed_member_drops_the_mark_on_reopen_and_on_f5(make_window, review
     assert _statuses(w) == {first: SKIPPED, second: SKIPPED, third: NEW}
     changed = w.cluster_model.row_at(w.cluster_model.row_of(second)).member_ids[0]
     edit_document_behind_the_back(review_store.path, changed, "Edited by the daemon meanwhile.")
-    with qtbot.waitSignal(w.scanFinished, timeout=10000):
+    with qtbot.waitSignal(w.scanFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_F5)
     assert _statuses(w) == {first: SKIPPED, second: NEW, third: NEW}  # F5 keeps the unchanged cluster's mark
     assert w.review.row.cluster_id == third  # the cluster on show stays on show
@@ -98,7 +98,7 @@ def test_a_changed_member_drops_the_mark_on_reopen_and_on_f5(make_window, review
 def test_an_undone_review_is_unreviewed_again(make_window, review_store, qtbot):
     w = _open(make_window, review_store.path, qtbot)
     first = w.review.row.cluster_id
-    with qtbot.waitSignal(w.review.guardUpdated, timeout=10000):
+    with qtbot.waitSignal(w.review.guardUpdated, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_U)
     w.answerer.answer("Merge")
     _press(w, qtbot, Qt.Key.Key_A, w.review.writeFinished)
@@ -106,7 +106,7 @@ def test_an_undone_review_is_unreviewed_again(make_window, review_store, qtbot):
     _saved(w, qtbot)
     assert MERGED in _stored_marks(review_store.path).values()
     w.answerer.answer("Undo")
-    with qtbot.waitSignal(w.review.clusterLoaded, timeout=10000):
+    with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert _statuses(w)[first] == NEW
     _saved(w, qtbot)
@@ -123,7 +123,7 @@ def test_a_read_only_store_keeps_marks_for_the_session_only(make_window, review_
         first = w.review.row.cluster_id
         _press(w, qtbot, Qt.Key.Key_S)
         assert w.statusBar().currentMessage() == READ_ONLY_NOTE
-        with qtbot.waitSignal(w.scanFinished, timeout=10000):
+        with qtbot.waitSignal(w.scanFinished, timeout=LONG_MS):
             QTest.keyClick(w.queue, Qt.Key.Key_F5)
         assert _statuses(w)[first] == SKIPPED  # kept in memory through a rescan
         w.close()

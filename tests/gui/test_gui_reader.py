@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from gui_fakes import services_for
 from memgui.core.decide.reader import ReaderReport, ReaderVerdict, verdict_line
 from memgui.core.tasks import Progress
+from waits import LONG_MS
 
 
 def _fake_reader(calls, lost_index=2, p_lost=0.12):
@@ -41,7 +42,7 @@ def test_the_reader_button_shows_each_sources_verdict_from_a_worker(review_bench
     box = w.guard_panel.reader
     assert box.report is None and box.button.isEnabled() and "not asked" in box.headline.text()
     qtbot.mouseClick(box.button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: box.report is not None, timeout=10000)
+    qtbot.waitUntil(lambda: box.report is not None, timeout=LONG_MS)
     (on_gui_thread, _decider, sources, body, ids), = calls
     assert on_gui_thread is False  # the model work ran on a worker
     assert body == w.editor.toPlainText() and len(sources) == 2
@@ -54,7 +55,7 @@ def test_the_reader_button_shows_each_sources_verdict_from_a_worker(review_bench
     w.page.grab().save(str(tmp_path / "reader.png"))
     # the verdict is about that body: an edit clears it
     w.editor.setPlainText(w.editor.toPlainText() + " Extra.")
-    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
     assert box.report is None and "not asked" in box.headline.text()
 
 
@@ -65,5 +66,5 @@ def test_a_reader_that_keeps_every_source_says_so(review_bench, review_store, qt
     w = _open(review_bench, qtbot, services)
     box = w.guard_panel.reader
     qtbot.mouseClick(box.button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: box.report is not None, timeout=10000)
+    qtbot.waitUntil(lambda: box.report is not None, timeout=LONG_MS)
     assert box.headline.text() == "✔ Second reader: every fact of the 2 sources kept"

@@ -11,6 +11,7 @@ from PySide6.QtTest import QTest
 
 from gui_fakes import FakeScanner, add_documents, services_for
 from test_gui_ahead import FOUR, TZ, CountingSelfTest, _decider
+from waits import LONG_MS
 
 # A wrong model: it calls the new rent the same fact as the old one. Only the amounts tell them apart.
 RENT = {
@@ -48,14 +49,14 @@ def test_decisions_ahead_then_accept_all_safe_then_undo_the_batch(make_window, q
     qsettings.setValue("decider/ahead", "true")
     w = make_window(services)
     before = _rows(review_store.path)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     first = w.review.row
 
     for key in (Qt.Key.Key_J, Qt.Key.Key_K, Qt.Key.Key_J, Qt.Key.Key_K):  # the reviewer looks around meanwhile
         with qtbot.waitSignal(w.review.clusterLoaded, timeout=20000):
             QTest.keyClick(w.queue, key)
-    qtbot.waitUntil(lambda: w.review.row is first, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row is first, timeout=LONG_MS)
     everything = [frozenset(r.member_ids) for r in w.cluster_model.rows()]
     qtbot.waitUntil(lambda: sum(k in w.ahead.reviews for k in everything) >= len(everything) - 1, timeout=20000)
     assert decider.cancellations == 0
@@ -81,9 +82,9 @@ def test_decisions_ahead_then_accept_all_safe_then_undo_the_batch(make_window, q
     assert {ids["rent-1"], ids["rent-new"], ids["tz-3"], ids["fl-1"], ids["fl-2"]}.isdisjoint(dead)
     assert len(dead) == len(result.written)  # pairs: one tombstone per write
 
-    qtbot.waitUntil(lambda: w.bulk.actions["undo_batch"].isEnabled(), timeout=5000)
+    qtbot.waitUntil(lambda: w.bulk.actions["undo_batch"].isEnabled(), timeout=LONG_MS)
     w.answerer.answer("Undo batch")
-    with qtbot.waitSignal(w.bulk.undone, timeout=15000) as undone:
+    with qtbot.waitSignal(w.bulk.undone, timeout=LONG_MS) as undone:
         w.bulk.actions["undo_batch"].trigger()
     assert len(undone.args[0].undone) == len(result.written) and undone.args[0].refused == []
     assert _rows(review_store.path) == before

@@ -15,6 +15,7 @@ from gui_fakes import FakeDecider, FakeScanner, services_for
 from memgui.core.decide.selftest import SelfTestReport
 from memgui.core.tasks import Progress
 from memgui.gui.status import StallProbe
+from waits import LONG_MS
 
 
 class LoadingDecider(FakeDecider):
@@ -65,13 +66,13 @@ def test_event_loop_stall_probe_open_scan_model_accept(make_window, review_store
     def ask_model():
         with qtbot.waitSignal(w.review.decisionFinished, timeout=20000):
             QTest.keyClick(w.queue, Qt.Key.Key_M)
-        qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+        qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
 
     def accept():
         w.answerer.answer("Merge")
         with qtbot.waitSignal(w.review.writeFinished, timeout=20000):
             QTest.keyClick(w.queue, Qt.Key.Key_A)
-        qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+        qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
 
     stage("open+scan", open_and_scan)
     stage("model load + self-test + decisions ahead", start_up_and_ahead)

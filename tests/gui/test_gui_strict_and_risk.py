@@ -29,7 +29,7 @@ def _union(w, qtbot) -> str:
 
 def _set_body(w, qtbot, body: str) -> None:
     w.editor.setPlainText(body)
-    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
 
 
 def _body_of(path, doc_id) -> str:
@@ -90,7 +90,7 @@ def test_accept_with_strict_risk_defaults_to_cancel_and_return_does_not_merge(re
     # clicking Merge explicitly writes it
     w.prompter.exec_box = w.answerer
     w.answerer.answer("Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         w.actions["accept"].trigger()
     assert "MySQL 14.2" in _body_of(review_store.path, target)
 
@@ -102,7 +102,7 @@ def test_a_plain_two_document_accept_keeps_merge_as_the_default(review_bench, re
     assert w.review.cluster.report.length_ratio <= 2 and w.review.cluster.strict.passed
     w.answerer.answer("Cancel")
     w.actions["accept"].trigger()
-    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
+    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=LONG_MS)
     assert w.answerer.seen[-1]["default"] == "Merge" and "Risky" not in w.answerer.seen[-1]["text"], w.answerer.seen[-1]
 
 
@@ -112,7 +112,7 @@ def test_three_documents_and_a_low_cosine_make_the_accept_risky(review_bench, qt
     _union(w, qtbot)
     w.answerer.answer("Cancel")
     w.actions["accept"].trigger()
-    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
+    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=LONG_MS)
     box = w.answerer.seen[-1]
     assert box["default"] == "Cancel"
     assert "3 documents are written" in box["info"] and "below the scan's threshold 0.800" in box["info"]
@@ -125,19 +125,19 @@ def test_a_body_over_twice_the_longest_source_makes_the_accept_risky(review_benc
     assert w.review.cluster.report.passed and w.review.cluster.report.length_ratio > 2
     w.answerer.answer("Cancel")
     w.actions["accept"].trigger()
-    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
+    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=LONG_MS)
     assert w.answerer.seen[-1]["default"] == "Cancel" and "over 200 %" in w.answerer.seen[-1]["info"]
 
 
 def test_likely_different_facts_make_the_accept_risky(review_bench, review_store, qtbot):
     add_documents(review_store, PINS)
     w = _open(review_bench, ("pin-a", "pin-b"), 0.93)
-    qtbot.waitUntil(lambda: w.review.cluster.mark is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.review.cluster.mark is not None, timeout=LONG_MS)
     assert len(w.sources.included_ids()) == 1  # two versions: not pre-selected together (issue 24 item 4)
     left_out = next(p.number for p in w.sources.panes() if not p.include_box.isChecked())
     next(p for p in w.sources.panes() if p.number == left_out).include_box.click()  # the reviewer includes it
     _union(w, qtbot)
     w.answerer.answer("Cancel")
     w.actions["accept"].trigger()
-    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=10000)
+    qtbot.waitUntil(lambda: bool(w.answerer.seen), timeout=LONG_MS)
     assert w.answerer.seen[-1]["default"] == "Cancel" and "likely different facts" in w.answerer.seen[-1]["info"]

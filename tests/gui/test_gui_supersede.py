@@ -51,7 +51,7 @@ def _services(review, decider=None):
 @pytest.fixture
 def window(make_window, review_store, qtbot):
     w = make_window(_services(review_store))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
 
@@ -195,7 +195,7 @@ def test_the_loaded_model_reads_it_on_the_worker_and_cancel_stops_it(make_window
     engine = FakeSupersedeEngine("UPDATE", gate=gate)
     decider = LoadedDecider(engine)
     w = make_window(_services(review_store, decider=decider))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     slot = w.review.drafting.slot
     slot.put(w.review.drafting.decider_key(), decider)  # a model is loaded (as after M)
@@ -220,7 +220,7 @@ def test_the_model_unsure_leaves_it_to_the_reviewer_who_can_read_it_as_newer(mak
     engine = FakeSupersedeEngine("OTHER")
     decider = LoadedDecider(engine)
     w = make_window(_services(review_store, decider=decider))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     w.review.drafting.slot.put(w.review.drafting.decider_key(), decider)
     panel = w.page.supersede_panel

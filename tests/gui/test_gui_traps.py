@@ -9,6 +9,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from gui_fakes import DOCS, FakeScanner, services_for
+from waits import LONG_MS
 
 KM = Qt.KeyboardModifier
 
@@ -18,7 +19,7 @@ def _key(w, key, modifier=KM.NoModifier):
 
 
 def _union(w, qtbot):
-    qtbot.waitUntil(lambda: w.isActiveWindow() and w.actions_by_key["union"].isEnabled(), timeout=10000)
+    qtbot.waitUntil(lambda: w.isActiveWindow() and w.actions_by_key["union"].isEnabled(), timeout=LONG_MS)
     QTest.keyClick(w.queue, Qt.Key.Key_U)  # the first window of a test run also warms the guard up: allow for it
     qtbot.waitUntil(lambda: w.review.cluster.origin == "union" and w.review.guard_is_current(), timeout=30000)
     return w.editor.toPlainText()
@@ -51,7 +52,7 @@ def test_u_asks_before_replacing_a_hand_edit(opened, qtbot):
     QTest.keyClick(w.queue, Qt.Key.Key_U)
     assert w.answerer.seen[-1]["title"] == "Replace your edit" and w.editor.toPlainText() == edited
     w.answerer.answer("Replace")
-    with qtbot.waitSignal(w.review.guardUpdated, timeout=10000):
+    with qtbot.waitSignal(w.review.guardUpdated, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_U)
     assert "Checked by hand." not in w.editor.toPlainText()
 
@@ -63,7 +64,7 @@ def test_enter_in_the_filter_filters_now_and_returns_to_the_queue(opened, qtbot)
     QTest.keyClicks(w.filter_edit, "Lisbon")
     QTest.keyClick(w.filter_edit, Qt.Key.Key_Return)
     assert w.queue.hasFocus()  # J/K work again at once
-    qtbot.waitUntil(lambda: w.proxy.rowCount() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: w.proxy.rowCount() == 1, timeout=LONG_MS)
 
 
 def test_ctrl_2_shows_the_audit_tab_and_ctrl_1_the_review(opened, qtbot):
@@ -93,7 +94,7 @@ def test_undo_from_the_audit_tab_asks_as_ctrl_z_does(opened, qtbot):
     w = opened
     _union(w, qtbot)
     w.answerer.answer("Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000) as written:
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS) as written:
         QTest.keyClick(w.queue, Qt.Key.Key_A)
     audit_id = written.args[0].audit_id
     w.answerer.answer("Cancel")  # Ctrl+Z, answered Cancel
@@ -101,8 +102,8 @@ def test_undo_from_the_audit_tab_asks_as_ctrl_z_does(opened, qtbot):
     ctrl_z = w.answerer.seen[-1]
     _key(w, Qt.Key.Key_2, KM.ControlModifier)
     v = w.audit_view
-    qtbot.waitUntil(lambda: v.select_entry(audit_id), timeout=10000)
-    qtbot.waitUntil(v.undo_button.isEnabled, timeout=5000)
+    qtbot.waitUntil(lambda: v.select_entry(audit_id), timeout=LONG_MS)
+    qtbot.waitUntil(v.undo_button.isEnabled, timeout=LONG_MS)
     w.answerer.answer("Cancel")
     QTest.mouseClick(v.undo_button, Qt.MouseButton.LeftButton)
     audit = w.answerer.seen[-1]
@@ -110,9 +111,9 @@ def test_undo_from_the_audit_tab_asks_as_ctrl_z_does(opened, qtbot):
     assert f"(audit #{audit_id})" in audit["info"] and "every document it touched gets back" in audit["info"]
     assert v.selected_entry().state == "applied"  # Cancel: nothing undone
     w.answerer.answer("Undo")
-    with qtbot.waitSignal(v.actionFinished, timeout=10000):
+    with qtbot.waitSignal(v.actionFinished, timeout=LONG_MS):
         QTest.mouseClick(v.undo_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: v.select_entry(audit_id) and v.selected_entry().state == "undone", timeout=10000)
+    qtbot.waitUntil(lambda: v.select_entry(audit_id) and v.selected_entry().state == "undone", timeout=LONG_MS)
 
 
 def test_about_names_the_version_and_where_things_are(opened):
@@ -152,7 +153,7 @@ def test_tooltips_and_a_legend_explain_badges_group_labels_and_the_queued_ring(m
     decider = FakeDecider(verdicts={frozenset((DOCS["ed-1"][2], DOCS["ed-2"][2])): "SAME"}, default_verdict="DIFFERENT")
     w = make_window(services_for(review_store, decider=decider,
                                  scanner=FakeScanner(review_store.ids, clusters=(("ed-1", "ed-2", "ed-3", 0.95),))))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     legend = w.page.queue_legend
     assert legend.isVisibleTo(w)
@@ -160,7 +161,7 @@ def test_tooltips_and_a_legend_explain_badges_group_labels_and_the_queued_ring(m
     assert "queued" in text and "same" in text and "different" in text and "mixed" in text and "0.95" in text
     pane = w.sources.panes()[0]
     assert "Badge colours" in pane.badges.toolTip() and "nominee threshold" in pane.badges.toolTip()
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=15000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_M)
     assert all("same fact" in p.group_label.toolTip() for p in w.sources.panes())
     header_tip = w.cluster_model.headerData(0, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)

@@ -8,6 +8,7 @@ from PySide6.QtTest import QTest
 
 from gui_fakes import DOCS, FakeDecider
 from memgui.core.store import open_store
+from waits import LONG_MS
 
 
 def _open(review_bench, *keys, decider=None):
@@ -24,7 +25,7 @@ def test_the_decision_panel_and_the_editor_header_name_the_same_target(review_be
     """Would fail without it: the decision panel kept the model's "Targets: #1" while the header merged into #2."""
     decider = FakeDecider(verdicts={frozenset((DOCS["ed-1"][2], DOCS["ed-2"][2])): "SAME"}, default_verdict="DIFFERENT")
     w = _open(review_bench, "ed-1", "ed-2", "ed-3", decider=decider)
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=15000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         w.actions["ask"].trigger()
     header, target = w.page.editor_title.text(), w.decision_panel.targets_label.text()
     assert _target_label(w) in header and target.startswith(_target_label(w))
@@ -47,18 +48,18 @@ def test_a_merged_cluster_says_merged_by_the_reviewer_not_the_drafting_hint(open
     with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None and r.passed):
         QTest.keyClick(w.queue, Qt.Key.Key_U)
     w.answerer.answer("Merge")
-    with qtbot.waitSignal(w.review.writeFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.writeFinished, timeout=LONG_MS):
         QTest.keyClick(w.queue, Qt.Key.Key_A)
-    qtbot.waitUntil(lambda: w.review.row.cluster_id != row.cluster_id, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row.cluster_id != row.cluster_id, timeout=LONG_MS)
     w.select_cluster(row.cluster_id)
-    qtbot.waitUntil(lambda: w.review.row.cluster_id == row.cluster_id, timeout=5000)
+    qtbot.waitUntil(lambda: w.review.row.cluster_id == row.cluster_id, timeout=LONG_MS)
     header = w.editor_title.text()
     assert "U union draft" not in header
     assert "Reviewed: merged into #" in header and "by you (memgui reviewer" in header and "audit #" in header
     outcome = w.decision_panel.outcome_label
     assert outcome.isVisibleTo(w) and "merged" in outcome.text()
     assert "U for the union draft" not in w.editor.placeholderText() and "merged" in w.editor.placeholderText()
-    qtbot.waitUntil(lambda: "Reviewed: merged" in w.diff_view.text.toPlainText(), timeout=5000)
+    qtbot.waitUntil(lambda: "Reviewed: merged" in w.diff_view.text.toPlainText(), timeout=LONG_MS)
 
 
 def test_a_member_tombstoned_outside_memgui_is_said_to_be_the_daemons_doing(review_bench, review_store, qtbot):
@@ -83,7 +84,7 @@ def test_one_dropped_time_is_one_fact_at_risk_in_the_headline_and_in_each_pane(r
     w.editor.setFocus()  # E's doing (the key is the window's)
     with qtbot.waitSignal(w.review.guardUpdated, timeout=10000, check_params_cb=lambda r: r is not None):
         w.editor.insertPlainText(body)
-    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
     assert "strict: 1 fact at risk" in w.guard_panel.verdict.text()
     for pane in w.sources.panes():
         assert pane.at_risk == 1 and "1 at risk" in pane.missing_label.text()

@@ -13,6 +13,7 @@ from memgui.core.curation.types import DecisionKind
 from memgui.core.merge.diff import word_diff
 from memgui.gui.review.sources_view import SourcePane
 from memgui.gui.settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
+from waits import LONG_MS
 
 
 def test_open_errors_show_a_one_line_dialog_not_a_traceback(make_window, tmp_path, qtbot):
@@ -28,7 +29,7 @@ def test_open_errors_show_a_one_line_dialog_not_a_traceback(make_window, tmp_pat
              (not_sqlite, "not an SQLite database"), (other_sqlite, "not a Netclaw memory store")]
     for path, phrase in cases:
         w.answerer.answer("OK")
-        with qtbot.waitSignal(w.storeFailed, timeout=10000) as failed:
+        with qtbot.waitSignal(w.storeFailed, timeout=LONG_MS) as failed:
             w.open_located(str(path))
         message = failed.args[0]
         assert phrase in message and "\n" not in message and "Traceback" not in message
@@ -41,10 +42,10 @@ def test_read_only_store_shows_banner_and_disables_writes(make_window, review_st
     os.chmod(review_store.path, stat.S_IRUSR | stat.S_IRGRP)
     try:
         w = make_window()
-        with qtbot.waitSignal(w.ready, timeout=15000):
+        with qtbot.waitSignal(w.ready, timeout=LONG_MS):
             w.open_located(str(review_store.path))
         assert w.readonly_banner.isVisibleTo(w) and "Read-only" in w.readonly_banner.text()
-        with qtbot.waitSignal(w.review.guardUpdated, timeout=10000):
+        with qtbot.waitSignal(w.review.guardUpdated, timeout=LONG_MS):
             QTest.keyClick(w.queue, Qt.Key.Key_U)
         k = w.actions_by_key
         assert not k["accept"].isEnabled() and not k["append"].isEnabled() and not k["keep"].isEnabled()
@@ -65,17 +66,17 @@ def test_ask_model_streams_then_cancel_stops_it(make_window, review_store, qtbot
     gate = threading.Event()
     decider = FakeDecider(gate=gate)
     w = make_window(services_for(review_store, decider=decider))
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     QTest.keyClick(w.queue, Qt.Key.Key_M)
-    qtbot.waitUntil(lambda: w.decision_panel.stream.toPlainText().strip() != "", timeout=10000)
+    qtbot.waitUntil(lambda: w.decision_panel.stream.toPlainText().strip() != "", timeout=LONG_MS)
     assert w.runner.busy("decide")
     assert w.actions_by_key["cancel_model"].isEnabled() and not w.actions_by_key["ask"].isEnabled()
     assert w.task_status.isVisibleTo(w) and "model" in w.task_status.label.text().lower()
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000) as finished:
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS) as finished:
         QTest.keyClick(w.queue, Qt.Key.Key_Escape)
     assert finished.args[0] is None
-    qtbot.waitUntil(lambda: decider.cancelled, timeout=10000)  # the worker really stopped
+    qtbot.waitUntil(lambda: decider.cancelled, timeout=LONG_MS)  # the worker really stopped
     assert w.decision_panel.kind_label.text() == "cancelled"
     assert w.editor.toPlainText() == "" and not w.runner.busy("decide")
     gate.set()
@@ -87,7 +88,7 @@ def test_model_decision_fills_body_targets_and_rationale(review_bench, review_st
     decider = FakeDecider(merged_body=body, kind=DecisionKind.UPDATE)
     w = review_bench(decider=decider)
     w.show("pg-1", "pg-2", cosine=0.962)
-    with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+    with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
         w.actions["ask"].trigger()
     proposal, candidates, full = decider.calls[0]
     assert full is True and proposal.content == DOCS["pg-2"][2]  # newest document is the proposal
@@ -97,7 +98,7 @@ def test_model_decision_fills_body_targets_and_rationale(review_bench, review_st
     assert "both describe the same fact" in w.decision_panel.rationale_label.text()
     assert w.sources.target_id() == review_store.ids["pg-1"]  # the model's target
     assert "fake-decider-q4" in w.decision_panel.model_label.text()
-    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=10000)
+    qtbot.waitUntil(lambda: w.review.guard_is_current(), timeout=LONG_MS)
     assert w.guard_panel.report.passed
 
 
@@ -105,11 +106,11 @@ def test_filter_box_searches_the_store(opened, qtbot):
     w = opened
     assert w.proxy.rowCount() == 3
     QTest.keyClicks(w.filter_edit, "Lisbon")
-    qtbot.waitUntil(lambda: w.proxy.rowCount() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: w.proxy.rowCount() == 1, timeout=LONG_MS)
     row = w.proxy.data(w.proxy.index(0, 3))
     assert "Lisbon" in row
     w.filter_edit.clear()
-    qtbot.waitUntil(lambda: w.proxy.rowCount() == 3, timeout=10000)
+    qtbot.waitUntil(lambda: w.proxy.rowCount() == 3, timeout=LONG_MS)
 
 
 def test_sorting_by_size_and_cosine(opened):
@@ -123,11 +124,11 @@ def test_word_diff_switches_source_and_drops_stale_results(review_bench, qtbot):
     w = review_bench()
     w.show("pg-1", "pg-2")
     pg1, pg2 = w.ids["pg-1"], w.ids["pg-2"]
-    with qtbot.waitSignal(w.review.diffUpdated, timeout=10000):
+    with qtbot.waitSignal(w.review.diffUpdated, timeout=LONG_MS):
         w.editor.setPlainText(DOCS["pg-1"][2] + " Extra fact: port 6432 for pgbouncer.")
     assert w.diff_view.current_source() == pg1
     assert "+6" in w.diff_view.stats.text()
-    with qtbot.waitSignal(w.review.diffUpdated, timeout=10000) as updated:
+    with qtbot.waitSignal(w.review.diffUpdated, timeout=LONG_MS) as updated:
         w.diff_view.choose(pg2)
     assert updated.args[0].deleted_words > 0
     stale_request = w.diff_view.request
@@ -170,13 +171,13 @@ def test_no_widgets_leak_across_clusters_and_close(review_store, qsettings, qtbo
     w = MainWindow(services_for(review_store), qsettings=qsettings)
     w.prompter.exec_box = Answerer()
     w.show()
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     made = len(panes())
     for _ in range(6):
-        with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+        with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
             QTest.keyClick(w.queue, Qt.Key.Key_J)
-        with qtbot.waitSignal(w.review.clusterLoaded, timeout=5000):
+        with qtbot.waitSignal(w.review.clusterLoaded, timeout=LONG_MS):
             QTest.keyClick(w.queue, Qt.Key.Key_K)
     QApplication.sendPostedEvents(None, 0)
     assert len(panes()) == made  # panes are reused, not rebuilt per cluster
@@ -189,7 +190,7 @@ def test_no_widgets_leak_across_clusters_and_close(review_store, qsettings, qtbo
         return [type(wd).__name__ + ":" + wd.objectName() for wd in set(QApplication.allWidgets()) - before]
 
     try:
-        qtbot.waitUntil(lambda: not leaked(), timeout=5000)
+        qtbot.waitUntil(lambda: not leaked(), timeout=LONG_MS)
     except Exception:
         raise AssertionError(f"widgets outlived the window: {sorted(leaked())}") from None
 
@@ -200,11 +201,11 @@ def test_scan_progress_shows_in_the_status_bar_and_cancels(make_window, review_s
     scanner = FakeScanner(review_store.ids, pace=until_cancelled)
     w = make_window(services_for(review_store, scanner=scanner))
     w.open_located(str(review_store.path))
-    qtbot.waitUntil(lambda: w.runner.busy("scan"), timeout=10000)
-    qtbot.waitUntil(lambda: w.task_status.isVisibleTo(w), timeout=5000)
+    qtbot.waitUntil(lambda: w.runner.busy("scan"), timeout=LONG_MS)
+    qtbot.waitUntil(lambda: w.task_status.isVisibleTo(w), timeout=LONG_MS)
     assert "Finding nominee clusters" in w.task_status.label.text()
     QTest.mouseClick(w.task_status.cancel_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "cancelled" in w.queue_label.text(), timeout=15000)
+    qtbot.waitUntil(lambda: "cancelled" in w.queue_label.text(), timeout=LONG_MS)
     assert not w.runner.busy("scan") and not w.task_status.isVisibleTo(w)
     assert w.cluster_model.rowCount() == 0
 
@@ -221,7 +222,7 @@ def test_changed_scan_settings_rescan_with_them(opened, review_store, qtbot):
         return (yield from original(store, **kwargs))
 
     w.services.scan = recording
-    with qtbot.waitSignal(w.scanFinished, timeout=10000):
+    with qtbot.waitSignal(w.scanFinished, timeout=LONG_MS):
         w.apply_settings(replace(w.settings, k=3, threshold=0.91, embedder="stored"))
     assert calls[-1]["k"] == 3 and calls[-1]["threshold"] == 0.91 and calls[-1]["embedder_choice"] == "stored"
     assert "K 3" in w.queue_label.text() and "0.910" in w.queue_label.text()
@@ -248,10 +249,10 @@ def test_a_model_that_failed_its_self_test_is_flagged(make_window, review_store,
     seen = []
     services.selftest = lambda decider, cancel=None: seen.append(decider.model_id) or Verdict()
     w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=15000):
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     for _ in range(2):
-        with qtbot.waitSignal(w.review.decisionFinished, timeout=10000):
+        with qtbot.waitSignal(w.review.decisionFinished, timeout=LONG_MS):
             QTest.keyClick(w.queue, Qt.Key.Key_M)
         assert "failed the capability self-test" in w.decision_panel.warning_label.text()
         assert "3/6 canary pairs" in w.decision_panel.warning_label.text()
