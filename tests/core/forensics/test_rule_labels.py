@@ -10,13 +10,13 @@ from memgui.core.forensics.rule_labels import confirmed_pairs, faithful_firings,
 from memgui.core.merge.read_pairs import ConfirmedRestatement
 from memgui.core.ops.apply import MergePlan, draft_stamps, merge_cluster
 
-SOURCE = "The dentist appointment is on 14 March at 9:00."
-REWORDED = "Dentist: March 14, nine in the morning, the usual practice."  # a person read it and said: the same fact
+SOURCE = "Backups run every night at 02:00 and are kept for 30 days."
+REWORDED = "Nightly backups at 2 am, kept at most a month."  # a person read it and said: the same fact
 
 
 def _merge_with_a_confirmation(store):
-    a = seed_document(store, "Dentist", SOURCE, anchor="dentist")
-    b = seed_document(store, "Dentist again", REWORDED, anchor="dentist")
+    a = seed_document(store, "Backups", SOURCE, anchor="backups")
+    b = seed_document(store, "Backups again", REWORDED, anchor="backups")
     ids = [a.document_id, b.document_id]
     confirmed = (ConfirmedRestatement(b.document_id, 0, REWORDED, (SOURCE,)),)
     return merge_cluster(store, MergePlan(a.document_id, tuple(ids), merged_body=SOURCE,
