@@ -17,7 +17,7 @@ from ..merge.guard import check_merge
 from ..netfx import APPEND_SEMANTICS, build_appended_body, is_blank
 from ..store import Store
 from ..store.audit_log import OP_APPEND_BACK, Provenance, details_json_of, prepared_texts, written_entry
-from .apply import Change, utc_today
+from .change_record import Change, utc_today
 from .changes import Written, written
 from .stamps import ApplyInputError, SourceStamp, check_stamps
 

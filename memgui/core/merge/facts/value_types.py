@@ -4,38 +4,10 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from ...netfx import StrEnum
+from .report import FactKind
 
-
-class ValueKind(StrEnum):
-    """What a value is: the fact kind of a value at risk (report.FactKind has each)."""
-
-    NUMBER = "number"
-    QUANTITY = "quantity"
-    MONEY = "money"
-    RATE = "rate"
-    ORDINAL = "ordinal"
-    DATE = "date"
-    MONTH = "month"
-    WEEKDAY = "weekday"
-    TIME = "time"
-    ZONE = "zone"
-    FREQUENCY = "frequency"
-    PHONE = "phone"
-    URL = "url"
-    EMAIL = "email"
-    CHANNEL = "channel"
-    PATH = "path"
-    CODE = "code"
-    TERM = "term"  # `1:1`, a meeting
-    # MergeGuard's identifier classes (guard.TokenKind), kept as they are by identifiers.tokens
-    VERSION = "version"
-    FILE_PATH = "file_path"
-    DOTTED_IDENTIFIER = "dotted_identifier"
-    CAMEL_CASE = "camel_case"
-    SNAKE_CASE = "snake_case"
-    KEBAB_CASE = "kebab_case"
-    ALL_CAPS = "all_caps"
+# What a value is: the fact kind of a value at risk, one enum with the lens's kinds (no second list of the same names)
+ValueKind = FactKind
 
 
 @dataclass(frozen=True)
