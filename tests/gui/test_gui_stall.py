@@ -6,9 +6,10 @@ A 5 ms timer on the GUI thread records the longest extra gap between its ticks. 
 The goal is ≤ 50 ms. What is asserted is that the timer kept ticking during every stage, i.e. no stage
 ran on the GUI thread for its whole duration. tests/perf/test_p4_real_model.py runs the same stages on the real
 model."""
-import time
+import threading
 
-from PySide6.QtCore import Qt
+import pytest
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 
 from gui_fakes import FakeDecider, FakeScanner, services_for
@@ -18,30 +19,63 @@ from memgui.gui.status import StallProbe
 from waits import LONG_MS
 
 
+class Turns:
+    """The GUI thread's turns, counted by a 5 ms timer. The slow work below lasts a number of them: a worker step
+    waits until the event loop has turned `n` more times (a condition, not a time), so a stage that ran on the GUI
+    thread could never end, and the workload scales with the machine's speed instead of a sleep's."""
+
+    def __init__(self) -> None:
+        self.count, self._turned = 0, threading.Condition()
+        self.timer = QTimer()
+        self.timer.timeout.connect(self._turn)
+        self.timer.start(5)
+
+    def _turn(self) -> None:
+        with self._turned:
+            self.count += 1
+            self._turned.notify_all()
+
+    def wait(self, n: int) -> None:
+        with self._turned:
+            end = self.count + n
+            assert self._turned.wait_for(lambda: self.count >= end, timeout=LONG_MS / 1000), "the event loop stopped"
+
+
+@pytest.fixture
+def turns():
+    counted = Turns()
+    yield counted
+    counted.timer.stop()
+
+
 class LoadingDecider(FakeDecider):
-    """Takes 0.6 s to load (on whichever worker asks first), like a model file read into memory."""
+    """Loads over 120 turns of the event loop (on whichever worker asks first), like a model file read into memory."""
 
     loaded = False
+
+    def __init__(self, turns: Turns) -> None:
+        super().__init__(pace=lambda _cancel: turns.wait(4))
+        self.turns = turns
 
     def load(self):
         for step in range(6):
             yield Progress("loading model", step, 6, self.model_id)
-            time.sleep(0.1)
+            self.turns.wait(20)
         self.loaded = True
 
 
 def slow_selftest(decider, *, cancel=None):
     for step in range(6):
         yield Progress("self-test", step, 6)
-        time.sleep(0.05)
+        decider.turns.wait(10)
     return SelfTestReport(capable=True, passed=6, total=6, model_id=decider.model_id)
 
 
 def test_event_loop_stall_probe_open_scan_model_accept(make_window, review_store, qtbot, qsettings, capsys,
-                                                       record_property):
-    # The slow work is what this test is about (the loop must turn while it runs): it lasts a time, on the workers.
-    decider = LoadingDecider(pace=lambda _cancel: time.sleep(0.02))
-    scanner = FakeScanner(review_store.ids, pace=lambda _cancel: time.sleep(0.15))
+                                                       record_property, turns):
+    # The slow work is what this test is about (the loop must turn while it runs): it lasts turns, on the workers.
+    decider = LoadingDecider(turns)
+    scanner = FakeScanner(review_store.ids, pace=lambda _cancel: turns.wait(30))
     services = services_for(review_store, decider=decider, scanner=scanner)
     services.selftest = slow_selftest
     qsettings.setValue("decider/ahead", "true")

@@ -256,7 +256,7 @@ def value_conflicts(a: str | None, b: str | None) -> tuple[Conflict, ...]:
 _BINDING_KINDS = frozenset({
     FactKind.NUMBER, FactKind.QUANTITY, FactKind.MONEY, FactKind.RATE, FactKind.DATE, FactKind.TIME, FactKind.WEEKDAY,
     FactKind.MONTH, FactKind.FREQUENCY, FactKind.VERSION, FactKind.URL, FactKind.EMAIL, FactKind.PHONE,
-    FactKind.ORDINAL, FactKind.PATH, FactKind.BINDING, FactKind.ANTONYM})
+    FactKind.ORDINAL, FactKind.PATH, FactKind.BINDING})
 
 
 def _value_changes(a: str | None, b: str | None) -> list[Conflict]:

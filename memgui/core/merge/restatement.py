@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from . import lexical
 from .facts.lexicon import EQUIVALENT_MARKERS, TITLE_ABBREVIATIONS, MarkerClass
 from .facts.matching import abbreviates
+from .facts.value_types import KeyHead, ValueKey
 from .sentences import OWED_FUNCTION, Token, TokenClass
 
 
@@ -188,9 +189,9 @@ _PREPOSITIONS = frozenset(("at on in for with by to of from into onto upon about
                            "after during over under near behind beside between through across toward towards").split())
 _ARTICLES = frozenset("a an the".split())
 _ANY_VALUE = "value:*"  # a bare number may count, price or time anything: it keeps its order among every value
-_VALUE_KINDS = {"n": _ANY_VALUE, "number": _ANY_VALUE, "ordinal": _ANY_VALUE, "times": _ANY_VALUE,
-                "ratio": _ANY_VALUE, "age": _ANY_VALUE, "percent": "value:frac",
-                "kilo": "value:q:kilogram"}  # `7 kilos`; `5 km` is read as `kilo` too: kept in order among kg
+_VALUE_KINDS = {KeyHead.N: _ANY_VALUE, KeyHead.ORDINAL: _ANY_VALUE, KeyHead.TIMES: _ANY_VALUE,
+                KeyHead.RATIO: _ANY_VALUE, KeyHead.AGE: _ANY_VALUE, KeyHead.PERCENT: "value:frac",
+                KeyHead.KILO: "value:q:kilogram"}  # `7 kilos`; `5 km` is read as `kilo` too: kept in order among kg
 _NAME, _CONTENT = frozenset({"name"}), frozenset({"content"})
 _Class = frozenset[str] | None  # a token's class for order: its kinds, or None for a marker or a role word
 
@@ -231,10 +232,12 @@ def _swap_class(t: Token) -> _Class:
 
 
 def _value_kind(key: str) -> str:
-    head, _, rest = key.lstrip("~^<>=≤≥±").partition(":")
-    if head == "q":
-        return "value:q:" + rest.partition(":")[0]  # a quantity of one dimension (`18 g` and `36 g`)
-    return _VALUE_KINDS.get(head, "value:" + head)
+    read = ValueKey.read(key)
+    if read is None:
+        return "value:" + key
+    if read.head is KeyHead.Q:
+        return "value:q:" + read.unit  # a quantity of one dimension (`18 g` and `36 g`)
+    return _VALUE_KINDS.get(read.head, "value:" + read.head)
 
 
 def _same_class(a: _Class, b: _Class) -> bool:

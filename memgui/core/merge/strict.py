@@ -357,10 +357,10 @@ _YEAR_ALONE = re.compile(r"(?:19|20)\d\d")
 
 def _date_years(text: str) -> set[str]:
     """The years of the dates `text` writes, however written (`18/05/25`, `May 2025`)."""
-    from .facts.value_types import ValueKind
+    from .facts.value_types import ValueKey, ValueKind
     from .facts.values import values
-    return {key.split(":")[1][:4] for v in values(text) if v.kind == ValueKind.DATE for key in v.keys
-            if key.startswith("date:") and key[5:9].isdigit()}
+    dates = [ValueKey.read(key) for v in values(text) if v.kind == ValueKind.DATE for key in v.keys]
+    return {str(k.date.year) for k in dates if k is not None and not k.bound and k.date and k.date.year}
 
 
 def check_strict(source_bodies: Sequence[str | None], merged_body: str | None,

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from .align import Fate, align
 from .contrasts import contrasts
 from .facts.calendar_values import dates, times
+from .facts.value_types import KeyHead, ValueKey
 from .sentences import Sentence, Token, TokenClass, split, tokens
 
 DAY_MS = 86_400_000
@@ -79,14 +80,13 @@ def day_of(ms: int) -> str:
 
 def _ms_of(key: str, year_hint: int | None) -> int | None:
     """A date value's key (`date:2025-03-18`, `date:????-03-18`, `date:2025-03`) as UTC ms at its day's start."""
-    m = re.fullmatch(r"date:(\d{4}|\?{4})-(\d{2})(?:-(\d{2}))?", key)
-    if m is None:
-        return None
-    year = int(m.group(1)) if m.group(1).isdigit() else year_hint
-    if year is None:
+    read = ValueKey.read(key)
+    date = read.date if read is not None and not read.bound else None
+    year = date and (date.year or year_hint)
+    if date is None or not date.exact or year is None:
         return None
     try:
-        day = _dt.date(year, int(m.group(2)), int(m.group(3) or 1))
+        day = _dt.date(year, date.month, date.day or 1)
     except ValueError:
         return None
     return int(_dt.datetime(day.year, day.month, day.day, tzinfo=_dt.timezone.utc).timestamp() * 1000)
@@ -148,11 +148,16 @@ def _latest_clock(text: str) -> tuple[int, str] | None:
     best: tuple[int, str] | None = None
     for sentence in split(text):
         days = stated_days(sentence.text)
-        clocks = sorted(min(k for k in v.keys if k.count(":") == 2) for v in times(sentence.text, []))
+        clocks = sorted(min(_clocks(v.keys)) for v in times(sentence.text, []) if _clocks(v.keys))
         if days and clocks:
             here = (max(days), clocks[-1])
             best = here if best is None or here > best else best
     return best
+
+
+def _clocks(keys: frozenset[str]) -> list[str]:
+    """The times of day (`18:30~pm`) among a value's keys."""
+    return [k.body for k in map(ValueKey.read, keys) if k is not None and k.head is KeyHead.TIME and ":" in k.body]
 
 
 def _clock_disagrees(older: str, newer: str) -> bool:
@@ -237,18 +242,14 @@ def _contradicts(a: frozenset[str], b: frozenset[str]) -> bool:
     rate), and two dates of different months (a day and the looser `early Feb` of its month agree)."""
     for x in a:
         for y in b:
-            kind = x.split(":", 1)[0]
-            if kind != y.split(":", 1)[0] or x == y or x.startswith(y) or y.startswith(x):
+            kx, ky = ValueKey.read(x), ValueKey.read(y)
+            if kx is None or ky is None or (kx.bound, kx.head) != (ky.bound, ky.head) or x.startswith(y) or y.startswith(x):
                 continue
-            if kind == "date" and _month_of(x) == _month_of(y) and "????" in x + y:
+            dx, dy = kx.date, ky.date
+            if dx and dy and dx.month == dy.month and None in (dx.year, dy.year):
                 continue
             return True
     return False
-
-
-def _month_of(key: str) -> str:
-    m = re.match(r"date:(?:\d{4}|\?{4})-(\d{2})", key)
-    return m.group(1) if m else key
 
 
 def series_of(notes: Sequence[TimedNote]) -> str:

@@ -15,9 +15,9 @@ from memgui.core.merge.rule_measured import MEASURED
 
 
 def test_a_plain_kind_is_made_a_member_and_an_unknown_one_raises() -> None:
-    finding = FactAtRisk("dropped", "grammatical number", "cats", (0,), None, None, None, "why")
-    assert finding.kind is FactKind.GRAMMATICAL_NUMBER and finding.rule == "dropped.grammatical-number"
-    assert finding.to_dict()["kind"] == "grammatical number" and f"{finding.kind:<20}|" == f"{'grammatical number':<20}|"
+    finding = FactAtRisk("dropped", "title_identifier", "KEY", (0,), None, None, None, "why")
+    assert finding.kind is FactKind.TITLE_IDENTIFIER and finding.rule == "dropped.title-identifier"
+    assert finding.to_dict()["kind"] == "title_identifier" and f"{finding.kind:<20}|" == f"{'title_identifier':<20}|"
     with pytest.raises(ValueError):
         FactAtRisk("dropped", "dat", "14 March", (0,), None, None, None, "why")
     assert recheck.FactAtRisk("x", "date", "dropped", ()).kind is FactKind.DATE

@@ -65,19 +65,12 @@ class FactKind(StrEnum):
     HEDGE = "hedge"
     BOUND = "bound"
     # what the lens's other readers find changed, dropped or added
-    SCOPE = "scope"
     BINDING = "binding"
     WORD_ORDER = "word_order"
-    GRAMMATICAL_NUMBER = "grammatical number"
     WORD = "word"
     PHRASE = "phrase"
-    LIST_ITEM = "list item"
     MODIFIER = "modifier"
     SENTENCE = "sentence"
-    CLAUSE = "clause"
-    CONTRAST = "contrast"
-    ANTONYM = "antonym"
-    CAUSE = "cause"
     TENSE = "tense"
     TITLE_IDENTIFIER = "title_identifier"  # strict.py: an identifier in a source's title the merge lost
 

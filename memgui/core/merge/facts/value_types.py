@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import NamedTuple
 
 from .report import FactKind
 
@@ -20,6 +23,55 @@ class Value:
     dimension: str = ""  # what the value measures ("quantity:[length]", "money:EUR", "date"), for binding
     implied: bool = False  # read between the lines (`on Thursdays`: weekly): it answers for a fact, owes none
     amount: str = ""  # the number an amount with a unit is written with (`30` of `30 days`), formatted
+
+
+class KeyHead(StrEnum):
+    """What a value's key counts: the word before its first colon (`date:2025-03-18`, `q:meter:2.4`)."""
+    AGE, ALWAYS, CHANNEL, DATE, DECADE, DURATION, EMAIL = "age", "always", "channel", "date", "decade", "duration", "email"
+    FRAC, FREQ, KILO, MEETING, MONEY, MONTH, N, ORDINAL = "frac", "freq", "kilo", "meeting", "money", "month", "n", "ordinal"
+    PATH, PERCENT, PHONE, Q, QUARTER, RATIO, SHARE = "path", "percent", "phone", "q", "quarter", "ratio", "share"
+    TEMP, TIME, TIMES, TOKEN, URL, WEEKDAY, WEEKDAYS, ZONE = "temp", "time", "times", "token", "url", "weekday", "weekdays", "zone"
+
+
+class KeyDate(NamedTuple):
+    year: int | None  # None: the text gives no year (`14 July`)
+    month: int
+    day: int | None  # None: a month (`May 2025`)
+    exact: bool  # nothing after the day (not `????-05@mid`)
+
+
+@dataclass(frozen=True)
+class ValueKey:
+    """A value's key read back — the one reader of the format the value readers write (`<=date:2024-11`): the
+    bound before it, what it counts, and the value as written in normal form."""
+    bound: str  # `<`, `<=`, `~`… ("" for the value itself)
+    head: KeyHead
+    body: str
+
+    @classmethod
+    def read(cls, key: str) -> ValueKey | None:
+        head, colon, body = (bare := key.lstrip(_BOUND_MARKS)).partition(":")
+        return cls(key[:len(key) - len(bare)], KeyHead(head), body) if colon and head in _HEADS else None
+
+    @property
+    def date(self) -> KeyDate | None:
+        """The day or month of a date key (a bound one too)."""
+        m = _DATE_BODY.match(self.body) if self.head is KeyHead.DATE else None
+        if m is None:
+            return None
+        year, day = m.group(1), m.group(3)
+        return KeyDate(int(year) if year.isdigit() else None, int(m.group(2)), int(day) if day else None,
+                       m.end() == len(self.body))
+
+    @property
+    def unit(self) -> str:
+        """The dimension a quantity is measured in (`meter` of `q:meter:2.4`)."""
+        return self.body.partition(":")[0] if self.head is KeyHead.Q else ""
+
+
+_BOUND_MARKS = "~^<>=≤≥±"
+_HEADS = frozenset(KeyHead)
+_DATE_BODY = re.compile(r"(\d{4}|\?{4})-(\d{2})(?:-(\d{2}))?")
 
 
 def fmt(value: float) -> str:
@@ -48,4 +100,4 @@ def inside(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
 _SORTED_SPANS: dict[int, tuple[int, list[int], list[int], list[tuple[int, int]]]] = {}  # length, starts, reach, list
 
 
-__all__ = ["Value", "ValueKind", "fmt", "inside"]
+__all__ = ["KeyDate", "KeyHead", "Value", "ValueKey", "ValueKind", "fmt", "inside"]
