@@ -7,11 +7,12 @@ import pytest
 
 from memgui.core.forensics import recheck
 from memgui.core.merge.facts.lexicon import MarkerClass
-from memgui.core.merge.facts.report import Direction, FactAtRisk, FactKind, rule_id
+from memgui.core.merge.facts.report import Direction, Equivalence, FactAtRisk, FactKind, rule_id
 from memgui.core.merge.facts.value_types import ValueKind
 from memgui.core.merge.facts.values import values
 from memgui.core.merge.guard import TokenKind
 from memgui.core.merge.rule_measured import MEASURED
+from memgui.core.merge.strict import check_strict
 
 
 def test_a_plain_kind_is_made_a_member_and_an_unknown_one_raises() -> None:
@@ -38,3 +39,9 @@ def test_every_value_kind_token_kind_and_marker_class_is_a_fact_kind() -> None:
     assert {v.kind for v in found} >= {ValueKind.MONEY, ValueKind.DATE, ValueKind.URL, ValueKind.SNAKE_CASE}
     assert all(type(v.kind) is ValueKind for v in found)
     assert json.dumps({"kind": ValueKind.MONEY}) == '{"kind": "money"}'  # written as its value
+
+
+def test_why_a_word_is_the_bodys_is_an_equivalence() -> None:
+    report = check_strict(["Leo rehearses on Fridays at 18:00."], "Leo has a rehearsal on Fridays at 6 pm.")
+    rules = {same.rule for same in report.equated}
+    assert Equivalence.DERIVED in rules and Equivalence.SAME_VALUE in rules and all(type(r) is Equivalence for r in rules)

@@ -39,7 +39,7 @@ from .matching import (
 )
 from .notes import Marker, Note, clean_text, lemma_of, read_note, read_note_cached, sentence_spans
 from .polarity import negation_moved
-from .report import Direction, Equated, FactAtRisk, FactKind, FactReport, Findings
+from .report import Direction, Equated, Equivalence, FactAtRisk, FactKind, FactReport, Findings
 from .restated import body_value_in, number_in_a_name, source_value_in
 from .sentences import modifiers, substituted, uncovered
 from .steps import reordered_steps
@@ -171,7 +171,7 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
             findings.add(FactAtRisk(Direction.DROPPED, FactKind(value.kind), value.text, (number,), (value.start, value.end), None, None,
                                     f"{value.text!r} of source {number + 1} is not in the body"))
         else:
-            findings.equate(value.text, found.text, "same value")
+            findings.equate(value.text, found.text, Equivalence.SAME_VALUE)
     for word in note.words:
         if not word.term:
             continue

@@ -10,6 +10,7 @@ from . import codes, wordnet
 from .bounds import strip_bound
 from .lexicon import EQUIVALENT_MARKERS, FUNCTION_WORDS, MarkerClass
 from .notes import Note, Word, lemma_of, zipf_of
+from .report import Equivalence
 from .respellings import (
     CODES,
     KIN,
@@ -329,32 +330,32 @@ def unbound(value: Value) -> Value:
     return dataclasses.replace(value, keys=frozenset(keys))
 
 
-def word_found(word: Word, other: Index, features: dict[str, float] | None = None) -> tuple[str, str] | None:
+def word_found(word: Word, other: Index, features: dict[str, float] | None = None) -> tuple[str, Equivalence] | None:
     """(the other note's word, rule) when `word` is there: same lemma, a spelling, an acronym, or a WordNet
     synonym in a sentence that restates `word`'s (`features`: its sentence's), since a common word is a
     synonym of many (`pass` of `passport`)."""
     if len(word.text) == 1 and word.text.isupper():  # `bus 7A`, `freezer B`: the letter itself, not the article
         return _letter_found(word, other)
     if word.lower in other.lowers:
-        return word.text, "same"  # (before the lemma: `the volunteer lead` must not hide a later `volunteers`)
+        return word.text, Equivalence.SAME  # (before the lemma: `the volunteer lead` must not hide a later `volunteers`)
     if _PLURAL_CODE.fullmatch(word.text) and whole_word_in(word.lower[:-1], other.lower_text):
-        return word.text[:-1], "plural"  # `two A100s` where the other writes `2× A100`, `ITMs` / `ITM`
+        return word.text[:-1], Equivalence.PLURAL  # `two A100s` where the other writes `2× A100`, `ITMs` / `ITM`
     if word.lemma in other.lemmas:
         return _lemma_found(word, other)
     if whole_word_in(word.lower, other.lower_text):
-        return word.text, "same"  # inside an identifier or a value: `numpy` of `numpy==1.26`
+        return word.text, Equivalence.SAME  # inside an identifier or a value: `numpy` of `numpy==1.26`
     return _related_found(word, other, features) or respelled_found(word, other)
 
 
-def _letter_found(word: Word, other: Index) -> tuple[str, str] | None:
+def _letter_found(word: Word, other: Index) -> tuple[str, Equivalence] | None:
     """A capital letter alone (`bus 7A`, `size M`): the letter itself, or the size it names."""
     if re.search(rf"(?<![^\W\d_]){word.text}(?![^\W\d_])", other.note.text):
-        return word.text, "same"
+        return word.text, Equivalence.SAME
     size = SIZES.get(word.text)  # `size M` where the other writes `a medium`
-    return (size, "size") if size and whole_word_in(size, other.lower_text) else None
+    return (size, Equivalence.SIZE) if size and whole_word_in(size, other.lower_text) else None
 
 
-def _lemma_found(word: Word, other: Index) -> tuple[str, str] | None:
+def _lemma_found(word: Word, other: Index) -> tuple[str, Equivalence] | None:
     """The other's word of the same lemma; None when the two count people differently (`my daughters` / `my
     daughter`)."""
     found = other.lemmas[word.lemma]
@@ -363,10 +364,10 @@ def _lemma_found(word: Word, other: Index) -> tuple[str, str] | None:
             _DETERMINED.search(other.note.text, max(0, found.start - 12), found.start):
         return None  # `my daughters` / `my daughter`: how many people is the fact (`Saturdays` is one day;
         # `guest` of `VLAN 30 guest` is a modifier)
-    return (found.text, "lemma") if found.lower != word.lower else (found.text, "same")
+    return (found.text, Equivalence.LEMMA) if found.lower != word.lower else (found.text, Equivalence.SAME)
 
 
-def _related_found(word: Word, other: Index, features: dict[str, float] | None) -> tuple[str, str] | None:
+def _related_found(word: Word, other: Index, features: dict[str, float] | None) -> tuple[str, Equivalence] | None:
     """A word of the other related to `word`: a synonym in a sentence that restates it, a derived form, its
     parts, a number it names, the same role of the other sex or in family words, a code for it."""
     synsets = wordnet.tables().synsets.get(word.lemma)
@@ -374,27 +375,27 @@ def _related_found(word: Word, other: Index, features: dict[str, float] | None) 
         near = set(aligned(features, other, loose=True))
         for found in other.note.words:
             if found.sentence in near and wordnet.synonyms(word.lemma, found.lemma):
-                return found.text, "synonym"
+                return found.text, Equivalence.SYNONYM
     for form in wordnet.derived_forms(word.lemma) | wordnet.derived_forms(word.lower):
         if form in other.lemmas:  # a nominalisation restates its verb: `rehearses` = `rehearsal`
-            return other.lemmas[form].text, "derived form"
+            return other.lemmas[form].text, Equivalence.DERIVED
     if "-" in word.lower and all(part in other.lemmas or part in other.lowers or lemma_of(part) in other.lemmas or (
             len(part) >= 4 and any(w.startswith(part) for w in other.lowers))
                                  for part in word.lower.split("-") if part):
-        return word.text, "same"  # `check-in` in "checking in", `second-hand` in "second hand", `auto-debit` in
+        return word.text, Equivalence.SAME  # `check-in` in "checking in", `second-hand` in "second hand", `auto-debit` in
         # "debited automatically"
     if word.lemma in other.parts and zipf_of(word.lemma) < 5.5:
-        return other.parts[word.lemma].text, "part of a compound"
+        return other.parts[word.lemma].text, Equivalence.PART
     coded = coded_number(word.text, other)
     if coded:
-        return coded.text, "number named"  # `S2` where the other writes `season two`
+        return coded.text, Equivalence.NUMBER_NAMED  # `S2` where the other writes `season two`
     gendered = gendered_form(word, other) or (kin_form(word, other) if word.lemma in KIN or word.lemma in KIN.values()
                                           else None)
     if gendered:
-        return gendered, "same role"
+        return gendered, Equivalence.SAME_ROLE
     if word.text[:1].isupper() and (codes.named_by_code(word.text, other.capitals()[1]) or
                                     _codes_named(word.text, other)):
-        return word.text, "code"  # `Heathrow` where the other writes `LHR`, `Portuguese` `PT`, and the other way round
+        return word.text, Equivalence.CODE  # `Heathrow` where the other writes `LHR`, `Portuguese` `PT`, and the other way round
     return None
 
 

@@ -122,11 +122,18 @@ class FactAtRisk:
                 "why": self.why, "rule": self.rule}
 
 
+class Equivalence(StrEnum):
+    """Why a source's word or value is the body's (word_found, respelled_found; SAME is never listed)."""
+    SAME, SAME_VALUE, PLURAL, SIZE, LEMMA, SYNONYM, STEM = "same", "same value", "plural", "size", "lemma", "synonym", "stem"
+    DERIVED, PART, NUMBER_NAMED, SAME_ROLE, CODE = "derived form", "part of a compound", "number named", "same role", "code"
+    ABBREVIATION, ACRONYM, SPELLING, PREFIX, COMPOUND = "abbreviation", "acronym", "spelling", "prefix", "compound"
+
+
 @dataclass(frozen=True)
 class Equated:
     source: str
     body: str
-    rule: str  # "same value", "lemma", "synonym", "spelling"
+    rule: Equivalence
 
     def to_dict(self) -> dict[str, object]:
         return {"source": self.source, "body": self.body, "rule": self.rule}
@@ -151,9 +158,9 @@ class Findings:
     def add(self, item: FactAtRisk) -> None:
         self.items.append(item)
 
-    def equate(self, source: str, body: str, rule: str) -> None:
-        if source.casefold() != body.casefold() and rule != "same":
+    def equate(self, source: str, body: str, rule: Equivalence) -> None:
+        if source.casefold() != body.casefold() and rule is not Equivalence.SAME:
             self.equated.setdefault((source.casefold(), body.casefold()), Equated(source, body, rule))
 
 
-__all__ = ["Direction", "Equated", "FactAtRisk", "FactKind", "FactReport", "Findings", "rule_id"]
+__all__ = ["Direction", "Equated", "Equivalence", "FactAtRisk", "FactKind", "FactReport", "Findings", "rule_id"]

@@ -10,36 +10,37 @@ from typing import TYPE_CHECKING
 from . import wordnet
 from .lexicon import FUNCTION_WORDS, TITLE_ABBREVIATIONS
 from .notes import Word, lemma_of, zipf_of
+from .report import Equivalence
 
 if TYPE_CHECKING:
     from .matching import Index
 
 
 
-def respelled_found(word: Word, other: Index) -> tuple[str, str] | None:
+def respelled_found(word: Word, other: Index) -> tuple[str, Equivalence] | None:
     """`word` spelled otherwise by the other: `re-` as `again`, a size, a compound in two words, an abbreviation
     or a title, an acronym spelled out, a clipped or longer spelling, a shared stem."""
     if word.lower.startswith("re") and len(word.lower) >= 6 and lemma_of(word.lower[2:].lstrip("-")) in other.lemmas \
             and re.search(r"\bagain\b", other.lower_text):
-        return other.lemmas[lemma_of(word.lower[2:].lstrip("-"))].text + " again", "prefix"  # `relock` = `lock again`
+        return other.lemmas[lemma_of(word.lower[2:].lstrip("-"))].text + " again", Equivalence.PREFIX  # `relock` = `lock again`
     size = SIZES.get(word.text) or next((k for k, v in SIZES.items() if v == word.lower), None)
     if size and (size in other.lowers or size in {w.text for w in other.note.words}):
-        return size, "size"  # `size M` = `a medium`
+        return size, Equivalence.SIZE  # `size M` = `a medium`
     compound = _compound_in(word, other)  # before clippings: `wristband` is `wrist band`, not `wrist`
     if compound:
         return compound
     abbreviation = _abbreviation_of(word, other) or _title_of(word, other)
     if abbreviation:
-        return abbreviation, "abbreviation"
+        return abbreviation, Equivalence.ABBREVIATION
     acronym = _ACRONYM.match(word.text)
     if acronym and spelled_out(acronym.group(1).casefold(), other.note.text):
-        return acronym.group(1), "acronym"
+        return acronym.group(1), Equivalence.ACRONYM
     clipped = _clipped(word, other) if len(word.lower) >= 4 else None
     if clipped:
-        return clipped, "spelling"
+        return clipped, Equivalence.SPELLING
     root = stem(word.lower)
     if len(root) >= 5 and root in other.stems and other.stems[root].lower != word.lower:
-        return other.stems[root].text, "stem"  # `autoscaling` = `autoscales`, `expires` = `expiry`
+        return other.stems[root].text, Equivalence.STEM  # `autoscaling` = `autoscales`, `expires` = `expiry`
     return None
 
 
@@ -90,7 +91,7 @@ def gendered_form(word: Word, other: Index) -> str | None:
     return None
 
 
-def _compound_in(word: Word, other: Index) -> tuple[str, str] | None:
+def _compound_in(word: Word, other: Index) -> tuple[str, Equivalence] | None:
     """A closed compound written open, or the other way round: `carsick` = `car sickness`, `handover` = `hand
     over`, `bookkeeping` = `book keeping` — two neighbouring words of the other note that spell it."""
     if len(word.lower) < 6 or not word.lower.isalpha():
@@ -101,7 +102,7 @@ def _compound_in(word: Word, other: Index) -> tuple[str, str] | None:
         rest = word.lower[len(first.lower):]
         if len(rest) >= 3 and (second.lower.startswith(rest) or rest.startswith(stem(second.lower)) or
                                lemma_of(rest) == second.lemma):
-            return f"{first.text} {second.text}", "compound"
+            return f"{first.text} {second.text}", Equivalence.COMPOUND
     return None
 
 
