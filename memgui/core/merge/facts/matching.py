@@ -24,7 +24,7 @@ from .respellings import (
     stem,
     whole_word_in,
 )
-from .value_types import ValueKind, fmt
+from .value_types import ValueKey, ValueKind, fmt
 from .values import Value
 
 
@@ -133,11 +133,8 @@ def weight(word: Word) -> float:
 
 def match_keys(value: Value) -> set[str]:
     """A value's keys plus the year-less form of a full date, so `14 July` finds `2026-07-14`."""
-    keys = set(value.keys)
-    for key in value.keys:
-        if key.startswith("date:") and len(key) == 15 and not key.startswith("date:????"):
-            keys.add("date:????" + key[9:])
-    return keys
+    days = [k for k in map(ValueKey.read, value.keys) if k and not k.bound and k.date and k.date.year and k.date.day]
+    return set(value.keys) | {f"date:????{k.body[4:]}" for k in days if k.date and k.date.exact}
 
 
 WORDLIKE_KINDS = frozenset({ValueKind.ALL_CAPS, ValueKind.CAMEL_CASE, ValueKind.SNAKE_CASE, ValueKind.KEBAB_CASE,

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from .bounds import bound_of, strip_bound
+from .bounds import bound_of
 from .matching import Index, number_coded, number_in_compound, unbound, value_found, whole_word_in
 from .notes import Note
-from .value_types import ValueKind
+from .value_types import ValueKind, number_key
 from .values import Value
 
 
@@ -26,16 +26,11 @@ def unit_named(bare: Value, body: Index) -> Value | None:
     `30 days`, `pick up by 10` → `by 10 am`): the body names what the number counts and changes no amount, nor
     its bound. Never the other way round (see `unit_added`): a body that drops a unit has lost what its number
     meant."""
-    if bare.kind != ValueKind.NUMBER or len(bare.keys) != 1:
-        return None
-    key = next(iter(bare.keys))
-    plain = strip_bound(key)
-    if not plain.startswith("n:"):
-        return None
-    for i in body.amounts.get(plain[2:], []):
+    number = number_key(bare) if bare.kind == ValueKind.NUMBER else None
+    for i in body.amounts.get(number.body, []) if number else []:
         found = body.note.values[i]
         bounds = {bound_of(k) for k in found.keys}
-        if bound_of(key) in bounds or (not bound_of(key) and "<=" in bounds):
+        if number and (number.bound in bounds or (not number.bound and "<=" in bounds)):
             return found  # `pick up by 10` → `by 10 am`, `net 15` → `within 15 days`: a deadline's number
     return None
 
@@ -74,13 +69,11 @@ def unit_elided(value: Value, other: Index, source: Index) -> Value | None:
 def elided_unit_found(bare: Value, note: Note, source: Index) -> Value | None:
     """The converse of `unit_elided`: the source's amount that a body's plain number restates, its unit given by
     another amount of the body's sentence that the source states too."""
-    if bare.dimension != "number" or len(bare.keys) != 1 or bare not in note.values:
-        return None
-    key = next(iter(bare.keys))
-    if not key.startswith("n:"):
+    number = number_key(bare)
+    if bare.dimension != "number" or number is None or number.bound or bare not in note.values:
         return None
     dimensions = _units_beside(note, note.values.index(bare), source)
-    return next((source.note.values[i] for i in source.amounts.get(key[2:], [])
+    return next((source.note.values[i] for i in source.amounts.get(number.body, [])
                  if source.note.values[i].dimension in dimensions), None)
 
 
@@ -123,14 +116,12 @@ def hour_said_plainly(time: Value, other: Index) -> Value | None:
 
 def time_of_plain_hour(bare: Value, note: Note, source: Index) -> Value | None:
     """The converse of `hour_said_plainly`: the source's time that a body's plain number restates."""
-    if bare.dimension != "number" or bare not in note.values or not _CLOCK_LEAD.search(
-            note.text, max(0, bare.start - 12), bare.start):
-        return None
-    key = next(iter(bare.keys))
-    if not key.startswith("n:"):
+    number = number_key(bare)
+    if bare.dimension != "number" or number is None or number.bound or bare not in note.values or \
+            not _CLOCK_LEAD.search(note.text, max(0, bare.start - 12), bare.start):
         return None
     said = _halves_said(note, note.value_sentence[note.values.index(bare)])
-    for i in source.amounts.get(key[2:], []):
+    for i in source.amounts.get(number.body, []):
         time = source.note.values[i]
         if time.kind == ValueKind.TIME and said & _halves_of(time):
             return time

@@ -9,7 +9,7 @@ import re
 
 from .bounds import bound_of
 from .units import amount_keys
-from .value_types import Value, ValueKind, fmt
+from .value_types import Value, ValueKind, fmt, number_key
 
 _DAY_RANGE_GLUE = re.compile(r"\s*(?:-|–|—|to|and|&|through|thru|until|till|or)\s+(?:the\s+)?|\s*[-–—&]\s*",
                              re.IGNORECASE)
@@ -122,10 +122,9 @@ def limited(text: str, value: Value) -> Value:
 
 def labelled_amount(text: str, value: Value) -> Value:
     """A number under a unit's label (`days: 90`, `timeout_seconds = 30`) is that amount as well: `90 days`."""
-    if value.kind != ValueKind.NUMBER or len(value.keys) != 1 or not next(iter(value.keys)).startswith("n:"):
+    number = number_key(value)
+    label = _UNIT_LABEL.search(text, max(0, value.start - 40), value.start) if number and not number.bound else None
+    if value.kind != ValueKind.NUMBER or number is None or label is None:
         return value
-    label = _UNIT_LABEL.search(text, max(0, value.start - 40), value.start)
-    if not label:
-        return value
-    amount = amount_keys(float(next(iter(value.keys))[2:]), label.group(1))
+    amount = amount_keys(float(number.body), label.group(1))
     return dataclasses.replace(value, keys=value.keys | set(amount[0])) if amount else value

@@ -69,7 +69,13 @@ class ValueKey:
         return self.body.partition(":")[0] if self.head is KeyHead.Q else ""
 
 
-_BOUND_MARKS = "~^<>=≤≥±"
+def number_key(value: Value) -> ValueKey | None:
+    """The key of a value that is one number (`n:7`, `<=n:7`), read; None for anything else."""
+    read = ValueKey.read(next(iter(value.keys))) if len(value.keys) == 1 else None
+    return read if read is not None and read.head is KeyHead.N else None
+
+
+_BOUND_MARKS = "<>=~"  # as bounds.py writes them
 _HEADS = frozenset(KeyHead)
 _DATE_BODY = re.compile(r"(\d{4}|\?{4})-(\d{2})(?:-(\d{2}))?")
 
@@ -100,4 +106,4 @@ def inside(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
 _SORTED_SPANS: dict[int, tuple[int, list[int], list[int], list[tuple[int, int]]]] = {}  # length, starts, reach, list
 
 
-__all__ = ["KeyDate", "KeyHead", "Value", "ValueKey", "ValueKind", "fmt", "inside"]
+__all__ = ["KeyDate", "KeyHead", "Value", "ValueKey", "ValueKind", "fmt", "inside", "number_key"]
