@@ -38,6 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..core.tasks import Step
 from .common import (
     EXIT_NEGATIVE,
     EXIT_OK,
@@ -148,7 +149,7 @@ class _Model:
 
 def _review_progress(progress: Progress) -> None:
     """One stderr line per cluster reviewed (the model's token stream is not echoed)."""
-    if progress.stage == "reviewing":
+    if progress.stage == Step.REVIEWING:
         sys.stderr.write(f"reviewing {progress.done}/{progress.total}: {progress.message}\n")
         sys.stderr.flush()
 
@@ -187,7 +188,7 @@ def _reviews(args: argparse.Namespace, store: Store,
 
 
 def _reader_progress(progress: Progress) -> None:
-    if progress.stage == "reading" and progress.message != "done":
+    if progress.stage == Step.READING and progress.message != "done":
         sys.stderr.write(f"second reader {progress.done + 1}/{progress.total}: {progress.message}\n")
         sys.stderr.flush()
 

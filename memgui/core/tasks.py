@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -18,9 +19,45 @@ class Cancelled(Exception):
     """Raised inside long work when its cancel token was set."""
 
 
+class Step(StrEnum):
+    """What long work is doing: a progress line's label, and what the window and the CLI branch on."""
+
+    ACCEPTING = "accepting"
+    ASSEMBLING_MODEL = "assembling model"
+    AUDIT = "audit"
+    BUILDING_THE_DEMO_STORE = "building the demo store"
+    CALIBRATING = "calibrating"
+    CLASSIFYING = "classifying"
+    DECIDING = "deciding"
+    DIFFING = "diffing"
+    EMBEDDER_MODEL = "embedder model"
+    EMBEDDING = "embedding"
+    FACT_GROUPS = "fact groups"
+    INDEXING = "indexing"
+    JUDGING_CLUSTERS = "judging clusters"
+    JUDGING_LABELLED_PAIRS = "judging labelled pairs"
+    JUDGING_PAIRS = "judging pairs"
+    LEXICAL_SEARCH = "lexical search"
+    LOADING_EMBEDDER = "loading embedder"
+    LOADING_MODEL = "loading model"
+    MERGING = "merging"
+    MODEL_KNOWN = "model known"
+    NOMINATING = "nominating"
+    PAUSED = "paused"
+    RE_CHECKING_MERGES = "re-checking merges"
+    RE_CHECKING_OVERWRITES = "re-checking overwrites"
+    READING = "reading"
+    READING_LOGS = "reading logs"
+    REVIEWING = "reviewing"
+    SECOND_READER = "second reader"
+    SELF_TEST = "self-test"
+    SUPERSEDE_READING = "supersede reading"
+    VERIFYING_MODEL = "verifying model"
+
+
 @dataclass(frozen=True)
 class Progress:
-    stage: str  # short label, e.g. "embedding", "indexing", "deciding"
+    stage: Step
     done: int = 0
     total: int | None = None  # None = indeterminate
     message: str = ""

@@ -17,14 +17,14 @@ from collections.abc import Callable, Container, Hashable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from ..curation.types import Candidate, CurationDecision, DeciderResult, DecisionKind, Proposal
-from ..tasks import NEVER_CANCELLED, Cancelled, CancelToken, Progress, Work
+from ..tasks import NEVER_CANCELLED, Cancelled, CancelToken, Progress, Step, Work
 from .groups import FactGroups, PairVerdict
 from .review import ClusterReview, review_cluster
 from .selftest import cache_key
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
-PAUSED = "paused"  # the Progress stage while the background waits for the reviewer's call
+PAUSED = Step.PAUSED  # the Progress stage while the background waits for the reviewer's call
 
 
 class ModelTurns:

@@ -25,7 +25,7 @@ from ..merge.facts.lexicon import MARKER_CLASSES
 from ..merge.facts.report import FactKind
 from ..merge.strict import facts
 from ..netfx import StrEnum
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
 
 
 class Judgement(StrEnum):
@@ -204,12 +204,12 @@ def judge_pairs(documents: Sequence[Any], judge: Callable[..., Work[Any]], *,
     verdicts: list[PairVerdict] = []
     for done, (older, newer) in enumerate(pairs):
         cancel.raise_if_cancelled()
-        yield Progress("judging pairs", done, len(pairs), f"{older.document_id} vs {newer.document_id}")
+        yield Progress(Step.JUDGING_PAIRS, done, len(pairs), f"{older.document_id} vs {newer.document_id}")
         call = yield from judge(older.markdown_body, newer.markdown_body, cancel=cancel)
         verdicts.append(PairVerdict(older.document_id, newer.document_id, Judgement.of_reply(call),
                                     getattr(call, "margin", None), getattr(call, "seconds", None),
                                     conflict_between(older.markdown_body, newer.markdown_body)))
-    yield Progress("judging pairs", len(pairs), len(pairs), "done")
+    yield Progress(Step.JUDGING_PAIRS, len(pairs), len(pairs), "done")
     groups = partition([d.document_id for d in ordered], verdicts)
     by_id = {d.document_id: d for d in ordered}
     target = choose_target([by_id[m] for m in groups[0]]) if groups else None

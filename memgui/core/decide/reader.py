@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from ..store.reader_cache import ReaderCache
-from ..tasks import Cancelled, CancelToken, Progress, Work
+from ..tasks import Cancelled, CancelToken, Progress, Step, Work
 from .prompts import ChatMessage, StablePrefix, clip, few_shot_chat, prompt_path, prompt_text
 
 YES, NO = "YES", "NO"
 DEFAULT_THRESHOLD = 0.6  # p(yes) at or above keeps the source: picked on the tune half (0.599; docs/reader.md)
 MAX_CHARS = 3000  # per text in the question; a longer text is cut and its verdict cannot be "yes"
-STAGE = "second reader"
+STAGE = Step.SECOND_READER
 
 
 class ReaderUnavailable(RuntimeError):

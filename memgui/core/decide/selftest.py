@@ -25,7 +25,7 @@ from ...config import resources_dir, user_cache_dir
 from ..curation.types import Candidate, DecisionKind, Proposal
 from ..netfx import StrEnum
 from ..store.seams import read_cache
-from ..tasks import Cancelled, CancelToken, Progress, Work, run_to_end
+from ..tasks import Cancelled, CancelToken, Progress, Step, Work, run_to_end
 from . import prompts as dp
 
 CACHE_FILE = "decider_selftest.json"
@@ -197,7 +197,7 @@ def selftest_work(decider: Any, *, cache: bool = True, cancel: CancelToken | Non
     error = None
     start = time.monotonic()
     for i, canary in enumerate(items):
-        yield Progress("self-test", i, len(items), f"{model_id}: {canary.kind}")
+        yield Progress(Step.SELF_TEST, i, len(items), f"{model_id}: {canary.kind}")
         if cancel is not None and cancel.cancelled:
             raise Cancelled()
         try:
@@ -212,7 +212,7 @@ def selftest_work(decider: Any, *, cache: bool = True, cancel: CancelToken | Non
                                       answer == canary.expected))
         if error:
             break
-    yield Progress("self-test", len(items), len(items), model_id)
+    yield Progress(Step.SELF_TEST, len(items), len(items), model_id)
     passed = sum(o.ok for o in outcomes)
     report = SelfTestReport(
         capable=passed == len(items), passed=passed, total=len(items), details=tuple(outcomes),

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..store.reader_cache import ReaderCache
-from ..tasks import Cancelled, CancelToken, Progress, Work
+from ..tasks import Cancelled, CancelToken, Progress, Step, Work
 from .prompts import ChatMessage, StablePrefix, clip, few_shot_chat, prompt_path, prompt_text
 from .reader import reader_model_key
 
 UPDATE, SERIES, OTHER = "UPDATE", "SERIES", "OTHER"
 ANSWERS = (UPDATE, SERIES, OTHER)
 MAX_CHARS = 1500  # per note in the question; a longer note is not read (a person decides)
-STAGE = "supersede reading"
+STAGE = Step.SUPERSEDE_READING
 
 
 @dataclass(frozen=True)

@@ -19,14 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..merge.supersede import Order, Reading, TimedNote, day_of, order_of, replaced_value, series_of
-from ..tasks import CancelToken, Progress, Work
+from ..tasks import CancelToken, Progress, Step, Work
 from .supersede_reader import SERIES, UPDATE, PairReading, SupersedeReader
 
 UPDATE_AT_LEAST = 0.65
 SERIES_AT_LEAST = 0.6
 # accept-safe writes a supersession only above a wider margin than the reading shown to a person
 UNATTENDED_UPDATE_AT_LEAST = 0.75
-STAGE = "supersede reading"
+STAGE = Step.SUPERSEDE_READING
 
 
 @dataclass(frozen=True)

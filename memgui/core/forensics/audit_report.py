@@ -20,7 +20,7 @@ from typing import Any
 
 from ..store import Store
 from ..store.audit_log import Operation, list_entries
-from ..tasks import CancelToken, Progress, Work, run_to_end
+from ..tasks import CancelToken, Progress, Step, Work, run_to_end
 from .daemon_logs import (
     EMPTY_TIMELINE,
     DaemonTimeline,
@@ -68,7 +68,7 @@ def build_audit_report_work(
     cancel: CancelToken | None = None,
 ) -> Work[dict[str, Any]]:
     """Generator form of `build_audit_report` (yields Progress while the logs are read)."""
-    yield Progress("audit", 0, None, "reading memgui's audit trail")
+    yield Progress(Step.AUDIT, 0, None, "reading memgui's audit trail")
     entries = list_entries(store, operation=operation, document_id=document_id, guard_passed=guard_passed,
                            model_id=model_id, limit=limit)
     histories = appended_histories(store, document_ids=None if document_id is None else [document_id])

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work, run_to_end
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -198,7 +198,7 @@ def labelled_pairs_work(
     from ..store.audit_log import list_entries
 
     cancel = cancel or NEVER_CANCELLED
-    yield Progress("calibrating", 0, None, "reading decisions")
+    yield Progress(Step.CALIBRATING, 0, None, "reading decisions")
     requests: list[tuple[str, str, str, float | None, int | None, str]] = [
         (a, b, lab, rec, aid, SOURCE_AUDIT) for a, b, lab, rec, aid in audit_label_requests(list_entries(store))]
     if include_demo:
@@ -239,7 +239,7 @@ def labelled_pairs_work(
         value = cosines.get(key, rec)
         if value is not None:
             out.append(LabelledPair(float(value), label, src, a, b, aid))
-    yield Progress("calibrating", 1, 1, f"{len(out)} labelled pair(s)")
+    yield Progress(Step.CALIBRATING, 1, 1, f"{len(out)} labelled pair(s)")
     return out
 
 

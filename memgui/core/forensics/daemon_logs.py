@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..curation import markers as memgui_markers
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work, run_to_end
 from .daemon_log_files import LOG_GLOB, DaemonLogError, default_log_dirs, find_daemon_logs
 
 MAX_LINE_BYTES = 1 << 20  # longer lines are cut here (and skipped if they carry a marker)
@@ -472,7 +472,7 @@ def sort_key(e: DaemonEvent) -> str:
 
 def parse_daemon_logs_work(paths: Sequence[str | os.PathLike[str]], *, cancel: CancelToken | None = None,
                            max_samples: int = 20) -> Work[DaemonTimeline]:
-    """Read the given files and folders; yields Progress("reading logs", bytes done, bytes total) and returns
+    """Read the given files and folders; yields Progress(Step.READING_LOGS, bytes done, bytes total) and returns
     a DaemonTimeline ordered by time (lines without a time keep their place after timed ones of their file)."""
     cancel = cancel or NEVER_CANCELLED
     files = find_daemon_logs(paths)
@@ -486,7 +486,7 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike[str]], *, cancel: C
     tally = _Tally(max_samples)
     unreadable: list[str] = []
     read_files = 0
-    yield Progress("reading logs", 0, total or None, f"{len(files)} file(s)")
+    yield Progress(Step.READING_LOGS, 0, total or None, f"{len(files)} file(s)")
     for file_index, path in enumerate(files):
         cancel.raise_if_cancelled()
         try:
@@ -500,7 +500,7 @@ def parse_daemon_logs_work(paths: Sequence[str | os.PathLike[str]], *, cancel: C
     events = sorted(tally.events, key=lambda ke: (ke[0], ke[1], ke[2].line_no))
     stats = DaemonLogStats(read_files, tally.lines, tally.parsed, tally.malformed, tuple(unreadable),
                            tuple(tally.samples))
-    yield Progress("reading logs", total, total or None, f"{tally.parsed} event(s)")
+    yield Progress(Step.READING_LOGS, total, total or None, f"{tally.parsed} event(s)")
     return DaemonTimeline(tuple(e for _k, _f, e in events), stats, tuple(str(f) for f in files))
 
 
@@ -540,7 +540,7 @@ def _read_log(fh: BinaryIO, path: Path, file_index: int, tally: _Tally, cancel: 
                     tally.events.append((last_key, file_index, event))
             if tally.lines % PROGRESS_EVERY_LINES == 0:
                 cancel.raise_if_cancelled()
-                yield Progress("reading logs", tally.done, total or None, path.name)
+                yield Progress(Step.READING_LOGS, tally.done, total or None, path.name)
 
 
 def _read_marked_line(raw: bytes, complete: bool, path: Path, line_no: int, ctx: _Context,

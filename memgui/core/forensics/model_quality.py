@@ -35,7 +35,7 @@ from ..store import open_store
 from ..store.audit_log import OP_KEEP_SEPARATE, OP_MERGE, STATE_APPLIED, list_entries
 from ..store.demo import build_demo_store, demo_labels
 from ..store.seams import read_cache
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -100,7 +100,7 @@ def merge_stats(clusters: Sequence[Sequence[str]], docs: Mapping[str, Any], judg
     stats = MergeStats()
     for n, members in enumerate(clusters):
         cancel.raise_if_cancelled()
-        yield Progress("judging clusters", n, len(clusters), f"cluster {n + 1} of {len(clusters)}")
+        yield Progress(Step.JUDGING_CLUSTERS, n, len(clusters), f"cluster {n + 1} of {len(clusters)}")
         groups = yield from judge_pairs([docs[m] for m in members], judge, cancel=cancel)
         stats.clusters += 1
         for v in groups.verdicts:
@@ -116,7 +116,7 @@ def merge_stats(clusters: Sequence[Sequence[str]], docs: Mapping[str, Any], judg
             stats.mixed_split += not (chosen & siblings)
             if chosen & siblings:
                 stats.mixed_misses.append((tuple(members), groups.groups))
-    yield Progress("judging clusters", len(clusters), len(clusters), "done")
+    yield Progress(Step.JUDGING_CLUSTERS, len(clusters), len(clusters), "done")
     return stats
 
 
@@ -211,7 +211,7 @@ def evaluate_model(decider: Any, *, limit: int | None = None, source: VectorSour
     all of them, plus every labelled duplicate and sibling pair). Nothing of the user's is read or written."""
     started = time.monotonic()
     labels = demo_labels()
-    yield Progress("building the demo store", 0, None, "")
+    yield Progress(Step.BUILDING_THE_DEMO_STORE, 0, None, "")
     # a fresh copy in the cache dir each time (a fixed path, so the vector index built for it is reused)
     path = build_demo_store((workdir or user_cache_dir() / "evaluate-model") / "netclaw.db", force=True)
     with open_store(path, read_only=True) as store:
@@ -226,7 +226,7 @@ def evaluate_model(decider: Any, *, limit: int | None = None, source: VectorSour
         extra = sorted(tuple(sorted(p)) for p in (truth | siblings) if p not in verdicts)
         for n, (a, b) in enumerate(extra):
             cancel.raise_if_cancelled()
-            yield Progress("judging labelled pairs", n, len(extra), f"{a} vs {b}")
+            yield Progress(Step.JUDGING_LABELLED_PAIRS, n, len(extra), f"{a} vs {b}")
             older, newer = sorted((docs[a], docs[b]), key=lambda d: (d.updated_at, d.created_at, d.document_id))
             verdicts[frozenset((a, b))] = Judgement.of_reply((yield from judge(older.markdown_body, newer.markdown_body,
                                                                      cancel=cancel)))

@@ -42,7 +42,7 @@ from ..store.audit_log import (
     list_entries,
 )
 from ..store.values import RawText
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work, run_to_end
 from .overwrites import StaleOverwrite, stale_overwrites
 
 ACTION_UNDO = "undo"
@@ -270,7 +270,7 @@ def recheck_merges_work(store: Store, *, cancel: CancelToken = NEVER_CANCELLED) 
     skipped: list[tuple[int, str]] = []
     verdicts: list[tuple[int, Verdict]] = []
     checked = 0
-    yield Progress("re-checking merges", 0, len(entries))
+    yield Progress(Step.RE_CHECKING_MERGES, 0, len(entries))
     for done, entry in enumerate(entries, 1):
         cancel.raise_if_cancelled()
         result, verdict = _recheck(store, entry)
@@ -285,10 +285,10 @@ def recheck_merges_work(store: Store, *, cancel: CancelToken = NEVER_CANCELLED) 
                     resolved.append((entry.audit_id, resolved_by[entry.audit_id]))
                 else:
                     at_risk.append(result)
-        yield Progress("re-checking merges", done, len(entries), f"#{entry.audit_id}")
-    yield Progress("re-checking overwrites", 0, 1)
+        yield Progress(Step.RE_CHECKING_MERGES, done, len(entries), f"#{entry.audit_id}")
+    yield Progress(Step.RE_CHECKING_OVERWRITES, 0, 1)
     overwrites = tuple(stale_overwrites(store))
-    yield Progress("re-checking overwrites", 1, 1)
+    yield Progress(Step.RE_CHECKING_OVERWRITES, 1, 1)
     return RecheckReport(tuple(at_risk), checked, tuple(resolved), tuple(skipped), tuple(verdicts), overwrites)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work, run_to_end
 
 EQUAL, INSERT, DELETE, REPLACE = "equal", "insert", "delete", "replace"
 
@@ -261,7 +261,7 @@ def _diff_tokens(builder: _Builder, ta: list[_Tok], tb: list[_Tok], a0: int, a1:
 
 
 def word_diff_work(a: str, b: str, *, cancel: CancelToken | None = None) -> Work[WordDiff]:
-    """Generator form of `word_diff`: yields Progress("diffing", done, total) per changed block and
+    """Generator form of `word_diff`: yields Progress(Step.DIFFING, done, total) per changed block and
     raises `Cancelled` between blocks once `cancel` is set."""
     cancel = cancel or NEVER_CANCELLED
     a = a or ""
@@ -277,7 +277,7 @@ def word_diff_work(a: str, b: str, *, cancel: CancelToken | None = None) -> Work
             opcodes.append((tag, i1, i2, j1, j2))
     total = sum(1 for op in opcodes if op[0] != "equal")
     done = 0
-    yield Progress("diffing", 0, total)
+    yield Progress(Step.DIFFING, 0, total)
     for tag, i1, i2, j1, j2 in opcodes:
         cancel.raise_if_cancelled()
         ca0 = sa[i1].start if i1 < len(sa) else len(a)
@@ -293,7 +293,7 @@ def word_diff_work(a: str, b: str, *, cancel: CancelToken | None = None) -> Work
         else:
             builder.add(tag, ca0, ca1, cb0, cb1)
         done += 1
-        yield Progress("diffing", done, total)
+        yield Progress(Step.DIFFING, done, total)
     cancel.raise_if_cancelled()
     return builder.result()
 

@@ -41,7 +41,7 @@ from ..netfx import StrEnum, is_blank
 from ..store import Store, StoreError, StoreWriteFailedError
 from ..store.audit_log import OP_MERGE, STATE_UNDONE, AuditEntry, list_entries
 from ..store.values import Document
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
 from .apply import MODE_MERGED_BODY, ApplyError, MergePlan, SourceStamp, merge_cluster
 from .changes import NO_CHANGES, Changes
 from .policy import (  # re-exported: the rule for unattended writes lives in policy.py
@@ -504,7 +504,7 @@ def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
     for i, (write, merge) in enumerate(zip(plan.writes, merges)):
         if cancel.cancelled:
             return BatchResult(plan.batch_id, written, refused, cancelled=True, changes=changes)
-        yield Progress("accepting", i, total, f"{write.target_id}")
+        yield Progress(Step.ACCEPTING, i, total, f"{write.target_id}")
         try:
             entry = merge_cluster(store, merge, prove=prove_supersession if write.supersede else prove_lens)
         except (ApplyError, StoreError) as exc:
@@ -516,7 +516,7 @@ def apply_batch(store: Store, plan: BatchPlan, *, decided_by: str = "reviewer",
             continue
         written.append(WriteOutcome(write.cluster_id, write.target_id, audit_id=entry.audit_id))
         changes = changes | entry.changes
-    yield Progress("accepting", total, total, "done")
+    yield Progress(Step.ACCEPTING, total, total, "done")
     return BatchResult(plan.batch_id, written, refused, changes=changes)
 
 

@@ -14,7 +14,7 @@ from ..decide.cache import DecisionCache
 from ..decide.inputs import anchor_names
 from ..decide.review import ClusterReview, review_cluster
 from ..store import Store
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
 
 ReviewRow = tuple[Any, tuple[str, ...], ClusterReview | None]
 
@@ -43,17 +43,17 @@ def cluster_reviews(store: Store, clusters: Sequence[Any], cache: DecisionCache 
         review = cache.get(docs) if cache is not None else None
         if review is not None:
             counts["cached"] += 1
-            yield Progress("reviewing", i + 1, total, f"{cluster.id} (cached)")
+            yield Progress(Step.REVIEWING, i + 1, total, f"{cluster.id} (cached)")
         elif decider is not None:
             if model is None:
                 model = decider()
-            yield Progress("reviewing", i, total, f"{cluster.id} (model)")
+            yield Progress(Step.REVIEWING, i, total, f"{cluster.id} (model)")
             review = yield from review_cluster(docs, anchor_names(store, docs), model, selftest=selftest,
                                                cancel=cancel)
             counts["computed"] += 1
             if cache is not None and not review.error:  # a timed-out answer is retried next time
                 cache.put(review)
-            yield Progress("reviewing", i + 1, total, f"{cluster.id} ({review.verdict})")
+            yield Progress(Step.REVIEWING, i + 1, total, f"{cluster.id} ({review.verdict})")
         rows.append((cluster.id, ids, review))
     return rows
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..decide.reader import FactReader, ReaderReport
 from ..store import Store
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
 from .batch import ReaderRun, merged_ids, why_not_safe, with_safe_body
 
 
@@ -28,7 +28,7 @@ def read_safe_clusters(store: Store, rows: Sequence[tuple[Any, Sequence[str], An
     calls = cached = 0
     for i, (cid, review) in enumerate(todo):
         cancel.raise_if_cancelled()
-        yield Progress("reading", i, len(todo), f"cluster {cid}")
+        yield Progress(Step.READING, i, len(todo), f"cluster {cid}")
         target = review.target or ""  # (todo holds reviews with a target only)
         ids = [target, *[m for m in merged_ids(review) if m != target]]
         by_id = {d.document_id: d for d in store.documents_by_ids(ids)}
@@ -39,7 +39,7 @@ def read_safe_clusters(store: Store, rows: Sequence[tuple[Any, Sequence[str], An
         reports[str(cid)] = report
         calls += report.model_calls
         cached += len(report.verdicts) - report.model_calls
-    yield Progress("reading", len(todo), len(todo), "done")
+    yield Progress(Step.READING, len(todo), len(todo), "done")
     kept = sum(1 for r in reports.values() if r.passed)
     note = (f"read {len(reports)} otherwise safe cluster{'s' if len(reports) != 1 else ''} with {reader.model_id or 'the model'}"
             f" ({calls} question{'s' if calls != 1 else ''} asked, {cached} from the cache; threshold "

@@ -10,13 +10,13 @@ from typing import Any
 from ..decide.review import ClusterReview
 from ..decide.supersede_reader import SupersedeReader
 from ..store import Store
-from ..tasks import CancelToken, Progress, Work
+from ..tasks import CancelToken, Progress, Step, Work
 from .apply import ApplyInputError
 from .policy import why_not_safe
 from .supersede import SupersessionPlan, plan_supersession
 
 MAX_SUPERSEDED = 3  # notes in one supersession accept-safe reads
-STAGE = "supersede reading"
+STAGE = Step.SUPERSEDE_READING
 
 
 def read_supersessions(store: Store, rows: Sequence[tuple[Any, Sequence[str], ClusterReview | None]],

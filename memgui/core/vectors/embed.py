@@ -25,7 +25,7 @@ import numpy as np
 from ...config import load_curation_settings, netclaw_home
 from ..store import Document, Store
 from ..store.values import embedding_text
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
 from .llama_streams import keep_output_streams
 
 # Netclaw's allowlisted models and their dims (netclaw-compat §11.1); used to refuse rows of the wrong size.
@@ -174,7 +174,7 @@ class LlamaEmbedder:
                 # the whole batch and was slower here at every n_batch (docs/benchmarks.md, P6).
                 vectors = [self._llm.embed(t if t.strip() else " ", normalize=False, truncate=True) for t in chunk]
             out[start : start + len(chunk)] = l2_normalise(np.asarray(vectors, dtype=np.float32))
-            yield Progress("embedding", start + len(chunk), len(texts))
+            yield Progress(Step.EMBEDDING, start + len(chunk), len(texts))
         return out
 
     def close(self) -> None:
@@ -247,7 +247,7 @@ class OnnxEmbedder:
                 hidden = self._session.run(None, {k: v for k, v in feed.items() if k in self._inputs})[0]
             rows.append(hidden[0, 0] if hidden.ndim == 3 else hidden[0])
             if (i + 1) % 16 == 0 or i + 1 == len(texts):
-                yield Progress("embedding", i + 1, len(texts))
+                yield Progress(Step.EMBEDDING, i + 1, len(texts))
         if not rows:
             return np.empty((0, self.dims), dtype=np.float32)
         return l2_normalise(np.stack(rows))
@@ -370,5 +370,5 @@ class StoredVectors:
             filled = yield from self.fill.embed(texts, cancel)
             out[gaps] = filled
         cancel.raise_if_cancelled()
-        yield Progress("embedding", len(docs), len(docs), f"{len(docs) - len(gaps)} stored vector(s) reused")
+        yield Progress(Step.EMBEDDING, len(docs), len(docs), f"{len(docs) - len(gaps)} stored vector(s) reused")
         return l2_normalise(out) if len(docs) else out

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ...config import is_bundled, memgui_command, models_dir
-from ..tasks import Progress
+from ..tasks import Progress, Step
 
 MODEL_ID = "all-minilm-l6-v2"  # memgui's id for the vectors this model makes (index keys, thresholds)
 MODEL_DIMS = 384
@@ -113,7 +113,7 @@ def ensure_default_model(progress: Callable[[Progress], None] | None = None, *, 
         and stamp.get("source") == fingerprint
     ):
         return out
-    report(Progress("embedder model", 0, 2, "converting all-MiniLM-L6-v2 to GGUF"))
+    report(Progress(Step.EMBEDDER_MODEL, 0, 2, "converting all-MiniLM-L6-v2 to GGUF"))
     fd, tmp_name = tempfile.mkstemp(prefix=".convert-", suffix=".gguf", dir=folder)
     os.close(fd)
     tmp = Path(tmp_name)
@@ -135,7 +135,7 @@ def ensure_default_model(progress: Callable[[Progress], None] | None = None, *, 
     stamp_tmp = stamp_path.with_suffix(".tmp")
     stamp_tmp.write_text(json.dumps(stamp_data, indent=2), encoding="utf-8")
     os.replace(stamp_tmp, stamp_path)
-    report(Progress("embedder model", 2, 2, f"wrote {out}"))
+    report(Progress(Step.EMBEDDER_MODEL, 2, 2, f"wrote {out}"))
     return out
 
 
@@ -158,7 +158,7 @@ def install_converted(source: Path, expected_sha256: str,
                 dest.write(chunk)
                 digest.update(chunk)
                 done += len(chunk)
-                report(Progress("embedder model", done, total, f"copying {source.name}"))
+                report(Progress(Step.EMBEDDER_MODEL, done, total, f"copying {source.name}"))
             dest.flush()
             os.fsync(dest.fileno())
         if digest.hexdigest() != expected_sha256:

@@ -27,7 +27,7 @@ import numpy as np
 from ...config import load_curation_settings, user_cache_dir
 from ..store import Document, Store, queries
 from ..store.values import document_value_problem
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
 from .embed import VectorSource, l2_normalise
 
 INDEX_FORMAT = 1
@@ -374,7 +374,7 @@ def open_index(
     info = source.info
     sidecar = sidecar_path(store.path, info.model_id, cache_dir)
     _clean_temp_files(sidecar.parent)
-    yield Progress("indexing", 0, None, f"opening the {info.model_id} index")
+    yield Progress(Step.INDEXING, 0, None, f"opening the {info.model_id} index")
     if docs is not None:
         by_id: dict[str, Document] | None = {d.document_id: d for d in docs}
         live_fp = {d.document_id: fingerprint(d.updated_at, d.title, d.markdown_body) for d in docs}
@@ -474,7 +474,7 @@ def _embed(index: VectorIndex, source: VectorSource, to_embed: list[Document], l
             except StopIteration as stop:
                 vectors = stop.value
                 break
-            yield Progress("indexing", done + (inner.done if inner.total else 0), len(to_embed), inner.message)
+            yield Progress(Step.INDEXING, done + (inner.done if inner.total else 0), len(to_embed), inner.message)
         cancel.raise_if_cancelled()
         labels = list(range(index.next_label, index.next_label + len(batch)))
         index.next_label += len(batch)
@@ -487,4 +487,4 @@ def _embed(index: VectorIndex, source: VectorSource, to_embed: list[Document], l
             index.fingerprint_of[doc.document_id] = live_fp[doc.document_id]
             index.doc_of[label] = doc.document_id
         done += len(batch)
-        yield Progress("indexing", done, len(to_embed))
+        yield Progress(Step.INDEXING, done, len(to_embed))

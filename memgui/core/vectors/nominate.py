@@ -27,7 +27,7 @@ from ..curation.evaluator import lexical_terms  # the evaluator's degraded-path 
 from ..curation.types import Nomination, NominatorUnavailable
 from ..store import Document, Store
 from ..store.values import embedding_text
-from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Work, run_to_end
+from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work, run_to_end
 from .anchored import fill_by_anchor
 from .embed import (
     Embedder,
@@ -206,7 +206,7 @@ def nominee_edges(
                 kept += 1
                 key = _key(doc, other)
                 edges[key] = max(edges.get(key, -1.0), min(1.0, cosine))
-        yield Progress("nominating", min(start + batch, len(doc_ids)), len(doc_ids))
+        yield Progress(Step.NOMINATING, min(start + batch, len(doc_ids)), len(doc_ids))
     return edges
 
 
@@ -384,14 +384,14 @@ def lexical_edges(store: Store, docs: Sequence[Document], cancel: CancelToken | 
     for i, doc in enumerate(docs):
         if i % 64 == 0:
             cancel.raise_if_cancelled()
-            yield Progress("lexical search", i, len(docs))
+            yield Progress(Step.LEXICAL_SEARCH, i, len(docs))
         for cand in lexical_candidates(store, doc.markdown_body, exclude=doc.document_id, active=active):
             if cand.document_id not in body:
                 continue
             overlap = content_overlap(doc.markdown_body, cand.markdown_body)
             if overlap >= LEXICAL_MIN_OVERLAP:
                 edges[_key(doc.document_id, cand.document_id)] = overlap
-    yield Progress("lexical search", len(docs), len(docs))
+    yield Progress(Step.LEXICAL_SEARCH, len(docs), len(docs))
     return edges
 
 
@@ -423,7 +423,7 @@ def scan_store(
     exempt = _exempt_pairs(store)
     if source is not None:  # the caller's source: the caller closes it
         return (yield from _scan(store, source, [], k, threshold, settings, cancel, exempt, by_anchor))
-    yield Progress("loading embedder", 0, None, "loading the embedder")
+    yield Progress(Step.LOADING_EMBEDDER, 0, None, "loading the embedder")
     notices: list[str] = []
     try:
         source, notices = resolve_source(store, embedder_choice, model_path=model_path)

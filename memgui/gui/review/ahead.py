@@ -15,7 +15,7 @@ from collections.abc import Generator
 
 from PySide6.QtCore import QObject, QThread, QThreadPool, QTimer, Signal
 
-from ..services.types import Badge, CancelToken, ClusterReview, ModelTurns, SelfTestReport, Work, YieldingToken
+from ..services.types import Badge, CancelToken, ClusterReview, ModelTurns, SelfTestReport, Step, Work, YieldingToken
 from ..services.values import Progress
 from ..settings_dialog import GuiSettings
 from ..workers import TaskRunner, one_line
@@ -29,7 +29,7 @@ ORIGIN = "model, decided ahead"
 
 
 START_AFTER_SCAN_MS = 300  # the first cluster is on show by then
-MODEL_KNOWN = "model known"  # start-up's Progress stage carrying (model key, model id, cached self-test)
+MODEL_KNOWN = Step.MODEL_KNOWN  # start-up's Progress stage carrying (model key, model id, cached self-test)
 
 
 class ModelUnavailable(Exception):
@@ -171,7 +171,7 @@ class DecisionsAhead(QObject):
                                  "loading the model for its self-test…")
             if self.w.scan_result is not None:
                 self._prime()
-        elif progress.stage == "loading model" and self.verdict is None and self.model_key is not None:
+        elif progress.stage == Step.LOADING_MODEL and self.verdict is None and self.model_key is not None:
             self.startup_note = "loading the model for its self-test…"
         elif startup_note(progress):
             self.startup_note = startup_note(progress)

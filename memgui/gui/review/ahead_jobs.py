@@ -17,6 +17,7 @@ from ..services.types import (
     ModelQuality,
     Progress,
     SelfTestReport,
+    Step,
     Store,
     Work,
 )
@@ -56,7 +57,7 @@ def no_time_limit(selftest: Callable[..., object]) -> dict[str, float]:
         return {}
 
 
-PAIRS = "judging pairs"  # the stage whose every step is shown: which pair, how far
+PAIRS = Step.JUDGING_PAIRS  # the stage whose every step is shown: which pair, how far
 
 
 def stages(work: Work[T]) -> Work[T]:
@@ -89,7 +90,7 @@ def step_note(progress: Progress) -> str | None:
     """The background review's step as the status line says it ("pair 2/3", "merged body"); None: no step."""
     if progress.stage == PAIRS and progress.total:
         return f"pair {min(progress.done + 1, progress.total)}/{progress.total}"
-    if progress.stage in ("deciding", "merging"):
+    if progress.stage in (Step.DECIDING, Step.MERGING):
         return "merged body"
     return None
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from ..services.types import Agreement, ModelQuality, Progress, SelfTestReport
+from ..services.types import Agreement, ModelQuality, Progress, SelfTestReport, Step
 from ..style import MUTED, set_colors
 
 
@@ -42,9 +42,9 @@ class AheadStatus(QWidget):
 def startup_note(progress: Progress) -> str:
     """What the queue's start-up is doing, from its Progress: the model's load, or the self-test's canary
     ("model self-test 3/6 (near-miss)…"); "" for a step not worth a line."""
-    if progress.stage == "loading model":
+    if progress.stage == Step.LOADING_MODEL:
         return "loading the model…"
-    if progress.stage == "self-test" and progress.total:
+    if progress.stage == Step.SELF_TEST and progress.total:
         if progress.done >= progress.total:
             return f"model self-test {progress.total}/{progress.total} done"
         done = progress.done + 1

@@ -10,7 +10,7 @@ import inspect
 import threading
 from collections.abc import Callable
 
-from ..services.types import CancelToken, Decider, ModelTurns, SelfTestReport, Work
+from ..services.types import CancelToken, Decider, ModelTurns, SelfTestReport, Step, Work
 from ..services.values import Cancelled, Progress
 
 # the model settings a loaded decider belongs to: (GGUF path, threads, context)
@@ -57,7 +57,7 @@ class DeciderSlot:
                 decider = make()
                 self.put(key, decider)
             if load and not getattr(decider, "loaded", True):
-                yield Progress("loading model", 0, None, "loading the decider model")
+                yield Progress(Step.LOADING_MODEL, 0, None, "loading the decider model")
             loader = getattr(decider, "load", None) if load else None  # a test's decider may come loaded
             if loader is not None:
                 loading = loader()

@@ -18,6 +18,7 @@ from ..services.types import (
     ProvedDraft,
     ReaderReport,
     SelfTestReport,
+    Step,
     Work,
 )
 from ..services.values import CancelToken, Progress
@@ -29,7 +30,7 @@ from .decider_slot import DeciderKey, DeciderSlot
 from .state import GuardKey, GuardResult, ReviewTools, Spans
 from .under_review import ClusterUnderReview
 
-GROUPS_STAGE = "fact groups"  # the partition, as soon as every pair is judged
+GROUPS_STAGE = Step.FACT_GROUPS  # the partition, as soon as every pair is judged
 # the model's answer: its same-fact groups, its decision, and the self-test verdict it failed (then nothing was asked)
 ModelAnswer = tuple[FactGroups | None, DeciderResult | None, SelfTestReport | None]
 
@@ -214,7 +215,7 @@ class Drafting:
         def progress(p: Progress) -> None:
             if key == self._reader_key and p.total:
                 box.set_pending(f"reading {labels[min(p.done, len(labels) - 1)]} ({min(p.done + 1, p.total)}/{p.total})…")
-            elif key == self._reader_key and p.stage == "loading model":
+            elif key == self._reader_key and p.stage == Step.LOADING_MODEL:
                 box.set_pending("loading the model…")
 
         self._reader_key = key
@@ -271,7 +272,7 @@ class Drafting:
         def run(cancel: CancelToken) -> Work[ModelAnswer]:
             decider = yield from slot.acquire(key, lambda: make(settings), cancel)
             if selftest is not None and key not in selftests:
-                yield Progress("loading model", 0, None, "running the capability self-test")
+                yield Progress(Step.LOADING_MODEL, 0, None, "running the capability self-test")
                 test = selftest(decider, cancel=cancel)
                 selftests[key] = (yield from test) if isinstance(test, Generator) else test
             verdict = selftests.get(key)
@@ -290,7 +291,7 @@ class Drafting:
             if len(drafted) < 2:
                 return groups, None, None  # every pair judged different: nothing to draft
             proposal, candidates = inputs(store, drafted, cosines)
-            yield Progress("deciding", 0, None, f"asking {decider.model_id}")
+            yield Progress(Step.DECIDING, 0, None, f"asking {decider.model_id}")
             result = yield from decider.decide(proposal, candidates, full_candidate_content=True, cancel=cancel,
                                                timeout_s=settings.llm_timeout_s)
             return groups, result, None
@@ -313,7 +314,7 @@ class Drafting:
             if self._asked_for is c.row:
                 self.show_groups(progress.payload)
             return
-        if progress.stage == "judging pairs":
+        if progress.stage == Step.JUDGING_PAIRS:
             total = progress.total or 0
             step = min(progress.done + 1, total)
             panel.set_model_text(f"judging pairs {step}/{total}" if progress.done < total
@@ -326,7 +327,7 @@ class Drafting:
             panel.append_stream(str(progress.payload))
         elif self._judging:
             pass  # the judge's own call header ("classifying"): the pair's "same fact?" line already says it
-        elif progress.stage in ("loading model", "deciding") and progress.message and not c.doc(progress.message):
+        elif progress.stage in (Step.LOADING_MODEL, Step.DECIDING) and progress.message and not c.doc(progress.message):
             panel.set_model_text(f"{progress.stage}: {progress.message}…")
         else:
             # A new model call starts (e.g. "classifying" against one candidate, then "merging"): one line each.

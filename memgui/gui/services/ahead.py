@@ -20,6 +20,7 @@ from .types import (
     ModelQuality,
     ModelTurns,
     SelfTestReport,
+    Step,
     Store,
     Work,
     YieldingToken,
@@ -60,7 +61,7 @@ class AheadServices:
     fact_groups_of: Callable[[ClusterReview], FactGroups | None]
     decider_result_of: Callable[[ClusterReview], DeciderResult | None]
     anchor_names: Callable[[Store, Sequence[Document]], dict[str, str]]  # {anchor id: canonical name}
-    paused_stage: str = "paused"
+    paused_stage: Step = Step.PAUSED
     # (decider) -> its cached self-test verdict, without loading the model
     cached_selftest: Callable[[Decider], SelfTestReport | None] = lambda decider: None
     # (model key) -> the cached `memgui evaluate-model` result of this model file

@@ -40,7 +40,7 @@ from ...core.store.locate import LocatedStore
 from ...core.store.review_marks import ReviewMark
 from ...core.store.store import Store
 from ...core.store.values import Document
-from ...core.tasks import CancelToken, Progress, Work
+from ...core.tasks import CancelToken, Progress, Step, Work
 from ...core.vectors.embed import EmbedderInfo, VectorSource
 from ...core.vectors.nominate import Cluster, Pair, ScanResult
 
@@ -115,6 +115,7 @@ __all__ = [
     "SelfTestReport",
     "SentenceFate",
     "SourceStamp",
+    "Step",
     "Store",
     "StrEnum",
     "StrictReport",

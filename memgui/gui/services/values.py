@@ -15,7 +15,7 @@ from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY, MergeMode
 from ...core.ops.batch import PlannedWrite
 from ...core.ops.changes import NO_CHANGES, combine
 from ...core.ops.policy import facts_at_risk
-from ...core.tasks import Cancelled, CancelToken, Progress
+from ...core.tasks import Cancelled, CancelToken, Progress, Step
 
 __all__ = [
     "ACTION_APPEND_BACK",
@@ -38,6 +38,7 @@ __all__ = [
     "PlannedWrite",
     "Preselection",
     "Progress",
+    "Step",
     "StrictReport",
     "anchor_slug",
     "combine",
