@@ -6,6 +6,7 @@ import argparse
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..core.vectors.embedder_choice import EmbedderChoice
 from .common import (
     EXIT_OK,
     CliError,
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--k", type=int64_arg, default=None, help="nominees per document (default: Netclaw's NominatorK, 5)")
     p.add_argument("--threshold", type=float, default=None,
                    help="cosine floor (default: per embedding model; 0.86 for Netclaw's vectors)")
-    p.add_argument("--embedder", choices=["auto", "default", "stored", "onnx"], default="auto",
+    p.add_argument("--embedder", choices=list(EmbedderChoice), type=EmbedderChoice, default=EmbedderChoice.AUTO,
                    help="auto (default): the daemon's vectors when complete, else memgui's MiniLM; default: memgui's "
                         "MiniLM; stored: the daemon's memory_embeddings; onnx: Netclaw's ONNX model run here")
     p.add_argument("--json", action="store_true", help="machine-readable output")

@@ -29,13 +29,13 @@ from PySide6.QtWidgets import (
 )
 
 from ..config import load_curation_settings
-from .services.types import DiscoveredModel
+from .services.types import DiscoveredModel, EmbedderChoice
 
 EMBEDDERS = (
-    ("auto", "automatic (the daemon's vectors when complete, else the default)"),
-    ("default", "memgui's offline default (all-MiniLM-L6-v2)"),
-    ("stored", "the daemon's stored vectors (memory_embeddings)"),
-    ("onnx", "the daemon's own ONNX model (optional extra)"),
+    (EmbedderChoice.AUTO, "automatic (the daemon's vectors when complete, else the default)"),
+    (EmbedderChoice.DEFAULT, "memgui's offline default (all-MiniLM-L6-v2)"),
+    (EmbedderChoice.STORED, "the daemon's stored vectors (memory_embeddings)"),
+    (EmbedderChoice.ONNX, "the daemon's own ONNX model (optional extra)"),
 )
 MAX_RECENT = 8
 
@@ -43,7 +43,7 @@ MAX_RECENT = 8
 class ScanOptions(TypedDict):
     """The settings a scan takes (`Services.scan`'s keywords)."""
 
-    embedder_choice: str
+    embedder_choice: EmbedderChoice
     k: int | None
     threshold: float | None
 
@@ -52,7 +52,7 @@ class ScanOptions(TypedDict):
 class GuiSettings:
     store_path: str = ""
     recent_stores: tuple[str, ...] = ()
-    embedder: str = "auto"
+    embedder: EmbedderChoice = EmbedderChoice.AUTO
     decider_model: str = ""  # GGUF path; "" = the bundled default
     k: int | None = None
     threshold: float | None = None
@@ -69,6 +69,11 @@ class GuiSettings:
     def with_recent(self, path: str) -> GuiSettings:
         recent = [path] + [p for p in self.recent_stores if p != path]
         return replace(self, store_path=path, recent_stores=tuple(recent[:MAX_RECENT]))
+
+
+def _embedder(value: object) -> EmbedderChoice:
+    """A stored or chosen embedder; one this version does not know (a newer memgui's) is automatic."""
+    return EmbedderChoice(value) if isinstance(value, str) and value in set(EmbedderChoice) else EmbedderChoice.AUTO
 
 
 def _int(value: object, default: int) -> int:
@@ -95,7 +100,7 @@ def load_settings(qs: QSettings) -> GuiSettings:
     return GuiSettings(
         store_path=str(qs.value("store/path", "") or ""),
         recent_stores=tuple(str(p) for p in recent if p)[:MAX_RECENT],
-        embedder=str(qs.value("scan/embedder", "auto") or "auto"),
+        embedder=_embedder(qs.value("scan/embedder", "auto")),
         decider_model=str(qs.value("decider/model", "") or ""),
         k=k if k > 0 else None,
         threshold=threshold if threshold > 0 else None,
@@ -241,7 +246,7 @@ class SettingsDialog(QDialog):
         return replace(
             self._settings,
             store_path=self.store_edit.text().strip(),
-            embedder=self.embedder_combo.currentData() or "auto",
+            embedder=_embedder(self.embedder_combo.currentData()),
             decider_model=str(model or ""),
             k=self.k_spin.value() or None,
             threshold=self.threshold_spin.value() or None,

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from gui_fakes import DOCS, Answerer, FakeDecider, services_for
 from memgui.core.curation.types import DecisionKind
 from memgui.core.merge.diff import word_diff
+from memgui.core.vectors.embedder_choice import EmbedderChoice
 from memgui.gui.review.sources_view import SourcePane
 from memgui.gui.settings_dialog import GuiSettings, SettingsDialog, load_settings, save_settings
 from waits import LONG_MS
@@ -153,8 +154,10 @@ def test_settings_dialog_round_trip(qtbot, qsettings):
     assert (chosen.decider_model, chosen.k, chosen.threshold, chosen.embedder, chosen.llm_threads) == \
         ("/models/qwen.gguf", 7, 0.9, "stored", 3)
     save_settings(qsettings, chosen)
-    assert load_settings(qsettings) == chosen
+    assert load_settings(qsettings) == chosen and load_settings(qsettings).embedder is EmbedderChoice.STORED
     assert chosen.scan_kwargs() == {"embedder_choice": "stored", "k": 7, "threshold": 0.9}
+    qsettings.setValue("scan/embedder", "a newer memgui's embedder")  # read back as automatic, not passed on
+    assert load_settings(qsettings).embedder is EmbedderChoice.AUTO
     defaults = SettingsDialog(GuiSettings(), [])
     qtbot.addWidget(defaults)
     assert defaults.result_settings().k is None and defaults.k_spin.text() == "default"

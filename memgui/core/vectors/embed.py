@@ -26,6 +26,7 @@ from ...config import load_curation_settings, netclaw_home
 from ..store import Document, Store
 from ..store.values import embedding_text
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
+from .embedder_choice import EmbedderChoice
 from .llama_streams import keep_output_streams
 
 # Netclaw's allowlisted models and their dims (netclaw-compat §11.1); used to refuse rows of the wrong size.
@@ -53,7 +54,7 @@ class StoredVectorsError(EmbedderUnavailable):
 class EmbedderInfo:
     model_id: str
     dims: int
-    source: str  # "default" (memgui's MiniLM) | "stored" (daemon's rows) | "onnx" (daemon's model, run here)
+    source: EmbedderChoice
 
 
 class Embedder(Protocol):
@@ -61,7 +62,7 @@ class Embedder(Protocol):
 
     model_id: str
     dims: int
-    source: str
+    source: EmbedderChoice
 
     def embed(self, texts: Sequence[str], cancel: CancelToken | None = None) -> Work[np.ndarray]: ...
 
@@ -109,7 +110,7 @@ class LlamaEmbedder:
     Calls are serialised by a lock (one llama context is not thread-safe).
     """
 
-    source = "default"
+    source = EmbedderChoice.DEFAULT
 
     def __init__(
         self,
@@ -197,7 +198,7 @@ class OnnxEmbedder:
     """Netclaw's ONNX embedder reproduced (netclaw-compat §11.1): WordPiece (lower-casing vocab.txt), max 512 tokens,
     only the inputs the graph declares, CLS pooling, L2 norm. Needs `pip install memgui[onnx]`."""
 
-    source = "onnx"
+    source = EmbedderChoice.ONNX
 
     def __init__(self, model_id: str, *, home: Path | None = None, threads: int | None = None):
         folder = onnx_model_dir(model_id, home)
@@ -334,7 +335,7 @@ class StoredVectors:
         self.dims = expected
         self.fill = fill
         self._rows = {r.item_id: (r.content_hash, r.vector) for r in rows}
-        self.info = EmbedderInfo(model_id, expected, "stored")
+        self.info = EmbedderInfo(model_id, expected, EmbedderChoice.STORED)
 
     def current_vector(self, doc: Document) -> np.ndarray | None:
         row = self._rows.get(doc.document_id)

@@ -44,6 +44,7 @@ from .embed import (
     embed_all,
     stored_model_id,
 )
+from .embedder_choice import EmbedderChoice
 from .embedder_model import MODEL_ID as DEFAULT_MODEL_ID
 from .index import IndexUpdate, VectorIndex, open_index
 
@@ -56,7 +57,6 @@ MAX_CLUSTER_SIZE = 8  # a reviewer (and the pairwise decider: ≤ 28 pairs) take
 LEXICAL_MIN_OVERLAP = 0.40  # degraded path: Netclaw's AmbiguousLowerThreshold for content overlap
 LEXICAL_LIMIT = 5
 LEXICAL_OVERFETCH = 25
-EMBEDDER_CHOICES = ("auto", "default", "stored", "onnx")
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def default_threshold(model_id: str | None, settings: CurationSettings | None = 
 
 def resolve_source(
     store: Store,
-    choice: str = "auto",
+    choice: EmbedderChoice | str = EmbedderChoice.AUTO,
     *,
     docs: Sequence[Document] | None = None,
     model_path: str | Path | None = None,
@@ -112,12 +112,13 @@ def resolve_source(
     auto: the daemon's vectors when every live document has a current one (or Netclaw's ONNX model fills the
     gaps), else memgui's default embedder for the whole store. default: memgui's MiniLM. stored: like auto,
     but refuses unusable rows (e.g. wrong dimension) instead of falling back. onnx: Netclaw's model run here."""
-    if choice not in EMBEDDER_CHOICES:
-        raise ValueError(f"unknown embedder {choice!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
+    if choice not in set(EmbedderChoice):
+        raise ValueError(f"unknown embedder {choice!r}; choose one of {', '.join(EmbedderChoice)}")
+    choice = EmbedderChoice(choice)
     notices: list[str] = []
-    if choice != "default":
+    if choice is not EmbedderChoice.DEFAULT:
         model_id = stored_model_id(store)
-        if choice == "onnx":
+        if choice is EmbedderChoice.ONNX:
             return _onnx_source(store, model_id), notices
         stored = _stored_source(store, model_id, choice, docs, notices)
         if stored is not None:
@@ -140,7 +141,7 @@ def _onnx_source(store: Store, model_id: str | None) -> VectorSource:
         return EmbedderSource(onnx)
 
 
-def _stored_source(store: Store, model_id: str | None, choice: str, docs: Sequence[Document] | None,
+def _stored_source(store: Store, model_id: str | None, choice: EmbedderChoice, docs: Sequence[Document] | None,
                    notices: list[str]) -> StoredVectors | None:
     """The daemon's vectors when every live document has a current one (or Netclaw's ONNX model fills the gaps);
     None (with a notice when it says why) to fall back to memgui's default embedder. `stored` refuses instead."""
@@ -149,13 +150,13 @@ def _stored_source(store: Store, model_id: str | None, choice: str, docs: Sequen
         try:
             stored = StoredVectors(store, model_id)
         except StoredVectorsError as exc:
-            if choice == "stored":
+            if choice is EmbedderChoice.STORED:
                 raise
             notices.append(f"{exc.reason}; using memgui's default embedder.")
         except EmbedderUnavailable:
-            if choice == "stored":
+            if choice is EmbedderChoice.STORED:
                 raise
-    elif choice == "stored":
+    elif choice is EmbedderChoice.STORED:
         raise EmbedderUnavailable("the store has no daemon vectors (memory_embeddings is empty)")
     if stored is None:
         return None
@@ -401,7 +402,7 @@ def lexical_edges(store: Store, docs: Sequence[Document], cancel: CancelToken | 
 def scan_store(
     store: Store,
     *,
-    embedder_choice: str = "auto",
+    embedder_choice: EmbedderChoice = EmbedderChoice.AUTO,
     k: int | None = None,
     threshold: float | None = None,
     cancel: CancelToken | None = None,
@@ -430,7 +431,7 @@ def scan_store(
     except StoredVectorsError:
         raise
     except EmbedderUnavailable as exc:
-        if embedder_choice in ("stored", "onnx"):
+        if embedder_choice in (EmbedderChoice.STORED, EmbedderChoice.ONNX):
             raise
         docs = store.documents()
         edges = yield from lexical_edges(store, docs, cancel)

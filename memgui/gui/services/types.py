@@ -42,6 +42,7 @@ from ...core.store.store import Store
 from ...core.store.values import Document
 from ...core.tasks import CancelToken, Progress, Step, Work
 from ...core.vectors.embed import EmbedderInfo, VectorSource
+from ...core.vectors.embedder_choice import EmbedderChoice
 from ...core.vectors.nominate import Cluster, Pair, ScanResult
 
 __all__ = [
@@ -77,6 +78,7 @@ __all__ = [
     "Document",
     "DocumentHistory",
     "Effect",
+    "EmbedderChoice",
     "EmbedderInfo",
     "Exemption",
     "FactAtRisk",

@@ -24,6 +24,7 @@ from .types import (
     DifferentFactsMark,
     DiscoveredModel,
     Document,
+    EmbedderChoice,
     FactGroups,
     LocatedStore,
     MergeGuardReport,
@@ -59,7 +60,7 @@ class OpenStore(Protocol):
 class Scan(Protocol):
     """Nomination: the clusters of the store (yields Progress)."""
 
-    def __call__(self, store: Store, *, embedder_choice: str = "auto", k: int | None = None,
+    def __call__(self, store: Store, *, embedder_choice: EmbedderChoice = EmbedderChoice.AUTO, k: int | None = None,
                  threshold: float | None = None, cancel: CancelToken | None = None) -> Work[ScanResult]: ...
 
 
