@@ -5,12 +5,20 @@ and returns the button it would click. Messages are one line plus details — ne
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 from PySide6.QtWidgets import QAbstractButton, QMessageBox, QWidget
 
 from .services.types import Operation
 
 ButtonRole = QMessageBox.ButtonRole
+
+
+class GuardFailedAnswer(StrEnum):
+    """What a reviewer chose when Accept met a failing MergeGuard (None: cancel)."""
+
+    APPEND = "append"  # keep every source verbatim
+    OVERRIDE = "override"  # write the body as it is, the override audited
 
 
 class Prompter:
@@ -66,8 +74,8 @@ class Prompter:
                   f"The {action} itself is recorded in the audit.")
         return self.confirm(verb, f"{verb} the {desc}?", impact, verb)
 
-    def guard_failed(self, reason: str, missing: list[str]) -> str | None:
-        """Accept pressed while the guard fails: 'append', 'override' or None (cancel)."""
+    def guard_failed(self, reason: str, missing: list[str]) -> GuardFailedAnswer | None:
+        """Accept pressed while the guard fails: append, override or None (cancel)."""
         shown = ", ".join(missing[:30]) + (f" … (+{len(missing) - 30})" if len(missing) > 30 else "")
         box = self._box(
             QMessageBox.Icon.Warning, "MergeGuard failed",
@@ -82,9 +90,9 @@ class Prompter:
         box.setEscapeButton(cancel)
         clicked = self._run(box)
         if clicked is append:
-            return "append"
+            return GuardFailedAnswer.APPEND
         if clicked is override:
-            return "override"
+            return GuardFailedAnswer.OVERRIDE
         return None
 
     def stale_source(self, message: str) -> bool:

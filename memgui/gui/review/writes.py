@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import SignalInstance
 
+from ..dialogs import GuardFailedAnswer
 from ..services.types import (
     Changes,
     Effect,
@@ -182,9 +183,9 @@ class Writes:
             return
         reason, missing = (report.reason, list(report.missing)) if report is not None else ("no report", [])
         choice = self.prompter.guard_failed(reason, missing)
-        if choice == "append":
+        if choice is GuardFailedAnswer.APPEND:
             self.append()
-        elif choice == "override":
+        elif choice is GuardFailedAnswer.OVERRIDE:
             self._confirm_merge(MODE_MERGED_BODY, override=True)
 
     def append(self) -> None:
