@@ -21,6 +21,7 @@ from ..core.forensics.timeline import (
     SOURCE_AUDIT,
     SOURCE_DOCUMENT,
     SOURCE_INLINE,
+    Subject,
     Timeline,
     TimelineEntry,
     UnknownSubjectError,
@@ -75,7 +76,7 @@ def format_entry(e: TimelineEntry, *, with_title: bool) -> str:
 
 
 def format_timeline(t: Timeline) -> str:
-    if t.subject_kind == "anchor":
+    if t.subject_kind == Subject.ANCHOR:
         n = len(t.documents)
         head = f"History of anchor “{t.name}” ({t.subject_id}): {n} document{'' if n == 1 else 's'}"
     else:
@@ -86,7 +87,7 @@ def format_timeline(t: Timeline) -> str:
         head += " [tombstoned]"
     head += f"; {len(t.entries)} entr{'y' if len(t.entries) == 1 else 'ies'}, oldest first"
     parts = [head, *(f"note: {n}" for n in t.notes), ""]
-    parts.extend(format_entry(e, with_title=t.subject_kind == "anchor") for e in t.entries)
+    parts.extend(format_entry(e, with_title=t.subject_kind == Subject.ANCHOR) for e in t.entries)
     return "\n".join(parts)
 
 

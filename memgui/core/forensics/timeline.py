@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from ..merge.supersede import split_history
@@ -34,11 +35,26 @@ from ..store.audit_log import OP_REDO, OP_UNDO, STATE_UNDONE, AuditEntry, docume
 from ..store.values import Anchor, RawText
 from .history import split_segments
 
-SOURCE_DOCUMENT = "document"
-SOURCE_ANCHOR = "anchor"
-SOURCE_AUDIT = "memgui-audit"
-SOURCE_APPEND = "append-history"
-SOURCE_INLINE = "inline-history"
+
+class Source(StrEnum):
+    """Where a timeline entry was read."""
+
+    DOCUMENT = "document"  # the row's own stamps
+    ANCHOR = "anchor"
+    AUDIT = "memgui-audit"
+    APPEND = "append-history"  # the daemon's dated append separators
+    INLINE = "inline-history"  # a `previously …, as of …` phrase
+
+
+class Subject(StrEnum):
+    """What a timeline is of."""
+
+    DOCUMENT = "document"
+    ANCHOR = "anchor"
+
+
+SOURCE_DOCUMENT, SOURCE_ANCHOR, SOURCE_AUDIT = Source.DOCUMENT, Source.ANCHOR, Source.AUDIT
+SOURCE_APPEND, SOURCE_INLINE = Source.APPEND, Source.INLINE
 SOURCES = (SOURCE_DOCUMENT, SOURCE_ANCHOR, SOURCE_AUDIT, SOURCE_APPEND, SOURCE_INLINE)
 
 KIND_CREATED, KIND_UPDATED, KIND_FRESH = "created", "updated", "fresh"
@@ -58,7 +74,7 @@ class TimelineEntry:
 
     date: str | None  # YYYY-MM-DD (UTC day); None when the source gives no date
     time_ms: int | None  # when the source gives a time, not only a day (UTC epoch ms)
-    source: str  # one of SOURCES
+    source: Source
     kind: str  # created | updated | fresh | appended | previously | anchor-created | an audit operation
     document_id: str | None
     title: str
@@ -95,7 +111,7 @@ class TimelineDocument:
 
 @dataclass(frozen=True)
 class Timeline:
-    subject_kind: str  # "document" | "anchor"
+    subject_kind: Subject
     subject_id: str  # the document id, or the anchor id
     name: str  # the document's title, or the anchor's canonical name
     anchor_id: str | None
@@ -342,11 +358,11 @@ def document_timeline(store: Store, document_id: str) -> Timeline:
                                       "audit never touched one with that id")
         entries = _entries_from_audit_only(document_id, audit)
         title = next((e.title for e in reversed(entries) if e.title), "")
-        return Timeline("document", document_id, title, None,
+        return Timeline(Subject.DOCUMENT, document_id, title, None,
                         (TimelineDocument(document_id, title, False, in_store=False),), ordered(entries),
                         ("The document's row is no longer in the store; memgui's audit still holds its texts.",))
     title = clean_text(doc.title)[0]
-    return Timeline("document", doc.document_id, title, doc.anchor_id,
+    return Timeline(Subject.DOCUMENT, doc.document_id, title, doc.anchor_id,
                     (TimelineDocument(doc.document_id, title, doc.update_semantics == TOMBSTONE_SEMANTICS),),
                     ordered(document_entries(doc, audit)), tuple(_doc_notes(doc)))
 
@@ -421,14 +437,14 @@ def anchor_timeline(store: Store, name_or_id: str) -> Timeline:
         notes.append("No document is filed under this anchor.")
     documents = tuple(TimelineDocument(d.document_id, clean_text(d.title)[0], d.update_semantics == TOMBSTONE_SEMANTICS)
                       for d in docs)
-    return Timeline("anchor", anchor_id, name, anchor_id, documents, ordered(entries), tuple(notes))
+    return Timeline(Subject.ANCHOR, anchor_id, name, anchor_id, documents, ordered(entries), tuple(notes))
 
 
 @dataclass(frozen=True)
 class HistorySubject:
     """A document or an anchor a timeline can be asked for (what the window's picker lists)."""
 
-    kind: str  # "document" | "anchor"
+    kind: Subject
     key: str  # the document id, or the anchor id
     label: str
     tombstoned: bool = False
@@ -442,10 +458,10 @@ def history_subjects(store: Store) -> list[HistorySubject]:
     for d in docs:
         counts[d.anchor_id] = counts.get(d.anchor_id, 0) + 1
     names = {a.anchor_id: clean_text(a.canonical_name)[0] for a in store.anchors()}
-    anchors = [HistorySubject("anchor", anchor_id, f"{names.get(anchor_id) or anchor_slug(anchor_id)} "
+    anchors = [HistorySubject(Subject.ANCHOR, anchor_id, f"{names.get(anchor_id) or anchor_slug(anchor_id)} "
                               f"({counts.get(anchor_id, 0)} note{'' if counts.get(anchor_id, 0) == 1 else 's'})")
                for anchor_id in sorted(set(names) | set(counts), key=lambda i: (names.get(i) or anchor_slug(i)).casefold())]
-    documents = [HistorySubject("document", d.document_id,
+    documents = [HistorySubject(Subject.DOCUMENT, d.document_id,
                                 f"{clean_text(d.title)[0] or '(untitled)'} · {d.document_id}"
                                 + (" [tombstoned]" if d.update_semantics == TOMBSTONE_SEMANTICS else ""),
                                 d.update_semantics == TOMBSTONE_SEMANTICS)
@@ -468,6 +484,8 @@ __all__ = [
     "SOURCE_DOCUMENT",
     "SOURCE_INLINE",
     "HistorySubject",
+    "Source",
+    "Subject",
     "Timeline",
     "TimelineDocument",
     "TimelineEntry",

@@ -31,6 +31,7 @@ from ..services.history import (
     SOURCE_INLINE,
     HistoryServices,
     HistorySubject,
+    Subject,
     Timeline,
     TimelineEntry,
     UnknownSubjectError,
@@ -40,8 +41,8 @@ from ..services.types import Store
 from ..workers import TaskRunner, one_line
 from .models import FAILED_COLOR, MUTED_COLOR, WARN_COLOR, SortKey, TableModel, selected_rows, table_view, when_text
 
-KINDS = ("anchor", "document")
-KIND_LABELS = {"anchor": "Anchor", "document": "Document"}
+KINDS = (Subject.ANCHOR, Subject.DOCUMENT)
+KIND_LABELS = {Subject.ANCHOR: "Anchor", Subject.DOCUMENT: "Document"}
 SOURCE_LABELS = {SOURCE_DOCUMENT: "document", SOURCE_ANCHOR: "anchor", SOURCE_AUDIT: "memgui",
                  SOURCE_APPEND: "append history", SOURCE_INLINE: "history phrase"}
 SOURCE_TIPS = {
@@ -137,7 +138,7 @@ def entry_html(e: TimelineEntry) -> str:
 def timeline_summary(t: Timeline) -> str:
     n = len(t.entries)
     counted = f"{n} entr{'y' if n == 1 else 'ies'}, oldest first"
-    if t.subject_kind == "anchor":
+    if t.subject_kind == Subject.ANCHOR:
         docs = len(t.documents)
         text = f"Anchor “{t.name}” ({t.subject_id}): {docs} note{'' if docs == 1 else 's'}, {counted}."
     else:
@@ -265,18 +266,19 @@ class HistoryPage(QWidget):
 
     def show_selected(self) -> None:
         """The subject chosen in the picker, or the text typed there (an id, or an anchor's name)."""
-        kind = str(self.kind_combo.currentData())
+        kind = Subject(str(self.kind_combo.currentData()))
         text = self.subject_combo.currentText().strip()
         index = self.subject_combo.findText(text, Qt.MatchFlag.MatchExactly)
         key = self.subject_combo.itemData(index) if index >= 0 else text
         if key:
             self.show_subject(kind, str(key))
 
-    def show_subject(self, kind: str, key: str) -> None:
+    def show_subject(self, kind: Subject | str, key: str) -> None:
         """Read the timeline of a document (`kind` "document", its id) or an anchor (its id or name) on the runner."""
         store, timeline = self.store, self.services.timeline
         if store is None or kind not in KINDS or not key:
             return
+        kind = Subject(kind)
         self._asked = (kind, key)
         k = self.kind_combo.findData(kind)
         if k >= 0 and k != self.kind_combo.currentIndex():
@@ -285,7 +287,7 @@ class HistoryPage(QWidget):
         self.status.setText("Reading the history…")
 
         def read(cancel: object) -> Timeline:
-            if kind == "document":
+            if kind == Subject.DOCUMENT:
                 return timeline(store, document_id=key)
             return timeline(store, anchor=key)
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import QAbstractItemModel, QObject, QSortFilterProxyModel
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ..services.types import AuditEntry, AuditState, DaemonEvent, DocumentHistory, Exemption, Operation
-from ..services.values import MODE_APPEND, format_timestamp
+from ..services.values import MODE_APPEND, Outcome, format_timestamp
 from ..table_model import (
     SORT_ROLE as SORT_ROLE,
     VALUE_ROLE as VALUE_ROLE,
@@ -33,7 +33,7 @@ def operation_label(entry: AuditEntry) -> str:
     details = entry.details or {}
     if entry.operation == Operation.MERGE and details.get("mode") == MODE_APPEND:
         return "append"
-    if entry.operation == Operation.DECIDE_UPDATE and details.get("outcome") == "appended":
+    if entry.operation == Operation.DECIDE_UPDATE and details.get("outcome") == Outcome.APPENDED:
         return "decide-append"
     return entry.operation
 

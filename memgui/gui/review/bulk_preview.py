@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..services.bulk import export_plan
-from ..services.types import BatchPlan
-from ..services.values import PlannedWrite
+from ..services.types import BatchPlan, Verdict
+from ..services.values import PlannedWrite, Unreviewed
 
 LONG_RATIO = 1.5  # a merged body this much longer than its longest source is flagged (it may repeat itself)
 FLAG_FG = "#9a3412"
@@ -42,7 +42,7 @@ def write_flags(write: PlannedWrite, repeated: list[str]) -> list[str]:
         flags.append(f"length {float(write.length_ratio):.0%} of the longest source")
     if not write.guard.get("passed"):
         flags.append("MergeGuard failed")
-    if write.strict.get("verdict") != "proved":
+    if write.strict.get("verdict") != Verdict.PROVED.value:
         flags.append(f"memgui's check: {write.strict.get('verdict') or 'not checked'}")
     reader = write.reader or {}
     if reader and reader.get("passed") is False:
@@ -108,7 +108,7 @@ class BulkPreviewDialog(QDialog):
         self.exported: Path | None = None
         self._choose = choose_export_path or self._ask_path
         writes, excluded = list(plan.writes), list(plan.excluded)
-        unreviewed = sum(1 for x in excluded if x.reason == "not reviewed yet")
+        unreviewed = sum(1 for x in excluded if x.verdict == Unreviewed.NOT_REVIEWED)
         lay = QVBoxLayout(self)
         self.summary = QLabel(
             f"<b>{len(writes)} merge(s) will be written</b> — {scope}: {plan.considered} cluster(s) considered, "

@@ -11,15 +11,17 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
+from ..services.types import Reading
+
 FIRST_WORDS = 9
 # reading -> (what the badge says, text colour, background)
-BADGES = {"supersedes": ("Supersedes", "#1a7f37", "#dafbe1"),
-          "dated-series": ("Dated series: kept separate", "#0b4a8b", "#ddf4ff"),
-          "undecided": ("Undecided: you decide", "#9a6700", "#fff8c5")}
-HINTS = {"supersedes": "A accepts the supersession (the newest state wins, the older kept as dated history) · "
+BADGES = {Reading.SUPERSEDES: ("Supersedes", "#1a7f37", "#dafbe1"),
+          Reading.DATED_SERIES: ("Dated series: kept separate", "#0b4a8b", "#ddf4ff"),
+          Reading.UNDECIDED: ("Undecided: you decide", "#9a6700", "#fff8c5")}
+HINTS = {Reading.SUPERSEDES: "A accepts the supersession (the newest state wins, the older kept as dated history) · "
                        "U then A: a plain merge · C: keep separate",
-         "dated-series": "Dated observations are never superseded: C keeps them separate",
-         "undecided": "U then A: a plain merge · C: keep separate"}
+         Reading.DATED_SERIES: "Dated observations are never superseded: C keeps them separate",
+         Reading.UNDECIDED: "U then A: a plain merge · C: keep separate"}
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class SupersedePanel(QFrame):
         super().__init__(parent)
         self.setObjectName("supersedePanel")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.reading = ""  # the reading shown ("" while none)
+        self.reading: Reading | None = None  # the reading shown (None while none)
         self._states: list[TimelineState] = []
         self._cards: list[QLabel] = []
         lay = QVBoxLayout(self)
@@ -93,14 +95,14 @@ class SupersedePanel(QFrame):
     # ---- what it shows ------------------------------------------------------------------------------
 
     def clear(self) -> None:
-        self.reading = ""
+        self.reading = None
         self._set_states([])
         self.hint.setText("")
         self.hide()
 
     def show_pending(self, text: str) -> None:
         """Reading: what it is doing, with Cancel."""
-        self.reading = ""
+        self.reading = None
         self._badge("Reading…", "#57606a", "#f6f8fa")
         self.reason.setText(text)
         self.cancel.show()
@@ -109,18 +111,18 @@ class SupersedePanel(QFrame):
         self.hint.setText("")
         self.show()
 
-    def show_reading(self, reading: str, reason: str, states: Sequence[TimelineState], *,
+    def show_reading(self, reading: Reading, reason: str, states: Sequence[TimelineState], *,
                      can_read_as_newer: bool = False) -> None:
         """`reading` ("supersedes", "dated-series" or "undecided") and its reason; `states` oldest first (in the
         cluster's order when the notes could not be ordered)."""
         self.reading = reading
-        text, fg, bg = BADGES.get(reading, (reading, "#57606a", "#f6f8fa"))
+        text, fg, bg = BADGES[reading]
         self._badge(text, fg, bg)
         self.reason.setText(reason)
         self.cancel.hide()
         self.read_as_newer.setVisible(can_read_as_newer)
-        self._set_states(list(states), ordered=reading != "undecided" or all(s.day for s in states))
-        self.hint.setText(HINTS.get(reading, ""))
+        self._set_states(list(states), ordered=reading is not Reading.UNDECIDED or all(s.day for s in states))
+        self.hint.setText(HINTS[reading])
         self.show()
 
     def set_hint(self, text: str) -> None:

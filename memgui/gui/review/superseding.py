@@ -106,7 +106,7 @@ class Superseding:
         self.changed.emit()
 
     def _failed(self, exc: BaseException) -> None:
-        self.panels.supersede_panel.show_reading("undecided", f"Could not read it: {one_line(exc)}", [])
+        self.panels.supersede_panel.show_reading(Reading.UNDECIDED, f"Could not read it: {one_line(exc)}", [])
         self.supersessionRead.emit(None)
         self.changed.emit()
 
@@ -118,7 +118,7 @@ class Superseding:
         reading = plan.reading
         model = f" ({reading.model_id})" if reading.model_id else ""
         unsure = (reading.reading is Reading.UNDECIDED and reading.order.ordered and bool(reading.model_id))
-        p.supersede_panel.show_reading(reading.reading.value, reading.reason[:1].upper() + reading.reason[1:] + model,
+        p.supersede_panel.show_reading(reading.reading, reading.reason[:1].upper() + reading.reason[1:] + model,
                                        self.timeline(plan), can_read_as_newer=unsure)
         if plan.draft is not None and plan.newest_id is not None:
             p.sources.set_included([d.document_id for d in plan.documents])
@@ -189,10 +189,10 @@ class Superseding:
 
     def _body_changed(self) -> None:
         plan, panel = self.plan, self.panels.supersede_panel
-        if plan is None or plan.draft is None or panel.reading != Reading.SUPERSEDES.value:
+        if plan is None or plan.draft is None or panel.reading is not Reading.SUPERSEDES:
             return
         if self.cluster.body() == plan.draft.body:
-            panel.set_hint(HINTS[Reading.SUPERSEDES.value])
+            panel.set_hint(HINTS[Reading.SUPERSEDES])
         else:
             panel.set_hint("The body is no longer the supersession's draft: A writes it as a plain merge, checked by "
                            "MergeGuard (N reads it again)")

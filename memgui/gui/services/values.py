@@ -11,8 +11,8 @@ from ...core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
 from ...core.merge.read_pairs import DIFFERS, OWED
 from ...core.merge.strict import StrictReport
 from ...core.netfx import LENGTH_COLLAPSE_THRESHOLD, RETENTION_THRESHOLD, anchor_slug, format_timestamp
-from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY, MergeMode
-from ...core.ops.batch import PlannedWrite
+from ...core.ops.apply import MODE_APPEND, MODE_MERGED_BODY, MergeMode, Outcome
+from ...core.ops.batch import PlannedWrite, Unreviewed
 from ...core.ops.changes import NO_CHANGES, combine
 from ...core.ops.policy import facts_at_risk
 from ...core.tasks import Cancelled, CancelToken, Progress, Step
@@ -35,11 +35,13 @@ __all__ = [
     "CancelToken",
     "Cancelled",
     "MergeMode",
+    "Outcome",
     "PlannedWrite",
     "Preselection",
     "Progress",
     "Step",
     "StrictReport",
+    "Unreviewed",
     "anchor_slug",
     "combine",
     "facts_at_risk",
