@@ -140,7 +140,7 @@ def test_r_confirms_a_read_pair_and_the_union_draft_drops_it_and_the_audit_recor
 
     QTest.keyClick(w.queue, Qt.Key.Key_R)
     qtbot.waitUntil(lambda: sentence not in w.editor.toPlainText() and view.to_read() == to_read - 1, timeout=LONG_MS)
-    assert w.review.origin == "union"
+    assert str(w.review.origin) == "union"
     confirmed = next(r for r in view.rows() if r.confirmed)
     assert confirmed.source_text.text == sentence and view.model.index(
         view.rows().index(confirmed), 1).data() == "confirmed"

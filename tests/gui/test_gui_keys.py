@@ -166,7 +166,7 @@ def test_clicks_on_checkboxes_and_buttons_leave_the_focus_on_the_queue(make_wind
     # "u" is typed into it
     w.answerer.answer("Replace")
     _press(w, Qt.Key.Key_U)
-    qtbot.waitUntil(lambda: w.review.cluster.origin == "union" and w.review.guard_is_current(), timeout=LONG_MS)
+    qtbot.waitUntil(lambda: str(w.review.cluster.origin) == "union" and w.review.guard_is_current(), timeout=LONG_MS)
     body = w.editor.toPlainText()
     assert "typed" not in body and not body.endswith("u")
     assert w.editor.isReadOnly() and w.queue.hasFocus()

@@ -21,7 +21,7 @@ def _key(w, key, modifier=KM.NoModifier):
 def _union(w, qtbot):
     qtbot.waitUntil(lambda: w.isActiveWindow() and w.actions_by_key["union"].isEnabled(), timeout=LONG_MS)
     QTest.keyClick(w.queue, Qt.Key.Key_U)  # the first window of a test run also warms the guard up: allow for it
-    qtbot.waitUntil(lambda: w.review.cluster.origin == "union" and w.review.guard_is_current(), timeout=30000)
+    qtbot.waitUntil(lambda: str(w.review.cluster.origin) == "union" and w.review.guard_is_current(), timeout=30000)
     return w.editor.toPlainText()
 
 

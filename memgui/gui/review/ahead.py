@@ -22,10 +22,11 @@ from ..workers import TaskRunner, one_line
 from .ahead_jobs import ModelRecord, cached_reviews, lower_priority, no_time_limit, stages, step_note, summary_of
 from .ahead_status import AheadStatus, record_html, startup_note
 from .cluster_model import CLUSTER_ROLE, NEW, SKIPPED, ClusterRow
+from .draft_origin import DraftSource
 from .window_parts import ReviewWindow
 
 REVIEWABLE = (NEW, SKIPPED)
-ORIGIN = "model, decided ahead"
+ORIGIN = DraftSource.AHEAD
 
 
 START_AFTER_SCAN_MS = 300  # the first cluster is on show by then
@@ -319,7 +320,7 @@ class DecisionsAhead(QObject):
     def _idle(self) -> bool:
         """The reviewer has not started on this cluster yet (no call of theirs, no body)."""
         r, c = self.review, self.review.cluster
-        return c.reviewable() and not r.runner.busy("decide") and not c.origin and not c.body().strip()
+        return c.reviewable() and not r.runner.busy("decide") and c.origin.empty and not c.body().strip()
 
     def _on_cluster_loaded(self, row: ClusterRow) -> None:
         key = frozenset(row.member_ids)

@@ -17,6 +17,7 @@ from ..services import Services
 from ..services.types import Changes, DifferentFactsMark, Document, FactGroups, Operation, StrictReport
 from ..workers import TaskRunner
 from .cluster_model import ClusterRow
+from .draft_origin import DraftOrigin, DraftSource
 from .drafting import Drafting
 from .evidence import Evidence
 from .fact_groups import group_labels, groups_html
@@ -81,7 +82,7 @@ class Review(QObject):
         return self.cluster.docs
 
     @property
-    def origin(self) -> str:
+    def origin(self) -> DraftOrigin:
         return self.cluster.origin
 
     @property
@@ -181,7 +182,7 @@ class Review(QObject):
         if row is None or store is None:
             c.set_documents([], {}, {})
             p.sources.clear()
-            self.set_body("", "")
+            self.set_body("", DraftSource.NONE)
             c.decider_result = None
             p.decision_panel.clear()
             p.guard_panel.clear()
@@ -203,7 +204,7 @@ class Review(QObject):
         if not keep_body:
             c.decider_result = None
             p.decision_panel.clear()
-            self.set_body("", "")
+            self.set_body("", DraftSource.NONE)
         p.guard_panel.clear()
         p.alignment_view.show_message("Checking the body…" if keep_body else "No merged body yet.")
         p.alignment_changed()
@@ -219,7 +220,7 @@ class Review(QObject):
 
     # ---- the merged body ---------------------------------------------------------------------------
 
-    def set_body(self, text: str, origin: str) -> None:
+    def set_body(self, text: str, origin: DraftSource) -> None:
         """Replace the editor text as one undoable edit (Ctrl+Z inside the editor brings the old text back)."""
         editor = self.panels.editor
         self._setting_body = True
@@ -231,7 +232,7 @@ class Review(QObject):
                 editor.moveCursor(QTextCursor.MoveOperation.Start)
         finally:
             self._setting_body = False
-        self.cluster.origin = origin
+        self.cluster.origin = DraftOrigin(DraftSource(origin))
         self._show_origin()
         self.drafting.schedule(guard_ms=0, diff_ms=0)
         self.changed.emit()
@@ -251,7 +252,7 @@ class Review(QObject):
             p.editor_title.setText(f"Merged body   ({done})")
             return
         where = f" → target {c.label(target)}" if target else ""
-        origin = {"": "empty — U union draft · M ask the model · E write it"}.get(c.origin, f"draft: {c.origin}")
+        origin = "empty — U union draft · M ask the model · E write it" if c.origin.empty else f"draft: {c.origin}"
         lead = f"{done} · " if done else ""
         p.editor_title.setText(f"{lead}Merged body{where}   ({origin})")
 
@@ -259,10 +260,7 @@ class Review(QObject):
         if self._setting_body:
             return
         c = self.cluster
-        if c.origin and "edited" not in c.origin:
-            c.origin = f"{c.origin} · edited"
-        elif not c.origin:
-            c.origin = "typed"
+        c.origin = c.origin.after_edit()
         self._show_origin()
         debounce = self.host.settings.guard_debounce_ms
         self.drafting.schedule(guard_ms=debounce, diff_ms=debounce + 50)

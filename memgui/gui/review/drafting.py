@@ -27,6 +27,7 @@ from .aligning import Aligning
 from .body_diff import BodyDiff, single_shot
 from .cluster_model import ClusterRow
 from .decider_slot import DeciderKey, DeciderSlot
+from .draft_origin import DraftSource
 from .state import GuardKey, GuardResult, ReviewTools, Spans
 from .under_review import ClusterUnderReview
 
@@ -36,7 +37,7 @@ ModelAnswer = tuple[FactGroups | None, DeciderResult | None, SelfTestReport | No
 
 
 class Drafting:
-    def __init__(self, cluster: ClusterUnderReview, tools: ReviewTools, *, set_body: Callable[[str, str], None],
+    def __init__(self, cluster: ClusterUnderReview, tools: ReviewTools, *, set_body: Callable[[str, DraftSource], None],
                  show_groups: Callable[[FactGroups], None], timers: QObject, changed: SignalInstance,
                  decided: SignalInstance, guarded: SignalInstance, diffed: SignalInstance):
         self.cluster = cluster
@@ -79,7 +80,7 @@ class Drafting:
         docs = c.ordered_included()
         if not docs:
             return
-        if c.body().strip() and (c.origin == "typed" or "edited" in c.origin) and not self.prompter.confirm(
+        if c.body().strip() and c.origin.by_hand and not self.prompter.confirm(
                 "Replace your edit", "Replace the merged body you edited with the union draft?",
                 "Your edits go (Ctrl+Z in the editor brings them back).", "Replace"):
             return
@@ -102,7 +103,7 @@ class Drafting:
         def done(result: tuple[str, ProvedDraft | None]) -> None:
             body, draft = result
             c.draft = (ids, draft) if draft is not None else None
-            self.set_body(body, "union")
+            self.set_body(body, DraftSource.UNION)
             if then is not None:
                 then()
 
@@ -360,7 +361,8 @@ class Drafting:
             return
         self.show_answer(groups, result)
 
-    def show_answer(self, groups: FactGroups | None, result: DeciderResult | None, origin: str = "model") -> None:
+    def show_answer(self, groups: FactGroups | None, result: DeciderResult | None,
+                    origin: DraftSource = DraftSource.MODEL) -> None:
         """The model's same-fact groups and decision on the panels, its merged body in the editor (also for a
         review the decisions-ahead queue computed before the reviewer got here)."""
         c, p = self.cluster, self.panels

@@ -17,6 +17,7 @@ from ..services.values import CancelToken, Progress
 from ..workers import one_line
 from .cluster_model import ClusterRow
 from .decider_slot import DeciderKey, DeciderSlot
+from .draft_origin import DraftSource
 from .evidence import Evidence
 from .history_marks import HistoryMark, mark_history
 from .state import ReviewTools
@@ -25,12 +26,12 @@ from .under_review import ClusterUnderReview
 from .writes import Writes
 
 MAX_NOTES = 3  # a supersession is read on two or three notes
-ORIGIN = "supersession"
+ORIGIN = DraftSource.SUPERSESSION
 
 
 class Superseding:
     def __init__(self, cluster: ClusterUnderReview, tools: ReviewTools, *, slot: DeciderSlot,
-                 decider_key: Callable[[], DeciderKey], set_body: Callable[[str, str], None], writes: Writes,
+                 decider_key: Callable[[], DeciderKey], set_body: Callable[[str, DraftSource], None], writes: Writes,
                  evidence: Evidence, changed: SignalInstance, read: SignalInstance):
         self.cluster, self.services, self.runner = cluster, tools.services, tools.runner
         self.prompter, self.panels, self.host = tools.prompter, tools.panels, tools.host

@@ -23,6 +23,7 @@ from ..services.types import (
     StrictReport,
 )
 from .cluster_model import NEW, SKIPPED, ClusterRow
+from .draft_origin import DraftOrigin, DraftSource
 from .fact_groups import pairs_kept_apart
 from .outcome import outcome_text
 from .sources_view import SourcesView
@@ -38,7 +39,7 @@ class ClusterUnderReview:
         self.docs: list[Document] = []  # its documents as loaded
         self.stamps: dict[str, SourceStamp] = {}  # each document's stamp as it was drafted against
         self.cosines: dict[frozenset[str], float] = {}
-        self.origin = ""  # where the merged body came from: "", "union", "model", "typed", "… · edited"
+        self.origin = DraftOrigin()  # where the merged body came from, and whether the reviewer edited it
         self.decider_result: DeciderResult | None = None
         self.report: MergeGuardReport | None = None  # the guard's report on `report_key`
         self.report_key: GuardKey | None = None
@@ -84,7 +85,7 @@ class ClusterUnderReview:
 
     def current_draft(self) -> ProvedDraft | None:
         """The union draft when it is the merged body, unedited, of the members included now."""
-        if self.draft is None or self.origin != "union":
+        if self.draft is None or self.origin != DraftOrigin(DraftSource.UNION):
             return None
         ids, draft = self.draft
         current = tuple(d.document_id for d in self.ordered_included())

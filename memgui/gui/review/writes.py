@@ -118,7 +118,7 @@ class Writes:
         c = self.cluster
         docs = c.ordered_included()
         ids = tuple(d.document_id for d in docs)
-        result = c.decider_result if "model" in c.origin else None
+        result = c.decider_result if c.origin.from_model else None
         extra = (result.extra or {}) if result is not None else {}
         pairs = tuple((a, b, c) for (a, b), c in ((tuple(sorted(k)), v) for k, v in c.cosines.items())
                       if a in ids and b in ids)
@@ -132,7 +132,7 @@ class Writes:
             raw_reply=(result.raw_reply or None) if result is not None else None,
             rationale=(result.rationale or None) if result is not None else None,
             cosines=pairs, guard_override=guard_override,
-            note=f"memgui review; draft: {c.origin or 'none'}",
+            note=f"memgui review; draft: {'none' if c.origin.empty else c.origin}",
             confirmed=tuple(c.confirmed(docs)) if mode == MODE_MERGED_BODY else (),
         )
 
