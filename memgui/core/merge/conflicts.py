@@ -21,8 +21,9 @@ from typing import Any
 from ..netfx import StrEnum
 from .contrasts import contrasts
 from .diff import DiffSpan, word_diff
+from .facts import wordnet
 from .facts.lens import check_facts
-from .facts.notes import Note, read_note
+from .facts.notes import Note, lemma_of, read_note
 from .facts.report import Direction, FactKind
 from .guard import TokenKind, extract_tokens
 from .strict import ScanKind, StrictKind, contains_whole, facts, normalise_text
@@ -297,6 +298,23 @@ def _contradictions(bodies: Sequence[str | None]) -> str:
             first = conflicts[0]
             return (f"notes {i + 1} and {j + 1} state the same thing differently: {first.fact_class} "
                     f"{', '.join(first.a)} vs {', '.join(first.b)}")
+        opposite = _opposite(bodies[i] or "", bodies[j] or "")
+        if opposite:
+            return f"notes {i + 1} and {j + 1} say opposite things in look-alike sentences: {opposite}"
+    return ""
+
+
+def _opposite(a: str, b: str) -> str:
+    """Two look-alike sentences that differ by a word and its antonym (`home kit` / `away kit`, `paid` /
+    `unpaid`): each is about its own thing. "x vs y", or ""."""
+    def forms(word: str) -> set[str]:
+        return {word.casefold(), lemma_of(word.casefold())}  # `paid` / `unpaid`: WordNet pairs the participles
+
+    for c in contrasts(a, b):
+        for x in c.a_words:
+            for y in c.b_words:
+                if any(wordnet.antonyms(p, q) for p in forms(x) for q in forms(y)):
+                    return f"{x} vs {y}"
     return ""
 
 

@@ -114,3 +114,15 @@ def test_a_one_word_contrast_inside_otherwise_identical_sentences_is_named(a, b,
 def test_two_different_statements_are_not_a_contrast():
     assert contrasts("The boiler is serviced every May.", "Lena is allergic to peanuts.") == []
     assert contrasts("Ana bought a car.", "Ana purchased an automobile.") == []  # a restatement, proved
+
+
+@pytest.mark.parametrize(("a", "b", "marked"), [
+    ("Hawks home kit: navy shirts, white shorts, sky-blue socks.", "Hawks away kit: sky-blue shirts, navy shorts, white "
+     "socks.", True),  # a word and its antonym in look-alike sentences: two kits, not one
+    ("The invoice for March is paid.", "The invoice for March is unpaid.", True),
+    ("Mira prefers Neovim with lazy.nvim and a 2-space indent.", "Her editor is Neovim (lazy.nvim); indent is 2 spaces.",
+     False),  # a rewording
+])
+def test_look_alike_sentences_that_differ_by_an_antonym_are_likely_different_facts(a, b, marked) -> None:
+    mark = likely_different([a, b])
+    assert mark.likely_different is marked and (("opposite things" in mark.reason) is marked)
