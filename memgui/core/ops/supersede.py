@@ -116,6 +116,8 @@ def why_not_unattended(plan: SupersessionPlan) -> str | None:
         return f"not a supersession: {reading.reason}"
     if not reading.model_id or not reading.pairs:
         return "read as a supersession by a person, not by the model: a person writes it"
+    if not reading.replaced:
+        return "the newest note states no value in place of an older one (the model alone reads it): a person decides"
     weakest = min(p.p.get(UPDATE, 0.0) for p in reading.pairs)
     if weakest < UNATTENDED_UPDATE_AT_LEAST:
         return (f"the model reads the newer state at p = {weakest:.2f}, under the {UNATTENDED_UPDATE_AT_LEAST:.2f} an "
