@@ -25,7 +25,7 @@ from memgui.core.decide import model_files
 from memgui.core.decide.llm import LlamaDecider
 from memgui.core.decide.supersede_reader import UPDATE, SupersedeReader
 from memgui.core.decide.supersession import UNATTENDED_UPDATE_AT_LEAST, SupersedeReading, read_supersession
-from memgui.core.merge.supersede import Reading, supersede_draft
+from memgui.core.merge.supersede import Reading, stated_days, supersede_draft
 from memgui.core.tasks import run_to_end
 from tests.supersede_corpus.groups import NOW_MS, SETS, Group, load
 from tests.supersede_corpus.measure import draft_outcome
@@ -63,8 +63,10 @@ def _readings(groups: list[Group], reader: SupersedeReader) -> dict[str, Superse
 
 def _unattended(r: SupersedeReading, group: Group) -> bool:
     """What accept-safe would write (ops/supersede.py `why_not_unattended`): read as a supersession above its bar,
-    and no older statement the newest note does not speak of."""
+    with a value the newest note's aligned sentence replaces, no older note recording a dated event, and no older
+    statement the newest note does not speak of."""
     return (r.reading is Reading.SUPERSEDES and min(p.p.get(UPDATE, 0.0) for p in r.pairs) >= UNATTENDED_UPDATE_AT_LEAST
+            and bool(r.replaced) and not any(stated_days(group.notes[i].body) for i in r.order.oldest_first[:-1])
             and not supersede_draft(group.notes, r.order).unaligned)
 
 

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from .align import Fate, align
 from .contrasts import contrasts
 from .facts.calendar_values import dates, times
-from .facts.value_types import KeyHead, ValueKey
+from .facts.value_types import KeyHead, Value, ValueKey
+from .facts.values import values
 from .sentences import Sentence, Token, TokenClass, split, tokens
 
 DAY_MS = 86_400_000
@@ -225,6 +226,34 @@ def replaced_value(notes: Sequence[TimedNote], order: Order) -> str:
                 return c.older
             if _another_name(c.names_missing, c.names_added):
                 return c.older
+    return ""
+
+
+def changed_amount(notes: Sequence[TimedNote], order: Order) -> str:
+    """Looser evidence than `replaced_value`: an amount of an older note that the newest states another value of
+    wherever each stands (their sentences not aligned). The older amount, or ""."""
+    newest = notes[order.newest].body or ""
+    return next((a for a in (_measure_changed(notes[ni].body or "", newest) for ni in order.oldest_first[:-1]) if a),
+                "")
+
+
+_MEASURES = ("money", "rate", "quantity", "temperature", "percent")  # amounts of a thing, not a day, a count or a name
+
+
+def _measure_changed(older: str, newer: str) -> str:
+    """An amount of the older note that the newer states another way wherever each stands (`space 42, €85/month`
+    → `box 12 … €110/month`): one measure (a price per month, a length) with contradicting values, the older
+    gone from the newer note. The older amount, or "". Days are left out (notes written on other days differ in
+    them) and so are bare numbers (they count anything)."""
+    def amounts(text: str) -> list[Value]:
+        return [v for v in values(text) if not v.implied and v.dimension.startswith(_MEASURES)]
+    newer_amounts = amounts(newer)
+    newer_keys = {k for v in newer_amounts for k in v.keys}
+    for a in amounts(older):
+        if a.keys & newer_keys:
+            continue
+        if any(a.dimension == b.dimension and _contradicts(a.keys, b.keys) for b in newer_amounts):
+            return a.text
     return ""
 
 
@@ -465,6 +494,7 @@ __all__ = [
     "SupersedeDraft",
     "SupersedeFinding",
     "TimedNote",
+    "changed_amount",
     "check_supersession",
     "day_of",
     "history_phrase",

@@ -23,6 +23,7 @@ from ..merge.supersede import (
     check_supersession,
     order_of,
     series_of,
+    stated_days,
     supersede_draft,
 )
 from ..store import Store
@@ -116,6 +117,13 @@ def why_not_unattended(plan: SupersessionPlan) -> str | None:
         return f"not a supersession: {reading.reason}"
     if not reading.model_id or not reading.pairs:
         return "read as a supersession by a person, not by the model: a person writes it"
+    if not reading.replaced:
+        return "the newest note states no value in place of an older one (the model alone reads it): a person decides"
+    dated = next((d for d in (plan.documents[i] for i in reading.order.oldest_first[:-1])
+                  if stated_days(d.markdown_body or "")), None)
+    if dated is not None:  # no dated series is involved: proved only when no older note records a dated event
+        return (f"{dated.document_id} records a dated event: whether it is out of date or one of a dated series, a "
+                "person decides")
     weakest = min(p.p.get(UPDATE, 0.0) for p in reading.pairs)
     if weakest < UNATTENDED_UPDATE_AT_LEAST:
         return (f"the model reads the newer state at p = {weakest:.2f}, under the {UNATTENDED_UPDATE_AT_LEAST:.2f} an "

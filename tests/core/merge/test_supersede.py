@@ -9,6 +9,7 @@ import pytest
 from memgui.core.merge.guard import check_merge
 from memgui.core.merge.supersede import (
     TimedNote,
+    changed_amount,
     check_supersession,
     history_phrase,
     order_of,
@@ -236,3 +237,15 @@ def test_another_name_in_its_place_is_a_replacement(older: str, newer: str) -> N
 ])
 def test_a_fuller_spelling_of_the_name_or_the_same_name_is_no_replacement(older: str, newer: str) -> None:
     assert _replaced(older, newer) == ""
+
+
+@pytest.mark.parametrize(("older", "newer", "amount"), [
+    ("Parking: space 42 in the underground lot, €85/month, badge 0042.",
+     "Since 1 Feb 2026 the car is parked in box 12 at 20 rue Chaponnay (rented from M. Lenoir, €110/month).",
+     "€85/month"),
+    ("The rent is €1,100 a month.", "Rent €1,100/month, paid by transfer on the 5th.", ""),  # restated
+    ("The desk is 140 cm wide.", "The desk (140 cm) is from the office sale; we paid €60.", ""),  # another measure
+])
+def test_an_amount_stated_another_value_anywhere_in_the_newest_note_is_looser_evidence(older, newer, amount) -> None:
+    notes = [TimedNote(older, ms("2024-06-01T09:00:00Z")), TimedNote(newer, ms("2026-02-01T09:00:00Z"))]
+    assert changed_amount(notes, order_of(notes, NOW)) == amount

@@ -27,7 +27,7 @@ class ScoringEngine:
     """A model that answers every supersede question with the same first-token logits."""
 
     model_id = "scripted-supersede"
-    n_ctx = 4096
+    n_ctx = 16384  # one token a character: the prompt with its shots is ≈ 5,500
 
     def __init__(self, answer: str, logit: float = 5.0):
         self.answer, self.logit, self.questions = answer, logit, 0
@@ -52,10 +52,20 @@ def store(tmp_path):
 
 
 def _sofa(store):
+    """A status that moved on, the older note dated: read as a supersession, never written unattended."""
     a = seed_document(store, "Sofa order", "Ordered the KIVIK sofa from IKEA on 3 March 2025; delivery expected in "
                       "2–3 weeks.", anchor="sofa", freshness_at=ms("2025-03-04T09:00:00"))
     b = seed_document(store, "Sofa", "The KIVIK sofa arrived on 18 March 2025.", anchor="sofa-2",
                       freshness_at=ms("2025-03-18T17:00:00"))
+    return a.document_id, b.document_id
+
+
+def _insurance(store, extra=""):
+    """A living value that changed, the older note undated: what accept-safe may write."""
+    a = seed_document(store, "Car insurance", "The car insurance is with Allianz, policy 77-310, €41 a month." + extra,
+                      anchor="car", freshness_at=ms("2024-05-04T09:00:00"))
+    b = seed_document(store, "Car insurance", "The car insurance is with Direct Line, policy DL-5521, €36 a month.",
+                      anchor="car-2", freshness_at=ms("2025-03-18T17:00:00"))
     return a.document_id, b.document_id
 
 
@@ -74,12 +84,12 @@ def _plan(store, rows, answer="UPDATE"):
 
 
 def test_a_supersession_the_model_reads_is_planned_written_audited_and_undone(store, tmp_path):
-    old, new = _sofa(store)
+    old, new = _insurance(store)
     before = {d.document_id: d for d in store.documents(include_tombstoned=True)}
     plan, _ = _plan(store, [("c1", [old, new], None)])
     [write] = plan.writes
     assert write.decision == SUPERSEDE and write.target_id == new and write.tombstoned == [old]
-    assert "(previously: Ordered the KIVIK sofa" in write.merged_body
+    assert "previously" in write.merged_body and "Allianz" in write.merged_body and "€41" in write.merged_body
     saved = tmp_path / "plan.json"
     saved.write_text(json.dumps(plan.to_dict()), encoding="utf-8")
     plan = BatchPlan.from_dict(read_plan(str(saved)))  # a plan file keeps the supersession's reading
@@ -119,9 +129,10 @@ def test_the_write_time_proof_refuses_a_target_that_is_not_the_newest(store):
 
 
 def test_a_reading_a_person_is_shown_is_not_enough_for_an_unattended_write(store):
-    """p(UPDATE) ≈ 0.70: read as a supersession for the reviewer (≥ 0.65), under the 0.75 accept-safe needs."""
-    old, new = _sofa(store)
-    engine = ScoringEngine("UPDATE", logit=1.54)
+    """p(UPDATE) ≈ 0.73: read as a supersession for the reviewer (≥ 0.70 with a value replaced), under the 0.75
+    accept-safe needs."""
+    old, new = _insurance(store)
+    engine = ScoringEngine("UPDATE", logit=1.7)
     supersessions = run_to_end(read_supersessions(store, [("c1", [old, new], None)], lambda: SupersedeReader(engine)))
     assert supersessions["c1"].reading.reading.value == "supersedes"
     plan = plan_batch([("c1", [old, new], None)], supersessions=supersessions)
@@ -130,23 +141,42 @@ def test_a_reading_a_person_is_shown_is_not_enough_for_an_unattended_write(store
 
 def test_an_older_statement_the_newest_note_does_not_speak_of_leaves_the_supersession_to_a_person(store):
     """Kept as dated history in the draft (never a stale present claim), but whether it still holds is unproved."""
-    old = seed_document(store, "Sofa order", "Ordered the KIVIK sofa from IKEA on 3 March 2025; delivery expected in "
-                        "2–3 weeks. The assembly kit was lent by Marc.", anchor="sofa",
-                        freshness_at=ms("2025-03-04T09:00:00")).document_id
-    new = seed_document(store, "Sofa", "The KIVIK sofa arrived on 18 March 2025.", anchor="sofa-2",
-                        freshness_at=ms("2025-03-18T17:00:00")).document_id
+    old, new = _insurance(store, extra=" The green card is in the glovebox.")
     plan, _ = _plan(store, [("c1", [old, new], None)])
     assert plan.writes == [] and "1 older statement(s) the newest note does not speak of" in plan.excluded[0].reason
 
 
-def test_a_restatement_is_no_newer_state_whatever_the_model_reads(store):
-    """Two notes with the same values, the newer one reworded: nothing is replaced, so nothing becomes history."""
+def test_an_older_note_that_records_a_dated_event_leaves_the_supersession_to_a_person(store):
+    """Ordered on 3 March, arrived on 18 March: the model reads the newer state, and the window shows it; but a
+    dated record may as well be one of a dated series, so no dated series is involved is not proved."""
+    old, new = _sofa(store)
+    plan, engine = _plan(store, [("c1", [old, new], None)])
+    assert engine.questions == 1 and plan.writes == []
+    assert f"{old} records a dated event" in plan.excluded[0].reason
+
+
+def test_a_restatement_is_never_written_as_a_newer_state_whatever_the_model_reads(store):
+    """Two notes with the same values, the newer one reworded: no value is replaced, so the model alone would have to
+    be sure (≥ 0.85) to show it as a supersession, and accept-safe never writes it."""
     old = seed_document(store, "Inhaler", "Asthma inhaler: Clenil Modulite 100mcg, 2 puffs twice daily.", anchor="a",
                         freshness_at=ms("2024-04-15T09:00:00")).document_id
     new = seed_document(store, "Inhaler", "Clenil Modulite 100mcg inhaler, 2 puffs twice a day, for the asthma.",
                         anchor="b", freshness_at=ms("2025-01-10T09:00:00")).document_id
-    plan, engine = _plan(store, [("c1", [old, new], None)])
-    assert plan.writes == [] and engine.questions == 0
+    plan, _ = _plan(store, [("c1", [old, new], None)])
+    assert plan.writes == [] and "states no value in place of an older one" in plan.excluded[0].reason
+
+
+@pytest.mark.parametrize(("logit", "reading"), [(2.3, "undecided"), (3.0, "supersedes")])  # p ≈ 0.83, 0.91
+def test_without_a_replaced_value_the_model_alone_needs_the_higher_bar(store, logit, reading):
+    """A plan that happened states no value in place of the plan's: the model's reading counts from 0.85."""
+    old = seed_document(store, "Kitchen", "We plan to repaint the kitchen in May, in a pale green.", anchor="k",
+                        freshness_at=ms("2025-04-02T09:00:00")).document_id
+    new = seed_document(store, "Kitchen", "Kitchen repainted in pale green; two pots of paint left in the cellar.",
+                        anchor="k2", freshness_at=ms("2025-05-20T09:00:00")).document_id
+    engine = ScoringEngine("UPDATE", logit=logit)
+    found = run_to_end(read_supersessions(store, [("c1", [old, new], None)], lambda: SupersedeReader(engine)))["c1"]
+    assert found.reading.reading.value == reading and found.reading.replaced == ""
+    assert engine.questions == 1 and ("under 0.85" in found.reading.reason) == (reading == "undecided")
 
 
 def test_a_pair_read_once_is_read_from_the_cache_the_next_run(store, tmp_path):
