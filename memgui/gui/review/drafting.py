@@ -31,7 +31,6 @@ from .draft_origin import DraftSource
 from .state import GuardKey, GuardResult, ReviewTools, Spans
 from .under_review import ClusterUnderReview
 
-GROUPS_STAGE = Step.FACT_GROUPS  # the partition, as soon as every pair is judged
 # the model's answer: its same-fact groups, its decision, and the self-test verdict it failed (then nothing was asked)
 ModelAnswer = tuple[FactGroups | None, DeciderResult | None, SelfTestReport | None]
 
@@ -287,7 +286,7 @@ class Drafting:
                     return call
 
                 groups = yield from judge_pairs(members, one_pair, cancel=cancel)
-                yield Progress(GROUPS_STAGE, 0, None, payload=groups)  # shown now, not after the draft
+                yield Progress(Step.FACT_GROUPS, 0, None, payload=groups)  # the partition: shown now, not after the draft
                 drafted = [d for d in members if d.document_id in set(groups.largest)]
             if len(drafted) < 2:
                 return groups, None, None  # every pair judged different: nothing to draft
@@ -311,7 +310,7 @@ class Drafting:
 
     def _on_model_progress(self, progress: Progress) -> None:
         c, panel = self.cluster, self.panels.decision_panel
-        if progress.stage == GROUPS_STAGE:
+        if progress.stage == Step.FACT_GROUPS:
             if self._asked_for is c.row:
                 self.show_groups(progress.payload)
             return
@@ -359,10 +358,9 @@ class Drafting:
             self.decisionFinished.emit(None)
             self.changed.emit()
             return
-        self.show_answer(groups, result)
+        self.show_answer(groups, result, DraftSource.MODEL)
 
-    def show_answer(self, groups: FactGroups | None, result: DeciderResult | None,
-                    origin: DraftSource = DraftSource.MODEL) -> None:
+    def show_answer(self, groups: FactGroups | None, result: DeciderResult | None, origin: DraftSource) -> None:
         """The model's same-fact groups and decision on the panels, its merged body in the editor (also for a
         review the decisions-ahead queue computed before the reviewer got here)."""
         c, p = self.cluster, self.panels
