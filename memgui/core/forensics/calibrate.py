@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work, run_to_end
@@ -24,11 +25,23 @@ if TYPE_CHECKING:
     from ..vectors.embed import VectorSource
 
 
-ACCEPTED = "accepted"
-KEPT_SEPARATE = "kept_separate"
-LABELS = (ACCEPTED, KEPT_SEPARATE)
-SOURCE_AUDIT = "audit"
-SOURCE_DEMO = "demo"
+class PairLabel(StrEnum):
+    """What a person decided of a nominated pair."""
+
+    ACCEPTED = "accepted"  # merged
+    KEPT_SEPARATE = "kept_separate"
+
+
+class PairSource(StrEnum):
+    """Where a labelled pair's decision comes from."""
+
+    AUDIT = "audit"  # a reviewer's write or keep-separate, from memgui's audit
+    DEMO = "demo"  # the demo store's labels
+
+
+ACCEPTED, KEPT_SEPARATE = PairLabel.ACCEPTED, PairLabel.KEPT_SEPARATE
+LABELS = tuple(PairLabel)
+SOURCE_AUDIT, SOURCE_DEMO = PairSource.AUDIT, PairSource.DEMO
 TARGET_RECALL = 0.95
 DECIMALS = 3  # the suggested floor is rounded DOWN to this many decimals (never loses an accepted pair)
 
@@ -38,8 +51,8 @@ CosineLookup = Callable[[str, str], "float | None"]
 @dataclass(frozen=True)
 class LabelledPair:
     cosine: float
-    label: str  # accepted | kept_separate
-    source: str = SOURCE_AUDIT  # audit | demo
+    label: PairLabel
+    source: PairSource = PairSource.AUDIT
     a: str = ""
     b: str = ""
     audit_id: int | None = None
@@ -148,7 +161,7 @@ def _pairs_of(ids: Sequence[str]) -> list[tuple[str, str]]:
     return [(ids[i], ids[j]) for i in range(len(ids)) for j in range(i + 1, len(ids))]
 
 
-def audit_label_requests(entries: Iterable[Any]) -> list[tuple[str, str, str, float | None, int]]:
+def audit_label_requests(entries: Iterable[Any]) -> list[tuple[str, str, PairLabel, float | None, int]]:
     """(a, b, label, recorded cosine or None, audit id) for every pair the person decided in memgui and did not
     undo: each pair of a merged cluster is accepted; each pair kept separate is kept_separate."""
     from ..store.audit_log import OP_KEEP_SEPARATE, OP_MERGE, STATE_APPLIED
@@ -168,7 +181,7 @@ def audit_label_requests(entries: Iterable[Any]) -> list[tuple[str, str, str, fl
     return out
 
 
-def demo_label_requests(labels: Mapping[str, Any], present: set[str] | None = None) -> list[tuple[str, str, str]]:
+def demo_label_requests(labels: Mapping[str, Any], present: set[str] | None = None) -> list[tuple[str, str, PairLabel]]:
     """(a, b, label) from the demo label file: every pair inside a duplicate cluster is accepted, every
     sibling pair kept_separate. `present` keeps only pairs whose documents are both in the store."""
     out = []
@@ -199,7 +212,7 @@ def labelled_pairs_work(
 
     cancel = cancel or NEVER_CANCELLED
     yield Progress(Step.CALIBRATING, 0, None, "reading decisions")
-    requests: list[tuple[str, str, str, float | None, int | None, str]] = [
+    requests: list[tuple[str, str, PairLabel, float | None, int | None, PairSource]] = [
         (a, b, lab, rec, aid, SOURCE_AUDIT) for a, b, lab, rec, aid in audit_label_requests(list_entries(store))]
     if include_demo:
         if labels is None:

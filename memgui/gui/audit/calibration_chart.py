@@ -21,7 +21,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QHelpEvent, QPainter, QPa
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
 from ..services.types import Calibration, LabelledPair
-from ..services.values import MIN_DECISIONS
+from ..services.values import MIN_DECISIONS, PairLabel, PairSource
 
 ACCEPTED_COLOR = QColor("#1a7f37")
 KEPT_COLOR = QColor("#cf222e")
@@ -30,7 +30,7 @@ CURRENT_COLOR = QColor("#6e7781")
 BAND_COLOR = QColor(31, 111, 235, 28)
 GRID_COLOR = QColor("#d0d7de")
 TEXT_COLOR = QColor("#24292f")
-ROWS = (("accepted", "Merged (accepted)", ACCEPTED_COLOR), ("kept_separate", "Kept separate", KEPT_COLOR))
+ROWS = ((PairLabel.ACCEPTED, "Merged (accepted)", ACCEPTED_COLOR), (PairLabel.KEPT_SEPARATE, "Kept separate", KEPT_COLOR))
 DOT_RADIUS = 4.5
 
 
@@ -147,7 +147,7 @@ class CalibrationPlot(QWidget):
                 key = f"{q.a}|{q.b}|{q.source}"
                 centre = QPointF(self._x(q.cosine, rect, lo, hi), mid + _jitter(key) * spread)
                 self._points.append((centre, q))
-                if q.source == "demo":
+                if q.source == PairSource.DEMO:
                     p.setPen(QPen(color, 1.6))
                     p.setBrush(Qt.BrushStyle.NoBrush)
                 else:
@@ -224,9 +224,9 @@ class CalibrationPlot(QWidget):
             if pair is None:
                 QToolTip.hideText()
             else:
-                who = "demo label" if pair.source == "demo" else (
+                who = "demo label" if pair.source == PairSource.DEMO else (
                     f"your decision (audit #{pair.audit_id})" if pair.audit_id else "your decision")
-                what = "merged" if pair.label == "accepted" else "kept separate"
+                what = "merged" if pair.label == PairLabel.ACCEPTED else "kept separate"
                 QToolTip.showText(e.globalPos(), f"{what} · cosine {pair.cosine:.3f}\n{pair.a}\n{pair.b}\n{who}", self)
             return True
         return super().event(e)
@@ -278,7 +278,7 @@ class CalibrationPanel(QWidget):
         self.calibration = calibration
         threshold = calibration.threshold if calibration is not None else None
         self.plot.set_data(pairs, threshold, current)
-        demo = sum(1 for p in pairs if p.source == "demo")
+        demo = sum(1 for p in pairs if p.source == PairSource.DEMO)
         text = calibration.message if calibration is not None else ""
         text = text[:1].upper() + text[1:]
         if demo and calibration is not None:

@@ -5,7 +5,7 @@ from here, never from `memgui.core`."""
 from __future__ import annotations
 
 from ...core.decide.groups import Preselection
-from ...core.forensics.calibrate import MIN_DECISIONS
+from ...core.forensics.calibrate import MIN_DECISIONS, PairLabel, PairSource
 from ...core.forensics.recheck import ACTION_APPEND_BACK, ACTION_UNDO
 from ...core.merge.diff import DELETE, EQUAL, INSERT, REPLACE
 from ...core.merge.read_pairs import DIFFERS, OWED
@@ -36,6 +36,8 @@ __all__ = [
     "Cancelled",
     "MergeMode",
     "Outcome",
+    "PairLabel",
+    "PairSource",
     "PlannedWrite",
     "Preselection",
     "Progress",
