@@ -28,7 +28,7 @@ UPDATE_AT_LEAST = 0.7
 UNSUPPORTED_UPDATE_AT_LEAST = 0.85  # the model alone, no value replaced: it must be surer
 SERIES_AT_LEAST = 0.6
 # accept-safe writes a supersession only above a wider margin than the reading shown to a person
-UNATTENDED_UPDATE_AT_LEAST = 0.75
+UNATTENDED_UPDATE_AT_LEAST = 0.85
 STAGE = Step.SUPERSEDE_READING
 
 

@@ -129,14 +129,14 @@ def test_the_write_time_proof_refuses_a_target_that_is_not_the_newest(store):
 
 
 def test_a_reading_a_person_is_shown_is_not_enough_for_an_unattended_write(store):
-    """p(UPDATE) ≈ 0.73: read as a supersession for the reviewer (≥ 0.70 with a value replaced), under the 0.75
+    """p(UPDATE) ≈ 0.73: read as a supersession for the reviewer (≥ 0.70 with a value replaced), under the 0.85
     accept-safe needs."""
     old, new = _insurance(store)
     engine = ScoringEngine("UPDATE", logit=1.7)
     supersessions = run_to_end(read_supersessions(store, [("c1", [old, new], None)], lambda: SupersedeReader(engine)))
     assert supersessions["c1"].reading.reading.value == "supersedes"
     plan = plan_batch([("c1", [old, new], None)], supersessions=supersessions)
-    assert plan.writes == [] and "under the 0.75 an unattended write needs" in plan.excluded[0].reason
+    assert plan.writes == [] and "under the 0.85 an unattended write needs" in plan.excluded[0].reason
 
 
 def test_an_older_statement_the_newest_note_does_not_speak_of_leaves_the_supersession_to_a_person(store):
