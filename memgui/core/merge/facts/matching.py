@@ -133,8 +133,9 @@ def weight(word: Word) -> float:
 
 def match_keys(value: Value) -> set[str]:
     """A value's keys plus the year-less form of a full date, so `14 July` finds `2026-07-14`."""
-    days = [k for k in map(ValueKey.read, value.keys) if k and not k.bound and k.date and k.date.year and k.date.day]
-    return set(value.keys) | {f"date:????{k.body[4:]}" for k in days if k.date and k.date.exact}
+    days = [k for k in map(ValueKey.read, value.keys) if k and not k.bound and k.date and k.date.year and k.date.day
+            and k.date.exact]
+    return set(value.keys) | {f"date:????{k.body[4:]}" for k in days}
 
 
 WORDLIKE_KINDS = frozenset({ValueKind.ALL_CAPS, ValueKind.CAMEL_CASE, ValueKind.SNAKE_CASE, ValueKind.KEBAB_CASE,

@@ -27,10 +27,12 @@ def unit_named(bare: Value, body: Index) -> Value | None:
     its bound. Never the other way round (see `unit_added`): a body that drops a unit has lost what its number
     meant."""
     number = number_key(bare) if bare.kind == ValueKind.NUMBER else None
-    for i in body.amounts.get(number.body, []) if number else []:
+    if number is None:
+        return None
+    for i in body.amounts.get(number.body, []):
         found = body.note.values[i]
         bounds = {bound_of(k) for k in found.keys}
-        if number and (number.bound in bounds or (not number.bound and "<=" in bounds)):
+        if number.bound in bounds or (not number.bound and "<=" in bounds):
             return found  # `pick up by 10` → `by 10 am`, `net 15` → `within 15 days`: a deadline's number
     return None
 

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
+from .bounds import bound_of, strip_bound
 from .report import FactKind
 
 # What a value is: the fact kind of a value at risk, one enum with the lens's kinds (no second list of the same names)
@@ -50,10 +52,10 @@ class ValueKey:
 
     @classmethod
     def read(cls, key: str) -> ValueKey | None:
-        head, colon, body = (bare := key.lstrip(_BOUND_MARKS)).partition(":")
-        return cls(key[:len(key) - len(bare)], KeyHead(head), body) if colon and head in _HEADS else None
+        head, colon, body = strip_bound(key).partition(":")
+        return cls(bound_of(key), KeyHead(head), body) if colon and head in _HEADS else None
 
-    @property
+    @functools.cached_property
     def date(self) -> KeyDate | None:
         """The day or month of a date key (a bound one too)."""
         m = _DATE_BODY.match(self.body) if self.head is KeyHead.DATE else None
@@ -75,7 +77,6 @@ def number_key(value: Value) -> ValueKey | None:
     return read if read is not None and read.head is KeyHead.N else None
 
 
-_BOUND_MARKS = "<>=~"  # as bounds.py writes them
 _HEADS = frozenset(KeyHead)
 _DATE_BODY = re.compile(r"(\d{4}|\?{4})-(\d{2})(?:-(\d{2}))?")
 
