@@ -162,11 +162,11 @@ def _writable(store_arg: str | None) -> None:
 
 
 def _reviews(args: argparse.Namespace, store: Store,
-             model: _Model) -> tuple[list[ReviewRow], dict[str, str], dict[str, Any]]:
+             model: _Model) -> tuple[list[ReviewRow], dict[str, str], dict[str, Any], dict[Any, Any]]:
     from ..core.decide.cache import DecisionCache
     from ..core.decide.prompts import Pipeline
     from ..core.decide.selftest import cache_key
-    from ..core.ops.batch_inputs import cluster_reviews
+    from ..core.ops.batch_inputs import cluster_reviews, cosine_links
     from ..core.tasks import run_to_end
     from ..core.vectors.embed import EmbedderUnavailable
     from ..core.vectors.nominate import scan_store
@@ -184,7 +184,8 @@ def _reviews(args: argparse.Namespace, store: Store,
                       _review_progress)
     ids = [m for _c, members, _r in rows for m in members]
     titles = {d.document_id: d.title or "" for d in store.documents_by_ids(ids)}
-    return rows, titles, {"clusters_total": len(scan.clusters), "reviewed": len(clusters), **stats}
+    info = {"clusters_total": len(scan.clusters), "reviewed": len(clusters), **stats}
+    return rows, titles, info, cosine_links(clusters)
 
 
 def _reader_progress(progress: Progress) -> None:
@@ -221,14 +222,14 @@ def _plan_with_the_model(args: argparse.Namespace, store_arg: str | None) -> tup
     try:
         with open_store_or_fail(store_arg, read_only=True) as store, store_errors_as_cli_errors():
             model.check()
-            rows, titles, info = _reviews(args, store, model)
+            rows, titles, info, links = _reviews(args, store, model)
             reader = _second_reader(args, store, rows, model)
             supersessions = {} if args.no_supersede else _supersessions(store, rows, model)
             store_path = store.path
     finally:
         model.close()
     info["store"] = str(store_path)
-    return plan_batch(rows, titles=titles, reader=reader, supersessions=supersessions), info
+    return plan_batch(rows, titles=titles, reader=reader, supersessions=supersessions, links=links), info
 
 
 def _supersessions(store: Store, rows: list[ReviewRow], model: _Model) -> dict[Any, Any]:

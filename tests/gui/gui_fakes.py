@@ -73,10 +73,11 @@ def until_cancelled(cancel) -> None:
 class FakeScanner:
     """scan_store's shape: yields Progress, returns a ScanResult with the known clusters."""
 
-    def __init__(self, ids: dict[str, str], clusters=CLUSTERS, pace=None):
+    def __init__(self, ids: dict[str, str], clusters=CLUSTERS, pace=None, anchor_only=()):
         # pace(cancel), before each batch: how long a batch takes (until_cancelled: a scan that runs until it is
-        # cancelled; test_gui_stall.py's workload, which is what that test measures)
-        self.ids, self.clusters, self.pace = ids, clusters, pace
+        # cancelled; test_gui_stall.py's workload, which is what that test measures). anchor_only: the first keys
+        # of clusters only a shared anchor joined (no cosine nominee edge)
+        self.ids, self.clusters, self.pace, self.anchor_only = ids, clusters, pace, set(anchor_only)
         self.calls = 0
 
     def __call__(self, store, *, embedder_choice="auto", k=None, threshold=None, cancel=None):
@@ -98,7 +99,9 @@ class FakeScanner:
             members = tuple(self.ids[k] for k in keys)
             if not all(m in live for m in members):
                 continue
-            pairs = tuple(Pair(members[i], members[j], cosine - 0.01 * (i + j - 1))
+            by_anchor = keys[0] in self.anchor_only
+            pairs = tuple(Pair(members[i], members[j], cosine - 0.01 * (i + j - 1), nominee=not by_anchor,
+                               same_anchor=by_anchor)
                           for i in range(len(members)) for j in range(i + 1, len(members)))
             out.append(Cluster("c-" + "-".join(keys), members, pairs, max(p.cosine for p in pairs)))
         return ScanResult(EmbedderInfo("fake-embedder", 8, "default"), k or 5, threshold or 0.8, False, None,

@@ -110,6 +110,25 @@ def test_accept_all_safe_writes_only_the_safe_cluster_and_undo_this_batch_restor
     qtbot.waitUntil(lambda: not w.bulk.actions["undo_batch"].isEnabled(), timeout=LONG_MS)
 
 
+def test_a_cluster_only_a_shared_anchor_joined_is_not_accepted_in_bulk(make_window, review_store, cached, qtbot):
+    """The model's "same fact" on notes the cosine did not nominate (the anchor alone joined them) waits for a
+    person, in the window as in accept-safe."""
+    from gui_fakes import FakeScanner
+
+    services = services_for(review_store, scanner=FakeScanner(review_store.ids, anchor_only=("pg-1",)))
+    services.bulk.cache_for = lambda store_path, model_path: cached
+    w = make_window(services)
+    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
+        w.open_located(str(review_store.path))
+    plans = []
+    w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
+    with qtbot.waitSignal(w.bulk.planned, timeout=LONG_MS):
+        w.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(lambda: bool(plans), timeout=LONG_MS)
+    assert plans[0].writes == []
+    assert "only by a shared anchor" in {x.cluster_id: x.reason for x in plans[0].excluded}["c-pg-1-pg-2"]
+
+
 def test_cancel_in_the_preview_writes_nothing(window, review_store, qtbot):
     w = window
     before = _rows(review_store.path)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
@@ -50,6 +50,7 @@ from .policy import (  # re-exported: the rule for unattended writes lives in po
     merged_ids as merged_ids,
     proved as proved,
     rule_text as rule_text,
+    why_not_linked as why_not_linked,
     why_not_safe as why_not_safe,
 )
 from .supersede import SupersessionPlan, prove_supersession, why_not_unattended
@@ -315,9 +316,13 @@ def reader_reason(run: ReaderRun, cluster_id: Any) -> tuple[str | None, dict[str
 def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None]], *,
                titles: Mapping[str, str] | None = None, batch_id: str | None = None,
                now: datetime | None = None, reader: ReaderRun = READER_NOT_RUN,
-               supersessions: Mapping[Any, SupersessionPlan] | None = None) -> BatchPlan:
+               supersessions: Mapping[Any, SupersessionPlan] | None = None,
+               links: Mapping[Any, Collection[frozenset[str]]] | None = None) -> BatchPlan:
     """The batch over `(cluster id, member ids, review or None)`, in the given order. A cluster that shares a
     document with an earlier planned write is left out (its review saw that document before the merge).
+    `links`: each cluster's cosine nominee edges (`batch_inputs.cosine_links` of the scan); when given, a write
+    whose documents only a shared anchor joins is left for a person (`why_not_linked`). None: every cluster is
+    taken as joined by its cosine (reviews planned without a scan).
     `reader`: the second reader's verdicts (computed beforehand); a "no" for any source leaves the cluster out.
     `supersessions`: the supersede reading of clusters (computed beforehand): a cluster no merge takes is written
     as a supersession when `why_not_unattended` allows it, else its reason joins the cluster's."""
@@ -330,6 +335,8 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
         members = list(members)
         review = with_safe_body(review)
         reason = why_not_safe(review, members)
+        if reason is None and review is not None and links is not None:
+            reason = why_not_linked(merged_ids(review), links.get(cluster_id, ()))
         read: dict[str, Any] | None = None
         if reason is None:
             reason, read = reader_reason(reader, cluster_id)
@@ -338,6 +345,8 @@ def plan_batch(clusters: Iterable[tuple[Any, Sequence[str], ClusterReview | None
         superseding = (supersessions or {}).get(cluster_id)
         if reason is not None and superseding is not None:
             why = why_not_unattended(superseding)
+            if why is None and links is not None:
+                why = why_not_linked([d.document_id for d in superseding.documents], links.get(cluster_id, ()))
             if why is None and claimed & {d.document_id for d in superseding.documents}:
                 why = "shares a document with an earlier write of this batch"
             if why is None:

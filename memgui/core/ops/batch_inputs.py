@@ -19,6 +19,12 @@ from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
 ReviewRow = tuple[Any, tuple[str, ...], ClusterReview | None]
 
 
+def cosine_links(clusters: Sequence[Any]) -> dict[Any, frozenset[frozenset[str]]]:
+    """{cluster id: its nominee edges} (clusters from the scan, each with `pairs`): the pairs the cosine joined,
+    not those only a shared anchor or a common cluster lists (`plan_batch`'s `links`)."""
+    return {c.id: frozenset(frozenset((p.a, p.b)) for p in c.pairs if p.nominee) for c in clusters}
+
+
 def cluster_reviews(store: Store, clusters: Sequence[Any], cache: DecisionCache | None, *,
                     decider: Callable[[], Any] | None = None, selftest: dict[str, Any] | None = None,
                     cancel: CancelToken | None = None, stats: dict[str, Any] | None = None) -> Work[list[ReviewRow]]:
@@ -58,4 +64,4 @@ def cluster_reviews(store: Store, clusters: Sequence[Any], cache: DecisionCache 
     return rows
 
 
-__all__ = ["ReviewRow", "cluster_reviews"]
+__all__ = ["ReviewRow", "cluster_reviews", "cosine_links"]

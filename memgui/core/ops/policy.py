@@ -7,7 +7,8 @@ person's confirmation (and why, in the words the confirmation shows), and which 
   longest source's length, a pair below the scan's threshold, facts of the sources the strict lens finds not kept
   whole, a "likely different facts" mark. The window shows each reason and defaults to Cancel.
 - **Unattended** (`why_not_safe`): only a model same-fact group of 2–MAX_MERGED members merged whole, an
-  UPDATE/CONSOLIDATE with a body MergeGuard passed and memgui's check proved, without a "likely different" mark.
+  UPDATE/CONSOLIDATE with a body MergeGuard passed and memgui's check proved, without a "likely different" mark;
+  and (`why_not_linked`) documents the scan joined by their cosine, not by a shared anchor alone.
 """
 from __future__ import annotations
 
@@ -187,11 +188,36 @@ def why_not_safe(review: ClusterReview | None, member_ids: Sequence[str] | None 
     return None
 
 
+def why_not_linked(ids: Collection[str], links: Collection[frozenset[str]]) -> str | None:
+    """Why a write of `ids` needs a person for want of cosine, or None. `links` are the scan's nominee edges (its
+    TopK cosine pairs). Netclaw never merges on cosine alone; memgui never merges unattended on an anchor alone: a
+    shared anchor nominates notes that each add a detail of one thing (issue 38, item 7), and the model's
+    "same fact" on notes that share no words is the judgement that most often goes wrong."""
+    ids = list(dict.fromkeys(ids))
+    if len(ids) < 2:
+        return None
+    reached, frontier = {ids[0]}, [ids[0]]
+    while frontier:
+        here = frontier.pop()
+        for link in links:
+            if here in link:
+                for other in link - reached:
+                    if other in ids:
+                        reached.add(other)
+                        frontier.append(other)
+    alone = [d for d in ids if d not in reached]
+    if not alone:
+        return None
+    return (f"joined to the others only by a shared anchor, not by the cosine ({len(alone)} of {len(ids)} "
+            "documents): a person reads it")
+
+
 def rule_text() -> str:
     return (f"a model same-fact group of 2–{MAX_MERGED} members is the whole merge, the decision is "
             "UPDATE/CONSOLIDATE with a merged body, MergeGuard passed, memgui's check proved the body (every source "
             "sentence kept or restated, nothing added), "
-            "no 'likely different facts' mark, and (when it ran) the second reader says every source's facts are kept")
+            "no 'likely different facts' mark, the documents joined by the scan's cosine (not by a shared anchor "
+            "alone), and (when it ran) the second reader says every source's facts are kept")
 
 
 __all__ = [
@@ -209,5 +235,6 @@ __all__ = [
     "merged_ids",
     "proved",
     "rule_text",
+    "why_not_linked",
     "why_not_safe",
 ]

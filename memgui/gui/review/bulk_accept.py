@@ -107,7 +107,7 @@ class BulkAccept(QObject):
             reviews = yield from bulk.cached_reviews(store, clusters, cache, cancel=cancel)
             ids = [m for _c, members, _r in reviews for m in members]
             titles = {d.document_id: d.title or "" for d in store.documents_by_ids(ids)}
-            return bulk.plan_batch(reviews, titles=titles)
+            return bulk.plan_batch(reviews, titles=titles, links=bulk.cosine_links(clusters))
 
         w.runner.start("bulk-plan", job, label="Planning Accept all safe", show_in_status=True,
                        on_done=lambda plan: self._preview(plan, how), on_error=self._failed)

@@ -2,7 +2,7 @@
 batch write and its undo (core/ops/batch.py). Injected through `Services.bulk`, so tests swap in fakes."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -31,7 +31,8 @@ class CachedReviews(Protocol):
 
 
 class PlanBatch(Protocol):
-    def __call__(self, clusters: Iterable[ReviewRow], *, titles: Mapping[str, str] | None = None) -> BatchPlan: ...
+    def __call__(self, clusters: Iterable[ReviewRow], *, titles: Mapping[str, str] | None = None,
+                 links: Mapping[str, Collection[frozenset[str]]] | None = None) -> BatchPlan: ...
 
 
 class ApplyBatch(Protocol):
@@ -50,8 +51,16 @@ class BulkServices:
     undo_batch: Callable[[Store, str], BatchUndoResult]
     batch_error: type[BaseException]
     max_merged: int
+    # (clusters) -> {cluster id: its cosine nominee edges}: a write only a shared anchor joins needs a person
+    cosine_links: Callable[[Sequence[Cluster]], Mapping[str, Collection[frozenset[str]]]] = lambda cs: _links(cs)
     # (merged body) -> the sentences it states more than once (flagged in the preview)
     repeated_sentences: Callable[[str], list[str]] = lambda body: _repeated(body)
+
+
+def _links(clusters: Sequence[Cluster]) -> Mapping[str, Collection[frozenset[str]]]:
+    from ...core.ops.batch_inputs import cosine_links
+
+    return cosine_links(clusters)
 
 
 def _repeated(body: str) -> list[str]:

@@ -288,3 +288,28 @@ def test_a_model_draft_the_lens_fails_is_replaced_by_the_union_draft_when_that_o
     assert [w.cluster_id for w in plan.writes] == [key]
     assert plan.writes[0].merged_body == lossy.union_draft["merged_body"] and "30 days" in plan.writes[0].merged_body
     assert "says loss of the model's draft; the prove-or-keep union draft" in plan.writes[0].rationale
+
+
+def test_a_merge_only_a_shared_anchor_joined_is_left_for_a_person(seeded):
+    """The scan nominates notes of one anchor together whatever their cosine (issue 38, item 7); the model's "same
+    fact" on such a pair is never written unattended, as Netclaw never merges on cosine alone."""
+    from memgui.core.ops.batch_inputs import cosine_links
+    from memgui.core.vectors.embed import EmbedderSource
+    from memgui.core.vectors.nominate import scan_store
+    from vector_fakes import FakeEmbedder
+
+    store, clusters = seeded
+    reviews = [r for r in _reviews(store, clusters) if r[0] in ("deploy", "backup")]
+    # deploy's two notes read alike to the embedder; backup's share only their anchor
+    scan = run_to_end(scan_store(store, source=EmbedderSource(FakeEmbedder(dims=32, topics=("deploy",))),
+                                 threshold=0.86))
+    by_members = {frozenset(c.member_ids): c for c in scan.clusters}
+    scanned = {key: by_members[frozenset(d.document_id for d in docs)] for key, docs in clusters.items()
+               if key in ("deploy", "backup")}
+    assert [p.nominee for p in scanned["backup"].pairs] == [False] and scanned["backup"].pairs[0].same_anchor
+    links = cosine_links([replace(c, id=key) for key, c in scanned.items()])
+    plan = plan_batch(reviews, links=links)
+    assert [w.cluster_id for w in plan.writes] == ["deploy"]
+    [left] = plan.excluded
+    assert left.cluster_id == "backup" and "only by a shared anchor" in left.reason
+    assert [w.cluster_id for w in plan_batch(reviews).writes] == ["deploy", "backup"]  # no scan: the reviews alone

@@ -202,3 +202,12 @@ def test_a_pair_read_once_is_read_from_the_cache_the_next_run(store, tmp_path):
     model.write_bytes(b"other weights")  # another model file: its own answers
     third_engine = ScoringEngine("OTHER")
     assert read(third_engine).to_dict()["reading"] != "supersedes" and third_engine.questions == 1
+
+
+def test_a_supersession_only_a_shared_anchor_joined_is_left_for_a_person(store):
+    old, new = _insurance(store)
+    rows = [("c1", [old, new], None)]
+    supersessions = run_to_end(read_supersessions(store, rows, lambda: SupersedeReader(ScoringEngine("UPDATE"))))
+    assert len(plan_batch(rows, supersessions=supersessions, links={"c1": {frozenset((old, new))}}).writes) == 1
+    plan = plan_batch(rows, supersessions=supersessions, links={"c1": frozenset()})
+    assert plan.writes == [] and "supersede: joined to the others only by a shared anchor" in plan.excluded[0].reason

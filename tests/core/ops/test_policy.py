@@ -64,3 +64,13 @@ def test_the_unattended_rule_is_the_policys_and_bulk_accept_reads_it():
     assert batch.why_not_safe is policy.why_not_safe and batch.MAX_MERGED == policy.MAX_MERGED == 3
     assert policy.why_not_safe(None) == "not reviewed yet"
     assert policy.proved({"verdict": "proved"}) and not policy.proved({"verdict": "read"}) and not policy.proved(None)
+
+
+def test_a_write_needs_its_documents_joined_by_the_cosine_not_by_an_anchor_alone():
+    ab, bc = frozenset("ab"), frozenset("bc")
+    assert policy.why_not_linked(["a", "b"], [ab]) is None
+    assert policy.why_not_linked(["a", "b", "c"], [ab, bc]) is None  # a chain is joined
+    assert policy.why_not_linked(["a", "b"], []) == ("joined to the others only by a shared anchor, not by the "
+                                                     "cosine (1 of 2 documents): a person reads it")
+    assert "(1 of 3 documents)" in policy.why_not_linked(["a", "b", "c"], [ab])  # c came in by its anchor
+    assert policy.why_not_linked(["a", "c"], [ab, bc]) is not None  # joined only through b, which is not written
