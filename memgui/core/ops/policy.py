@@ -208,8 +208,10 @@ def why_not_linked(ids: Collection[str], links: Collection[frozenset[str]]) -> s
     alone = [d for d in ids if d not in reached]
     if not alone:
         return None
-    return (f"joined to the others only by a shared anchor, not by the cosine ({len(alone)} of {len(ids)} "
-            "documents): a person reads it")
+    if not any(link <= set(ids) for link in links):
+        return "only a shared anchor joins these notes, not the scan's cosine: a person reads them"
+    return (f"{len(alone)} of {len(ids)} notes are joined to the others only by a shared anchor, not by the scan's "
+            "cosine: a person reads them")
 
 
 def rule_text() -> str:

@@ -114,7 +114,8 @@ class BulkPreviewDialog(QDialog):
             f"<b>{len(writes)} merge(s) will be written</b> — {scope}: {plan.considered} cluster(s) considered, "
             f"{len(excluded) - unreviewed} left for you, {unreviewed} not reviewed by the model yet (skipped).<br>"
             "Only a model same-fact group of 2–3 members that passed MergeGuard <i>and</i> the strict lens, with no "
-            "“likely different facts” mark, is accepted. Each write is its own audited transaction; a source "
+            "“likely different facts” mark and joined by the scan's cosine (not by a shared anchor alone), is "
+            "accepted. Each write is its own audited transaction; a source "
             "changed since its review refuses that write. <i>Undo this batch</i> (bottom left of the window, until the "
             "next batch) reverts them all.")
         self.summary.setObjectName("bulkSummary")

@@ -311,5 +311,5 @@ def test_a_merge_only_a_shared_anchor_joined_is_left_for_a_person(seeded):
     plan = plan_batch(reviews, links=links)
     assert [w.cluster_id for w in plan.writes] == ["deploy"]
     [left] = plan.excluded
-    assert left.cluster_id == "backup" and "only by a shared anchor" in left.reason
+    assert left.cluster_id == "backup" and "only a shared anchor joins" in left.reason
     assert [w.cluster_id for w in plan_batch(reviews).writes] == ["deploy", "backup"]  # no scan: the reviews alone

@@ -210,4 +210,4 @@ def test_a_supersession_only_a_shared_anchor_joined_is_left_for_a_person(store):
     supersessions = run_to_end(read_supersessions(store, rows, lambda: SupersedeReader(ScoringEngine("UPDATE"))))
     assert len(plan_batch(rows, supersessions=supersessions, links={"c1": {frozenset((old, new))}}).writes) == 1
     plan = plan_batch(rows, supersessions=supersessions, links={"c1": frozenset()})
-    assert plan.writes == [] and "supersede: joined to the others only by a shared anchor" in plan.excluded[0].reason
+    assert plan.writes == [] and "supersede: only a shared anchor joins these notes" in plan.excluded[0].reason
