@@ -194,7 +194,8 @@ def _reader_progress(progress: Progress) -> None:
         sys.stderr.flush()
 
 
-def _second_reader(args: argparse.Namespace, store: Store, rows: list[ReviewRow], model: _Model) -> ReaderRun:
+def _second_reader(args: argparse.Namespace, store: Store, rows: list[ReviewRow], model: _Model,
+                   links: dict[Any, Any]) -> ReaderRun:
     """The reader's verdicts on the otherwise safe clusters (a ReaderRun for the plan)."""
     from ..core.decide.reader import FactReader, ReaderUnavailable, reader_model_key
     from ..core.ops.batch import ReaderRun
@@ -207,7 +208,7 @@ def _second_reader(args: argparse.Namespace, store: Store, rows: list[ReviewRow]
     reader = FactReader(reader_model_key(model.path), make_engine=lambda: model().engine, cache=ReaderCache(),
                         model_id=model.path.stem)
     try:
-        return run_to_end(read_safe_clusters(store, rows, reader), _reader_progress)
+        return run_to_end(read_safe_clusters(store, rows, reader, links=links), _reader_progress)
     except ReaderUnavailable as exc:  # the model cannot answer yes/no by logits: as if there were none
         return ReaderRun(False, str(exc))
     except Exception as exc:  # a reader that fails reads nothing: every cluster is left for a person
@@ -223,7 +224,7 @@ def _plan_with_the_model(args: argparse.Namespace, store_arg: str | None) -> tup
         with open_store_or_fail(store_arg, read_only=True) as store, store_errors_as_cli_errors():
             model.check()
             rows, titles, info, links = _reviews(args, store, model)
-            reader = _second_reader(args, store, rows, model)
+            reader = _second_reader(args, store, rows, model, links)
             supersessions = {} if args.no_supersede else _supersessions(store, rows, model)
             store_path = store.path
     finally:

@@ -7,23 +7,26 @@ cache when the same source and body were read before by the same model file.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from ..decide.reader import FactReader, ReaderReport
 from ..store import Store
 from ..tasks import NEVER_CANCELLED, CancelToken, Progress, Step, Work
-from .batch import ReaderRun, merged_ids, why_not_safe, with_safe_body
+from .batch import ReaderRun, merged_ids, why_not_linked, why_not_safe, with_safe_body
 
 
 def read_safe_clusters(store: Store, rows: Sequence[tuple[Any, Sequence[str], Any]], reader: FactReader, *,
-                       cancel: CancelToken | None = None) -> Work[ReaderRun]:
+                       cancel: CancelToken | None = None,
+                       links: Mapping[Any, Collection[frozenset[str]]] | None = None) -> Work[ReaderRun]:
     """The reader's report on each otherwise safe cluster of `rows` (`(cluster id, member ids, review)`), as a
-    ReaderRun for `plan_batch`. Yields Progress per cluster and per question; cancellable between questions."""
+    ReaderRun for `plan_batch`. `links` as `plan_batch`'s: a cluster only its anchor joined is not read (it is left
+    out whatever the reader says). Yields Progress per cluster and per question; cancellable between questions."""
     cancel = cancel or NEVER_CANCELLED
     safe = [(cid, members, with_safe_body(review)) for cid, members, review in rows]
     todo = [(cid, review) for cid, members, review in safe
-            if review is not None and review.target is not None and why_not_safe(review, list(members)) is None]
+            if review is not None and review.target is not None and why_not_safe(review, list(members)) is None
+            and (links is None or why_not_linked(merged_ids(review), links.get(cid, ())) is None)]
     reports: dict[str, ReaderReport] = {}
     calls = cached = 0
     for i, (cid, review) in enumerate(todo):

@@ -112,3 +112,12 @@ def test_reading_is_cancellable(rows):
     token.cancel()
     with pytest.raises(Cancelled):
         run_to_end(work)
+
+
+def test_a_cluster_only_its_anchor_joined_is_not_read(rows):
+    """It is left for a person whatever the reader says, so no model time is spent on it."""
+    store, reviews = rows
+    engine = ScoringEngine()
+    links = {"deploy": {frozenset(reviews[0][1])}, "backup": frozenset(), "go": frozenset()}
+    run = run_to_end(read_safe_clusters(store, reviews, FactReader("m", engine=engine), links=links))
+    assert set(run.reports) == {"deploy"} and len(engine.questions) == 2
