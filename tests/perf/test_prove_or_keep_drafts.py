@@ -142,7 +142,8 @@ def _report(name: str, groups: list[list[Note]], goals) -> None:
           f"{statistics.mean(r.ratio for r in results):.2f}, max {max(r.ratio for r in results):.2f}); "
           f"{sum(r.kept_back for r in results)} sentences kept back in all; after confirming "
           f"{sum(r.confirmed for r in results)} read pairs: median {median_confirmed:.3f} ("
-          f"{sum(r.guard_kept for r in results)} put back for MergeGuard); token floor median {floor:.3f}; fragments {len(fragments)}/{sentences} "
+          f"{sum(r.guard_kept for r in results)} put back for MergeGuard); token floor median {floor:.3f}; "
+          f"fragments {len(fragments)}/{sentences} "
           f"({sum(r.glued for r in results)} of them whole source sentences run together); an unattended write "
           f"would take {sum(r.unattended for r in results)}/{n}")
     for f in fragments[:10]:
