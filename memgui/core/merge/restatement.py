@@ -85,8 +85,21 @@ def _same_value(token: Token, other: Token) -> bool:
     if token.text.casefold() == other.text.casefold() and token.text != other.text and any(
             c.isdigit() for c in token.text) and not _CASE_KINDS_SAFE.match(token.text):
         return False
+    if _amount_in_key(token.keys & other.keys):
+        return True  # `40 minutes` = `40 min`, `twice a year` = `every six months`: the shared key holds the amount
     a, b = _LAST_WORD.search(token.text), _LAST_WORD.search(other.text)
     return not (a and b) or lexical.same_form(a.group(), b.group()) or a.group().casefold() == b.group().casefold()
+
+
+# Keys that hold a measured amount (how long, how often, how much): the grammatical number of the value's last word
+# adds nothing to them. A day's or a month's name does not say whether it recurs: there `Mondays` is not `Monday`.
+_AMOUNT_HEADS = frozenset({KeyHead.DURATION, KeyHead.FREQ, KeyHead.Q, KeyHead.MONEY, KeyHead.TEMP, KeyHead.PERCENT,
+                           KeyHead.FRAC, KeyHead.RATIO, KeyHead.SHARE, KeyHead.TIMES, KeyHead.AGE, KeyHead.KILO})
+
+
+def _amount_in_key(shared: frozenset[str]) -> bool:
+    heads = [read.head for read in map(ValueKey.read, shared) if read is not None]
+    return bool(heads) and all(h in _AMOUNT_HEADS for h in heads)
 
 
 _LAST_WORD = re.compile(r"[A-Za-z]{3,}$")
