@@ -220,8 +220,15 @@ def tokens(sentence: str) -> list[Token]:
             continue
         out += _word_tokens(sentence, text, m.start(), m.end())
     out.sort(key=lambda t: t.start)
-    breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
+    value_spans = [(t.start, t.end) for t in out if t.cls is TokenClass.VALUE]
+    breaks = [m.start() for m in CLAUSE_BREAK.finditer(text) if not _inside(m.start(), m.group()[:1].isalpha(), value_spans)]
     return [Token(t.text, t.start, t.end, t.cls, t.keys, bisect.bisect_right(breaks, t.start), t.marker) for t in out]
+
+
+def _inside(at: int, word: bool, spans: list[tuple[int, int]]) -> bool:
+    """A clause break inside a value is part of it (`1,000`, `09:45`, `July 14, 2026`), and so is a conjunction
+    that begins one (`once a month`, `before 9am`)."""
+    return any(start < at < end or (word and at == start) for start, end in spans)
 
 
 def _word_tokens(sentence: str, text: str, start: int, end: int) -> list[Token]:

@@ -67,6 +67,21 @@ def test_an_amount_written_another_way_restates_whatever_its_last_word(source: s
     assert judged([source], changed).verdict is not Verdict.PROVED
 
 
+@pytest.mark.parametrize(("source", "body"), [
+    ("Elena takes 1000 IU of vitamin D every day from October to March.",
+     "Elena takes 1,000 IU of vitamin D daily from October to March."),  # the comma of `1,000`
+    ("The flight to Lisbon leaves on 14 July 2026 at 09:45 CET.",
+     "The flight to Lisbon leaves on July 14, 2026 at 09:45 CET."),  # the comma of a date
+    ("The machine is descaled monthly.", "The machine is descaled once a month."),  # `once` begins the value
+])
+def test_punctuation_or_a_conjunction_inside_a_value_does_not_end_a_clause(source: str, body: str) -> None:
+    """A clause break inside a value is part of the value, so the restatement keeps its words in one clause.
+    Twin: the same sentence with its amount changed is never proved."""
+    assert judged([source], body).verdict is Verdict.PROVED
+    changed = body.replace("1,000", "2,000").replace("July 14", "July 15").replace("month", "week")
+    assert judged([source], changed).verdict is not Verdict.PROVED
+
+
 def test_an_equative_may_name_its_sides_in_either_order() -> None:
     assert align(["Leila's pediatrician is Dr. Okonkwo."], "Dr. Okonkwo is Leila's pediatrician.").verdict \
         is Verdict.PROVED
