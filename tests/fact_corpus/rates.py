@@ -39,7 +39,10 @@ SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated
         "blind21": DATA / "handwritten_blind21.json",
         # issue 36's session (2026-12-07): blind22 written blind at the session's end and run once (its first-run
         # figures are in docs/prove-or-keep.md); then two mechanisms were fixed from what it showed
-        "blind22": DATA / "handwritten_blind22.json"}
+        "blind22": DATA / "handwritten_blind22.json",
+        # 2026-12-08: blind23 and blind24 written blind by two helper sessions mid-session, first run once on the
+        # code of that moment (docs/prove-or-keep.md has its figures) before anything was read from them
+        "blind23": DATA / "handwritten_blind23.json", "blind24": DATA / "handwritten_blind24.json"}
 MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
 
 
