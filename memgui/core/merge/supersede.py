@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from .align import Fate, align
 from .contrasts import contrasts
 from .facts.calendar_values import dates, times
+from .facts.lexicon import MarkerClass
 from .facts.value_types import KeyHead, Value, ValueKey
 from .facts.values import values
-from .sentences import Sentence, Token, TokenClass, split, tokens
+from .sentences import MarkerKey, Sentence, Token, TokenClass, split, tokens
 
 DAY_MS = 86_400_000
 CLOSE_MS = 10 * 60_000  # two notes written within ten minutes are not ordered by their time stamps alone
@@ -141,6 +142,10 @@ def order_of(notes: Sequence[TimedNote], now_ms: int) -> Order:
         if stale:
             return Order((), f"each note is newer on a different value: the older records a dated change the newer "
                              f"does not carry (“{_short(stale)}”)", tuple(times))
+        kept_on = _persisting_value_contradicted(notes[a].body, notes[b].body)
+        if kept_on:
+            return Order((), f"the notes disagree: the newer says a value still holds, and the older states another "
+                             f"(“{_short(kept_on)}”)", tuple(times))
     return Order(oldest_first, "", tuple(times))
 
 
@@ -199,6 +204,44 @@ def _proper(token: Token) -> bool:
     """A name, or a capitalised word inside its sentence (`Dr. Morel`: `morel` is also a word of the lexicon)."""
     return token.cls is TokenClass.NAME or (token.start > 0 and token.text[:1].isupper()
                                             and token.cls is TokenClass.CONTENT)
+
+
+_STILL = MarkerKey(MarkerClass.ORDER, "still")  # `still`, `unchanged`: a value persists (facts/lexicon.py)
+
+
+def _persisting_value_contradicted(older: str, newer: str) -> str:
+    """An older sentence whose value the aligned newer sentence contradicts in the clause where it says that value
+    persists (`address still Tiensestraat 12` beside `moved to Vaartstraat 5`; `rack fee 40 EUR, unchanged` beside
+    `goes up to 55 EUR`): the newer note does not replace the older value, the two disagree on it. A persisting
+    value that agrees (`now €1,214/month, charges unchanged at €95`) is no disagreement. The older sentence, or
+    ""."""
+    stated = {k for t in tokens(older) if t.cls is TokenClass.VALUE for k in t.keys}  # anywhere in the older note
+    for c in _value_changes(older, newer):
+        against = {text for text, keys in c.added.items()
+                   if not _stated_in(keys, stated) and any(_contradicts(m, keys) for m in c.missing.values())}
+        against |= {b for b in c.names_added if _another_name(c.names_missing, (b,))}
+        if against and any(_persists(text, against) for text in c.newer):
+            return c.older
+    return ""
+
+
+def _stated_in(keys: frozenset[str], stated: set[str]) -> bool:
+    """The value is one the other note states: a shared key, or an amount and its rate (`€95`, `€95/month`)."""
+    return any(k == s or s.startswith(k + "/") or k.startswith(s + "/") for k in keys for s in stated)
+
+
+def _persists(sentence: str, values: set[str]) -> bool:
+    """One of `values` stands in a clause that says it still holds (a bare `unchanged` after a comma speaks of the
+    clause before it)."""
+    words = [t for t in tokens(sentence) if t.owed]
+    for t in words:
+        if t.marker != _STILL:
+            continue
+        own = [w for w in words if w.clause == t.clause and w is not t]
+        scope = own if own else [w for w in words if w.clause == t.clause - 1]
+        if any(w.text in values for w in scope):
+            return True
+    return False
 
 
 def _dated_change_not_carried(older: str, newer: str) -> str:

@@ -79,6 +79,28 @@ def test_each_note_newer_on_a_different_value_is_doubted_whatever_the_values_cla
     assert "each note is newer on a different value" in order_of([older, newer], NOW).doubt
 
 
+@pytest.mark.parametrize(("older", "newer"), [
+    ("Tom's contact: moved to 5 Quay Street, Bristol last week; mobile 07700 900111.",
+     "Tom's contact: new mobile 07700 900222; address still 12 Hill Road, Bristol."),  # a name said to persist
+    ("The club says the rack fee rises to 55 EUR for 2025.", "Club 2025: rack fee 40 EUR, unchanged."),  # a bare one
+])
+def test_a_newer_note_that_says_a_contradicted_value_persists_is_doubted(older: str, newer: str) -> None:
+    """The newer note does not replace the older value: it says another one still holds. Twins: a persisting value
+    the older note also states (`charges unchanged at €95`) is no disagreement, and without the persistence the
+    newer value replaces the older."""
+    notes = [TimedNote(older, ms("2025-02-10T10:00:00Z")), TimedNote(newer, ms("2025-03-01T10:00:00Z"))]
+    assert "the newer says a value still holds" in order_of(notes, NOW).doubt
+    plain = [notes[0], TimedNote(newer.replace("still ", "").replace(", unchanged", ""), notes[1].freshness_ms)]
+    assert order_of(plain, NOW).ordered
+
+
+def test_a_persisting_value_both_notes_state_does_not_doubt_the_change_beside_it() -> None:
+    notes = [TimedNote("Rent: €1,180/month\nCharges: €95/month", ms("2025-01-10T10:00:00Z")),
+             TimedNote("Rent revised on 1 September 2025: now €1,214/month, charges unchanged at €95.",
+                       ms("2025-09-02T10:00:00Z"))]
+    assert order_of(notes, NOW).ordered
+
+
 # ---- dated series -------------------------------------------------------------------------------------------
 
 
