@@ -315,7 +315,8 @@ def _contradicts(a: frozenset[str], b: frozenset[str]) -> bool:
     for x in a:
         for y in b:
             kx, ky = ValueKey.read(x), ValueKey.read(y)
-            if kx is None or ky is None or (kx.bound, kx.head) != (ky.bound, ky.head) or x.startswith(y) or y.startswith(x):
+            if kx is None or ky is None or (kx.bound, kx.head) != (ky.bound, ky.head) or _stated_in(
+                    frozenset({x}), {y}):  # one value, or an amount and its rate (not `0.2` and `0.25`)
                 continue
             dx, dy = kx.date, ky.date
             if dx and dy and dx.month == dy.month and None in (dx.year, dy.year):
