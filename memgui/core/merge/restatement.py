@@ -97,6 +97,7 @@ _AMOUNT_HEADS = frozenset({KeyHead.DURATION, KeyHead.FREQ, KeyHead.Q, KeyHead.MO
                            KeyHead.FRAC, KeyHead.RATIO, KeyHead.SHARE, KeyHead.TIMES, KeyHead.AGE, KeyHead.KILO})
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _amount_in_key(shared: frozenset[str]) -> bool:
     heads = [read.head for read in map(ValueKey.read, shared) if read is not None]
     return bool(heads) and all(h in _AMOUNT_HEADS for h in heads)

@@ -227,8 +227,9 @@ def tokens(sentence: str) -> list[Token]:
 
 def _inside(at: int, word: bool, spans: list[tuple[int, int]]) -> bool:
     """A clause break inside a value is part of it (`1,000`, `09:45`, `July 14, 2026`), and so is a conjunction
-    that begins one (`once a month`, `before 9am`)."""
-    return any(start < at < end or (word and at == start) for start, end in spans)
+    that begins one (`once a month`, `before 9am`). `spans` are sorted and do not overlap."""
+    k = bisect.bisect_right(spans, (at, 1 << 62)) - 1
+    return k >= 0 and (spans[k][0] < at < spans[k][1] or (word and spans[k][0] == at))
 
 
 def _word_tokens(sentence: str, text: str, start: int, end: int) -> list[Token]:
