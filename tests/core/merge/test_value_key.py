@@ -45,3 +45,16 @@ def test_the_readers_outside_facts_read_dates_through_the_key() -> None:
     march, feb = frozenset({"date:2025-03-18"}), frozenset({"date:2025-02-02"})
     assert _contradicts(march, feb) and not _contradicts(feb, frozenset({"~date:????-02@early"}))
     assert not _contradicts(march, frozenset({"date:????-03"}))  # a day and its month, the year unsaid, agree
+
+
+@pytest.mark.parametrize(("text", "bounded"), [
+    ("The rack fee goes up to 55 EUR for 2025.", False),  # `go up to`: where the amount rises to
+    ("Postage went up to £4.59 in April.", False),
+    ("The cabin sleeps up to 6.", True),  # a most
+    ("Refunds of up to £50.", True),
+])
+def test_up_to_after_go_is_the_new_level_not_a_most(text: str, bounded: bool) -> None:
+    from memgui.core.merge.sentences import TokenClass, tokens
+
+    keys = [k for t in tokens(text) if t.cls is TokenClass.VALUE for k in t.keys if not k.startswith("n:20")]
+    assert keys and any(k.startswith("<=") for k in keys) is bounded
