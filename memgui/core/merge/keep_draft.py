@@ -72,7 +72,9 @@ def _join(body: str, sentences: list[Sentence]) -> str:
 
 
 def _join_note(body: str, note: str) -> str:
-    return f"{body.rstrip()}\n{note.strip()}" if body.strip() else note.strip()
+    """A whole note after the body; after a blank body, the note exactly as written (MergeGuard measures its
+    length: `0 ` cut to `0` would be half of it)."""
+    return f"{body.rstrip()}\n{note.strip()}" if body.strip() else note
 
 
 def _unproved(sources: Sequence[str], body: str, confirmed: frozenset[tuple[int, int]],

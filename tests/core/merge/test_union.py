@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from memgui.core.merge.align import Verdict, align
 from memgui.core.merge.guard import check_merge
@@ -116,6 +116,7 @@ any_text = st.text(st.characters(exclude_categories=()), max_size=200)
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(any_text, st.lists(st.one_of(st.none(), any_text), max_size=4))
+@example("", ["0 "])  # a blank primary: the other note kept as written (its length is MergeGuard's measure)
 def test_union_of_arbitrary_text_always_passes_the_guard_and_is_never_a_loss(primary, others):
     union = sentence_union(primary, others)
     assert union.lstrip().startswith(primary.strip())
