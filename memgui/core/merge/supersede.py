@@ -265,10 +265,40 @@ def replaced_value(notes: Sequence[TimedNote], order: Order) -> str:
     newest = notes[order.newest].body or ""
     for ni in order.oldest_first[:-1]:
         for c in _value_changes(notes[ni].body, newest):
-            if any(_contradicts(a, b) for a in c.missing.values() for b in c.added.values()):
+            if any(_contradicts(a, b) and _same_role(c, old, new) for old, a in c.missing.items()
+                   for new, b in c.added.items()):
                 return c.older
             if _another_name(c.names_missing, c.names_added):
                 return c.older
+    return ""
+
+
+def _same_role(change: _ValueChange, old: str, new: str) -> bool:
+    """Two values that can stand for one thing: a bare number counts anything, so it replaces another only under
+    the same word (`Room 12` → `Room 14`), not `Unit 4` → `fob no. 0412`."""
+    if not (_bare(change.missing[old]) and _bare(change.added[new])):
+        return True
+    return _label(change.older, old) == next((w for w in (_label(t, new) for t in change.newer) if w), "")
+
+
+def _bare(keys: frozenset[str]) -> bool:
+    return all((k := ValueKey.read(key)) is not None and k.head is KeyHead.N and not k.bound for key in keys)
+
+
+_NUMBER_WORDS = frozenset({"no", "number", "nr", "num", "#"})
+
+
+def _label(sentence: str, text: str) -> str:
+    """The word a bare number stands under: the content word or name just before it (`Unit 4`; `fob no. 0412` →
+    `fob`), in lower case; "" when none."""
+    before = ""
+    for t in tokens(sentence):
+        if t.text == text and t.cls is TokenClass.VALUE:
+            return before
+        if t.cls in (TokenClass.CONTENT, TokenClass.NAME) and t.text.casefold().rstrip(".") not in _NUMBER_WORDS:
+            before = t.text.casefold()
+        elif t.cls is not TokenClass.FUNCTION and t.text.casefold().rstrip(".") not in _NUMBER_WORDS:
+            before = ""
     return ""
 
 

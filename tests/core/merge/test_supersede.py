@@ -230,6 +230,7 @@ def _replaced(older: str, newer: str) -> str:
     ("Dr. Ames sees us on Tuesday 3 March at the Leith clinic.", "Dr. Ames sees us on Tuesday 14 April at the Leith clinic."),
     ("The backup server's address is 10.0.4.21.", "The backup server's address is 10.0.4.37."),
     ("Tapioca eats 250 g of kibble twice a day.", "The vet cut Tapioca's food to 200 g twice a day."),  # 0.2 vs 0.25
+    ("Maths is in Room 12 this term.", "Maths moved to Room 14 this term."),  # a bare number under the same word
 ])
 def test_a_value_of_one_kind_contradicted_is_a_replacement(older: str, newer: str) -> None:
     assert _replaced(older, newer) == older
@@ -240,6 +241,7 @@ def test_a_value_of_one_kind_contradicted_is_a_replacement(older: str, newer: st
     ("Membership costs £110.", "Membership costs £110 a year."),  # the amount and its rate
     ("The rent is €1,100 a month.", "The rent is €1,100 a month; the landlord is Ms Duval."),  # restated, one added
     ("The rent is €1,100 a month.", "The boiler was serviced for €95."),  # another fact, no aligned value
+    ("Studio: Clayground, Unit 4, Mill Lane.", "Clayground studio: shelf B7, fob no. 0412."),  # numbers of two things
 ])
 def test_a_looser_spelling_a_rate_or_another_fact_is_no_replacement(older: str, newer: str) -> None:
     assert _replaced(older, newer) == ""
