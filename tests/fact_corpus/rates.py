@@ -43,7 +43,7 @@ SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated
         # 2026-12-08: blind23 and blind24 written blind by two helper sessions mid-session, first run once on the
         # code of that moment (docs/prove-or-keep.md has its figures) before anything was read from them
         "blind23": DATA / "handwritten_blind23.json", "blind24": DATA / "handwritten_blind24.json",
-        # written blind by a third helper the same session, run once at the session's end on its final proof code
+        # written blind by a third helper the same session, run once at 02738bf (docs/prove-or-keep.md)
         "blind25": DATA / "handwritten_blind25.json"}
 MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
 
