@@ -37,14 +37,29 @@ def cached(review_store, tmp_path):
     return cache
 
 
-@pytest.fixture
-def window(make_window, review_store, cached, qtbot):
-    services = services_for(review_store)
+def _opened(make_window, review_store, cached, qtbot, **kw):
+    """The window on the review store, its bulk accept reading `cached` (`kw`: services_for's fakes)."""
+    services = services_for(review_store, **kw)
     services.bulk.cache_for = lambda store_path, model_path: cached
     w = make_window(services)
     with qtbot.waitSignal(w.ready, timeout=LONG_MS):
         w.open_located(str(review_store.path))
     return w
+
+
+@pytest.fixture
+def window(make_window, review_store, cached, qtbot):
+    return _opened(make_window, review_store, cached, qtbot)
+
+
+def _previewed_plan(w, qtbot):
+    """Trigger "Accept all safe…", answer Cancel in the preview, and return the plan it showed."""
+    plans = []
+    w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
+    with qtbot.waitSignal(w.bulk.planned, timeout=LONG_MS):
+        w.bulk.actions["accept_safe"].trigger()
+    qtbot.waitUntil(lambda: bool(plans), timeout=LONG_MS)
+    return plans[0]
 
 
 def _plan(review_store, cached):
@@ -115,18 +130,11 @@ def test_a_cluster_only_a_shared_anchor_joined_is_not_accepted_in_bulk(make_wind
     person, in the window as in accept-safe."""
     from gui_fakes import FakeScanner
 
-    services = services_for(review_store, scanner=FakeScanner(review_store.ids, anchor_only=("pg-1",)))
-    services.bulk.cache_for = lambda store_path, model_path: cached
-    w = make_window(services)
-    with qtbot.waitSignal(w.ready, timeout=LONG_MS):
-        w.open_located(str(review_store.path))
-    plans = []
-    w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
-    with qtbot.waitSignal(w.bulk.planned, timeout=LONG_MS):
-        w.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(lambda: bool(plans), timeout=LONG_MS)
-    assert plans[0].writes == []
-    assert "only a shared anchor joins" in {x.cluster_id: x.reason for x in plans[0].excluded}["c-pg-1-pg-2"]
+    w = _opened(make_window, review_store, cached, qtbot,
+                scanner=FakeScanner(review_store.ids, anchor_only=("pg-1",)))
+    plan = _previewed_plan(w, qtbot)
+    assert plan.writes == []
+    assert "only a shared anchor joins" in {x.cluster_id: x.reason for x in plan.excluded}["c-pg-1-pg-2"]
 
 
 def test_cancel_in_the_preview_writes_nothing(window, review_store, qtbot):
@@ -151,13 +159,9 @@ def test_a_source_changed_since_its_review_is_not_written(window, review_store, 
     the cluster counts as not reviewed and nothing is merged."""
     w, ids = window, review_store.ids
     edit_document_behind_the_back(review_store.path, ids["pg-2"], "Prod DB moved to Postgres 16.1 on db-03.")
-    plans = []
-    w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
-    with qtbot.waitSignal(w.bulk.planned, timeout=LONG_MS):
-        w.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(lambda: bool(plans), timeout=LONG_MS)
-    assert plans[0].writes == []
-    assert {x.cluster_id: x.reason for x in plans[0].excluded}["c-pg-1-pg-2"] == "not reviewed yet"
+    plan = _previewed_plan(w, qtbot)
+    assert plan.writes == []
+    assert {x.cluster_id: x.reason for x in plan.excluded}["c-pg-1-pg-2"] == "not reviewed yet"
 
 
 def test_the_preview_returns_cancel_on_enter(qtbot, review_store, cached):
@@ -181,13 +185,9 @@ def test_a_multi_row_selection_limits_the_batch_to_those_rows(window, qtbot):
     for cluster_id in ("c-ed-1-ed-2", "c-fl-1-fl-2"):
         index = w.proxy.mapFromSource(w.cluster_model.index(w.cluster_model.row_of(cluster_id), 0))
         w.queue.selectionModel().select(index, flags)
-    plans = []
-    w.bulk.exec_preview = lambda dialog: plans.append(dialog.plan) or False
-    with qtbot.waitSignal(w.bulk.planned, timeout=LONG_MS):
-        w.bulk.actions["accept_safe"].trigger()
-    qtbot.waitUntil(lambda: bool(plans), timeout=LONG_MS)
-    assert plans[0].writes == []  # the safe Postgres pair was not selected
-    assert {x.cluster_id for x in plans[0].excluded} == {"c-ed-1-ed-2", "c-fl-1-fl-2"}
+    plan = _previewed_plan(w, qtbot)
+    assert plan.writes == []  # the safe Postgres pair was not selected
+    assert {x.cluster_id for x in plan.excluded} == {"c-ed-1-ed-2", "c-fl-1-fl-2"}
 
 
 def test_the_preview_shows_each_merged_body_its_length_and_flags_a_repeated_sentence(review_store, cached, qtbot):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .. import lexical
 from .currencies import CURRENCY_WORDS
 from .lexicon import BOUNDS, FUNCTION_WORDS
 
@@ -65,13 +66,6 @@ def _named_before(text: str, start: int) -> bool:
     return m is not None and m.group(1)[:1].isupper() and m.group(1).casefold() not in CURRENCY_WORDS
 
 
-def _went_up(word: str) -> bool:
-    """A form of `go` (`goes`, `went`, `gone`): `go up to` says where an amount rises to."""
-    from .. import lexical  # (WordNet's tables, loaded on first need)
-
-    return ("v", "go") in lexical.bases(word)
-
-
 def bound_before(text: str, start: int, deadline: bool = False) -> str:
     """The bound written just before an amount ("at most 5", "up to 3", "over 40"): '' when none. `by` bounds
     only a `deadline` (a date or a time): `by Friday` is at the latest, `up by 4%` is how much."""
@@ -97,8 +91,8 @@ def bound_before(text: str, start: int, deadline: bool = False) -> str:
                 return ""  # `118 over 76`: a reading of two numbers, not more than 76
             if phrase == "up to" and _RANGE_FROM.search(window.rsplit(phrase, 1)[0]):
                 return ""  # `from 3.19 up to 3.22`: the end of a range, not a most
-            if phrase == "up to" and len(words) > size and _went_up(words[-size - 1]):
-                return ""  # `the fee goes up to 55 EUR`: the new level, not a most
+            if phrase == "up to" and len(words) > size and ("v", "go") in lexical.bases(words[-size - 1]):
+                return ""  # `the fee goes up to 55 EUR` (a form of `go`): the new level, not a most
             if phrase in BOUNDS and BOUNDS[phrase] not in ("from", "to", "range") and (deadline or phrase != "by") and \
                     phrase not in ("at the latest", "at the earliest") and not phrase.startswith("or "):  # those
                 # follow their amount (`45 hours or more, though every other week`)

@@ -157,11 +157,8 @@ def _unique(items: Iterable[FactAtRisk]) -> list[FactAtRisk]:
 
 
 def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Index, findings: Findings) -> int:
-    checked = 0
-    for value in note.values:
-        if value.implied:
-            continue
-        checked += 1
+    values, terms = [v for v in note.values if not v.implied], [w for w in note.words if w.term]
+    for value in values:
         found = source_value_in(value, note, body_index, index)
         loose = value_found(unbound(value), body_index) if found is None else None
         if found is None and loose is not None:
@@ -172,18 +169,14 @@ def _dropped(number: int, note: Note, index: Index, body: Note, body_index: Inde
                                     f"{value.text!r} of source {number + 1} is not in the body"))
         else:
             findings.equate(value.text, found.text, Equivalence.SAME_VALUE)
-    for word in note.words:
-        if not word.term:
-            continue
-        checked += 1
+    for word in terms:
         hit = word_found(word, body_index, index.features[word.sentence])
         if hit is None:
             findings.add(FactAtRisk(Direction.DROPPED, FactKind.TERM, word.text, (number,), (word.start, word.end), None, None,
                                     f"{word.text!r} of source {number + 1} is not in the body"))
         else:
             findings.equate(word.text, *hit)
-    checked += _markers(note, index, body, body_index, findings, number)
-    return checked
+    return len(values) + len(terms) + _markers(note, index, body, body_index, findings, number)
 
 
 def _markers(note: Note, index: Index, other: Note, other_index: Index, findings: Findings,
@@ -223,26 +216,19 @@ def _markers(note: Note, index: Index, other: Note, other_index: Index, findings
 
 def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: list[Index],
            findings: Findings) -> int:
-    checked = 0
-    for value in body.values:
-        if value.implied:
-            continue
-        checked += 1
+    values, terms = [v for v in body.values if not v.implied], [w for w in body.words if w.term]
+    for value in values:
         if not any(body_value_in(value, body, index) for index in source_indexes) \
                 and not number_in_a_name(body, value, sources):
             findings.add(FactAtRisk(Direction.ADDED, FactKind(value.kind), value.text, (), None, value.text, (value.start, value.end),
                                     f"{value.text!r} of the body is in no source"))
-    for word in body.words:
-        if not word.term:
-            continue
-        checked += 1
+    for word in terms:
         if not any(word_found(word, index, body_index.features[word.sentence]) for index in source_indexes) and \
                 not any(spells_an_acronym(body, word, index) for index in source_indexes):
             findings.add(FactAtRisk(Direction.ADDED, FactKind.TERM, word.text, (), None, word.text, (word.start, word.end),
                                     f"{word.text!r} of the body is in no source"))
     merged_sources = _MergedIndex(source_indexes)
     for marker in body.markers:
-        checked += 1
         if markers_said.glues_a_range(body, marker) or markers_said.negates_a_bound(body, marker):
             continue
         features = body_index.features[marker.sentence]
@@ -254,7 +240,7 @@ def _added(body: Note, body_index: Index, sources: list[Note], source_indexes: l
                                     (marker.start, marker.end),
                                     f"{marker.text!r} ({marker.cls}) of the body is not in the sources' "
                                     "sentences it restates"))
-    return checked
+    return len(values) + len(terms) + len(body.markers)
 
 
 def _clause_features(note: Note, index: Index, clause: int) -> dict[str, float]:
