@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from ..netfx import LONE_SURROGATE
 from .facts.lexicon import TITLE_ABBREVIATIONS
 from .facts.report import FactAtRisk
-from .restatement import in_order, misses_at_least, not_found
+from .restatement import in_order, markers_added, misses_at_least, not_found, qualified_before
 from .rule_grades import Grade, grade
 from .sentences import MAX_SENTENCE_CHARS, Sentence, Token, split, tokens
 from .strict import StrictReport, check_strict, with_titles
@@ -325,14 +325,18 @@ def _align_one(r: _Read, body_read: list[_Read], by_plain: dict[str, int],
         return Fate.READ, (), []
     owed = r.owed
     ranked = _candidates(r, postings)
-    for b in ranked:  # kept inside a longer body sentence (`A. B.` written as `A; B.`)
-        if plain and f" {plain} " in f" {body_read[b].plain} ":
+    for b in ranked:  # kept inside a longer body sentence (`A. B.` written as `A; B.`), not qualified there
+        if plain and f" {plain} " in f" {body_read[b].plain} " and not qualified_before(r.tokens, body_read[b].tokens):
             return Fate.KEPT, (b,), []
     if r.unreadable or not owed or not ranked:
         return Fate.READ, tuple(ranked[:1]), owed
     best, best_missing = _best_restatement(owed, ranked, body_read, budget)
-    if best_missing or not in_order(owed, [t for b in best for t in body_read[b].tokens], r.tokens):
+    among = [t for b in best for t in body_read[b].tokens]
+    if best_missing or not in_order(owed, among, r.tokens):
         return Fate.READ, best, best_missing
+    said_more = markers_added(r.tokens, among)
+    if said_more:
+        return Fate.READ, best, said_more
     if any(body_read[b].unreadable for b in best):
         return Fate.READ, best, best_missing
     return Fate.RESTATED, best, []
@@ -441,6 +445,8 @@ def _why_read(r: _Read, aligned: tuple[int, ...], missing: list[Token]) -> str:
                 "reads the rest")
     if not aligned:
         return "no body sentence restates it"
+    if missing and not any(t is s for t in missing for s in r.tokens):
+        return "its aligned body sentence says what it does not: " + ", ".join(t.text for t in missing[:6])
     if missing:
         return "its aligned body sentence does not state: " + ", ".join(t.text for t in missing[:6])
     return "its words are in another order there, inside one clause: who does what to whom may have changed"

@@ -15,7 +15,7 @@ from . import lexical
 from .facts.lexicon import EQUIVALENT_MARKERS, TITLE_ABBREVIATIONS, MarkerClass
 from .facts.matching import abbreviates
 from .facts.value_types import KeyHead, ValueKey
-from .sentences import OWED_FUNCTION, Token, TokenClass
+from .sentences import OWED_FUNCTION, Feature, MarkerKey, Token, TokenClass
 
 
 def _word_matches(word: str, other: Token) -> bool:
@@ -66,6 +66,13 @@ def found(token: Token, among: Sequence[Token]) -> bool:
     return any(_word_matches(token.text, t) for t in among)
 
 
+def _bound_in_value(marker: MarkerKey | None, among: Sequence[Token]) -> bool:
+    """A bound's word is said by a value written with it (`about 1740` by `~1740`, `at least 3` by `≥3`): the
+    values read the bound into their keys."""
+    return marker is not None and marker.cls is MarkerClass.BOUND and any(
+        t.cls is TokenClass.VALUE and t.keys and all(k.startswith(marker.value) for k in t.keys) for t in among)
+
+
 _OPERATOR = re.compile(r"^[~^<>=≤≥±]+")
 _CASE_KINDS_SAFE = re.compile(r"^[\d\s.,:/-]*(?:[A-Za-z]+\.?)?[\d\s.,:/-]*$")  # `14 March`, `9:30am`, `4 GB`
 
@@ -74,21 +81,66 @@ def _same_value(token: Token, other: Token) -> bool:
     """One value: a shared normal-form key (or the same spelling), the same operator before it (`~18.2` is not
     `^18.2`), the same case where case is part of it (`Blue-Heron-42`), and the same grammatical number of its last
     word (`Mondays` recurs, `Monday` does not)."""
-    if not (token.keys & other.keys or token.text.casefold() == other.text.casefold()):
+    if not (token.keys & other.keys or token.text.casefold() == other.text.casefold() or _in_family(token, other)):
         return False
     if _DIGITS.sub("0", token.text.casefold()) == _DIGITS.sub("0", other.text.casefold()) and \
             _digit_groups(token.text) != _digit_groups(other.text):
         return False  # written the same way, one key met, but the numbers differ (`3:12:40` is not `3:12:41`)
-    mine, theirs = _OPERATOR.match(token.text), _OPERATOR.match(other.text)
-    if (mine.group() if mine else "") != (theirs.group() if theirs else ""):
+    if _operator(token) != _operator(other):
         return False
     if token.text.casefold() == other.text.casefold() and token.text != other.text and any(
             c.isdigit() for c in token.text) and not _CASE_KINDS_SAFE.match(token.text):
         return False
     if _amount_in_key(token.keys & other.keys):
         return True  # `40 minutes` = `40 min`, `twice a year` = `every six months`: the shared key holds the amount
+    if any(k.startswith("weekday:") for k in token.keys & other.keys):
+        return None in (_recurs(token.text), _recurs(other.text)) or _recurs(token.text) == _recurs(other.text)
     a, b = _LAST_WORD.search(token.text), _LAST_WORD.search(other.text)
     return not (a and b) or lexical.same_form(a.group(), b.group()) or a.group().casefold() == b.group().casefold()
+
+
+# A currency written without its country (`$`, `dollars`, `kr`) names one of a family: the source's `$4.8k` is
+# stated by `AUD 4,800` (never the other way: `AUD` is not stated by `$`).
+_FAMILIES = {"USD": "dollar", "AUD": "dollar", "CAD": "dollar", "NZD": "dollar", "SGD": "dollar", "HKD": "dollar",
+             "SEK": "krone", "NOK": "krone", "DKK": "krone", "ISK": "krone"}
+_COUNTRY_WRITTEN = re.compile(r"[A-Za-z]\$|\b(?:usd|aud|cad|nzd|sgd|hkd|sek|nok|dkk|isk|us|australian|canadian)\b",
+                              re.IGNORECASE)
+_MONEY_KEY = re.compile(r"^(~?money):([A-Z]{3}):")
+
+
+def _in_family(token: Token, other: Token) -> bool:
+    if _COUNTRY_WRITTEN.search(token.text):
+        return False
+    mine = {_MONEY_KEY.sub(lambda m: f"{m[1]}:{_FAMILIES.get(m[2], m[2])}:", k) for k in token.keys}
+    theirs = {_MONEY_KEY.sub(lambda m: f"{m[1]}:{_FAMILIES.get(m[2], m[2])}:", k) for k in other.keys}
+    return any(k.startswith(("money:", "~money:")) and k.split(":")[1] in ("dollar", "krone") for k in mine & theirs)
+
+
+def _operator(token: Token) -> str:
+    """The operator a value is written with (`~`, `^`, `<`…); `~` also when a word said it (`about 1740` = `~1740`:
+    the approximation is in every key)."""
+    written = _OPERATOR.match(token.text)
+    if written:
+        return written.group()
+    return "~" if token.keys and all(k.startswith("~") for k in token.keys) else ""
+
+
+_EVERY = re.compile(r"^(?:(?:every|each)\s+(?:(?P<nth>other|second|2nd|third|3rd|fourth|4th)\s)?|(?P<alt>alternate)\s)?",
+                    re.IGNORECASE)
+_NTH = {"other": "2", "second": "2", "2nd": "2", "third": "3", "3rd": "3", "fourth": "4", "4th": "4"}
+_DAY_ABBREVIATION = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?$", re.IGNORECASE)
+
+
+def _recurs(text: str) -> str | None:
+    """How a weekday recurs as written: `Tuesdays` and `every Tuesday` weekly, `every second Tuesday` and `alternate
+    Tuesdays` every two weeks, `Tuesday` once; `Tue` does not say (an abbreviation has no grammatical number)."""
+    every = _EVERY.match(text)
+    assert every is not None  # (the pattern matches the empty string)
+    if every.group("nth") or every.group("alt"):
+        return "every " + _NTH.get((every.group("nth") or "other").casefold(), "2")
+    if every.group() or text.rstrip(".").casefold().endswith("days"):
+        return "every 1"
+    return None if _DAY_ABBREVIATION.search(text) else "once"
 
 
 # Keys that hold a measured amount (how long, how often, how much): the grammatical number of the value's last word
@@ -111,10 +163,69 @@ def _digit_groups(text: str) -> frozenset[str]:
     return frozenset(g.lstrip("0") or "0" for g in _DIGITS.findall(text))
 
 
+def _is_person(t: Token) -> bool:
+    return t.cls is TokenClass.MARKER and t.marker is not None and t.marker.cls is Feature.PERSON
+
+
+_POSSESSOR = re.compile(r"\w['’]s$")
+
+
+def implied_person(owed: Sequence[Token], among: Sequence[Token]) -> bool:
+    """A note's sentence may leave out who it is about (`She has three ferrets` = `Ferrets: Pickle, …`; `My rye is
+    85% hydration` = `Rye loaf: 85% hydration`): a pronoun of the source is implied where its body sentence names
+    no one else — no pronoun, no possessor (`Dad's laptop`) and no name the source sentence does not state."""
+    return not any(_is_person(t) or _POSSESSOR.search(t.text) or _another_name(t, owed) for t in among)
+
+
+def _another_name(t: Token, owed: Sequence[Token]) -> bool:
+    """A name (or a capitalised first word: `Bev tunes …`) the source sentence does not state."""
+    return t.cls in (TokenClass.NAME, TokenClass.CONTENT) and t.text[:1].isupper() and not any(found(t, [o]) for o in owed)
+
+
+def _owed_here(owed: Sequence[Token], among: Sequence[Token]) -> list[Token]:
+    """What `owed` asks of `among`: its pronouns only where `among` does not imply them (`implied_person`), a bound's
+    word only where no value there is written with it (`about 1740` of `~1740`: the value answers for both)."""
+    implied = any(_is_person(t) for t in owed) and implied_person(owed, among)
+    return [t for t in owed if not (implied and _is_person(t)) and not (
+        t.cls is TokenClass.MARKER and _bound_in_value(t.marker, among))]
+
+
+def markers_added(source: Sequence[Token], among: Sequence[Token]) -> list[Token]:
+    """The markers `among` states, in the clauses that restate `source`, that `source` does not (`Ana might have a
+    key` does not restate `Ana has a key`, nor `No longer uses zsh` `Uses zsh`), even where `among` is another
+    source's sentence kept as written. A pronoun is read by `implied_person`, a bound written in a value by its key."""
+    clauses: set[int] = set()
+    for _, words in sorted(_by_clause(t for t in source if t.owed and t.cls is not TokenClass.MARKER).items()):
+        hits = Counter(a.clause for a in among if a.cls is not TokenClass.MARKER and any(found(o, [a]) for o in words))
+        clauses.update(c for c, n in hits.items() if n == max(hits.values()))  # the clause that restates it
+    return [a for a in among if a.cls is TokenClass.MARKER and a.clause in clauses and not _is_person(a)
+            and not found(a, source) and not _bound_in_value(a.marker, source) and not _bound_in_value(a.marker, among)]
+
+
+def qualified_before(source: Sequence[Token], among: Sequence[Token]) -> bool:
+    """`source`, written word for word inside `among`, comes after a marker of its clause there that it does not
+    state (`No longer uses zsh` holds `Uses zsh` word for word)."""
+    words = [t.text.casefold() for t in source]
+    texts = [t.text.casefold() for t in among]
+    for k in range(len(texts) - len(words) + 1):
+        if texts[k: k + len(words)] == words:
+            first = among[k]
+            return any(a.cls is TokenClass.MARKER and a.clause == first.clause and not _is_person(a)
+                       and not found(a, source) for a in among[:k])
+    return False
+
+
+def _by_clause(words: Iterable[Token]) -> dict[int, list[Token]]:
+    out: dict[int, list[Token]] = defaultdict(list)
+    for t in words:
+        out[t.clause].append(t)
+    return out
+
+
 def misses_at_least(owed: Sequence[Token], among: Sequence[Token], limit: int) -> bool:
     """At least `limit` of `owed` are not found in `among` (stops counting there)."""
     misses = 0
-    for t in owed:
+    for t in _owed_here(owed, among):
         if not found(t, among):
             misses += 1
             if misses >= limit:
@@ -125,7 +236,7 @@ def misses_at_least(owed: Sequence[Token], among: Sequence[Token], limit: int) -
 def not_found(owed: Iterable[Token], among: Sequence[Token]) -> list[Token]:
     """The tokens not found. A marker is found once per marker there: one negation does not answer for two
     (`avoids red meat` does not hold the `not` of `does not eat fish`)."""
-    owed = list(owed)
+    owed = _owed_here(list(owed), among)
     missing = [t for t in owed if not found(t, among)]
     spare = Counter(t.marker for t in among if t.cls is TokenClass.MARKER)
     wanted = Counter(t.marker for t in owed if t.cls is TokenClass.MARKER)
@@ -150,7 +261,7 @@ def in_order(owed: Sequence[Token], among: Sequence[Token], everything: Sequence
     either order, and an attribute may be said after a copula (`Rheem water heater` = `the water heater is a
     Rheem`). `everything` is the source sentence's every token (the prepositions that bind its names and values)."""
     clauses: dict[int, list[Token]] = defaultdict(list)
-    for t in owed:
+    for t in _owed_here(owed, among):
         clauses[t.clause].append(t)
     by_clause: dict[int, list[tuple[int, Token]]] = defaultdict(list)
     for i, other in enumerate(among):
@@ -161,8 +272,28 @@ def in_order(owed: Sequence[Token], among: Sequence[Token], everything: Sequence
     body = _Sentence(among)
     return all(any(_in_order_within(words, there, source, body) or _sides_swapped(words, there, copulas.get(clause))
                    or (clause not in copulas and _attribute_said_after(words, there))
-                   for there in by_clause.values())
+                   for there in by_clause.values()) or _whole_clauses_in_turn(words, by_clause, source, body)
                for clause, words in clauses.items())
+
+
+def _whole_clauses_in_turn(words: Sequence[Token], by_clause: dict[int, list[tuple[int, Token]]], source: _Sentence,
+                           body: _Sentence) -> bool:
+    """One clause of the source said by the body as consecutive clauses, each said whole and in turn: `Her bandoneon
+    is a 1938 Alfred Arnold with 142 voices` = `Bandoneon: 1938 Alfred Arnold, 142 voices`. Each body clause's every
+    owed word answers for the source's next words, in order, so nothing in it binds them to something else (`18 g
+    out` is not found in `18 g in, 36 g out`: its clause `18 g in` is not said whole)."""
+    runs = [[(i, t) for i, t in there if t.owed] for _, there in sorted(by_clause.items())]
+    runs = [run for run in runs if run]
+    for first in range(len(runs) - 1):
+        at = 0
+        for run in runs[first:]:
+            part = words[at: at + len(run)]
+            if len(part) < len(run) or not _in_order_within(part, run, source, body):
+                break
+            at += len(run)
+            if at == len(words):
+                return run is not runs[first]
+    return False
 
 
 _COPULAS = frozenset("is are am be =".split())
@@ -310,4 +441,4 @@ def _in_order_within(words: Sequence[Token], there: Sequence[tuple[int, Token]],
     return True
 
 
-__all__ = ["found", "in_order", "misses_at_least", "not_found"]
+__all__ = ["found", "in_order", "markers_added", "misses_at_least", "not_found", "qualified_before"]

@@ -27,7 +27,7 @@ from .facts.lexicon import BOUNDS, FUNCTION_WORDS, PHRASES, MarkerClass
 
 # A full stop ends a sentence unless a lower-case word or a number follows (`approx. 20`, `eff. 1 Apr`) or it ends
 # a title (`Dr. Varga`); a line break, a blank line and a list item always do.
-SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bProf\.)"
+SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bSr\.)(?<!\bProf\.)"
                           r"(?<!\bNo\.)[\"”')\]]*[ \t]+(?![\sa-z\d])|(?<=[.!?])[\"”')\]]*[ \t]*\n|"
                           r"\n\s*\n|\n(?=\s*(?:[-*+•]|\d+[.)])\s)|\n")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -35,7 +35,7 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*+•>#]+|\d+[.)])\s+")
 _RULE_LINE = re.compile(r"^\s*(?:-{3,}|\*{3,}|_{3,})\s*$")
 _POSSESSIVE = re.compile(r"['’]s$", re.IGNORECASE)
 # Function words that still carry a fact: markers are read before function words, and these few are owed too.
-OWED_FUNCTION = frozenset("from until till before after since without between per vs other another".split())
+OWED_FUNCTION = frozenset("from until till before after since without between per vs other another or".split())
 # Whose a thing is, or who acts, is a fact (`my car` is not `her car`): the personal pronouns and determiners, by
 # person and number.
 PERSON = {**dict.fromkeys("i me my mine myself".split(), "1s"), **dict.fromkeys("we us our ours ourselves".split(), "1p"),
@@ -220,9 +220,21 @@ def tokens(sentence: str) -> list[Token]:
             continue
         out += _word_tokens(sentence, text, m.start(), m.end())
     out.sort(key=lambda t: t.start)
+    out = _range_words(out)
     value_spans = [(t.start, t.end) for t in out if t.cls is TokenClass.VALUE]
     breaks = [m.start() for m in CLAUSE_BREAK.finditer(text) if not _inside(m.start(), m.group()[:1].isalpha(), value_spans)]
     return [Token(t.text, t.start, t.end, t.cls, t.keys, bisect.bisect_right(breaks, t.start), t.marker) for t in out]
+
+
+_RANGE_WORDS = frozenset({"to", "through", "thru"})
+
+
+def _range_words(out: list[Token]) -> list[Token]:
+    """`to` between two values is the word of a range (`10 to 12 days` = `10–12 days`, `Oct 26 to Feb 15`), said by a
+    dash as well: no direction of its own (the two values keep their order, `Reno to Boise` keeps its `to`)."""
+    return [Token(t.text, t.start, t.end, TokenClass.FUNCTION, frozenset({t.text.casefold()}))
+            if t.text.casefold() in _RANGE_WORDS and 0 < k < len(out) - 1 and out[k - 1].cls is TokenClass.VALUE
+            and out[k + 1].cls is TokenClass.VALUE else t for k, t in enumerate(out)]
 
 
 def _inside(at: int, word: bool, spans: list[tuple[int, int]]) -> bool:

@@ -14,6 +14,8 @@ from .value_types import Value, ValueKind, fmt, inside
 _PHONE_HINT = re.compile(r"(?:\+?\d[\d ().-]{6,}\d)")
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+(?![\w-])")
 _URL = re.compile(r"(?<![\w+.-])[a-z][a-z0-9+.-]*://[^\s\"'<>)\]`\u2018\u2019\u201c\u201d]+", re.IGNORECASE)  # as strict.py
+# A web address written without its scheme (`github.com/ana/dotfiles`): a host name and a path.
+_BARE_URL = re.compile(r"(?<![\w@/.:-])(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[\w.~%+-]+)+/?(?![\w@])", re.IGNORECASE)
 _CHANNEL = re.compile(r"(?<![\w#&])#[a-z][\w-]*", re.IGNORECASE)
 _PATH = re.compile(r"(?<![\w/~.])(?:~|\.{1,2})?/(?:[\w.@-]+/)*[\w@.-]+/?(?![\w/])")
 
@@ -63,6 +65,12 @@ def _linked(text: str, spans: list[tuple[int, int]]) -> list[Value]:
             spans.append((m.start(), m.start() + len(token)))
             out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
                              m.start() + len(token), kind))
+    for m in _BARE_URL.finditer(text):  # either scheme: the same address as `https://…`
+        token = m.group(0).rstrip(".,:;)]")
+        if not inside(m.start(), m.start() + len(token), spans):
+            spans.append((m.start(), m.start() + len(token)))
+            keys = frozenset(f"{ValueKind.URL}:{scheme}://{token.casefold()}" for scheme in ("https", "http"))
+            out.append(Value(keys, ValueKind.URL, token, m.start(), m.start() + len(token), ValueKind.URL))
     return out
 
 

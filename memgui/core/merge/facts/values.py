@@ -63,8 +63,13 @@ ORDINAL_WORDS = frozenset(w for w in (
     if ordinal_value(w) is not None)
 
 
+# Thousands grouped by spaces, before a currency's name (`16 800 kr`, `2 500 EUR`): one amount. Elsewhere a space
+# between digits is no grouping (`Ph 03 6264 8810`, `Mila 7 Arlo 4`).
+_SPACED = r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?=\s?(?:" + "|".join(sorted((w for w in CURRENCY_WORDS if len(w) > 1),
+                                                                        key=len, reverse=True)) + r")\b)"
 _NUMBER = re.compile(
-    r"(?<![\w.,-])(?<!(?<!\d)/)(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
+    r"(?<![\w.,-])(?<!(?<!\d)/)(?<!\d:)(?P<sign>[-−+]|±)?(?P<cur>[€$£¥₹₩₽₺₪₫฿₴₦₱])?\s?(?P<n>" + _SPACED +
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?)"
     r"(?P<vf>[½¼¾⅓⅔⅛⅜⅝⅞])?(?P<ord>st|nd|rd|th)?(?P<sfx>k|m|bn|mn|x|×|%)?(?:(?![\w@]|[.,]\d)|(?=[a-zA-Zµ°]+\b))", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\s?-?\s?(?P<u>°[CF]\b|[A-Za-zµμ°%]+(?!\d)[²³]?"
                         r"(?:(?<!\d[pc])/(?!(?:min|sec|hr|h|s|day|wk|mo|mth|yr|year|month|week|hour|"
@@ -90,6 +95,7 @@ _LETTERS = re.compile(r"[A-Za-zµμ]+")
 
 
 def _number(text: str) -> float:
+    text = re.sub(r"(?<=\d)[ \u00a0\u202f](?=\d{3})", "", text)  # `16 800` (_SPACED)
     if "," in text and re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", text):
         text = text.replace(",", "")
     return float(text.replace(",", "."))
