@@ -44,7 +44,10 @@ SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated
         # code of that moment (docs/prove-or-keep.md has its figures) before anything was read from them
         "blind23": DATA / "handwritten_blind23.json", "blind24": DATA / "handwritten_blind24.json",
         # written blind by a third helper the same session, run once at 02738bf (docs/prove-or-keep.md)
-        "blind25": DATA / "handwritten_blind25.json"}
+        "blind25": DATA / "handwritten_blind25.json",
+        # 2026-12-08, later session: written blind by two helper sessions at its start, run once at 1b73461
+        # (docs/prove-or-keep.md has the first-run figures) before anything was read from them
+        "blind26": DATA / "handwritten_blind26.json", "blind27": DATA / "handwritten_blind27.json"}
 MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
 
 
