@@ -9,7 +9,9 @@ from pathlib import Path
 from memgui.core.merge.supersede import Reading, TimedNote
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "supersede"
-SETS = ("tune", "check", "blind")  # blind: written by a third hand (2026-12-08), read once before any change
+# blind: written by a third hand (2026-12-08), read once before any change; blind2: by a fourth hand (2026-12-08,
+# later session), read once at 1b73461 (docs/supersede.md), then the series veto learnt "one action done twice" from it
+SETS = ("tune", "check", "blind", "blind2")
 TAUGHT = ("tune", "check")  # the sets the deterministic rules were read against
 # The day the sets were read against: a note's time after it is "in the future".
 NOW_MS = int(dt.datetime(2026, 12, 7, tzinfo=dt.timezone.utc).timestamp() * 1000)

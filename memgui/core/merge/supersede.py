@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from . import lexical
 from .align import Fate, align
 from .contrasts import contrasts
 from .facts.calendar_values import dates, times
@@ -357,14 +358,27 @@ def _contradicts(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def series_of(notes: Sequence[TimedNote]) -> str:
     """Why these notes are dated observations of one series ("" when they are not): two look-alike sentences of
-    two notes that differ in the dates they carry."""
+    two notes that differ in the dates they carry, or that each open with the same action in the past tense (two
+    records of one thing done twice: `Swapped the butane bottle — €32`, `Swapped the butane bottle — €34 this
+    time`; a log, not one state replacing another)."""
     for i, a in enumerate(notes):
         for b in notes[i + 1:]:
             for c in contrasts(a.body, b.body):
                 if _dated(c.a_words) and _dated(c.b_words):
                     return (f"two dated observations: “{_short(c.a_sentence)}” and “{_short(c.b_sentence)}” "
                             "differ in their dates")
+                if _past_action(c.a_sentence) & _past_action(c.b_sentence):
+                    return f"one action done twice: “{_short(c.a_sentence)}” and “{_short(c.b_sentence)}”"
     return ""
+
+
+def _past_action(sentence: str) -> frozenset[str]:
+    """The verb a sentence opens with, when its first word is one in the past tense (`Swapped`, `Paid`), by
+    WordNet's forms; empty for anything else (a label, a plan, a condition: `If we get separated`)."""
+    first = next((t for t in tokens(sentence) if t.cls is not TokenClass.FUNCTION), None)
+    if first is None or first.cls is not TokenClass.CONTENT or "ed" not in lexical.inflections(first.text):
+        return frozenset()
+    return frozenset(base for pos, base in lexical.bases(first.text) if pos == "v")
 
 
 def _dated(words: Sequence[str]) -> bool:

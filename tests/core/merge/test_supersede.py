@@ -113,6 +113,20 @@ def test_two_dated_observations_are_a_series() -> None:
     assert series_of(releases)
 
 
+def test_one_action_done_twice_is_a_series_and_two_different_steps_are_not() -> None:
+    """Two look-alike notes that each open with the same verb in the past tense record one thing done twice (a
+    refill, a payment): the newer never replaces the older. Another action, or a plan, is no such record."""
+    swaps = [TimedNote("Swapped the 13 kg butane bottle at the Galp shop — €32.", ms("2024-01-09T18:00:00Z")),
+             TimedNote("Swapped the 13 kg butane bottle — €34 this time.", ms("2024-03-18T18:00:00Z"))]
+    assert "one action done twice" in series_of(swaps)
+    steps = [TimedNote("Ordered the 13 kg butane bottle at the Galp shop — €32.", ms("2024-01-09T18:00:00Z")),
+             TimedNote("Collected the 13 kg butane bottle — €34 this time.", ms("2024-03-18T18:00:00Z"))]
+    assert series_of(steps) == ""
+    plans = [TimedNote("If we get separated, meet at the pharmacy in arrivals.", ms("2024-01-09T18:00:00Z")),
+             TimedNote("If we get separated, meet at the taxi rank exit.", ms("2024-03-18T18:00:00Z"))]
+    assert series_of(plans) == ""
+
+
 def test_a_living_value_that_changed_is_no_series() -> None:
     assert series_of([OLD_ADDRESS, NEW_ADDRESS]) == ""
     assert series_of([SOFA_ORDERED, SOFA_ARRIVED]) == ""
