@@ -97,21 +97,23 @@ the check sets and on all sets (read by rule_grades.py, which grades them)."""
 #   ({all_faithful} faithful and {all_lossy} lossy cases)
 from __future__ import annotations
 
-CHECK_SETS = ({check_tuple})
+CHECK_SETS = (
+    {check_tuple}
+)
 # rule → (faithful firings on the check sets, lossy firings there, faithful firings on all sets, lossy on all)
 MEASURED: dict[str, tuple[int, int, int, int]] = {{
 {rows}}}
 '''
 
 
-def _wrapped(names: list[str], width: int = 110) -> str:
+def _wrapped(names: list[str], width: int = 110, joiner: str = "\n#   ") -> str:
     lines, line = [], ""
     for name in names:
         if line and len(line) + 2 + len(name) > width:
             lines.append(line + ",")
             line = ""
         line = f"{line}, {name}" if line else name
-    return "\n#   ".join([*lines, line])
+    return joiner.join([*lines, line])
 
 
 def render(measured: dict[str, tuple[int, int, int, int]], all_cases: list[dict[str, Any]],
@@ -120,11 +122,11 @@ def render(measured: dict[str, tuple[int, int, int, int]], all_cases: list[dict[
     all_sets = sorted({c["set"] for c in all_cases}, key=lambda s: (s.rstrip("0123456789"), len(s), s))
     rows = "".join(f'    "{rule}": {counts},\n' for rule, counts in sorted(measured.items()))
     return _TEMPLATE.format(
-        command=COMMAND, date=(today or datetime.date.today()).isoformat(), check=", ".join(CHECK_SETS),
+        command=COMMAND, date=(today or datetime.date.today()).isoformat(), check=_wrapped(list(CHECK_SETS)),
         check_faithful=labels[True, "lossless"], check_lossy=labels[True, "lossy"], all_sets=_wrapped(all_sets),
         all_faithful=labels[True, "lossless"] + labels[False, "lossless"],
         all_lossy=labels[True, "lossy"] + labels[False, "lossy"],
-        check_tuple=", ".join(f'"{s}"' for s in CHECK_SETS) + ("," if len(CHECK_SETS) == 1 else ""), rows=rows)
+        check_tuple=_wrapped([f'"{s}"' for s in CHECK_SETS], joiner="\n    ") + ",", rows=rows)
 
 
 def _pct(x: object) -> str:
