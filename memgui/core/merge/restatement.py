@@ -99,12 +99,11 @@ def _same_value(token: Token, other: Token) -> bool:
     return not (a and b) or lexical.same_form(a.group(), b.group()) or a.group().casefold() == b.group().casefold()
 
 
-# A currency written without its country (`$`, `dollars`, `kr`) names one of a family: the source's `$4.8k` is
+# A currency written without its country (`$`, `kr`) names one of the currencies written with that sign: the source's `$4.8k` is
 # stated by `AUD 4,800` (never the other way: `AUD` is not stated by `$`).
-_FAMILIES = {"USD": "dollar", "AUD": "dollar", "CAD": "dollar", "NZD": "dollar", "SGD": "dollar", "HKD": "dollar",
-             "SEK": "krone", "NOK": "krone", "DKK": "krone", "ISK": "krone"}
-_COUNTRY_WRITTEN = re.compile(r"[A-Za-z]\$|\b(?:usd|aud|cad|nzd|sgd|hkd|sek|nok|dkk|isk|us|australian|canadian)\b",
-                              re.IGNORECASE)
+_FAMILIES = {**dict.fromkeys("USD AUD CAD NZD SGD HKD MXN CLP ARS COP UYU".split(), "dollar"),  # written `$`
+             **dict.fromkeys("SEK NOK DKK ISK".split(), "krone")}  # written `kr`
+_COUNTRY_WRITTEN = re.compile(r"[A-Za-z]\$|\b[A-Z]{3}\b|(?i:\b(?:" + "|".join(_FAMILIES) + r"|us|australian|canadian)\b)")
 _MONEY_KEY = re.compile(r"^(~?money):([A-Z]{3}):")
 
 

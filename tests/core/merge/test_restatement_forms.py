@@ -83,3 +83,30 @@ def test_another_notes_qualified_sentence_does_not_restate_the_plain_fact(fact: 
     assert dropped.verdict is not Verdict.PROVED, dropped.reasons
     _, both = judge([fact, qualified], f"{fact} {qualified}")
     assert both.verdict is Verdict.PROVED, both.reasons
+
+
+MONEY_FORMS = [
+    # thousands grouped by dots beside a currency; a bare number keeps its dot as a decimal point
+    ("Rent is CLP 340,000 a month.", "Rent is CLP 340.000 a month.", "Rent is CLP 340 a month."),
+    # an ISO code written after or before an amount, by pycountry's table
+    ("Dues are 60k CLP each March.", "Dues are CLP 60,000 each March.", "Dues are CLP 6,000 each March."),
+    # `$` is a sign of pesos as well as dollars
+    ("The plan costs $12,990 a month.", "The plan costs CLP 12.990 a month.", "The plan costs EUR 12.990 a month."),
+]
+
+
+@pytest.mark.parametrize(("left_out", "kept", "changed"), MONEY_FORMS, ids=[t[0] for t in MONEY_FORMS])
+def test_an_amount_in_another_locale_is_proved_and_another_amount_is_not(left_out: str, kept: str, changed: str) -> None:
+    _, proof = judge([kept, left_out], kept)
+    assert proof.verdict is Verdict.PROVED, proof.reasons
+    _, twin = judge([changed, left_out], changed)
+    assert twin.verdict is not Verdict.PROVED, twin.reasons
+
+
+def test_words_that_are_no_currency_or_unit_stay_words() -> None:
+    from memgui.core.merge.sentences import TokenClass, tokens
+    for text in ("TOP 10 songs", "ALL 3 kids came", "Top up 10 at a time"):
+        keys = [k for t in tokens(text) if t.cls is TokenClass.VALUE for k in t.keys]
+        assert not any(k.startswith(("money:", "q:")) for k in keys), (text, keys)
+    assert [t.text for t in tokens("version 1.000 released") if t.cls is TokenClass.VALUE] == ["1.000"]
+    assert any(k == "n:1" for t in tokens("version 1.000 released") for k in t.keys)

@@ -17,6 +17,8 @@ def unit_of(spelling: str) -> tuple[str, float] | None:
     word = spelling.strip()
     if not word or ((word.casefold() in FUNCTION_WORDS or word.casefold() in _NOT_UNITS) and word not in ("W", "V")):
         return None  # `248 W` is watts, `w/ Jess` is with
+    if " " in word and word.split()[0].casefold() in FUNCTION_WORDS:
+        return None  # `10 at a time`: no unit begins with a function word
     registry = _registry()
     word = _DATA_UNITS.get(word, word)  # `kb`, `mb` are kilobytes and megabytes in a note, not barns (`Mb` stays a megabit)
     for candidate in dict.fromkeys((word.replace(" ", "_"), word,  # pint names `fl_oz`, reads `square metre`
@@ -63,6 +65,18 @@ GLUED_UNITS = frozenset(
     "w kw kwh mw v mv mah a ma pt px in ft lb lbs oz mph kph kmh fps rpm gbps mbps kbps c f yr yrs mo wk p y".split())
 
 
+@functools.lru_cache(maxsize=256)
+def iso_currency(word: str) -> bool:
+    """An ISO 4217 code written in capitals beside an amount (`60k CLP`, `CLP 340.000`), by pycountry's table; not
+    one that is an English word as well (`TOP 10`, `ALL 3`: WordNet's index)."""
+    if len(word) != 3 or not word.isupper() or not word.isalpha():
+        return False
+    import pycountry
+
+    from .. import lexical
+    return pycountry.currencies.get(alpha_3=word) is not None and not lexical.is_word(word)
+
+
 def amount_keys(value: float, unit_text: str) -> tuple[set[str], ValueKind, str] | None:
     """Keys, kind and dimension of `value unit_text` when `unit_text` is a unit or a currency."""
     word = unit_text.strip().rstrip(".")
@@ -71,8 +85,8 @@ def amount_keys(value: float, unit_text: str) -> tuple[set[str], ValueKind, str]
         mass = amount_keys(value, "lb")
         assert mass is not None
         return {f"money:GBP:{fmt(value)}"} | mass[0], ValueKind.MONEY, "money:GBP"
-    if low in CURRENCY_WORDS:
-        code = CURRENCY_WORDS[low]
+    if low in CURRENCY_WORDS or iso_currency(word):
+        code = CURRENCY_WORDS.get(low) or word
         if code.endswith("/100"):
             return {f"money:{code[:3]}:{fmt(value / 100)}"}, ValueKind.MONEY, f"money:{code[:3]}"
         return {f"money:{code}:{fmt(value)}"}, ValueKind.MONEY, f"money:{code}"
