@@ -47,7 +47,9 @@ SETS = {"handwritten": DATA / "handwritten.json", "generated": DATA / "generated
         "blind25": DATA / "handwritten_blind25.json",
         # 2026-12-08, later session: written blind by two helper sessions at its start, run once at 1b73461
         # (docs/prove-or-keep.md has the first-run figures) before anything was read from them
-        "blind26": DATA / "handwritten_blind26.json", "blind27": DATA / "handwritten_blind27.json"}
+        "blind26": DATA / "handwritten_blind26.json", "blind27": DATA / "handwritten_blind27.json",
+        # written blind by a third helper mid-session, run once at d475275 (docs/prove-or-keep.md)
+        "blind28": DATA / "handwritten_blind28.json"}
 MEASURES = {"lossy": "catch", "lossless": "false_alarm", "lookalike": "named"}
 
 
