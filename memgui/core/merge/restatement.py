@@ -206,7 +206,7 @@ def qualified_before(source: Sequence[Token], among: Sequence[Token]) -> bool:
     state (`No longer uses zsh` holds `Uses zsh` word for word)."""
     words = [t.text.casefold() for t in source]
     texts = [t.text.casefold() for t in among]
-    for k in range(len(texts) - len(words) + 1):
+    for k in range(len(texts) - len(words) + 1 if words else 0):  # (a sentence not read has no tokens)
         if texts[k: k + len(words)] == words:
             first = among[k]
             return any(a.cls is TokenClass.MARKER and a.clause == first.clause and not _is_person(a)

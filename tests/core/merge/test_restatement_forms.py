@@ -110,3 +110,12 @@ def test_words_that_are_no_currency_or_unit_stay_words() -> None:
         assert not any(k.startswith(("money:", "q:")) for k in keys), (text, keys)
     assert [t.text for t in tokens("version 1.000 released") if t.cls is TokenClass.VALUE] == ["1.000"]
     assert any(k == "n:1" for t in tokens("version 1.000 released") for k in t.keys)
+
+
+def test_a_sentence_not_read_is_never_held_inside_another() -> None:
+    """A sentence the tokenizer cannot read (a lone surrogate) has no tokens: the word-for-word check inside a
+    longer sentence reads nothing and fails nothing (the fuzz test found an index past the end)."""
+    from memgui.core.merge.restatement import qualified_before
+    assert qualified_before([], []) is False
+    _, proof = judge(["0\ud800"], "0\ud8000")
+    assert proof.verdict is not Verdict.PROVED
