@@ -119,3 +119,17 @@ def test_a_sentence_not_read_is_never_held_inside_another() -> None:
     assert qualified_before([], []) is False
     _, proof = judge(["0\ud800"], "0\ud8000")
     assert proof.verdict is not Verdict.PROVED
+
+
+def test_a_month_name_leaves_the_full_stop_to_its_sentence_and_a_recurring_due_is_no_deadline() -> None:
+    """`each October.`: the value is `October` (an abbreviation keeps its dot: `Aug.`); `due every October` is a
+    schedule, `due 30 May` a deadline (`by 30 May`)."""
+    from memgui.core.merge.facts.values import values
+    from memgui.core.merge.sentences import TokenClass, tokens
+    assert [t.text for t in tokens("Inspection each October.") if t.cls is TokenClass.VALUE] == ["October"]
+    assert [t.text for t in tokens("Brumates May–Aug.") if t.cls is TokenClass.VALUE][-1] == "Aug."
+    assert [sorted(v.keys) for v in values("Inspection due every October.")] == [["month:10"]]
+    assert all(k.startswith("<=") for v in values("Report due 30 May.") for k in v.keys)
+    _, proof = judge(["Revisión técnica due every October.", "Needs its inspection each October."],
+                     "Revisión técnica due every October.")
+    assert proof.verdict is not Verdict.PROVED  # `needs`, `inspection`: a person reads the pair

@@ -80,9 +80,9 @@ def bound_before(text: str, start: int, deadline: bool = False) -> str:
     for skip in (0, 1):  # "below 2", "below version 2"
         words = before[: len(before) - skip] if skip else before
         if skip and (not before or before[-1] in FUNCTION_WORDS or before[-1] in BOUNDS or not before[-1].isalpha()
-                     or _named_before(text, start)):
+                     or before[-1] in ("every", "each") or _named_before(text, start)):
             break  # (`over I2C1 twice a minute`, `paid by BACS 12 Jun`: a code or a name between is no unit of the
-            # bound amount)
+            # bound amount; `due every October` recurs, no deadline)
         for size in (3, 2, 1):
             phrase = " ".join(words[-size:]) if len(words) >= size else ""
             if phrase in _UNIT_BOUNDS and len(words) > size and _AMOUNT_WORD.fullmatch(words[-size - 1]):

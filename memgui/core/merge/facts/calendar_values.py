@@ -245,7 +245,8 @@ def dates(text: str) -> list[Value]:
         if word.casefold() == "may" and not re.search(r"\b(in|of|since|until|by|from|early|late|mid)\s+$",
                                                       text[max(0, m.start() - 8):m.start()], re.IGNORECASE):
             continue  # "May" opening a sentence is a verb
-        out.append(Value(frozenset({f"month:{MONTHS[word.casefold()]:02d}"}), ValueKind.MONTH, word, m.start(), m.end(), "date"))
+        end = m.end() if len(word) <= 4 else m.start() + len(word)  # a full name's full stop ends its sentence
+        out.append(Value(frozenset({f"month:{MONTHS[word.casefold()]:02d}"}), ValueKind.MONTH, word, m.start(), end, "date"))
     return out
 
 
