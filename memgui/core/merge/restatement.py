@@ -12,9 +12,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from . import lexical
+from .facts.calendar_values import WEEKDAYS
 from .facts.lexicon import EQUIVALENT_MARKERS, TITLE_ABBREVIATIONS, MarkerClass
 from .facts.matching import abbreviates
 from .facts.value_types import KeyHead, ValueKey
+from .facts.values import ordinal_value
 from .sentences import OWED_FUNCTION, Feature, MarkerKey, Token, TokenClass
 
 
@@ -110,9 +112,12 @@ _MONEY_KEY = re.compile(r"^(~?money):([A-Z]{3}):")
 def _in_family(token: Token, other: Token) -> bool:
     if _COUNTRY_WRITTEN.search(token.text):
         return False
-    mine = {_MONEY_KEY.sub(lambda m: f"{m[1]}:{_FAMILIES.get(m[2], m[2])}:", k) for k in token.keys}
-    theirs = {_MONEY_KEY.sub(lambda m: f"{m[1]}:{_FAMILIES.get(m[2], m[2])}:", k) for k in other.keys}
-    return any(k.startswith(("money:", "~money:")) and k.split(":")[1] in ("dollar", "krone") for k in mine & theirs)
+    return any(k.split(":")[1] in ("dollar", "krone") for k in _by_family(token.keys) & _by_family(other.keys))
+
+
+def _by_family(keys: frozenset[str]) -> set[str]:
+    """Money keys with each currency's family in place of its code (`money:AUD:4800` → `money:dollar:4800`)."""
+    return {_MONEY_KEY.sub(lambda m: f"{m[1]}:{_FAMILIES.get(m[2], m[2])}:", k) for k in keys if _MONEY_KEY.match(k)}
 
 
 def _operator(token: Token) -> str:
@@ -124,22 +129,23 @@ def _operator(token: Token) -> str:
     return "~" if token.keys and all(k.startswith("~") for k in token.keys) else ""
 
 
-_EVERY = re.compile(r"^(?:(?:every|each)\s+(?:(?P<nth>other|second|2nd|third|3rd|fourth|4th)\s)?|(?P<alt>alternate)\s)?",
-                    re.IGNORECASE)
-_NTH = {"other": "2", "second": "2", "2nd": "2", "third": "3", "3rd": "3", "fourth": "4", "4th": "4"}
-_DAY_ABBREVIATION = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?$", re.IGNORECASE)
-
-
 def _recurs(text: str) -> str | None:
     """How a weekday recurs as written: `Tuesdays` and `every Tuesday` weekly, `every second Tuesday` and `alternate
     Tuesdays` every two weeks, `Tuesday` once; `Tue` does not say (an abbreviation has no grammatical number)."""
-    every = _EVERY.match(text)
-    assert every is not None  # (the pattern matches the empty string)
-    if every.group("nth") or every.group("alt"):
-        return "every " + _NTH.get((every.group("nth") or "other").casefold(), "2")
-    if every.group() or text.rstrip(".").casefold().endswith("days"):
+    words = text.casefold().rstrip(".").split()
+    if words[0] == "alternate":
+        return "every 2"
+    if words[0] in ("every", "each"):
+        return f"every {(_nth(words[1]) if len(words) > 2 else None) or 1}"
+    if words[-1].endswith("days"):
         return "every 1"
-    return None if _DAY_ABBREVIATION.search(text) else "once"
+    return None if words[-1] in WEEKDAYS and not words[-1].endswith("day") else "once"
+
+
+def _nth(word: str) -> int | None:
+    """`other` and `second` are 2, `3rd` is 3 (every n-th week)."""
+    digits = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", word)
+    return 2 if word == "other" else int(digits.group(1)) if digits else ordinal_value(word)
 
 
 # Keys that hold a measured amount (how long, how often, how much): the grammatical number of the value's last word
@@ -259,9 +265,7 @@ def in_order(owed: Sequence[Token], among: Sequence[Token], everything: Sequence
     two clauses there are bound to other things: `18 g in and 36 g out` swapped). An equative may name its sides in
     either order, and an attribute may be said after a copula (`Rheem water heater` = `the water heater is a
     Rheem`). `everything` is the source sentence's every token (the prepositions that bind its names and values)."""
-    clauses: dict[int, list[Token]] = defaultdict(list)
-    for t in _owed_here(owed, among):
-        clauses[t.clause].append(t)
+    clauses = _by_clause(_owed_here(owed, among))
     by_clause: dict[int, list[tuple[int, Token]]] = defaultdict(list)
     for i, other in enumerate(among):
         by_clause[other.clause].append((i, other))

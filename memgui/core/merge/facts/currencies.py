@@ -11,7 +11,7 @@ CURRENCY_WORDS = {
     "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "sterling": "GBP", "jpy": "JPY", "yen": "JPY",
     "chf": "CHF", "franc": "CHF", "francs": "CHF", "cad": "CAD", "aud": "AUD", "nzd": "NZD", "inr": "INR",
     "rupee": "INR", "rupees": "INR", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "kr": "SEK", "pln": "PLN",
-    "zloty": "PLN", "zł": "PLN", "czk": "CZK", "huf": "HUF", "cny": "CNY", "yuan": "CNY", "rmb": "CNY", "brl": "BRL",
+    "zloty": "PLN", "czk": "CZK", "huf": "HUF", "cny": "CNY", "yuan": "CNY", "rmb": "CNY", "brl": "BRL",
     "mxn": "MXN", "krw": "KRW", "won": "KRW", "cents": "USD/100", "cent": "USD/100", "pence": "GBP/100",
     "p": "GBP/100",
 }

@@ -54,8 +54,8 @@ def tokens(text: str) -> list[Value]:
 def _linked(text: str, spans: list[tuple[int, int]]) -> list[Value]:
     """URLs, e-mail addresses, #channels and paths, none inside another; their spans are appended to `spans`."""
     out = []
-    for kind, pattern in ((ValueKind.URL, _URL), (ValueKind.EMAIL, _EMAIL), (ValueKind.CHANNEL, _CHANNEL),
-                          (ValueKind.PATH, _PATH)):
+    for kind, pattern in ((ValueKind.URL, _URL), (ValueKind.URL, _BARE_URL), (ValueKind.EMAIL, _EMAIL),
+                          (ValueKind.CHANNEL, _CHANNEL), (ValueKind.PATH, _PATH)):
         for m in pattern.finditer(text):
             token = m.group(0).rstrip(".,:;)]")
             if kind == ValueKind.PATH and token.count("/") < 2 and not token.startswith(("~", ".")):
@@ -63,14 +63,9 @@ def _linked(text: str, spans: list[tuple[int, int]]) -> list[Value]:
             if inside(m.start(), m.start() + len(token), spans):
                 continue
             spans.append((m.start(), m.start() + len(token)))
-            out.append(Value(frozenset({f"{kind}:{token.casefold()}"}), kind, token, m.start(),
-                             m.start() + len(token), kind))
-    for m in _BARE_URL.finditer(text):  # either scheme: the same address as `https://…`
-        token = m.group(0).rstrip(".,:;)]")
-        if not inside(m.start(), m.start() + len(token), spans):
-            spans.append((m.start(), m.start() + len(token)))
-            keys = frozenset(f"{ValueKind.URL}:{scheme}://{token.casefold()}" for scheme in ("https", "http"))
-            out.append(Value(keys, ValueKind.URL, token, m.start(), m.start() + len(token), ValueKind.URL))
+            bare = pattern is _BARE_URL  # either scheme: the same address as `https://…`
+            keys = {f"{kind}:{scheme}{token.casefold()}" for scheme in (("https://", "http://") if bare else ("",))}
+            out.append(Value(frozenset(keys), kind, token, m.start(), m.start() + len(token), kind))
     return out
 
 

@@ -77,6 +77,11 @@ def iso_currency(word: str) -> bool:
     return pycountry.currencies.get(alpha_3=word) is not None and not lexical.is_word(word)
 
 
+def currency_code(word: str) -> str | None:
+    """The code a currency's name or ISO code stands for (`euros` → EUR, `kr` → SEK, `CLP`), or None."""
+    return CURRENCY_WORDS.get(word.casefold()) or (word if iso_currency(word) else None)
+
+
 def amount_keys(value: float, unit_text: str) -> tuple[set[str], ValueKind, str] | None:
     """Keys, kind and dimension of `value unit_text` when `unit_text` is a unit or a currency."""
     word = unit_text.strip().rstrip(".")
@@ -85,8 +90,8 @@ def amount_keys(value: float, unit_text: str) -> tuple[set[str], ValueKind, str]
         mass = amount_keys(value, "lb")
         assert mass is not None
         return {f"money:GBP:{fmt(value)}"} | mass[0], ValueKind.MONEY, "money:GBP"
-    if low in CURRENCY_WORDS or iso_currency(word):
-        code = CURRENCY_WORDS.get(low) or word
+    code = currency_code(word)
+    if code:
         if code.endswith("/100"):
             return {f"money:{code[:3]}:{fmt(value / 100)}"}, ValueKind.MONEY, f"money:{code[:3]}"
         return {f"money:{code}:{fmt(value)}"}, ValueKind.MONEY, f"money:{code}"

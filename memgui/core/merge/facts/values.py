@@ -22,7 +22,7 @@ from .currencies import CURRENCY_SYMBOLS, CURRENCY_WORDS
 from .identifiers import age_groups, phones, tokens
 from .lexicon import FUNCTION_WORDS
 from .shares import even_splits, fractions, ratios
-from .units import CALENDAR_UNITS, GLUED_UNITS, amount_keys, iso_currency, unit_of
+from .units import CALENDAR_UNITS, GLUED_UNITS, amount_keys, currency_code, unit_of
 from .value_context import (
     DEADLINE_LABEL,
     MOMENT_BOUND_AFTER,
@@ -152,7 +152,7 @@ def _number_read(text: str, m: re.Match[str]) -> _Reading | None:
     sign applied; None when it is part of a code (`77-PL-3021`) or an identifier (`7940HS`)."""
     value = _number(m.group("n")) + (unicodedata.numeric(m.group("vf")) if m.group("vf") else 0)  # `1½`
     if _DOT_THOUSANDS.fullmatch(m.group("n")) and _beside_currency(text, m):
-        value = float(m.group("n").replace(".", ""))  # `CLP 12.990`, `340.000 pesos`: thousands, as much of the world writes them
+        value = float(m.group("n").replace(".", ""))  # `CLP 12.990`, `340.000 CLP`: thousands, as much of the world writes them
     sfx = (m.group("sfx") or "").casefold()
     end = m.end()
     glued = _LETTERS.match(text, m.start("sfx")) if sfx in ("k", "m", "bn", "mn") else None
@@ -176,19 +176,14 @@ def _number_read(text: str, m: re.Match[str]) -> _Reading | None:
 
 
 _DOT_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+")
-_CURRENCY_AFTER = re.compile(r"\s?([^\W\d_]+)")
 
 
 def _beside_currency(text: str, m: re.Match[str]) -> bool:
     """A currency's sign or name right before or after the number (a money amount has no thousandths)."""
     before = _CODE_BEFORE.search(text, max(0, m.start() - 5), m.start())
-    after = _CURRENCY_AFTER.match(text, m.end())
-    return bool(m.group("cur") or (before and _currency_word(before.group("code"))) or
-                (after and (_currency_word(after.group(1)) or after.group(1).casefold() in ("peso", "pesos", "reais"))))
-
-
-def _currency_word(word: str) -> bool:
-    return word.casefold() in CURRENCY_WORDS or iso_currency(word)
+    after = _UNIT_WORD.match(text, m.end())
+    return bool(m.group("cur") or (before and currency_code(before.group("code"))) or
+                (after and currency_code(after.group("u").split("/")[0])))
 
 
 def _read_kind(text: str, m: re.Match[str], r: _Reading) -> None:
@@ -201,8 +196,7 @@ def _read_kind(text: str, m: re.Match[str], r: _Reading) -> None:
         scale = degrees.group("scale").casefold()[0]
         r.keys, r.kind, r.dimension = {f"temp:{scale}:{fmt(value)}"}, ValueKind.QUANTITY, "temperature"
         r.follow, r.end = None, degrees.end()
-    elif code and _currency_word(code.group("code")) and not r.cur:
-        cur_code = CURRENCY_WORDS.get(code.group("code").casefold()) or code.group("code")
+    elif code and not r.cur and (cur_code := currency_code(code.group("code"))):
         r.keys, r.kind, r.dimension = {f"money:{cur_code}:{fmt(value)}"}, ValueKind.MONEY, f"money:{cur_code}"
         r.follow, r.begin = None, code.start()
     if r.ordinal:
